@@ -1,0 +1,248 @@
+//! The shared card frame: header line (status glyph, kind glyph, title,
+//! outcome, duration), the body gutter, and density capping. Card files
+//! produce bodies; this file decides how much of them is shown.
+
+use ratatui::style::Style;
+use unicode_width::UnicodeWidthStr;
+
+use super::{Body, Ctx, Density, Keep, Resolved, diff, generic, read, search, terminal, web};
+use crate::session::{Status, ToolCard};
+use crate::text::{Line, Span, sanitize, wrap};
+use crate::theme::Role;
+use crate::wire::View;
+
+/// Spinner frames for pending cards.
+pub const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/// The body gutter: two columns.
+pub const GUTTER: &str = "│ ";
+pub const GUTTER_WIDTH: usize = 2;
+
+/// The status glyph of a card.
+pub fn status_glyph(status: Status, tick: usize) -> &'static str {
+    match status {
+        Status::Pending => SPINNER[tick % SPINNER.len()],
+        Status::Ok => "✓",
+        Status::Error => "✗",
+        Status::Failed => "✗",
+        Status::Interrupted => "⊘",
+    }
+}
+
+/// The glyph of a card tag / generic kind.
+pub fn kind_glyph(view: &View) -> &'static str {
+    match view {
+        View::Terminal(_) => "$",
+        View::Diff(_) => "±",
+        View::Read(_) => "≡",
+        View::Search(_) => "⌕",
+        View::Web(_) => "⊕",
+        View::Generic(g) => match g.kind.as_deref() {
+            Some("read") => "≡",
+            Some("edit") => "±",
+            Some("delete") => "−",
+            Some("move") => "→",
+            Some("search") => "⌕",
+            Some("execute") => "$",
+            Some("fetch") => "⊕",
+            _ => "•",
+        },
+    }
+}
+
+/// Human duration: `45ms`, `1.2s`, `3m04s`, `1h02m`.
+pub fn format_duration(ms: i64) -> String {
+    let ms = ms.max(0);
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else if ms < 10_000 {
+        format!("{:.1}s", ms as f64 / 1000.0)
+    } else if ms < 60_000 {
+        format!("{}s", ms / 1000)
+    } else if ms < 3_600_000 {
+        format!("{}m{:02}s", ms / 60_000, (ms / 1000) % 60)
+    } else {
+        format!("{}h{:02}m", ms / 3_600_000, (ms / 60_000) % 60)
+    }
+}
+
+/// The one-line outcome of a card (`exit 2`, `+3 −1`, `12 matches in 4 files`).
+pub fn outcome(card: &ToolCard, resolved: &Resolved) -> Option<String> {
+    let own = match &resolved.view {
+        View::Terminal(v) => terminal::outcome(v),
+        View::Diff(v) => diff::outcome(v),
+        View::Read(v) => read::outcome(v),
+        View::Search(v) => search::outcome(v),
+        View::Web(v) => web::outcome(v),
+        View::Generic(v) => generic::outcome(v, resolved),
+    };
+    if card.status == Status::Error {
+        let err = card.result.as_ref().and_then(|r| r.error.as_ref());
+        let code = err.and_then(|e| e.code.clone().or_else(|| e.name.clone()));
+        return Some(code.map_or_else(|| "error".to_string(), |c| format!("error {c}")));
+    }
+    if card.status == Status::Interrupted {
+        return Some("interrupted".into());
+    }
+    own
+}
+
+fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Line {
+    let theme = ctx.theme;
+    let status_style = theme.status(card.status);
+    let mut right = String::new();
+    if let Some(o) = outcome(card, resolved) {
+        right.push_str(&sanitize::inline(&o));
+    }
+    let time = match (card.status, card.duration_ms(), card.started, ctx.now_ms) {
+        (Status::Pending, _, Some(start), Some(now)) => Some(format!("running {}", format_duration(now - start))),
+        (Status::Pending, _, _, _) => Some("running".to_string()),
+        (_, Some(d), _, _) => Some(format_duration(d)),
+        _ => None,
+    };
+    let outcome_style = if card.status.is_bad() { status_style } else { theme.style(Role::Muted) };
+    let mut left = Line::new();
+    left.push_str(status_glyph(card.status, ctx.tick), status_style);
+    left.push_str(" ", Style::default());
+    left.push_str(kind_glyph(&resolved.view), theme.style(Role::Muted));
+    left.push_str(" ", Style::default());
+    let title_style = match resolved.view {
+        View::Terminal(_) => theme.style(Role::Command),
+        _ => theme.style(Role::Title),
+    };
+    let title = sanitize::inline(&resolved.title);
+    let mut tail = Line::new();
+    if !right.is_empty() {
+        tail.push_str("  ", Style::default());
+        tail.push_str(right, outcome_style);
+    }
+    if let Some(t) = time {
+        tail.push_str("  ", Style::default());
+        tail.push_str(t, theme.style(Role::Muted));
+    }
+    let fixed = left.width() + tail.width();
+    if fixed + 1 > ctx.width {
+        // Too narrow for the tail: glyphs and as much title as fits.
+        let mut l = left;
+        l.push_str(title, title_style);
+        return wrap::truncate(&l, ctx.width);
+    }
+    let room = ctx.width - fixed;
+    let title = wrap::truncate_str(&title, room);
+    let pad = room - title.width();
+    left.push_str(title, title_style);
+    left.push_str(" ".repeat(pad), Style::default());
+    let mut line = left;
+    line.spans.extend(tail.spans);
+    line
+}
+
+fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Body {
+    let inner = Ctx { width: ctx.width.saturating_sub(GUTTER_WIDTH).max(1), ..*ctx };
+    let theme = ctx.theme;
+    let mut lines = Vec::new();
+    if let Some(reason) = &resolved.fallback {
+        let l = Line::styled(format!("fallback: {}", sanitize::inline(reason)), theme.style(Role::Muted));
+        lines.extend(wrap::words(&l, inner.width));
+    }
+    if card.status == Status::Error
+        && let Some(err) = card.result.as_ref().and_then(|r| r.error.as_ref())
+    {
+        let parts: Vec<&str> = [err.name.as_deref(), err.code.as_deref()].into_iter().flatten().collect();
+        if !parts.is_empty() {
+            let l = Line::styled(sanitize::inline(&parts.join(" · ")), theme.status(Status::Error));
+            lines.extend(wrap::words(&l, inner.width));
+        }
+    }
+    let mut b = match &resolved.view {
+        View::Terminal(v) => terminal::body(v, &inner),
+        View::Diff(v) => diff::body(v, &inner),
+        View::Read(v) => read::body(v, &inner),
+        View::Search(v) => search::body(v, resolved.raw_result.as_deref(), &inner),
+        View::Web(v) => web::body(v, &inner),
+        View::Generic(v) => generic::body(v, &inner),
+    };
+    if let Some(raw) = &resolved.raw_result
+        && !matches!(resolved.view, View::Search(_))
+    {
+        b.lines.extend(generic::raw_result(raw, &inner));
+    }
+    lines.append(&mut b.lines);
+    Body { lines, keep: b.keep }
+}
+
+/// Cap a body for the preview density: keep `rows` rows including an exact
+/// `… N more lines` marker.
+pub fn cap(lines: Vec<Line>, rows: usize, keep: Keep, marker_style: Style) -> Vec<Line> {
+    if lines.len() <= rows || rows == 0 {
+        return lines;
+    }
+    let shown = rows.saturating_sub(1).max(1);
+    let hidden = lines.len() - shown;
+    let marker = Line::styled(
+        format!("… {hidden} more line{}", if hidden == 1 { "" } else { "s" }),
+        marker_style,
+    );
+    match keep {
+        Keep::Head => {
+            let mut out: Vec<Line> = lines.into_iter().take(shown).collect();
+            out.push(marker);
+            out
+        }
+        Keep::Tail => {
+            let skip = lines.len() - shown;
+            let mut out = vec![marker];
+            out.extend(lines.into_iter().skip(skip));
+            out
+        }
+    }
+}
+
+/// Draw a card: header, then the body at the context's density.
+pub fn render(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Vec<Line> {
+    if ctx.width == 0 {
+        return vec![Line::new()];
+    }
+    let head = wrap::fit(header(card, resolved, ctx), ctx.width);
+    if ctx.density == Density::Line {
+        return vec![head];
+    }
+    let b = body(card, resolved, ctx);
+    let lines = match ctx.density {
+        Density::Preview => cap(b.lines, ctx.preview_rows, b.keep.unwrap_or(Keep::Head), ctx.theme.style(Role::Muted)),
+        _ => b.lines,
+    };
+    let gutter = [Span::new(GUTTER, ctx.theme.style(Role::Border))];
+    let mut out = Vec::with_capacity(lines.len() + 1);
+    out.push(head);
+    for l in lines {
+        out.push(wrap::fit(l.prefixed(&gutter), ctx.width));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(format_duration(45), "45ms");
+        assert_eq!(format_duration(1234), "1.2s");
+        assert_eq!(format_duration(42_000), "42s");
+        assert_eq!(format_duration(184_000), "3m04s");
+        assert_eq!(format_duration(3_720_000), "1h02m");
+    }
+
+    #[test]
+    fn cap_marks_exact_hidden_counts() {
+        let lines: Vec<Line> = (0..20).map(|i| Line::plain(i.to_string())).collect();
+        let head = cap(lines.clone(), 5, Keep::Head, Style::default());
+        assert_eq!(head.len(), 5);
+        assert_eq!(head[4].text(), "… 16 more lines");
+        let tail = cap(lines.clone(), 5, Keep::Tail, Style::default());
+        assert_eq!(tail[0].text(), "… 16 more lines");
+        assert_eq!(tail[4].text(), "19");
+        assert_eq!(cap(lines, 20, Keep::Head, Style::default()).len(), 20);
+    }
+}

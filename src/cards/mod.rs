@@ -1,0 +1,223 @@
+//! Card renderers: pure functions from a tool card + width + theme + density
+//! to styled lines. One file per card tag; this module resolves which tag and
+//! which fields a card shows (call view, result view, fallback) and draws the
+//! shared frame: the header (status glyph, title, outcome, duration) and the
+//! density rules (line / preview / full). Nothing here names a tool.
+//!
+//! Contract: every returned line is at most `ctx.width` columns wide, and the
+//! height of a card is the number of lines returned.
+
+pub mod conversation;
+pub mod diff;
+pub mod frame;
+pub mod generic;
+pub mod read;
+pub mod search;
+pub mod terminal;
+pub mod web;
+
+use serde_json::Value;
+
+use crate::session::{AttachedView, ToolCard};
+use crate::text::Line;
+use crate::theme::Theme;
+use crate::wire::View;
+use crate::wire::view::{Block, GenericView, TerminalView};
+
+/// How much of a card to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Density {
+    /// One line: glyph, title, outcome.
+    Line,
+    /// Header plus a capped body (head or tail), with an exact `… N more lines` marker.
+    #[default]
+    Preview,
+    /// Everything.
+    Full,
+}
+
+impl Density {
+    pub fn parse(s: &str) -> Option<Density> {
+        match s {
+            "line" => Some(Density::Line),
+            "preview" => Some(Density::Preview),
+            "full" => Some(Density::Full),
+            _ => None,
+        }
+    }
+}
+
+/// Rendering context.
+#[derive(Debug, Clone, Copy)]
+pub struct Ctx<'a> {
+    pub width: usize,
+    pub theme: &'a Theme,
+    pub density: Density,
+    /// Body rows kept by the preview density.
+    pub preview_rows: usize,
+    /// "Now" in epoch ms, for the elapsed time of pending cards (`None`: show no elapsed time).
+    pub now_ms: Option<i64>,
+    /// Spinner frame for pending cards.
+    pub tick: usize,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(width: usize, theme: &'a Theme, density: Density) -> Ctx<'a> {
+        Ctx { width, theme, density, preview_rows: 12, now_ms: None, tick: 0 }
+    }
+}
+
+/// Which end of a long body the preview keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    Head,
+    /// Terminal output: the end matters most.
+    Tail,
+}
+
+/// A card's body, before density capping.
+#[derive(Debug, Clone, Default)]
+pub struct Body {
+    pub lines: Vec<Line>,
+    pub keep: Option<Keep>,
+}
+
+/// What a card shows, after applying the fallback rules of the protocol.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The card to draw; a fallback is a `View::Generic`.
+    pub view: View,
+    pub title: String,
+    /// Why the card fell back to generic, if it did.
+    pub fallback: Option<String>,
+    /// Raw result text to show because the result has no view of its own.
+    pub raw_result: Option<String>,
+}
+
+/// How a card was resolved, for `deck inspect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolution {
+    Wire,
+    Presenter,
+    Fallback,
+}
+
+fn parsed(v: &Option<AttachedView>) -> Option<Result<&View, &str>> {
+    v.as_ref().map(|a| a.parsed.as_ref().map_err(String::as_str))
+}
+
+/// Pretty JSON for a raw arguments string (as is when it does not parse).
+pub fn pretty_arguments(arguments: &str) -> Value {
+    match serde_json::from_str::<Value>(arguments) {
+        Ok(v) => v,
+        Err(_) => Value::String(arguments.to_string()),
+    }
+}
+
+/// Apply the protocol's fallback rules to a card.
+pub fn resolve(card: &ToolCard) -> Resolved {
+    let tool = card.tool_name().to_string();
+    let raw_text = card.result.as_ref().map(|r| r.text()).filter(|t| !t.is_empty());
+    let fallback = |reason: String| Resolved {
+        view: View::Generic(GenericView {
+            title: Some(tool.clone()),
+            kind: None,
+            raw_input: Some(pretty_arguments(&card.arguments)),
+            content: None,
+            locations: Vec::new(),
+        }),
+        title: tool.clone(),
+        fallback: Some(reason),
+        raw_result: raw_text.clone(),
+    };
+    let call = parsed(&card.call_view);
+    let result = parsed(&card.result_view);
+    let call_title = match call {
+        Some(Ok(v)) => v.title().map(str::to_string),
+        _ => None,
+    };
+    match (call, result) {
+        (_, Some(Err(reason))) => {
+            let mut r = fallback(format!("result view: {reason}"));
+            if let Some(t) = call_title {
+                r.title = t;
+            }
+            r
+        }
+        (call, Some(Ok(rv))) => {
+            let title = rv.title().map(str::to_string).or(call_title).unwrap_or_else(|| tool.clone());
+            let view = match (call, rv) {
+                (Some(Ok(View::Terminal(c))), View::Terminal(r)) => View::Terminal(TerminalView {
+                    title: Some(title.clone()),
+                    description: r.description.clone().or_else(|| c.description.clone()),
+                    cwd: r.cwd.clone().or_else(|| c.cwd.clone()),
+                    ..r.clone()
+                }),
+                (Some(Ok(View::Generic(c))), View::Generic(r)) => View::Generic(GenericView {
+                    title: Some(title.clone()),
+                    kind: r.kind.clone().or_else(|| c.kind.clone()),
+                    raw_input: r.raw_input.clone().or_else(|| c.raw_input.clone()),
+                    content: r.content.clone(),
+                    locations: if r.locations.is_empty() { c.locations.clone() } else { r.locations.clone() },
+                }),
+                _ => rv.clone(),
+            };
+            // A generic result without content shows the raw result content.
+            let raw_result = match &view {
+                View::Generic(g) if g.content.is_none() => raw_text,
+                _ => None,
+            };
+            Resolved { view, title, fallback: None, raw_result }
+        }
+        (Some(Err(reason)), None) => fallback(format!("call view: {reason}")),
+        (Some(Ok(cv)), None) => {
+            let title = call_title.unwrap_or_else(|| tool.clone());
+            let mut view = cv.clone();
+            let mut raw_result = raw_text;
+            // A terminal card without a result view shows the raw result as its output.
+            if let View::Terminal(t) = &mut view
+                && card.result.is_some()
+                && t.output.is_none()
+            {
+                t.output = raw_result.take();
+            }
+            Resolved { view, title, fallback: None, raw_result }
+        }
+        (None, None) => fallback(match &card.tool {
+            Some(_) => "no view: the tool declares no presentation".to_string(),
+            None => "no tool/call seen for this result".to_string(),
+        }),
+    }
+}
+
+/// Which source the card's shown view came from, for `deck inspect`.
+pub fn resolution(card: &ToolCard) -> Resolution {
+    let r = resolve(card);
+    if r.fallback.is_some() {
+        return Resolution::Fallback;
+    }
+    let src = card.result_view.as_ref().or(card.call_view.as_ref());
+    match src.map(|a| a.source) {
+        Some(crate::session::ViewSource::Wire) => Resolution::Wire,
+        Some(crate::session::ViewSource::Presenter) => Resolution::Presenter,
+        None => Resolution::Fallback,
+    }
+}
+
+/// Text of content blocks (non-text blocks as `[type]` placeholders).
+pub fn blocks_text(blocks: &[Block]) -> String {
+    blocks
+        .iter()
+        .map(|b| match b {
+            Block::Text(t) => t.clone(),
+            Block::Other { kind } => format!("[{kind} block]"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Render a tool card at `ctx.width` and `ctx.density`.
+pub fn render(card: &ToolCard, ctx: &Ctx) -> Vec<Line> {
+    let resolved = resolve(card);
+    frame::render(card, &resolved, ctx)
+}

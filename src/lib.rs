@@ -1,0 +1,17 @@
+//! deck — a terminal client for DeepSeek Harness (DSH) sessions.
+//!
+//! Data flows one way: `source` (bytes in) → `wire` (lenient serde model) →
+//! `session` (pure reducer) → `present` (built-in presenters, the only module
+//! that names tools) → `cards` (one renderer per card tag, over `text`) →
+//! `view` (transcript layout) → `headless` (buffers) and, later, `app` (TUI).
+
+pub mod cards;
+pub mod cli;
+pub mod headless;
+pub mod present;
+pub mod session;
+pub mod source;
+pub mod text;
+pub mod theme;
+pub mod view;
+pub mod wire;

@@ -1,0 +1,542 @@
+//! The fold: [`Transcript::apply`] takes one record at a time. Pairing is by
+//! `callId` (or `sourceEventSeqs`), never by order; duplicates of an applied
+//! seq are skipped; anything unknown becomes a diagnostic at its place.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::{
+    AssistantBlock, AssistantMessage, AttachedView, Item, Note, NoteKind, Status, Todo, ToolCard, ToolError,
+    ToolResult, Transcript, TurnEnd, TurnMarker, UserMessage, ViewSource,
+};
+use crate::present;
+use crate::wire::{Diagnostic, Origin, Record, SessionEvent, View, ViewEnvelope, ViewFor};
+
+/// Every session event type DSH declares (its `KNOWN_SESSION_EVENT_TYPES`).
+/// A type outside this set without `ignorable: true` is reported.
+pub const KNOWN_EVENT_TYPES: &[&str] = &[
+    "agent-preset/selected",
+    "agent/inbox/spliced",
+    "approval/asked",
+    "approval/decided",
+    "approval/policy",
+    "assistant/chunk",
+    "assistant/message",
+    "command/done",
+    "command/run",
+    "compaction/end",
+    "compaction/prune",
+    "compaction/start",
+    "compaction/summary",
+    "feedback/record",
+    "goal/change",
+    "hook/invoked",
+    "hook/result",
+    "llm/retry",
+    "llm/retry-started",
+    "permission/preset",
+    "plan/mode",
+    "request/context",
+    "request/header",
+    "request/header-delta",
+    "sandbox/mode",
+    "schedule/change",
+    "session/end-seed",
+    "session/title",
+    "session/title-llm-request",
+    "step/end",
+    "step/start",
+    "subagent/descriptor",
+    "team/member",
+    "team/message/delivered",
+    "team/message/queued",
+    "team/task",
+    "todo/write",
+    "tool-workflow/agent-end",
+    "tool-workflow/agent-start",
+    "tool-workflow/run-end",
+    "tool-workflow/run-start",
+    "tool/call",
+    "tool/code-dispatch",
+    "tool/code-dispatch-start",
+    "tool/result",
+    "turn/end",
+    "turn/start",
+    "user/message",
+    "web/deepseek-search-llm-request",
+];
+
+/// Non-event frames the transcript knows (others are ignored: they belong to
+/// the live client, not to the transcript).
+const NOTE_FRAMES: &[&str] = &["question/requested", "question/resolved", "stream/error"];
+
+#[derive(Debug, Clone, Default)]
+pub(super) struct State {
+    pub(super) by_call: HashMap<String, usize>,
+    seen: HashSet<u64>,
+    /// (turn, step) → item index of the assistant message.
+    assistant: HashMap<(u64, u64), usize>,
+    /// call seq → call id (for `sourceEventSeqs` pairing).
+    call_by_seq: HashMap<u64, String>,
+    /// question rpc id → question text.
+    questions: HashMap<String, String>,
+    /// approval id → (tool, call id).
+    approvals: HashMap<String, String>,
+    pub(super) duplicates: usize,
+}
+
+fn text_of_content(content: Option<&Value>) -> String {
+    let mut out = String::new();
+    if let Some(Value::Array(blocks)) = content {
+        for b in blocks {
+            match b.get("type").and_then(Value::as_str) {
+                Some("text") => {
+                    if let Some(t) = b.get("text").and_then(Value::as_str) {
+                        if !out.is_empty() {
+                            out.push('\n');
+                        }
+                        out.push_str(t);
+                    }
+                }
+                Some(other) => {
+                    if !out.is_empty() {
+                        out.push('\n');
+                    }
+                    out.push_str(&format!("[{other}]"));
+                }
+                None => {}
+            }
+        }
+    } else if let Some(Value::String(s)) = content {
+        out.push_str(s);
+    }
+    out
+}
+
+impl Transcript {
+    /// Fold one record into the transcript.
+    pub fn apply(&mut self, record: &Record) {
+        match record {
+            Record::Diagnostic(d) => self.push_diagnostic(d.clone()),
+            Record::Frame { kind, payload, origin } => self.apply_frame(kind, payload, *origin),
+            Record::Event { event, view, origin } => self.apply_event(event, view.as_ref(), *origin),
+        }
+    }
+
+    /// Number of duplicate events skipped.
+    pub fn duplicates(&self) -> usize {
+        self.state.duplicates
+    }
+
+    fn push_diagnostic(&mut self, d: Diagnostic) {
+        self.items.push(Item::Diagnostic(self.diagnostics.len()));
+        self.diagnostics.push(d);
+    }
+
+    fn diagnose(&mut self, origin: Origin, reason: String, raw: &impl serde::Serialize) {
+        let raw = serde_json::to_string(raw).unwrap_or_default();
+        self.push_diagnostic(Diagnostic { origin, reason, raw });
+    }
+
+    fn apply_frame(&mut self, kind: &str, payload: &Value, origin: Origin) {
+        if !NOTE_FRAMES.contains(&kind) {
+            return;
+        }
+        match kind {
+            "question/requested" => {
+                let text = payload
+                    .get("questions")
+                    .and_then(Value::as_array)
+                    .map(|qs| {
+                        qs.iter()
+                            .filter_map(|q| q.get("question").and_then(Value::as_str))
+                            .collect::<Vec<_>>()
+                            .join(" / ")
+                    })
+                    .unwrap_or_default();
+                // The rpcId of the envelope identifies the question; a bare payload has none.
+                let id = payload.get("rpcId").and_then(Value::as_str).unwrap_or("").to_string();
+                self.state.questions.insert(id, text.clone());
+                self.items.push(Item::Note(Note { seq: None, kind: NoteKind::Question, text: format!("Question: {text}") }));
+            }
+            "question/resolved" => {
+                let outcome = payload.get("outcome").and_then(Value::as_str).unwrap_or("resolved");
+                let id = payload.get("questionRpcId").and_then(Value::as_str).unwrap_or("");
+                let q = self
+                    .state
+                    .questions
+                    .get(id)
+                    .or_else(|| self.state.questions.get(""))
+                    .cloned()
+                    .unwrap_or_default();
+                let text = if q.is_empty() { format!("Question {outcome}") } else { format!("Question {outcome}: {q}") };
+                self.items.push(Item::Note(Note { seq: None, kind: NoteKind::Question, text }));
+            }
+            "stream/error" => {
+                let msg = payload
+                    .get("message")
+                    .or_else(|| payload.get("error").and_then(|e| e.get("message")))
+                    .and_then(Value::as_str)
+                    .unwrap_or("stream error");
+                self.diagnose(origin, format!("stream error from the host: {msg}"), payload);
+            }
+            _ => {}
+        }
+    }
+
+    fn apply_event(&mut self, ev: &SessionEvent, view: Option<&ViewEnvelope>, origin: Origin) {
+        if !self.state.seen.insert(ev.seq) {
+            self.state.duplicates += 1;
+            return;
+        }
+        self.events += 1;
+        self.last_seq = Some(self.last_seq.map_or(ev.seq, |s| s.max(ev.seq)));
+        if ev.time > 0 {
+            self.first_time = Some(self.first_time.map_or(ev.time, |t| t.min(ev.time)));
+            self.last_time = Some(self.last_time.map_or(ev.time, |t| t.max(ev.time)));
+        }
+        match ev.kind.as_str() {
+            "turn/start" => {
+                let turn = ev.u64("turn").unwrap_or(0);
+                self.items.push(Item::Turn(TurnMarker { turn, seq: ev.seq, time: ev.time, end: None }));
+            }
+            "turn/end" => self.turn_end(ev),
+            "user/message" => {
+                let text = text_of_content(ev.data.get("content"));
+                let source = ev
+                    .data
+                    .get("source")
+                    .and_then(|s| s.get("kind"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                self.items.push(Item::User(UserMessage { seq: ev.seq, time: ev.time, text, source }));
+            }
+            "assistant/chunk" => self.assistant_chunk(ev),
+            "assistant/message" => self.assistant_message(ev),
+            "tool/call" => self.tool_call(ev, view, origin),
+            "tool/result" => self.tool_result(ev, view, origin),
+            "todo/write" => {
+                let todos = ev
+                    .data
+                    .get("todos")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .map(|t| Todo {
+                                content: t.get("content").and_then(Value::as_str).unwrap_or("").to_string(),
+                                status: t.get("status").and_then(Value::as_str).unwrap_or("pending").to_string(),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                self.items.push(Item::Todo { seq: ev.seq, todos });
+            }
+            "session/title" => {
+                if let Some(t) = ev.str("title") {
+                    self.title = Some(t.to_string());
+                }
+            }
+            "approval/asked" => {
+                let tool = ev.str("toolName").unwrap_or("a tool");
+                let reason = ev.str("reason").unwrap_or("");
+                if let Some(id) = ev.str("id") {
+                    self.state.approvals.insert(id.to_string(), tool.to_string());
+                }
+                let text = if reason.is_empty() {
+                    format!("Approval asked for {tool}")
+                } else {
+                    format!("Approval asked for {tool}: {reason}")
+                };
+                self.items.push(Item::Note(Note { seq: Some(ev.seq), kind: NoteKind::Approval, text }));
+            }
+            "approval/decided" => {
+                let outcome = ev.str("outcome").unwrap_or("decided");
+                let tool = ev.str("id").and_then(|id| self.state.approvals.get(id)).cloned();
+                let text = match tool {
+                    Some(t) => format!("Approval for {t}: {outcome}"),
+                    None => format!("Approval: {outcome}"),
+                };
+                self.items.push(Item::Note(Note { seq: Some(ev.seq), kind: NoteKind::Approval, text }));
+            }
+            k if KNOWN_EVENT_TYPES.contains(&k) => {}
+            _ if ev.ignorable => {}
+            k => {
+                let reason = format!("unknown event type {k:?} (seq {}) without \"ignorable\"", ev.seq);
+                let raw = serde_json::json!({"type": k, "seq": ev.seq, "time": ev.time, "data": ev.data});
+                self.diagnose(origin, reason, &raw);
+            }
+        }
+    }
+
+    fn turn_end(&mut self, ev: &SessionEvent) {
+        let turn = ev.u64("turn").unwrap_or(0);
+        let reason = ev.data.get("reason");
+        let kind = reason.and_then(|r| r.get("kind")).and_then(Value::as_str).unwrap_or("completed");
+        let err = reason.and_then(|r| r.get("error").or_else(|| r.get("failure")));
+        let message = err
+            .and_then(|e| e.get("message"))
+            .or_else(|| reason.and_then(|r| r.get("message")))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let code = err.and_then(|e| e.get("code")).and_then(|c| match c {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        });
+        for card in &mut self.cards {
+            if card.status == Status::Pending && card.turn.is_none_or(|t| t == turn) {
+                card.status = Status::Interrupted;
+                card.ended = Some(ev.time);
+                card.rev += 1;
+            }
+        }
+        for item in &mut self.items {
+            if let Item::Assistant(m) = item
+                && m.turn == turn
+                && !m.complete
+            {
+                m.complete = true;
+                m.interrupted = kind != "completed";
+                m.rev += 1;
+            }
+        }
+        self.items.push(Item::Turn(TurnMarker {
+            turn,
+            seq: ev.seq,
+            time: ev.time,
+            end: Some(TurnEnd { reason: kind.to_string(), message, code }),
+        }));
+    }
+
+    fn assistant_item(&mut self, turn: u64, step: u64, time: i64) -> &mut AssistantMessage {
+        let idx = *self.state.assistant.entry((turn, step)).or_insert_with(|| {
+            self.items.push(Item::Assistant(AssistantMessage {
+                turn,
+                step,
+                blocks: Vec::new(),
+                complete: false,
+                interrupted: false,
+                time,
+                rev: 0,
+            }));
+            self.items.len() - 1
+        });
+        match &mut self.items[idx] {
+            Item::Assistant(m) => m,
+            _ => unreachable!("assistant index points at an assistant item"),
+        }
+    }
+
+    fn assistant_chunk(&mut self, ev: &SessionEvent) {
+        let (turn, step) = (ev.u64("turn").unwrap_or(0), ev.u64("step").unwrap_or(0));
+        let Some(chunk) = ev.data.get("chunk") else { return };
+        let ty = chunk.get("type").and_then(Value::as_str).unwrap_or("");
+        let index = chunk.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let (reasoning, text, replace) = match ty {
+            "block-start" => match chunk.get("blockType").and_then(Value::as_str) {
+                Some("text") => (false, "", false),
+                Some("reasoning") => (true, "", false),
+                _ => return,
+            },
+            "text-delta" => (false, chunk.get("text").and_then(Value::as_str).unwrap_or(""), false),
+            "reasoning-delta" => (true, chunk.get("text").and_then(Value::as_str).unwrap_or(""), false),
+            "block-end" => {
+                let block = chunk.get("block");
+                match block.and_then(|b| b.get("type")).and_then(Value::as_str) {
+                    Some("text") => (false, block.and_then(|b| b.get("text")).and_then(Value::as_str).unwrap_or(""), true),
+                    Some("reasoning") => {
+                        (true, block.and_then(|b| b.get("text")).and_then(Value::as_str).unwrap_or(""), true)
+                    }
+                    _ => return,
+                }
+            }
+            _ => return,
+        };
+        let msg = self.assistant_item(turn, step, ev.time);
+        if msg.complete {
+            return;
+        }
+        let pos = msg.blocks.iter().position(|b| b.index == index);
+        let block = match pos {
+            Some(p) => &mut msg.blocks[p],
+            None => {
+                let at = msg.blocks.iter().position(|b| b.index > index).unwrap_or(msg.blocks.len());
+                msg.blocks.insert(at, AssistantBlock { index, reasoning, text: String::new() });
+                &mut msg.blocks[at]
+            }
+        };
+        if replace {
+            block.text = text.to_string();
+        } else {
+            block.text.push_str(text);
+        }
+        msg.rev += 1;
+    }
+
+    fn assistant_message(&mut self, ev: &SessionEvent) {
+        let (turn, step) = (ev.u64("turn").unwrap_or(0), ev.u64("step").unwrap_or(0));
+        let content = ev.data.get("message").and_then(|m| m.get("content")).and_then(Value::as_array);
+        let mut blocks = Vec::new();
+        for (i, part) in content.into_iter().flatten().enumerate() {
+            let reasoning = match part.get("type").and_then(Value::as_str) {
+                Some("text") => false,
+                Some("reasoning") => true,
+                _ => continue,
+            };
+            let text = part.get("text").and_then(Value::as_str).unwrap_or("").to_string();
+            blocks.push(AssistantBlock { index: i as u64, reasoning, text });
+        }
+        let interrupted = ev.data.get("interrupted").and_then(Value::as_bool).unwrap_or(false);
+        if blocks.is_empty() && !self.state.assistant.contains_key(&(turn, step)) {
+            return;
+        }
+        let msg = self.assistant_item(turn, step, ev.time);
+        if !blocks.is_empty() || msg.blocks.is_empty() {
+            msg.blocks = blocks;
+        }
+        msg.complete = true;
+        msg.interrupted = interrupted;
+        msg.rev += 1;
+    }
+
+    fn card_index(&mut self, call_id: &str) -> usize {
+        if let Some(&i) = self.state.by_call.get(call_id) {
+            return i;
+        }
+        self.cards.push(ToolCard {
+            call_id: call_id.to_string(),
+            tool: None,
+            arguments: String::new(),
+            turn: None,
+            step: None,
+            call_seq: None,
+            started: None,
+            ended: None,
+            call_view: None,
+            result_view: None,
+            result: None,
+            status: Status::Pending,
+            rev: 0,
+        });
+        let i = self.cards.len() - 1;
+        self.state.by_call.insert(call_id.to_string(), i);
+        self.items.push(Item::Tool(i));
+        i
+    }
+
+    fn tool_call(&mut self, ev: &SessionEvent, view: Option<&ViewEnvelope>, origin: Origin) {
+        let Some(call_id) = ev.str("callId").map(str::to_string) else {
+            self.diagnose(origin, format!("tool/call (seq {}) without a callId", ev.seq), &ev.data);
+            return;
+        };
+        let name = ev.str("name").unwrap_or("").to_string();
+        let arguments = match ev.data.get("arguments") {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) if !v.is_null() => v.to_string(),
+            _ => String::new(),
+        };
+        let i = self.card_index(&call_id);
+        if self.cards[i].call_seq.is_some() {
+            self.diagnose(
+                origin,
+                format!("second tool/call for call {call_id:?} (seq {}); the first is kept", ev.seq),
+                &ev.data,
+            );
+            return;
+        }
+        self.state.call_by_seq.insert(ev.seq, call_id.clone());
+        let call_view = match view.filter(|v| v.for_ == ViewFor::Call) {
+            Some(env) => Some(AttachedView::new(ViewSource::Wire, env.view.clone())),
+            None => present::call_view(&name, &arguments).map(|v| AttachedView::new(ViewSource::Presenter, v)),
+        };
+        let card = &mut self.cards[i];
+        card.tool = Some(name);
+        card.arguments = arguments;
+        card.turn = ev.u64("turn");
+        card.step = ev.u64("step");
+        card.call_seq = Some(ev.seq);
+        card.started = Some(ev.time);
+        card.call_view = call_view;
+        // A result that arrived before its call still needs its presenter view.
+        if card.result.is_some() && card.result_view.as_ref().is_none_or(|v| v.source == ViewSource::Presenter) {
+            card.result_view = presented_result(card);
+            card.status = settle_status(card);
+        }
+        card.rev += 1;
+    }
+
+    fn tool_result(&mut self, ev: &SessionEvent, view: Option<&ViewEnvelope>, origin: Origin) {
+        let message = ev.data.get("message");
+        let part = message
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array)
+            .and_then(|c| c.iter().find(|p| p.get("type").and_then(Value::as_str) == Some("tool-result")));
+        let call_id = part
+            .and_then(|p| p.get("toolCallId"))
+            .or_else(|| message.and_then(|m| m.get("source")).and_then(|s| s.get("callId")))
+            .or_else(|| ev.data.get("callId"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| ev.source_event_seqs.iter().find_map(|s| self.state.call_by_seq.get(s).cloned()));
+        let Some(call_id) = call_id else {
+            self.diagnose(origin, format!("tool/result (seq {}) names no call", ev.seq), &ev.data);
+            return;
+        };
+        let content = match part.and_then(|p| p.get("content")) {
+            Some(Value::Array(a)) => a.clone(),
+            Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
+            _ => Vec::new(),
+        };
+        let is_error = part.and_then(|p| p.get("isError")).and_then(Value::as_bool).unwrap_or(false);
+        let error = ev.data.get("error").filter(|e| e.is_object()).map(|e| ToolError {
+            name: e.get("name").and_then(Value::as_str).map(str::to_string),
+            code: e.get("code").and_then(Value::as_str).map(str::to_string),
+        });
+        let meta = ev.data.get("meta").filter(|m| !m.is_null()).cloned();
+        let i = self.card_index(&call_id);
+        if let Some(prev) = &self.cards[i].result {
+            let first = prev.seq;
+            self.diagnose(
+                origin,
+                format!("duplicate result for call {call_id:?} (seq {}; first at seq {first}); the first is kept", ev.seq),
+                &ev.data,
+            );
+            return;
+        }
+        let card = &mut self.cards[i];
+        card.result = Some(ToolResult { seq: ev.seq, content, is_error, error, meta });
+        card.ended = Some(ev.time);
+        if card.turn.is_none() {
+            card.turn = ev.u64("turn");
+        }
+        card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
+            Some(env) => Some(AttachedView::new(ViewSource::Wire, env.view.clone())),
+            None => presented_result(card),
+        };
+        card.status = settle_status(card);
+        card.rev += 1;
+    }
+}
+
+fn presented_result(card: &ToolCard) -> Option<AttachedView> {
+    let result = card.result.as_ref()?;
+    let tool = card.tool.as_deref()?;
+    present::result_view(tool, &card.arguments, &result.content, result.is_error, result.meta.as_ref())
+        .map(|v| AttachedView::new(ViewSource::Presenter, v))
+}
+
+/// Status of a settled card: error from `isError`, failed from a terminal
+/// result's exit code or signal, ok otherwise.
+fn settle_status(card: &ToolCard) -> Status {
+    let Some(result) = &card.result else { return card.status };
+    if result.is_error {
+        return Status::Error;
+    }
+    if let Some(AttachedView { parsed: Ok(View::Terminal(t)), .. }) = &card.result_view
+        && (t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some())
+    {
+        return Status::Failed;
+    }
+    Status::Ok
+}

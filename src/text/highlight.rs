@@ -1,0 +1,178 @@
+//! Syntax highlighting with syntect on the Oniguruma engine, using bat's
+//! syntax and theme collections from two-face. Input lines are sanitized
+//! *before* highlighting, so control characters become visible glyphs and can
+//! never reach the terminal; output is one [`Line`] per input line.
+
+use std::sync::OnceLock;
+
+use ratatui::style::{Color, Modifier, Style};
+use syntect::easy::HighlightLines;
+use syntect::highlighting::{FontStyle, Theme as SynTheme};
+use syntect::parsing::{SyntaxReference, SyntaxSet};
+
+use super::line::{Line, Span};
+use super::sanitize;
+use crate::theme::Theme;
+
+fn syntaxes() -> &'static SyntaxSet {
+    static SET: OnceLock<SyntaxSet> = OnceLock::new();
+    SET.get_or_init(two_face::syntax::extra_newlines)
+}
+
+fn themes() -> &'static two_face::theme::EmbeddedLazyThemeSet {
+    static SET: OnceLock<two_face::theme::EmbeddedLazyThemeSet> = OnceLock::new();
+    SET.get_or_init(two_face::theme::extra)
+}
+
+fn syn_theme(name: &str) -> Option<&'static SynTheme> {
+    two_face::theme::EmbeddedLazyThemeSet::theme_names()
+        .iter()
+        .find(|n| n.as_name().eq_ignore_ascii_case(name))
+        .map(|n| themes().get(*n))
+}
+
+/// Find a syntax by a language token (`rs`, `py`, `rust`, `sh`, `json`, …).
+pub fn find_syntax(lang: &str) -> Option<&'static SyntaxReference> {
+    let set = syntaxes();
+    let lang = lang.trim().trim_start_matches('.');
+    if lang.is_empty() {
+        return None;
+    }
+    set.find_syntax_by_token(lang)
+        .or_else(|| set.find_syntax_by_extension(&lang.to_ascii_lowercase()))
+        .or_else(|| set.find_syntax_by_name(lang))
+}
+
+/// The language token for a file path: its extension, or a well-known file name.
+pub fn lang_for_path(path: &str) -> Option<String> {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let special = match name {
+        "Makefile" | "makefile" | "GNUmakefile" => Some("make"),
+        "Dockerfile" => Some("dockerfile"),
+        "CMakeLists.txt" => Some("cmake"),
+        ".bashrc" | ".zshrc" | ".profile" => Some("sh"),
+        _ => None,
+    };
+    if let Some(s) = special {
+        return Some(s.to_string());
+    }
+    let (stem, ext) = name.rsplit_once('.')?;
+    if stem.is_empty() && !ext.is_empty() {
+        // A dotfile such as `.gitignore`.
+        return Some(ext.to_string());
+    }
+    Some(ext.to_string())
+}
+
+fn to_color(c: syntect::highlighting::Color) -> Color {
+    Color::Rgb(c.r, c.g, c.b)
+}
+
+fn span_style(st: syntect::highlighting::Style) -> Style {
+    let mut style = Style::default().fg(to_color(st.foreground));
+    if st.font_style.contains(FontStyle::BOLD) {
+        style = style.add_modifier(Modifier::BOLD);
+    }
+    if st.font_style.contains(FontStyle::ITALIC) {
+        style = style.add_modifier(Modifier::ITALIC);
+    }
+    if st.font_style.contains(FontStyle::UNDERLINE) {
+        style = style.add_modifier(Modifier::UNDERLINED);
+    }
+    style
+}
+
+/// A stateful highlighter for one block of code, fed line by line.
+pub struct Highlighter {
+    inner: Option<HighlightLines<'static>>,
+    base: Style,
+}
+
+impl Highlighter {
+    /// A highlighter for `lang` in `theme`; plain (in `base`) when the theme
+    /// has no syntax colours or the language is unknown.
+    pub fn new(lang: Option<&str>, theme: &Theme, base: Style) -> Highlighter {
+        let inner = (|| {
+            let syntax = find_syntax(lang?)?;
+            let st = syn_theme(theme.syntax.as_deref()?)?;
+            Some(HighlightLines::new(syntax, st))
+        })();
+        Highlighter { inner, base }
+    }
+
+    /// True when this highlighter colours text.
+    pub fn is_active(&self) -> bool {
+        self.inner.is_some()
+    }
+
+    /// Highlight the next line (without its newline). Controls are sanitized.
+    pub fn line(&mut self, raw: &str) -> Line {
+        let clean = sanitize::line(raw);
+        let Some(h) = self.inner.as_mut() else {
+            return Line::styled(clean.into_owned(), self.base);
+        };
+        let with_nl = format!("{clean}\n");
+        match h.highlight_line(&with_nl, syntaxes()) {
+            Ok(ranges) => {
+                let mut line = Line::new();
+                for (st, text) in ranges {
+                    let text = text.strip_suffix('\n').unwrap_or(text);
+                    if !text.is_empty() {
+                        line.push(Span::new(text, self.base.patch(span_style(st))));
+                    }
+                }
+                line
+            }
+            Err(_) => Line::styled(clean.into_owned(), self.base),
+        }
+    }
+}
+
+/// Highlight a whole text: one [`Line`] per source line.
+pub fn highlight(text: &str, lang: Option<&str>, theme: &Theme, base: Style) -> Vec<Line> {
+    let mut h = Highlighter::new(lang, theme, base);
+    let mut out: Vec<Line> = text.split('\n').map(|l| h.line(l.strip_suffix('\r').unwrap_or(l))).collect();
+    if text.ends_with('\n') && out.len() > 1 {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_gets_colours_in_dark() {
+        let theme = Theme::dark();
+        let lines = highlight("fn main() {}\n", Some("rs"), &theme, Style::default());
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].text(), "fn main() {}");
+        assert!(lines[0].spans.len() > 1, "expected several coloured spans");
+    }
+
+    #[test]
+    fn no_color_is_plain() {
+        let theme = Theme::builtin("no-color").unwrap();
+        let lines = highlight("fn main() {}", Some("rs"), &theme, Style::default());
+        assert_eq!(lines[0].spans.len(), 1);
+        assert!(lines[0].spans[0].style.fg.is_none());
+    }
+
+    #[test]
+    fn escapes_in_code_are_visible() {
+        let lines = highlight("let x = \"\u{1b}[2J\";", Some("rs"), &Theme::dark(), Style::default());
+        assert!(lines[0].text().contains("␛[2J"));
+    }
+
+    #[test]
+    fn lang_from_paths() {
+        assert_eq!(lang_for_path("src/main.rs").as_deref(), Some("rs"));
+        assert_eq!(lang_for_path("/a/Makefile").as_deref(), Some("make"));
+        assert_eq!(lang_for_path("README"), None);
+        assert!(find_syntax("py").is_some());
+        assert!(find_syntax("md").is_some());
+        assert!(find_syntax("sh").is_some());
+        assert!(find_syntax("json").is_some());
+    }
+}

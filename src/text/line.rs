@@ -1,0 +1,141 @@
+//! Styled lines: the unit every card renders to. A [`Line`] is a list of
+//! [`Span`]s, each with a ratatui [`Style`] and an optional hyperlink target
+//! (drawn as OSC 8 by the ANSI writer). Text inside spans is already sanitized
+//! and contains no control characters; widths are display columns.
+
+use std::sync::Arc;
+
+use ratatui::style::Style;
+use unicode_width::UnicodeWidthStr;
+
+/// A run of text with one style and, optionally, a link target.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Span {
+    pub text: String,
+    pub style: Style,
+    pub link: Option<Arc<str>>,
+}
+
+impl Span {
+    pub fn new(text: impl Into<String>, style: Style) -> Self {
+        Span {
+            text: text.into(),
+            style,
+            link: None,
+        }
+    }
+
+    pub fn plain(text: impl Into<String>) -> Self {
+        Span::new(text, Style::default())
+    }
+
+    pub fn linked(text: impl Into<String>, style: Style, url: &str) -> Self {
+        Span {
+            text: text.into(),
+            style,
+            link: Some(Arc::from(url)),
+        }
+    }
+
+    /// Display width in terminal columns.
+    pub fn width(&self) -> usize {
+        self.text.width()
+    }
+}
+
+/// One row of output.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Line {
+    pub spans: Vec<Span>,
+}
+
+impl Line {
+    pub fn new() -> Self {
+        Line::default()
+    }
+
+    pub fn from_spans(spans: Vec<Span>) -> Self {
+        Line { spans }
+    }
+
+    pub fn styled(text: impl Into<String>, style: Style) -> Self {
+        Line {
+            spans: vec![Span::new(text, style)],
+        }
+    }
+
+    pub fn plain(text: impl Into<String>) -> Self {
+        Line::styled(text, Style::default())
+    }
+
+    pub fn push(&mut self, span: Span) {
+        if span.text.is_empty() {
+            return;
+        }
+        self.spans.push(span);
+    }
+
+    pub fn push_str(&mut self, text: impl Into<String>, style: Style) {
+        self.push(Span::new(text, style));
+    }
+
+    /// Builder form of [`Line::push_str`].
+    pub fn with(mut self, text: impl Into<String>, style: Style) -> Self {
+        self.push_str(text, style);
+        self
+    }
+
+    /// Display width in terminal columns.
+    pub fn width(&self) -> usize {
+        self.spans.iter().map(Span::width).sum()
+    }
+
+    /// The text of the line without styles.
+    pub fn text(&self) -> String {
+        self.spans.iter().map(|s| s.text.as_str()).collect()
+    }
+
+    /// Prepend spans (a gutter, an indent) to the line.
+    pub fn prefixed(mut self, prefix: &[Span]) -> Self {
+        let mut spans = prefix.to_vec();
+        spans.append(&mut self.spans);
+        self.spans = spans;
+        self
+    }
+
+    /// Apply `style` underneath every span (span styles win where they set a value).
+    pub fn patch_under(mut self, style: Style) -> Self {
+        for span in &mut self.spans {
+            span.style = style.patch(span.style);
+        }
+        self
+    }
+
+    /// Pad with spaces in `style` to exactly `width` columns (no-op when wider).
+    pub fn pad_to(mut self, width: usize, style: Style) -> Self {
+        let w = self.width();
+        if w < width {
+            self.spans.push(Span::new(" ".repeat(width - w), style));
+        }
+        self
+    }
+}
+
+impl From<&str> for Line {
+    fn from(s: &str) -> Self {
+        Line::plain(s)
+    }
+}
+
+/// Convert to a ratatui line for drawing in a buffer (links are dropped here;
+/// the headless ANSI writer emits them).
+impl From<&Line> for ratatui::text::Line<'static> {
+    fn from(line: &Line) -> Self {
+        ratatui::text::Line::from(
+            line.spans
+                .iter()
+                .map(|s| ratatui::text::Span::styled(s.text.clone(), s.style))
+                .collect::<Vec<_>>(),
+        )
+    }
+}

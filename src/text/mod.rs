@@ -1,0 +1,14 @@
+//! Shared text machinery for cards: styled lines, sanitizing untrusted text,
+//! wrapping to a width, syntax highlighting, ANSI/terminal emulation and markdown.
+//!
+//! Everything here is pure: text in, [`Line`]s out. Nothing here knows a card tag
+//! or a tool name.
+
+pub mod ansi;
+pub mod highlight;
+pub mod line;
+pub mod markdown;
+pub mod sanitize;
+pub mod wrap;
+
+pub use line::{Line, Span};

@@ -1,0 +1,165 @@
+//! The one sanitizer between untrusted text (tool output, file lines, titles,
+//! URLs, markdown, JSON strings, diagnostics) and the screen.
+//!
+//! Rule: nothing from wire text may reach the terminal as a control sequence.
+//! Only styling that deck builds itself (SGR through [`crate::text::Line`] styles,
+//! OSC 8 links through [`crate::text::Span::link`]) is ever emitted. Here every
+//! control is made visible instead of dropped, so a reader can see what a tool
+//! tried to print:
+//! - ESC → `␛` (so `ESC [ 2 J` reads `␛[2J`), other C0 controls → their control
+//!   pictures (`␇` for BEL, `␈` for backspace, `␍` for a bare CR), DEL → `␡`;
+//! - C1 controls U+0080–U+009F → `\x9b`-style escapes;
+//! - bidi embedding/override/isolate controls (U+202A–U+202E, U+2066–U+2069) and
+//!   LRM/RLM-like invisible direction marks (U+200E, U+200F, U+061C) → `<U+202E>`;
+//! - TAB → spaces up to the next 4-column stop.
+//!
+//! Terminal *output* with escapes that should be interpreted (a bash card's
+//! output) goes through [`crate::text::ansi`] instead, which emulates a terminal
+//! and yields only cell text and styles.
+
+use std::borrow::Cow;
+
+/// Tab stop width used when expanding tabs.
+pub const TAB_WIDTH: usize = 4;
+
+fn needs_work(c: char) -> bool {
+    let u = c as u32;
+    u < 0x20 || (0x7f..=0x9f).contains(&u) || is_bidi_control(c)
+}
+
+/// Bidi controls that can reorder what a reader sees.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c as u32, 0x202A..=0x202E | 0x2066..=0x2069 | 0x200E | 0x200F | 0x061C)
+}
+
+fn push_visible(out: &mut String, c: char, col: &mut usize) {
+    let u = c as u32;
+    match c {
+        '\t' => {
+            let n = TAB_WIDTH - (*col % TAB_WIDTH);
+            out.extend(std::iter::repeat_n(' ', n));
+            *col += n;
+        }
+        '\u{1b}' => {
+            out.push('␛');
+            *col += 1;
+        }
+        '\u{7f}' => {
+            out.push('␡');
+            *col += 1;
+        }
+        _ if u < 0x20 => {
+            // U+2400 block: control pictures for C0.
+            out.push(char::from_u32(0x2400 + u).unwrap_or('?'));
+            *col += 1;
+        }
+        _ if (0x80..=0x9f).contains(&u) => {
+            let s = format!("\\x{u:02x}");
+            *col += s.len();
+            out.push_str(&s);
+        }
+        _ => {
+            let s = format!("<U+{u:04X}>");
+            *col += s.len();
+            out.push_str(&s);
+        }
+    }
+}
+
+/// Sanitize one line of text (no newline handling: a `\n` becomes `␊`).
+pub fn line(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(needs_work) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut col = 0usize;
+    for c in s.chars() {
+        if needs_work(c) {
+            push_visible(&mut out, c, &mut col);
+        } else {
+            out.push(c);
+            col += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Split untrusted multi-line text into sanitized lines. `\r\n` and `\n` end
+/// lines; a trailing newline does not produce an empty last line.
+pub fn lines(s: &str) -> Vec<String> {
+    let mut out: Vec<String> = s
+        .split('\n')
+        .map(|l| line(l.strip_suffix('\r').unwrap_or(l)).into_owned())
+        .collect();
+    if out.len() > 1 && out.last().is_some_and(|l| l.is_empty()) && s.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+/// Sanitize text that must stay on one line (titles, paths, URLs, status bar):
+/// newlines are shown as `⏎` and every other control as in [`line`].
+pub fn inline(s: &str) -> String {
+    let joined: Cow<'_, str> = if s.contains('\n') || s.contains('\r') {
+        Cow::Owned(s.trim_end_matches(['\n', '\r']).replace("\r\n", "⏎").replace('\n', "⏎"))
+    } else {
+        Cow::Borrowed(s)
+    };
+    line(&joined).into_owned()
+}
+
+/// Strip every control (no visible marks): for text copied to the clipboard
+/// via OSC 52 and for terminal titles. Newlines and tabs are kept.
+pub fn strip_controls(s: &str) -> String {
+    s.chars()
+        .filter(|&c| c == '\n' || c == '\t' || !needs_work(c))
+        .collect()
+}
+
+/// True if `s` contains nothing the sanitizer would change.
+pub fn is_clean(s: &str) -> bool {
+    !s.chars().any(needs_work)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_are_visible() {
+        assert_eq!(line("a\u{1b}[2Jb"), "a␛[2Jb");
+        assert_eq!(line("bell\u{7}"), "bell␇");
+        assert_eq!(line("x\u{8}y"), "x␈y");
+        assert_eq!(line("c1\u{9b}31m"), "c1\\x9b31m");
+        assert_eq!(line("rtl\u{202e}txt"), "rtl<U+202E>txt");
+        assert_eq!(line("del\u{7f}"), "del␡");
+    }
+
+    #[test]
+    fn clean_text_is_borrowed() {
+        assert!(matches!(line("plain ünïcode 日本"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn tabs_expand_to_stops() {
+        assert_eq!(line("a\tb"), "a   b");
+        assert_eq!(line("abcd\te"), "abcd    e");
+    }
+
+    #[test]
+    fn lines_split_and_strip_cr() {
+        assert_eq!(lines("a\r\nb\n"), vec!["a", "b"]);
+        assert_eq!(lines(""), vec![""]);
+        assert_eq!(lines("x\ry"), vec!["x␍y"]);
+    }
+
+    #[test]
+    fn inline_marks_newlines() {
+        assert_eq!(inline("a\nb\n"), "a⏎b");
+    }
+
+    #[test]
+    fn strip_removes_all_controls() {
+        assert_eq!(strip_controls("a\u{1b}]52;c;x\u{7}b\n"), "a]52;c;xb\n");
+    }
+}

@@ -1,0 +1,264 @@
+//! Fitting styled lines into a width: word wrapping (falling back to hard
+//! breaks inside long words), character wrapping for code, and truncation with
+//! an ellipsis. Widths are display columns (wide CJK glyphs count two); a glyph
+//! wider than the whole width is replaced so no line ever exceeds its width.
+
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+use super::line::{Line, Span};
+
+/// Split one span into (grapheme, width) pieces.
+fn graphemes(s: &str) -> impl Iterator<Item = (&str, usize)> {
+    s.graphemes(true).map(|g| (g, g.width()))
+}
+
+/// Hard-wrap a line at exactly `width` columns (code, terminal output).
+pub fn chars(line: &Line, width: usize) -> Vec<Line> {
+    let width = width.max(1);
+    if line.width() <= width {
+        return vec![line.clone()];
+    }
+    let mut out = Vec::new();
+    let mut cur = Line::new();
+    let mut col = 0;
+    for span in &line.spans {
+        let mut buf = String::new();
+        for (g, w) in graphemes(&span.text) {
+            let (g, w) = if w > width { ("?", 1) } else { (g, w) };
+            if col + w > width {
+                if !buf.is_empty() {
+                    cur.spans.push(Span { text: std::mem::take(&mut buf), ..span.clone() });
+                }
+                out.push(std::mem::take(&mut cur));
+                col = 0;
+            }
+            buf.push_str(g);
+            col += w;
+        }
+        if !buf.is_empty() {
+            cur.spans.push(Span { text: buf, ..span.clone() });
+        }
+    }
+    if !cur.spans.is_empty() || out.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Word-wrap a line to `width` columns. Words longer than the width are broken.
+/// Leading spaces of continuation rows are dropped.
+pub fn words(line: &Line, width: usize) -> Vec<Line> {
+    let width = width.max(1);
+    if line.width() <= width {
+        return vec![line.clone()];
+    }
+    // Tokenize into words and whitespace runs, each tagged with its span index.
+    let mut tokens: Vec<(usize, &str, bool)> = Vec::new();
+    for (i, span) in line.spans.iter().enumerate() {
+        for w in span.text.split_word_bounds() {
+            let ws = w.chars().all(char::is_whitespace);
+            tokens.push((i, w, ws));
+        }
+    }
+    let mut out = Vec::new();
+    let mut cur = Line::new();
+    let mut col = 0usize;
+    let push = |cur: &mut Line, i: usize, text: &str| {
+        let span = &line.spans[i];
+        if let Some(last) = cur.spans.last_mut()
+            && last.style == span.style
+            && last.link == span.link
+        {
+            last.text.push_str(text);
+            return;
+        }
+        cur.spans.push(Span { text: text.to_string(), ..span.clone() });
+    };
+    for (i, tok, ws) in tokens {
+        let w = tok.width();
+        if col + w <= width {
+            if !(ws && col == 0 && !out.is_empty()) {
+                push(&mut cur, i, tok);
+                col += w;
+            }
+            continue;
+        }
+        if ws {
+            // Break here; drop the whitespace.
+            out.push(std::mem::take(&mut cur));
+            col = 0;
+            continue;
+        }
+        if w <= width {
+            if col > 0 {
+                out.push(std::mem::take(&mut cur));
+            }
+            push(&mut cur, i, tok);
+            col = w;
+            continue;
+        }
+        // A word longer than the width: break it by graphemes.
+        for (g, gw) in graphemes(tok) {
+            let (g, gw) = if gw > width { ("?", 1) } else { (g, gw) };
+            if col + gw > width {
+                out.push(std::mem::take(&mut cur));
+                col = 0;
+            }
+            push(&mut cur, i, g);
+            col += gw;
+        }
+    }
+    if !cur.spans.is_empty() || out.is_empty() {
+        out.push(cur);
+    }
+    let n = out.len();
+    out.into_iter()
+        .enumerate()
+        .map(|(i, l)| fit(if i + 1 < n { trim_end(l) } else { l }, width))
+        .collect()
+}
+
+/// Drop trailing whitespace of a wrapped row.
+fn trim_end(mut line: Line) -> Line {
+    while let Some(last) = line.spans.last_mut() {
+        let t = last.text.trim_end();
+        if t.is_empty() {
+            line.spans.pop();
+            continue;
+        }
+        let n = t.len();
+        last.text.truncate(n);
+        break;
+    }
+    line
+}
+
+/// Ensure a line is at most `width` columns, cutting without a marker.
+pub fn fit(line: Line, width: usize) -> Line {
+    if line.width() <= width {
+        return line;
+    }
+    let mut out = Line::new();
+    let mut col = 0;
+    for span in line.spans {
+        let mut buf = String::new();
+        for (g, w) in graphemes(&span.text) {
+            if col + w > width {
+                break;
+            }
+            buf.push_str(g);
+            col += w;
+        }
+        if !buf.is_empty() {
+            out.spans.push(Span { text: buf, ..span });
+        }
+        if col >= width {
+            break;
+        }
+    }
+    out
+}
+
+/// Truncate a line to `width` columns, ending with `…` when cut.
+pub fn truncate(line: &Line, width: usize) -> Line {
+    if line.width() <= width {
+        return line.clone();
+    }
+    if width == 0 {
+        return Line::new();
+    }
+    let mut out = fit(line.clone(), width - 1);
+    let style = out.spans.last().map(|s| s.style).unwrap_or_default();
+    out.spans.push(Span::new("…", style));
+    out
+}
+
+/// Truncate a plain string to `width` columns with `…`.
+pub fn truncate_str(s: &str, width: usize) -> String {
+    if s.width() <= width {
+        return s.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut col = 0;
+    for (g, w) in graphemes(s) {
+        if col + w > width - 1 {
+            break;
+        }
+        out.push_str(g);
+        col += w;
+    }
+    out.push('…');
+    out
+}
+
+/// Wrap `line` with a gutter: the first row gets `first`, continuation rows get
+/// `cont` (both must have the same width). Content is hard-wrapped (`code`) or
+/// word-wrapped.
+pub fn with_gutter(line: &Line, width: usize, first: &[Span], cont: &[Span], code: bool) -> Vec<Line> {
+    let gw: usize = first.iter().map(Span::width).sum();
+    if width <= gw {
+        return vec![fit(line.clone().prefixed(first), width)];
+    }
+    let inner = width - gw;
+    let rows = if code { chars(line, inner) } else { words(line, inner) };
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, l)| l.prefixed(if i == 0 { first } else { cont }))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::style::{Color, Style};
+
+    fn texts(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(Line::text).collect()
+    }
+
+    #[test]
+    fn words_wrap_at_spaces() {
+        let l = Line::plain("the quick brown fox jumps");
+        assert_eq!(texts(&words(&l, 10)), vec!["the quick", "brown fox", "jumps"]);
+    }
+
+    #[test]
+    fn long_words_break() {
+        let l = Line::plain("abcdefghijkl");
+        assert_eq!(texts(&words(&l, 5)), vec!["abcde", "fghij", "kl"]);
+    }
+
+    #[test]
+    fn wide_glyphs_respect_width() {
+        let l = Line::plain("日本語のテキスト");
+        for row in chars(&l, 5) {
+            assert!(row.width() <= 5);
+        }
+        assert!(chars(&l, 1).iter().all(|r| r.width() <= 1));
+    }
+
+    #[test]
+    fn styles_survive_wrapping() {
+        let red = Style::default().fg(Color::Red);
+        let l = Line::from_spans(vec![Span::plain("aaaa "), Span::new("bbbb", red)]);
+        let rows = words(&l, 4);
+        assert_eq!(rows[1].spans[0].style, red);
+    }
+
+    #[test]
+    fn truncate_adds_ellipsis() {
+        assert_eq!(truncate(&Line::plain("abcdef"), 4).text(), "abc…");
+        assert_eq!(truncate_str("abcdef", 6), "abcdef");
+        assert_eq!(truncate_str("abcdef", 1), "…");
+    }
+
+    #[test]
+    fn gutter_on_every_row() {
+        let rows = with_gutter(&Line::plain("abcdefgh"), 6, &[Span::plain("1 ")], &[Span::plain("↪ ")], true);
+        assert_eq!(texts(&rows), vec!["1 abcd", "↪ efgh"]);
+    }
+}

@@ -1,0 +1,285 @@
+//! Semantic styles. Call sites ask for a meaning ([`Role`]) and get a ratatui
+//! [`Style`]; only this module and `themes/*.toml` name colours.
+//!
+//! A theme file is TOML:
+//! ```toml
+//! name = "dark"
+//! syntax = "Monokai Extended"   # a syntect/two-face theme name, or "none"
+//! [styles]
+//! diff_added = { fg = "#a6e3a1", bg = "#1e3a24", bold = false }
+//! ```
+//! Unknown role names are an error naming the key; missing roles fall back to
+//! the built-in `dark` theme's values (or to unstyled text for `no-color`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use ratatui::style::{Color, Modifier, Style};
+use serde::Deserialize;
+
+macro_rules! roles {
+    ($($variant:ident => $key:literal),* $(,)?) => {
+        /// Every meaning a style can have.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Role { $($variant),* }
+
+        impl Role {
+            pub const ALL: &'static [Role] = &[$(Role::$variant),*];
+            pub fn key(self) -> &'static str {
+                match self { $(Role::$variant => $key),* }
+            }
+            pub fn from_key(key: &str) -> Option<Role> {
+                match key { $($key => Some(Role::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+roles! {
+    Text => "text",
+    Muted => "muted",
+    Title => "title",
+    Border => "border",
+    Focus => "focus",
+    StatusPending => "status_pending",
+    StatusOk => "status_ok",
+    StatusError => "status_error",
+    StatusFailed => "status_failed",
+    StatusInterrupted => "status_interrupted",
+    PillOk => "pill_ok",
+    PillBad => "pill_bad",
+    DiffAdded => "diff_added",
+    DiffRemoved => "diff_removed",
+    DiffAddedEmph => "diff_added_emph",
+    DiffRemovedEmph => "diff_removed_emph",
+    DiffContext => "diff_context",
+    DiffHunk => "diff_hunk",
+    DiffFile => "diff_file",
+    Gutter => "gutter",
+    Path => "path",
+    Link => "link",
+    Command => "command",
+    Stderr => "stderr",
+    Match => "match",
+    Warning => "warning",
+    Diagnostic => "diagnostic",
+    User => "user",
+    Assistant => "assistant",
+    Reasoning => "reasoning",
+    TurnRule => "turn_rule",
+    Heading => "md_heading",
+    Emphasis => "md_emphasis",
+    Strong => "md_strong",
+    InlineCode => "md_code",
+    Quote => "md_quote",
+    ListMarker => "md_list",
+    TodoDone => "todo_done",
+    TodoActive => "todo_active",
+    TodoPending => "todo_pending",
+    StatusBar => "status_bar",
+}
+
+/// A loaded theme: one style per role plus the syntax theme to highlight with.
+#[derive(Debug, Clone)]
+pub struct Theme {
+    pub name: String,
+    /// syntect theme name; `None` disables syntax colours.
+    pub syntax: Option<String>,
+    styles: BTreeMap<Role, Style>,
+    /// True when the theme emits no colours at all.
+    pub monochrome: bool,
+}
+
+/// Built-in themes compiled into the binary.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("dark", include_str!("../themes/dark.toml")),
+    ("light", include_str!("../themes/light.toml")),
+    ("no-color", include_str!("../themes/no-color.toml")),
+];
+
+#[derive(Debug, thiserror::Error)]
+pub enum ThemeError {
+    #[error("theme {0:?} not found (built-in: dark, light, no-color; or a path to a .toml file)")]
+    NotFound(String),
+    #[error("{path}: {message}")]
+    Invalid { path: String, message: String },
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ThemeFile {
+    name: Option<String>,
+    syntax: Option<String>,
+    #[serde(default)]
+    monochrome: bool,
+    #[serde(default)]
+    styles: BTreeMap<String, StyleSpec>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct StyleSpec {
+    fg: Option<String>,
+    bg: Option<String>,
+    #[serde(default)]
+    bold: bool,
+    #[serde(default)]
+    dim: bool,
+    #[serde(default)]
+    italic: bool,
+    #[serde(default)]
+    underline: bool,
+    #[serde(default)]
+    reversed: bool,
+}
+
+fn parse_color(s: &str) -> Result<Color, String> {
+    s.parse::<Color>().map_err(|_| format!("invalid colour {s:?}"))
+}
+
+impl StyleSpec {
+    fn to_style(&self) -> Result<Style, String> {
+        let mut st = Style::default();
+        if let Some(fg) = &self.fg {
+            st = st.fg(parse_color(fg)?);
+        }
+        if let Some(bg) = &self.bg {
+            st = st.bg(parse_color(bg)?);
+        }
+        let mods = [
+            (self.bold, Modifier::BOLD),
+            (self.dim, Modifier::DIM),
+            (self.italic, Modifier::ITALIC),
+            (self.underline, Modifier::UNDERLINED),
+            (self.reversed, Modifier::REVERSED),
+        ];
+        for (on, m) in mods {
+            if on {
+                st = st.add_modifier(m);
+            }
+        }
+        Ok(st)
+    }
+}
+
+impl Theme {
+    /// Parse a theme from TOML text. `origin` names the file in errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Theme, ThemeError> {
+        let invalid = |message: String| ThemeError::Invalid { path: origin.to_string(), message };
+        let file: ThemeFile = toml::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        let mut styles = BTreeMap::new();
+        for (key, spec) in &file.styles {
+            let role = Role::from_key(key).ok_or_else(|| invalid(format!("unknown style {key:?}")))?;
+            let style = spec.to_style().map_err(|m| invalid(format!("styles.{key}: {m}")))?;
+            styles.insert(role, style);
+        }
+        let syntax = file.syntax.filter(|s| s != "none");
+        Ok(Theme {
+            name: file.name.unwrap_or_else(|| origin.to_string()),
+            syntax,
+            styles,
+            monochrome: file.monochrome,
+        })
+    }
+
+    /// A built-in theme by name.
+    pub fn builtin(name: &str) -> Option<Theme> {
+        BUILTIN
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, text)| Theme::from_toml(text, n).expect("built-in themes parse"))
+    }
+
+    /// `dark`, the default.
+    pub fn dark() -> Theme {
+        Theme::builtin("dark").expect("dark theme")
+    }
+
+    /// Resolve `--theme NAME|PATH`, honouring `NO_COLOR` (which forces `no-color`).
+    pub fn resolve(spec: Option<&str>) -> Result<Theme, ThemeError> {
+        if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+            return Ok(Theme::builtin("no-color").expect("no-color theme"));
+        }
+        Theme::load(spec.unwrap_or("dark"))
+    }
+
+    /// Load a theme by built-in name or from a `.toml` path.
+    pub fn load(spec: &str) -> Result<Theme, ThemeError> {
+        if let Some(t) = Theme::builtin(spec) {
+            return Ok(t);
+        }
+        let path = Path::new(spec);
+        if path.extension().is_some_and(|e| e == "toml") || path.exists() {
+            let text = std::fs::read_to_string(path)
+                .map_err(|source| ThemeError::Io { path: spec.to_string(), source })?;
+            return Theme::from_toml(&text, spec);
+        }
+        Err(ThemeError::NotFound(spec.to_string()))
+    }
+
+    /// The style for a meaning.
+    pub fn style(&self, role: Role) -> Style {
+        if let Some(s) = self.styles.get(&role) {
+            return *s;
+        }
+        Style::default()
+    }
+
+    /// The style of a status glyph.
+    pub fn status(&self, status: crate::session::Status) -> Style {
+        use crate::session::Status;
+        self.style(match status {
+            Status::Pending => Role::StatusPending,
+            Status::Ok => Role::StatusOk,
+            Status::Error => Role::StatusError,
+            Status::Failed => Role::StatusFailed,
+            Status::Interrupted => Role::StatusInterrupted,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_parse_and_cover_every_role() {
+        for (name, _) in BUILTIN {
+            let t = Theme::builtin(name).unwrap();
+            if *name != "no-color" {
+                for role in Role::ALL {
+                    assert!(t.styles.contains_key(role), "{name} lacks {}", role.key());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_color_has_no_colours() {
+        let t = Theme::builtin("no-color").unwrap();
+        assert!(t.syntax.is_none());
+        for role in Role::ALL {
+            let s = t.style(*role);
+            assert!(s.fg.is_none() && s.bg.is_none(), "{}", role.key());
+        }
+    }
+
+    #[test]
+    fn unknown_role_is_an_error_naming_it() {
+        let err = Theme::from_toml("[styles]\nbogus = { fg = \"red\" }", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("bogus"), "{err}");
+        let err = Theme::from_toml("[styles]\ntext = { fg = \"notacolour\" }", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("styles.text"), "{err}");
+    }
+
+    #[test]
+    fn unknown_name_is_not_found() {
+        assert!(matches!(Theme::load("nope"), Err(ThemeError::NotFound(_))));
+    }
+}

@@ -1,0 +1,56 @@
+//! Transcript layout: every item of a [`Transcript`] drawn through the card
+//! renderers, separated by blank lines. The TUI virtualises over
+//! [`render_item`]; the headless renderer lays out everything.
+
+use crate::cards::{self, Ctx, Density, conversation};
+use crate::session::{Item, Transcript};
+use crate::text::Line;
+use crate::theme::Theme;
+
+/// What to show and how.
+#[derive(Debug, Clone, Copy)]
+pub struct LayoutOptions {
+    pub width: usize,
+    pub density: Density,
+    pub show_reasoning: bool,
+    /// Conversation only: tool cards hidden.
+    pub hide_tools: bool,
+    pub now_ms: Option<i64>,
+}
+
+impl LayoutOptions {
+    pub fn new(width: usize, density: Density) -> LayoutOptions {
+        LayoutOptions { width, density, show_reasoning: true, hide_tools: false, now_ms: None }
+    }
+}
+
+/// Draw one item. Returns no lines for an item that is hidden by the options.
+pub fn render_item(t: &Transcript, item: &Item, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> {
+    let ctx = Ctx { now_ms: opts.now_ms, ..Ctx::new(opts.width, theme, opts.density) };
+    match item {
+        Item::User(m) => conversation::user(m, &ctx),
+        Item::Assistant(m) => conversation::assistant(m, opts.show_reasoning, &ctx),
+        Item::Turn(m) => conversation::turn(m, &ctx),
+        Item::Todo { todos, .. } => conversation::todo(todos, &ctx),
+        Item::Tool(i) if !opts.hide_tools => cards::render(&t.cards[*i], &ctx),
+        Item::Tool(_) => Vec::new(),
+        Item::Note(n) => conversation::note(n, &ctx),
+        Item::Diagnostic(i) => conversation::diagnostic(&t.diagnostics[*i], &ctx),
+    }
+}
+
+/// Lay out the whole transcript.
+pub fn layout(t: &Transcript, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> {
+    let mut out = Vec::new();
+    for item in &t.items {
+        let lines = render_item(t, item, theme, opts);
+        if lines.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(Line::new());
+        }
+        out.extend(lines);
+    }
+    out
+}

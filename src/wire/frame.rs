@@ -1,0 +1,121 @@
+//! WebSocket frames. A message is either an envelope
+//! `{type:"server-request", rpcId, method, payload:<frame>}` or a bare frame
+//! `{type:"session/event", sessionId, event, view?}`, or — in logs and simple
+//! streams — a bare session event `{type, seq, time, data}`.
+
+use serde_json::Value;
+
+use super::event::SessionEvent;
+
+/// Which slot of a tool card a view fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewFor {
+    Call,
+    Result,
+}
+
+/// `view: {for, view}` attached to a `tool/call` or `tool/result` frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewEnvelope {
+    pub for_: ViewFor,
+    /// The render intent, raw: typed later by [`super::View::parse`] so a
+    /// malformed view becomes a fallback card, not a lost frame.
+    pub view: Value,
+}
+
+/// One decoded frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Frame {
+    /// A session event, with its view when the host attached one.
+    Event {
+        session_id: Option<String>,
+        event: SessionEvent,
+        view: Option<ViewEnvelope>,
+    },
+    /// Any other frame (`session/subscribed`, `approval/requested`, `host/*` …), kept raw.
+    Other {
+        kind: String,
+        session_id: Option<String>,
+        payload: Value,
+    },
+}
+
+impl Frame {
+    pub fn session_id(&self) -> Option<&str> {
+        match self {
+            Frame::Event { session_id, .. } | Frame::Other { session_id, .. } => session_id.as_deref(),
+        }
+    }
+
+    /// Decode one message. Errors say what did not fit.
+    pub fn from_value(v: &Value) -> Result<Frame, String> {
+        let obj = v.as_object().ok_or("message is not a JSON object")?;
+        let ty = obj.get("type").and_then(Value::as_str).ok_or("message has no string \"type\"")?;
+        if ty == "server-request" {
+            let payload = obj.get("payload").ok_or("server-request without \"payload\"")?;
+            return Frame::from_value(payload).map_err(|e| format!("payload: {e}"));
+        }
+        let session_id = obj.get("sessionId").and_then(Value::as_str).map(str::to_string);
+        if ty == "session/event" {
+            let event = obj.get("event").ok_or("session/event without \"event\"")?;
+            let event = SessionEvent::from_value(event)?;
+            let view = match obj.get("view") {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(parse_envelope(v)?),
+            };
+            return Ok(Frame::Event { session_id, event, view });
+        }
+        if obj.contains_key("seq") && !ty.starts_with("session/") && !ty.starts_with("host/") {
+            // A bare session event (session logs, simple streams).
+            let event = SessionEvent::from_value(v)?;
+            return Ok(Frame::Event { session_id, event, view: None });
+        }
+        Ok(Frame::Other { kind: ty.to_string(), session_id, payload: v.clone() })
+    }
+}
+
+fn parse_envelope(v: &Value) -> Result<ViewEnvelope, String> {
+    let for_ = match v.get("for").and_then(Value::as_str) {
+        Some("call") => ViewFor::Call,
+        Some("result") => ViewFor::Result,
+        Some(other) => return Err(format!("view.for: unknown slot {other:?}")),
+        None => return Err("view without \"for\"".into()),
+    };
+    let view = v.get("view").cloned().ok_or("view envelope without \"view\"")?;
+    Ok(ViewEnvelope { for_, view })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unwraps_envelopes() {
+        let m = json!({"type":"server-request","rpcId":"r","method":"session/event","payload":{
+            "type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":5,"time":1,"data":{}},
+            "view":{"for":"call","view":{"card":"generic","title":"x"}}}});
+        match Frame::from_value(&m).unwrap() {
+            Frame::Event { session_id, event, view } => {
+                assert_eq!(session_id.as_deref(), Some("s"));
+                assert_eq!(event.seq, 5);
+                assert_eq!(view.unwrap().for_, ViewFor::Call);
+            }
+            f => panic!("{f:?}"),
+        }
+    }
+
+    #[test]
+    fn bare_events_and_other_frames() {
+        assert!(matches!(
+            Frame::from_value(&json!({"type":"turn/start","seq":1,"time":2,"data":{"turn":1}})).unwrap(),
+            Frame::Event { .. }
+        ));
+        assert!(matches!(
+            Frame::from_value(&json!({"type":"session/subscribed","sessionId":"s","lastSeq":3})).unwrap(),
+            Frame::Other { .. }
+        ));
+        assert!(Frame::from_value(&json!({"type":"session/event","sessionId":"s"})).is_err());
+        assert!(Frame::from_value(&json!({"type":"server-request"})).is_err());
+    }
+}
