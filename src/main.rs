@@ -1,1 +1,140 @@
-fn main() {}
+//! The `deck` binary: parse the command line, pick a mode, run it.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use deck::cards::{self, Density, Resolution};
+use deck::cli::{Cli, Command, DensityArg, FormatArg};
+use deck::headless::{self, Format};
+use deck::session::Transcript;
+use deck::source;
+use deck::theme::Theme;
+use deck::view::transcript::LayoutOptions;
+use deck::wire::Record;
+use serde_json::{Value, json};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("deck: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Render { path, width, height, at, format, theme, density, session, no_reasoning } => {
+            let theme = Theme::resolve(theme.as_deref())?;
+            let loaded = source::load_path(&path)?;
+            let s = loaded.session(session.as_deref())?;
+            let t = headless::fold(s.id.clone(), &s.records, at);
+            let density = match density {
+                DensityArg::Line => Density::Line,
+                DensityArg::Preview => Density::Preview,
+                DensityArg::Full => Density::Full,
+            };
+            let format = match format {
+                FormatArg::Text => Format::Text,
+                FormatArg::Ansi => Format::Ansi,
+                FormatArg::Styled => Format::Styled,
+            };
+            let mut opts = LayoutOptions::new(width, density);
+            opts.show_reasoning = !no_reasoning;
+            let out = headless::render(&t, &theme, &opts, height, format);
+            write_stdout(out.as_bytes())?;
+            report_diagnostics(&t);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Inspect { path, session, diagnostics, sessions } => {
+            let loaded = source::load_path(&path)?;
+            let mut out = String::new();
+            if sessions {
+                for s in &loaded.sessions {
+                    let t = Transcript::from_records(s.id.clone(), &s.records);
+                    out.push_str(&session_line(&loaded, s, &t).to_string());
+                    out.push('\n');
+                }
+                write_stdout(out.as_bytes())?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let s = loaded.session(session.as_deref())?;
+            let t = Transcript::from_records(s.id.clone(), &s.records);
+            if diagnostics {
+                for d in &t.diagnostics {
+                    let line = json!({"line": d.origin.line, "offset": d.origin.offset, "reason": d.reason, "raw": d.raw});
+                    out.push_str(&line.to_string());
+                    out.push('\n');
+                }
+            } else {
+                for card in &t.cards {
+                    out.push_str(&inspect_line(card).to_string());
+                    out.push('\n');
+                }
+            }
+            write_stdout(out.as_bytes())?;
+            report_diagnostics(&t);
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn session_line(loaded: &source::Loaded, s: &source::LoadedSession, t: &Transcript) -> Value {
+    json!({
+        "sessionId": s.id,
+        "format": loaded.format.name(),
+        "compressed": loaded.compressed,
+        "title": t.title,
+        "events": t.events,
+        "lastSeq": t.last_seq,
+        "cards": t.cards.len(),
+        "errors": t.error_count(),
+        "diagnostics": s.records.iter().filter(|r| matches!(r, Record::Diagnostic(_))).count() + 0,
+    })
+}
+
+fn inspect_line(card: &deck::session::ToolCard) -> Value {
+    let resolved = cards::resolve(card);
+    let source = match cards::resolution(card) {
+        Resolution::Wire => "wire",
+        Resolution::Presenter => "presenter",
+        Resolution::Fallback => "fallback",
+    };
+    let mut v = json!({
+        "callId": card.call_id,
+        "tool": card.tool,
+        "status": card.status.name(),
+        "callView": card.call_view.as_ref().map(|a| &a.raw),
+        "resultView": card.result_view.as_ref().map(|a| &a.raw),
+        "viewSource": source,
+    });
+    if let Some(reason) = resolved.fallback {
+        v["fallbackReason"] = json!(reason);
+    }
+    if let Some(err) = card.result.as_ref().and_then(|r| r.error.as_ref()) {
+        v["error"] = json!({"name": err.name, "code": err.code});
+    }
+    v
+}
+
+fn report_diagnostics(t: &Transcript) {
+    let n = t.diagnostics.len();
+    if n > 0 {
+        eprintln!(
+            "deck: {n} diagnostic{} (lines skipped or repaired); list them with `deck inspect --diagnostics`",
+            if n == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// Write to stdout; a closed pipe (`deck render … | head`) is not an error.
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
+}

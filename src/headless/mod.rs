@@ -1,6 +1,42 @@
-//! Headless rendering: the transcript laid out exactly as the TUI would, written
-//! as plain text, ANSI (SGR + OSC 8 only) or a styled, diffable text format.
+//! Headless rendering: the transcript laid out exactly as the TUI lays it out,
+//! written as plain text, ANSI (SGR + OSC 8 only) or a styled, diffable text
+//! format. Used by `deck render`, snapshot tests and CI.
 
 pub mod writer;
 
 pub use writer::{Format, write_lines};
+
+use crate::session::Transcript;
+use crate::theme::Theme;
+use crate::view::transcript::{LayoutOptions, layout};
+use crate::wire::Record;
+
+/// Fold records up to event `at` (all of them when `None`): every event with
+/// a seq ≤ `at`, and the other records (frames, diagnostics) that come before
+/// the last such event in input order.
+pub fn fold(session_id: Option<String>, records: &[Record], at: Option<u64>) -> Transcript {
+    let mut t = Transcript::new(session_id);
+    let Some(limit) = at else {
+        records.iter().for_each(|r| t.apply(r));
+        return t;
+    };
+    let cutoff = records.iter().rposition(|r| r.seq().is_some_and(|s| s <= limit));
+    let Some(cutoff) = cutoff else { return t };
+    for r in &records[..=cutoff] {
+        if r.seq().is_none_or(|s| s <= limit) {
+            t.apply(r);
+        }
+    }
+    t
+}
+
+/// Render a transcript to a string. `height`: keep only the last rows.
+pub fn render(t: &Transcript, theme: &Theme, opts: &LayoutOptions, height: Option<usize>, format: Format) -> String {
+    let mut lines = layout(t, theme, opts);
+    if let Some(h) = height
+        && lines.len() > h
+    {
+        lines.drain(..lines.len() - h);
+    }
+    write_lines(&lines, format)
+}

@@ -1,7 +1,15 @@
-//! Writers from styled [`Line`]s to bytes.
+//! Writers from styled [`Line`]s to bytes: `text` (plain), `ansi` (SGR and
+//! OSC 8 links only — the only escape sequences deck ever emits, all built
+//! here from styles, never copied from input) and `styled` (text plus a
+//! diffable list of style spans per line, for snapshot tests).
 
-use crate::text::Line;
+use std::fmt::Write as _;
 
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::text::{Line, Span};
+
+/// Output format of `deck render`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Text,
@@ -9,11 +17,206 @@ pub enum Format {
     Styled,
 }
 
-pub fn write_lines(lines: &[Line], _format: Format) -> String {
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "text" => Some(Format::Text),
+            "ansi" => Some(Format::Ansi),
+            "styled" => Some(Format::Styled),
+            _ => None,
+        }
+    }
+}
+
+/// Spans without trailing unstyled blanks (padding is not content).
+fn trimmed(line: &Line) -> Vec<&Span> {
+    let mut spans: Vec<&Span> = line.spans.iter().filter(|s| !s.text.is_empty()).collect();
+    while let Some(last) = spans.last() {
+        if last.style.bg.is_none() && last.link.is_none() && last.text.trim().is_empty() {
+            spans.pop();
+        } else {
+            break;
+        }
+    }
+    spans
+}
+
+/// Write lines in a format; every line ends with `\n`.
+pub fn write_lines(lines: &[Line], format: Format) -> String {
     let mut out = String::new();
     for l in lines {
-        out.push_str(l.text().trim_end());
+        match format {
+            Format::Text => out.push_str(l.text().trim_end()),
+            Format::Ansi => write_ansi(&mut out, l),
+            Format::Styled => write_styled(&mut out, l),
+        }
         out.push('\n');
     }
     out
+}
+
+fn color_sgr(c: Color, fg: bool) -> String {
+    let base = if fg { 30 } else { 40 };
+    match c {
+        Color::Reset => format!("{}", base + 9),
+        Color::Black => format!("{base}"),
+        Color::Red => format!("{}", base + 1),
+        Color::Green => format!("{}", base + 2),
+        Color::Yellow => format!("{}", base + 3),
+        Color::Blue => format!("{}", base + 4),
+        Color::Magenta => format!("{}", base + 5),
+        Color::Cyan => format!("{}", base + 6),
+        Color::Gray => format!("{}", base + 7),
+        Color::DarkGray => format!("{}", base + 60),
+        Color::LightRed => format!("{}", base + 61),
+        Color::LightGreen => format!("{}", base + 62),
+        Color::LightYellow => format!("{}", base + 63),
+        Color::LightBlue => format!("{}", base + 64),
+        Color::LightMagenta => format!("{}", base + 65),
+        Color::LightCyan => format!("{}", base + 66),
+        Color::White => format!("{}", base + 67),
+        Color::Rgb(r, g, b) => format!("{};2;{r};{g};{b}", base + 8),
+        Color::Indexed(i) => format!("{};5;{i}", base + 8),
+    }
+}
+
+/// The SGR parameters of a style (empty for the default style).
+pub fn sgr_params(style: Style) -> String {
+    let mut p: Vec<String> = Vec::new();
+    let m = style.add_modifier;
+    for (flag, code) in [
+        (Modifier::BOLD, "1"),
+        (Modifier::DIM, "2"),
+        (Modifier::ITALIC, "3"),
+        (Modifier::UNDERLINED, "4"),
+        (Modifier::REVERSED, "7"),
+        (Modifier::CROSSED_OUT, "9"),
+    ] {
+        if m.contains(flag) {
+            p.push(code.into());
+        }
+    }
+    if let Some(fg) = style.fg {
+        p.push(color_sgr(fg, true));
+    }
+    if let Some(bg) = style.bg {
+        p.push(color_sgr(bg, false));
+    }
+    p.join(";")
+}
+
+/// A URL safe to put inside OSC 8: printable ASCII only, everything else
+/// percent-encoded, so no byte of it can end or start a sequence.
+pub fn osc8_url(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for b in url.bytes() {
+        if (0x21..0x7f).contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+fn write_ansi(out: &mut String, line: &Line) {
+    for span in trimmed(line) {
+        let sgr = sgr_params(span.style);
+        if let Some(url) = &span.link {
+            let _ = write!(out, "\x1b]8;;{}\x1b\\", osc8_url(url));
+        }
+        if sgr.is_empty() {
+            out.push_str(&span.text);
+        } else {
+            let _ = write!(out, "\x1b[{sgr}m{}\x1b[0m", span.text);
+        }
+        if span.link.is_some() {
+            out.push_str("\x1b]8;;\x1b\\");
+        }
+    }
+}
+
+fn color_name(c: Color) -> String {
+    match c {
+        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+        Color::Indexed(i) => format!("i{i}"),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+/// A compact, stable description of a style: `fg=#a6e3a1 bg=#1d3326 bold`.
+pub fn describe_style(style: Style) -> String {
+    let mut parts = Vec::new();
+    if let Some(fg) = style.fg {
+        parts.push(format!("fg={}", color_name(fg)));
+    }
+    if let Some(bg) = style.bg {
+        parts.push(format!("bg={}", color_name(bg)));
+    }
+    let m = style.add_modifier;
+    for (flag, name) in [
+        (Modifier::BOLD, "bold"),
+        (Modifier::DIM, "dim"),
+        (Modifier::ITALIC, "italic"),
+        (Modifier::UNDERLINED, "underline"),
+        (Modifier::REVERSED, "reversed"),
+        (Modifier::CROSSED_OUT, "crossed"),
+    ] {
+        if m.contains(flag) {
+            parts.push(name.to_string());
+        }
+    }
+    parts.join(" ")
+}
+
+fn write_styled(out: &mut String, line: &Line) {
+    let spans = trimmed(line);
+    let text: String = spans.iter().map(|s| s.text.as_str()).collect();
+    out.push_str(&text);
+    let mut col = 0;
+    for span in spans {
+        let w = span.width();
+        let mut desc = describe_style(span.style);
+        if let Some(url) = &span.link {
+            if !desc.is_empty() {
+                desc.push(' ');
+            }
+            let _ = write!(desc, "link={}", osc8_url(url));
+        }
+        if !desc.is_empty() {
+            let _ = write!(out, "\n    @{col}-{} {desc}", col + w);
+        }
+        col += w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ansi_emits_only_sgr_and_osc8() {
+        let l = Line::from_spans(vec![
+            Span::new("red", Style::default().fg(Color::Rgb(255, 0, 0)).add_modifier(Modifier::BOLD)),
+            Span::plain(" "),
+            Span::linked("site", Style::default(), "https://x.test/a b\u{1b}]"),
+            Span::plain("   "),
+        ]);
+        let s = write_lines(&[l], Format::Ansi);
+        assert_eq!(
+            s,
+            "\x1b[1;38;2;255;0;0mred\x1b[0m \x1b]8;;https://x.test/a%20b%1B]\x1b\\site\x1b]8;;\x1b\\\n"
+        );
+    }
+
+    #[test]
+    fn styled_lists_spans_by_column() {
+        let l = Line::from_spans(vec![Span::plain("ab"), Span::new("cd", Style::default().fg(Color::Green))]);
+        assert_eq!(write_lines(&[l], Format::Styled), "abcd\n    @2-4 fg=green\n");
+    }
+
+    #[test]
+    fn text_trims_padding() {
+        assert_eq!(write_lines(&[Line::plain("x   ")], Format::Text), "x\n");
+    }
 }

@@ -1,4 +1,10 @@
-//! Bytes in: files (plain or zstd), stdin; format detection and splitting
-//! into records for the reducer.
+//! Bytes in. Reads files (plain or zstd) and stdin, detects the format per
+//! input (frame log, DSH session log, `session.history` responses), and splits
+//! it into per-session [`crate::wire::Record`]s for the reducer. Every line
+//! that cannot be decoded becomes a diagnostic at its place; nothing is
+//! dropped silently.
 
+pub mod chunks;
 pub mod load;
+
+pub use load::{Format, LoadError, Loaded, LoadedSession, load_bytes, load_path};
