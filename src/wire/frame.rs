@@ -7,6 +7,25 @@ use serde_json::Value;
 
 use super::event::SessionEvent;
 
+/// Frame types of the host's two WebSockets (besides `session/event`).
+/// `host/*` and `workspace/*` frames are accepted by prefix.
+pub const KNOWN_FRAMES: &[&str] = &[
+    "session/subscribed",
+    "session/queue",
+    "session/jobs",
+    "session/projection",
+    "approval/requested",
+    "approval/resolved",
+    "question/requested",
+    "question/resolved",
+    "stream/error",
+];
+
+/// True for a frame type deck knows (an unknown one is reported).
+pub fn is_known_frame(kind: &str) -> bool {
+    KNOWN_FRAMES.contains(&kind) || kind.starts_with("host/") || kind.starts_with("workspace/")
+}
+
 /// Which slot of a tool card a view fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewFor {
@@ -65,10 +84,13 @@ impl Frame {
             };
             return Ok(Frame::Event { session_id, event, view });
         }
-        if obj.contains_key("seq") && !ty.starts_with("session/") && !ty.starts_with("host/") {
+        if obj.contains_key("seq") && obj.contains_key("data") && !KNOWN_FRAMES.contains(&ty) {
             // A bare session event (session logs, simple streams).
             let event = SessionEvent::from_value(v)?;
             return Ok(Frame::Event { session_id, event, view: None });
+        }
+        if !is_known_frame(ty) {
+            return Err(format!("unknown frame type {ty:?}"));
         }
         Ok(Frame::Other { kind: ty.to_string(), session_id, payload: v.clone() })
     }
