@@ -5,8 +5,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "deck", version, about = "A terminal client for DeepSeek Harness (DSH) sessions")]
 pub struct Cli {
+    /// With no command: play the bundled demo session.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -23,8 +24,62 @@ pub enum DensityArg {
     Full,
 }
 
+/// Options shared by the interactive commands.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TuiArgs {
+    /// Theme: auto (from the terminal's background), dark, light, no-color,
+    /// ansi-dark, ansi-light, high-contrast, a user theme, or a .toml path.
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// Initial density of every card.
+    #[arg(long, value_enum)]
+    pub density: Option<DensityArg>,
+}
+
+/// Player options.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PlayerArgs {
+    /// Playback speed (0.25 … 64).
+    #[arg(long)]
+    pub speed: Option<f64>,
+    /// Cap idle gaps between events to this many seconds.
+    #[arg(long)]
+    pub idle_limit: Option<f64>,
+    /// Start paused.
+    #[arg(long)]
+    pub paused: bool,
+    /// Start at an event seq (`120`) or a time (`1:30`, `90s`).
+    #[arg(long)]
+    pub at: Option<String>,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Play the bundled showcase session (also what `deck` alone does).
+    Demo {
+        #[command(flatten)]
+        tui: TuiArgs,
+        #[command(flatten)]
+        player: PlayerArgs,
+    },
+    /// Play a saved session with its original timing.
+    Replay {
+        path: String,
+        #[arg(long)]
+        session: Option<String>,
+        #[command(flatten)]
+        tui: TuiArgs,
+        #[command(flatten)]
+        player: PlayerArgs,
+    },
+    /// Open the final state of a session at once, for reading.
+    View {
+        path: String,
+        #[arg(long)]
+        session: Option<String>,
+        #[command(flatten)]
+        tui: TuiArgs,
+    },
     /// Render a session (frame log, session log, or history) without a terminal UI.
     Render {
         /// Input file; `-` reads stdin. Plain or zstd-compressed.

@@ -5,6 +5,7 @@
 //! that names tools) → `cards` (one renderer per card tag, over `text`) →
 //! `view` (transcript layout) → `headless` (buffers) and, later, `app` (TUI).
 
+pub mod app;
 pub mod cards;
 pub mod cli;
 pub mod headless;

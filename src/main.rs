@@ -26,7 +26,23 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        deck::app::launch::demo(Default::default(), Default::default())?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    match command {
+        Command::Demo { tui, player } => {
+            deck::app::launch::demo(tui, player)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Replay { path, session, tui, player } => {
+            deck::app::launch::replay(&path, session.as_deref(), tui, player)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::View { path, session, tui } => {
+            deck::app::launch::view(&path, session.as_deref(), tui)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Render { path, width, height, at, format, theme, density, session, no_reasoning } => {
             let theme = Theme::resolve(theme.as_deref())?;
             let loaded = source::load_path(&path)?;

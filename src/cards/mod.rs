@@ -9,6 +9,7 @@
 
 pub mod conversation;
 pub mod diff;
+pub mod export;
 pub mod frame;
 pub mod generic;
 pub mod read;

@@ -5,6 +5,7 @@
 //! dropped silently.
 
 pub mod chunks;
+pub mod demo;
 pub mod load;
 
 pub use load::{Format, LoadError, Loaded, LoadedSession, load_bytes, load_path};

@@ -1,4 +1,9 @@
-//! Views over a transcript: laying items out into lines at a width
-//! (shared by the headless renderer and, later, the TUI).
+//! Views over a transcript: layout of items into lines (shared by headless
+//! and the TUI), the virtualised list, the pager, search, the status bar,
+//! the timeline and the help overlay. No I/O and no key handling here.
 
+pub mod list;
+pub mod pager;
+pub mod search;
+pub mod status;
 pub mod transcript;

@@ -26,7 +26,12 @@ impl LayoutOptions {
 
 /// Draw one item. Returns no lines for an item that is hidden by the options.
 pub fn render_item(t: &Transcript, item: &Item, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> {
-    let ctx = Ctx { now_ms: opts.now_ms, ..Ctx::new(opts.width, theme, opts.density) };
+    render_item_tick(t, item, theme, opts, 0)
+}
+
+/// [`render_item`] at a spinner frame (pending cards animate).
+pub fn render_item_tick(t: &Transcript, item: &Item, theme: &Theme, opts: &LayoutOptions, tick: usize) -> Vec<Line> {
+    let ctx = Ctx { now_ms: opts.now_ms, tick, ..Ctx::new(opts.width, theme, opts.density) };
     match item {
         Item::User(m) => conversation::user(m, &ctx),
         Item::Assistant(m) => conversation::assistant(m, opts.show_reasoning, &ctx),
@@ -53,4 +58,43 @@ pub fn layout(t: &Transcript, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> 
         out.extend(lines);
     }
     out
+}
+
+/// An item as plain text (for copying): cards through `cards::export`,
+/// conversation items as their text.
+pub fn item_text(t: &Transcript, item: &Item) -> String {
+    use crate::text::sanitize::strip_controls;
+    match item {
+        Item::User(m) => strip_controls(&m.text),
+        Item::Assistant(m) => strip_controls(
+            &m.blocks
+                .iter()
+                .map(|b| b.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+        ),
+        Item::Turn(m) => match &m.end {
+            None => format!("turn {}", m.turn),
+            Some(e) => strip_controls(&format!(
+                "turn {} {}{}",
+                m.turn,
+                e.reason,
+                e.message.as_ref().map(|s| format!(": {s}")).unwrap_or_default()
+            )),
+        },
+        Item::Todo { todos, .. } => strip_controls(
+            &todos
+                .iter()
+                .map(|t| format!("[{}] {}", if t.status == "completed" { "x" } else { " " }, t.content))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        Item::Tool(i) => t.cards.get(*i).map(cards::export::plain_text).unwrap_or_default(),
+        Item::Note(n) => strip_controls(&n.text),
+        Item::Diagnostic(i) => t
+            .diagnostics
+            .get(*i)
+            .map(|d| strip_controls(&format!("line {}: {}\n{}", d.origin.line, d.reason, d.raw)))
+            .unwrap_or_default(),
+    }
 }

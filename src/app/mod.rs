@@ -1,0 +1,15 @@
+//! The interactive program: pure app state and key map (`state`, `keymap`,
+//! `player`), and the terminal driver (`run`) that does all the I/O — reading
+//! keys, drawing through the same card renderers as `deck render`, writing
+//! OSC 52, restoring the terminal on every way out.
+
+pub mod config;
+pub mod draw;
+pub mod help;
+pub mod keymap;
+pub mod launch;
+pub mod player;
+pub mod run;
+pub mod state;
+
+pub use state::{App, Effect, Msg};

@@ -1,0 +1,321 @@
+//! The replay player: a virtual clock over a recorded session. Pure — the
+//! caller passes elapsed real time; nothing here reads a clock.
+//!
+//! Timing follows asciinema: each record keeps its original gap to the one
+//! before, gaps are capped at the idle limit, then speed applies. Seeking
+//! backwards re-folds from the nearest kept snapshot of reducer state, so any
+//! seek costs at most one snapshot interval of folding.
+
+use std::sync::Arc;
+
+use crate::session::Transcript;
+use crate::wire::Record;
+
+/// Speeds offered by `+`/`-`.
+pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+
+/// Snapshots kept for backward seeks (at most this many, evenly spaced).
+const MAX_SNAPSHOTS: usize = 48;
+const MIN_INTERVAL: usize = 256;
+
+pub struct Player {
+    records: Arc<Vec<Record>>,
+    session_id: Option<String>,
+    /// Effective (idle-capped) time of each record, ms from the start.
+    times: Vec<u64>,
+    /// Records applied so far (`transcript` is the fold of `records[..pos]`).
+    pos: usize,
+    /// Virtual clock, ms on the effective timeline.
+    clock: f64,
+    pub playing: bool,
+    speed_index: usize,
+    interval: usize,
+    /// (pos, state) pairs, ascending by pos.
+    snapshots: Vec<(usize, Transcript)>,
+    transcript: Transcript,
+    /// Records whose seq starts a turn (for timeline markers): effective times.
+    turn_marks: Vec<u64>,
+}
+
+/// Effective times: original gaps, negative gaps as zero, capped at `idle_limit_ms`.
+pub fn effective_times(records: &[Record], idle_limit_ms: Option<u64>) -> Vec<u64> {
+    let mut out = Vec::with_capacity(records.len());
+    let mut last_real: Option<i64> = None;
+    let mut t = 0u64;
+    for r in records {
+        if let Record::Event { event, .. } = r
+            && event.time > 0
+        {
+            if let Some(prev) = last_real {
+                let gap = (event.time - prev).max(0) as u64;
+                t += idle_limit_ms.map_or(gap, |l| gap.min(l));
+            }
+            last_real = Some(event.time);
+        }
+        out.push(t);
+    }
+    out
+}
+
+impl Player {
+    pub fn new(records: Arc<Vec<Record>>, session_id: Option<String>, idle_limit_ms: Option<u64>, speed: f64) -> Player {
+        let times = effective_times(&records, idle_limit_ms);
+        let interval = (records.len() / MAX_SNAPSHOTS).max(MIN_INTERVAL);
+        let turn_marks = records
+            .iter()
+            .zip(&times)
+            .filter(|(r, _)| matches!(r, Record::Event { event, .. } if event.kind == "turn/start"))
+            .map(|(_, t)| *t)
+            .collect();
+        let speed_index = SPEEDS
+            .iter()
+            .enumerate()
+            .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
+            .map_or(2, |(i, _)| i);
+        let transcript = Transcript::new(session_id.clone());
+        Player {
+            records,
+            session_id,
+            times,
+            pos: 0,
+            clock: 0.0,
+            playing: true,
+            speed_index,
+            interval,
+            snapshots: vec![(0, transcript.clone())],
+            transcript,
+            turn_marks,
+        }
+    }
+
+    pub fn transcript(&self) -> &Transcript {
+        &self.transcript
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Records applied.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    pub fn speed(&self) -> f64 {
+        SPEEDS[self.speed_index]
+    }
+
+    pub fn faster(&mut self) {
+        self.speed_index = (self.speed_index + 1).min(SPEEDS.len() - 1);
+    }
+
+    pub fn slower(&mut self) {
+        self.speed_index = self.speed_index.saturating_sub(1);
+    }
+
+    /// Effective clock, ms.
+    pub fn clock_ms(&self) -> u64 {
+        self.clock as u64
+    }
+
+    /// Total effective duration, ms.
+    pub fn duration_ms(&self) -> u64 {
+        self.times.last().copied().unwrap_or(0)
+    }
+
+    pub fn turn_marks(&self) -> &[u64] {
+        &self.turn_marks
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.records.len()
+    }
+
+    /// Advance the clock by `real_ms` of wall time (when playing). Returns true
+    /// when records were applied.
+    pub fn tick(&mut self, real_ms: f64) -> bool {
+        if !self.playing {
+            return false;
+        }
+        self.clock = (self.clock + real_ms * self.speed()).min(self.duration_ms() as f64);
+        let before = self.pos;
+        self.apply_until_clock();
+        if self.at_end() {
+            self.playing = false;
+        }
+        self.pos != before
+    }
+
+    /// Wall-clock ms until the next record is due (for sleeping), if playing.
+    pub fn next_due_ms(&self) -> Option<f64> {
+        if !self.playing || self.at_end() {
+            return None;
+        }
+        let next = self.times[self.pos] as f64;
+        Some(((next - self.clock) / self.speed()).max(0.0))
+    }
+
+    fn apply_until_clock(&mut self) {
+        while self.pos < self.records.len() && self.times[self.pos] as f64 <= self.clock {
+            self.apply_next();
+        }
+    }
+
+    fn apply_next(&mut self) {
+        self.transcript.apply(&self.records[self.pos]);
+        self.pos += 1;
+        if self.pos.is_multiple_of(self.interval) && self.snapshots.last().is_some_and(|(p, _)| *p < self.pos) {
+            self.snapshots.push((self.pos, self.transcript.clone()));
+        }
+    }
+
+    /// Jump so that exactly `target` records are applied.
+    pub fn seek_records(&mut self, target: usize) {
+        let target = target.min(self.records.len());
+        if target < self.pos {
+            let (p, snap) = self
+                .snapshots
+                .iter()
+                .rev()
+                .find(|(p, _)| *p <= target)
+                .map(|(p, s)| (*p, s.clone()))
+                .unwrap_or_else(|| (0, Transcript::new(self.session_id.clone())));
+            self.pos = p;
+            self.transcript = snap;
+        }
+        while self.pos < target {
+            self.apply_next();
+        }
+        self.clock = if self.pos == 0 { 0.0 } else { self.times[self.pos - 1] as f64 };
+    }
+
+    /// Jump to an effective time (ms): every record due by then is applied.
+    pub fn seek_ms(&mut self, ms: i64) {
+        let ms = ms.clamp(0, self.duration_ms() as i64) as u64;
+        let target = self.times.partition_point(|&t| t <= ms);
+        self.seek_records(target);
+        self.clock = ms as f64;
+    }
+
+    /// Jump to a fraction (0.0–1.0) of the duration.
+    pub fn seek_fraction(&mut self, f: f64) {
+        let ms = (self.duration_ms() as f64 * f.clamp(0.0, 1.0)) as i64;
+        self.seek_ms(ms);
+    }
+
+    /// Seek relative to the clock.
+    pub fn seek_by_ms(&mut self, delta: i64) {
+        self.seek_ms(self.clock as i64 + delta);
+    }
+
+    /// Step one record forward (pauses).
+    pub fn step_forward(&mut self) {
+        self.playing = false;
+        self.seek_records(self.pos + 1);
+    }
+
+    /// Step one record back (pauses).
+    pub fn step_back(&mut self) {
+        self.playing = false;
+        self.seek_records(self.pos.saturating_sub(1));
+    }
+
+    /// Jump to the first record whose event seq is > `seq`… i.e. the state after event `seq`.
+    pub fn seek_seq(&mut self, seq: u64) {
+        let target = self
+            .records
+            .iter()
+            .rposition(|r| r.seq().is_some_and(|s| s <= seq))
+            .map_or(0, |i| i + 1);
+        self.seek_records(target);
+    }
+
+    pub fn toggle(&mut self) {
+        if self.at_end() && !self.playing {
+            self.seek_records(0);
+        }
+        self.playing = !self.playing;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::{Origin, SessionEvent};
+    use serde_json::json;
+
+    fn records(times: &[i64]) -> Arc<Vec<Record>> {
+        Arc::new(
+            times
+                .iter()
+                .enumerate()
+                .map(|(i, t)| Record::Event {
+                    event: SessionEvent {
+                        kind: if i % 10 == 0 { "turn/start".into() } else { "step/start".into() },
+                        seq: i as u64,
+                        time: *t,
+                        data: json!({"turn": i / 10}),
+                        ignorable: false,
+                        source_event_seqs: vec![],
+                    },
+                    view: None,
+                    origin: Origin::default(),
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn idle_gaps_are_capped_and_negative_gaps_zero() {
+        let r = records(&[1000, 1100, 61_100, 61_000, 61_200]);
+        assert_eq!(effective_times(&r, Some(2000)), vec![0, 100, 2100, 2100, 2300]);
+        assert_eq!(effective_times(&r, None), vec![0, 100, 60_100, 60_100, 60_300]);
+    }
+
+    #[test]
+    fn speed_scales_the_clock() {
+        let r = records(&[1000, 2000, 3000, 4000]);
+        let mut p = Player::new(r, None, None, 2.0);
+        p.tick(0.0);
+        assert_eq!(p.position(), 1);
+        p.tick(500.0);
+        assert_eq!(p.position(), 2);
+        p.faster();
+        assert_eq!(p.speed(), 4.0);
+        p.tick(500.0);
+        assert_eq!(p.position(), 4);
+        assert!(!p.playing, "stops at the end");
+    }
+
+    #[test]
+    fn seeking_back_refolds_to_the_same_state() {
+        let times: Vec<i64> = (0..5000).map(|i| 1000 + i * 10).collect();
+        let r = records(&times);
+        let mut p = Player::new(r.clone(), None, None, 1.0);
+        p.seek_records(5000);
+        p.seek_records(1234);
+        let direct = Transcript::from_records(None, &r[..1234]);
+        assert_eq!(p.transcript().events, direct.events);
+        assert_eq!(p.transcript().items, direct.items);
+        p.seek_fraction(0.5);
+        assert_eq!(p.position(), 2500);
+        p.step_back();
+        assert_eq!(p.position(), 2499);
+        assert!(!p.playing);
+        p.seek_seq(9);
+        assert_eq!(p.position(), 10);
+        p.seek_by_ms(-1_000_000);
+        assert_eq!(p.position(), 1);
+    }
+
+    #[test]
+    fn turn_marks_follow_turn_starts() {
+        let times: Vec<i64> = (0..30).map(|i| 1000 + i * 100).collect();
+        let p = Player::new(records(&times), None, None, 1.0);
+        assert_eq!(p.turn_marks(), &[0, 1000, 2000]);
+    }
+}

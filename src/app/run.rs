@@ -1,0 +1,177 @@
+//! The terminal driver: raw mode, alternate screen, mouse, synchronized
+//! updates; reads keys and mouse, feeds the app messages, performs its
+//! effects (quit, OSC 52 copy) and redraws at most ~60 times a second and
+//! never when nothing changed. The terminal is restored on every way out:
+//! quit, error, panic (hook), SIGINT, SIGTERM and SIGHUP.
+
+use std::io::{IsTerminal, Stdout, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+use base64::Engine;
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::terminal::{
+    self, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use super::draw::draw;
+use super::state::{App, Effect, Msg};
+use crate::text::sanitize;
+use crate::wire::Record;
+
+/// Minimum time between two draws (~60 per second).
+const FRAME: Duration = Duration::from_millis(16);
+
+/// Refuse to start a TUI when stdout is not a terminal.
+pub fn ensure_terminal() -> anyhow::Result<()> {
+    if !std::io::stdout().is_terminal() {
+        anyhow::bail!(
+            "the interactive view needs a terminal, and stdout is not one; use `deck render PATH` to write a session to a file or pipe"
+        );
+    }
+    Ok(())
+}
+
+fn restore() {
+    let mut out = std::io::stdout();
+    let _ = execute!(out, EndSynchronizedUpdate, DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
+    let _ = terminal::disable_raw_mode();
+}
+
+/// Restores the terminal when dropped (normal exit and early returns).
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+fn setup() -> anyhow::Result<Terminal<CrosstermBackend<Stdout>>> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        hook(info);
+    }));
+    terminal::enable_raw_mode().context("cannot switch the terminal to raw mode")?;
+    let mut out = std::io::stdout();
+    execute!(out, EnterAlternateScreen, EnableMouseCapture, cursor::Hide)?;
+    Ok(Terminal::new(CrosstermBackend::new(out))?)
+}
+
+/// The OSC 52 sequence that puts `text` on the clipboard. The text is
+/// stripped of controls and base64-encoded, so it cannot carry escapes.
+pub fn osc52(text: &str) -> String {
+    let clean = sanitize::strip_controls(text);
+    format!("\x1b]52;c;{}\x07", base64::engine::general_purpose::STANDARD.encode(clean))
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Run the app until it quits. `live`: records from a live source.
+pub fn run(mut app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<()> {
+    ensure_terminal()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP, signal_hook::consts::SIGINT] {
+        signal_hook::flag::register(sig, stop.clone()).context("cannot install signal handlers")?;
+    }
+    let mut term = setup()?;
+    let _guard = Guard;
+    let size = term.size()?;
+    app.update(Msg::Resize(size.width, size.height));
+    let mut dirty = true;
+    let mut last_draw = Instant::now() - FRAME;
+    let mut last_tick = Instant::now();
+    app.update(Msg::Tick { real_ms: 0.0, now_ms: now_ms() });
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if dirty && last_draw.elapsed() >= FRAME {
+            execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
+            term.draw(|f| draw(&mut app, f.buffer_mut()))?;
+            execute!(term.backend_mut(), EndSynchronizedUpdate)?;
+            last_draw = Instant::now();
+            dirty = false;
+        }
+        let wait = if dirty {
+            FRAME.saturating_sub(last_draw.elapsed())
+        } else {
+            let due = app.player.as_ref().and_then(|p| p.next_due_ms()).map(|ms| Duration::from_secs_f64(ms / 1000.0));
+            let anim = Duration::from_millis(100);
+            due.map_or(anim, |d| d.min(anim)).max(Duration::from_millis(1))
+        };
+        let mut quit = false;
+        if event::poll(wait)? {
+            // Drain everything queued, then draw once.
+            loop {
+                let msg = match event::read()? {
+                    Event::Key(k) if k.kind != event::KeyEventKind::Release => Some(Msg::Key(k)),
+                    Event::Mouse(m) => Some(Msg::Mouse(m)),
+                    Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+                    _ => None,
+                };
+                if let Some(msg) = msg {
+                    quit |= perform(&mut app, msg, &mut dirty, term.backend_mut())?;
+                }
+                if quit || !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        if quit {
+            break;
+        }
+        if let Some(rx) = &live {
+            let mut batch = Vec::new();
+            while let Ok(mut records) = rx.try_recv() {
+                batch.append(&mut records);
+            }
+            if !batch.is_empty() {
+                perform(&mut app, Msg::Records(batch), &mut dirty, term.backend_mut())?;
+            }
+        }
+        let real = last_tick.elapsed().as_secs_f64() * 1000.0;
+        last_tick = Instant::now();
+        perform(&mut app, Msg::Tick { real_ms: real, now_ms: now_ms() }, &mut dirty, term.backend_mut())?;
+    }
+    Ok(())
+}
+
+fn perform(app: &mut App, msg: Msg, dirty: &mut bool, out: &mut impl Write) -> anyhow::Result<bool> {
+    let mut quit = false;
+    for fx in app.update(msg) {
+        match fx {
+            Effect::Quit => quit = true,
+            Effect::Redraw => *dirty = true,
+            Effect::Copy(text) => {
+                out.write_all(osc52(&text).as_bytes())?;
+                out.flush()?;
+            }
+        }
+    }
+    Ok(quit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn osc52_payload_carries_no_escapes() {
+        let s = osc52("hi\u{1b}]52;c;evil\u{7}\nthere");
+        assert!(s.starts_with("\x1b]52;c;"));
+        let payload = &s[7..s.len() - 1];
+        assert!(payload.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'='));
+        let decoded = base64::engine::general_purpose::STANDARD.decode(payload).unwrap();
+        assert_eq!(String::from_utf8(decoded).unwrap(), "hi]52;c;evil\nthere");
+    }
+}

@@ -1,0 +1,110 @@
+//! Cards as plain text, for copying: unwrapped, no gutters, no glyphs, no
+//! styles — the content a person would paste elsewhere. Controls are
+//! stripped (an OSC 52 payload must carry no escapes).
+
+use serde_json::Value;
+
+use super::{blocks_text, resolve};
+use crate::session::ToolCard;
+use crate::text::sanitize;
+use crate::wire::View;
+use crate::wire::view::{SearchBody, WebBody};
+
+fn json_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => serde_json::to_string_pretty(other).unwrap_or_default(),
+    }
+}
+
+/// The whole card as plain text.
+pub fn plain_text(card: &ToolCard) -> String {
+    let r = resolve(card);
+    let mut out = vec![r.title.clone()];
+    match &r.view {
+        View::Terminal(t) => {
+            if let Some(d) = &t.description {
+                out.push(d.clone());
+            }
+            if let Some(o) = &t.output {
+                out.push(o.clone());
+            }
+            match (t.exit_code, &t.signal) {
+                (_, Some(s)) => out.push(format!("[killed by signal: {s}]")),
+                (Some(c), None) => out.push(format!("[exit code: {c}]")),
+                _ => {}
+            }
+        }
+        View::Diff(d) => {
+            for f in &d.diffs {
+                let old = f.old_text.as_deref().unwrap_or("");
+                let diff = similar::TextDiff::from_lines(old, &f.new_text);
+                let from = if f.old_text.is_some() { format!("a/{}", f.path) } else { "/dev/null".into() };
+                out.push(diff.unified_diff().context_radius(3).header(&from, &format!("b/{}", f.path)).to_string());
+            }
+        }
+        View::Read(v) => {
+            out.push(v.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n"));
+        }
+        View::Search(s) => match &s.body {
+            SearchBody::Matches(files) => {
+                for f in files {
+                    for m in &f.matches {
+                        out.push(format!("{}:{}: {}", f.path, m.line_number, m.line));
+                    }
+                }
+            }
+            SearchBody::Paths(p) => out.push(p.join("\n")),
+        },
+        View::Web(w) => match &w.body {
+            WebBody::Search { sources, answer, failures } => {
+                if let Some(a) = answer {
+                    out.push(a.clone());
+                }
+                for s in sources {
+                    out.push(format!("{} {}", s.title.as_deref().unwrap_or(""), s.url).trim().to_string());
+                }
+                for f in failures {
+                    out.push(format!("failed: {} ({}: {})", f.query, f.code, f.message));
+                }
+            }
+            WebBody::Fetch { url, status_code } => {
+                out.push(format!("{url} {}", status_code.map(|c| c.to_string()).unwrap_or_default()).trim().to_string())
+            }
+        },
+        View::Generic(g) => {
+            if let Some(i) = &g.raw_input {
+                out.push(json_text(i));
+            }
+            if let Some(c) = &g.content {
+                out.push(blocks_text(c));
+            }
+        }
+    }
+    if let Some(raw) = &r.raw_result {
+        out.push(raw.clone());
+    }
+    sanitize::strip_controls(&out.into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("\n"))
+}
+
+/// The card's command, path or URL (what `Y` copies).
+pub fn target(card: &ToolCard) -> Option<String> {
+    let r = resolve(card);
+    let t = match &r.view {
+        View::Terminal(_) => Some(r.title.clone()),
+        View::Diff(d) => d.diffs.first().map(|f| f.path.clone()).or_else(|| d.locations.first().map(|l| l.path.clone())),
+        View::Read(v) => Some(v.path.clone()),
+        View::Search(_) => Some(r.title.clone()),
+        View::Web(w) => match &w.body {
+            WebBody::Fetch { url, .. } => Some(url.clone()),
+            WebBody::Search { sources, .. } => sources.first().map(|s| s.url.clone()),
+        },
+        View::Generic(g) => g
+            .locations
+            .first()
+            .map(|l| l.path.clone())
+            .or_else(|| g.raw_input.as_ref().and_then(Value::as_str).map(str::to_string))
+            .or_else(|| Some(card.arguments.clone()).filter(|a| !a.is_empty())),
+    };
+    t.map(|s| sanitize::strip_controls(&s))
+}

@@ -1,0 +1,315 @@
+//! The virtualised transcript list. Only the entries on screen are laid
+//! out; their lines are cached by (revision, width, theme, density,
+//! reasoning). Scrolling is anchored to an entry and a row inside it, so a
+//! session of 100k cards scrolls as fast as one of ten: no total height is
+//! ever computed.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::cards::Density;
+use crate::session::{Item, Transcript};
+use crate::text::Line;
+use crate::theme::Theme;
+use crate::view::transcript::{LayoutOptions, render_item_tick};
+
+/// Columns of the focus margin at the left of every row.
+pub const MARGIN: usize = 2;
+
+/// A change counter for an item (cards and assistant messages grow).
+pub fn item_rev(t: &Transcript, item: &Item) -> u64 {
+    match item {
+        Item::Tool(i) => t.cards.get(*i).map_or(0, |c| c.rev),
+        Item::Assistant(m) => m.rev,
+        _ => 0,
+    }
+}
+
+#[derive(Clone, PartialEq, Eq)]
+struct CacheKey {
+    rev: u64,
+    width: usize,
+    theme: String,
+    density: Density,
+    reasoning: bool,
+    tick: usize,
+}
+
+/// Per-item laid-out lines, keyed by item index.
+#[derive(Default)]
+pub struct LineCache {
+    map: HashMap<usize, (CacheKey, Arc<Vec<Line>>)>,
+}
+
+impl LineCache {
+    pub fn clear(&mut self) {
+        self.map.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// Display options shared by every entry.
+#[derive(Debug, Clone)]
+pub struct ListOptions {
+    pub width: usize,
+    pub density: Density,
+    pub show_reasoning: bool,
+    pub hide_tools: bool,
+    pub now_ms: Option<i64>,
+    pub tick: usize,
+}
+
+/// Scroll position: the entry at the top and how many of its rows are above the screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Anchor {
+    pub entry: usize,
+    pub row: usize,
+}
+
+/// The list state: visible entries (item indices), per-item density
+/// overrides, the focus, the scroll anchor and the cache.
+#[derive(Default)]
+pub struct TranscriptList {
+    /// Item indices shown, in order.
+    pub entries: Vec<usize>,
+    /// Per-item density (overrides the global one).
+    pub overrides: HashMap<usize, Density>,
+    pub focus: usize,
+    pub anchor: Anchor,
+    /// Keep the end of the transcript in view.
+    pub follow: bool,
+    cache: LineCache,
+    built_for: Option<(usize, bool, bool)>,
+}
+
+impl TranscriptList {
+    pub fn new() -> TranscriptList {
+        TranscriptList { follow: true, ..Default::default() }
+    }
+
+    /// Rebuild the entry list after the transcript or the filters changed.
+    pub fn sync(&mut self, t: &Transcript, opts: &ListOptions) {
+        let key = (t.items.len(), opts.hide_tools, opts.show_reasoning);
+        if self.built_for == Some(key) {
+            return;
+        }
+        let keep_item = self.entries.get(self.focus).copied();
+        // Appending without a filter change keeps indices stable.
+        let appendable = matches!(self.built_for, Some((n, h, r)) if h == opts.hide_tools && r == opts.show_reasoning && n <= t.items.len());
+        let start = if appendable { self.built_for.map_or(0, |k| k.0) } else { 0 };
+        if !appendable {
+            self.entries.clear();
+        }
+        for (i, item) in t.items.iter().enumerate().skip(start) {
+            if is_shown(item, opts) {
+                self.entries.push(i);
+            }
+        }
+        self.built_for = Some(key);
+        if !appendable && let Some(item) = keep_item {
+            self.focus = self.entries.partition_point(|&e| e < item).min(self.entries.len().saturating_sub(1));
+            self.anchor = Anchor { entry: self.focus, row: 0 };
+        }
+        if self.follow {
+            self.focus = self.entries.len().saturating_sub(1);
+        }
+        self.focus = self.focus.min(self.entries.len().saturating_sub(1));
+    }
+
+    /// Forget everything (a new transcript, e.g. after a seek re-fold).
+    pub fn reset(&mut self) {
+        self.entries.clear();
+        self.built_for = None;
+        self.cache.clear();
+    }
+
+    pub fn density_of(&self, item: usize, global: Density) -> Density {
+        self.overrides.get(&item).copied().unwrap_or(global)
+    }
+
+    /// Lines of one entry (cached), at the list width minus the focus margin.
+    pub fn lines(&mut self, t: &Transcript, theme: &Theme, opts: &ListOptions, entry: usize) -> Arc<Vec<Line>> {
+        let Some(&item_idx) = self.entries.get(entry) else { return Arc::new(Vec::new()) };
+        let Some(item) = t.items.get(item_idx) else { return Arc::new(Vec::new()) };
+        let density = self.density_of(item_idx, opts.density);
+        let pending = matches!(item, Item::Tool(i) if t.cards.get(*i).is_some_and(|c| c.status == crate::session::Status::Pending));
+        let key = CacheKey {
+            rev: item_rev(t, item),
+            width: opts.width,
+            theme: theme.name.clone(),
+            density,
+            reasoning: opts.show_reasoning,
+            // Pending cards animate; everything else ignores the tick.
+            tick: if pending { opts.tick } else { 0 },
+        };
+        if let Some((k, lines)) = self.cache.map.get(&item_idx)
+            && *k == key
+        {
+            return lines.clone();
+        }
+        let layout = LayoutOptions {
+            width: opts.width.saturating_sub(MARGIN).max(1),
+            density,
+            show_reasoning: opts.show_reasoning,
+            hide_tools: false,
+            now_ms: opts.now_ms,
+        };
+        let lines = Arc::new(render_item_tick(t, item, theme, &layout, opts.tick));
+        self.cache.map.insert(item_idx, (key, lines.clone()));
+        lines
+    }
+
+    /// Height of an entry including the blank separator after it.
+    pub fn height(&mut self, t: &Transcript, theme: &Theme, opts: &ListOptions, entry: usize) -> usize {
+        let n = self.lines(t, theme, opts, entry).len();
+        if entry + 1 < self.entries.len() { n + 1 } else { n }
+    }
+
+    /// The anchor that shows the end of the transcript in `rows` rows.
+    pub fn tail_anchor(&mut self, t: &Transcript, theme: &Theme, opts: &ListOptions, rows: usize) -> Anchor {
+        let mut need = rows;
+        let mut e = self.entries.len();
+        while e > 0 {
+            e -= 1;
+            let h = self.height(t, theme, opts, e);
+            if h >= need {
+                return Anchor { entry: e, row: h - need };
+            }
+            need -= h;
+        }
+        Anchor::default()
+    }
+
+    /// Scroll by `delta` rows (negative: up). Clamped to the ends.
+    pub fn scroll(&mut self, t: &Transcript, theme: &Theme, opts: &ListOptions, rows: usize, delta: isize) {
+        if self.entries.is_empty() {
+            return;
+        }
+        if delta < 0 {
+            self.follow = false;
+            let mut up = delta.unsigned_abs();
+            loop {
+                if self.anchor.row >= up {
+                    self.anchor.row -= up;
+                    break;
+                }
+                up -= self.anchor.row;
+                if self.anchor.entry == 0 {
+                    self.anchor.row = 0;
+                    break;
+                }
+                self.anchor.entry -= 1;
+                self.anchor.row = self.height(t, theme, opts, self.anchor.entry);
+            }
+        } else {
+            let mut down = delta as usize;
+            let limit = self.tail_anchor(t, theme, opts, rows);
+            while down > 0 {
+                if self.anchor >= limit {
+                    self.anchor = limit;
+                    break;
+                }
+                let h = self.height(t, theme, opts, self.anchor.entry);
+                let left = h.saturating_sub(self.anchor.row);
+                if down < left {
+                    self.anchor.row += down;
+                    down = 0;
+                } else {
+                    down -= left;
+                    if self.anchor.entry + 1 >= self.entries.len() {
+                        self.anchor.row = h;
+                        break;
+                    }
+                    self.anchor.entry += 1;
+                    self.anchor.row = 0;
+                }
+            }
+            if self.anchor >= limit {
+                self.anchor = limit;
+            }
+        }
+    }
+
+    /// Make the focused entry visible in a viewport of `rows` rows: its top
+    /// when it fits, else as much of it from the top as fits.
+    pub fn reveal_focus(&mut self, t: &Transcript, theme: &Theme, opts: &ListOptions, rows: usize) {
+        if self.entries.is_empty() {
+            return;
+        }
+        let f = self.focus.min(self.entries.len() - 1);
+        if f < self.anchor.entry || (f == self.anchor.entry && self.anchor.row > 0) {
+            self.anchor = Anchor { entry: f, row: 0 };
+            return;
+        }
+        // Rows from the anchor top to the end of the focused entry.
+        let mut used = 0usize;
+        for e in self.anchor.entry..f {
+            used += self.height(t, theme, opts, e);
+            if e == self.anchor.entry {
+                used -= self.anchor.row.min(used);
+            }
+        }
+        let fh = self.lines(t, theme, opts, f).len();
+        if used + fh <= rows {
+            return;
+        }
+        if fh >= rows {
+            self.anchor = Anchor { entry: f, row: 0 };
+        } else {
+            let excess = used + fh - rows;
+            self.scroll(t, theme, opts, rows, excess as isize);
+        }
+    }
+
+    /// Lay out what is on screen: (entry, row in entry, line) for each row.
+    pub fn visible(
+        &mut self,
+        t: &Transcript,
+        theme: &Theme,
+        opts: &ListOptions,
+        rows: usize,
+    ) -> Vec<(usize, usize, Option<Line>)> {
+        if self.follow {
+            self.anchor = self.tail_anchor(t, theme, opts, rows);
+        }
+        let mut out = Vec::with_capacity(rows);
+        let mut e = self.anchor.entry;
+        let mut r = self.anchor.row;
+        while out.len() < rows && e < self.entries.len() {
+            let lines = self.lines(t, theme, opts, e);
+            let h = if e + 1 < self.entries.len() { lines.len() + 1 } else { lines.len() };
+            while r < h && out.len() < rows {
+                out.push((e, r, lines.get(r).cloned()));
+                r += 1;
+            }
+            e += 1;
+            r = 0;
+        }
+        out
+    }
+
+    /// Drop cache entries for items far from the screen (bounded memory).
+    pub fn trim_cache(&mut self, keep_around: usize) {
+        if self.cache.map.len() <= keep_around * 4 {
+            return;
+        }
+        let lo = self.entries.get(self.anchor.entry.saturating_sub(keep_around)).copied().unwrap_or(0);
+        let hi = self.entries.get(self.anchor.entry + keep_around).copied().unwrap_or(usize::MAX);
+        self.cache.map.retain(|k, _| *k >= lo && *k <= hi);
+    }
+}
+
+fn is_shown(item: &Item, opts: &ListOptions) -> bool {
+    match item {
+        Item::Tool(_) => !opts.hide_tools,
+        Item::Assistant(m) => opts.show_reasoning || m.blocks.iter().any(|b| !b.reasoning),
+        _ => true,
+    }
+}

@@ -1,0 +1,123 @@
+//! Finding and highlighting text across the transcript. Search looks at the
+//! *full* rendering of every entry, so text in collapsed parts is found too;
+//! smart case: a query with an upper-case letter is case-sensitive.
+
+use crate::cards::Density;
+use crate::session::Transcript;
+use crate::text::{Line, Span};
+use crate::theme::Theme;
+use crate::view::list::MARGIN;
+use crate::view::transcript::{LayoutOptions, render_item};
+use ratatui::style::Style;
+
+/// A match: the entry (index into the list's entries) and the row in the
+/// entry's full-density rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Match {
+    pub entry: usize,
+    pub row: usize,
+}
+
+fn case_sensitive(query: &str) -> bool {
+    query.chars().any(char::is_uppercase)
+}
+
+/// Byte ranges of `query` in `text` (smart case).
+pub fn find_in(text: &str, query: &str) -> Vec<(usize, usize)> {
+    if query.is_empty() {
+        return Vec::new();
+    }
+    let (hay, needle) = if case_sensitive(query) {
+        (text.to_string(), query.to_string())
+    } else {
+        (text.to_lowercase(), query.to_lowercase())
+    };
+    // Lower-casing can change byte lengths; fall back to exact search then.
+    if hay.len() != text.len() || needle.len() != query.len() {
+        return text.match_indices(query).map(|(i, m)| (i, i + m.len())).collect();
+    }
+    hay.match_indices(&needle).map(|(i, m)| (i, i + m.len())).collect()
+}
+
+/// Every row of every entry whose text contains `query`.
+pub fn find(t: &Transcript, entries: &[usize], theme: &Theme, width: usize, reasoning: bool, query: &str) -> Vec<Match> {
+    let opts = LayoutOptions {
+        width: width.saturating_sub(MARGIN).max(1),
+        density: Density::Full,
+        show_reasoning: reasoning,
+        hide_tools: false,
+        now_ms: None,
+    };
+    let mut out = Vec::new();
+    for (entry, &item) in entries.iter().enumerate() {
+        let Some(it) = t.items.get(item) else { continue };
+        for (row, line) in render_item(t, it, theme, &opts).iter().enumerate() {
+            if !find_in(&line.text(), query).is_empty() {
+                out.push(Match { entry, row });
+            }
+        }
+    }
+    out
+}
+
+/// Patch `style` over the parts of `line` that match `query`.
+pub fn highlight(line: &Line, query: &str, style: Style) -> Line {
+    let text = line.text();
+    let ranges = find_in(&text, query);
+    if ranges.is_empty() {
+        return line.clone();
+    }
+    let mut out = Line::new();
+    let mut pos = 0usize;
+    for span in &line.spans {
+        let (start, end) = (pos, pos + span.text.len());
+        pos = end;
+        let mut cut = start;
+        let mut pieces: Vec<(usize, usize, bool)> = Vec::new();
+        for &(a, b) in &ranges {
+            let (a, b) = (a.max(start), b.min(end));
+            if a >= b {
+                continue;
+            }
+            if a > cut {
+                pieces.push((cut, a, false));
+            }
+            pieces.push((a, b, true));
+            cut = b;
+        }
+        if cut < end {
+            pieces.push((cut, end, false));
+        }
+        for (a, b, hit) in pieces {
+            let piece = &span.text[a - start..b - start];
+            out.spans.push(Span {
+                text: piece.to_string(),
+                style: if hit { span.style.patch(style) } else { span.style },
+                link: span.link.clone(),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::style::Color;
+
+    #[test]
+    fn smart_case() {
+        assert_eq!(find_in("Foo foo", "foo"), vec![(0, 3), (4, 7)]);
+        assert_eq!(find_in("Foo foo", "Foo"), vec![(0, 3)]);
+        assert!(find_in("abc", "").is_empty());
+    }
+
+    #[test]
+    fn highlight_splits_spans() {
+        let l = Line::from_spans(vec![Span::plain("hello wo"), Span::plain("rld")]);
+        let hl = highlight(&l, "world", Style::default().bg(Color::Yellow));
+        assert_eq!(hl.text(), "hello world");
+        let hits: Vec<&str> = hl.spans.iter().filter(|s| s.style.bg.is_some()).map(|s| s.text.as_str()).collect();
+        assert_eq!(hits, vec!["wo", "rld"]);
+    }
+}

@@ -1,0 +1,147 @@
+//! The status bar and the player's timeline: one line each.
+
+use ratatui::style::Style;
+use unicode_width::UnicodeWidthStr;
+
+use crate::text::{Line, Span, sanitize, wrap};
+use crate::theme::{Role, Theme};
+
+/// What the status bar shows.
+#[derive(Debug, Clone, Default)]
+pub struct StatusInfo {
+    pub source: String,
+    pub title: Option<String>,
+    pub cards: usize,
+    pub errors: usize,
+    pub diagnostics: usize,
+    /// e.g. `event 120/359 · 00:42/02:10 · 2×`.
+    pub position: Option<String>,
+    pub theme: String,
+    /// A transient message (copied, search results …) or a badge (`↓ 3 new`).
+    pub message: Option<String>,
+}
+
+/// `mm:ss` (or `h:mm:ss`).
+pub fn clock(ms: u64) -> String {
+    let s = ms / 1000;
+    if s >= 3600 { format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60) } else { format!("{:02}:{:02}", s / 60, s % 60) }
+}
+
+/// Format a speed: `2×`, `0.25×`.
+pub fn speed(x: f64) -> String {
+    if x.fract() == 0.0 { format!("{}×", x as u64) } else { format!("{x}×") }
+}
+
+/// The status bar at `width` columns.
+pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
+    let bar = theme.style(Role::StatusBar);
+    let bad = theme.style(Role::StatusError).bg(bar.bg.unwrap_or_default());
+    let mut left = Line::new();
+    left.push_str(" ", bar);
+    left.push_str(sanitize::inline(&info.source), bar.add_modifier(ratatui::style::Modifier::BOLD));
+    if let Some(t) = &info.title {
+        left.push_str(" · ", bar);
+        left.push_str(sanitize::inline(t), bar);
+    }
+    let mut right = Line::new();
+    if let Some(m) = &info.message {
+        right.push_str(format!("{}  ", sanitize::inline(m)), bar.add_modifier(ratatui::style::Modifier::BOLD));
+    }
+    right.push_str(format!("{} cards", info.cards), bar);
+    if info.errors > 0 {
+        right.push_str(" · ", bar);
+        right.push_str(format!("{} errors", info.errors), if theme.monochrome { bar } else { bad });
+    }
+    if info.diagnostics > 0 {
+        right.push_str(" · ", bar);
+        right.push_str(format!("{} diagnostics", info.diagnostics), bar);
+    }
+    if let Some(p) = &info.position {
+        right.push_str(" · ", bar);
+        right.push_str(p.clone(), bar);
+    }
+    right.push_str(format!(" · {} · ? help ", info.theme), bar);
+    let rw = right.width();
+    if rw >= width {
+        return wrap::truncate(&right, width).pad_to(width, bar);
+    }
+    let left = wrap::truncate(&left, width - rw - 1);
+    let pad = width - rw - left.width();
+    let mut line = left;
+    line.push(Span::new(" ".repeat(pad), bar));
+    line.spans.extend(right.spans);
+    line
+}
+
+/// The player's timeline: state glyph, a bar with the position and turn marks, times and speed.
+pub fn timeline(playing: bool, clock_ms: u64, duration_ms: u64, speed_x: f64, marks: &[u64], theme: &Theme, width: usize) -> Line {
+    let muted = theme.style(Role::Muted);
+    let focus = theme.style(Role::Focus);
+    let head = if playing { " ▶ " } else { " ⏸ " };
+    let tail = format!(" {}/{} · {} ", clock(clock_ms), clock(duration_ms), speed(speed_x));
+    let bar_w = width.saturating_sub(head.width() + tail.width());
+    let mut line = Line::new();
+    line.push_str(head, focus);
+    if bar_w > 0 {
+        let frac = if duration_ms == 0 { 1.0 } else { clock_ms as f64 / duration_ms as f64 };
+        let pos = ((bar_w - 1) as f64 * frac.clamp(0.0, 1.0)).round() as usize;
+        let mut cells: Vec<(char, Style)> = (0..bar_w)
+            .map(|i| if i < pos { ('━', focus) } else { ('─', muted) })
+            .collect();
+        for m in marks {
+            let f = if duration_ms == 0 { 0.0 } else { *m as f64 / duration_ms as f64 };
+            let i = ((bar_w - 1) as f64 * f.clamp(0.0, 1.0)).round() as usize;
+            cells[i] = ('┃', if i < pos { focus } else { muted });
+        }
+        cells[pos] = ('●', focus);
+        for (c, st) in cells {
+            line.push_str(c.to_string(), st);
+        }
+    }
+    line.push_str(tail, muted);
+    wrap::fit(line, width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_and_speeds() {
+        assert_eq!(clock(42_000), "00:42");
+        assert_eq!(clock(130_000), "02:10");
+        assert_eq!(clock(3_723_000), "1:02:03");
+        assert_eq!(speed(2.0), "2×");
+        assert_eq!(speed(0.25), "0.25×");
+    }
+
+    #[test]
+    fn status_fits_every_width() {
+        let info = StatusInfo {
+            source: "tour.jsonl".into(),
+            title: Some("A title".into()),
+            cards: 31,
+            errors: 9,
+            diagnostics: 1,
+            position: Some("event 120/359 · 00:42/02:10 · 2×".into()),
+            theme: "dark".into(),
+            message: None,
+        };
+        let theme = Theme::dark();
+        for w in 0..200 {
+            let l = status_line(&info, &theme, w);
+            assert!(l.width() <= w.max(1), "{w}");
+        }
+        let l = status_line(&info, &theme, 140).text();
+        assert!(l.contains("31 cards · 9 errors · 1 diagnostics · event 120/359"), "{l}");
+        assert!(l.ends_with("dark · ? help "));
+    }
+
+    #[test]
+    fn timeline_marks_turns() {
+        let l = timeline(true, 500, 1000, 2.0, &[0, 800], &Theme::dark(), 40).text();
+        assert!(l.contains('●'));
+        assert_eq!(l.matches('┃').count(), 2, "{l}");
+        assert!(l.contains("00:00/00:01 · 2×"));
+    }
+}
