@@ -1,7 +1,37 @@
-//! The `terminal` card: a shell command and its output.
+//! The `terminal` card: a shell command, what it printed, and how it ended.
+//!
+//! Owns the body below the frame's header (which already shows the command
+//! as the title): the full command, shell-highlighted, when the header cannot
+//! show all of it; the one-line description; the working directory; the
+//! output emulated through [`crate::text::ansi`] (stdout, then the stderr
+//! section DSH inlines after a `\n[stderr]\n` marker, styled apart); and an
+//! exit/signal pill. Long lines are hard-wrapped with a `↪` continuation mark.
+//! The preview keeps the tail: the end of the output matters most.
+//!
+//! Must not: name a tool, or let a byte of the output reach the screen except
+//! through the emulator (cell text + styles) or the sanitizer.
+
+use ratatui::style::Style;
+
 use super::{Body, Ctx, Keep};
-use crate::text::{Line, sanitize};
+use crate::text::highlight::Highlighter;
+use crate::text::{Line, Span, ansi, sanitize, wrap};
+use crate::theme::Role;
 use crate::wire::view::TerminalView;
+
+/// The marker DSH puts between stdout and stderr.
+const STDERR_MARKER: &str = "\n[stderr]\n";
+/// The label line of the stderr section.
+const STDERR_LABEL: &str = "[stderr]";
+/// Mark at the start of a hard-wrapped continuation row.
+const CONTINUATION: &str = "↪";
+/// Columns the frame's header spends around the title of a settled card,
+/// besides the outcome: status and kind glyphs (4), two separators (4) and a
+/// duration (up to 6, e.g. `3m04s`).
+const HEADER_OVERHEAD: usize = 14;
+/// The same for a card still running: glyphs (4), a separator (2) and
+/// `running 12m04s` (up to 15).
+const HEADER_OVERHEAD_RUNNING: usize = 21;
 
 pub fn outcome(v: &TerminalView) -> Option<String> {
     match (&v.signal, v.exit_code) {
@@ -11,7 +41,322 @@ pub fn outcome(v: &TerminalView) -> Option<String> {
     }
 }
 
-pub fn body(v: &TerminalView, _ctx: &Ctx) -> Body {
-    let lines = sanitize::lines(v.output.as_deref().unwrap_or("")).into_iter().map(Line::plain).collect();
-    Body { lines, keep: Some(Keep::Tail) }
+pub fn body(v: &TerminalView, ctx: &Ctx) -> Body {
+    let theme = ctx.theme;
+    let width = ctx.width.max(1);
+    let mut lines = Vec::new();
+
+    if let Some(cmd) = v
+        .title
+        .as_deref()
+        .filter(|c| command_needs_body(c, v, width))
+    {
+        lines.extend(command_lines(cmd, ctx));
+    }
+    if let Some(d) = v.description.as_deref().filter(|d| !d.trim().is_empty()) {
+        let l = Line::styled(sanitize::inline(d), theme.style(Role::Muted));
+        lines.extend(wrap::words(&l, width));
+    }
+    if let Some(cwd) = v.cwd.as_deref().filter(|c| !c.is_empty()) {
+        let l = Line::styled("in ", theme.style(Role::Muted))
+            .with(sanitize::inline(cwd), theme.style(Role::Path));
+        lines.extend(wrap::words(&l, width));
+    }
+    if let Some(output) = v.output.as_deref() {
+        let (stdout, stderr) = split_stderr(output);
+        let mark = theme.style(Role::Muted);
+        for l in ansi::lines(stdout, theme, theme.style(Role::Text)) {
+            lines.extend(hard_wrap(&l, width, mark));
+        }
+        if let Some(err) = stderr {
+            let style = theme.style(Role::Stderr);
+            lines.extend(wrap::chars(&Line::styled(STDERR_LABEL, style), width));
+            for l in ansi::lines(err, theme, style) {
+                lines.extend(hard_wrap(&l, width, mark));
+            }
+        }
+    }
+    if let Some(p) = pill(v, ctx) {
+        lines.push(p);
+    }
+    Body {
+        lines,
+        keep: Some(Keep::Tail),
+    }
+}
+
+/// Whether the body repeats the command: when it spans lines, or when the
+/// header (title room ≈ the full card width minus glyphs, outcome and
+/// duration) would cut it.
+fn command_needs_body(cmd: &str, v: &TerminalView, body_width: usize) -> bool {
+    if cmd.trim().is_empty() {
+        return false;
+    }
+    if cmd.trim_end_matches(['\n', '\r']).contains(['\n', '\r']) {
+        return true;
+    }
+    let card_width = body_width + super::frame::GUTTER_WIDTH;
+    let overhead = match outcome(v) {
+        Some(o) => HEADER_OVERHEAD + o.chars().count(),
+        None => HEADER_OVERHEAD_RUNNING,
+    };
+    let room = card_width.saturating_sub(overhead);
+    unicode_width::UnicodeWidthStr::width(sanitize::inline(cmd).as_str()) > room
+}
+
+/// `$ command`, highlighted as shell, one row per command line, hard-wrapped
+/// under a `$ ` / `  ` prefix.
+fn command_lines(cmd: &str, ctx: &Ctx) -> Vec<Line> {
+    let theme = ctx.theme;
+    let mut h = Highlighter::new(Some("sh"), theme, theme.style(Role::Command));
+    let prompt = [Span::new("$ ", theme.style(Role::Muted))];
+    let indent = [Span::plain("  ")];
+    let mut out = Vec::new();
+    let src = cmd.trim_end_matches(['\n', '\r']);
+    for (i, raw) in src.split('\n').enumerate() {
+        let line = h.line(raw.strip_suffix('\r').unwrap_or(raw));
+        let first: &[Span] = if i == 0 { &prompt } else { &indent };
+        out.extend(wrap::with_gutter(&line, ctx.width, first, &indent, true));
+    }
+    out
+}
+
+/// Split DSH's combined output at its first stderr marker. An output that
+/// starts with the label has an empty stdout.
+fn split_stderr(output: &str) -> (&str, Option<&str>) {
+    if let Some(rest) = output.strip_prefix(&STDERR_MARKER[1..]) {
+        return ("", Some(rest));
+    }
+    match output.find(STDERR_MARKER) {
+        Some(i) => (&output[..i], Some(&output[i + STDERR_MARKER.len()..])),
+        None => (output, None),
+    }
+}
+
+/// Hard-wrap a line of output: the first row uses the full width; each
+/// continuation row starts with a muted `↪`. Too narrow for a mark: plain
+/// hard wrap.
+fn hard_wrap(line: &Line, width: usize, mark: Style) -> Vec<Line> {
+    if line.width() <= width {
+        return vec![line.clone()];
+    }
+    if width < 4 {
+        return wrap::chars(line, width);
+    }
+    let mut rows = wrap::chars(line, width);
+    if rows.len() <= 1 {
+        return rows;
+    }
+    let first = rows.remove(0);
+    let rest = Line::from_spans(rows.into_iter().flat_map(|r| r.spans).collect());
+    let cont = [Span::new(CONTINUATION, mark)];
+    let mut out = vec![first];
+    out.extend(
+        wrap::chars(&rest, width - 1)
+            .into_iter()
+            .map(|r| r.prefixed(&cont)),
+    );
+    out
+}
+
+/// The exit/signal pill: ` exit 0 ` (ok) or ` exit 3 ` / ` SIGTERM ` (bad).
+fn pill(v: &TerminalView, ctx: &Ctx) -> Option<Line> {
+    let (text, ok) = match (&v.signal, v.exit_code) {
+        (Some(s), _) => (sanitize::inline(s), false),
+        (None, Some(c)) => (format!("exit {c}"), c == 0),
+        _ => return None,
+    };
+    let role = if ok { Role::PillOk } else { Role::PillBad };
+    let line = Line::styled(format!(" {text} "), ctx.theme.style(role));
+    Some(wrap::truncate(&line, ctx.width.max(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Density;
+    use crate::theme::Theme;
+
+    fn view(
+        title: &str,
+        output: Option<&str>,
+        exit: Option<i64>,
+        signal: Option<&str>,
+    ) -> TerminalView {
+        TerminalView {
+            title: Some(title.into()),
+            description: Some("Describe it".into()),
+            cwd: None,
+            output: output.map(str::to_string),
+            exit_code: exit,
+            signal: signal.map(str::to_string),
+        }
+    }
+
+    fn texts(b: &Body) -> Vec<String> {
+        b.lines.iter().map(Line::text).collect()
+    }
+
+    #[test]
+    fn outcome_names_exit_or_signal() {
+        assert_eq!(
+            outcome(&view("x", None, Some(3), None)).as_deref(),
+            Some("exit 3")
+        );
+        assert_eq!(
+            outcome(&view("x", None, None, Some("SIGTERM"))).as_deref(),
+            Some("SIGTERM")
+        );
+        assert_eq!(outcome(&view("x", None, None, None)), None);
+    }
+
+    #[test]
+    fn stderr_is_split_labelled_and_styled() {
+        let theme = Theme::dark();
+        let ctx = Ctx::new(60, &theme, Density::Full);
+        let v = view(
+            "ls",
+            Some("def add(a, b):\n    return a + b\n\n[stderr]\ndone\n"),
+            Some(0),
+            None,
+        );
+        let b = body(&v, &ctx);
+        assert_eq!(
+            texts(&b),
+            vec![
+                "Describe it",
+                "def add(a, b):",
+                "    return a + b",
+                "[stderr]",
+                "done",
+                " exit 0 "
+            ]
+        );
+        let stderr = theme.style(Role::Stderr);
+        assert_eq!(b.lines[3].spans[0].style, stderr);
+        assert_eq!(b.lines[4].spans[0].style, stderr);
+        assert_ne!(b.lines[2].spans[0].style, stderr);
+        assert_eq!(b.lines[5].spans[0].style, theme.style(Role::PillOk));
+        assert_eq!(b.keep, Some(Keep::Tail));
+        // Only stderr.
+        assert_eq!(split_stderr("[stderr]\nboom"), ("", Some("boom")));
+        assert_eq!(split_stderr("plain"), ("plain", None));
+    }
+
+    #[test]
+    fn bad_exits_and_signals_get_the_bad_pill() {
+        let theme = Theme::dark();
+        let ctx = Ctx::new(40, &theme, Density::Full);
+        for (exit, signal, text) in [
+            (Some(3), None, " exit 3 "),
+            (None, Some("SIGTERM"), " SIGTERM "),
+        ] {
+            let b = body(&view("sleep 30", Some("(no output)"), exit, signal), &ctx);
+            let last = b.lines.last().unwrap();
+            assert_eq!(last.text(), text);
+            assert_eq!(last.spans[0].style, theme.style(Role::PillBad));
+        }
+        // Pending: no pill.
+        let b = body(&view("sleep 30", None, None, None), &ctx);
+        assert_eq!(texts(&b), vec!["Describe it"]);
+    }
+
+    #[test]
+    fn output_is_emulated_not_sanitized_raw() {
+        let theme = Theme::dark();
+        let ctx = Ctx::new(40, &theme, Density::Full);
+        let b = body(
+            &view(
+                "p",
+                Some("\u{1b}[31mred\u{1b}[0m\n10%\r100%\n"),
+                Some(3),
+                None,
+            ),
+            &ctx,
+        );
+        assert_eq!(texts(&b)[1..3], ["red".to_string(), "100%".to_string()]);
+        assert_eq!(
+            b.lines[1].spans[0].style.fg,
+            Some(ratatui::style::Color::Red)
+        );
+    }
+
+    #[test]
+    fn command_shown_only_when_the_header_would_cut_it() {
+        let theme = Theme::dark();
+        let ctx = Ctx::new(40, &theme, Density::Full);
+        let short = body(&view("ls -la", Some("x"), Some(0), None), &ctx);
+        assert!(!texts(&short).iter().any(|t| t.starts_with("$ ")));
+        let long_cmd = "printf 'a very long command line that cannot fit'; exit 3";
+        let long = body(&view(long_cmd, Some("x"), Some(3), None), &ctx);
+        let t = texts(&long);
+        assert!(t[0].starts_with("$ printf"), "{t:?}");
+        // The whole command is there, across wrapped rows.
+        let joined: String = t
+            .iter()
+            .take_while(|l| !l.starts_with("Describe"))
+            .map(|l| &l[2..])
+            .collect();
+        assert_eq!(joined, long_cmd);
+        let multi = body(
+            &view(
+                "for i in 1 2; do\n  echo $i\ndone",
+                Some("1\n2"),
+                Some(0),
+                None,
+            ),
+            &ctx,
+        );
+        assert_eq!(
+            texts(&multi)[..3],
+            ["$ for i in 1 2; do", "    echo $i", "  done"]
+        );
+        // Highlighted as shell: more than one style on the first row.
+        assert!(multi.lines[0].spans.len() > 2);
+    }
+
+    #[test]
+    fn cwd_uses_the_path_role() {
+        let theme = Theme::dark();
+        let ctx = Ctx::new(40, &theme, Density::Full);
+        let mut v = view("ls", Some(""), Some(0), None);
+        v.cwd = Some("/workspace/demo".into());
+        let b = body(&v, &ctx);
+        let l = b
+            .lines
+            .iter()
+            .find(|l| l.text() == "in /workspace/demo")
+            .unwrap();
+        assert_eq!(l.spans[1].style, theme.style(Role::Path));
+    }
+
+    #[test]
+    fn long_lines_wrap_with_a_mark_and_every_width_fits() {
+        let theme = Theme::dark();
+        let out = format!(
+            "{}\n日本語日本語日本語\n\u{1b}[K tail\n[stderr]\n{}",
+            "x".repeat(100),
+            "e".repeat(50)
+        );
+        let v = TerminalView {
+            title: Some("a command that is long enough to wrap somewhere\nsecond line".into()),
+            description: Some("a description with words".into()),
+            cwd: Some("/a/very/long/working/directory/path".into()),
+            output: Some(out),
+            exit_code: Some(-1),
+            signal: None,
+        };
+        for w in 1..=200 {
+            let ctx = Ctx::new(w, &theme, Density::Full);
+            let b = body(&v, &ctx);
+            for l in &b.lines {
+                assert!(l.width() <= w, "width {w}: {:?}", l.text());
+                assert!(sanitize::is_clean(&l.text()));
+            }
+        }
+        let ctx = Ctx::new(20, &theme, Density::Full);
+        let t = texts(&body(&v, &ctx));
+        let first = t.iter().position(|l| l == &"x".repeat(20)).unwrap();
+        assert_eq!(t[first + 1], format!("↪{}", "x".repeat(19)));
+    }
 }

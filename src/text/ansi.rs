@@ -1,7 +1,543 @@
-//! Terminal output through a vt100 emulator.
-use crate::text::{Line, sanitize};
-use crate::theme::Theme;
+//! Terminal output through a vt100 emulator: the only place where escape
+//! sequences in tool output are *interpreted* rather than shown.
+//!
+//! Owns: turning raw terminal bytes (SGR colours, `\r` progress redraws, bare
+//! `\n`, cursor moves, erases, OSC/DCS strings…) into plain cell text plus
+//! styles. What comes out is what a terminal would have shown, one
+//! [`Line`] per logical line: SGR attributes become [`Style`]s, every other
+//! sequence only acts on the emulated screen and never reaches the result.
+//! Cell text still goes through [`sanitize`], so nothing the emulator kept as a
+//! "printable" (bidi controls and the like) can reach the real terminal.
+//!
+//! Must not: know about cards, stderr markers or wrapping policy beyond the
+//! plain hard wrap of [`render`].
+//!
+//! Memory stays bounded for any input: the emulated screen is at most
+//! [`MAX_COLS`] × [`MAX_ROWS`] cells. The input is fed in pieces that can move
+//! the cursor down by only a few rows, and before the cursor nears the bottom
+//! the oldest rows are committed to the result and scrolled away. The last
+//! rows before the cursor stay live, so cursor-up redraws (multi-line progress
+//! bars) still work; rows older than that are history, as in a terminal's
+//! scrollback. Lines longer than the screen wrap inside the emulator and are
+//! joined again. Known approximation: output that sets its own scroll region
+//! (DECSTBM) and scrolls inside it can lose the rows it scrolls away, as it
+//! would in a terminal without scrollback.
 
-pub fn render(output: &str, _width: usize, _theme: &Theme) -> Vec<Line> {
-    sanitize::lines(output).into_iter().map(Line::plain).collect()
+use ratatui::style::{Color, Modifier, Style};
+use unicode_width::UnicodeWidthChar;
+
+use super::line::{Line, Span};
+use super::{sanitize, wrap};
+use crate::theme::{Role, Theme};
+
+/// Widest emulated screen; longer lines wrap inside the emulator and are re-joined.
+pub const MAX_COLS: usize = 1024;
+/// Tallest emulated screen.
+pub const MAX_ROWS: usize = 256;
+/// Rows before the cursor kept live (reachable by cursor-up) when committing.
+const KEEP_ROWS: usize = 64;
+/// Rows one piece of input can move the cursor down at most (a line feed plus
+/// autowrap), with slack.
+const MARGIN: usize = 4;
+/// The narrowest screen (vt100 needs room for a wide glyph).
+const MIN_COLS: usize = 4;
+/// Tab stops of the emulated terminal.
+const TAB_STOP: usize = 8;
+
+/// Emulate `output` and hard-wrap the resulting lines at `width` columns, in
+/// the theme's text style.
+pub fn render(output: &str, width: usize, theme: &Theme) -> Vec<Line> {
+    let width = width.max(1);
+    lines(output, theme, theme.style(Role::Text))
+        .iter()
+        .flat_map(|l| wrap::chars(l, width))
+        .collect()
+}
+
+/// Emulate `output` and return its logical lines, unwrapped. `base` is the
+/// style under every cell: cells in the terminal's default colours (including
+/// after `ESC[0m` / `ESC[39m`) show `base`, never a hard reset. In a
+/// monochrome theme colours are dropped and only attributes (bold, dim,
+/// italic, underline, inverse) are kept. Trailing empty lines are dropped.
+pub fn lines(output: &str, theme: &Theme, base: Style) -> Vec<Line> {
+    if output.is_empty() {
+        return Vec::new();
+    }
+    let shape = Shape::measure(output);
+    let mut emu = Emulator::new(shape, theme.monochrome);
+    emu.feed_all(output.as_bytes());
+    let mut out = emu.finish();
+    while out.last().is_some_and(|l| l.width() == 0) {
+        out.pop();
+    }
+    out.into_iter().map(|l| l.patch_under(base)).collect()
+}
+
+/// The screen size for one output: wide enough that its lines do not wrap
+/// (up to [`MAX_COLS`]), tall enough for all of it (up to [`MAX_ROWS`]).
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    rows: usize,
+    cols: usize,
+}
+
+impl Shape {
+    fn measure(output: &str) -> Shape {
+        let mut widest = 0usize;
+        let mut col = 0usize;
+        let mut breaks = 0usize;
+        let mut overflow = 0usize;
+        for c in output.chars() {
+            match c {
+                '\n' | '\u{b}' | '\u{c}' => {
+                    widest = widest.max(col);
+                    overflow += col / MAX_COLS;
+                    breaks += 1;
+                    col = 0;
+                }
+                '\t' => col = (col / TAB_STOP + 1) * TAB_STOP,
+                // Escapes and `\r` count as one column: an over-estimate is harmless.
+                _ => col += c.width().unwrap_or(1).max(1),
+            }
+        }
+        widest = widest.max(col);
+        overflow += col / MAX_COLS;
+        let cols = (widest + 1).clamp(MIN_COLS, MAX_COLS);
+        let rows = (breaks + overflow + 2 + MARGIN * 2).min(MAX_ROWS);
+        Shape { rows, cols }
+    }
+}
+
+struct Emulator {
+    parser: vt100::Parser,
+    shape: Shape,
+    mono: bool,
+    out: Vec<Line>,
+    /// A committed row that wrapped into a row not committed yet.
+    pending: Option<Line>,
+}
+
+impl Emulator {
+    fn new(shape: Shape, mono: bool) -> Emulator {
+        // Both fit in u16: MAX_ROWS and MAX_COLS are small.
+        let parser = vt100::Parser::new(shape.rows as u16, shape.cols as u16, 0);
+        Emulator {
+            parser,
+            shape,
+            mono,
+            out: Vec::new(),
+            pending: None,
+        }
+    }
+
+    /// Feed the whole output in pieces that each move the cursor down at most
+    /// a couple of rows: split after every line-advancing byte and every
+    /// `cols` bytes. A bare `\n` is fed as `\r\n` (what a tty's `onlcr` does).
+    fn feed_all(&mut self, bytes: &[u8]) {
+        let chunk = self.shape.cols;
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'\n' => {
+                    self.feed(&bytes[start..i]);
+                    self.feed(b"\r\n");
+                    start = i + 1;
+                }
+                0x0b | 0x0c => {
+                    self.feed(&bytes[start..=i]);
+                    start = i + 1;
+                }
+                _ if i + 1 - start >= chunk => {
+                    self.feed(&bytes[start..=i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        self.feed(&bytes[start..]);
+    }
+
+    fn feed(&mut self, piece: &[u8]) {
+        if piece.is_empty() {
+            return;
+        }
+        let (row, _) = self.parser.screen().cursor_position();
+        let row = usize::from(row);
+        if row + MARGIN >= self.shape.rows {
+            let keep = KEEP_ROWS.min(self.shape.rows / 2);
+            self.commit(row.saturating_sub(keep));
+        }
+        self.parser.process(piece);
+    }
+
+    /// Move the top `n` rows of the screen into the result and scroll them away.
+    fn commit(&mut self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        for r in 0..n {
+            self.take_row(r);
+        }
+        // Scroll the committed rows off (scrollback is 0, so they are dropped)
+        // and move the cursor up with the text. Neither touches the SGR state.
+        let seq = format!("\u{1b}[{n}S\u{1b}[{n}A");
+        self.parser.process(seq.as_bytes());
+    }
+
+    /// Append screen row `r` to the result, joining it to a previous wrapped row.
+    fn take_row(&mut self, r: usize) {
+        let row = r as u16;
+        let wrapped = self.parser.screen().row_wrapped(row);
+        let line = self.row_line(row, wrapped);
+        let line = match self.pending.take() {
+            Some(mut prev) => {
+                prev.spans.extend(line.spans);
+                merge(prev)
+            }
+            None => line,
+        };
+        if wrapped {
+            self.pending = Some(line);
+        } else {
+            self.out.push(line);
+        }
+    }
+
+    /// The result: committed rows plus the rows still on screen, up to the
+    /// last one with anything in it (or the cursor's, when it is mid-line).
+    fn finish(mut self) -> Vec<Line> {
+        let screen = self.parser.screen();
+        let (crow, ccol) = screen.cursor_position();
+        let mut last: Option<usize> = (ccol > 0).then_some(usize::from(crow));
+        for r in (0..self.shape.rows).rev() {
+            if last.is_some_and(|l| l >= r) {
+                break;
+            }
+            if self.row_has_ink(r as u16) {
+                last = Some(r);
+                break;
+            }
+        }
+        if let Some(last) = last {
+            for r in 0..=last {
+                self.take_row(r);
+            }
+        }
+        if let Some(p) = self.pending.take() {
+            self.out.push(p);
+        }
+        self.out
+    }
+
+    fn row_has_ink(&self, row: u16) -> bool {
+        let screen = self.parser.screen();
+        (0..self.shape.cols as u16).any(|c| {
+            screen
+                .cell(row, c)
+                .is_some_and(|cell| has_ink(cell, self.mono))
+        })
+    }
+
+    /// One screen row as a styled line. Unless the row wraps, blank cells at
+    /// its end are dropped.
+    fn row_line(&self, row: u16, wrapped: bool) -> Line {
+        let screen = self.parser.screen();
+        let cols = self.shape.cols as u16;
+        let end = if wrapped {
+            cols
+        } else {
+            (0..cols)
+                .rev()
+                .find(|&c| {
+                    screen
+                        .cell(row, c)
+                        .is_some_and(|cell| has_ink(cell, self.mono))
+                })
+                .map_or(0, |c| c + 1)
+        };
+        let mut line = Line::new();
+        let mut buf = String::new();
+        let mut cur = Style::default();
+        for c in 0..end {
+            let Some(cell) = screen.cell(row, c) else {
+                break;
+            };
+            if cell.is_wide_continuation() {
+                continue;
+            }
+            let style = cell_style(cell, self.mono);
+            if style != cur && !buf.is_empty() {
+                line.push(Span::new(std::mem::take(&mut buf), cur));
+            }
+            cur = style;
+            let text = cell.contents();
+            if text.is_empty() {
+                buf.push(' ');
+            } else {
+                buf.push_str(&sanitize::line(text));
+            }
+        }
+        if !buf.is_empty() {
+            line.push(Span::new(buf, cur));
+        }
+        line
+    }
+}
+
+/// True when a cell shows something: a glyph, or a visible background.
+fn has_ink(cell: &vt100::Cell, mono: bool) -> bool {
+    let text = cell.contents();
+    if !text.is_empty() && !text.chars().all(char::is_whitespace) {
+        return true;
+    }
+    cell.inverse() || cell.underline() || (!mono && cell.bgcolor() != vt100::Color::Default)
+}
+
+/// Join adjacent spans with the same style and link.
+fn merge(line: Line) -> Line {
+    let mut out = Line::new();
+    for span in line.spans {
+        match out.spans.last_mut() {
+            Some(last) if last.style == span.style && last.link == span.link => {
+                last.text.push_str(&span.text)
+            }
+            _ => out.push(span),
+        }
+    }
+    out
+}
+
+fn color(c: vt100::Color) -> Option<Color> {
+    match c {
+        vt100::Color::Default => None,
+        vt100::Color::Idx(i) => Some(match i {
+            0 => Color::Black,
+            1 => Color::Red,
+            2 => Color::Green,
+            3 => Color::Yellow,
+            4 => Color::Blue,
+            5 => Color::Magenta,
+            6 => Color::Cyan,
+            7 => Color::Gray,
+            8 => Color::DarkGray,
+            9 => Color::LightRed,
+            10 => Color::LightGreen,
+            11 => Color::LightYellow,
+            12 => Color::LightBlue,
+            13 => Color::LightMagenta,
+            14 => Color::LightCyan,
+            15 => Color::White,
+            n => Color::Indexed(n),
+        }),
+        vt100::Color::Rgb(r, g, b) => Some(Color::Rgb(r, g, b)),
+    }
+}
+
+/// The style of a cell. Default colours stay unset, so the caller's base
+/// style shows through instead of a reset.
+fn cell_style(cell: &vt100::Cell, mono: bool) -> Style {
+    let mut s = Style::default();
+    if !mono {
+        if let Some(fg) = color(cell.fgcolor()) {
+            s = s.fg(fg);
+        }
+        if let Some(bg) = color(cell.bgcolor()) {
+            s = s.bg(bg);
+        }
+    }
+    let mods = [
+        (cell.bold(), Modifier::BOLD),
+        (cell.dim(), Modifier::DIM),
+        (cell.italic(), Modifier::ITALIC),
+        (cell.underline(), Modifier::UNDERLINED),
+        (cell.inverse(), Modifier::REVERSED),
+    ];
+    for (on, m) in mods {
+        if on {
+            s = s.add_modifier(m);
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(output: &str) -> Vec<String> {
+        lines(output, &Theme::dark(), Style::default())
+            .iter()
+            .map(Line::text)
+            .collect()
+    }
+
+    fn no_controls(lines: &[Line]) {
+        for l in lines {
+            for s in &l.spans {
+                assert!(sanitize::is_clean(&s.text), "control left in {:?}", s.text);
+            }
+        }
+    }
+
+    #[test]
+    fn carriage_return_overwrites() {
+        assert_eq!(plain("10%\r50%\r100%\ndone\n"), vec!["100%", "done"]);
+        // A shorter redraw leaves the rest of the old text, as a terminal does.
+        assert_eq!(plain("abcdef\rXY\n"), vec!["XYcdef"]);
+        // Erase-line after `\r` clears it.
+        assert_eq!(
+            plain("downloading 1/3\r\u{1b}[2Kdownloaded\n"),
+            vec!["downloaded"]
+        );
+    }
+
+    #[test]
+    fn bare_line_feed_returns_the_carriage() {
+        assert_eq!(plain("one\ntwo\nthree"), vec!["one", "two", "three"]);
+        assert_eq!(plain("a\r\nb\r\n"), vec!["a", "b"]);
+        assert_eq!(plain("\n\nx\n\n\n"), vec!["", "", "x"]);
+    }
+
+    #[test]
+    fn sgr_colours_become_styles() {
+        let ls = lines(
+            "\u{1b}[31mred\u{1b}[0m plain \u{1b}[1;38;2;1;2;3mrgb\u{1b}[m",
+            &Theme::dark(),
+            Style::default(),
+        );
+        assert_eq!(ls.len(), 1);
+        let spans = &ls[0].spans;
+        assert_eq!(spans[0].text, "red");
+        assert_eq!(spans[0].style.fg, Some(Color::Red));
+        assert_eq!(spans[1].text, " plain ");
+        assert_eq!(spans[1].style, Style::default());
+        assert_eq!(spans[2].text, "rgb");
+        assert_eq!(spans[2].style.fg, Some(Color::Rgb(1, 2, 3)));
+        assert!(spans[2].style.add_modifier.contains(Modifier::BOLD));
+    }
+
+    #[test]
+    fn default_colour_resets_do_not_punch_through() {
+        let base = Style::default().fg(Color::Rgb(9, 9, 9));
+        let ls = lines("a\u{1b}[32mb\u{1b}[39mc\u{1b}[0md", &Theme::dark(), base);
+        let spans = &ls[0].spans;
+        assert_eq!(spans[0].style.fg, Some(Color::Rgb(9, 9, 9)));
+        assert_eq!(spans[1].style.fg, Some(Color::Green));
+        assert_eq!(spans[2].text, "cd");
+        assert_eq!(spans[2].style.fg, Some(Color::Rgb(9, 9, 9)));
+        assert!(ls[0].spans.iter().all(|s| s.style.fg != Some(Color::Reset)));
+    }
+
+    #[test]
+    fn monochrome_keeps_attributes_only() {
+        let theme = Theme::builtin("no-color").unwrap();
+        let ls = lines("\u{1b}[1;31;42mx\u{1b}[0m", &theme, Style::default());
+        let s = ls[0].spans[0].style;
+        assert!(s.fg.is_none() && s.bg.is_none());
+        assert!(s.add_modifier.contains(Modifier::BOLD));
+    }
+
+    #[test]
+    fn cursor_moves_clears_and_strings_never_reach_the_text() {
+        let out = "\u{1b}]0;window title\u{7}\u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{1b}\\ \u{1b}[5Cgap\n\
+                   \u{1b}P1$r0m\u{1b}\\dcs\u{1b}[?25l\u{1b}[?2004h\n\
+                   \u{1b}[3;5Hmoved\n\
+                   bell\u{7} \u{1b}[6n q\n";
+        let ls = lines(out, &Theme::dark(), Style::default());
+        no_controls(&ls);
+        let text: Vec<String> = ls.iter().map(Line::text).collect();
+        assert_eq!(text[0], "link      gap");
+        assert_eq!(text[1], "dcs");
+        assert_eq!(text[2], "    moved");
+        assert_eq!(text[3], "bell  q");
+        for t in &text {
+            assert!(
+                !t.contains('␛') && !t.contains("title") && !t.contains("http"),
+                "{t:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn clear_screen_clears_and_redraws() {
+        assert_eq!(plain("old\n\u{1b}[2J\u{1b}[Hnew\n"), vec!["new"]);
+        // A two-row progress redraw through cursor-up.
+        let out = "a 1/2\nb 1/2\n\u{1b}[2A\r\u{1b}[2Ka 2/2\n\u{1b}[2Kb 2/2\n";
+        assert_eq!(plain(out), vec!["a 2/2", "b 2/2"]);
+    }
+
+    #[test]
+    fn printable_oddities_are_sanitized() {
+        let ls = lines("rtl\u{202e}txt\tend\n", &Theme::dark(), Style::default());
+        no_controls(&ls);
+        // The mark takes no cell, so the tab stop is at column 8 of the six glyphs.
+        assert_eq!(ls[0].text(), "rtl<U+202E>txt  end");
+    }
+
+    #[test]
+    fn wide_glyphs_and_split_utf8() {
+        assert_eq!(plain("日本語 ok\n"), vec!["日本語 ok"]);
+        // A line far longer than the emulated screen is fed in pieces that
+        // split multi-byte characters; it comes back whole.
+        let long: String = "é日x".repeat(2000);
+        let got = plain(&long);
+        assert_eq!(got, vec![long]);
+    }
+
+    #[test]
+    fn huge_output_stays_linear_and_complete() {
+        let mut s = String::new();
+        for i in 0..30_000 {
+            s.push_str(&format!("line {i} \u{1b}[32mok\u{1b}[0m\n"));
+        }
+        s.push_str(&"z".repeat(300_000));
+        let ls = lines(&s, &Theme::dark(), Style::default());
+        assert_eq!(ls.len(), 30_001);
+        assert_eq!(ls[0].text(), "line 0 ok");
+        assert_eq!(ls[29_999].text(), "line 29999 ok");
+        assert_eq!(ls[29_999].spans[1].style.fg, Some(Color::Green));
+        assert_eq!(ls[30_000].width(), 300_000);
+    }
+
+    #[test]
+    fn render_wraps_to_width() {
+        let theme = Theme::dark();
+        for w in [1, 2, 3, 7, 80] {
+            for l in render("0123456789abcdef\n日本語日本語\n", w, &theme) {
+                assert!(l.width() <= w, "{w}: {:?}", l.text());
+            }
+        }
+        assert!(render("", 10, &theme).is_empty());
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic_or_leak_controls() {
+        use proptest::prelude::*;
+        let mut runner = proptest::test_runner::TestRunner::default();
+        let strat = proptest::collection::vec(
+            prop_oneof![
+                Just("\u{1b}[".to_string()),
+                Just("\u{1b}]".to_string()),
+                Just("\r".to_string()),
+                Just("\n".to_string()),
+                Just("\u{1b}P".to_string()),
+                "[0-9;?]{0,4}".prop_map(|s| s),
+                "[A-Za-z@]".prop_map(|s| s),
+                any::<char>().prop_map(|c| c.to_string()),
+            ],
+            0..60,
+        );
+        runner
+            .run(&strat, |parts| {
+                let s: String = parts.concat();
+                let ls = lines(&s, &Theme::dark(), Style::default());
+                for l in &ls {
+                    for sp in &l.spans {
+                        prop_assert!(sanitize::is_clean(&sp.text));
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
 }
