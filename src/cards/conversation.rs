@@ -1,33 +1,527 @@
-//! Conversation items: user and assistant messages, reasoning, turn
-//! separators, todo plans, notes and diagnostics.
-use super::Ctx;
-use crate::session::{AssistantMessage, Diagnostic, Note, Todo, TurnMarker, UserMessage};
-use crate::text::{Line, sanitize, wrap};
+//! Conversation items: user and injected messages, assistant text and
+//! reasoning, turn separators, todo plans, notes and diagnostics.
+//!
+//! Not cards, but the same rules: pure functions of an item + [`Ctx`] to
+//! lines at most `ctx.width` wide, every piece of text sanitized, styles only
+//! through theme roles. Assistant text is markdown; what a person typed and
+//! what the host injected are plain text.
 
-fn para(text: &str, ctx: &Ctx) -> Vec<Line> {
-    sanitize::lines(text).iter().flat_map(|l| wrap::words(&Line::plain(l.clone()), ctx.width)).collect()
+use ratatui::style::Style;
+
+use super::{Ctx, Density};
+use crate::session::{
+    AssistantMessage, Diagnostic, Note, NoteKind, Status, Todo, TurnMarker, UserMessage,
+};
+use crate::text::{Line, Span, markdown, sanitize, wrap};
+use crate::theme::Role;
+
+/// Reasoning rows kept by the preview density.
+pub const REASONING_PREVIEW_ROWS: usize = 3;
+/// Raw rows of a diagnostic kept below full density.
+pub const DIAGNOSTIC_RAW_ROWS: usize = 2;
+
+/// Word-wrap plain text under a first-row prefix and a continuation indent.
+fn hanging(text: &str, style: Style, first: &[Span], cont: &[Span], width: usize) -> Vec<Line> {
+    let mut out = Vec::new();
+    for (i, l) in sanitize::lines(text).into_iter().enumerate() {
+        let line = Line::styled(l, style);
+        let p = if i == 0 { first } else { cont };
+        out.extend(wrap::with_gutter(&line, width, p, cont, false));
+    }
+    out
 }
 
+fn fit_all(lines: Vec<Line>, width: usize) -> Vec<Line> {
+    lines.into_iter().map(|l| wrap::fit(l, width)).collect()
+}
+
+/// Lines of `text` without trailing blank ones.
+fn text_lines(text: &str) -> Vec<String> {
+    let mut lines = sanitize::lines(text.trim_end());
+    while lines.last().is_some_and(|l| l.trim().is_empty()) && lines.len() > 1 {
+        lines.pop();
+    }
+    lines
+}
+
+fn more_lines(n: usize) -> String {
+    if n == 1 {
+        "(1 more line)".to_string()
+    } else {
+        format!("({n} more lines)")
+    }
+}
+
+/// A user message (`› text`), or context the host injected (dim, collapsed to
+/// its first line unless the density is full).
 pub fn user(m: &UserMessage, ctx: &Ctx) -> Vec<Line> {
-    para(&m.text, ctx)
+    let theme = ctx.theme;
+    let injected = m.source.as_deref().is_some_and(|s| s != "user");
+    if !injected {
+        let style = theme.style(Role::User);
+        let first = [Span::new("› ", style)];
+        let cont = [Span::plain("  ")];
+        return fit_all(
+            hanging(m.text.trim_end(), style, &first, &cont, ctx.width),
+            ctx.width,
+        );
+    }
+    let muted = theme.style(Role::Muted);
+    let label = sanitize::inline(m.source.as_deref().unwrap_or("context"));
+    let first = [Span::new("↳ ", muted)];
+    let cont = [Span::plain("  ")];
+    let lines = text_lines(&m.text);
+    if ctx.density == Density::Full || lines.len() <= 1 {
+        let text = format!("[{label}] {}", lines.join("\n"));
+        return fit_all(hanging(&text, muted, &first, &cont, ctx.width), ctx.width);
+    }
+    let head = Line::styled(format!("[{label}] {}", lines[0]), muted).prefixed(&first);
+    let mut out = vec![wrap::truncate(&head, ctx.width)];
+    let more = Line::styled(more_lines(lines.len() - 1), muted).prefixed(&cont);
+    out.push(wrap::truncate(&more, ctx.width));
+    out
 }
 
+/// An assistant message: text as markdown; reasoning dimmed under `∴ thinking`
+/// when shown (a few rows in preview, only the header at line density).
 pub fn assistant(m: &AssistantMessage, show_reasoning: bool, ctx: &Ctx) -> Vec<Line> {
-    m.blocks.iter().filter(|b| show_reasoning || !b.reasoning).flat_map(|b| para(&b.text, ctx)).collect()
+    let theme = ctx.theme;
+    let mut out: Vec<Line> = Vec::new();
+    let mut last_was_text = false;
+    for b in &m.blocks {
+        if b.text.trim().is_empty() || (b.reasoning && !show_reasoning) {
+            continue;
+        }
+        if b.reasoning {
+            out.extend(reasoning(&b.text, ctx));
+            last_was_text = false;
+            continue;
+        }
+        if last_was_text {
+            out.push(Line::new());
+        }
+        out.extend(markdown::render(
+            &b.text,
+            ctx.width,
+            theme,
+            theme.style(Role::Assistant),
+        ));
+        last_was_text = true;
+    }
+    if m.interrupted {
+        out.push(Line::styled(
+            "⊘ interrupted",
+            theme.status(Status::Interrupted),
+        ));
+    }
+    fit_all(out, ctx.width)
 }
 
+fn reasoning(text: &str, ctx: &Ctx) -> Vec<Line> {
+    let theme = ctx.theme;
+    let style = theme.style(Role::Reasoning);
+    let indent = [Span::plain("  ")];
+    let inner = ctx.width.saturating_sub(2).max(1);
+    let body = markdown::render(text, inner, theme, style);
+    let mut head = Line::styled("∴ thinking", style);
+    if ctx.density == Density::Line {
+        head.push_str(
+            format!(" {}", more_lines(body.len())),
+            theme.style(Role::Muted),
+        );
+        return vec![head];
+    }
+    let mut out = vec![head];
+    let capped = ctx.density == Density::Preview && body.len() > REASONING_PREVIEW_ROWS;
+    let shown = if capped {
+        REASONING_PREVIEW_ROWS - 1
+    } else {
+        body.len()
+    };
+    let hidden = body.len() - shown;
+    out.extend(body.into_iter().take(shown).map(|l| {
+        if l.width() == 0 {
+            l
+        } else {
+            l.prefixed(&indent)
+        }
+    }));
+    if hidden > 0 {
+        let marker = format!("… {hidden} more line{}", if hidden == 1 { "" } else { "s" });
+        out.push(Line::styled(marker, theme.style(Role::Muted)).prefixed(&indent));
+    }
+    out
+}
+
+/// A rule filling the width: `── label ──────`.
+fn rule(label: Line, ctx: &Ctx) -> Line {
+    let style = ctx.theme.style(Role::TurnRule);
+    let mut line = Line::styled("── ", style);
+    line.spans.extend(label.spans);
+    line.push_str(" ", style);
+    let fill = ctx.width.saturating_sub(line.width());
+    line.push_str("─".repeat(fill), style);
+    wrap::truncate(&line, ctx.width)
+}
+
+/// A turn separator: `── turn 2 ──` at a start; at an end, the reason, and for
+/// an error the failure message and code in the error role.
 pub fn turn(t: &TurnMarker, ctx: &Ctx) -> Vec<Line> {
-    para(&format!("turn {}", t.turn), ctx)
+    let theme = ctx.theme;
+    let rule_style = theme.style(Role::TurnRule);
+    let mut label = Line::styled(format!("turn {}", t.turn), rule_style);
+    let Some(end) = &t.end else {
+        return vec![rule(label, ctx)];
+    };
+    let reason_style = match end.reason.as_str() {
+        "completed" => rule_style,
+        "error" => theme.status(Status::Error),
+        "aborted" => theme.status(Status::Interrupted),
+        _ => theme.style(Role::Warning),
+    };
+    label.push_str(" · ", rule_style);
+    label.push_str(sanitize::inline(&end.reason), reason_style);
+    let mut out = vec![rule(label, ctx)];
+    if end.message.is_some() || end.code.is_some() {
+        let style = if end.reason == "error" {
+            theme.status(Status::Error)
+        } else {
+            reason_style
+        };
+        let text = match (&end.code, &end.message) {
+            (Some(code), Some(msg)) => format!("{code}: {msg}"),
+            (Some(code), None) => code.clone(),
+            (None, msg) => msg.clone().unwrap_or_default(),
+        };
+        let first = [Span::new(
+            if end.reason == "error" {
+                "✗ "
+            } else {
+                "⊘ "
+            },
+            style,
+        )];
+        let cont = [Span::plain("  ")];
+        out.extend(hanging(&text, style, &first, &cont, ctx.width));
+    }
+    fit_all(out, ctx.width)
 }
 
+/// A todo plan as a checklist: `[x]` done, `[~]` in progress, `[ ]` pending.
 pub fn todo(todos: &[Todo], ctx: &Ctx) -> Vec<Line> {
-    todos.iter().flat_map(|t| para(&t.content, ctx)).collect()
+    let theme = ctx.theme;
+    let done = todos.iter().filter(|t| t.status == "completed").count();
+    let mut head = Line::styled("Plan", theme.style(Role::Title));
+    head.push_str(
+        format!("  {done}/{} done", todos.len()),
+        theme.style(Role::Muted),
+    );
+    let mut out = vec![wrap::truncate(&head, ctx.width)];
+    for t in todos {
+        let (mark, role) = match t.status.as_str() {
+            "completed" => ("[x] ", Role::TodoDone),
+            "in_progress" => ("[~] ", Role::TodoActive),
+            "pending" => ("[ ] ", Role::TodoPending),
+            _ => ("[-] ", Role::Muted),
+        };
+        let style = theme.style(role);
+        let first = [Span::new(mark, style)];
+        let cont = [Span::plain("    ")];
+        out.extend(hanging(
+            &sanitize::inline(&t.content),
+            style,
+            &first,
+            &cont,
+            ctx.width,
+        ));
+    }
+    if todos.is_empty() {
+        out.push(Line::styled("(empty plan)", theme.style(Role::Muted)));
+    }
+    fit_all(out, ctx.width)
 }
 
+/// A one-line note (approval, question, info) with a glyph.
 pub fn note(n: &Note, ctx: &Ctx) -> Vec<Line> {
-    para(&n.text, ctx)
+    let theme = ctx.theme;
+    let (glyph, role) = match n.kind {
+        NoteKind::Approval => ("⚑ ", Role::Warning),
+        NoteKind::Question => ("? ", Role::Focus),
+        NoteKind::Info => ("• ", Role::Muted),
+    };
+    let first = [Span::new(glyph, theme.style(role))];
+    let cont = [Span::plain("  ")];
+    fit_all(
+        hanging(&n.text, theme.style(Role::Text), &first, &cont, ctx.width),
+        ctx.width,
+    )
 }
 
+/// A diagnostic: `⚠ line 12 (byte 3456): reason`, then the raw input (a couple
+/// of rows unless the density is full).
 pub fn diagnostic(d: &Diagnostic, ctx: &Ctx) -> Vec<Line> {
-    para(&d.reason, ctx)
+    let theme = ctx.theme;
+    let style = theme.style(Role::Diagnostic);
+    let place = if d.origin.line > 0 {
+        format!("line {} (byte {}): ", d.origin.line, d.origin.offset)
+    } else {
+        String::new()
+    };
+    let first = [Span::new("⚠ ", style)];
+    let cont = [Span::plain("  ")];
+    let mut out = hanging(
+        &format!("{place}{}", d.reason),
+        style,
+        &first,
+        &cont,
+        ctx.width,
+    );
+    let raw = d.raw.trim_end();
+    if !raw.is_empty() {
+        let muted = theme.style(Role::Muted);
+        let inner = ctx.width.saturating_sub(2).max(1);
+        let mut rows: Vec<Line> = sanitize::lines(raw)
+            .into_iter()
+            .flat_map(|l| wrap::chars(&Line::styled(l, muted), inner))
+            .collect();
+        if ctx.density != Density::Full && rows.len() > DIAGNOSTIC_RAW_ROWS {
+            rows.truncate(DIAGNOSTIC_RAW_ROWS);
+            if let Some(last) = rows.pop() {
+                let cut = wrap::fit(last, inner.saturating_sub(1));
+                rows.push(cut.with("…", muted));
+            }
+        }
+        out.extend(rows.into_iter().map(|r| r.prefixed(&cont)));
+    }
+    fit_all(out, ctx.width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::{AssistantBlock, TurnEnd};
+    use crate::theme::Theme;
+    use crate::wire::Origin;
+
+    fn texts(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(Line::text).collect()
+    }
+
+    fn user_msg(text: &str, source: Option<&str>) -> UserMessage {
+        UserMessage {
+            seq: 1,
+            time: 0,
+            text: text.into(),
+            source: source.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn user_messages_have_a_marker_and_wrap() {
+        let theme = Theme::dark();
+        let ctx = Ctx::new(20, &theme, Density::Preview);
+        let lines = user(
+            &user_msg("please take a tour of every tool", Some("user")),
+            &ctx,
+        );
+        assert_eq!(
+            texts(&lines),
+            vec!["› please take a tour", "  of every tool"]
+        );
+        assert_eq!(lines[0].spans[0].style, theme.style(Role::User));
+    }
+
+    #[test]
+    fn injected_context_collapses_unless_full() {
+        let theme = Theme::dark();
+        let m = user_msg(
+            "Current runtime context.\n\npolicy one\npolicy two\n",
+            Some("plugin"),
+        );
+        let preview = user(&m, &Ctx::new(80, &theme, Density::Preview));
+        assert_eq!(
+            texts(&preview),
+            vec!["↳ [plugin] Current runtime context.", "  (3 more lines)"]
+        );
+        assert!(
+            preview
+                .iter()
+                .flat_map(|l| &l.spans)
+                .all(|s| s.style == theme.style(Role::Muted) || s.text.trim().is_empty())
+        );
+        let full = user(&m, &Ctx::new(80, &theme, Density::Full));
+        assert_eq!(full.len(), 4);
+    }
+
+    fn message(blocks: &[(bool, &str)]) -> AssistantMessage {
+        AssistantMessage {
+            turn: 1,
+            step: 1,
+            blocks: blocks
+                .iter()
+                .enumerate()
+                .map(|(i, (r, t))| AssistantBlock {
+                    index: i as u64,
+                    reasoning: *r,
+                    text: t.to_string(),
+                })
+                .collect(),
+            complete: true,
+            interrupted: false,
+            time: 0,
+            rev: 0,
+        }
+    }
+
+    #[test]
+    fn assistant_text_is_markdown_and_reasoning_is_dim() {
+        let theme = Theme::dark();
+        let m = message(&[(true, "one\n\ntwo\n\nthree"), (false, "Done **now**.")]);
+        let ctx = Ctx::new(40, &theme, Density::Full);
+        let lines = assistant(&m, true, &ctx);
+        assert_eq!(
+            texts(&lines),
+            vec![
+                "∴ thinking",
+                "  one",
+                "",
+                "  two",
+                "",
+                "  three",
+                "Done now."
+            ]
+        );
+        assert_eq!(lines[0].spans[0].style, theme.style(Role::Reasoning));
+        assert_eq!(lines[1].spans[1].style, theme.style(Role::Reasoning));
+        let hidden = assistant(&m, false, &ctx);
+        assert_eq!(texts(&hidden), vec!["Done now."]);
+        let preview = assistant(&m, true, &Ctx::new(40, &theme, Density::Preview));
+        assert_eq!(
+            texts(&preview),
+            vec!["∴ thinking", "  one", "", "  … 3 more lines", "Done now."]
+        );
+    }
+
+    #[test]
+    fn turns_are_rules_with_reasons() {
+        let theme = Theme::dark();
+        let ctx = Ctx::new(30, &theme, Density::Preview);
+        let start = TurnMarker {
+            turn: 2,
+            seq: 1,
+            time: 0,
+            end: None,
+        };
+        assert_eq!(
+            texts(&turn(&start, &ctx)),
+            vec!["── turn 2 ────────────────────"]
+        );
+        let end = TurnMarker {
+            turn: 4,
+            seq: 2,
+            time: 0,
+            end: Some(TurnEnd {
+                reason: "error".into(),
+                message: Some("scripted invalid request".into()),
+                code: Some("INVALID_REQUEST".into()),
+            }),
+        };
+        let lines = turn(&end, &ctx);
+        assert_eq!(
+            texts(&lines),
+            vec![
+                "── turn 4 · error ────────────",
+                "✗ INVALID_REQUEST: scripted",
+                "  invalid request"
+            ]
+        );
+        assert_eq!(lines[1].spans[1].style, theme.status(Status::Error));
+        assert!(lines.iter().all(|l| l.width() <= 30));
+    }
+
+    #[test]
+    fn todos_are_a_checklist() {
+        let theme = Theme::dark();
+        let todos = [
+            ("Tour the shell", "completed"),
+            ("Tour the file tools", "in_progress"),
+            ("Write", "pending"),
+        ]
+        .map(|(c, s)| Todo {
+            content: c.into(),
+            status: s.into(),
+        });
+        let lines = todo(&todos, &Ctx::new(40, &theme, Density::Preview));
+        assert_eq!(
+            texts(&lines),
+            vec![
+                "Plan  1/3 done",
+                "[x] Tour the shell",
+                "[~] Tour the file tools",
+                "[ ] Write"
+            ]
+        );
+        assert_eq!(lines[1].spans[0].style, theme.style(Role::TodoDone));
+        assert_eq!(lines[2].spans[0].style, theme.style(Role::TodoActive));
+        assert_eq!(lines[3].spans[0].style, theme.style(Role::TodoPending));
+    }
+
+    #[test]
+    fn notes_and_diagnostics() {
+        let theme = Theme::dark();
+        let ctx = Ctx::new(40, &theme, Density::Preview);
+        let n = Note {
+            seq: None,
+            kind: NoteKind::Approval,
+            text: "Approval asked for a tool".into(),
+        };
+        assert_eq!(texts(&note(&n, &ctx)), vec!["⚑ Approval asked for a tool"]);
+        let d = Diagnostic {
+            origin: Origin {
+                line: 12,
+                offset: 3456,
+            },
+            reason: "not JSON".into(),
+            raw: format!("{{\"type\":\u{1b}[2J{}", "x".repeat(200)),
+        };
+        let lines = diagnostic(&d, &ctx);
+        assert_eq!(lines[0].text(), "⚠ line 12 (byte 3456): not JSON");
+        assert_eq!(lines[0].spans[0].style, theme.style(Role::Diagnostic));
+        assert_eq!(lines.len(), 3);
+        assert!(lines[1].text().contains("␛[2J"));
+        assert!(lines[2].text().ends_with('…'));
+        assert!(lines.iter().all(|l| l.width() <= 40));
+        assert!(diagnostic(&d, &Ctx::new(40, &theme, Density::Full)).len() > 3);
+    }
+
+    #[test]
+    fn every_item_fits_tiny_widths() {
+        let theme = Theme::dark();
+        let m = message(&[(true, "think"), (false, "# Head\n\n- a\n- b")]);
+        for w in 1..=12 {
+            let ctx = Ctx::new(w, &theme, Density::Preview);
+            let start = TurnMarker {
+                turn: 12,
+                seq: 1,
+                time: 0,
+                end: None,
+            };
+            let all = [
+                user(&user_msg("hello there", None), &ctx),
+                user(&user_msg("a\nb", Some("job")), &ctx),
+                assistant(&m, true, &ctx),
+                turn(&start, &ctx),
+                todo(
+                    &[Todo {
+                        content: "x y z".into(),
+                        status: "pending".into(),
+                    }],
+                    &ctx,
+                ),
+            ];
+            for l in all.iter().flatten() {
+                assert!(l.width() <= w, "width {w}: {:?}", l.text());
+            }
+        }
+    }
 }

@@ -158,7 +158,10 @@ fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Body {
         View::Terminal(v) => terminal::body(v, &inner),
         View::Diff(v) => diff::body(v, &inner),
         View::Read(v) => read::body(v, &inner),
-        View::Search(v) => search::body(v, resolved.raw_result.as_deref(), &inner),
+        View::Search(v) => {
+            let raw = resolved.raw_result.clone().or_else(|| card.result.as_ref().map(|r| r.text()));
+            search::body(v, &resolved.title, raw.as_deref(), &inner)
+        }
         View::Web(v) => web::body(v, &inner),
         View::Generic(v) => generic::body(v, &inner),
     };

@@ -1,13 +1,168 @@
-//! The `read` card.
-use super::{Body, Ctx};
-use crate::text::{Line, sanitize};
+//! The `read` card: a window of a file.
+//!
+//! Owns the file header (path and `lines a–b of N`), the line-number gutter
+//! with the file's real numbers (right-aligned; `↪` on continuation rows of a
+//! hard-wrapped long line; `⋯` where numbers skip), syntax colours from the
+//! view's `lang` or the path's extension, and the view's `content` text when it
+//! carries no lines. File text is sanitized by the highlighter.
+
+use super::{Body, Ctx, blocks_text};
+use crate::text::highlight::{Highlighter, lang_for_path};
+use crate::text::{Line, Span, sanitize, wrap};
+use crate::theme::Role;
 use crate::wire::view::ReadView;
 
+/// `8 lines` for a whole file, `lines 2–4 of 8` for a window.
 pub fn outcome(v: &ReadView) -> Option<String> {
-    Some(format!("{} lines", v.lines.len()))
+    Some(range(v))
 }
 
-pub fn body(v: &ReadView, _ctx: &Ctx) -> Body {
-    let lines = v.lines.iter().map(|l| Line::plain(format!("{} {}", l.number, sanitize::line(&l.text)))).collect();
+fn plural(n: u64, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+fn range(v: &ReadView) -> String {
+    match (v.lines.first(), v.lines.last()) {
+        (Some(a), Some(b)) => {
+            let (a, b) = (a.number, b.number);
+            let whole = a <= 1 && b >= v.total_lines;
+            if whole {
+                plural(v.total_lines.max(b), "line")
+            } else if v.total_lines > 0 {
+                format!("lines {a}–{b} of {}", v.total_lines)
+            } else {
+                format!("lines {a}–{b}")
+            }
+        }
+        _ => plural(v.total_lines, "line"),
+    }
+}
+
+pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
+    let theme = ctx.theme;
+    let mut lines = Vec::new();
+    let mut head = Line::styled(sanitize::inline(&v.path), theme.style(Role::Path));
+    head.push_str("  ", theme.style(Role::Muted));
+    head.push_str(range(v), theme.style(Role::Muted));
+    lines.extend(wrap::words(&head, ctx.width));
+
+    if v.lines.is_empty() {
+        let text = v.content.as_deref().map(blocks_text).unwrap_or_default();
+        if text.trim().is_empty() {
+            lines.push(Line::styled("(no lines)", theme.style(Role::Muted)));
+        } else {
+            for l in sanitize::lines(&text) {
+                lines.extend(wrap::words(
+                    &Line::styled(l, theme.style(Role::Text)),
+                    ctx.width,
+                ));
+            }
+        }
+        return Body { lines, keep: None };
+    }
+
+    let last = v.lines.iter().map(|l| l.number).max().unwrap_or(0);
+    let digits = last.to_string().len();
+    let gutter = theme.style(Role::Gutter);
+    let lang = v.lang.clone().or_else(|| lang_for_path(&v.path));
+    let mut hl = Highlighter::new(lang.as_deref(), theme, theme.style(Role::Text));
+    let cont = [Span::new(format!("{:>digits$} ", "↪"), gutter)];
+    let mut prev: Option<u64> = None;
+    for l in &v.lines {
+        if prev.is_some_and(|p| l.number > p + 1) {
+            lines.push(wrap::fit(
+                Line::styled(format!("{:>digits$}", "⋯"), gutter),
+                ctx.width,
+            ));
+        }
+        prev = Some(l.number);
+        let first = [Span::new(format!("{:>digits$} ", l.number), gutter)];
+        let code = hl.line(&l.text);
+        lines.extend(wrap::with_gutter(&code, ctx.width, &first, &cont, true));
+    }
     Body { lines, keep: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Density;
+    use crate::theme::Theme;
+    use crate::wire::View;
+
+    fn view(json: serde_json::Value) -> ReadView {
+        match View::parse(&json).unwrap() {
+            View::Read(r) => r,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn window() -> ReadView {
+        view(serde_json::json!({
+            "card": "read", "path": "/workspace/demo/src/app.py", "offset": 8,
+            "lines": [{"number": 8, "text": "def add(a, b):"}, {"number": 9, "text": "    return a + b"},
+                      {"number": 10, "text": "x = \"a long string literal that wraps\""}],
+            "totalLines": 120, "lang": "py"
+        }))
+    }
+
+    #[test]
+    fn gutter_has_real_numbers_right_aligned() {
+        let theme = Theme::dark();
+        let b = body(&window(), &Ctx::new(80, &theme, Density::Full));
+        let t: Vec<String> = b.lines.iter().map(Line::text).collect();
+        assert_eq!(t[0], "/workspace/demo/src/app.py  lines 8–10 of 120");
+        assert_eq!(t[1], " 8 def add(a, b):");
+        assert_eq!(t[2], " 9     return a + b");
+        assert!(t[3].starts_with("10 x = "));
+        assert_eq!(b.lines[1].spans[0].style, theme.style(Role::Gutter));
+        assert!(b.lines[1].spans.len() > 2, "expected python colours");
+    }
+
+    #[test]
+    fn long_lines_wrap_with_a_continuation_mark() {
+        let theme = Theme::dark();
+        let b = body(&window(), &Ctx::new(20, &theme, Density::Full));
+        let t: Vec<String> = b.lines.iter().map(Line::text).collect();
+        let i = t.iter().position(|l| l.starts_with("10 ")).unwrap();
+        assert!(t[i + 1].starts_with(" ↪ "), "{t:?}");
+        assert!(b.lines.iter().all(|l| l.width() <= 20));
+    }
+
+    #[test]
+    fn outcome_names_the_range() {
+        assert_eq!(outcome(&window()).as_deref(), Some("lines 8–10 of 120"));
+        let whole = view(serde_json::json!({"card": "read", "path": "a.md",
+            "lines": [{"number": 1, "text": "x"}, {"number": 2, "text": "y"}], "totalLines": 2}));
+        assert_eq!(outcome(&whole).as_deref(), Some("2 lines"));
+    }
+
+    #[test]
+    fn content_is_shown_without_lines() {
+        let theme = Theme::dark();
+        let v = view(
+            serde_json::json!({"card": "read", "path": "a.bin", "lines": [], "totalLines": 0,
+            "content": [{"type": "text", "text": "binary file \u{1b}[1m"}]}),
+        );
+        let b = body(&v, &Ctx::new(80, &theme, Density::Full));
+        assert_eq!(b.lines[1].text(), "binary file ␛[1m");
+        assert_eq!(outcome(&v).as_deref(), Some("0 lines"));
+    }
+
+    #[test]
+    fn skipped_numbers_show_a_gap() {
+        let theme = Theme::dark();
+        let v = view(serde_json::json!({"card": "read", "path": "a.txt",
+            "lines": [{"number": 1, "text": "a"}, {"number": 5, "text": "b"}], "totalLines": 9}));
+        let t: Vec<String> = body(&v, &Ctx::new(80, &theme, Density::Full))
+            .lines
+            .iter()
+            .map(Line::text)
+            .collect();
+        assert_eq!(t[1..], ["1 a", "⋯", "5 b"]);
+    }
 }

@@ -47,18 +47,42 @@ pub fn chars(line: &Line, width: usize) -> Vec<Line> {
 }
 
 /// Word-wrap a line to `width` columns. Words longer than the width are broken.
-/// Leading spaces of continuation rows are dropped.
+/// Leading spaces of continuation rows are dropped. A word is a run of
+/// non-whitespace, even across spans, so punctuation stays with the styled
+/// word it follows (`**bold**.`, `` `code`, ``).
 pub fn words(line: &Line, width: usize) -> Vec<Line> {
     let width = width.max(1);
     if line.width() <= width {
         return vec![line.clone()];
     }
-    // Tokenize into words and whitespace runs, each tagged with its span index.
-    let mut tokens: Vec<(usize, &str, bool)> = Vec::new();
+    // Tokenize into words and whitespace runs; a token is a list of
+    // (span index, text) pieces.
+    struct Token<'a> {
+        pieces: Vec<(usize, &'a str)>,
+        ws: bool,
+        width: usize,
+    }
+    let mut tokens: Vec<Token<'_>> = Vec::new();
     for (i, span) in line.spans.iter().enumerate() {
-        for w in span.text.split_word_bounds() {
-            let ws = w.chars().all(char::is_whitespace);
-            tokens.push((i, w, ws));
+        let mut rest = span.text.as_str();
+        while let Some(c) = rest.chars().next() {
+            let ws = c.is_whitespace();
+            let end = rest
+                .find(|c: char| c.is_whitespace() != ws)
+                .unwrap_or(rest.len());
+            let (piece, tail) = rest.split_at(end);
+            rest = tail;
+            match tokens.last_mut() {
+                Some(t) if t.ws == ws => {
+                    t.pieces.push((i, piece));
+                    t.width += piece.width();
+                }
+                _ => tokens.push(Token {
+                    pieces: vec![(i, piece)],
+                    ws,
+                    width: piece.width(),
+                }),
+            }
         }
     }
     let mut out = Vec::new();
@@ -75,16 +99,18 @@ pub fn words(line: &Line, width: usize) -> Vec<Line> {
         }
         cur.spans.push(Span { text: text.to_string(), ..span.clone() });
     };
-    for (i, tok, ws) in tokens {
-        let w = tok.width();
+    for tok in tokens {
+        let w = tok.width;
         if col + w <= width {
-            if !(ws && col == 0 && !out.is_empty()) {
-                push(&mut cur, i, tok);
+            if !(tok.ws && col == 0 && !out.is_empty()) {
+                for (i, piece) in &tok.pieces {
+                    push(&mut cur, *i, piece);
+                }
                 col += w;
             }
             continue;
         }
-        if ws {
+        if tok.ws {
             // Break here; drop the whitespace.
             out.push(std::mem::take(&mut cur));
             col = 0;
@@ -94,19 +120,23 @@ pub fn words(line: &Line, width: usize) -> Vec<Line> {
             if col > 0 {
                 out.push(std::mem::take(&mut cur));
             }
-            push(&mut cur, i, tok);
+            for (i, piece) in &tok.pieces {
+                push(&mut cur, *i, piece);
+            }
             col = w;
             continue;
         }
         // A word longer than the width: break it by graphemes.
-        for (g, gw) in graphemes(tok) {
-            let (g, gw) = if gw > width { ("?", 1) } else { (g, gw) };
-            if col + gw > width {
-                out.push(std::mem::take(&mut cur));
-                col = 0;
+        for (i, piece) in &tok.pieces {
+            for (g, gw) in graphemes(piece) {
+                let (g, gw) = if gw > width { ("?", 1) } else { (g, gw) };
+                if col + gw > width {
+                    out.push(std::mem::take(&mut cur));
+                    col = 0;
+                }
+                push(&mut cur, *i, g);
+                col += gw;
             }
-            push(&mut cur, i, g);
-            col += gw;
         }
     }
     if !cur.spans.is_empty() || out.is_empty() {
@@ -247,6 +277,21 @@ mod tests {
         let l = Line::from_spans(vec![Span::plain("aaaa "), Span::new("bbbb", red)]);
         let rows = words(&l, 4);
         assert_eq!(rows[1].spans[0].style, red);
+    }
+
+    #[test]
+    fn punctuation_stays_with_a_styled_word() {
+        let red = Style::default().fg(Color::Red);
+        let l = Line::from_spans(vec![
+            Span::plain("one two "),
+            Span::new("three", red),
+            Span::plain(". four"),
+        ]);
+        assert_eq!(texts(&words(&l, 12)), vec!["one two", "three. four"]);
+        assert_eq!(
+            texts(&words(&Line::plain("see (ab)"), 6)),
+            vec!["see", "(ab)"]
+        );
     }
 
     #[test]

@@ -1,0 +1,600 @@
+//! Markdown to styled lines, for assistant messages, generic card content and
+//! raw results that look like markdown.
+//!
+//! Owns the block layout of CommonMark plus GitHub tables, strikethrough and
+//! task lists: headings (with a `#` level hint), word-wrapped paragraphs,
+//! inline styles, links (as [`Span::linked`] so the ANSI writer emits OSC 8,
+//! with the URL shown after the text when it differs), nested lists with a
+//! hanging indent, block quotes (`│ `), fenced code highlighted by its info
+//! string and hard-wrapped, rules and tables fitted to the width.
+//!
+//! Every piece of source text passes through [`sanitize`]; the only styling is
+//! the theme's [`Role`]s. Every returned line is at most `width` columns wide.
+//! Nothing here knows a card tag or a tool.
+
+mod table;
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use ratatui::style::{Modifier, Style};
+
+use crate::text::highlight::highlight;
+use crate::text::{Line, Span, sanitize, wrap};
+use crate::theme::{Role, Theme};
+
+/// Bullets by nesting depth.
+const BULLETS: &[&str] = &["•", "◦", "▪", "‣"];
+/// Indent of fenced and indented code blocks.
+const CODE_INDENT: &str = "  ";
+
+/// Render markdown `md` into lines at most `width` columns wide, in `base`
+/// style (patched by the theme's markdown roles).
+pub fn render(md: &str, width: usize, theme: &Theme, base: Style) -> Vec<Line> {
+    let width = width.max(1);
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    let mut w = Writer::new(width, theme, base);
+    for event in Parser::new_ext(md, opts) {
+        w.event(event);
+    }
+    w.finish()
+}
+
+/// A container a line sits in: its prefix on the first and later rows.
+enum Container {
+    Quote,
+    Item {
+        marker: Vec<Span>,
+        indent: usize,
+        /// The marker has not been drawn yet.
+        fresh: bool,
+    },
+}
+
+struct Link {
+    url: String,
+    /// The link text as shown, to compare with the URL.
+    text: String,
+}
+
+struct Code {
+    lang: Option<String>,
+    text: String,
+}
+
+struct Image {
+    url: String,
+    alt: String,
+}
+
+struct Writer<'t> {
+    width: usize,
+    theme: &'t Theme,
+    base: Style,
+    out: Vec<Line>,
+    containers: Vec<Container>,
+    /// One entry per open list: the next number of an ordered list.
+    lists: Vec<Option<u64>>,
+    /// Logical lines of the block being built (split at hard breaks).
+    inline: Vec<Line>,
+    /// Inline style patches (emphasis, strong, …), innermost last.
+    styles: Vec<Style>,
+    link: Option<Link>,
+    code: Option<Code>,
+    image: Option<Image>,
+    table: Option<table::Table>,
+    heading: Option<HeadingLevel>,
+    /// A blank line goes before the next block.
+    need_blank: bool,
+}
+
+impl<'t> Writer<'t> {
+    fn new(width: usize, theme: &'t Theme, base: Style) -> Self {
+        Writer {
+            width,
+            theme,
+            base,
+            out: Vec::new(),
+            containers: Vec::new(),
+            lists: Vec::new(),
+            inline: Vec::new(),
+            styles: Vec::new(),
+            link: None,
+            code: None,
+            image: None,
+            table: None,
+            heading: None,
+            need_blank: false,
+        }
+    }
+
+    fn role(&self, role: Role) -> Style {
+        self.theme.style(role)
+    }
+
+    fn in_quote(&self) -> bool {
+        self.containers
+            .iter()
+            .any(|c| matches!(c, Container::Quote))
+    }
+
+    /// The style of inline text at this point.
+    fn style(&self) -> Style {
+        let mut st = self.base;
+        if self.in_quote() {
+            st = st.patch(self.role(Role::Quote));
+        }
+        if self.heading.is_some() {
+            st = st.patch(self.role(Role::Heading));
+        }
+        for s in &self.styles {
+            st = st.patch(*s);
+        }
+        if self.link.is_some() {
+            st = st.patch(self.role(Role::Link));
+        }
+        st
+    }
+
+    fn prefix_width(&self) -> usize {
+        self.containers
+            .iter()
+            .map(|c| match c {
+                Container::Quote => 2,
+                Container::Item { indent, .. } => *indent,
+            })
+            .sum()
+    }
+
+    /// Columns left for content, and whether the container prefix fits at all
+    /// (at tiny widths content wins over indentation).
+    fn avail(&self) -> (usize, bool) {
+        let pw = self.prefix_width();
+        if pw < self.width {
+            (self.width - pw, true)
+        } else {
+            (self.width, false)
+        }
+    }
+
+    /// The prefix of the next row. `consume` draws fresh list markers (and
+    /// marks them drawn); otherwise they are blank indents.
+    fn prefix(&mut self, consume: bool) -> Vec<Span> {
+        let quote = self.theme.style(Role::Quote);
+        let mut spans = Vec::new();
+        for c in &mut self.containers {
+            match c {
+                Container::Quote => spans.push(Span::new("│ ", quote)),
+                Container::Item {
+                    marker,
+                    indent,
+                    fresh,
+                } => {
+                    if *fresh && consume {
+                        spans.extend(marker.iter().cloned());
+                        *fresh = false;
+                    } else {
+                        spans.push(Span::plain(" ".repeat(*indent)));
+                    }
+                }
+            }
+        }
+        spans
+    }
+
+    /// Append content rows (each at most `avail` wide) under the current containers.
+    fn emit(&mut self, rows: Vec<Line>) {
+        let (_, use_prefix) = self.avail();
+        for row in rows {
+            let line = if use_prefix {
+                let p = self.prefix(true);
+                row.prefixed(&p)
+            } else {
+                row
+            };
+            self.out.push(line);
+        }
+    }
+
+    fn blank_if_needed(&mut self) {
+        if self.need_blank && !self.out.is_empty() {
+            let (_, use_prefix) = self.avail();
+            let mut line = if use_prefix {
+                Line::from_spans(self.prefix(false))
+            } else {
+                Line::new()
+            };
+            trim_end(&mut line);
+            self.out.push(line);
+        }
+        self.need_blank = false;
+    }
+
+    fn push_span(&mut self, span: Span) {
+        if self.inline.is_empty() {
+            self.inline.push(Line::new());
+        }
+        if let Some(last) = self.inline.last_mut() {
+            last.push(span);
+        }
+    }
+
+    /// Add inline text in the current style (and link).
+    fn text(&mut self, raw: &str) {
+        let style = self.style();
+        for (i, part) in raw.split('\n').enumerate() {
+            if i > 0 {
+                self.inline.push(Line::new());
+            }
+            let clean = sanitize::line(part).into_owned();
+            if let Some(link) = &mut self.link {
+                link.text.push_str(&clean);
+                let url = link.url.clone();
+                self.push_span(Span::linked(clean, style, &url));
+            } else {
+                self.push_span(Span::new(clean, style));
+            }
+        }
+    }
+
+    /// Word-wrap the pending inline text and emit it.
+    fn flush(&mut self) {
+        let mut logical = std::mem::take(&mut self.inline);
+        while logical.last().is_some_and(|l| l.width() == 0) {
+            logical.pop();
+        }
+        if logical.is_empty() {
+            return;
+        }
+        let (avail, _) = self.avail();
+        let rows: Vec<Line> = logical.iter().flat_map(|l| wrap::words(l, avail)).collect();
+        self.emit(rows);
+    }
+
+    /// Start a block: flush what is pending and separate it from the last block.
+    fn block_start(&mut self) {
+        self.flush();
+        self.blank_if_needed();
+    }
+
+    fn event(&mut self, event: Event<'_>) {
+        match event {
+            Event::Start(tag) => self.start(tag),
+            Event::End(tag) => self.end(tag),
+            Event::Text(t) => {
+                if let Some(code) = &mut self.code {
+                    code.text.push_str(&t);
+                } else if let Some(img) = &mut self.image {
+                    img.alt.push_str(&t);
+                } else {
+                    self.text(&t);
+                }
+            }
+            Event::Code(t) => {
+                let style = self.style().patch(self.role(Role::InlineCode));
+                let clean = sanitize::inline(&t);
+                let shown = if self.theme.monochrome {
+                    format!("`{clean}`")
+                } else {
+                    clean
+                };
+                match &mut self.link {
+                    Some(link) => {
+                        link.text.push_str(&shown);
+                        let url = link.url.clone();
+                        self.push_span(Span::linked(shown, style, &url));
+                    }
+                    None => self.push_span(Span::new(shown, style)),
+                }
+            }
+            Event::InlineMath(t)
+            | Event::DisplayMath(t)
+            | Event::InlineHtml(t)
+            | Event::Html(t) => {
+                if let Some(img) = &mut self.image {
+                    img.alt.push_str(&t);
+                } else {
+                    self.text(&t);
+                }
+            }
+            Event::FootnoteReference(t) => self.text(&format!("[^{t}]")),
+            Event::SoftBreak => {
+                if let Some(img) = &mut self.image {
+                    img.alt.push(' ');
+                } else {
+                    self.text(" ");
+                }
+            }
+            Event::HardBreak => self.inline.push(Line::new()),
+            Event::Rule => {
+                self.block_start();
+                let (avail, _) = self.avail();
+                let rule = Line::styled("─".repeat(avail), self.role(Role::Border));
+                self.emit(vec![rule]);
+                self.need_blank = true;
+            }
+            Event::TaskListMarker(done) => self.task_marker(done),
+        }
+    }
+
+    fn task_marker(&mut self, done: bool) {
+        let (text, role) = if done {
+            ("[x] ", Role::TodoDone)
+        } else {
+            ("[ ] ", Role::TodoPending)
+        };
+        let style = self.role(role);
+        // Replace the bullet of a fresh item; otherwise mark inline.
+        if self.inline.iter().all(|l| l.width() == 0)
+            && let Some(Container::Item {
+                marker,
+                indent,
+                fresh: true,
+            }) = self.containers.last_mut()
+        {
+            *marker = vec![Span::new(text, style)];
+            *indent = 4;
+            return;
+        }
+        self.push_span(Span::new(text, style));
+    }
+
+    fn start(&mut self, tag: Tag<'_>) {
+        match tag {
+            Tag::Paragraph => self.block_start(),
+            Tag::Heading { level, .. } => {
+                self.block_start();
+                self.heading = Some(level);
+                let hashes = "#".repeat(level as usize);
+                let style = self.style();
+                self.push_span(Span::new(format!("{hashes} "), style));
+            }
+            Tag::BlockQuote(_) => {
+                self.block_start();
+                self.containers.push(Container::Quote);
+            }
+            Tag::CodeBlock(kind) => {
+                self.block_start();
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split(|c: char| c.is_whitespace() || c == ',' || c == '{')
+                        .next()
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string),
+                    CodeBlockKind::Indented => None,
+                };
+                self.code = Some(Code {
+                    lang,
+                    text: String::new(),
+                });
+            }
+            Tag::HtmlBlock => self.block_start(),
+            Tag::List(start) => {
+                if self.lists.is_empty() {
+                    self.block_start();
+                } else {
+                    // A nested list: the item's own text goes first, no gap.
+                    self.flush();
+                }
+                self.lists.push(start);
+            }
+            Tag::Item => {
+                self.flush();
+                let depth = self.lists.len().saturating_sub(1);
+                let text = match self.lists.last_mut() {
+                    Some(Some(n)) => {
+                        let s = format!("{n}. ");
+                        *n += 1;
+                        s
+                    }
+                    _ => format!("{} ", BULLETS[depth % BULLETS.len()]),
+                };
+                let indent = unicode_width::UnicodeWidthStr::width(text.as_str());
+                let marker = vec![Span::new(text, self.role(Role::ListMarker))];
+                self.containers.push(Container::Item {
+                    marker,
+                    indent,
+                    fresh: true,
+                });
+            }
+            Tag::Table(aligns) => {
+                self.block_start();
+                self.table = Some(table::Table::new(aligns));
+            }
+            Tag::TableHead | Tag::TableRow => {
+                if let Some(t) = &mut self.table {
+                    t.rows.push(Vec::new());
+                }
+            }
+            Tag::TableCell => self.inline.clear(),
+            Tag::Emphasis => self.styles.push(self.role(Role::Emphasis)),
+            Tag::Strong => self.styles.push(self.role(Role::Strong)),
+            Tag::Strikethrough => self
+                .styles
+                .push(Style::default().add_modifier(Modifier::CROSSED_OUT)),
+            Tag::Superscript | Tag::Subscript => self.styles.push(Style::default()),
+            Tag::Link { dest_url, .. } => {
+                let url = sanitize::inline(&dest_url);
+                self.link = Some(Link {
+                    url,
+                    text: String::new(),
+                });
+            }
+            Tag::Image { dest_url, .. } => {
+                self.image = Some(Image {
+                    url: sanitize::inline(&dest_url),
+                    alt: String::new(),
+                });
+            }
+            Tag::FootnoteDefinition(label) => {
+                self.block_start();
+                self.text(&format!("[^{label}]: "));
+            }
+            Tag::DefinitionList | Tag::DefinitionListTitle | Tag::DefinitionListDefinition => {
+                self.block_start()
+            }
+            Tag::MetadataBlock(_) => {
+                self.block_start();
+                self.code = Some(Code {
+                    lang: Some("yaml".into()),
+                    text: String::new(),
+                });
+            }
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Paragraph
+            | TagEnd::HtmlBlock
+            | TagEnd::FootnoteDefinition
+            | TagEnd::DefinitionListTitle
+            | TagEnd::DefinitionListDefinition
+            | TagEnd::DefinitionList => {
+                self.flush();
+                self.need_blank = true;
+            }
+            TagEnd::Heading(_) => {
+                self.flush();
+                self.heading = None;
+                self.need_blank = true;
+            }
+            TagEnd::BlockQuote(_) => {
+                self.flush();
+                self.containers.pop();
+                self.need_blank = true;
+            }
+            TagEnd::CodeBlock | TagEnd::MetadataBlock(_) => {
+                if let Some(code) = self.code.take() {
+                    self.code_block(code);
+                }
+                self.need_blank = true;
+            }
+            TagEnd::List(_) => {
+                self.flush();
+                self.lists.pop();
+                self.need_blank = true;
+            }
+            TagEnd::Item => {
+                self.flush();
+                self.containers.pop();
+            }
+            TagEnd::Table => {
+                if let Some(t) = self.table.take() {
+                    let (avail, _) = self.avail();
+                    let rows = t.layout(avail, self.theme);
+                    self.emit(rows);
+                }
+                self.need_blank = true;
+            }
+            TagEnd::TableHead => {
+                if let Some(t) = &mut self.table {
+                    t.head_rows = t.rows.len();
+                }
+            }
+            TagEnd::TableRow => {}
+            TagEnd::TableCell => {
+                let logical = std::mem::take(&mut self.inline);
+                let mut cell = Line::new();
+                for (i, l) in logical.into_iter().enumerate() {
+                    if i > 0 {
+                        cell.push(Span::plain(" "));
+                    }
+                    cell.spans.extend(l.spans);
+                }
+                if let Some(row) = self.table.as_mut().and_then(|t| t.rows.last_mut()) {
+                    row.push(cell);
+                }
+            }
+            TagEnd::Emphasis
+            | TagEnd::Strong
+            | TagEnd::Strikethrough
+            | TagEnd::Superscript
+            | TagEnd::Subscript => {
+                self.styles.pop();
+            }
+            TagEnd::Link => {
+                if let Some(link) = self.link.take()
+                    && !link.url.is_empty()
+                    && link.text != link.url
+                    && link.url.strip_prefix("mailto:") != Some(link.text.as_str())
+                {
+                    let muted = self.style().patch(self.role(Role::Muted));
+                    self.push_span(Span::new(" (", muted));
+                    self.push_span(Span::linked(link.url.clone(), muted, &link.url));
+                    self.push_span(Span::new(")", muted));
+                }
+            }
+            TagEnd::Image => {
+                if let Some(img) = self.image.take() {
+                    let style = self.style().patch(self.role(Role::Muted));
+                    let alt = sanitize::inline(img.alt.trim());
+                    let text = if alt.is_empty() {
+                        "[image]".to_string()
+                    } else {
+                        format!("[image: {alt}]")
+                    };
+                    if img.url.is_empty() {
+                        self.push_span(Span::new(text, style));
+                    } else {
+                        self.push_span(Span::linked(text, style, &img.url));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Highlight a code block by its language and hard-wrap it.
+    fn code_block(&mut self, code: Code) {
+        let base = self.base.patch(self.role(Role::InlineCode));
+        let text = code.text.strip_suffix('\n').unwrap_or(&code.text);
+        let lines = highlight(text, code.lang.as_deref(), self.theme, base);
+        let (avail, _) = self.avail();
+        let indent = if avail > CODE_INDENT.len() * 4 {
+            CODE_INDENT
+        } else {
+            ""
+        };
+        let inner = avail - indent.len();
+        let pad = [Span::plain(indent)];
+        let rows: Vec<Line> = lines
+            .iter()
+            .flat_map(|l| wrap::chars(l, inner))
+            .map(|r| {
+                if indent.is_empty() {
+                    r
+                } else {
+                    r.prefixed(&pad)
+                }
+            })
+            .collect();
+        self.emit(rows);
+    }
+
+    fn finish(mut self) -> Vec<Line> {
+        if let Some(code) = self.code.take() {
+            self.code_block(code);
+        }
+        self.flush();
+        while self.out.last().is_some_and(|l| l.width() == 0) {
+            self.out.pop();
+        }
+        let width = self.width;
+        self.out.into_iter().map(|l| wrap::fit(l, width)).collect()
+    }
+}
+
+/// Drop trailing spaces (blank rows inside lists and quotes).
+fn trim_end(line: &mut Line) {
+    while let Some(last) = line.spans.last_mut() {
+        let t = last.text.trim_end();
+        if t.is_empty() {
+            line.spans.pop();
+            continue;
+        }
+        let n = t.len();
+        last.text.truncate(n);
+        break;
+    }
+}
+
+#[cfg(test)]
+mod tests;
