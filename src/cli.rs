@@ -3,7 +3,11 @@
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
-#[command(name = "deck", version, about = "A terminal client for DeepSeek Harness (DSH) sessions")]
+#[command(
+    name = "deck",
+    version,
+    about = "A terminal client for DeepSeek Harness (DSH) sessions"
+)]
 pub struct Cli {
     /// With no command: play the bundled demo session.
     #[command(subcommand)]

@@ -11,7 +11,6 @@ use deck::session::Transcript;
 use deck::source;
 use deck::theme::Theme;
 use deck::view::transcript::LayoutOptions;
-use deck::wire::Record;
 use serde_json::{Value, json};
 
 fn main() -> ExitCode {
@@ -35,7 +34,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             deck::app::launch::demo(tui, player)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Replay { path, session, tui, player } => {
+        Command::Replay {
+            path,
+            session,
+            tui,
+            player,
+        } => {
             deck::app::launch::replay(&path, session.as_deref(), tui, player)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -43,7 +47,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             deck::app::launch::view(&path, session.as_deref(), tui)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Render { path, width, height, at, format, theme, density, session, no_reasoning } => {
+        Command::Render {
+            path,
+            width,
+            height,
+            at,
+            format,
+            theme,
+            density,
+            session,
+            no_reasoning,
+        } => {
             let theme = Theme::resolve(theme.as_deref())?;
             let loaded = source::load_path(&path)?;
             let s = loaded.session(session.as_deref())?;
@@ -65,7 +79,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             report_diagnostics(&t);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Inspect { path, session, diagnostics, sessions } => {
+        Command::Inspect {
+            path,
+            session,
+            diagnostics,
+            sessions,
+        } => {
             let loaded = source::load_path(&path)?;
             let mut out = String::new();
             if sessions {
@@ -108,7 +127,7 @@ fn session_line(loaded: &source::Loaded, s: &source::LoadedSession, t: &Transcri
         "lastSeq": t.last_seq,
         "cards": t.cards.len(),
         "errors": t.error_count(),
-        "diagnostics": s.records.iter().filter(|r| matches!(r, Record::Diagnostic(_))).count() + 0,
+        "diagnostics": t.diagnostics.len(),
     })
 }
 

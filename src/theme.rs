@@ -140,7 +140,8 @@ struct StyleSpec {
 }
 
 fn parse_color(s: &str) -> Result<Color, String> {
-    s.parse::<Color>().map_err(|_| format!("invalid colour {s:?}"))
+    s.parse::<Color>()
+        .map_err(|_| format!("invalid colour {s:?}"))
 }
 
 impl StyleSpec {
@@ -171,12 +172,18 @@ impl StyleSpec {
 impl Theme {
     /// Parse a theme from TOML text. `origin` names the file in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Theme, ThemeError> {
-        let invalid = |message: String| ThemeError::Invalid { path: origin.to_string(), message };
+        let invalid = |message: String| ThemeError::Invalid {
+            path: origin.to_string(),
+            message,
+        };
         let file: ThemeFile = toml::from_str(text).map_err(|e| invalid(e.to_string()))?;
         let mut styles = BTreeMap::new();
         for (key, spec) in &file.styles {
-            let role = Role::from_key(key).ok_or_else(|| invalid(format!("unknown style {key:?}")))?;
-            let style = spec.to_style().map_err(|m| invalid(format!("styles.{key}: {m}")))?;
+            let role =
+                Role::from_key(key).ok_or_else(|| invalid(format!("unknown style {key:?}")))?;
+            let style = spec
+                .to_style()
+                .map_err(|m| invalid(format!("styles.{key}: {m}")))?;
             styles.insert(role, style);
         }
         let syntax = file.syntax.filter(|s| s != "none");
@@ -216,8 +223,10 @@ impl Theme {
         }
         let path = Path::new(spec);
         if path.extension().is_some_and(|e| e == "toml") || path.exists() {
-            let text = std::fs::read_to_string(path)
-                .map_err(|source| ThemeError::Io { path: spec.to_string(), source })?;
+            let text = std::fs::read_to_string(path).map_err(|source| ThemeError::Io {
+                path: spec.to_string(),
+                source,
+            })?;
             return Theme::from_toml(&text, spec);
         }
         Err(ThemeError::NotFound(spec.to_string()))
@@ -274,7 +283,8 @@ mod tests {
     fn unknown_role_is_an_error_naming_it() {
         let err = Theme::from_toml("[styles]\nbogus = { fg = \"red\" }", "x.toml").unwrap_err();
         assert!(err.to_string().contains("bogus"), "{err}");
-        let err = Theme::from_toml("[styles]\ntext = { fg = \"notacolour\" }", "x.toml").unwrap_err();
+        let err =
+            Theme::from_toml("[styles]\ntext = { fg = \"notacolour\" }", "x.toml").unwrap_err();
         assert!(err.to_string().contains("styles.text"), "{err}");
     }
 

@@ -7,7 +7,11 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn deck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_deck")).args(args).env_remove("NO_COLOR").output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_deck"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap()
 }
 
 fn stdout(o: &Output) -> String {
@@ -20,13 +24,29 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn render_tour_frames_shows_every_card() {
-    let o = deck(&["render", &common::capture_str("tour", "frames.jsonl"), "--width", "100"]);
+    let o = deck(&[
+        "render",
+        &common::capture_str("tour", "frames.jsonl"),
+        "--width",
+        "100",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    for title in ["ls -la", "Read /workspace/demo/notes.md", "Edit /workspace/demo/notes.md", "Grep TODO (*.md)", "Glob **/*.md", "mcp__fake__echo", "mcp__nope__missing"] {
+    for title in [
+        "ls -la",
+        "Read /workspace/demo/notes.md",
+        "Edit /workspace/demo/notes.md",
+        "Grep TODO (*.md)",
+        "Glob **/*.md",
+        "mcp__fake__echo",
+        "mcp__nope__missing",
+    ] {
         assert!(out.contains(title), "missing {title}");
     }
-    assert!(out.lines().all(|l| unicode_width::UnicodeWidthStr::width(l) <= 100));
+    assert!(
+        out.lines()
+            .all(|l| unicode_width::UnicodeWidthStr::width(l) <= 100)
+    );
     assert!(!out.contains('\u{1b}'), "text output has no escapes");
 }
 
@@ -58,30 +78,50 @@ fn height_keeps_the_last_rows_and_at_stops_early() {
 
 #[test]
 fn ansi_output_has_only_sgr_and_osc8() {
-    let o = deck(&["render", "demo-sessions/showcase.jsonl", "--format", "ansi", "--density", "full", "--theme", "dark"]);
+    let o = deck(&[
+        "render",
+        "demo-sessions/showcase.jsonl",
+        "--format",
+        "ansi",
+        "--density",
+        "full",
+        "--theme",
+        "dark",
+    ]);
     assert!(o.status.success());
     let out = stdout(&o);
-    let mut rest = out.as_str();
-    while let Some(i) = rest.find('\u{1b}') {
-        let s = &rest[i..];
-        let ok = s.starts_with("\u{1b}[") && s[2..].find('m').is_some_and(|m| s[2..2 + m].chars().all(|c| c.is_ascii_digit() || c == ';'))
-            || s.starts_with("\u{1b}]8;;");
-        assert!(ok, "unexpected escape: {:?}", &s[..s.len().min(20)]);
-        rest = &s[1..];
-    }
+    common::assert_only_sgr_and_osc8(&out);
     assert!(out.contains("\u{1b}["), "ansi output is coloured");
+    assert!(
+        out.contains("\u{1b}]8;;https://toml.io/"),
+        "links are OSC 8"
+    );
 }
 
 #[test]
 fn styled_output_lists_spans() {
-    let o = deck(&["render", &common::capture_str("tour", "frames.jsonl"), "--format", "styled", "--density", "line"]);
+    let o = deck(&[
+        "render",
+        &common::capture_str("tour", "frames.jsonl"),
+        "--format",
+        "styled",
+        "--density",
+        "line",
+    ]);
     assert!(stdout(&o).contains("    @0-1 fg=#"));
 }
 
 #[test]
 fn no_color_env_forces_plain_styles() {
     let o = Command::new(env!("CARGO_BIN_EXE_deck"))
-        .args(["render", "demo-sessions/showcase.jsonl", "--format", "ansi", "--theme", "dark"])
+        .args([
+            "render",
+            "demo-sessions/showcase.jsonl",
+            "--format",
+            "ansi",
+            "--theme",
+            "dark",
+        ])
         .env("NO_COLOR", "1")
         .output()
         .unwrap();
@@ -110,7 +150,12 @@ fn unreadable_and_empty_and_unknown_fail_with_one_line() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("unknown format"), "{}", stderr(&o));
 
-    let theme = deck(&["render", &common::capture_str("tour", "frames.jsonl"), "--theme", "nope"]);
+    let theme = deck(&[
+        "render",
+        &common::capture_str("tour", "frames.jsonl"),
+        "--theme",
+        "nope",
+    ]);
     assert!(!theme.status.success());
     assert!(stderr(&theme).contains("theme \"nope\" not found"));
 }
@@ -129,7 +174,10 @@ fn bad_lines_render_and_are_counted() {
     assert!(stderr(&o).contains("deck: 2 diagnostics"), "{}", stderr(&o));
     assert!(stdout(&o).contains("ls -la"));
     let d = deck(&["inspect", "--diagnostics", p.to_str().unwrap()]);
-    let lines: Vec<serde_json::Value> = stdout(&d).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = stdout(&d)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["line"], 1);
     assert_eq!(lines[0]["raw"], "garbage line");
@@ -138,7 +186,10 @@ fn bad_lines_render_and_are_counted() {
 #[test]
 fn inspect_reports_view_sources() {
     let o = deck(&["inspect", &common::capture_str("tour", "frames.jsonl")]);
-    let rows: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), 31);
     let by = |id: &str| rows.iter().find(|r| r["callId"] == id).unwrap().clone();
     assert_eq!(by("call_t1s0_0")["viewSource"], "wire");
@@ -146,15 +197,25 @@ fn inspect_reports_view_sources() {
     let mcp = by("call_t1s6_1");
     assert_eq!(mcp["viewSource"], "fallback");
     assert!(mcp["fallbackReason"].as_str().unwrap().contains("no view"));
-    let log = deck(&["inspect", &common::capture_str("tour", "session.jsonl.zstd")]);
-    let rows: Vec<serde_json::Value> = stdout(&log).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let log = deck(&[
+        "inspect",
+        &common::capture_str("tour", "session.jsonl.zstd"),
+    ]);
+    let rows: Vec<serde_json::Value> = stdout(&log)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), 31);
     assert!(rows.iter().all(|r| r["viewSource"] != "wire"));
 }
 
 #[test]
 fn inspect_lists_sessions() {
-    let o = deck(&["inspect", "--sessions", &common::capture_str("tour", "frames.jsonl")]);
+    let o = deck(&[
+        "inspect",
+        "--sessions",
+        &common::capture_str("tour", "frames.jsonl"),
+    ]);
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["cards"], 31);
     assert_eq!(v["format"], "frame log");

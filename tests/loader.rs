@@ -24,7 +24,11 @@ fn frame_log_is_detected_and_complete() {
         assert_eq!(s.diagnostics(), 0);
         let seqs = seqs(&s.records);
         assert_eq!(seqs.first(), Some(&0));
-        assert_eq!(seqs.len() as u64, seqs.last().unwrap() + 1, "{cap}: contiguous seqs");
+        assert_eq!(
+            seqs.len() as u64,
+            seqs.last().unwrap() + 1,
+            "{cap}: contiguous seqs"
+        );
     }
 }
 
@@ -79,7 +83,10 @@ fn history_pages_in_any_order_are_merged() {
         let s = &l.sessions[0];
         assert_eq!(s.diagnostics(), 0);
         let seq: Vec<u64> = s.records.iter().filter_map(Record::seq).collect();
-        assert!(seq.windows(2).all(|w| w[0] < w[1]), "{file}: sorted, no repeats");
+        assert!(
+            seq.windows(2).all(|w| w[0] < w[1]),
+            "{file}: sorted, no repeats"
+        );
         assert_eq!(seq.first(), Some(&0), "{file}");
     }
 }
@@ -104,7 +111,16 @@ fn the_three_formats_fold_to_the_same_cards() {
     let log = fold("session.jsonl.zstd");
     assert_eq!(log.cards.len(), 31);
     let statuses = |t: &Transcript| t.cards.iter().map(|c| c.status).collect::<Vec<_>>();
-    assert_eq!(statuses(&log).iter().filter(|s| **s == Status::Error).count(), statuses(&frames).iter().filter(|s| **s == Status::Error).count());
+    assert_eq!(
+        statuses(&log)
+            .iter()
+            .filter(|s| **s == Status::Error)
+            .count(),
+        statuses(&frames)
+            .iter()
+            .filter(|s| **s == Status::Error)
+            .count()
+    );
 }
 
 #[test]
@@ -125,26 +141,42 @@ fn bad_lines_become_diagnostics_with_line_and_offset() {
     assert_eq!(diags[0].origin.offset, 57);
     assert_eq!(diags[0].raw, "not json at all");
     assert!(diags[0].reason.starts_with("not JSON"));
-    assert!(diags[1].reason.contains("unknown frame type"), "{}", diags[1].reason);
+    assert!(
+        diags[1].reason.contains("unknown frame type"),
+        "{}",
+        diags[1].reason
+    );
     assert!(diags[2].reason.contains("UTF-8"));
-    assert!(diags[4].reason.contains("truncated last line"), "{}", diags[4].reason);
+    assert!(
+        diags[4].reason.contains("truncated last line"),
+        "{}",
+        diags[4].reason
+    );
     assert_eq!(s.records.iter().filter_map(Record::seq).count(), 2);
 }
 
 #[test]
 fn empty_and_unknown_inputs_are_errors() {
     assert!(matches!(load_bytes("e", b""), Err(LoadError::Empty(_))));
-    assert!(matches!(load_bytes("e", b"\n  \n\n"), Err(LoadError::Empty(_))));
+    assert!(matches!(
+        load_bytes("e", b"\n  \n\n"),
+        Err(LoadError::Empty(_))
+    ));
     let err = load_bytes("u", b"hello\nworld\n").unwrap_err();
     assert!(matches!(err, LoadError::UnknownFormat { .. }));
     assert!(err.to_string().starts_with("u: unknown format"), "{err}");
-    assert!(matches!(load_path("/nonexistent/deck/file"), Err(LoadError::Io { .. })));
+    assert!(matches!(
+        load_path("/nonexistent/deck/file"),
+        Err(LoadError::Io { .. })
+    ));
 }
 
 #[test]
 fn several_sessions_are_kept_apart() {
     let ev = |sid: &str, seq: u64, turn: u64| {
-        format!(r#"{{"type":"session/event","sessionId":"{sid}","event":{{"type":"turn/start","seq":{seq},"time":1,"data":{{"turn":{turn}}}}}}}"#)
+        format!(
+            r#"{{"type":"session/event","sessionId":"{sid}","event":{{"type":"turn/start","seq":{seq},"time":1,"data":{{"turn":{turn}}}}}}}"#
+        )
     };
     let input = [ev("a", 0, 1), ev("b", 0, 7), ev("a", 1, 2), ev("b", 1, 8)].join("\n");
     let l = load_bytes("multi", input.as_bytes()).unwrap();
@@ -163,5 +195,9 @@ fn damaged_zstd_keeps_what_decoded() {
     let l = load_bytes("cut.zstd", cut).unwrap();
     let s = &l.sessions[0];
     assert!(s.records.iter().filter_map(Record::seq).count() > 50);
-    assert!(s.records.iter().any(|r| matches!(r, Record::Diagnostic(d) if d.reason.contains("zstd"))));
+    assert!(
+        s.records
+            .iter()
+            .any(|r| matches!(r, Record::Diagnostic(d) if d.reason.contains("zstd")))
+    );
 }

@@ -14,7 +14,11 @@ fn ev(kind: &str, seq: u64, data: Value) -> Record {
 }
 
 fn call(seq: u64, id: &str, name: &str, args: &str) -> Record {
-    ev("tool/call", seq, json!({"turn": 1, "step": 1, "callId": id, "name": name, "arguments": args}))
+    ev(
+        "tool/call",
+        seq,
+        json!({"turn": 1, "step": 1, "callId": id, "name": name, "arguments": args}),
+    )
 }
 
 fn result(seq: u64, id: &str, text: &str, is_error: bool) -> Record {
@@ -40,20 +44,32 @@ fn pairs_by_call_id_not_order() {
         result(4, "a", "first", true),
     ]);
     assert_eq!(t.card("a").unwrap().status, Status::Error);
-    assert_eq!(t.card("a").unwrap().result.as_ref().unwrap().text(), "first");
+    assert_eq!(
+        t.card("a").unwrap().result.as_ref().unwrap().text(),
+        "first"
+    );
     assert_eq!(t.card("b").unwrap().status, Status::Ok);
     assert_eq!(t.card("b").unwrap().duration_ms(), Some(10));
 }
 
 #[test]
 fn result_before_call_is_paired_when_the_call_arrives() {
-    let t = fold(&[result(5, "x", "out", false), call(4, "x", "mcp__y__z", "{\"q\":1}")]);
+    let t = fold(&[
+        result(5, "x", "out", false),
+        call(4, "x", "mcp__y__z", "{\"q\":1}"),
+    ]);
     assert_eq!(t.cards.len(), 1);
     let c = t.card("x").unwrap();
     assert_eq!(c.tool.as_deref(), Some("mcp__y__z"));
     assert_eq!(c.arguments, "{\"q\":1}");
     assert_eq!(c.status, Status::Ok);
-    assert_eq!(t.items.iter().filter(|i| matches!(i, Item::Tool(_))).count(), 1);
+    assert_eq!(
+        t.items
+            .iter()
+            .filter(|i| matches!(i, Item::Tool(_)))
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -69,7 +85,11 @@ fn result_without_call_still_shows() {
 
 #[test]
 fn duplicate_results_keep_the_first_and_say_so() {
-    let t = fold(&[call(1, "a", "t", "{}"), result(2, "a", "one", false), result(3, "a", "two", true)]);
+    let t = fold(&[
+        call(1, "a", "t", "{}"),
+        result(2, "a", "one", false),
+        result(3, "a", "two", true),
+    ]);
     let c = t.card("a").unwrap();
     assert_eq!(c.result.as_ref().unwrap().text(), "one");
     assert_eq!(c.status, Status::Ok);
@@ -80,7 +100,12 @@ fn duplicate_results_keep_the_first_and_say_so() {
 #[test]
 fn repeated_seqs_are_applied_once() {
     let r = call(1, "a", "t", "{}");
-    let t = fold(&[r.clone(), r.clone(), result(2, "a", "x", false), result(2, "a", "x", false)]);
+    let t = fold(&[
+        r.clone(),
+        r.clone(),
+        result(2, "a", "x", false),
+        result(2, "a", "x", false),
+    ]);
     assert_eq!(t.events, 2);
     assert_eq!(t.duplicates(), 2);
     assert!(t.diagnostics.is_empty());
@@ -101,7 +126,11 @@ fn calls_without_results_are_interrupted_at_turn_end() {
         call(2, "b", "t", "{}"),
         result(3, "b", "ok", false),
     ];
-    records.push(ev("turn/end", 4, json!({"turn": 1, "reason": {"kind": "aborted"}})));
+    records.push(ev(
+        "turn/end",
+        4,
+        json!({"turn": 1, "reason": {"kind": "aborted"}}),
+    ));
     let t = fold(&records);
     assert_eq!(t.card("a").unwrap().status, Status::Interrupted);
     assert_eq!(t.card("b").unwrap().status, Status::Ok);
@@ -110,11 +139,15 @@ fn calls_without_results_are_interrupted_at_turn_end() {
 #[test]
 fn terminal_nonzero_exit_is_failed_not_error() {
     let t = fold(&[
-        rec(json!({"type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":1,"time":1,
-            "data":{"callId":"c","name":"sh","arguments":"{}"}},"view":{"for":"call","view":{"card":"terminal","title":"false"}}})),
-        rec(json!({"type":"session/event","sessionId":"s","event":{"type":"tool/result","seq":2,"time":2,
+        rec(
+            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":1,"time":1,
+            "data":{"callId":"c","name":"sh","arguments":"{}"}},"view":{"for":"call","view":{"card":"terminal","title":"false"}}}),
+        ),
+        rec(
+            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/result","seq":2,"time":2,
             "data":{"message":{"content":[{"type":"tool-result","toolCallId":"c","content":[],"isError":false}]}}},
-            "view":{"for":"result","view":{"card":"terminal","output":"","exitCode":1}}})),
+            "view":{"for":"result","view":{"card":"terminal","output":"","exitCode":1}}}),
+        ),
     ]);
     let c = t.card("c").unwrap();
     assert_eq!(c.status, Status::Failed);
@@ -128,22 +161,50 @@ fn error_names_and_codes_are_kept() {
         event.data["error"] = json!({"name": "AbortError", "code": "ABORTED"});
     }
     let t = fold(&[call(1, "a", "t", "{}"), r]);
-    let err = t.card("a").unwrap().result.as_ref().unwrap().error.clone().unwrap();
-    assert_eq!((err.name.as_deref(), err.code.as_deref()), (Some("AbortError"), Some("ABORTED")));
+    let err = t
+        .card("a")
+        .unwrap()
+        .result
+        .as_ref()
+        .unwrap()
+        .error
+        .clone()
+        .unwrap();
+    assert_eq!(
+        (err.name.as_deref(), err.code.as_deref()),
+        (Some("AbortError"), Some("ABORTED"))
+    );
 }
 
 #[test]
 fn chunks_assemble_text_and_reasoning_without_final_message() {
-    let chunk = |seq: u64, c: Value| ev("assistant/chunk", seq, json!({"turn": 1, "step": 1, "chunk": c}));
+    let chunk = |seq: u64, c: Value| {
+        ev(
+            "assistant/chunk",
+            seq,
+            json!({"turn": 1, "step": 1, "chunk": c}),
+        )
+    };
     let t = fold(&[
-        chunk(1, json!({"type":"block-start","index":0,"blockType":"reasoning"})),
-        chunk(2, json!({"type":"reasoning-delta","index":0,"text":"think "})),
+        chunk(
+            1,
+            json!({"type":"block-start","index":0,"blockType":"reasoning"}),
+        ),
+        chunk(
+            2,
+            json!({"type":"reasoning-delta","index":0,"text":"think "}),
+        ),
         chunk(3, json!({"type":"reasoning-delta","index":0,"text":"hard"})),
-        chunk(4, json!({"type":"block-start","index":1,"blockType":"text"})),
+        chunk(
+            4,
+            json!({"type":"block-start","index":1,"blockType":"text"}),
+        ),
         chunk(5, json!({"type":"text-delta","index":1,"text":"Hel"})),
         chunk(6, json!({"type":"text-delta","index":1,"text":"lo"})),
     ]);
-    let Item::Assistant(m) = &t.items[0] else { panic!("{:?}", t.items) };
+    let Item::Assistant(m) = &t.items[0] else {
+        panic!("{:?}", t.items)
+    };
     assert_eq!(m.blocks.len(), 2);
     assert!(m.blocks[0].reasoning);
     assert_eq!(m.blocks[0].text, "think hard");
@@ -154,12 +215,22 @@ fn chunks_assemble_text_and_reasoning_without_final_message() {
 #[test]
 fn final_message_replaces_streamed_text() {
     let t = fold(&[
-        ev("assistant/chunk", 1, json!({"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":"Hel"}})),
-        ev("assistant/message", 2, json!({"turn":1,"step":1,"message":{"role":"assistant","content":[
-            {"type":"text","text":"Hello, world"},{"type":"tool-call","id":"c","name":"t","arguments":"{}"}]}})),
+        ev(
+            "assistant/chunk",
+            1,
+            json!({"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":"Hel"}}),
+        ),
+        ev(
+            "assistant/message",
+            2,
+            json!({"turn":1,"step":1,"message":{"role":"assistant","content":[
+            {"type":"text","text":"Hello, world"},{"type":"tool-call","id":"c","name":"t","arguments":"{}"}]}}),
+        ),
     ]);
     assert_eq!(t.items.len(), 1);
-    let Item::Assistant(m) = &t.items[0] else { panic!() };
+    let Item::Assistant(m) = &t.items[0] else {
+        panic!()
+    };
     assert_eq!(m.blocks[0].text, "Hello, world");
     assert!(m.complete);
 }
@@ -186,17 +257,21 @@ fn error_turns_keep_message_and_code() {
     let Item::Turn(m) = &t.items[0] else { panic!() };
     let end = m.end.as_ref().unwrap();
     assert_eq!(
-        (end.reason.as_str(), end.message.as_deref(), end.code.as_deref()),
+        (
+            end.reason.as_str(),
+            end.message.as_deref(),
+            end.code.as_deref()
+        ),
         ("error", Some("bad request"), Some("INVALID_REQUEST"))
     );
 }
 
 #[test]
 fn malformed_views_fall_back_with_a_reason() {
-    let t = fold(&[
-        rec(json!({"type":"session/event","event":{"type":"tool/call","seq":1,"time":1,
-            "data":{"callId":"c","name":"custom","arguments":"{\"a\":1}"}},"view":{"for":"call","view":{"card":"hologram","title":"x"}}})),
-    ]);
+    let t = fold(&[rec(
+        json!({"type":"session/event","event":{"type":"tool/call","seq":1,"time":1,
+            "data":{"callId":"c","name":"custom","arguments":"{\"a\":1}"}},"view":{"for":"call","view":{"card":"hologram","title":"x"}}}),
+    )]);
     let r = deck::cards::resolve(t.card("c").unwrap());
     assert_eq!(r.title, "custom");
     assert!(r.fallback.unwrap().contains("unknown card \"hologram\""));
@@ -206,7 +281,11 @@ fn malformed_views_fall_back_with_a_reason() {
 fn the_tour_folds_like_the_host_says() {
     let path = {
         let beside = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
-        let base = if beside.exists() { beside } else { "/work/shared".into() };
+        let base = if beside.exists() {
+            beside
+        } else {
+            "/work/shared".into()
+        };
         base.join("dsh/captures/tour/frames.jsonl")
     };
     let l = deck::source::load_path(path.to_str().unwrap()).unwrap();
@@ -219,6 +298,10 @@ fn the_tour_folds_like_the_host_says() {
     assert_eq!(count(Status::Failed), 2);
     assert_eq!(count(Status::Pending) + count(Status::Interrupted), 0);
     assert_eq!(t.title.as_deref().map(|s| !s.is_empty()), Some(true));
-    let turns = t.items.iter().filter(|i| matches!(i, Item::Turn(m) if m.end.is_some())).count();
+    let turns = t
+        .items
+        .iter()
+        .filter(|i| matches!(i, Item::Turn(m) if m.end.is_some()))
+        .count();
     assert_eq!(turns, 4);
 }

@@ -57,7 +57,9 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
 
 /// Load the config file if there is one.
 pub fn load() -> Result<Config, ConfigError> {
-    let Some(dir) = config_dir() else { return Ok(Config::default()) };
+    let Some(dir) = config_dir() else {
+        return Ok(Config::default());
+    };
     let path = dir.join("config.toml");
     match std::fs::read_to_string(&path) {
         Ok(text) => parse(&text, &path.to_string_lossy()),
@@ -67,17 +69,29 @@ pub fn load() -> Result<Config, ConfigError> {
 
 /// Built-in themes, then the user's, in a stable order.
 pub fn all_themes(dir: Option<&Path>) -> Result<Vec<Theme>, ThemeError> {
-    let mut out: Vec<Theme> = crate::theme::BUILTIN.iter().filter_map(|(n, _)| Theme::builtin(n)).collect();
+    let mut out: Vec<Theme> = crate::theme::BUILTIN
+        .iter()
+        .filter_map(|(n, _)| Theme::builtin(n))
+        .collect();
     if let Some(dir) = dir
         && let Ok(rd) = std::fs::read_dir(dir.join("themes"))
     {
-        let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "toml")).collect();
+        let mut paths: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
         paths.sort();
         for p in paths {
-            let text = std::fs::read_to_string(&p).map_err(|source| ThemeError::Io { path: p.to_string_lossy().into(), source })?;
+            let text = std::fs::read_to_string(&p).map_err(|source| ThemeError::Io {
+                path: p.to_string_lossy().into(),
+                source,
+            })?;
             let mut theme = Theme::from_toml(&text, &p.to_string_lossy())?;
             if theme.name == p.to_string_lossy() {
-                theme.name = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                theme.name = p
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
             }
             out.retain(|t| t.name != theme.name);
             out.push(theme);
@@ -92,7 +106,11 @@ pub fn detect_background() -> &'static str {
     if let Ok(v) = std::env::var("COLORFGBG")
         && let Some(bg) = v.rsplit(';').next().and_then(|s| s.parse::<u8>().ok())
     {
-        return if matches!(bg, 7 | 15) { "light" } else { "dark" };
+        return if matches!(bg, 7 | 15) {
+            "light"
+        } else {
+            "dark"
+        };
     }
     let mut opts = terminal_colorsaurus::QueryOptions::default();
     opts.timeout = std::time::Duration::from_millis(150);
@@ -104,16 +122,25 @@ pub fn detect_background() -> &'static str {
 
 /// Resolve the theme list and the index of the starting theme.
 /// `NO_COLOR` forces `no-color`; `auto` (the default) detects the background.
-pub fn resolve_themes(spec: Option<&str>, cfg: &Config) -> Result<(Vec<Theme>, usize), ConfigError> {
+pub fn resolve_themes(
+    spec: Option<&str>,
+    cfg: &Config,
+) -> Result<(Vec<Theme>, usize), ConfigError> {
     let dir = config_dir();
     let mut themes = all_themes(dir.as_deref())?;
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let wanted = if no_color {
         "no-color".to_string()
     } else {
-        spec.map(str::to_string).or_else(|| cfg.theme.clone()).unwrap_or_else(|| "auto".into())
+        spec.map(str::to_string)
+            .or_else(|| cfg.theme.clone())
+            .unwrap_or_else(|| "auto".into())
     };
-    let wanted = if wanted == "auto" { detect_background().to_string() } else { wanted };
+    let wanted = if wanted == "auto" {
+        detect_background().to_string()
+    } else {
+        wanted
+    };
     if let Some(i) = themes.iter().position(|t| t.name == wanted) {
         return Ok((themes, i));
     }
@@ -128,19 +155,33 @@ mod tests {
 
     #[test]
     fn parses_a_config() {
-        let c = parse("theme = \"light\"\ndensity = \"full\"\nspeed = 2.0\nidle_limit = 1.5\n", "c.toml").unwrap();
+        let c = parse(
+            "theme = \"light\"\ndensity = \"full\"\nspeed = 2.0\nidle_limit = 1.5\n",
+            "c.toml",
+        )
+        .unwrap();
         assert_eq!(c.theme.as_deref(), Some("light"));
         assert_eq!(c.speed, Some(2.0));
     }
 
     #[test]
     fn invalid_config_names_file_and_line() {
-        let err = parse("theme = \"light\"\nspeed = \"fast\"\n", "/home/u/.config/deck/config.toml").unwrap_err().to_string();
-        assert!(err.starts_with("/home/u/.config/deck/config.toml:"), "{err}");
+        let err = parse(
+            "theme = \"light\"\nspeed = \"fast\"\n",
+            "/home/u/.config/deck/config.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with("/home/u/.config/deck/config.toml:"),
+            "{err}"
+        );
         assert!(err.contains("line 2"), "{err}");
         let err = parse("colour = 1\n", "c.toml").unwrap_err().to_string();
         assert!(err.contains("colour"), "{err}");
-        let err = parse("density = \"huge\"\n", "c.toml").unwrap_err().to_string();
+        let err = parse("density = \"huge\"\n", "c.toml")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("density"), "{err}");
     }
 
@@ -148,7 +189,11 @@ mod tests {
     fn user_themes_are_added() {
         let dir = std::env::temp_dir().join(format!("deck-cfg-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("themes")).unwrap();
-        std::fs::write(dir.join("themes/mine.toml"), "syntax = \"Nord\"\n[styles]\ntitle = { fg = \"#ff0000\" }\n").unwrap();
+        std::fs::write(
+            dir.join("themes/mine.toml"),
+            "syntax = \"Nord\"\n[styles]\ntitle = { fg = \"#ff0000\" }\n",
+        )
+        .unwrap();
         let themes = all_themes(Some(&dir)).unwrap();
         assert!(themes.iter().any(|t| t.name == "mine"));
         assert!(themes.iter().any(|t| t.name == "dark"));

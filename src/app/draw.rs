@@ -44,7 +44,9 @@ pub fn draw(app: &mut App, buf: &mut Buffer) {
             .items
             .get(p.item)
             .and_then(|it| match it {
-                crate::session::Item::Tool(i) => t.cards.get(*i).map(|c| crate::cards::resolve(c).title),
+                crate::session::Item::Tool(i) => {
+                    t.cards.get(*i).map(|c| crate::cards::resolve(c).title)
+                }
                 _ => None,
             })
             .unwrap_or_else(|| "item".into());
@@ -56,14 +58,35 @@ pub fn draw(app: &mut App, buf: &mut Buffer) {
                 if p.wrap { "on" } else { "off" }
             )
         });
-        let info = status::StatusInfo { source: "pager".into(), title: Some(title), message: Some(msg), ..app.status() };
-        put(buf, area.x, y, area.width, &status::status_line(&info, &theme, w));
+        let info = status::StatusInfo {
+            source: "pager".into(),
+            title: Some(title),
+            message: Some(msg),
+            ..app.status()
+        };
+        put(
+            buf,
+            area.x,
+            y,
+            area.width,
+            &status::status_line(&info, &theme, w),
+        );
     } else {
-        put(buf, area.x, y, area.width, &status::status_line(&app.status(), &theme, w));
+        put(
+            buf,
+            area.x,
+            y,
+            area.width,
+            &status::status_line(&app.status(), &theme, w),
+        );
     }
     if let Some((target, text)) = &app.prompt {
         y = y.saturating_sub(1);
-        let label = if *target == PromptFor::PagerSearch { "/" } else { "search all cards /" };
+        let label = if *target == PromptFor::PagerSearch {
+            "/"
+        } else {
+            "search all cards /"
+        };
         let line = Line::new()
             .with(label.to_string(), theme.style(Role::Focus))
             .with(crate::text::sanitize::inline(text), theme.style(Role::Text))
@@ -72,7 +95,15 @@ pub fn draw(app: &mut App, buf: &mut Buffer) {
     }
     if let (Overlay::None | Overlay::Help, Some(p)) = (&app.overlay, &app.player) {
         y = y.saturating_sub(1);
-        let tl = status::timeline(p.playing, p.clock_ms(), p.duration_ms(), p.speed(), p.turn_marks(), &theme, w);
+        let tl = status::timeline(
+            p.playing,
+            p.clock_ms(),
+            p.duration_ms(),
+            p.speed(),
+            p.turn_marks(),
+            &theme,
+            w,
+        );
         put(buf, area.x, y, area.width, &tl);
     }
     let rows = y.saturating_sub(area.y) as usize;
@@ -83,13 +114,24 @@ pub fn draw(app: &mut App, buf: &mut Buffer) {
     }
     draw_list(app, buf, rows);
     if matches!(app.overlay, Overlay::Help) {
-        draw_help(app, buf, Rect { x: area.x, y: area.y, width: area.width, height: rows as u16 });
+        draw_help(
+            app,
+            buf,
+            Rect {
+                x: area.x,
+                y: area.y,
+                width: area.width,
+                height: rows as u16,
+            },
+        );
     }
 }
 
 fn build_pager(app: &mut App, w: usize, rows: usize) {
     let theme = app.theme().clone();
-    let Overlay::Pager(mut p) = std::mem::replace(&mut app.overlay, Overlay::None) else { return };
+    let Overlay::Pager(mut p) = std::mem::replace(&mut app.overlay, Overlay::None) else {
+        return;
+    };
     p.build(app.transcript(), &theme, w);
     p.scroll_by(0, rows);
     app.overlay = Overlay::Pager(p);
@@ -99,7 +141,9 @@ fn draw_pager(app: &mut App, buf: &mut Buffer, rows: usize) {
     let area = buf.area;
     let w = area.width as usize;
     let theme = app.theme().clone();
-    let Overlay::Pager(p) = std::mem::replace(&mut app.overlay, Overlay::None) else { return };
+    let Overlay::Pager(p) = std::mem::replace(&mut app.overlay, Overlay::None) else {
+        return;
+    };
     for (i, line) in p.visible(&theme, w, rows).iter().enumerate() {
         put(buf, area.x, area.y + i as u16, area.width, line);
     }
@@ -121,9 +165,23 @@ fn draw_list(app: &mut App, buf: &mut Buffer, rows: usize) {
     for (i, (entry, _, line)) in visible.iter().enumerate() {
         let y = area.y + i as u16;
         let Some(line) = line else { continue };
-        let line = if query.is_empty() { line.clone() } else { highlight(line, &query, hl) };
-        let margin = if *entry == focus && !app.list.follow { &bar } else { &blank };
-        put(buf, area.x, y, area.width, &line.prefixed(std::slice::from_ref(margin)));
+        let line = if query.is_empty() {
+            line.clone()
+        } else {
+            highlight(line, &query, hl)
+        };
+        let margin = if *entry == focus && !app.list.follow {
+            &bar
+        } else {
+            &blank
+        };
+        put(
+            buf,
+            area.x,
+            y,
+            area.width,
+            &line.prefixed(std::slice::from_ref(margin)),
+        );
     }
 }
 

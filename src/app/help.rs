@@ -6,7 +6,10 @@ use crate::theme::{Role, Theme};
 
 /// Lines of the help overlay.
 pub fn lines(theme: &Theme) -> Vec<Line> {
-    let mut out = vec![Line::styled("deck — keys", theme.style(Role::Title)), Line::new()];
+    let mut out = vec![
+        Line::styled("deck — keys", theme.style(Role::Title)),
+        Line::new(),
+    ];
     let mut section = "";
     for (keys, _, what, sec) in BINDINGS {
         if *sec != section {
@@ -23,7 +26,13 @@ pub fn lines(theme: &Theme) -> Vec<Line> {
         );
     }
     out.push(Line::new());
-    out.push(Line::styled("mouse: wheel scrolls · click focuses · click again toggles", theme.style(Role::Muted)));
-    out.push(Line::styled("pager: / search · n N · w wrap · h l scroll · q back", theme.style(Role::Muted)));
+    out.push(Line::styled(
+        "mouse: wheel scrolls · click focuses · click again toggles",
+        theme.style(Role::Muted),
+    ));
+    out.push(Line::styled(
+        "pager: / search · n N · w wrap · h l scroll · q back",
+        theme.style(Role::Muted),
+    ));
     out
 }

@@ -25,17 +25,24 @@ pub enum StartAt {
 pub fn parse_at(s: &str) -> Result<StartAt, String> {
     let s = s.trim();
     if let Some(secs) = s.strip_suffix('s') {
-        return secs.parse::<f64>().map(|x| StartAt::Ms((x * 1000.0) as i64)).map_err(|_| format!("--at {s:?}: not a time"));
+        return secs
+            .parse::<f64>()
+            .map(|x| StartAt::Ms((x * 1000.0) as i64))
+            .map_err(|_| format!("--at {s:?}: not a time"));
     }
     if s.contains(':') {
         let mut secs = 0.0;
         for part in s.split(':') {
-            let v: f64 = part.parse().map_err(|_| format!("--at {s:?}: not a time (use m:ss)"))?;
+            let v: f64 = part
+                .parse()
+                .map_err(|_| format!("--at {s:?}: not a time (use m:ss)"))?;
             secs = secs * 60.0 + v;
         }
         return Ok(StartAt::Ms((secs * 1000.0) as i64));
     }
-    s.parse::<u64>().map(StartAt::Seq).map_err(|_| format!("--at {s:?}: expected an event seq or a time like 1:30"))
+    s.parse::<u64>()
+        .map(StartAt::Seq)
+        .map_err(|_| format!("--at {s:?}: expected an event seq or a time like 1:30"))
 }
 
 fn density(arg: Option<DensityArg>, cfg: &Config) -> Density {
@@ -43,7 +50,11 @@ fn density(arg: Option<DensityArg>, cfg: &Config) -> Density {
         Some(DensityArg::Line) => Density::Line,
         Some(DensityArg::Preview) => Density::Preview,
         Some(DensityArg::Full) => Density::Full,
-        None => cfg.density.as_deref().and_then(Density::parse).unwrap_or_default(),
+        None => cfg
+            .density
+            .as_deref()
+            .and_then(Density::parse)
+            .unwrap_or_default(),
     }
 }
 
@@ -56,10 +67,23 @@ fn base_app(app: &mut App, tui: &TuiArgs, cfg: &Config) -> anyhow::Result<()> {
 }
 
 /// Build a replay app (also used by tests and the demo).
-pub fn replay_app(label: String, loaded: &Loaded, session: Option<&str>, player: &PlayerArgs, cfg: &Config) -> anyhow::Result<App> {
+pub fn replay_app(
+    label: String,
+    loaded: &Loaded,
+    session: Option<&str>,
+    player: &PlayerArgs,
+    cfg: &Config,
+) -> anyhow::Result<App> {
     let s = loaded.session(session)?;
-    let idle = player.idle_limit.or(cfg.idle_limit).unwrap_or(DEFAULT_IDLE_LIMIT);
-    let idle_ms = if idle > 0.0 { Some((idle * 1000.0) as u64) } else { None };
+    let idle = player
+        .idle_limit
+        .or(cfg.idle_limit)
+        .unwrap_or(DEFAULT_IDLE_LIMIT);
+    let idle_ms = if idle > 0.0 {
+        Some((idle * 1000.0) as u64)
+    } else {
+        None
+    };
     let speed = player.speed.or(cfg.speed).unwrap_or(1.0);
     let mut p = Player::new(Arc::new(s.records.clone()), s.id.clone(), idle_ms, speed);
     if let Some(at) = &player.at {
@@ -83,7 +107,12 @@ pub fn demo(tui: TuiArgs, player: PlayerArgs) -> anyhow::Result<()> {
 }
 
 /// `deck replay PATH`.
-pub fn replay(path: &str, session: Option<&str>, tui: TuiArgs, player: PlayerArgs) -> anyhow::Result<()> {
+pub fn replay(
+    path: &str,
+    session: Option<&str>,
+    tui: TuiArgs,
+    player: PlayerArgs,
+) -> anyhow::Result<()> {
     super::run::ensure_terminal()?;
     let cfg = config::load()?;
     let loaded = source::load_path(path)?;
@@ -109,7 +138,9 @@ pub fn label(path: &str) -> String {
     if path == "-" {
         return "stdin".into();
     }
-    std::path::Path::new(path).file_name().map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+    std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]

@@ -58,7 +58,12 @@ pub fn effective_times(records: &[Record], idle_limit_ms: Option<u64>) -> Vec<u6
 }
 
 impl Player {
-    pub fn new(records: Arc<Vec<Record>>, session_id: Option<String>, idle_limit_ms: Option<u64>, speed: f64) -> Player {
+    pub fn new(
+        records: Arc<Vec<Record>>,
+        session_id: Option<String>,
+        idle_limit_ms: Option<u64>,
+        speed: f64,
+    ) -> Player {
         let times = effective_times(&records, idle_limit_ms);
         let interval = (records.len() / MAX_SNAPSHOTS).max(MIN_INTERVAL);
         let turn_marks = records
@@ -168,7 +173,9 @@ impl Player {
     fn apply_next(&mut self) {
         self.transcript.apply(&self.records[self.pos]);
         self.pos += 1;
-        if self.pos.is_multiple_of(self.interval) && self.snapshots.last().is_some_and(|(p, _)| *p < self.pos) {
+        if self.pos.is_multiple_of(self.interval)
+            && self.snapshots.last().is_some_and(|(p, _)| *p < self.pos)
+        {
             self.snapshots.push((self.pos, self.transcript.clone()));
         }
     }
@@ -190,7 +197,11 @@ impl Player {
         while self.pos < target {
             self.apply_next();
         }
-        self.clock = if self.pos == 0 { 0.0 } else { self.times[self.pos - 1] as f64 };
+        self.clock = if self.pos == 0 {
+            0.0
+        } else {
+            self.times[self.pos - 1] as f64
+        };
     }
 
     /// Jump to an effective time (ms): every record due by then is applied.
@@ -255,7 +266,11 @@ mod tests {
                 .enumerate()
                 .map(|(i, t)| Record::Event {
                     event: SessionEvent {
-                        kind: if i % 10 == 0 { "turn/start".into() } else { "step/start".into() },
+                        kind: if i % 10 == 0 {
+                            "turn/start".into()
+                        } else {
+                            "step/start".into()
+                        },
                         seq: i as u64,
                         time: *t,
                         data: json!({"turn": i / 10}),
@@ -272,8 +287,14 @@ mod tests {
     #[test]
     fn idle_gaps_are_capped_and_negative_gaps_zero() {
         let r = records(&[1000, 1100, 61_100, 61_000, 61_200]);
-        assert_eq!(effective_times(&r, Some(2000)), vec![0, 100, 2100, 2100, 2300]);
-        assert_eq!(effective_times(&r, None), vec![0, 100, 60_100, 60_100, 60_300]);
+        assert_eq!(
+            effective_times(&r, Some(2000)),
+            vec![0, 100, 2100, 2100, 2300]
+        );
+        assert_eq!(
+            effective_times(&r, None),
+            vec![0, 100, 60_100, 60_100, 60_300]
+        );
     }
 
     #[test]

@@ -14,7 +14,8 @@ use anyhow::Context;
 use base64::Engine;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::terminal::{
-    self, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen,
+    self, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen,
+    LeaveAlternateScreen,
 };
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
@@ -40,7 +41,13 @@ pub fn ensure_terminal() -> anyhow::Result<()> {
 
 fn restore() {
     let mut out = std::io::stdout();
-    let _ = execute!(out, EndSynchronizedUpdate, DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        out,
+        EndSynchronizedUpdate,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
     let _ = terminal::disable_raw_mode();
 }
 
@@ -69,18 +76,27 @@ fn setup() -> anyhow::Result<Terminal<CrosstermBackend<Stdout>>> {
 /// stripped of controls and base64-encoded, so it cannot carry escapes.
 pub fn osc52(text: &str) -> String {
     let clean = sanitize::strip_controls(text);
-    format!("\x1b]52;c;{}\x07", base64::engine::general_purpose::STANDARD.encode(clean))
+    format!(
+        "\x1b]52;c;{}\x07",
+        base64::engine::general_purpose::STANDARD.encode(clean)
+    )
 }
 
 fn now_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// Run the app until it quits. `live`: records from a live source.
 pub fn run(mut app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<()> {
     ensure_terminal()?;
     let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP, signal_hook::consts::SIGINT] {
+    for sig in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
         signal_hook::flag::register(sig, stop.clone()).context("cannot install signal handlers")?;
     }
     let mut term = setup()?;
@@ -90,7 +106,10 @@ pub fn run(mut app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<
     let mut dirty = true;
     let mut last_draw = Instant::now() - FRAME;
     let mut last_tick = Instant::now();
-    app.update(Msg::Tick { real_ms: 0.0, now_ms: now_ms() });
+    app.update(Msg::Tick {
+        real_ms: 0.0,
+        now_ms: now_ms(),
+    });
     loop {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -105,9 +124,14 @@ pub fn run(mut app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<
         let wait = if dirty {
             FRAME.saturating_sub(last_draw.elapsed())
         } else {
-            let due = app.player.as_ref().and_then(|p| p.next_due_ms()).map(|ms| Duration::from_secs_f64(ms / 1000.0));
+            let due = app
+                .player
+                .as_ref()
+                .and_then(|p| p.next_due_ms())
+                .map(|ms| Duration::from_secs_f64(ms / 1000.0));
             let anim = Duration::from_millis(100);
-            due.map_or(anim, |d| d.min(anim)).max(Duration::from_millis(1))
+            due.map_or(anim, |d| d.min(anim))
+                .max(Duration::from_millis(1))
         };
         let mut quit = false;
         if event::poll(wait)? {
@@ -136,17 +160,35 @@ pub fn run(mut app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<
                 batch.append(&mut records);
             }
             if !batch.is_empty() {
-                perform(&mut app, Msg::Records(batch), &mut dirty, term.backend_mut())?;
+                perform(
+                    &mut app,
+                    Msg::Records(batch),
+                    &mut dirty,
+                    term.backend_mut(),
+                )?;
             }
         }
         let real = last_tick.elapsed().as_secs_f64() * 1000.0;
         last_tick = Instant::now();
-        perform(&mut app, Msg::Tick { real_ms: real, now_ms: now_ms() }, &mut dirty, term.backend_mut())?;
+        perform(
+            &mut app,
+            Msg::Tick {
+                real_ms: real,
+                now_ms: now_ms(),
+            },
+            &mut dirty,
+            term.backend_mut(),
+        )?;
     }
     Ok(())
 }
 
-fn perform(app: &mut App, msg: Msg, dirty: &mut bool, out: &mut impl Write) -> anyhow::Result<bool> {
+fn perform(
+    app: &mut App,
+    msg: Msg,
+    dirty: &mut bool,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
     let mut quit = false;
     for fx in app.update(msg) {
         match fx {
@@ -170,8 +212,14 @@ mod tests {
         let s = osc52("hi\u{1b}]52;c;evil\u{7}\nthere");
         assert!(s.starts_with("\x1b]52;c;"));
         let payload = &s[7..s.len() - 1];
-        assert!(payload.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'='));
-        let decoded = base64::engine::general_purpose::STANDARD.decode(payload).unwrap();
+        assert!(
+            payload
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=')
+        );
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(payload)
+            .unwrap();
         assert_eq!(String::from_utf8(decoded).unwrap(), "hi]52;c;evil\nthere");
     }
 }

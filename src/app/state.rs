@@ -25,7 +25,10 @@ pub enum Msg {
     Mouse(MouseEvent),
     Resize(u16, u16),
     /// Wall time passed (`real_ms`) and the current epoch time.
-    Tick { real_ms: f64, now_ms: i64 },
+    Tick {
+        real_ms: f64,
+        now_ms: i64,
+    },
     /// Records that arrived from a live source.
     Records(Vec<Record>),
 }
@@ -92,7 +95,11 @@ impl App {
             density: Density::Preview,
             show_reasoning: true,
             hide_tools: false,
-            themes: if themes.is_empty() { vec![Theme::dark()] } else { themes },
+            themes: if themes.is_empty() {
+                vec![Theme::dark()]
+            } else {
+                themes
+            },
             theme_idx: 0,
             width: 80,
             height: 24,
@@ -159,7 +166,9 @@ impl App {
     }
 
     /// Split borrow: the transcript, the list and the theme at once.
-    pub(crate) fn parts(&mut self) -> (&Transcript, &mut TranscriptList, &Theme, ListOptions, usize) {
+    pub(crate) fn parts(
+        &mut self,
+    ) -> (&Transcript, &mut TranscriptList, &Theme, ListOptions, usize) {
         let opts = self.list_options();
         let rows = self.list_rows();
         let t = self.player.as_ref().map_or(&self.own, Player::transcript);
@@ -253,7 +262,10 @@ impl App {
                 status::speed(p.speed())
             )
         });
-        let message = self.message.clone().or_else(|| (self.unseen > 0).then(|| format!("↓ {} new", self.unseen)));
+        let message = self
+            .message
+            .clone()
+            .or_else(|| (self.unseen > 0).then(|| format!("↓ {} new", self.unseen)));
         StatusInfo {
             source: self.label.clone(),
             title: t.title.clone(),
@@ -305,13 +317,21 @@ impl App {
         }
         // Spinners and elapsed times of running cards animate at ~10 fps.
         self.tick_acc += real_ms;
-        let running = self.transcript().cards.iter().any(|c| c.status == crate::session::Status::Pending);
+        let running = self
+            .transcript()
+            .cards
+            .iter()
+            .any(|c| c.status == crate::session::Status::Pending);
         if running && self.tick_acc >= 100.0 {
             self.tick_acc = 0.0;
             self.tick = self.tick.wrapping_add(1);
             changed = true;
         }
-        if changed { vec![Effect::Redraw] } else { Vec::new() }
+        if changed {
+            vec![Effect::Redraw]
+        } else {
+            Vec::new()
+        }
     }
 
     fn on_mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
@@ -331,7 +351,9 @@ impl App {
             MouseEventKind::ScrollDown => self.scroll(3),
             MouseEventKind::ScrollUp => self.scroll(-3),
             MouseEventKind::Down(MouseButton::Left) => {
-                let Some(Some(entry)) = self.row_map.get(m.row as usize).copied() else { return Vec::new() };
+                let Some(Some(entry)) = self.row_map.get(m.row as usize).copied() else {
+                    return Vec::new();
+                };
                 if entry == self.list.focus && !self.list.follow {
                     self.toggle_card();
                 } else {
@@ -395,7 +417,14 @@ impl App {
             PromptFor::Search => {
                 self.query = text.to_string();
                 let (t, list, theme, opts, _) = self.parts();
-                let matches = search::find(t, &list.entries, theme, opts.width, opts.show_reasoning, text);
+                let matches = search::find(
+                    t,
+                    &list.entries,
+                    theme,
+                    opts.width,
+                    opts.show_reasoning,
+                    text,
+                );
                 self.matches = matches;
                 self.current_match = None;
                 if self.matches.is_empty() {
@@ -409,16 +438,31 @@ impl App {
 
     fn goto_match(&mut self, forward: bool) {
         if self.matches.is_empty() {
-            self.message = Some(if self.query.is_empty() { "no search".into() } else { format!("no match for {:?}", self.query) });
+            self.message = Some(if self.query.is_empty() {
+                "no search".into()
+            } else {
+                format!("no match for {:?}", self.query)
+            });
             return;
         }
         let n = self.matches.len();
-        let here = Match { entry: self.list.focus, row: 0 };
+        let here = Match {
+            entry: self.list.focus,
+            row: 0,
+        };
         let i = match (self.current_match, forward) {
             (Some(c), true) => (c + 1) % n,
             (Some(c), false) => (c + n - 1) % n,
-            (None, true) => self.matches.iter().position(|m| (m.entry, m.row) >= (here.entry, here.row)).unwrap_or(0),
-            (None, false) => self.matches.iter().rposition(|m| m.entry < here.entry).unwrap_or(n - 1),
+            (None, true) => self
+                .matches
+                .iter()
+                .position(|m| (m.entry, m.row) >= (here.entry, here.row))
+                .unwrap_or(0),
+            (None, false) => self
+                .matches
+                .iter()
+                .rposition(|m| m.entry < here.entry)
+                .unwrap_or(n - 1),
         };
         self.current_match = Some(i);
         let m = self.matches[i];
@@ -429,14 +473,23 @@ impl App {
         self.list.follow = false;
         self.list.focus = m.entry;
         let rows = self.list_rows();
-        self.list.anchor = Anchor { entry: m.entry, row: m.row.saturating_sub(rows / 3) };
+        self.list.anchor = Anchor {
+            entry: m.entry,
+            row: m.row.saturating_sub(rows / 3),
+        };
         self.message = Some(format!("match {}/{} for {:?}", i + 1, n, self.query));
     }
 
     fn toggle_card(&mut self) {
-        let Some(item) = self.focused_item() else { return };
+        let Some(item) = self.focused_item() else {
+            return;
+        };
         let cur = self.list.density_of(item, self.density);
-        let next = if cur == Density::Full { Density::Preview } else { Density::Full };
+        let next = if cur == Density::Full {
+            Density::Preview
+        } else {
+            Density::Full
+        };
         self.list.overrides.insert(item, next);
         self.reveal();
     }
@@ -447,7 +500,9 @@ impl App {
         let found = if forward {
             (self.list.focus + 1..n).find(|&e| pred(t, &t.items[self.list.entries[e]]))
         } else {
-            (0..self.list.focus).rev().find(|&e| pred(t, &t.items[self.list.entries[e]]))
+            (0..self.list.focus)
+                .rev()
+                .find(|&e| pred(t, &t.items[self.list.entries[e]]))
         };
         match found {
             Some(e) => {
@@ -460,9 +515,13 @@ impl App {
     }
 
     fn copy(&mut self, target: bool) -> Vec<Effect> {
-        let Some(item) = self.focused_item() else { return Vec::new() };
+        let Some(item) = self.focused_item() else {
+            return Vec::new();
+        };
         let t = self.transcript();
-        let Some(it) = t.items.get(item) else { return Vec::new() };
+        let Some(it) = t.items.get(item) else {
+            return Vec::new();
+        };
         let text = if target {
             match it {
                 Item::Tool(i) => t.cards.get(*i).and_then(crate::cards::export::target),
@@ -522,12 +581,20 @@ impl App {
             Action::ToggleTools => {
                 self.hide_tools = !self.hide_tools;
                 self.sync();
-                self.message = Some(if self.hide_tools { "tool cards hidden".into() } else { "tool cards shown".into() });
+                self.message = Some(if self.hide_tools {
+                    "tool cards hidden".into()
+                } else {
+                    "tool cards shown".into()
+                });
             }
             Action::ToggleReasoning => {
                 self.show_reasoning = !self.show_reasoning;
                 self.sync();
-                self.message = Some(if self.show_reasoning { "reasoning shown".into() } else { "reasoning hidden".into() });
+                self.message = Some(if self.show_reasoning {
+                    "reasoning shown".into()
+                } else {
+                    "reasoning hidden".into()
+                });
             }
             Action::OpenPager => {
                 if let Some(item) = self.focused_item() {
@@ -546,7 +613,8 @@ impl App {
             }
             Action::NextTurn | Action::PrevTurn => {
                 let forward = a == Action::NextTurn;
-                let turn = |_: &Transcript, it: &Item| matches!(it, Item::Turn(m) if m.end.is_none());
+                let turn =
+                    |_: &Transcript, it: &Item| matches!(it, Item::Turn(m) if m.end.is_none());
                 if !self.jump_to(forward, turn) {
                     self.message = Some("no more turns".into());
                 }
@@ -608,7 +676,9 @@ impl App {
     fn pager_action(&mut self, a: Action) -> Vec<Effect> {
         let rows = (self.height as usize).saturating_sub(1);
         let r = rows as isize;
-        let Overlay::Pager(p) = &mut self.overlay else { return Vec::new() };
+        let Overlay::Pager(p) = &mut self.overlay else {
+            return Vec::new();
+        };
         match a {
             Action::Quit => return vec![Effect::Quit],
             Action::Back => self.overlay = Overlay::None,
@@ -622,15 +692,19 @@ impl App {
             Action::Bottom => p.scroll_by(isize::MAX / 2, rows),
             Action::ToggleWrap => {
                 p.toggle_wrap();
-                self.message = Some(if p.wrap { "wrap on".into() } else { "wrap off: h/l scroll sideways".into() });
+                self.message = Some(if p.wrap {
+                    "wrap on".into()
+                } else {
+                    "wrap off: h/l scroll sideways".into()
+                });
             }
             Action::ScrollLeft => p.scroll_sideways(-8),
             Action::ScrollRight => p.scroll_sideways(8),
             Action::StartSearch => self.prompt = Some((PromptFor::PagerSearch, String::new())),
-            Action::NextMatch | Action::PrevMatch => {
-                if !p.next_match(a == Action::NextMatch, rows) {
-                    self.message = Some("no match".into());
-                }
+            Action::NextMatch | Action::PrevMatch
+                if !p.next_match(a == Action::NextMatch, rows) =>
+            {
+                self.message = Some("no match".into());
             }
             Action::Copy | Action::CopyTarget => return self.copy(a == Action::CopyTarget),
             Action::CycleTheme => {

@@ -39,12 +39,27 @@ pub fn plain_text(card: &ToolCard) -> String {
             for f in &d.diffs {
                 let old = f.old_text.as_deref().unwrap_or("");
                 let diff = similar::TextDiff::from_lines(old, &f.new_text);
-                let from = if f.old_text.is_some() { format!("a/{}", f.path) } else { "/dev/null".into() };
-                out.push(diff.unified_diff().context_radius(3).header(&from, &format!("b/{}", f.path)).to_string());
+                let from = if f.old_text.is_some() {
+                    format!("a/{}", f.path)
+                } else {
+                    "/dev/null".into()
+                };
+                out.push(
+                    diff.unified_diff()
+                        .context_radius(3)
+                        .header(&from, &format!("b/{}", f.path))
+                        .to_string(),
+                );
             }
         }
         View::Read(v) => {
-            out.push(v.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n"));
+            out.push(
+                v.lines
+                    .iter()
+                    .map(|l| l.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            );
         }
         View::Search(s) => match &s.body {
             SearchBody::Matches(files) => {
@@ -57,20 +72,33 @@ pub fn plain_text(card: &ToolCard) -> String {
             SearchBody::Paths(p) => out.push(p.join("\n")),
         },
         View::Web(w) => match &w.body {
-            WebBody::Search { sources, answer, failures } => {
+            WebBody::Search {
+                sources,
+                answer,
+                failures,
+            } => {
                 if let Some(a) = answer {
                     out.push(a.clone());
                 }
                 for s in sources {
-                    out.push(format!("{} {}", s.title.as_deref().unwrap_or(""), s.url).trim().to_string());
+                    out.push(
+                        format!("{} {}", s.title.as_deref().unwrap_or(""), s.url)
+                            .trim()
+                            .to_string(),
+                    );
                 }
                 for f in failures {
                     out.push(format!("failed: {} ({}: {})", f.query, f.code, f.message));
                 }
             }
-            WebBody::Fetch { url, status_code } => {
-                out.push(format!("{url} {}", status_code.map(|c| c.to_string()).unwrap_or_default()).trim().to_string())
-            }
+            WebBody::Fetch { url, status_code } => out.push(
+                format!(
+                    "{url} {}",
+                    status_code.map(|c| c.to_string()).unwrap_or_default()
+                )
+                .trim()
+                .to_string(),
+            ),
         },
         View::Generic(g) => {
             if let Some(i) = &g.raw_input {
@@ -84,7 +112,12 @@ pub fn plain_text(card: &ToolCard) -> String {
     if let Some(raw) = &r.raw_result {
         out.push(raw.clone());
     }
-    sanitize::strip_controls(&out.into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("\n"))
+    sanitize::strip_controls(
+        &out.into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
 }
 
 /// The card's command, path or URL (what `Y` copies).
@@ -92,7 +125,11 @@ pub fn target(card: &ToolCard) -> Option<String> {
     let r = resolve(card);
     let t = match &r.view {
         View::Terminal(_) => Some(r.title.clone()),
-        View::Diff(d) => d.diffs.first().map(|f| f.path.clone()).or_else(|| d.locations.first().map(|l| l.path.clone())),
+        View::Diff(d) => d
+            .diffs
+            .first()
+            .map(|f| f.path.clone())
+            .or_else(|| d.locations.first().map(|l| l.path.clone())),
         View::Read(v) => Some(v.path.clone()),
         View::Search(_) => Some(r.title.clone()),
         View::Web(w) => match &w.body {
@@ -103,7 +140,12 @@ pub fn target(card: &ToolCard) -> Option<String> {
             .locations
             .first()
             .map(|l| l.path.clone())
-            .or_else(|| g.raw_input.as_ref().and_then(Value::as_str).map(str::to_string))
+            .or_else(|| {
+                g.raw_input
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            })
             .or_else(|| Some(card.arguments.clone()).filter(|a| !a.is_empty())),
     };
     t.map(|s| sanitize::strip_controls(&s))

@@ -95,12 +95,18 @@ fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Line {
         right.push_str(&sanitize::inline(&o));
     }
     let time = match (card.status, card.duration_ms(), card.started, ctx.now_ms) {
-        (Status::Pending, _, Some(start), Some(now)) => Some(format!("running {}", format_duration(now - start))),
+        (Status::Pending, _, Some(start), Some(now)) => {
+            Some(format!("running {}", format_duration(now - start)))
+        }
         (Status::Pending, _, _, _) => Some("running".to_string()),
         (_, Some(d), _, _) => Some(format_duration(d)),
         _ => None,
     };
-    let outcome_style = if card.status.is_bad() { status_style } else { theme.style(Role::Muted) };
+    let outcome_style = if card.status.is_bad() {
+        status_style
+    } else {
+        theme.style(Role::Muted)
+    };
     let mut left = Line::new();
     left.push_str(status_glyph(card.status, ctx.tick), status_style);
     left.push_str(" ", Style::default());
@@ -138,19 +144,31 @@ fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Line {
 }
 
 fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Body {
-    let inner = Ctx { width: ctx.width.saturating_sub(GUTTER_WIDTH).max(1), ..*ctx };
+    let inner = Ctx {
+        width: ctx.width.saturating_sub(GUTTER_WIDTH).max(1),
+        ..*ctx
+    };
     let theme = ctx.theme;
     let mut lines = Vec::new();
     if let Some(reason) = &resolved.fallback {
-        let l = Line::styled(format!("fallback: {}", sanitize::inline(reason)), theme.style(Role::Muted));
+        let l = Line::styled(
+            format!("fallback: {}", sanitize::inline(reason)),
+            theme.style(Role::Muted),
+        );
         lines.extend(wrap::words(&l, inner.width));
     }
     if card.status == Status::Error
         && let Some(err) = card.result.as_ref().and_then(|r| r.error.as_ref())
     {
-        let parts: Vec<&str> = [err.name.as_deref(), err.code.as_deref()].into_iter().flatten().collect();
+        let parts: Vec<&str> = [err.name.as_deref(), err.code.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
         if !parts.is_empty() {
-            let l = Line::styled(sanitize::inline(&parts.join(" · ")), theme.status(Status::Error));
+            let l = Line::styled(
+                sanitize::inline(&parts.join(" · ")),
+                theme.status(Status::Error),
+            );
             lines.extend(wrap::words(&l, inner.width));
         }
     }
@@ -159,7 +177,10 @@ fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Body {
         View::Diff(v) => diff::body(v, &inner),
         View::Read(v) => read::body(v, &inner),
         View::Search(v) => {
-            let raw = resolved.raw_result.clone().or_else(|| card.result.as_ref().map(|r| r.text()));
+            let raw = resolved
+                .raw_result
+                .clone()
+                .or_else(|| card.result.as_ref().map(|r| r.text()));
             search::body(v, &resolved.title, raw.as_deref(), &inner)
         }
         View::Web(v) => web::body(v, &inner),
@@ -171,7 +192,10 @@ fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Body {
         b.lines.extend(generic::raw_result(raw, &inner));
     }
     lines.append(&mut b.lines);
-    Body { lines, keep: b.keep }
+    Body {
+        lines,
+        keep: b.keep,
+    }
 }
 
 /// Cap a body for the preview density: keep `rows` rows including an exact
@@ -212,7 +236,12 @@ pub fn render(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Vec<Line> {
     }
     let b = body(card, resolved, ctx);
     let lines = match ctx.density {
-        Density::Preview => cap(b.lines, ctx.preview_rows, b.keep.unwrap_or(Keep::Head), ctx.theme.style(Role::Muted)),
+        Density::Preview => cap(
+            b.lines,
+            ctx.preview_rows,
+            b.keep.unwrap_or(Keep::Head),
+            ctx.theme.style(Role::Muted),
+        ),
         _ => b.lines,
     };
     let gutter = [Span::new(GUTTER, ctx.theme.style(Role::Border))];

@@ -64,7 +64,14 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(width: usize, theme: &'a Theme, density: Density) -> Ctx<'a> {
-        Ctx { width, theme, density, preview_rows: 12, now_ms: None, tick: 0 }
+        Ctx {
+            width,
+            theme,
+            density,
+            preview_rows: 12,
+            now_ms: None,
+            tick: 0,
+        }
     }
 }
 
@@ -104,7 +111,8 @@ pub enum Resolution {
 }
 
 fn parsed(v: &Option<AttachedView>) -> Option<Result<&View, &str>> {
-    v.as_ref().map(|a| a.parsed.as_ref().map_err(String::as_str))
+    v.as_ref()
+        .map(|a| a.parsed.as_ref().map_err(String::as_str))
 }
 
 /// Pretty JSON for a raw arguments string (as is when it does not parse).
@@ -118,7 +126,11 @@ pub fn pretty_arguments(arguments: &str) -> Value {
 /// Apply the protocol's fallback rules to a card.
 pub fn resolve(card: &ToolCard) -> Resolved {
     let tool = card.tool_name().to_string();
-    let raw_text = card.result.as_ref().map(|r| r.text()).filter(|t| !t.is_empty());
+    let raw_text = card
+        .result
+        .as_ref()
+        .map(|r| r.text())
+        .filter(|t| !t.is_empty());
     let fallback = |reason: String| Resolved {
         view: View::Generic(GenericView {
             title: Some(tool.clone()),
@@ -146,7 +158,11 @@ pub fn resolve(card: &ToolCard) -> Resolved {
             r
         }
         (call, Some(Ok(rv))) => {
-            let title = rv.title().map(str::to_string).or(call_title).unwrap_or_else(|| tool.clone());
+            let title = rv
+                .title()
+                .map(str::to_string)
+                .or(call_title)
+                .unwrap_or_else(|| tool.clone());
             let view = match (call, rv) {
                 (Some(Ok(View::Terminal(c))), View::Terminal(r)) => View::Terminal(TerminalView {
                     title: Some(title.clone()),
@@ -159,7 +175,11 @@ pub fn resolve(card: &ToolCard) -> Resolved {
                     kind: r.kind.clone().or_else(|| c.kind.clone()),
                     raw_input: r.raw_input.clone().or_else(|| c.raw_input.clone()),
                     content: r.content.clone(),
-                    locations: if r.locations.is_empty() { c.locations.clone() } else { r.locations.clone() },
+                    locations: if r.locations.is_empty() {
+                        c.locations.clone()
+                    } else {
+                        r.locations.clone()
+                    },
                 }),
                 _ => rv.clone(),
             };
@@ -168,7 +188,12 @@ pub fn resolve(card: &ToolCard) -> Resolved {
                 View::Generic(g) if g.content.is_none() => raw_text,
                 _ => None,
             };
-            Resolved { view, title, fallback: None, raw_result }
+            Resolved {
+                view,
+                title,
+                fallback: None,
+                raw_result,
+            }
         }
         (Some(Err(reason)), None) => fallback(format!("call view: {reason}")),
         (Some(Ok(cv)), None) => {
@@ -182,7 +207,12 @@ pub fn resolve(card: &ToolCard) -> Resolved {
             {
                 t.output = raw_result.take();
             }
-            Resolved { view, title, fallback: None, raw_result }
+            Resolved {
+                view,
+                title,
+                fallback: None,
+                raw_result,
+            }
         }
         (None, None) => fallback(match &card.tool {
             Some(_) => "no view: the tool declares no presentation".to_string(),

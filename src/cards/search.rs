@@ -56,7 +56,7 @@ pub(crate) fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -291,7 +291,10 @@ mod tests {
 
     #[test]
     fn outcomes_count() {
-        assert_eq!(outcome(&matches_view()).as_deref(), Some("3 matches in 2 files"));
+        assert_eq!(
+            outcome(&matches_view()).as_deref(),
+            Some("3 matches in 2 files")
+        );
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(999), "999");
     }

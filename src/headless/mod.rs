@@ -20,7 +20,9 @@ pub fn fold(session_id: Option<String>, records: &[Record], at: Option<u64>) -> 
         records.iter().for_each(|r| t.apply(r));
         return t;
     };
-    let cutoff = records.iter().rposition(|r| r.seq().is_some_and(|s| s <= limit));
+    let cutoff = records
+        .iter()
+        .rposition(|r| r.seq().is_some_and(|s| s <= limit));
     let Some(cutoff) = cutoff else { return t };
     for r in &records[..=cutoff] {
         if r.seq().is_none_or(|s| s <= limit) {
@@ -31,7 +33,13 @@ pub fn fold(session_id: Option<String>, records: &[Record], at: Option<u64>) -> 
 }
 
 /// Render a transcript to a string. `height`: keep only the last rows.
-pub fn render(t: &Transcript, theme: &Theme, opts: &LayoutOptions, height: Option<usize>, format: Format) -> String {
+pub fn render(
+    t: &Transcript,
+    theme: &Theme,
+    opts: &LayoutOptions,
+    height: Option<usize>,
+    format: Format,
+) -> String {
     let mut lines = layout(t, theme, opts);
     if let Some(h) = height
         && lines.len() > h

@@ -197,7 +197,12 @@ mod tests {
     #[test]
     fn ansi_emits_only_sgr_and_osc8() {
         let l = Line::from_spans(vec![
-            Span::new("red", Style::default().fg(Color::Rgb(255, 0, 0)).add_modifier(Modifier::BOLD)),
+            Span::new(
+                "red",
+                Style::default()
+                    .fg(Color::Rgb(255, 0, 0))
+                    .add_modifier(Modifier::BOLD),
+            ),
             Span::plain(" "),
             Span::linked("site", Style::default(), "https://x.test/a b\u{1b}]"),
             Span::plain("   "),
@@ -211,8 +216,14 @@ mod tests {
 
     #[test]
     fn styled_lists_spans_by_column() {
-        let l = Line::from_spans(vec![Span::plain("ab"), Span::new("cd", Style::default().fg(Color::Green))]);
-        assert_eq!(write_lines(&[l], Format::Styled), "abcd\n    @2-4 fg=green\n");
+        let l = Line::from_spans(vec![
+            Span::plain("ab"),
+            Span::new("cd", Style::default().fg(Color::Green)),
+        ]);
+        assert_eq!(
+            write_lines(&[l], Format::Styled),
+            "abcd\n    @2-4 fg=green\n"
+        );
     }
 
     #[test]

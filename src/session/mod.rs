@@ -62,7 +62,11 @@ pub struct AttachedView {
 impl AttachedView {
     pub fn new(source: ViewSource, raw: Value) -> AttachedView {
         let parsed = View::parse(&raw);
-        AttachedView { source, raw, parsed }
+        AttachedView {
+            source,
+            raw,
+            parsed,
+        }
     }
 }
 
@@ -212,7 +216,10 @@ pub enum Item {
     User(UserMessage),
     Assistant(AssistantMessage),
     Turn(TurnMarker),
-    Todo { seq: u64, todos: Vec<Todo> },
+    Todo {
+        seq: u64,
+        todos: Vec<Todo>,
+    },
     /// Index into [`Transcript::cards`].
     Tool(usize),
     Note(Note),
@@ -239,11 +246,17 @@ pub struct Transcript {
 
 impl Transcript {
     pub fn new(session_id: Option<String>) -> Transcript {
-        Transcript { session_id, ..Transcript::default() }
+        Transcript {
+            session_id,
+            ..Transcript::default()
+        }
     }
 
     /// Fold a whole sequence of records.
-    pub fn from_records<'a>(session_id: Option<String>, records: impl IntoIterator<Item = &'a crate::wire::Record>) -> Transcript {
+    pub fn from_records<'a>(
+        session_id: Option<String>,
+        records: impl IntoIterator<Item = &'a crate::wire::Record>,
+    ) -> Transcript {
         let mut t = Transcript::new(session_id);
         for r in records {
             t.apply(r);

@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::{
-    AssistantBlock, AssistantMessage, AttachedView, Item, Note, NoteKind, Status, Todo, ToolCard, ToolError,
-    ToolResult, Transcript, TurnEnd, TurnMarker, UserMessage, ViewSource,
+    AssistantBlock, AssistantMessage, AttachedView, Item, Note, NoteKind, Status, Todo, ToolCard,
+    ToolError, ToolResult, Transcript, TurnEnd, TurnMarker, UserMessage, ViewSource,
 };
 use crate::present;
 use crate::wire::{Diagnostic, Origin, Record, SessionEvent, View, ViewEnvelope, ViewFor};
@@ -119,8 +119,16 @@ impl Transcript {
     pub fn apply(&mut self, record: &Record) {
         match record {
             Record::Diagnostic(d) => self.push_diagnostic(d.clone()),
-            Record::Frame { kind, payload, origin } => self.apply_frame(kind, payload, *origin),
-            Record::Event { event, view, origin } => self.apply_event(event, view.as_ref(), *origin),
+            Record::Frame {
+                kind,
+                payload,
+                origin,
+            } => self.apply_frame(kind, payload, *origin),
+            Record::Event {
+                event,
+                view,
+                origin,
+            } => self.apply_event(event, view.as_ref(), *origin),
         }
     }
 
@@ -136,7 +144,11 @@ impl Transcript {
 
     fn diagnose(&mut self, origin: Origin, reason: String, raw: &impl serde::Serialize) {
         let raw = serde_json::to_string(raw).unwrap_or_default();
-        self.push_diagnostic(Diagnostic { origin, reason, raw });
+        self.push_diagnostic(Diagnostic {
+            origin,
+            reason,
+            raw,
+        });
     }
 
     fn apply_frame(&mut self, kind: &str, payload: &Value, origin: Origin) {
@@ -156,13 +168,27 @@ impl Transcript {
                     })
                     .unwrap_or_default();
                 // The rpcId of the envelope identifies the question; a bare payload has none.
-                let id = payload.get("rpcId").and_then(Value::as_str).unwrap_or("").to_string();
+                let id = payload
+                    .get("rpcId")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
                 self.state.questions.insert(id, text.clone());
-                self.items.push(Item::Note(Note { seq: None, kind: NoteKind::Question, text: format!("Question: {text}") }));
+                self.items.push(Item::Note(Note {
+                    seq: None,
+                    kind: NoteKind::Question,
+                    text: format!("Question: {text}"),
+                }));
             }
             "question/resolved" => {
-                let outcome = payload.get("outcome").and_then(Value::as_str).unwrap_or("resolved");
-                let id = payload.get("questionRpcId").and_then(Value::as_str).unwrap_or("");
+                let outcome = payload
+                    .get("outcome")
+                    .and_then(Value::as_str)
+                    .unwrap_or("resolved");
+                let id = payload
+                    .get("questionRpcId")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
                 let q = self
                     .state
                     .questions
@@ -170,8 +196,16 @@ impl Transcript {
                     .or_else(|| self.state.questions.get(""))
                     .cloned()
                     .unwrap_or_default();
-                let text = if q.is_empty() { format!("Question {outcome}") } else { format!("Question {outcome}: {q}") };
-                self.items.push(Item::Note(Note { seq: None, kind: NoteKind::Question, text }));
+                let text = if q.is_empty() {
+                    format!("Question {outcome}")
+                } else {
+                    format!("Question {outcome}: {q}")
+                };
+                self.items.push(Item::Note(Note {
+                    seq: None,
+                    kind: NoteKind::Question,
+                    text,
+                }));
             }
             "stream/error" => {
                 let msg = payload
@@ -179,7 +213,11 @@ impl Transcript {
                     .or_else(|| payload.get("error").and_then(|e| e.get("message")))
                     .and_then(Value::as_str)
                     .unwrap_or("stream error");
-                self.diagnose(origin, format!("stream error from the host: {msg}"), payload);
+                self.diagnose(
+                    origin,
+                    format!("stream error from the host: {msg}"),
+                    payload,
+                );
             }
             _ => {}
         }
@@ -199,7 +237,12 @@ impl Transcript {
         match ev.kind.as_str() {
             "turn/start" => {
                 let turn = ev.u64("turn").unwrap_or(0);
-                self.items.push(Item::Turn(TurnMarker { turn, seq: ev.seq, time: ev.time, end: None }));
+                self.items.push(Item::Turn(TurnMarker {
+                    turn,
+                    seq: ev.seq,
+                    time: ev.time,
+                    end: None,
+                }));
             }
             "turn/end" => self.turn_end(ev),
             "user/message" => {
@@ -210,7 +253,12 @@ impl Transcript {
                     .and_then(|s| s.get("kind"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                self.items.push(Item::User(UserMessage { seq: ev.seq, time: ev.time, text, source }));
+                self.items.push(Item::User(UserMessage {
+                    seq: ev.seq,
+                    time: ev.time,
+                    text,
+                    source,
+                }));
             }
             "assistant/chunk" => self.assistant_chunk(ev),
             "assistant/message" => self.assistant_message(ev),
@@ -224,8 +272,16 @@ impl Transcript {
                     .map(|a| {
                         a.iter()
                             .map(|t| Todo {
-                                content: t.get("content").and_then(Value::as_str).unwrap_or("").to_string(),
-                                status: t.get("status").and_then(Value::as_str).unwrap_or("pending").to_string(),
+                                content: t
+                                    .get("content")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or("")
+                                    .to_string(),
+                                status: t
+                                    .get("status")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or("pending")
+                                    .to_string(),
                             })
                             .collect()
                     })
@@ -241,29 +297,46 @@ impl Transcript {
                 let tool = ev.str("toolName").unwrap_or("a tool");
                 let reason = ev.str("reason").unwrap_or("");
                 if let Some(id) = ev.str("id") {
-                    self.state.approvals.insert(id.to_string(), tool.to_string());
+                    self.state
+                        .approvals
+                        .insert(id.to_string(), tool.to_string());
                 }
                 let text = if reason.is_empty() {
                     format!("Approval asked for {tool}")
                 } else {
                     format!("Approval asked for {tool}: {reason}")
                 };
-                self.items.push(Item::Note(Note { seq: Some(ev.seq), kind: NoteKind::Approval, text }));
+                self.items.push(Item::Note(Note {
+                    seq: Some(ev.seq),
+                    kind: NoteKind::Approval,
+                    text,
+                }));
             }
             "approval/decided" => {
                 let outcome = ev.str("outcome").unwrap_or("decided");
-                let tool = ev.str("id").and_then(|id| self.state.approvals.get(id)).cloned();
+                let tool = ev
+                    .str("id")
+                    .and_then(|id| self.state.approvals.get(id))
+                    .cloned();
                 let text = match tool {
                     Some(t) => format!("Approval for {t}: {outcome}"),
                     None => format!("Approval: {outcome}"),
                 };
-                self.items.push(Item::Note(Note { seq: Some(ev.seq), kind: NoteKind::Approval, text }));
+                self.items.push(Item::Note(Note {
+                    seq: Some(ev.seq),
+                    kind: NoteKind::Approval,
+                    text,
+                }));
             }
             k if KNOWN_EVENT_TYPES.contains(&k) => {}
             _ if ev.ignorable => {}
             k => {
-                let reason = format!("unknown event type {k:?} (seq {}) without \"ignorable\"", ev.seq);
-                let raw = serde_json::json!({"type": k, "seq": ev.seq, "time": ev.time, "data": ev.data});
+                let reason = format!(
+                    "unknown event type {k:?} (seq {}) without \"ignorable\"",
+                    ev.seq
+                );
+                let raw =
+                    serde_json::json!({"type": k, "seq": ev.seq, "time": ev.time, "data": ev.data});
                 self.diagnose(origin, reason, &raw);
             }
         }
@@ -272,7 +345,10 @@ impl Transcript {
     fn turn_end(&mut self, ev: &SessionEvent) {
         let turn = ev.u64("turn").unwrap_or(0);
         let reason = ev.data.get("reason");
-        let kind = reason.and_then(|r| r.get("kind")).and_then(Value::as_str).unwrap_or("completed");
+        let kind = reason
+            .and_then(|r| r.get("kind"))
+            .and_then(Value::as_str)
+            .unwrap_or("completed");
         let err = reason.and_then(|r| r.get("error").or_else(|| r.get("failure")));
         let message = err
             .and_then(|e| e.get("message"))
@@ -305,7 +381,11 @@ impl Transcript {
             turn,
             seq: ev.seq,
             time: ev.time,
-            end: Some(TurnEnd { reason: kind.to_string(), message, code }),
+            end: Some(TurnEnd {
+                reason: kind.to_string(),
+                message,
+                code,
+            }),
         }));
     }
 
@@ -330,7 +410,9 @@ impl Transcript {
 
     fn assistant_chunk(&mut self, ev: &SessionEvent) {
         let (turn, step) = (ev.u64("turn").unwrap_or(0), ev.u64("step").unwrap_or(0));
-        let Some(chunk) = ev.data.get("chunk") else { return };
+        let Some(chunk) = ev.data.get("chunk") else {
+            return;
+        };
         let ty = chunk.get("type").and_then(Value::as_str).unwrap_or("");
         let index = chunk.get("index").and_then(Value::as_u64).unwrap_or(0);
         let (reasoning, text, replace) = match ty {
@@ -339,15 +421,35 @@ impl Transcript {
                 Some("reasoning") => (true, "", false),
                 _ => return,
             },
-            "text-delta" => (false, chunk.get("text").and_then(Value::as_str).unwrap_or(""), false),
-            "reasoning-delta" => (true, chunk.get("text").and_then(Value::as_str).unwrap_or(""), false),
+            "text-delta" => (
+                false,
+                chunk.get("text").and_then(Value::as_str).unwrap_or(""),
+                false,
+            ),
+            "reasoning-delta" => (
+                true,
+                chunk.get("text").and_then(Value::as_str).unwrap_or(""),
+                false,
+            ),
             "block-end" => {
                 let block = chunk.get("block");
                 match block.and_then(|b| b.get("type")).and_then(Value::as_str) {
-                    Some("text") => (false, block.and_then(|b| b.get("text")).and_then(Value::as_str).unwrap_or(""), true),
-                    Some("reasoning") => {
-                        (true, block.and_then(|b| b.get("text")).and_then(Value::as_str).unwrap_or(""), true)
-                    }
+                    Some("text") => (
+                        false,
+                        block
+                            .and_then(|b| b.get("text"))
+                            .and_then(Value::as_str)
+                            .unwrap_or(""),
+                        true,
+                    ),
+                    Some("reasoning") => (
+                        true,
+                        block
+                            .and_then(|b| b.get("text"))
+                            .and_then(Value::as_str)
+                            .unwrap_or(""),
+                        true,
+                    ),
                     _ => return,
                 }
             }
@@ -361,8 +463,19 @@ impl Transcript {
         let block = match pos {
             Some(p) => &mut msg.blocks[p],
             None => {
-                let at = msg.blocks.iter().position(|b| b.index > index).unwrap_or(msg.blocks.len());
-                msg.blocks.insert(at, AssistantBlock { index, reasoning, text: String::new() });
+                let at = msg
+                    .blocks
+                    .iter()
+                    .position(|b| b.index > index)
+                    .unwrap_or(msg.blocks.len());
+                msg.blocks.insert(
+                    at,
+                    AssistantBlock {
+                        index,
+                        reasoning,
+                        text: String::new(),
+                    },
+                );
                 &mut msg.blocks[at]
             }
         };
@@ -376,7 +489,11 @@ impl Transcript {
 
     fn assistant_message(&mut self, ev: &SessionEvent) {
         let (turn, step) = (ev.u64("turn").unwrap_or(0), ev.u64("step").unwrap_or(0));
-        let content = ev.data.get("message").and_then(|m| m.get("content")).and_then(Value::as_array);
+        let content = ev
+            .data
+            .get("message")
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array);
         let mut blocks = Vec::new();
         for (i, part) in content.into_iter().flatten().enumerate() {
             let reasoning = match part.get("type").and_then(Value::as_str) {
@@ -384,10 +501,22 @@ impl Transcript {
                 Some("reasoning") => true,
                 _ => continue,
             };
-            let text = part.get("text").and_then(Value::as_str).unwrap_or("").to_string();
-            blocks.push(AssistantBlock { index: i as u64, reasoning, text });
+            let text = part
+                .get("text")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            blocks.push(AssistantBlock {
+                index: i as u64,
+                reasoning,
+                text,
+            });
         }
-        let interrupted = ev.data.get("interrupted").and_then(Value::as_bool).unwrap_or(false);
+        let interrupted = ev
+            .data
+            .get("interrupted")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         if blocks.is_empty() && !self.state.assistant.contains_key(&(turn, step)) {
             return;
         }
@@ -427,7 +556,11 @@ impl Transcript {
 
     fn tool_call(&mut self, ev: &SessionEvent, view: Option<&ViewEnvelope>, origin: Origin) {
         let Some(call_id) = ev.str("callId").map(str::to_string) else {
-            self.diagnose(origin, format!("tool/call (seq {}) without a callId", ev.seq), &ev.data);
+            self.diagnose(
+                origin,
+                format!("tool/call (seq {}) without a callId", ev.seq),
+                &ev.data,
+            );
             return;
         };
         let name = ev.str("name").unwrap_or("").to_string();
@@ -440,7 +573,10 @@ impl Transcript {
         if self.cards[i].call_seq.is_some() {
             self.diagnose(
                 origin,
-                format!("second tool/call for call {call_id:?} (seq {}); the first is kept", ev.seq),
+                format!(
+                    "second tool/call for call {call_id:?} (seq {}); the first is kept",
+                    ev.seq
+                ),
                 &ev.data,
             );
             return;
@@ -448,7 +584,8 @@ impl Transcript {
         self.state.call_by_seq.insert(ev.seq, call_id.clone());
         let call_view = match view.filter(|v| v.for_ == ViewFor::Call) {
             Some(env) => Some(AttachedView::new(ViewSource::Wire, env.view.clone())),
-            None => present::call_view(&name, &arguments).map(|v| AttachedView::new(ViewSource::Presenter, v)),
+            None => present::call_view(&name, &arguments)
+                .map(|v| AttachedView::new(ViewSource::Presenter, v)),
         };
         let card = &mut self.cards[i];
         card.tool = Some(name);
@@ -459,7 +596,12 @@ impl Transcript {
         card.started = Some(ev.time);
         card.call_view = call_view;
         // A result that arrived before its call still needs its presenter view.
-        if card.result.is_some() && card.result_view.as_ref().is_none_or(|v| v.source == ViewSource::Presenter) {
+        if card.result.is_some()
+            && card
+                .result_view
+                .as_ref()
+                .is_none_or(|v| v.source == ViewSource::Presenter)
+        {
             card.result_view = presented_result(card);
             card.status = settle_status(card);
         }
@@ -471,16 +613,31 @@ impl Transcript {
         let part = message
             .and_then(|m| m.get("content"))
             .and_then(Value::as_array)
-            .and_then(|c| c.iter().find(|p| p.get("type").and_then(Value::as_str) == Some("tool-result")));
+            .and_then(|c| {
+                c.iter()
+                    .find(|p| p.get("type").and_then(Value::as_str) == Some("tool-result"))
+            });
         let call_id = part
             .and_then(|p| p.get("toolCallId"))
-            .or_else(|| message.and_then(|m| m.get("source")).and_then(|s| s.get("callId")))
+            .or_else(|| {
+                message
+                    .and_then(|m| m.get("source"))
+                    .and_then(|s| s.get("callId"))
+            })
             .or_else(|| ev.data.get("callId"))
             .and_then(Value::as_str)
             .map(str::to_string)
-            .or_else(|| ev.source_event_seqs.iter().find_map(|s| self.state.call_by_seq.get(s).cloned()));
+            .or_else(|| {
+                ev.source_event_seqs
+                    .iter()
+                    .find_map(|s| self.state.call_by_seq.get(s).cloned())
+            });
         let Some(call_id) = call_id else {
-            self.diagnose(origin, format!("tool/result (seq {}) names no call", ev.seq), &ev.data);
+            self.diagnose(
+                origin,
+                format!("tool/result (seq {}) names no call", ev.seq),
+                &ev.data,
+            );
             return;
         };
         let content = match part.and_then(|p| p.get("content")) {
@@ -488,11 +645,18 @@ impl Transcript {
             Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
             _ => Vec::new(),
         };
-        let is_error = part.and_then(|p| p.get("isError")).and_then(Value::as_bool).unwrap_or(false);
-        let error = ev.data.get("error").filter(|e| e.is_object()).map(|e| ToolError {
-            name: e.get("name").and_then(Value::as_str).map(str::to_string),
-            code: e.get("code").and_then(Value::as_str).map(str::to_string),
-        });
+        let is_error = part
+            .and_then(|p| p.get("isError"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let error = ev
+            .data
+            .get("error")
+            .filter(|e| e.is_object())
+            .map(|e| ToolError {
+                name: e.get("name").and_then(Value::as_str).map(str::to_string),
+                code: e.get("code").and_then(Value::as_str).map(str::to_string),
+            });
         let meta = ev.data.get("meta").filter(|m| !m.is_null()).cloned();
         let i = self.card_index(&call_id);
         if let Some(prev) = &self.cards[i].result {
@@ -505,7 +669,13 @@ impl Transcript {
             return;
         }
         let card = &mut self.cards[i];
-        card.result = Some(ToolResult { seq: ev.seq, content, is_error, error, meta });
+        card.result = Some(ToolResult {
+            seq: ev.seq,
+            content,
+            is_error,
+            error,
+            meta,
+        });
         card.ended = Some(ev.time);
         if card.turn.is_none() {
             card.turn = ev.u64("turn");
@@ -522,18 +692,29 @@ impl Transcript {
 fn presented_result(card: &ToolCard) -> Option<AttachedView> {
     let result = card.result.as_ref()?;
     let tool = card.tool.as_deref()?;
-    present::result_view(tool, &card.arguments, &result.content, result.is_error, result.meta.as_ref())
-        .map(|v| AttachedView::new(ViewSource::Presenter, v))
+    present::result_view(
+        tool,
+        &card.arguments,
+        &result.content,
+        result.is_error,
+        result.meta.as_ref(),
+    )
+    .map(|v| AttachedView::new(ViewSource::Presenter, v))
 }
 
 /// Status of a settled card: error from `isError`, failed from a terminal
 /// result's exit code or signal, ok otherwise.
 fn settle_status(card: &ToolCard) -> Status {
-    let Some(result) = &card.result else { return card.status };
+    let Some(result) = &card.result else {
+        return card.status;
+    };
     if result.is_error {
         return Status::Error;
     }
-    if let Some(AttachedView { parsed: Ok(View::Terminal(t)), .. }) = &card.result_view
+    if let Some(AttachedView {
+        parsed: Ok(View::Terminal(t)),
+        ..
+    }) = &card.result_view
         && (t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some())
     {
         return Status::Failed;

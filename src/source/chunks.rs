@@ -8,34 +8,64 @@ use crate::wire::SessionEvent;
 
 /// True for the three packed row tags.
 pub fn is_chunk_row(kind: &str) -> bool {
-    matches!(kind, "text-chunks" | "reasoning-chunks" | "tool-call-chunks")
+    matches!(
+        kind,
+        "text-chunks" | "reasoning-chunks" | "tool-call-chunks"
+    )
 }
 
 /// Expand one packed row. Errors name what is malformed.
 pub fn expand(row: &Map<String, Value>) -> Result<Vec<SessionEvent>, String> {
     let kind = row.get("type").and_then(Value::as_str).unwrap_or("");
-    let seq0 = row.get("seq0").and_then(Value::as_u64).ok_or_else(|| format!("{kind}: no integer \"seq0\""))?;
-    let time0 = row.get("time0").and_then(Value::as_i64).ok_or_else(|| format!("{kind}: no integer \"time0\""))?;
-    let data = row.get("data").and_then(Value::as_object).ok_or_else(|| format!("{kind}: no \"data\" object"))?;
-    let num = |k: &str| data.get(k).and_then(Value::as_u64).ok_or_else(|| format!("{kind}: data.{k} is not an integer"));
+    let seq0 = row
+        .get("seq0")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| format!("{kind}: no integer \"seq0\""))?;
+    let time0 = row
+        .get("time0")
+        .and_then(Value::as_i64)
+        .ok_or_else(|| format!("{kind}: no integer \"time0\""))?;
+    let data = row
+        .get("data")
+        .and_then(Value::as_object)
+        .ok_or_else(|| format!("{kind}: no \"data\" object"))?;
+    let num = |k: &str| {
+        data.get(k)
+            .and_then(Value::as_u64)
+            .ok_or_else(|| format!("{kind}: data.{k} is not an integer"))
+    };
     let (turn, step, index) = (num("turn")?, num("step")?, num("index")?);
     let dt: Vec<i64> = match data.get("dt") {
         Some(Value::Array(a)) => a
             .iter()
-            .map(|v| v.as_i64().ok_or_else(|| format!("{kind}: data.dt holds a non-integer")))
+            .map(|v| {
+                v.as_i64()
+                    .ok_or_else(|| format!("{kind}: data.dt holds a non-integer"))
+            })
             .collect::<Result<_, _>>()?,
         _ => return Err(format!("{kind}: data.dt is not an array")),
     };
-    let key = if kind == "tool-call-chunks" { "args" } else { "texts" };
+    let key = if kind == "tool-call-chunks" {
+        "args"
+    } else {
+        "texts"
+    };
     let texts: Vec<&str> = match data.get(key) {
         Some(Value::Array(a)) => a
             .iter()
-            .map(|v| v.as_str().ok_or_else(|| format!("{kind}: data.{key} holds a non-string")))
+            .map(|v| {
+                v.as_str()
+                    .ok_or_else(|| format!("{kind}: data.{key} holds a non-string"))
+            })
             .collect::<Result<_, _>>()?,
         _ => return Err(format!("{kind}: data.{key} is not an array")),
     };
     if dt.len() + 1 != texts.len() {
-        return Err(format!("{kind}: {} gaps for {} members (expected one fewer)", dt.len(), texts.len()));
+        return Err(format!(
+            "{kind}: {} gaps for {} members (expected one fewer)",
+            dt.len(),
+            texts.len()
+        ));
     }
     let mut out = Vec::with_capacity(texts.len());
     let mut time = time0;
@@ -47,7 +77,10 @@ pub fn expand(row: &Map<String, Value>) -> Result<Vec<SessionEvent>, String> {
             "text-chunks" => json!({"type": "text-delta", "index": index, "text": text}),
             "reasoning-chunks" => json!({"type": "reasoning-delta", "index": index, "text": text}),
             _ => {
-                let id = data.get("id").and_then(Value::as_str).ok_or("tool-call-chunks: no data.id")?;
+                let id = data
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .ok_or("tool-call-chunks: no data.id")?;
                 let mut c = json!({"type": "tool-call-delta", "index": index, "id": id});
                 if let Some(name) = data.get("name").and_then(Value::as_str) {
                     c["name"] = json!(name);
@@ -81,8 +114,14 @@ mod tests {
         let evs = expand(&row(json!({"type":"text-chunks","seq0":20,"time0":100,
             "data":{"turn":1,"step":1,"index":1,"dt":[1,0],"texts":["a","b","c"]}})))
         .unwrap();
-        assert_eq!(evs.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![20, 21, 22]);
-        assert_eq!(evs.iter().map(|e| e.time).collect::<Vec<_>>(), vec![100, 101, 101]);
+        assert_eq!(
+            evs.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            vec![20, 21, 22]
+        );
+        assert_eq!(
+            evs.iter().map(|e| e.time).collect::<Vec<_>>(),
+            vec![100, 101, 101]
+        );
         assert_eq!(evs[2].data["chunk"]["text"], "c");
         assert_eq!(evs[0].data["chunk"]["type"], "text-delta");
     }

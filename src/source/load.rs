@@ -54,7 +54,11 @@ pub enum LoadError {
     #[error("{path}: unknown format: {reason}")]
     UnknownFormat { path: String, reason: String },
     #[error("{path}: no session {id:?} (sessions: {known})")]
-    NoSuchSession { path: String, id: String, known: String },
+    NoSuchSession {
+        path: String,
+        id: String,
+        known: String,
+    },
 }
 
 /// One session's records, in input order.
@@ -69,7 +73,10 @@ pub struct LoadedSession {
 impl LoadedSession {
     /// Number of diagnostics among the records.
     pub fn diagnostics(&self) -> usize {
-        self.records.iter().filter(|r| matches!(r, Record::Diagnostic(_))).count()
+        self.records
+            .iter()
+            .filter(|r| matches!(r, Record::Diagnostic(_)))
+            .count()
     }
 }
 
@@ -87,21 +94,34 @@ impl Loaded {
     /// The session to show: `id` if given, else the first one.
     pub fn session(&self, id: Option<&str>) -> Result<&LoadedSession, LoadError> {
         match id {
-            None => self.sessions.first().ok_or_else(|| LoadError::Empty(self.name.clone())),
-            Some(id) => self.sessions.iter().find(|s| s.id.as_deref() == Some(id)).ok_or_else(|| {
-                LoadError::NoSuchSession {
+            None => self
+                .sessions
+                .first()
+                .ok_or_else(|| LoadError::Empty(self.name.clone())),
+            Some(id) => self
+                .sessions
+                .iter()
+                .find(|s| s.id.as_deref() == Some(id))
+                .ok_or_else(|| LoadError::NoSuchSession {
                     path: self.name.clone(),
                     id: id.to_string(),
-                    known: self.sessions.iter().filter_map(|s| s.id.clone()).collect::<Vec<_>>().join(", "),
-                }
-            }),
+                    known: self
+                        .sessions
+                        .iter()
+                        .filter_map(|s| s.id.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                }),
         }
     }
 }
 
 /// Load a path; `-` reads stdin.
 pub fn load_path(path: &str) -> Result<Loaded, LoadError> {
-    let io = |source| LoadError::Io { path: path.to_string(), source };
+    let io = |source| LoadError::Io {
+        path: path.to_string(),
+        source,
+    };
     let bytes = if path == "-" {
         let mut buf = Vec::new();
         std::io::stdin().read_to_end(&mut buf).map_err(io)?;
@@ -127,7 +147,10 @@ impl Sessions {
         let i = match self.index.get(id) {
             Some(&i) => i,
             None => {
-                self.list.push(LoadedSession { id: Some(id.to_string()), ..Default::default() });
+                self.list.push(LoadedSession {
+                    id: Some(id.to_string()),
+                    ..Default::default()
+                });
                 let i = self.list.len() - 1;
                 self.index.insert(id.to_string(), i);
                 if i == 0 {
@@ -154,7 +177,11 @@ impl Sessions {
 
     fn finish(mut self) -> Vec<LoadedSession> {
         if !self.orphans.is_empty() {
-            self.list.push(LoadedSession { id: None, header: None, records: std::mem::take(&mut self.orphans) });
+            self.list.push(LoadedSession {
+                id: None,
+                header: None,
+                records: std::mem::take(&mut self.orphans),
+            });
         }
         self.list
     }
@@ -171,11 +198,17 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
     let owned;
     let text: &[u8] = if compressed {
         let mut out = Vec::new();
-        let mut dec = zstd::stream::read::Decoder::new(bytes).map_err(|source| LoadError::Io { path: name.into(), source })?;
+        let mut dec = zstd::stream::read::Decoder::new(bytes).map_err(|source| LoadError::Io {
+            path: name.into(),
+            source,
+        })?;
         if let Err(e) = dec.read_to_end(&mut out) {
             pre.push(Diagnostic {
                 origin: Origin::default(),
-                reason: format!("zstd stream is damaged or truncated after {} decoded bytes: {e}", out.len()),
+                reason: format!(
+                    "zstd stream is damaged or truncated after {} decoded bytes: {e}",
+                    out.len()
+                ),
                 raw: String::new(),
             });
         }
@@ -187,7 +220,10 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
     if text.iter().all(u8::is_ascii_whitespace) {
         return Err(LoadError::Empty(name.to_string()));
     }
-    let first = text.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+    let first = text
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(0);
     if matches!(text[first], b'{' | b'[')
         && let Ok(doc) = serde_json::from_slice::<Value>(text)
         && let Some(loaded) = load_history(name, &doc, compressed, &mut pre)
@@ -197,7 +233,12 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
     load_lines(name, text, compressed, pre)
 }
 
-fn load_lines(name: &str, text: &[u8], compressed: bool, pre: Vec<Diagnostic>) -> Result<Loaded, LoadError> {
+fn load_lines(
+    name: &str,
+    text: &[u8],
+    compressed: bool,
+    pre: Vec<Diagnostic>,
+) -> Result<Loaded, LoadError> {
     let mut sessions = Sessions::default();
     for d in pre {
         sessions.push(None, Record::Diagnostic(d));
@@ -217,19 +258,34 @@ fn load_lines(name: &str, text: &[u8], compressed: bool, pre: Vec<Diagnostic>) -
             break;
         }
         lines += 1;
-        let origin = Origin { line: lines, offset: this_offset };
+        let origin = Origin {
+            line: lines,
+            offset: this_offset,
+        };
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if raw.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let diag = |reason: String, raw_text: String| Record::Diagnostic(Diagnostic { origin, reason, raw: raw_text });
+        let diag = |reason: String, raw_text: String| {
+            Record::Diagnostic(Diagnostic {
+                origin,
+                reason,
+                raw: raw_text,
+            })
+        };
         let line: std::borrow::Cow<str> = match std::str::from_utf8(raw) {
             Ok(s) => s.into(),
             Err(e) => {
                 let lossy = String::from_utf8_lossy(raw).into_owned();
                 sessions.push(
                     None,
-                    diag(format!("invalid UTF-8 at byte {} of the line; decoded lossily", e.valid_up_to()), lossy.clone()),
+                    diag(
+                        format!(
+                            "invalid UTF-8 at byte {} of the line; decoded lossily",
+                            e.valid_up_to()
+                        ),
+                        lossy.clone(),
+                    ),
                 );
                 lossy.into()
             }
@@ -251,7 +307,11 @@ fn load_lines(name: &str, text: &[u8], compressed: bool, pre: Vec<Diagnostic>) -
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
         if kind == "session" && value.get("id").is_some() && value.get("seq").is_none() {
             format = Format::SessionLog;
-            let id = value.get("id").and_then(Value::as_str).unwrap_or("").to_string();
+            let id = value
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
             let i = sessions.select(&id);
             sessions.list[i].header = Some(value);
             decoded += 1;
@@ -263,7 +323,14 @@ fn load_lines(name: &str, text: &[u8], compressed: bool, pre: Vec<Diagnostic>) -
                 Some(Ok(events)) => {
                     decoded += 1;
                     for event in events {
-                        sessions.push(None, Record::Event { event, view: None, origin });
+                        sessions.push(
+                            None,
+                            Record::Event {
+                                event,
+                                view: None,
+                                origin,
+                            },
+                        );
                     }
                 }
                 Some(Err(reason)) => {
@@ -294,10 +361,17 @@ fn load_lines(name: &str, text: &[u8], compressed: bool, pre: Vec<Diagnostic>) -
     if decoded == 0 {
         return Err(LoadError::UnknownFormat {
             path: name.to_string(),
-            reason: first_reason.unwrap_or_else(|| "no line is a DSH frame, event or log row".into()),
+            reason: first_reason
+                .unwrap_or_else(|| "no line is a DSH frame, event or log row".into()),
         });
     }
-    Ok(Loaded { name: name.to_string(), format, compressed, sessions: sessions.finish(), lines })
+    Ok(Loaded {
+        name: name.to_string(),
+        format,
+        compressed,
+        sessions: sessions.finish(),
+        lines,
+    })
 }
 
 /// Collect history pages from any of the shapes they come in.
@@ -323,22 +397,41 @@ fn collect_pages<'a>(v: &'a Value, pages: &mut Vec<&'a Value>, errors: &mut Vec<
     }
 }
 
-fn load_history(name: &str, doc: &Value, compressed: bool, pre: &mut Vec<Diagnostic>) -> Option<Loaded> {
+fn load_history(
+    name: &str,
+    doc: &Value,
+    compressed: bool,
+    pre: &mut Vec<Diagnostic>,
+) -> Option<Loaded> {
     let mut pages = Vec::new();
     let mut errors = Vec::new();
     collect_pages(doc, &mut pages, &mut errors);
     if pages.is_empty() {
         return None;
     }
-    let session_id = doc.get("sessionId").and_then(Value::as_str).map(str::to_string);
+    let session_id = doc
+        .get("sessionId")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let origin = Origin { line: 1, offset: 0 };
-    let mut records: Vec<Record> = std::mem::take(pre).into_iter().map(Record::Diagnostic).collect();
+    let mut records: Vec<Record> = std::mem::take(pre)
+        .into_iter()
+        .map(Record::Diagnostic)
+        .collect();
     for e in errors {
-        records.push(Record::Diagnostic(Diagnostic { origin, reason: e, raw: String::new() }));
+        records.push(Record::Diagnostic(Diagnostic {
+            origin,
+            reason: e,
+            raw: String::new(),
+        }));
     }
     let mut events: Vec<(SessionEvent, Option<ViewEnvelope>)> = Vec::new();
     for (p, page) in pages.iter().enumerate() {
-        let list = page.get("events").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        let list = page
+            .get("events")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
         for (i, entry) in list.iter().enumerate() {
             let ev = entry.get("event").unwrap_or(entry);
             match SessionEvent::from_value(ev) {
@@ -349,7 +442,10 @@ fn load_history(name: &str, doc: &Value, compressed: bool, pre: &mut Vec<Diagnos
                             "result" => ViewFor::Result,
                             _ => return None,
                         };
-                        Some(ViewEnvelope { for_, view: v.get("view")?.clone() })
+                        Some(ViewEnvelope {
+                            for_,
+                            view: v.get("view")?.clone(),
+                        })
                     });
                     events.push((event, view));
                 }
@@ -364,12 +460,20 @@ fn load_history(name: &str, doc: &Value, compressed: bool, pre: &mut Vec<Diagnos
     // Pages may come newest first: order by seq, and drop exact repeats.
     events.sort_by_key(|(e, _)| e.seq);
     events.dedup_by(|a, b| a.0.seq == b.0.seq && a.0 == b.0);
-    records.extend(events.into_iter().map(|(event, view)| Record::Event { event, view, origin }));
+    records.extend(events.into_iter().map(|(event, view)| Record::Event {
+        event,
+        view,
+        origin,
+    }));
     Some(Loaded {
         name: name.to_string(),
         format: Format::History,
         compressed,
-        sessions: vec![LoadedSession { id: session_id, header: None, records }],
+        sessions: vec![LoadedSession {
+            id: session_id,
+            header: None,
+            records,
+        }],
         lines: 1,
     })
 }

@@ -131,7 +131,10 @@ impl Highlighter {
 /// Highlight a whole text: one [`Line`] per source line.
 pub fn highlight(text: &str, lang: Option<&str>, theme: &Theme, base: Style) -> Vec<Line> {
     let mut h = Highlighter::new(lang, theme, base);
-    let mut out: Vec<Line> = text.split('\n').map(|l| h.line(l.strip_suffix('\r').unwrap_or(l))).collect();
+    let mut out: Vec<Line> = text
+        .split('\n')
+        .map(|l| h.line(l.strip_suffix('\r').unwrap_or(l)))
+        .collect();
     if text.ends_with('\n') && out.len() > 1 {
         out.pop();
     }
@@ -161,7 +164,12 @@ mod tests {
 
     #[test]
     fn escapes_in_code_are_visible() {
-        let lines = highlight("let x = \"\u{1b}[2J\";", Some("rs"), &Theme::dark(), Style::default());
+        let lines = highlight(
+            "let x = \"\u{1b}[2J\";",
+            Some("rs"),
+            &Theme::dark(),
+            Style::default(),
+        );
         assert!(lines[0].text().contains("␛[2J"));
     }
 

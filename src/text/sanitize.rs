@@ -101,7 +101,11 @@ pub fn lines(s: &str) -> Vec<String> {
 /// newlines are shown as `⏎` and every other control as in [`line`].
 pub fn inline(s: &str) -> String {
     let joined: Cow<'_, str> = if s.contains('\n') || s.contains('\r') {
-        Cow::Owned(s.trim_end_matches(['\n', '\r']).replace("\r\n", "⏎").replace('\n', "⏎"))
+        Cow::Owned(
+            s.trim_end_matches(['\n', '\r'])
+                .replace("\r\n", "⏎")
+                .replace('\n', "⏎"),
+        )
     } else {
         Cow::Borrowed(s)
     };

@@ -28,7 +28,10 @@ pub fn chars(line: &Line, width: usize) -> Vec<Line> {
             let (g, w) = if w > width { ("?", 1) } else { (g, w) };
             if col + w > width {
                 if !buf.is_empty() {
-                    cur.spans.push(Span { text: std::mem::take(&mut buf), ..span.clone() });
+                    cur.spans.push(Span {
+                        text: std::mem::take(&mut buf),
+                        ..span.clone()
+                    });
                 }
                 out.push(std::mem::take(&mut cur));
                 col = 0;
@@ -37,7 +40,10 @@ pub fn chars(line: &Line, width: usize) -> Vec<Line> {
             col += w;
         }
         if !buf.is_empty() {
-            cur.spans.push(Span { text: buf, ..span.clone() });
+            cur.spans.push(Span {
+                text: buf,
+                ..span.clone()
+            });
         }
     }
     if !cur.spans.is_empty() || out.is_empty() {
@@ -97,7 +103,10 @@ pub fn words(line: &Line, width: usize) -> Vec<Line> {
             last.text.push_str(text);
             return;
         }
-        cur.spans.push(Span { text: text.to_string(), ..span.clone() });
+        cur.spans.push(Span {
+            text: text.to_string(),
+            ..span.clone()
+        });
     };
     for tok in tokens {
         let w = tok.width;
@@ -228,13 +237,23 @@ pub fn truncate_str(s: &str, width: usize) -> String {
 /// Wrap `line` with a gutter: the first row gets `first`, continuation rows get
 /// `cont` (both must have the same width). Content is hard-wrapped (`code`) or
 /// word-wrapped.
-pub fn with_gutter(line: &Line, width: usize, first: &[Span], cont: &[Span], code: bool) -> Vec<Line> {
+pub fn with_gutter(
+    line: &Line,
+    width: usize,
+    first: &[Span],
+    cont: &[Span],
+    code: bool,
+) -> Vec<Line> {
     let gw: usize = first.iter().map(Span::width).sum();
     if width <= gw {
         return vec![fit(line.clone().prefixed(first), width)];
     }
     let inner = width - gw;
-    let rows = if code { chars(line, inner) } else { words(line, inner) };
+    let rows = if code {
+        chars(line, inner)
+    } else {
+        words(line, inner)
+    };
     rows.into_iter()
         .enumerate()
         .map(|(i, l)| l.prefixed(if i == 0 { first } else { cont }))
@@ -253,7 +272,10 @@ mod tests {
     #[test]
     fn words_wrap_at_spaces() {
         let l = Line::plain("the quick brown fox jumps");
-        assert_eq!(texts(&words(&l, 10)), vec!["the quick", "brown fox", "jumps"]);
+        assert_eq!(
+            texts(&words(&l, 10)),
+            vec!["the quick", "brown fox", "jumps"]
+        );
     }
 
     #[test]
@@ -303,7 +325,13 @@ mod tests {
 
     #[test]
     fn gutter_on_every_row() {
-        let rows = with_gutter(&Line::plain("abcdefgh"), 6, &[Span::plain("1 ")], &[Span::plain("↪ ")], true);
+        let rows = with_gutter(
+            &Line::plain("abcdefgh"),
+            6,
+            &[Span::plain("1 ")],
+            &[Span::plain("↪ ")],
+            true,
+        );
         assert_eq!(texts(&rows), vec!["1 abcd", "↪ efgh"]);
     }
 }

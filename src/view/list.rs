@@ -91,7 +91,10 @@ pub struct TranscriptList {
 
 impl TranscriptList {
     pub fn new() -> TranscriptList {
-        TranscriptList { follow: true, ..Default::default() }
+        TranscriptList {
+            follow: true,
+            ..Default::default()
+        }
     }
 
     /// Rebuild the entry list after the transcript or the filters changed.
@@ -103,7 +106,11 @@ impl TranscriptList {
         let keep_item = self.entries.get(self.focus).copied();
         // Appending without a filter change keeps indices stable.
         let appendable = matches!(self.built_for, Some((n, h, r)) if h == opts.hide_tools && r == opts.show_reasoning && n <= t.items.len());
-        let start = if appendable { self.built_for.map_or(0, |k| k.0) } else { 0 };
+        let start = if appendable {
+            self.built_for.map_or(0, |k| k.0)
+        } else {
+            0
+        };
         if !appendable {
             self.entries.clear();
         }
@@ -114,8 +121,14 @@ impl TranscriptList {
         }
         self.built_for = Some(key);
         if !appendable && let Some(item) = keep_item {
-            self.focus = self.entries.partition_point(|&e| e < item).min(self.entries.len().saturating_sub(1));
-            self.anchor = Anchor { entry: self.focus, row: 0 };
+            self.focus = self
+                .entries
+                .partition_point(|&e| e < item)
+                .min(self.entries.len().saturating_sub(1));
+            self.anchor = Anchor {
+                entry: self.focus,
+                row: 0,
+            };
         }
         if self.follow {
             self.focus = self.entries.len().saturating_sub(1);
@@ -135,9 +148,19 @@ impl TranscriptList {
     }
 
     /// Lines of one entry (cached), at the list width minus the focus margin.
-    pub fn lines(&mut self, t: &Transcript, theme: &Theme, opts: &ListOptions, entry: usize) -> Arc<Vec<Line>> {
-        let Some(&item_idx) = self.entries.get(entry) else { return Arc::new(Vec::new()) };
-        let Some(item) = t.items.get(item_idx) else { return Arc::new(Vec::new()) };
+    pub fn lines(
+        &mut self,
+        t: &Transcript,
+        theme: &Theme,
+        opts: &ListOptions,
+        entry: usize,
+    ) -> Arc<Vec<Line>> {
+        let Some(&item_idx) = self.entries.get(entry) else {
+            return Arc::new(Vec::new());
+        };
+        let Some(item) = t.items.get(item_idx) else {
+            return Arc::new(Vec::new());
+        };
         let density = self.density_of(item_idx, opts.density);
         let pending = matches!(item, Item::Tool(i) if t.cards.get(*i).is_some_and(|c| c.status == crate::session::Status::Pending));
         let key = CacheKey {
@@ -167,20 +190,39 @@ impl TranscriptList {
     }
 
     /// Height of an entry including the blank separator after it.
-    pub fn height(&mut self, t: &Transcript, theme: &Theme, opts: &ListOptions, entry: usize) -> usize {
+    pub fn height(
+        &mut self,
+        t: &Transcript,
+        theme: &Theme,
+        opts: &ListOptions,
+        entry: usize,
+    ) -> usize {
         let n = self.lines(t, theme, opts, entry).len();
-        if entry + 1 < self.entries.len() { n + 1 } else { n }
+        if entry + 1 < self.entries.len() {
+            n + 1
+        } else {
+            n
+        }
     }
 
     /// The anchor that shows the end of the transcript in `rows` rows.
-    pub fn tail_anchor(&mut self, t: &Transcript, theme: &Theme, opts: &ListOptions, rows: usize) -> Anchor {
+    pub fn tail_anchor(
+        &mut self,
+        t: &Transcript,
+        theme: &Theme,
+        opts: &ListOptions,
+        rows: usize,
+    ) -> Anchor {
         let mut need = rows;
         let mut e = self.entries.len();
         while e > 0 {
             e -= 1;
             let h = self.height(t, theme, opts, e);
             if h >= need {
-                return Anchor { entry: e, row: h - need };
+                return Anchor {
+                    entry: e,
+                    row: h - need,
+                };
             }
             need -= h;
         }
@@ -188,7 +230,14 @@ impl TranscriptList {
     }
 
     /// Scroll by `delta` rows (negative: up). Clamped to the ends.
-    pub fn scroll(&mut self, t: &Transcript, theme: &Theme, opts: &ListOptions, rows: usize, delta: isize) {
+    pub fn scroll(
+        &mut self,
+        t: &Transcript,
+        theme: &Theme,
+        opts: &ListOptions,
+        rows: usize,
+        delta: isize,
+    ) {
         if self.entries.is_empty() {
             return;
         }
@@ -284,7 +333,11 @@ impl TranscriptList {
         let mut r = self.anchor.row;
         while out.len() < rows && e < self.entries.len() {
             let lines = self.lines(t, theme, opts, e);
-            let h = if e + 1 < self.entries.len() { lines.len() + 1 } else { lines.len() };
+            let h = if e + 1 < self.entries.len() {
+                lines.len() + 1
+            } else {
+                lines.len()
+            };
             while r < h && out.len() < rows {
                 out.push((e, r, lines.get(r).cloned()));
                 r += 1;
@@ -300,8 +353,16 @@ impl TranscriptList {
         if self.cache.map.len() <= keep_around * 4 {
             return;
         }
-        let lo = self.entries.get(self.anchor.entry.saturating_sub(keep_around)).copied().unwrap_or(0);
-        let hi = self.entries.get(self.anchor.entry + keep_around).copied().unwrap_or(usize::MAX);
+        let lo = self
+            .entries
+            .get(self.anchor.entry.saturating_sub(keep_around))
+            .copied()
+            .unwrap_or(0);
+        let hi = self
+            .entries
+            .get(self.anchor.entry + keep_around)
+            .copied()
+            .unwrap_or(usize::MAX);
         self.cache.map.retain(|k, _| *k >= lo && *k <= hi);
     }
 }

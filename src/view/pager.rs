@@ -42,12 +42,29 @@ impl Pager {
 
     /// Lay the card out (cached by width, revision, theme, wrap).
     pub fn build(&mut self, t: &Transcript, theme: &Theme, width: usize) -> &[Line] {
-        let rev = t.items.get(self.item).map_or(0, |i| crate::view::list::item_rev(t, i));
-        let w = if self.wrap { width } else { NOWRAP_WIDTH.max(width) };
+        let rev = t
+            .items
+            .get(self.item)
+            .map_or(0, |i| crate::view::list::item_rev(t, i));
+        let w = if self.wrap {
+            width
+        } else {
+            NOWRAP_WIDTH.max(width)
+        };
         let key = (w, rev, theme.name.clone(), self.wrap);
         if self.built.as_ref() != Some(&key) {
-            let opts = LayoutOptions { width: w, density: Density::Full, show_reasoning: true, hide_tools: false, now_ms: None };
-            self.lines = t.items.get(self.item).map(|it| render_item(t, it, theme, &opts)).unwrap_or_default();
+            let opts = LayoutOptions {
+                width: w,
+                density: Density::Full,
+                show_reasoning: true,
+                hide_tools: false,
+                now_ms: None,
+            };
+            self.lines = t
+                .items
+                .get(self.item)
+                .map(|it| render_item(t, it, theme, &opts))
+                .unwrap_or_default();
             self.built = Some(key);
             self.refresh_matches();
         }
@@ -103,8 +120,16 @@ impl Pager {
         }
         let n = self.matches.len();
         let i = match (self.current, forward) {
-            (None, true) => self.matches.iter().position(|&r| r >= self.scroll).unwrap_or(0),
-            (None, false) => self.matches.iter().rposition(|&r| r < self.scroll).unwrap_or(n - 1),
+            (None, true) => self
+                .matches
+                .iter()
+                .position(|&r| r >= self.scroll)
+                .unwrap_or(0),
+            (None, false) => self
+                .matches
+                .iter()
+                .rposition(|&r| r < self.scroll)
+                .unwrap_or(n - 1),
             (Some(c), true) => (c + 1) % n,
             (Some(c), false) => (c + n - 1) % n,
         };
@@ -124,8 +149,16 @@ impl Pager {
             .skip(self.scroll)
             .take(rows)
             .map(|l| {
-                let l = if self.query.is_empty() { l.clone() } else { highlight(l, &self.query, hl) };
-                let l = if self.hscroll > 0 { skip_cols(&l, self.hscroll) } else { l };
+                let l = if self.query.is_empty() {
+                    l.clone()
+                } else {
+                    highlight(l, &self.query, hl)
+                };
+                let l = if self.hscroll > 0 {
+                    skip_cols(&l, self.hscroll)
+                } else {
+                    l
+                };
                 wrap::fit(l, width)
             })
             .collect()
@@ -147,7 +180,10 @@ fn skip_cols(line: &Line, n: usize) -> Line {
             col += w;
         }
         if !text.is_empty() {
-            out.spans.push(crate::text::Span { text, ..span.clone() });
+            out.spans.push(crate::text::Span {
+                text,
+                ..span.clone()
+            });
         }
     }
     out

@@ -34,13 +34,25 @@ pub fn find_in(text: &str, query: &str) -> Vec<(usize, usize)> {
     };
     // Lower-casing can change byte lengths; fall back to exact search then.
     if hay.len() != text.len() || needle.len() != query.len() {
-        return text.match_indices(query).map(|(i, m)| (i, i + m.len())).collect();
+        return text
+            .match_indices(query)
+            .map(|(i, m)| (i, i + m.len()))
+            .collect();
     }
-    hay.match_indices(&needle).map(|(i, m)| (i, i + m.len())).collect()
+    hay.match_indices(&needle)
+        .map(|(i, m)| (i, i + m.len()))
+        .collect()
 }
 
 /// Every row of every entry whose text contains `query`.
-pub fn find(t: &Transcript, entries: &[usize], theme: &Theme, width: usize, reasoning: bool, query: &str) -> Vec<Match> {
+pub fn find(
+    t: &Transcript,
+    entries: &[usize],
+    theme: &Theme,
+    width: usize,
+    reasoning: bool,
+    query: &str,
+) -> Vec<Match> {
     let opts = LayoutOptions {
         width: width.saturating_sub(MARGIN).max(1),
         density: Density::Full,
@@ -50,7 +62,9 @@ pub fn find(t: &Transcript, entries: &[usize], theme: &Theme, width: usize, reas
     };
     let mut out = Vec::new();
     for (entry, &item) in entries.iter().enumerate() {
-        let Some(it) = t.items.get(item) else { continue };
+        let Some(it) = t.items.get(item) else {
+            continue;
+        };
         for (row, line) in render_item(t, it, theme, &opts).iter().enumerate() {
             if !find_in(&line.text(), query).is_empty() {
                 out.push(Match { entry, row });
@@ -92,7 +106,11 @@ pub fn highlight(line: &Line, query: &str, style: Style) -> Line {
             let piece = &span.text[a - start..b - start];
             out.spans.push(Span {
                 text: piece.to_string(),
-                style: if hit { span.style.patch(style) } else { span.style },
+                style: if hit {
+                    span.style.patch(style)
+                } else {
+                    span.style
+                },
                 link: span.link.clone(),
             });
         }
@@ -117,7 +135,12 @@ mod tests {
         let l = Line::from_spans(vec![Span::plain("hello wo"), Span::plain("rld")]);
         let hl = highlight(&l, "world", Style::default().bg(Color::Yellow));
         assert_eq!(hl.text(), "hello world");
-        let hits: Vec<&str> = hl.spans.iter().filter(|s| s.style.bg.is_some()).map(|s| s.text.as_str()).collect();
+        let hits: Vec<&str> = hl
+            .spans
+            .iter()
+            .filter(|s| s.style.bg.is_some())
+            .map(|s| s.text.as_str())
+            .collect();
         assert_eq!(hits, vec!["wo", "rld"]);
     }
 }

@@ -24,33 +24,52 @@ pub struct StatusInfo {
 /// `mm:ss` (or `h:mm:ss`).
 pub fn clock(ms: u64) -> String {
     let s = ms / 1000;
-    if s >= 3600 { format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60) } else { format!("{:02}:{:02}", s / 60, s % 60) }
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+    } else {
+        format!("{:02}:{:02}", s / 60, s % 60)
+    }
 }
 
 /// Format a speed: `2×`, `0.25×`.
 pub fn speed(x: f64) -> String {
-    if x.fract() == 0.0 { format!("{}×", x as u64) } else { format!("{x}×") }
+    if x.fract() == 0.0 {
+        format!("{}×", x as u64)
+    } else {
+        format!("{x}×")
+    }
 }
 
 /// The status bar at `width` columns.
 pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
     let bar = theme.style(Role::StatusBar);
-    let bad = theme.style(Role::StatusError).bg(bar.bg.unwrap_or_default());
+    let bad = theme
+        .style(Role::StatusError)
+        .bg(bar.bg.unwrap_or_default());
     let mut left = Line::new();
     left.push_str(" ", bar);
-    left.push_str(sanitize::inline(&info.source), bar.add_modifier(ratatui::style::Modifier::BOLD));
+    left.push_str(
+        sanitize::inline(&info.source),
+        bar.add_modifier(ratatui::style::Modifier::BOLD),
+    );
     if let Some(t) = &info.title {
         left.push_str(" · ", bar);
         left.push_str(sanitize::inline(t), bar);
     }
     let mut right = Line::new();
     if let Some(m) = &info.message {
-        right.push_str(format!("{}  ", sanitize::inline(m)), bar.add_modifier(ratatui::style::Modifier::BOLD));
+        right.push_str(
+            format!("{}  ", sanitize::inline(m)),
+            bar.add_modifier(ratatui::style::Modifier::BOLD),
+        );
     }
     right.push_str(format!("{} cards", info.cards), bar);
     if info.errors > 0 {
         right.push_str(" · ", bar);
-        right.push_str(format!("{} errors", info.errors), if theme.monochrome { bar } else { bad });
+        right.push_str(
+            format!("{} errors", info.errors),
+            if theme.monochrome { bar } else { bad },
+        );
     }
     if info.diagnostics > 0 {
         right.push_str(" · ", bar);
@@ -74,22 +93,49 @@ pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
 }
 
 /// The player's timeline: state glyph, a bar with the position and turn marks, times and speed.
-pub fn timeline(playing: bool, clock_ms: u64, duration_ms: u64, speed_x: f64, marks: &[u64], theme: &Theme, width: usize) -> Line {
+pub fn timeline(
+    playing: bool,
+    clock_ms: u64,
+    duration_ms: u64,
+    speed_x: f64,
+    marks: &[u64],
+    theme: &Theme,
+    width: usize,
+) -> Line {
     let muted = theme.style(Role::Muted);
     let focus = theme.style(Role::Focus);
     let head = if playing { " ▶ " } else { " ⏸ " };
-    let tail = format!(" {}/{} · {} ", clock(clock_ms), clock(duration_ms), speed(speed_x));
+    let tail = format!(
+        " {}/{} · {} ",
+        clock(clock_ms),
+        clock(duration_ms),
+        speed(speed_x)
+    );
     let bar_w = width.saturating_sub(head.width() + tail.width());
     let mut line = Line::new();
     line.push_str(head, focus);
     if bar_w > 0 {
-        let frac = if duration_ms == 0 { 1.0 } else { clock_ms as f64 / duration_ms as f64 };
+        let frac = if duration_ms == 0 {
+            1.0
+        } else {
+            clock_ms as f64 / duration_ms as f64
+        };
         let pos = ((bar_w - 1) as f64 * frac.clamp(0.0, 1.0)).round() as usize;
         let mut cells: Vec<(char, Style)> = (0..bar_w)
-            .map(|i| if i < pos { ('━', focus) } else { ('─', muted) })
+            .map(|i| {
+                if i < pos {
+                    ('━', focus)
+                } else {
+                    ('─', muted)
+                }
+            })
             .collect();
         for m in marks {
-            let f = if duration_ms == 0 { 0.0 } else { *m as f64 / duration_ms as f64 };
+            let f = if duration_ms == 0 {
+                0.0
+            } else {
+                *m as f64 / duration_ms as f64
+            };
             let i = ((bar_w - 1) as f64 * f.clamp(0.0, 1.0)).round() as usize;
             cells[i] = ('┃', if i < pos { focus } else { muted });
         }
@@ -133,7 +179,10 @@ mod tests {
             assert!(l.width() <= w.max(1), "{w}");
         }
         let l = status_line(&info, &theme, 140).text();
-        assert!(l.contains("31 cards · 9 errors · 1 diagnostics · event 120/359"), "{l}");
+        assert!(
+            l.contains("31 cards · 9 errors · 1 diagnostics · event 120/359"),
+            "{l}"
+        );
         assert!(l.ends_with("dark · ? help "));
     }
 

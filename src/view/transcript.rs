@@ -20,7 +20,13 @@ pub struct LayoutOptions {
 
 impl LayoutOptions {
     pub fn new(width: usize, density: Density) -> LayoutOptions {
-        LayoutOptions { width, density, show_reasoning: true, hide_tools: false, now_ms: None }
+        LayoutOptions {
+            width,
+            density,
+            show_reasoning: true,
+            hide_tools: false,
+            now_ms: None,
+        }
     }
 }
 
@@ -30,8 +36,18 @@ pub fn render_item(t: &Transcript, item: &Item, theme: &Theme, opts: &LayoutOpti
 }
 
 /// [`render_item`] at a spinner frame (pending cards animate).
-pub fn render_item_tick(t: &Transcript, item: &Item, theme: &Theme, opts: &LayoutOptions, tick: usize) -> Vec<Line> {
-    let ctx = Ctx { now_ms: opts.now_ms, tick, ..Ctx::new(opts.width, theme, opts.density) };
+pub fn render_item_tick(
+    t: &Transcript,
+    item: &Item,
+    theme: &Theme,
+    opts: &LayoutOptions,
+    tick: usize,
+) -> Vec<Line> {
+    let ctx = Ctx {
+        now_ms: opts.now_ms,
+        tick,
+        ..Ctx::new(opts.width, theme, opts.density)
+    };
     match item {
         Item::User(m) => conversation::user(m, &ctx),
         Item::Assistant(m) => conversation::assistant(m, opts.show_reasoning, &ctx),
@@ -79,17 +95,30 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
                 "turn {} {}{}",
                 m.turn,
                 e.reason,
-                e.message.as_ref().map(|s| format!(": {s}")).unwrap_or_default()
+                e.message
+                    .as_ref()
+                    .map(|s| format!(": {s}"))
+                    .unwrap_or_default()
             )),
         },
         Item::Todo { todos, .. } => strip_controls(
             &todos
                 .iter()
-                .map(|t| format!("[{}] {}", if t.status == "completed" { "x" } else { " " }, t.content))
+                .map(|t| {
+                    format!(
+                        "[{}] {}",
+                        if t.status == "completed" { "x" } else { " " },
+                        t.content
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("\n"),
         ),
-        Item::Tool(i) => t.cards.get(*i).map(cards::export::plain_text).unwrap_or_default(),
+        Item::Tool(i) => t
+            .cards
+            .get(*i)
+            .map(cards::export::plain_text)
+            .unwrap_or_default(),
         Item::Note(n) => strip_controls(&n.text),
         Item::Diagnostic(i) => t
             .diagnostics

@@ -24,7 +24,9 @@ impl SessionEvent {
             .ok_or("event has no string \"type\"")?
             .to_string();
         let seq = match obj.get("seq") {
-            Some(s) => s.as_u64().ok_or_else(|| format!("event {kind:?}: \"seq\" is not a non-negative integer"))?,
+            Some(s) => s
+                .as_u64()
+                .ok_or_else(|| format!("event {kind:?}: \"seq\" is not a non-negative integer"))?,
             None => return Err(format!("event {kind:?} has no \"seq\"")),
         };
         let time = obj
@@ -32,13 +34,23 @@ impl SessionEvent {
             .and_then(|t| t.as_i64().or_else(|| t.as_f64().map(|f| f as i64)))
             .unwrap_or(0);
         let data = obj.get("data").cloned().unwrap_or(Value::Null);
-        let ignorable = obj.get("ignorable").and_then(Value::as_bool).unwrap_or(false);
+        let ignorable = obj
+            .get("ignorable")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         let source_event_seqs = obj
             .get("sourceEventSeqs")
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(Value::as_u64).collect())
             .unwrap_or_default();
-        Ok(SessionEvent { kind, seq, time, data, ignorable, source_event_seqs })
+        Ok(SessionEvent {
+            kind,
+            seq,
+            time,
+            data,
+            ignorable,
+            source_event_seqs,
+        })
     }
 
     /// `data.<key>` as a string.
@@ -60,15 +72,30 @@ mod tests {
     #[test]
     fn reads_a_full_event() {
         let e = SessionEvent::from_value(&json!({"type":"tool/call","seq":3,"time":17,"data":{"callId":"c"},"sourceEventSeqs":[1]})).unwrap();
-        assert_eq!((e.kind.as_str(), e.seq, e.time, e.str("callId")), ("tool/call", 3, 17, Some("c")));
+        assert_eq!(
+            (e.kind.as_str(), e.seq, e.time, e.str("callId")),
+            ("tool/call", 3, 17, Some("c"))
+        );
         assert_eq!(e.source_event_seqs, vec![1]);
     }
 
     #[test]
     fn errors_name_the_field() {
-        assert!(SessionEvent::from_value(&json!({"seq":1})).unwrap_err().contains("type"));
-        assert!(SessionEvent::from_value(&json!({"type":"x"})).unwrap_err().contains("seq"));
-        assert!(SessionEvent::from_value(&json!({"type":"x","seq":"1"})).unwrap_err().contains("seq"));
+        assert!(
+            SessionEvent::from_value(&json!({"seq":1}))
+                .unwrap_err()
+                .contains("type")
+        );
+        assert!(
+            SessionEvent::from_value(&json!({"type":"x"}))
+                .unwrap_err()
+                .contains("seq")
+        );
+        assert!(
+            SessionEvent::from_value(&json!({"type":"x","seq":"1"}))
+                .unwrap_err()
+                .contains("seq")
+        );
         assert!(SessionEvent::from_value(&json!([1])).is_err());
     }
 }

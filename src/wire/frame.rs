@@ -62,19 +62,29 @@ pub enum Frame {
 impl Frame {
     pub fn session_id(&self) -> Option<&str> {
         match self {
-            Frame::Event { session_id, .. } | Frame::Other { session_id, .. } => session_id.as_deref(),
+            Frame::Event { session_id, .. } | Frame::Other { session_id, .. } => {
+                session_id.as_deref()
+            }
         }
     }
 
     /// Decode one message. Errors say what did not fit.
     pub fn from_value(v: &Value) -> Result<Frame, String> {
         let obj = v.as_object().ok_or("message is not a JSON object")?;
-        let ty = obj.get("type").and_then(Value::as_str).ok_or("message has no string \"type\"")?;
+        let ty = obj
+            .get("type")
+            .and_then(Value::as_str)
+            .ok_or("message has no string \"type\"")?;
         if ty == "server-request" {
-            let payload = obj.get("payload").ok_or("server-request without \"payload\"")?;
+            let payload = obj
+                .get("payload")
+                .ok_or("server-request without \"payload\"")?;
             return Frame::from_value(payload).map_err(|e| format!("payload: {e}"));
         }
-        let session_id = obj.get("sessionId").and_then(Value::as_str).map(str::to_string);
+        let session_id = obj
+            .get("sessionId")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         if ty == "session/event" {
             let event = obj.get("event").ok_or("session/event without \"event\"")?;
             let event = SessionEvent::from_value(event)?;
@@ -82,17 +92,29 @@ impl Frame {
                 None | Some(Value::Null) => None,
                 Some(v) => Some(parse_envelope(v)?),
             };
-            return Ok(Frame::Event { session_id, event, view });
+            return Ok(Frame::Event {
+                session_id,
+                event,
+                view,
+            });
         }
         if obj.contains_key("seq") && obj.contains_key("data") && !KNOWN_FRAMES.contains(&ty) {
             // A bare session event (session logs, simple streams).
             let event = SessionEvent::from_value(v)?;
-            return Ok(Frame::Event { session_id, event, view: None });
+            return Ok(Frame::Event {
+                session_id,
+                event,
+                view: None,
+            });
         }
         if !is_known_frame(ty) {
             return Err(format!("unknown frame type {ty:?}"));
         }
-        Ok(Frame::Other { kind: ty.to_string(), session_id, payload: v.clone() })
+        Ok(Frame::Other {
+            kind: ty.to_string(),
+            session_id,
+            payload: v.clone(),
+        })
     }
 }
 
@@ -103,7 +125,10 @@ fn parse_envelope(v: &Value) -> Result<ViewEnvelope, String> {
         Some(other) => return Err(format!("view.for: unknown slot {other:?}")),
         None => return Err("view without \"for\"".into()),
     };
-    let view = v.get("view").cloned().ok_or("view envelope without \"view\"")?;
+    let view = v
+        .get("view")
+        .cloned()
+        .ok_or("view envelope without \"view\"")?;
     Ok(ViewEnvelope { for_, view })
 }
 
@@ -118,7 +143,11 @@ mod tests {
             "type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":5,"time":1,"data":{}},
             "view":{"for":"call","view":{"card":"generic","title":"x"}}}});
         match Frame::from_value(&m).unwrap() {
-            Frame::Event { session_id, event, view } => {
+            Frame::Event {
+                session_id,
+                event,
+                view,
+            } => {
                 assert_eq!(session_id.as_deref(), Some("s"));
                 assert_eq!(event.seq, 5);
                 assert_eq!(view.unwrap().for_, ViewFor::Call);
@@ -130,11 +159,13 @@ mod tests {
     #[test]
     fn bare_events_and_other_frames() {
         assert!(matches!(
-            Frame::from_value(&json!({"type":"turn/start","seq":1,"time":2,"data":{"turn":1}})).unwrap(),
+            Frame::from_value(&json!({"type":"turn/start","seq":1,"time":2,"data":{"turn":1}}))
+                .unwrap(),
             Frame::Event { .. }
         ));
         assert!(matches!(
-            Frame::from_value(&json!({"type":"session/subscribed","sessionId":"s","lastSeq":3})).unwrap(),
+            Frame::from_value(&json!({"type":"session/subscribed","sessionId":"s","lastSeq":3}))
+                .unwrap(),
             Frame::Other { .. }
         ));
         assert!(Frame::from_value(&json!({"type":"session/event","sessionId":"s"})).is_err());

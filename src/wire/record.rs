@@ -30,7 +30,11 @@ pub enum Record {
         origin: Origin,
     },
     /// A non-event frame that belongs to the session (approvals, questions, queue…).
-    Frame { kind: String, payload: Value, origin: Origin },
+    Frame {
+        kind: String,
+        payload: Value,
+        origin: Origin,
+    },
     Diagnostic(Diagnostic),
 }
 
@@ -38,8 +42,16 @@ impl Record {
     /// Turn a decoded frame into a record.
     pub fn from_frame(frame: Frame, origin: Origin) -> Record {
         match frame {
-            Frame::Event { event, view, .. } => Record::Event { event, view, origin },
-            Frame::Other { kind, payload, .. } => Record::Frame { kind, payload, origin },
+            Frame::Event { event, view, .. } => Record::Event {
+                event,
+                view,
+                origin,
+            },
+            Frame::Other { kind, payload, .. } => Record::Frame {
+                kind,
+                payload,
+                origin,
+            },
         }
     }
 

@@ -175,7 +175,9 @@ impl View {
 
     /// Type a raw view. The error is the reason shown on the fallback card.
     pub fn parse(v: &Value) -> Result<View, String> {
-        let o = v.as_object().ok_or_else(|| format!("view is {}, not an object", type_name(v)))?;
+        let o = v
+            .as_object()
+            .ok_or_else(|| format!("view is {}, not an object", type_name(v)))?;
         let f = Fields(o);
         let card = match o.get("card") {
             Some(Value::String(s)) => s.as_str(),
@@ -223,9 +225,9 @@ impl View {
                             .iter()
                             .enumerate()
                             .map(|(i, p)| {
-                                p.as_str()
-                                    .map(str::to_string)
-                                    .ok_or_else(|| format!("paths[{i}]: expected string, got {}", type_name(p)))
+                                p.as_str().map(str::to_string).ok_or_else(|| {
+                                    format!("paths[{i}]: expected string, got {}", type_name(p))
+                                })
                             })
                             .collect::<Result<_, _>>()?,
                     ),
@@ -279,7 +281,11 @@ impl View {
                     Some(other) => return Err(format!("unknown web kind {other:?}")),
                     None => return Err("web view without a string \"kind\"".into()),
                 };
-                View::Web(WebView { title, body, truncated: f.opt_bool("truncated")?.unwrap_or(false) })
+                View::Web(WebView {
+                    title,
+                    body,
+                    truncated: f.opt_bool("truncated")?.unwrap_or(false),
+                })
             }
             other => return Err(format!("unknown card {other:?}")),
         })
@@ -320,13 +326,19 @@ impl<'a> Fields<'a> {
     fn opt_i64(&self, k: &str) -> Result<Option<i64>, String> {
         match self.get(k) {
             None => Ok(None),
-            Some(v) => v.as_i64().map(Some).ok_or_else(|| Self::wrong(k, "integer", v)),
+            Some(v) => v
+                .as_i64()
+                .map(Some)
+                .ok_or_else(|| Self::wrong(k, "integer", v)),
         }
     }
     fn opt_u64(&self, k: &str) -> Result<Option<u64>, String> {
         match self.get(k) {
             None => Ok(None),
-            Some(v) => v.as_u64().map(Some).ok_or_else(|| Self::wrong(k, "non-negative integer", v)),
+            Some(v) => v
+                .as_u64()
+                .map(Some)
+                .ok_or_else(|| Self::wrong(k, "non-negative integer", v)),
         }
     }
     fn opt_bool(&self, k: &str) -> Result<Option<bool>, String> {
@@ -363,11 +375,17 @@ impl<'a> Fields<'a> {
             .iter()
             .enumerate()
             .map(|(i, l)| {
-                let o = l.as_object().ok_or_else(|| format!("locations[{i}]: expected object, got {}", type_name(l)))?;
+                let o = l.as_object().ok_or_else(|| {
+                    format!("locations[{i}]: expected object, got {}", type_name(l))
+                })?;
                 let f = Fields(o);
                 Ok(Location {
-                    path: f.req_str("path").map_err(|e| format!("locations[{i}].{e}"))?,
-                    line: f.opt_u64("line").map_err(|e| format!("locations[{i}].{e}"))?,
+                    path: f
+                        .req_str("path")
+                        .map_err(|e| format!("locations[{i}].{e}"))?,
+                    line: f
+                        .opt_u64("line")
+                        .map_err(|e| format!("locations[{i}].{e}"))?,
                 })
             })
             .collect()
@@ -375,7 +393,9 @@ impl<'a> Fields<'a> {
 }
 
 fn obj(v: &Value) -> Result<Fields<'_>, String> {
-    v.as_object().map(Fields).ok_or_else(|| format!(": expected object, got {}", type_name(v)))
+    v.as_object()
+        .map(Fields)
+        .ok_or_else(|| format!(": expected object, got {}", type_name(v)))
 }
 
 /// Parse one content block.
@@ -383,14 +403,20 @@ pub fn block(v: &Value) -> Result<Block, String> {
     let f = obj(v)?;
     match f.0.get("type").and_then(Value::as_str) {
         Some("text") => Ok(Block::Text(f.req_str("text")?)),
-        Some(other) => Ok(Block::Other { kind: other.to_string() }),
+        Some(other) => Ok(Block::Other {
+            kind: other.to_string(),
+        }),
         None => Err("type: missing".into()),
     }
 }
 
 fn file_diff(v: &Value) -> Result<FileDiff, String> {
     let f = obj(v)?;
-    Ok(FileDiff { path: f.req_str("path")?, old_text: f.opt_str("oldText")?, new_text: f.req_str("newText")? })
+    Ok(FileDiff {
+        path: f.req_str("path")?,
+        old_text: f.opt_str("oldText")?,
+        new_text: f.req_str("newText")?,
+    })
 }
 
 fn search_file(v: &Value) -> Result<SearchFile, String> {
@@ -402,17 +428,26 @@ fn search_file(v: &Value) -> Result<SearchFile, String> {
         .map(|(i, m)| {
             let g = obj(m).map_err(|e| format!("matches[{i}]{e}"))?;
             Ok(SearchMatch {
-                line_number: g.opt_u64("lineNumber").map_err(|e| format!("matches[{i}].{e}"))?.unwrap_or(0),
+                line_number: g
+                    .opt_u64("lineNumber")
+                    .map_err(|e| format!("matches[{i}].{e}"))?
+                    .unwrap_or(0),
                 line: g.req_str("line").map_err(|e| format!("matches[{i}].{e}"))?,
             })
         })
         .collect::<Result<_, String>>()?;
-    Ok(SearchFile { path: f.req_str("path")?, matches })
+    Ok(SearchFile {
+        path: f.req_str("path")?,
+        matches,
+    })
 }
 
 fn read_line(v: &Value) -> Result<ReadLine, String> {
     let f = obj(v)?;
-    Ok(ReadLine { number: f.opt_u64("number")?.ok_or("number: missing")?, text: f.req_str("text")? })
+    Ok(ReadLine {
+        number: f.opt_u64("number")?.ok_or("number: missing")?,
+        text: f.req_str("text")?,
+    })
 }
 
 fn web_source(v: &Value) -> Result<WebSource, String> {
@@ -461,19 +496,40 @@ mod tests {
     fn wrong_shapes_name_the_field() {
         let err = |v: Value| View::parse(&v).unwrap_err();
         assert_eq!(err(json!({"card":"nope"})), "unknown card \"nope\"");
-        assert_eq!(err(json!({"card":"terminal","exitCode":"3"})), "exitCode: expected integer, got string");
-        assert_eq!(err(json!({"card":"diff","diffs":[{"path":1}]})), "diffs[0].path: expected string, got number");
-        assert_eq!(err(json!({"card":"search","shape":"tree"})), "unknown search shape \"tree\"");
-        assert_eq!(err(json!({"card":"web","kind":"video"})), "unknown web kind \"video\"");
-        assert!(err(json!({"card":"read","path":"a","lines":[{"number":"1","text":""}]})).starts_with("lines[0].number"));
+        assert_eq!(
+            err(json!({"card":"terminal","exitCode":"3"})),
+            "exitCode: expected integer, got string"
+        );
+        assert_eq!(
+            err(json!({"card":"diff","diffs":[{"path":1}]})),
+            "diffs[0].path: expected string, got number"
+        );
+        assert_eq!(
+            err(json!({"card":"search","shape":"tree"})),
+            "unknown search shape \"tree\""
+        );
+        assert_eq!(
+            err(json!({"card":"web","kind":"video"})),
+            "unknown web kind \"video\""
+        );
+        assert!(
+            err(json!({"card":"read","path":"a","lines":[{"number":"1","text":""}]}))
+                .starts_with("lines[0].number")
+        );
         assert!(err(json!(["card"])).contains("not an object"));
         assert!(err(json!({"title":"x"})).contains("card"));
     }
 
     #[test]
     fn other_blocks_are_kept_as_placeholders() {
-        let v = View::parse(&json!({"card":"generic","content":[{"type":"image","data":"…"}]})).unwrap();
+        let v = View::parse(&json!({"card":"generic","content":[{"type":"image","data":"…"}]}))
+            .unwrap();
         let View::Generic(g) = v else { panic!() };
-        assert_eq!(g.content.unwrap()[0], Block::Other { kind: "image".into() });
+        assert_eq!(
+            g.content.unwrap()[0],
+            Block::Other {
+                kind: "image".into()
+            }
+        );
     }
 }

@@ -6,7 +6,11 @@ use std::path::PathBuf;
 /// `../shared` beside the repo (CI), else `/work/shared` (helper worktrees).
 pub fn shared() -> PathBuf {
     let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if beside.exists() { beside } else { PathBuf::from("/work/shared") }
+    if beside.exists() {
+        beside
+    } else {
+        PathBuf::from("/work/shared")
+    }
 }
 
 pub fn capture(name: &str, file: &str) -> PathBuf {
@@ -15,4 +19,55 @@ pub fn capture(name: &str, file: &str) -> PathBuf {
 
 pub fn capture_str(name: &str, file: &str) -> String {
     capture(name, file).to_string_lossy().into_owned()
+}
+
+/// Panic unless every escape sequence in `s` is SGR (`ESC [ digits/; m`) or
+/// an OSC 8 hyperlink (`ESC ] 8 ; ; URI ESC \`) whose URI is printable ASCII,
+/// and no other control character (but `\n`) appears.
+pub fn assert_only_sgr_and_osc8(s: &str) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == 0x1b {
+            if b.get(i + 1) == Some(&b'[') {
+                let mut j = i + 2;
+                while j < b.len() && (b[j].is_ascii_digit() || b[j] == b';') {
+                    j += 1;
+                }
+                assert_eq!(
+                    b.get(j),
+                    Some(&b'm'),
+                    "non-SGR CSI at byte {i}: {:?}",
+                    &s[i..(i + 20).min(s.len())]
+                );
+                i = j + 1;
+                continue;
+            }
+            if s[i..].starts_with("\u{1b}]8;;") {
+                let rest = &s[i + 5..];
+                let end = rest
+                    .find("\u{1b}\\")
+                    .unwrap_or_else(|| panic!("unterminated OSC 8 at byte {i}"));
+                let uri = &rest[..end];
+                assert!(
+                    uri.bytes().all(|x| (0x21..0x7f).contains(&x)),
+                    "OSC 8 URI not printable ASCII: {uri:?}"
+                );
+                i += 5 + end + 2;
+                continue;
+            }
+            panic!(
+                "escape that is neither SGR nor OSC 8 at byte {i}: {:?}",
+                &s[i..(i + 20).min(s.len())]
+            );
+        }
+        let ch = s[i..].chars().next().unwrap();
+        let u = ch as u32;
+        assert!(
+            ch == '\n' || !(u < 0x20 || (0x7f..=0x9f).contains(&u)),
+            "control character {u:#x} at byte {i}"
+        );
+        i += ch.len_utf8();
+    }
 }
