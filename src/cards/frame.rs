@@ -191,10 +191,12 @@ fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Body {
     {
         b.lines.extend(generic::raw_result(raw, &inner));
     }
+    let pinned = lines.len() + b.pinned;
     lines.append(&mut b.lines);
     Body {
         lines,
         keep: b.keep,
+        pinned,
     }
 }
 
@@ -236,12 +238,17 @@ pub fn render(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Vec<Line> {
     }
     let b = body(card, resolved, ctx);
     let lines = match ctx.density {
-        Density::Preview => cap(
-            b.lines,
-            ctx.preview_rows,
-            b.keep.unwrap_or(Keep::Head),
-            ctx.theme.style(Role::Muted),
-        ),
+        Density::Preview => {
+            let muted = ctx.theme.style(Role::Muted);
+            let keep = b.keep.unwrap_or(Keep::Head);
+            // Pinned lines stay; the rest shares what is left of the budget.
+            let pinned = b.pinned.min(b.lines.len());
+            let budget = ctx.preview_rows.saturating_sub(pinned).max(3);
+            let mut lines = b.lines;
+            let rest = lines.split_off(pinned);
+            lines.extend(cap(rest, budget, keep, muted));
+            lines
+        }
         _ => b.lines,
     };
     let gutter = [Span::new(GUTTER, ctx.theme.style(Role::Border))];

@@ -81,7 +81,7 @@ pub fn body(v: &GenericView, ctx: &Ctx) -> Body {
             }
         }
     }
-    Body { lines, keep: None }
+    Body { lines, keep: None, pinned: 0 }
 }
 
 /// What untyped result text looks like.

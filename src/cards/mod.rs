@@ -88,6 +88,9 @@ pub enum Keep {
 pub struct Body {
     pub lines: Vec<Line>,
     pub keep: Option<Keep>,
+    /// Leading lines the preview always shows (a command, a path header)
+    /// before capping the rest.
+    pub pinned: usize,
 }
 
 /// What a card shows, after applying the fallback rules of the protocol.

@@ -62,6 +62,7 @@ pub fn body(v: &TerminalView, ctx: &Ctx) -> Body {
             .with(sanitize::inline(cwd), theme.style(Role::Path));
         lines.extend(wrap::words(&l, width));
     }
+    let pinned = lines.len();
     if let Some(output) = v.output.as_deref() {
         let (stdout, stderr) = split_stderr(output);
         let mark = theme.style(Role::Muted);
@@ -82,6 +83,7 @@ pub fn body(v: &TerminalView, ctx: &Ctx) -> Body {
     Body {
         lines,
         keep: Some(Keep::Tail),
+        pinned,
     }
 }
 
