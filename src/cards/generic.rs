@@ -81,7 +81,11 @@ pub fn body(v: &GenericView, ctx: &Ctx) -> Body {
             }
         }
     }
-    Body { lines, keep: None, pinned: 0 }
+    Body {
+        lines,
+        keep: None,
+        pinned: 0,
+    }
 }
 
 /// What untyped result text looks like.

@@ -62,7 +62,11 @@ pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
                 ));
             }
         }
-        return Body { lines, keep: None, pinned: 0 };
+        return Body {
+            lines,
+            keep: None,
+            pinned: 0,
+        };
     }
 
     let last = v.lines.iter().map(|l| l.number).max().unwrap_or(0);
@@ -84,7 +88,11 @@ pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
         let code = hl.line(&l.text);
         lines.extend(wrap::with_gutter(&code, ctx.width, &first, &cont, true));
     }
-    Body { lines, keep: None, pinned: 1 }
+    Body {
+        lines,
+        keep: None,
+        pinned: 1,
+    }
 }
 
 #[cfg(test)]

@@ -173,7 +173,11 @@ pub fn body(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx) -> Body {
             }
         }
     }
-    Body { lines, keep: None, pinned: 0 }
+    Body {
+        lines,
+        keep: None,
+        pinned: 0,
+    }
 }
 
 #[cfg(test)]

@@ -159,7 +159,11 @@ pub fn body(v: &WebView, ctx: &Ctx) -> Body {
             ctx.width,
         ));
     }
-    Body { lines, keep: None, pinned: 0 }
+    Body {
+        lines,
+        keep: None,
+        pinned: 0,
+    }
 }
 
 #[cfg(test)]

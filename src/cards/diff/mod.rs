@@ -80,7 +80,11 @@ pub fn body(v: &DiffView, ctx: &Ctx) -> Body {
     let mut lines = Vec::new();
     if v.diffs.is_empty() {
         lines.extend(wrap::words(&Line::styled("no file changes", muted), width));
-        return Body { lines, keep: None, pinned: 0 };
+        return Body {
+            lines,
+            keep: None,
+            pinned: 0,
+        };
     }
     let models = compute(v);
     let side_by_side = width >= SIDE_BY_SIDE_WIDTH;
@@ -131,7 +135,11 @@ pub fn body(v: &DiffView, ctx: &Ctx) -> Body {
     let t = totals(v, &models);
     let footer = format!("+{} −{} · {}", t.added, t.removed, plural(t.files, "file"));
     lines.extend(wrap::words(&Line::styled(footer, muted), width));
-    Body { lines, keep: None, pinned: 0 }
+    Body {
+        lines,
+        keep: None,
+        pinned: 0,
+    }
 }
 
 /// The path line of a file (a new file says so).
