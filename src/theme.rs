@@ -95,11 +95,19 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("dark", include_str!("../themes/dark.toml")),
     ("light", include_str!("../themes/light.toml")),
     ("no-color", include_str!("../themes/no-color.toml")),
+    ("ansi-dark", include_str!("../themes/ansi-dark.toml")),
+    ("ansi-light", include_str!("../themes/ansi-light.toml")),
+    (
+        "high-contrast",
+        include_str!("../themes/high-contrast.toml"),
+    ),
 ];
 
 #[derive(Debug, thiserror::Error)]
 pub enum ThemeError {
-    #[error("theme {0:?} not found (built-in: dark, light, no-color; or a path to a .toml file)")]
+    #[error(
+        "theme {0:?} not found (built-in: dark, light, no-color, ansi-dark, ansi-light, high-contrast; or a path to a .toml file)"
+    )]
     NotFound(String),
     #[error("{path}: {message}")]
     Invalid { path: String, message: String },
@@ -264,6 +272,23 @@ mod tests {
             if *name != "no-color" {
                 for role in Role::ALL {
                     assert!(t.styles.contains_key(role), "{name} lacks {}", role.key());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ansi_themes_use_only_the_palette() {
+        for name in ["ansi-dark", "ansi-light"] {
+            let t = Theme::builtin(name).unwrap();
+            for role in Role::ALL {
+                let s = t.style(*role);
+                for c in [s.fg, s.bg].into_iter().flatten() {
+                    assert!(
+                        !matches!(c, Color::Rgb(..) | Color::Indexed(_)),
+                        "{name} {} uses {c:?}",
+                        role.key()
+                    );
                 }
             }
         }

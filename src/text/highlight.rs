@@ -64,12 +64,31 @@ pub fn lang_for_path(path: &str) -> Option<String> {
     Some(ext.to_string())
 }
 
-fn to_color(c: syntect::highlighting::Color) -> Color {
-    Color::Rgb(c.r, c.g, c.b)
+/// bat's `ansi` themes encode palette colours with the alpha channel:
+/// `a == 0` means palette index `r`, `a == 1` the terminal's default colour.
+fn to_color(c: syntect::highlighting::Color) -> Option<Color> {
+    match c.a {
+        0 => Some(match c.r {
+            0 => Color::Black,
+            1 => Color::Red,
+            2 => Color::Green,
+            3 => Color::Yellow,
+            4 => Color::Blue,
+            5 => Color::Magenta,
+            6 => Color::Cyan,
+            7 => Color::Gray,
+            n => Color::Indexed(n),
+        }),
+        1 => None,
+        _ => Some(Color::Rgb(c.r, c.g, c.b)),
+    }
 }
 
 fn span_style(st: syntect::highlighting::Style) -> Style {
-    let mut style = Style::default().fg(to_color(st.foreground));
+    let mut style = Style::default();
+    if let Some(fg) = to_color(st.foreground) {
+        style = style.fg(fg);
+    }
     if st.font_style.contains(FontStyle::BOLD) {
         style = style.add_modifier(Modifier::BOLD);
     }
@@ -152,6 +171,21 @@ mod tests {
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].text(), "fn main() {}");
         assert!(lines[0].spans.len() > 1, "expected several coloured spans");
+    }
+
+    #[test]
+    fn ansi_syntax_theme_uses_palette_colours() {
+        let theme = Theme::builtin("ansi-dark").unwrap();
+        let lines = highlight(
+            "fn main() { let x = 1; }",
+            Some("rs"),
+            &theme,
+            Style::default(),
+        );
+        assert!(lines[0].spans.len() > 1);
+        for s in &lines[0].spans {
+            assert!(!matches!(s.style.fg, Some(Color::Rgb(..))), "{:?}", s.style);
+        }
     }
 
     #[test]
