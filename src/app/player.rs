@@ -127,6 +127,26 @@ impl Player {
         self.clock as u64
     }
 
+    /// The original (epoch ms) time at the playhead: the time of the last
+    /// applied event plus the clock's progress since it. Pending cards show
+    /// their elapsed time against this, not against the wall clock.
+    pub fn now_original_ms(&self) -> Option<i64> {
+        let last = self.records[..self.pos]
+            .iter()
+            .rev()
+            .find_map(|r| match r {
+                Record::Event { event, .. } if event.time > 0 => Some(event.time),
+                _ => None,
+            })?;
+        let since = self.clock
+            - self
+                .times
+                .get(self.pos.saturating_sub(1))
+                .copied()
+                .unwrap_or(0) as f64;
+        Some(last + since.max(0.0) as i64)
+    }
+
     /// Total effective duration, ms.
     pub fn duration_ms(&self) -> u64 {
         self.times.last().copied().unwrap_or(0)
@@ -331,6 +351,19 @@ mod tests {
         assert_eq!(p.position(), 10);
         p.seek_by_ms(-1_000_000);
         assert_eq!(p.position(), 1);
+    }
+
+    #[test]
+    fn playhead_time_follows_the_original_clock() {
+        let r = records(&[10_000, 11_000, 15_000]);
+        let mut p = Player::new(r, None, None, 1.0);
+        assert_eq!(p.now_original_ms(), None);
+        p.tick(0.0);
+        assert_eq!(p.now_original_ms(), Some(10_000));
+        p.tick(500.0);
+        assert_eq!(p.now_original_ms(), Some(10_500));
+        p.tick(1000.0);
+        assert_eq!(p.now_original_ms(), Some(11_500));
     }
 
     #[test]

@@ -83,6 +83,8 @@ pub struct App {
     /// Rows of the transcript drawn last, for mouse hits: entry per row.
     pub row_map: Vec<Option<usize>>,
     tick_acc: f64,
+    /// Fed by a live source: pending cards count against the wall clock.
+    live: bool,
 }
 
 impl App {
@@ -114,6 +116,7 @@ impl App {
             now_ms: None,
             row_map: Vec::new(),
             tick_acc: 0.0,
+            live: false,
         }
     }
 
@@ -136,6 +139,7 @@ impl App {
     /// A live session fed by [`Msg::Records`].
     pub fn live(label: String, session_id: Option<String>, themes: Vec<Theme>) -> App {
         let mut app = App::with(label, Transcript::new(session_id), None, themes);
+        app.live = true;
         app.sync();
         app
     }
@@ -305,7 +309,13 @@ impl App {
     }
 
     fn on_tick(&mut self, real_ms: f64, now_ms: i64) -> Vec<Effect> {
-        self.now_ms = Some(now_ms);
+        // Replays measure running cards against the playhead; a finished
+        // session viewed later shows no live elapsed time at all.
+        self.now_ms = match (&self.player, self.live) {
+            (Some(p), _) => p.now_original_ms(),
+            (None, true) => Some(now_ms),
+            (None, false) => None,
+        };
         let mut changed = false;
         if let Some(p) = self.player.as_mut()
             && p.tick(real_ms)
@@ -314,6 +324,9 @@ impl App {
         }
         if changed {
             self.sync();
+        }
+        if self.list.poll_layouts() {
+            changed = true;
         }
         // Spinners and elapsed times of running cards animate at ~10 fps.
         self.tick_acc += real_ms;

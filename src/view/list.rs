@@ -12,6 +12,7 @@ use crate::session::{Item, Transcript};
 use crate::text::Line;
 use crate::theme::Theme;
 use crate::view::transcript::{LayoutOptions, render_item_tick};
+use crate::view::worker::{self, JobKey, Worker};
 
 /// Columns of the focus margin at the left of every row.
 pub const MARGIN: usize = 2;
@@ -39,11 +40,15 @@ struct CacheKey {
 #[derive(Default)]
 pub struct LineCache {
     map: HashMap<usize, (CacheKey, Arc<Vec<Line>>)>,
+    /// Heavy cards being laid out off-thread: job → the cache key it fills.
+    waiting: HashMap<JobKey, CacheKey>,
+    worker: Option<Worker>,
 }
 
 impl LineCache {
     pub fn clear(&mut self) {
         self.map.clear();
+        self.waiting.clear();
     }
 
     pub fn len(&self) -> usize {
@@ -173,7 +178,7 @@ impl TranscriptList {
             tick: if pending { opts.tick } else { 0 },
         };
         if let Some((k, lines)) = self.cache.map.get(&item_idx)
-            && *k == key
+            && (*k == key || (k.rev == u64::MAX && self.cache.waiting.values().any(|w| *w == key)))
         {
             return lines.clone();
         }
@@ -184,9 +189,59 @@ impl TranscriptList {
             hide_tools: false,
             now_ms: opts.now_ms,
         };
+        if let Item::Tool(ci) = item
+            && !pending
+            && let Some(card) = t.cards.get(*ci)
+            && worker::weight(card) > worker::HEAVY_BYTES
+        {
+            let job = JobKey {
+                item: item_idx,
+                rev: key.rev,
+                width: layout.width,
+                theme: theme.name.clone(),
+                density,
+            };
+            if !self.cache.waiting.contains_key(&job) {
+                self.cache.worker.get_or_insert_with(Worker::new).request(
+                    job.clone(),
+                    card,
+                    theme,
+                    opts.now_ms,
+                );
+                self.cache.waiting.insert(job, key.clone());
+            }
+            let lines = Arc::new(worker::placeholder(card, theme, layout.width));
+            // Cached under a key that never matches, so the real layout replaces it.
+            let stale = CacheKey {
+                rev: u64::MAX,
+                ..key
+            };
+            self.cache.map.insert(item_idx, (stale, lines.clone()));
+            return lines;
+        }
         let lines = Arc::new(render_item_tick(t, item, theme, &layout, opts.tick));
         self.cache.map.insert(item_idx, (key, lines.clone()));
         lines
+    }
+
+    /// Take finished off-thread layouts into the cache; true when any arrived.
+    pub fn poll_layouts(&mut self) -> bool {
+        let Some(w) = self.cache.worker.as_mut() else {
+            return false;
+        };
+        let done = w.poll();
+        let any = !done.is_empty();
+        for d in done {
+            if let Some(key) = self.cache.waiting.remove(&d.key) {
+                self.cache.map.insert(d.key.item, (key, Arc::new(d.lines)));
+            }
+        }
+        any
+    }
+
+    /// True while heavy cards are being laid out.
+    pub fn layouts_pending(&self) -> bool {
+        !self.cache.waiting.is_empty()
     }
 
     /// Height of an entry including the blank separator after it.

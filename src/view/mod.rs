@@ -7,3 +7,4 @@ pub mod pager;
 pub mod search;
 pub mod status;
 pub mod transcript;
+pub mod worker;

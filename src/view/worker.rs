@@ -1,0 +1,224 @@
+//! Off-thread card layout. A card heavy enough to stall a frame (a huge
+//! output, a big diff or file) is laid out on a worker thread; until it is
+//! done the list shows the card's one-line header and a `laying out …` line,
+//! and the UI keeps answering keys.
+
+use std::collections::HashSet;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread;
+
+use serde_json::Value;
+
+use crate::cards::{self, Ctx, Density};
+use crate::session::ToolCard;
+use crate::text::Line;
+use crate::theme::Theme;
+
+/// Cards whose text weighs more than this are laid out off the UI thread.
+pub const HEAVY_BYTES: usize = 256 * 1024;
+
+/// Bytes of text a card carries (arguments, result, views).
+pub fn weight(card: &ToolCard) -> usize {
+    fn strings(v: &Value) -> usize {
+        match v {
+            Value::String(s) => s.len(),
+            Value::Array(a) => a.iter().map(strings).sum(),
+            Value::Object(o) => o.values().map(strings).sum(),
+            _ => 0,
+        }
+    }
+    card.arguments.len()
+        + card
+            .result
+            .as_ref()
+            .map_or(0, |r| r.content.iter().map(strings).sum())
+        + card.call_view.as_ref().map_or(0, |v| strings(&v.raw))
+        + card.result_view.as_ref().map_or(0, |v| strings(&v.raw))
+}
+
+/// What a job is for: the cache key it fills.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JobKey {
+    pub item: usize,
+    pub rev: u64,
+    pub width: usize,
+    pub theme: String,
+    pub density: Density,
+}
+
+struct Job {
+    key: JobKey,
+    card: ToolCard,
+    theme: Theme,
+    now_ms: Option<i64>,
+}
+
+/// A finished layout.
+pub struct Done {
+    pub key: JobKey,
+    pub lines: Vec<Line>,
+}
+
+/// The worker thread and its queues.
+pub struct Worker {
+    jobs: Sender<Job>,
+    done: Receiver<Done>,
+    queued: HashSet<JobKey>,
+}
+
+impl Default for Worker {
+    fn default() -> Self {
+        Worker::new()
+    }
+}
+
+impl Worker {
+    pub fn new() -> Worker {
+        let (jobs, rx) = channel::<Job>();
+        let (tx, done) = channel::<Done>();
+        thread::Builder::new()
+            .name("deck-layout".into())
+            .spawn(move || {
+                while let Ok(job) = rx.recv() {
+                    let ctx = Ctx {
+                        now_ms: job.now_ms,
+                        ..Ctx::new(job.key.width, &job.theme, job.key.density)
+                    };
+                    let lines = cards::render(&job.card, &ctx);
+                    if tx
+                        .send(Done {
+                            key: job.key,
+                            lines,
+                        })
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            })
+            .expect("spawn the layout thread");
+        Worker {
+            jobs,
+            done,
+            queued: HashSet::new(),
+        }
+    }
+
+    /// Queue a layout unless the same one is already queued.
+    pub fn request(&mut self, key: JobKey, card: &ToolCard, theme: &Theme, now_ms: Option<i64>) {
+        if self.queued.contains(&key) {
+            return;
+        }
+        self.queued.insert(key.clone());
+        let job = Job {
+            key,
+            card: card.clone(),
+            theme: theme.clone(),
+            now_ms,
+        };
+        // A dead worker only means heavy cards stay as placeholders.
+        let _ = self.jobs.send(job);
+    }
+
+    /// Finished layouts since the last call.
+    pub fn poll(&mut self) -> Vec<Done> {
+        let mut out = Vec::new();
+        while let Ok(d) = self.done.try_recv() {
+            self.queued.remove(&d.key);
+            out.push(d);
+        }
+        out
+    }
+
+    pub fn is_busy(&self) -> bool {
+        !self.queued.is_empty()
+    }
+}
+
+/// The stand-in shown while a heavy card is laid out: status glyph and
+/// title (no outcome: computing it may be the expensive part) and a note.
+pub fn placeholder(card: &ToolCard, theme: &Theme, width: usize) -> Vec<Line> {
+    use crate::theme::Role;
+    let title = crate::text::sanitize::inline(&cards::resolve(card).title);
+    let head = Line::new()
+        .with(
+            cards::frame::status_glyph(card.status, 0),
+            theme.status(card.status),
+        )
+        .with(" ", ratatui::style::Style::default())
+        .with(title, theme.style(Role::Title));
+    let mut lines = vec![crate::text::wrap::truncate(&head, width)];
+    let kb = weight(card) / 1024;
+    lines.push(Line::styled(
+        crate::text::wrap::truncate_str(&format!("│ laying out {kb} KB …"), width),
+        theme.style(crate::theme::Role::Muted),
+    ));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::{Status, ToolResult};
+    use serde_json::json;
+
+    fn big_card() -> ToolCard {
+        let output = "line of output\n".repeat(40_000);
+        ToolCard {
+            call_id: "c".into(),
+            tool: Some("t".into()),
+            arguments: "{}".into(),
+            turn: None,
+            step: None,
+            call_seq: Some(1),
+            started: Some(0),
+            ended: Some(5),
+            call_view: None,
+            result_view: None,
+            result: Some(ToolResult {
+                seq: 2,
+                content: vec![json!({"type":"text","text": output})],
+                is_error: false,
+                error: None,
+                meta: None,
+            }),
+            status: Status::Ok,
+            rev: 1,
+        }
+    }
+
+    #[test]
+    fn heavy_cards_are_laid_out_off_thread() {
+        let card = big_card();
+        assert!(weight(&card) > HEAVY_BYTES);
+        let theme = Theme::dark();
+        let mut w = Worker::new();
+        let key = JobKey {
+            item: 3,
+            rev: 1,
+            width: 80,
+            theme: "dark".into(),
+            density: Density::Full,
+        };
+        w.request(key.clone(), &card, &theme, None);
+        w.request(key.clone(), &card, &theme, None);
+        assert!(w.is_busy());
+        let mut done = Vec::new();
+        for _ in 0..600 {
+            done.extend(w.poll());
+            if !done.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert_eq!(done.len(), 1, "one job for two identical requests");
+        assert_eq!(done[0].key, key);
+        let direct = cards::render(&card, &Ctx::new(80, &theme, Density::Full));
+        assert_eq!(done[0].lines, direct);
+        assert!(!w.is_busy());
+        let ph = placeholder(&card, &theme, 80);
+        assert_eq!(ph.len(), 2);
+        assert!(ph[0].text().starts_with("✓ t"), "{:?}", ph[0].text());
+        assert!(ph[1].text().contains("laying out"));
+    }
+}
