@@ -35,6 +35,8 @@ pub struct Player {
     transcript: Transcript,
     /// Records whose seq starts a turn (for timeline markers): effective times.
     turn_marks: Vec<u64>,
+    /// `events_upto[i]`: session events among the first `i` records.
+    events_upto: Vec<usize>,
 }
 
 /// Effective times: original gaps, negative gaps as zero, capped at `idle_limit_ms`.
@@ -78,7 +80,14 @@ impl Player {
             .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
             .map_or(2, |(i, _)| i);
         let transcript = Transcript::new(session_id.clone());
+        let mut events_upto = Vec::with_capacity(records.len() + 1);
+        events_upto.push(0);
+        for r in records.iter() {
+            let last = *events_upto.last().unwrap_or(&0);
+            events_upto.push(last + usize::from(matches!(r, Record::Event { .. })));
+        }
         Player {
+            events_upto,
             records,
             session_id,
             times,
@@ -108,6 +117,11 @@ impl Player {
     /// Records applied.
     pub fn position(&self) -> usize {
         self.pos
+    }
+
+    /// Session events applied so far, and in all.
+    pub fn events(&self) -> (usize, usize) {
+        (self.events_upto[self.pos], self.events_upto.last().copied().unwrap_or(0))
     }
 
     pub fn speed(&self) -> f64 {
@@ -371,5 +385,6 @@ mod tests {
         let times: Vec<i64> = (0..30).map(|i| 1000 + i * 100).collect();
         let p = Player::new(records(&times), None, None, 1.0);
         assert_eq!(p.turn_marks(), &[0, 1000, 2000]);
+        assert_eq!(p.events(), (0, 30));
     }
 }

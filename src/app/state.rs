@@ -257,10 +257,11 @@ impl App {
     pub fn status(&self) -> StatusInfo {
         let t = self.transcript();
         let position = self.player.as_ref().map(|p| {
+            let (done, all) = p.events();
             format!(
                 "event {}/{} · {}/{} · {}",
-                p.position(),
-                p.len(),
+                done,
+                all,
                 status::clock(p.clock_ms()),
                 status::clock(p.duration_ms()),
                 status::speed(p.speed())
