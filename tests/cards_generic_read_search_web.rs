@@ -146,15 +146,17 @@ fn card(
         ended: result.as_ref().map(|_| STARTED + 13),
         call_view: call_view.map(|v| AttachedView::new(ViewSource::Wire, v)),
         result_view: result_view.map(|v| AttachedView::new(ViewSource::Wire, v)),
-        result: result.map(|(text, is_error, error)| ToolResult {
-            seq: 63,
-            content: vec![text_block(text)],
-            is_error,
-            error: error.map(|(name, code)| ToolError {
-                name: Some(name.into()),
-                code: Some(code.into()),
-            }),
-            meta: None,
+        result: result.map(|(text, is_error, error)| {
+            ToolResult::new(
+                63,
+                vec![text_block(text)],
+                is_error,
+                error.map(|(name, code)| ToolError {
+                    name: Some(name.into()),
+                    code: Some(code.into()),
+                }),
+                None,
+            )
         }),
         status,
         rev: 1,

@@ -35,13 +35,13 @@ fn card(
         ended: Some(1_796_069_109_617),
         call_view: Some(AttachedView::new(ViewSource::Wire, call)),
         result_view: result.map(|r| AttachedView::new(ViewSource::Wire, r)),
-        result: Some(ToolResult {
-            seq: 11,
-            content: vec![json!({"type": "text", "text": text})],
-            is_error: false,
-            error: None,
-            meta: None,
-        }),
+        result: Some(ToolResult::new(
+            11,
+            vec![json!({"type": "text", "text": text})],
+            false,
+            None,
+            None,
+        )),
         status,
         rev: 1,
     }

@@ -158,7 +158,8 @@ fn terminal_nonzero_exit_is_failed_not_error() {
 fn error_names_and_codes_are_kept() {
     let mut r = result(2, "a", "", true);
     if let Record::Event { event, .. } = &mut r {
-        event.data["error"] = json!({"name": "AbortError", "code": "ABORTED"});
+        std::sync::Arc::make_mut(&mut event.data)["error"] =
+            json!({"name": "AbortError", "code": "ABORTED"});
     }
     let t = fold(&[call(1, "a", "t", "{}"), r]);
     let err = t

@@ -2,9 +2,11 @@
 //! caller passes elapsed real time; nothing here reads a clock.
 //!
 //! Timing follows asciinema: each record keeps its original gap to the one
-//! before, gaps are capped at the idle limit, then speed applies. Seeking
-//! backwards re-folds from the nearest kept snapshot of reducer state, so any
-//! seek costs at most one snapshot interval of folding.
+//! before, gaps are capped at the idle limit, then speed applies. A
+//! background thread folds the whole log once and hands back a snapshot of
+//! reducer state every [`INTERVAL`] records (snapshots are O(1) clones of
+//! persistent structures), so a seek anywhere — backwards or far ahead —
+//! restores the nearest snapshot and folds at most one interval.
 
 use std::sync::Arc;
 
@@ -14,9 +16,8 @@ use crate::wire::Record;
 /// Speeds offered by `+`/`-`.
 pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
 
-/// Snapshots kept for backward seeks (at most this many, evenly spaced).
-const MAX_SNAPSHOTS: usize = 48;
-const MIN_INTERVAL: usize = 256;
+/// Records between two kept snapshots.
+pub const INTERVAL: usize = 512;
 
 pub struct Player {
     records: Arc<Vec<Record>>,
@@ -29,9 +30,10 @@ pub struct Player {
     clock: f64,
     pub playing: bool,
     speed_index: usize,
-    interval: usize,
     /// (pos, state) pairs, ascending by pos.
     snapshots: Vec<(usize, Transcript)>,
+    /// Snapshots from the background fold.
+    incoming: Option<std::sync::mpsc::Receiver<(usize, Transcript)>>,
     transcript: Transcript,
     /// Records whose seq starts a turn (for timeline markers): effective times.
     turn_marks: Vec<u64>,
@@ -67,7 +69,25 @@ impl Player {
         speed: f64,
     ) -> Player {
         let times = effective_times(&records, idle_limit_ms);
-        let interval = (records.len() / MAX_SNAPSHOTS).max(MIN_INTERVAL);
+        let incoming = (records.len() > INTERVAL).then(|| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let all = records.clone();
+            let sid = session_id.clone();
+            // If the thread cannot start, seeks simply fold from further back.
+            let _ = std::thread::Builder::new()
+                .name("deck-snapshots".into())
+                .spawn(move || {
+                    let mut t = Transcript::new(sid);
+                    for (i, r) in all.iter().enumerate() {
+                        t.apply(r);
+                        if (i + 1).is_multiple_of(INTERVAL) && tx.send((i + 1, t.clone())).is_err()
+                        {
+                            return;
+                        }
+                    }
+                });
+            rx
+        });
         let turn_marks = records
             .iter()
             .zip(&times)
@@ -95,7 +115,7 @@ impl Player {
             clock: 0.0,
             playing: true,
             speed_index,
-            interval,
+            incoming,
             snapshots: vec![(0, transcript.clone())],
             transcript,
             turn_marks,
@@ -121,7 +141,10 @@ impl Player {
 
     /// Session events applied so far, and in all.
     pub fn events(&self) -> (usize, usize) {
-        (self.events_upto[self.pos], self.events_upto.last().copied().unwrap_or(0))
+        (
+            self.events_upto[self.pos],
+            self.events_upto.last().copied().unwrap_or(0),
+        )
     }
 
     pub fn speed(&self) -> f64 {
@@ -207,25 +230,70 @@ impl Player {
     fn apply_next(&mut self) {
         self.transcript.apply(&self.records[self.pos]);
         self.pos += 1;
-        if self.pos.is_multiple_of(self.interval)
+        if self.pos.is_multiple_of(INTERVAL)
             && self.snapshots.last().is_some_and(|(p, _)| *p < self.pos)
         {
             self.snapshots.push((self.pos, self.transcript.clone()));
         }
     }
 
+    /// Take the snapshots the background fold produced so far.
+    fn take_snapshots(&mut self) {
+        let Some(rx) = &self.incoming else { return };
+        let mut done = false;
+        loop {
+            match rx.try_recv() {
+                Ok((p, t)) => {
+                    let at = self.snapshots.partition_point(|(q, _)| *q < p);
+                    if self.snapshots.get(at).is_none_or(|(q, _)| *q != p) {
+                        self.snapshots.insert(at, (p, t));
+                    }
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    done = true;
+                    break;
+                }
+            }
+        }
+        if done {
+            self.incoming = None;
+        }
+    }
+
+    /// Snapshots kept so far (for tests and the status of the background fold).
+    pub fn snapshot_count(&self) -> usize {
+        self.snapshots.len()
+    }
+
+    /// True once the background fold has handed over every snapshot.
+    pub fn snapshots_complete(&mut self) -> bool {
+        self.take_snapshots();
+        self.incoming.is_none()
+    }
+
     /// Jump so that exactly `target` records are applied.
     pub fn seek_records(&mut self, target: usize) {
         let target = target.min(self.records.len());
-        if target < self.pos {
-            let (p, snap) = self
+        self.take_snapshots();
+        // The nearest snapshot at or before the target, if it beats folding
+        // on from where we are.
+        let best = self
+            .snapshots
+            .iter()
+            .rev()
+            .find(|(p, _)| *p <= target)
+            .map(|(p, _)| *p)
+            .unwrap_or(0);
+        if target < self.pos || best > self.pos {
+            let snap = self
                 .snapshots
                 .iter()
                 .rev()
-                .find(|(p, _)| *p <= target)
-                .map(|(p, s)| (*p, s.clone()))
-                .unwrap_or_else(|| (0, Transcript::new(self.session_id.clone())));
-            self.pos = p;
+                .find(|(p, _)| *p == best)
+                .map(|(_, s)| s.clone())
+                .unwrap_or_else(|| Transcript::new(self.session_id.clone()));
+            self.pos = best;
             self.transcript = snap;
         }
         while self.pos < target {
@@ -307,7 +375,7 @@ mod tests {
                         },
                         seq: i as u64,
                         time: *t,
-                        data: json!({"turn": i / 10}),
+                        data: Arc::new(json!({"turn": i / 10})),
                         ignorable: false,
                         source_event_seqs: vec![],
                     },
@@ -378,6 +446,27 @@ mod tests {
         assert_eq!(p.now_original_ms(), Some(10_500));
         p.tick(1000.0);
         assert_eq!(p.now_original_ms(), Some(11_500));
+    }
+
+    #[test]
+    fn background_snapshots_make_far_seeks_short() {
+        let times: Vec<i64> = (0..(INTERVAL as i64 * 6)).map(|i| 1000 + i).collect();
+        let r = records(&times);
+        let mut p = Player::new(r.clone(), None, None, 1.0);
+        for _ in 0..2000 {
+            if p.snapshots_complete() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(p.snapshots_complete());
+        assert_eq!(p.snapshot_count(), 7, "one at 0 and one every interval");
+        // A far jump ahead restores a snapshot instead of folding from the start.
+        p.seek_records(INTERVAL * 5 + 3);
+        assert_eq!(p.position(), INTERVAL * 5 + 3);
+        let direct = Transcript::from_records(None, &r[..INTERVAL * 5 + 3]);
+        assert_eq!(p.transcript().items, direct.items);
+        assert_eq!(p.transcript().events, direct.events);
     }
 
     #[test]

@@ -538,7 +538,10 @@ impl App {
         };
         let text = if target {
             match it {
-                Item::Tool(i) => t.cards.get(*i).and_then(crate::cards::export::target),
+                Item::Tool(i) => t
+                    .cards
+                    .get(*i)
+                    .and_then(|c| crate::cards::export::target(c)),
                 _ => None,
             }
         } else {

@@ -114,8 +114,7 @@ pub enum Resolution {
 }
 
 fn parsed(v: &Option<AttachedView>) -> Option<Result<&View, &str>> {
-    v.as_ref()
-        .map(|a| a.parsed.as_ref().map_err(String::as_str))
+    v.as_ref().map(|a| a.typed())
 }
 
 /// Pretty JSON for a raw arguments string (as is when it does not parse).

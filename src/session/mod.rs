@@ -6,6 +6,8 @@
 
 mod reducer;
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 pub use crate::wire::Diagnostic;
@@ -51,21 +53,39 @@ pub enum ViewSource {
     Presenter,
 }
 
-/// A view attached to a card slot: raw JSON and its typed form (or why it did not type).
+/// A view attached to a card slot: raw JSON and its typed form (or why it
+/// did not type). Both are shared with the record they came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttachedView {
     pub source: ViewSource,
-    pub raw: Value,
-    pub parsed: Result<View, String>,
+    pub raw: Arc<Value>,
+    pub parsed: Arc<Result<View, String>>,
 }
 
 impl AttachedView {
     pub fn new(source: ViewSource, raw: Value) -> AttachedView {
-        let parsed = View::parse(&raw);
+        let parsed = Arc::new(View::parse(&raw));
         AttachedView {
             source,
-            raw,
+            raw: Arc::new(raw),
             parsed,
+        }
+    }
+
+    /// A view sent by the host, parsed once per record.
+    pub fn from_wire(env: &crate::wire::ViewEnvelope) -> AttachedView {
+        AttachedView {
+            source: ViewSource::Wire,
+            raw: env.view.clone(),
+            parsed: env.parsed(),
+        }
+    }
+
+    /// The typed view, or why it did not type.
+    pub fn typed(&self) -> Result<&View, &str> {
+        match &*self.parsed {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e),
         }
     }
 }
@@ -77,22 +97,88 @@ pub struct ToolError {
     pub code: Option<String>,
 }
 
-/// The settled result of a call.
+/// The settled result of a call. Content and meta are read from the
+/// event's data in place (shared, never copied).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolResult {
     pub seq: u64,
-    /// The raw result content blocks (`message.content[0].content`).
-    pub content: Vec<Value>,
+    /// The `tool/result` event's data.
+    data: Arc<Value>,
     pub is_error: bool,
     pub error: Option<ToolError>,
-    pub meta: Option<Value>,
 }
 
 impl ToolResult {
+    /// A result over a `tool/result` event's data.
+    pub fn from_event_data(
+        seq: u64,
+        data: Arc<Value>,
+        is_error: bool,
+        error: Option<ToolError>,
+    ) -> ToolResult {
+        ToolResult {
+            seq,
+            data,
+            is_error,
+            error,
+        }
+    }
+
+    /// A result from its parts (tests, synthetic cards).
+    pub fn new(
+        seq: u64,
+        content: Vec<Value>,
+        is_error: bool,
+        error: Option<ToolError>,
+        meta: Option<Value>,
+    ) -> ToolResult {
+        let mut data = serde_json::json!({"message": {"content": [
+            {"type": "tool-result", "content": content, "isError": is_error}
+        ]}});
+        if let Some(m) = meta {
+            data["meta"] = m;
+        }
+        ToolResult {
+            seq,
+            data: Arc::new(data),
+            is_error,
+            error,
+        }
+    }
+
+    /// The `tool-result` part of the message.
+    fn part(&self) -> Option<&Value> {
+        self.data
+            .get("message")
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array)
+            .and_then(|c| {
+                c.iter()
+                    .find(|p| p.get("type").and_then(Value::as_str) == Some("tool-result"))
+            })
+    }
+
+    /// The raw result content blocks (`message.content[0].content`); a bare
+    /// string content reads as one text block.
+    pub fn content(&self) -> std::borrow::Cow<'_, [Value]> {
+        match self.part().and_then(|p| p.get("content")) {
+            Some(Value::Array(a)) => std::borrow::Cow::Borrowed(a.as_slice()),
+            Some(Value::String(s)) => {
+                std::borrow::Cow::Owned(vec![serde_json::json!({"type": "text", "text": s})])
+            }
+            _ => std::borrow::Cow::Borrowed(&[]),
+        }
+    }
+
+    /// `tool/result.data.meta` (the tool's presentationMeta).
+    pub fn meta(&self) -> Option<&Value> {
+        self.data.get("meta").filter(|m| !m.is_null())
+    }
+
     /// The text of the result content blocks, joined with newlines.
     pub fn text(&self) -> String {
         let mut out = String::new();
-        for b in &self.content {
+        for b in self.content().iter() {
             if let Some(t) = b.get("text").and_then(Value::as_str) {
                 if !out.is_empty() {
                     out.push('\n');
@@ -210,15 +296,17 @@ pub enum NoteKind {
     Info,
 }
 
-/// One entry of the transcript, in order.
+/// One entry of the transcript, in order. Heavy payloads sit behind `Arc`,
+/// so cloning a transcript (the player's seek snapshots) copies pointers,
+/// not text.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
-    User(UserMessage),
-    Assistant(AssistantMessage),
+    User(Arc<UserMessage>),
+    Assistant(Arc<AssistantMessage>),
     Turn(TurnMarker),
     Todo {
         seq: u64,
-        todos: Vec<Todo>,
+        todos: Arc<Vec<Todo>>,
     },
     /// Index into [`Transcript::cards`].
     Tool(usize),
@@ -232,9 +320,12 @@ pub enum Item {
 pub struct Transcript {
     pub session_id: Option<String>,
     pub title: Option<String>,
-    pub items: Vec<Item>,
-    pub cards: Vec<ToolCard>,
-    pub diagnostics: Vec<Diagnostic>,
+    /// Persistent vectors: cloning a transcript (the player keeps snapshots
+    /// for seeking) is O(1) and shares everything until it changes.
+    pub items: imbl::Vector<Item>,
+    /// Cards are shared between snapshots and copied only when they change.
+    pub cards: imbl::Vector<Arc<ToolCard>>,
+    pub diagnostics: imbl::Vector<Diagnostic>,
     /// Highest seq applied.
     pub last_seq: Option<u64>,
     /// Number of events applied (duplicates not counted).
@@ -266,7 +357,7 @@ impl Transcript {
 
     /// The card for a call id.
     pub fn card(&self, call_id: &str) -> Option<&ToolCard> {
-        self.state.by_call.get(call_id).map(|&i| &self.cards[i])
+        self.state.by_call.get(call_id).map(|&i| &*self.cards[i])
     }
 
     /// Cards whose status is error or failed.

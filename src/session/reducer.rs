@@ -3,6 +3,7 @@
 //! seq are skipped; anything unknown becomes a diagnostic at its place.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -71,14 +72,46 @@ pub const KNOWN_EVENT_TYPES: &[&str] = &[
 /// the live client, not to the transcript).
 const NOTE_FRAMES: &[&str] = &["question/requested", "question/resolved", "stream/error"];
 
+/// Seqs applied: a bitset for the dense range every session uses, a set for
+/// anything beyond (cheap to clone either way).
+#[derive(Debug, Clone, Default)]
+struct SeqSet {
+    bits: Vec<u64>,
+    far: HashSet<u64>,
+}
+
+impl SeqSet {
+    const DENSE: u64 = 1 << 24;
+
+    /// Insert; false when already present.
+    fn insert(&mut self, seq: u64) -> bool {
+        if seq >= Self::DENSE {
+            return self.far.insert(seq);
+        }
+        let (w, b) = ((seq / 64) as usize, seq % 64);
+        if self.bits.len() <= w {
+            self.bits.resize(w + 1, 0);
+        }
+        let had = self.bits[w] & (1 << b) != 0;
+        self.bits[w] |= 1 << b;
+        !had
+    }
+}
+
+/// Reducer bookkeeping. Persistent maps and sets, so cloning a transcript
+/// stays O(1) however long the session.
 #[derive(Debug, Clone, Default)]
 pub(super) struct State {
-    pub(super) by_call: HashMap<String, usize>,
-    seen: HashSet<u64>,
+    pub(super) by_call: imbl::HashMap<Arc<str>, usize>,
+    seen: SeqSet,
     /// (turn, step) → item index of the assistant message.
-    assistant: HashMap<(u64, u64), usize>,
+    assistant: imbl::HashMap<(u64, u64), usize>,
+    /// Assistant items still streaming (closed at their turn's end).
+    open_assistant: imbl::OrdSet<usize>,
+    /// Cards without a result yet (interrupted at their turn's end).
+    pending: imbl::OrdSet<usize>,
     /// call seq → call id (for `sourceEventSeqs` pairing).
-    call_by_seq: HashMap<u64, String>,
+    call_by_seq: imbl::HashMap<u64, Arc<str>>,
     /// question rpc id → question text.
     questions: HashMap<String, String>,
     /// approval id → (tool, call id).
@@ -138,8 +171,9 @@ impl Transcript {
     }
 
     fn push_diagnostic(&mut self, d: Diagnostic) {
-        self.items.push(Item::Diagnostic(self.diagnostics.len()));
-        self.diagnostics.push(d);
+        self.items
+            .push_back(Item::Diagnostic(self.diagnostics.len()));
+        self.diagnostics.push_back(d);
     }
 
     fn diagnose(&mut self, origin: Origin, reason: String, raw: &impl serde::Serialize) {
@@ -174,7 +208,7 @@ impl Transcript {
                     .unwrap_or("")
                     .to_string();
                 self.state.questions.insert(id, text.clone());
-                self.items.push(Item::Note(Note {
+                self.items.push_back(Item::Note(Note {
                     seq: None,
                     kind: NoteKind::Question,
                     text: format!("Question: {text}"),
@@ -201,7 +235,7 @@ impl Transcript {
                 } else {
                     format!("Question {outcome}: {q}")
                 };
-                self.items.push(Item::Note(Note {
+                self.items.push_back(Item::Note(Note {
                     seq: None,
                     kind: NoteKind::Question,
                     text,
@@ -237,7 +271,7 @@ impl Transcript {
         match ev.kind.as_str() {
             "turn/start" => {
                 let turn = ev.u64("turn").unwrap_or(0);
-                self.items.push(Item::Turn(TurnMarker {
+                self.items.push_back(Item::Turn(TurnMarker {
                     turn,
                     seq: ev.seq,
                     time: ev.time,
@@ -253,12 +287,12 @@ impl Transcript {
                     .and_then(|s| s.get("kind"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                self.items.push(Item::User(UserMessage {
+                self.items.push_back(Item::User(Arc::new(UserMessage {
                     seq: ev.seq,
                     time: ev.time,
                     text,
                     source,
-                }));
+                })));
             }
             "assistant/chunk" => self.assistant_chunk(ev),
             "assistant/message" => self.assistant_message(ev),
@@ -286,7 +320,10 @@ impl Transcript {
                             .collect()
                     })
                     .unwrap_or_default();
-                self.items.push(Item::Todo { seq: ev.seq, todos });
+                self.items.push_back(Item::Todo {
+                    seq: ev.seq,
+                    todos: Arc::new(todos),
+                });
             }
             "session/title" => {
                 if let Some(t) = ev.str("title") {
@@ -306,7 +343,7 @@ impl Transcript {
                 } else {
                     format!("Approval asked for {tool}: {reason}")
                 };
-                self.items.push(Item::Note(Note {
+                self.items.push_back(Item::Note(Note {
                     seq: Some(ev.seq),
                     kind: NoteKind::Approval,
                     text,
@@ -322,7 +359,7 @@ impl Transcript {
                     Some(t) => format!("Approval for {t}: {outcome}"),
                     None => format!("Approval: {outcome}"),
                 };
-                self.items.push(Item::Note(Note {
+                self.items.push_back(Item::Note(Note {
                     seq: Some(ev.seq),
                     kind: NoteKind::Approval,
                     text,
@@ -360,24 +397,33 @@ impl Transcript {
             Value::Number(n) => Some(n.to_string()),
             _ => None,
         });
-        for card in &mut self.cards {
-            if card.status == Status::Pending && card.turn.is_none_or(|t| t == turn) {
-                card.status = Status::Interrupted;
-                card.ended = Some(ev.time);
-                card.rev += 1;
-            }
+        let ending: Vec<usize> = self
+            .state
+            .pending
+            .iter()
+            .copied()
+            .filter(|&i| self.cards[i].turn.is_none_or(|t| t == turn))
+            .collect();
+        for i in ending {
+            self.state.pending.remove(&i);
+            let card = Arc::make_mut(&mut self.cards[i]);
+            card.status = Status::Interrupted;
+            card.ended = Some(ev.time);
+            card.rev += 1;
         }
-        for item in &mut self.items {
-            if let Item::Assistant(m) = item
+        let closing: Vec<usize> = self.state.open_assistant.iter().copied().collect();
+        for i in closing {
+            if let Item::Assistant(m) = &mut self.items[i]
                 && m.turn == turn
-                && !m.complete
             {
+                let m = Arc::make_mut(m);
                 m.complete = true;
                 m.interrupted = kind != "completed";
                 m.rev += 1;
+                self.state.open_assistant.remove(&i);
             }
         }
-        self.items.push(Item::Turn(TurnMarker {
+        self.items.push_back(Item::Turn(TurnMarker {
             turn,
             seq: ev.seq,
             time: ev.time,
@@ -391,19 +437,21 @@ impl Transcript {
 
     fn assistant_item(&mut self, turn: u64, step: u64, time: i64) -> &mut AssistantMessage {
         let idx = *self.state.assistant.entry((turn, step)).or_insert_with(|| {
-            self.items.push(Item::Assistant(AssistantMessage {
-                turn,
-                step,
-                blocks: Vec::new(),
-                complete: false,
-                interrupted: false,
-                time,
-                rev: 0,
-            }));
+            self.items
+                .push_back(Item::Assistant(Arc::new(AssistantMessage {
+                    turn,
+                    step,
+                    blocks: Vec::new(),
+                    complete: false,
+                    interrupted: false,
+                    time,
+                    rev: 0,
+                })));
+            self.state.open_assistant.insert(self.items.len() - 1);
             self.items.len() - 1
         });
         match &mut self.items[idx] {
-            Item::Assistant(m) => m,
+            Item::Assistant(m) => Arc::make_mut(m),
             _ => unreachable!("assistant index points at an assistant item"),
         }
     }
@@ -527,13 +575,16 @@ impl Transcript {
         msg.complete = true;
         msg.interrupted = interrupted;
         msg.rev += 1;
+        if let Some(&i) = self.state.assistant.get(&(turn, step)) {
+            self.state.open_assistant.remove(&i);
+        }
     }
 
     fn card_index(&mut self, call_id: &str) -> usize {
         if let Some(&i) = self.state.by_call.get(call_id) {
             return i;
         }
-        self.cards.push(ToolCard {
+        self.cards.push_back(Arc::new(ToolCard {
             call_id: call_id.to_string(),
             tool: None,
             arguments: String::new(),
@@ -547,10 +598,11 @@ impl Transcript {
             result: None,
             status: Status::Pending,
             rev: 0,
-        });
+        }));
         let i = self.cards.len() - 1;
-        self.state.by_call.insert(call_id.to_string(), i);
-        self.items.push(Item::Tool(i));
+        self.state.by_call.insert(Arc::from(call_id), i);
+        self.state.pending.insert(i);
+        self.items.push_back(Item::Tool(i));
         i
     }
 
@@ -581,13 +633,15 @@ impl Transcript {
             );
             return;
         }
-        self.state.call_by_seq.insert(ev.seq, call_id.clone());
+        self.state
+            .call_by_seq
+            .insert(ev.seq, Arc::from(call_id.as_str()));
         let call_view = match view.filter(|v| v.for_ == ViewFor::Call) {
-            Some(env) => Some(AttachedView::new(ViewSource::Wire, env.view.clone())),
+            Some(env) => Some(AttachedView::from_wire(env)),
             None => present::call_view(&name, &arguments)
                 .map(|v| AttachedView::new(ViewSource::Presenter, v)),
         };
-        let card = &mut self.cards[i];
+        let card = Arc::make_mut(&mut self.cards[i]);
         card.tool = Some(name);
         card.arguments = arguments;
         card.turn = ev.u64("turn");
@@ -630,7 +684,7 @@ impl Transcript {
             .or_else(|| {
                 ev.source_event_seqs
                     .iter()
-                    .find_map(|s| self.state.call_by_seq.get(s).cloned())
+                    .find_map(|s| self.state.call_by_seq.get(s).map(|c| c.to_string()))
             });
         let Some(call_id) = call_id else {
             self.diagnose(
@@ -639,11 +693,6 @@ impl Transcript {
                 &ev.data,
             );
             return;
-        };
-        let content = match part.and_then(|p| p.get("content")) {
-            Some(Value::Array(a)) => a.clone(),
-            Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
-            _ => Vec::new(),
         };
         let is_error = part
             .and_then(|p| p.get("isError"))
@@ -657,7 +706,6 @@ impl Transcript {
                 name: e.get("name").and_then(Value::as_str).map(str::to_string),
                 code: e.get("code").and_then(Value::as_str).map(str::to_string),
             });
-        let meta = ev.data.get("meta").filter(|m| !m.is_null()).cloned();
         let i = self.card_index(&call_id);
         if let Some(prev) = &self.cards[i].result {
             let first = prev.seq;
@@ -668,20 +716,20 @@ impl Transcript {
             );
             return;
         }
-        let card = &mut self.cards[i];
-        card.result = Some(ToolResult {
-            seq: ev.seq,
-            content,
+        self.state.pending.remove(&i);
+        let card = Arc::make_mut(&mut self.cards[i]);
+        card.result = Some(ToolResult::from_event_data(
+            ev.seq,
+            ev.data.clone(),
             is_error,
             error,
-            meta,
-        });
+        ));
         card.ended = Some(ev.time);
         if card.turn.is_none() {
             card.turn = ev.u64("turn");
         }
         card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
-            Some(env) => Some(AttachedView::new(ViewSource::Wire, env.view.clone())),
+            Some(env) => Some(AttachedView::from_wire(env)),
             None => presented_result(card),
         };
         card.status = settle_status(card);
@@ -695,9 +743,9 @@ fn presented_result(card: &ToolCard) -> Option<AttachedView> {
     present::result_view(
         tool,
         &card.arguments,
-        &result.content,
+        &result.content(),
         result.is_error,
-        result.meta.as_ref(),
+        result.meta(),
     )
     .map(|v| AttachedView::new(ViewSource::Presenter, v))
 }
@@ -711,10 +759,7 @@ fn settle_status(card: &ToolCard) -> Status {
     if result.is_error {
         return Status::Error;
     }
-    if let Some(AttachedView {
-        parsed: Ok(View::Terminal(t)),
-        ..
-    }) = &card.result_view
+    if let Some(Ok(View::Terminal(t))) = card.result_view.as_ref().map(AttachedView::typed)
         && (t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some())
     {
         return Status::Failed;

@@ -341,10 +341,11 @@ fn load_lines(
             }
             continue;
         }
-        match Frame::from_value(&value) {
+        let host_frame = kind.starts_with("host/");
+        match Frame::from_owned(value) {
             Ok(frame) => {
                 decoded += 1;
-                if kind.starts_with("host/") {
+                if host_frame {
                     // Host-stream frames belong to no session transcript.
                     continue;
                 }
@@ -442,10 +443,7 @@ fn load_history(
                             "result" => ViewFor::Result,
                             _ => return None,
                         };
-                        Some(ViewEnvelope {
-                            for_,
-                            view: v.get("view")?.clone(),
-                        })
+                        Some(ViewEnvelope::new(for_, v.get("view")?.clone()))
                     });
                     events.push((event, view));
                 }

@@ -117,7 +117,7 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
         Item::Tool(i) => t
             .cards
             .get(*i)
-            .map(cards::export::plain_text)
+            .map(|c| cards::export::plain_text(c))
             .unwrap_or_default(),
         Item::Note(n) => strip_controls(&n.text),
         Item::Diagnostic(i) => t

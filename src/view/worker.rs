@@ -31,7 +31,7 @@ pub fn weight(card: &ToolCard) -> usize {
         + card
             .result
             .as_ref()
-            .map_or(0, |r| r.content.iter().map(strings).sum())
+            .map_or(0, |r| r.content().iter().map(strings).sum())
         + card.call_view.as_ref().map_or(0, |v| strings(&v.raw))
         + card.result_view.as_ref().map_or(0, |v| strings(&v.raw))
 }
@@ -175,13 +175,13 @@ mod tests {
             ended: Some(5),
             call_view: None,
             result_view: None,
-            result: Some(ToolResult {
-                seq: 2,
-                content: vec![json!({"type":"text","text": output})],
-                is_error: false,
-                error: None,
-                meta: None,
-            }),
+            result: Some(ToolResult::new(
+                2,
+                vec![json!({"type": "text", "text": output})],
+                false,
+                None,
+                None,
+            )),
             status: Status::Ok,
             rev: 1,
         }

@@ -1,6 +1,8 @@
 //! Session events: `{type, seq, time, data, ignorable?, sourceEventSeqs?, surfaceOp?}`.
 
-use serde_json::Value;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
 
 /// One session event. `data` stays raw JSON; typed accessors read it leniently.
 #[derive(Debug, Clone, PartialEq)]
@@ -9,7 +11,8 @@ pub struct SessionEvent {
     pub seq: u64,
     /// Unix epoch milliseconds (0 when absent).
     pub time: i64,
-    pub data: Value,
+    /// Shared: the transcript keeps parts of it (results, views) without copying.
+    pub data: Arc<Value>,
     pub ignorable: bool,
     pub source_event_seqs: Vec<u64>,
 }
@@ -17,7 +20,21 @@ pub struct SessionEvent {
 impl SessionEvent {
     /// Read an event from a JSON object. Errors name the missing or ill-typed field.
     pub fn from_value(v: &Value) -> Result<SessionEvent, String> {
-        let obj = v.as_object().ok_or("event is not a JSON object")?;
+        match v {
+            Value::Object(o) => Self::from_map(o.clone()),
+            _ => Err("event is not a JSON object".into()),
+        }
+    }
+
+    /// [`SessionEvent::from_value`] without copying: takes the value apart.
+    pub fn from_owned(v: Value) -> Result<SessionEvent, String> {
+        match v {
+            Value::Object(o) => Self::from_map(o),
+            _ => Err("event is not a JSON object".into()),
+        }
+    }
+
+    fn from_map(mut obj: Map<String, Value>) -> Result<SessionEvent, String> {
         let kind = obj
             .get("type")
             .and_then(Value::as_str)
@@ -33,7 +50,7 @@ impl SessionEvent {
             .get("time")
             .and_then(|t| t.as_i64().or_else(|| t.as_f64().map(|f| f as i64)))
             .unwrap_or(0);
-        let data = obj.get("data").cloned().unwrap_or(Value::Null);
+        let data = Arc::new(obj.remove("data").unwrap_or(Value::Null));
         let ignorable = obj
             .get("ignorable")
             .and_then(Value::as_bool)

@@ -3,7 +3,11 @@
 //! `{type:"session/event", sessionId, event, view?}`, or — in logs and simple
 //! streams — a bare session event `{type, seq, time, data}`.
 
+use std::sync::{Arc, OnceLock};
+
 use serde_json::Value;
+
+use super::view::View;
 
 use super::event::SessionEvent;
 
@@ -34,12 +38,38 @@ pub enum ViewFor {
 }
 
 /// `view: {for, view}` attached to a `tool/call` or `tool/result` frame.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct ViewEnvelope {
     pub for_: ViewFor,
     /// The render intent, raw: typed later by [`super::View::parse`] so a
     /// malformed view becomes a fallback card, not a lost frame.
-    pub view: Value,
+    pub view: Arc<Value>,
+    /// The typed view, parsed once and shared by every fold of this record
+    /// (the player re-folds when seeking).
+    typed: Arc<OnceLock<Arc<Result<View, String>>>>,
+}
+
+impl PartialEq for ViewEnvelope {
+    fn eq(&self, other: &Self) -> bool {
+        self.for_ == other.for_ && self.view == other.view
+    }
+}
+
+impl ViewEnvelope {
+    pub fn new(for_: ViewFor, view: Value) -> ViewEnvelope {
+        ViewEnvelope {
+            for_,
+            view: Arc::new(view),
+            typed: Arc::default(),
+        }
+    }
+
+    /// The typed view (parsed on first use).
+    pub fn parsed(&self) -> Arc<Result<View, String>> {
+        self.typed
+            .get_or_init(|| Arc::new(View::parse(&self.view)))
+            .clone()
+    }
 }
 
 /// One decoded frame.
@@ -70,25 +100,35 @@ impl Frame {
 
     /// Decode one message. Errors say what did not fit.
     pub fn from_value(v: &Value) -> Result<Frame, String> {
-        let obj = v.as_object().ok_or("message is not a JSON object")?;
+        Frame::from_owned(v.clone())
+    }
+
+    /// [`Frame::from_value`] without copying: takes the message apart.
+    pub fn from_owned(v: Value) -> Result<Frame, String> {
+        let Value::Object(mut obj) = v else {
+            return Err("message is not a JSON object".into());
+        };
         let ty = obj
             .get("type")
             .and_then(Value::as_str)
-            .ok_or("message has no string \"type\"")?;
+            .ok_or("message has no string \"type\"")?
+            .to_string();
         if ty == "server-request" {
             let payload = obj
-                .get("payload")
+                .remove("payload")
                 .ok_or("server-request without \"payload\"")?;
-            return Frame::from_value(payload).map_err(|e| format!("payload: {e}"));
+            return Frame::from_owned(payload).map_err(|e| format!("payload: {e}"));
         }
         let session_id = obj
             .get("sessionId")
             .and_then(Value::as_str)
             .map(str::to_string);
         if ty == "session/event" {
-            let event = obj.get("event").ok_or("session/event without \"event\"")?;
-            let event = SessionEvent::from_value(event)?;
-            let view = match obj.get("view") {
+            let event = obj
+                .remove("event")
+                .ok_or("session/event without \"event\"")?;
+            let event = SessionEvent::from_owned(event)?;
+            let view = match obj.remove("view") {
                 None | Some(Value::Null) => None,
                 Some(v) => Some(parse_envelope(v)?),
             };
@@ -98,38 +138,41 @@ impl Frame {
                 view,
             });
         }
-        if obj.contains_key("seq") && obj.contains_key("data") && !KNOWN_FRAMES.contains(&ty) {
+        if obj.contains_key("seq")
+            && obj.contains_key("data")
+            && !KNOWN_FRAMES.contains(&ty.as_str())
+        {
             // A bare session event (session logs, simple streams).
-            let event = SessionEvent::from_value(v)?;
+            let event = SessionEvent::from_owned(Value::Object(obj))?;
             return Ok(Frame::Event {
                 session_id,
                 event,
                 view: None,
             });
         }
-        if !is_known_frame(ty) {
+        if !is_known_frame(&ty) {
             return Err(format!("unknown frame type {ty:?}"));
         }
         Ok(Frame::Other {
-            kind: ty.to_string(),
+            kind: ty,
             session_id,
-            payload: v.clone(),
+            payload: Value::Object(obj),
         })
     }
 }
 
-fn parse_envelope(v: &Value) -> Result<ViewEnvelope, String> {
-    let for_ = match v.get("for").and_then(Value::as_str) {
+fn parse_envelope(v: Value) -> Result<ViewEnvelope, String> {
+    let Value::Object(mut o) = v else {
+        return Err("view envelope is not an object".into());
+    };
+    let for_ = match o.get("for").and_then(Value::as_str) {
         Some("call") => ViewFor::Call,
         Some("result") => ViewFor::Result,
         Some(other) => return Err(format!("view.for: unknown slot {other:?}")),
         None => return Err("view without \"for\"".into()),
     };
-    let view = v
-        .get("view")
-        .cloned()
-        .ok_or("view envelope without \"view\"")?;
-    Ok(ViewEnvelope { for_, view })
+    let view = o.remove("view").ok_or("view envelope without \"view\"")?;
+    Ok(ViewEnvelope::new(for_, view))
 }
 
 #[cfg(test)]
