@@ -132,6 +132,22 @@ impl Player {
         self.times.last().copied().unwrap_or(0)
     }
 
+    /// The session's own time (epoch ms) at the clock: the time of the last
+    /// applied event plus the clock's progress since it. `None` before the
+    /// first timed event.
+    pub fn session_time_ms(&self) -> Option<i64> {
+        let (i, time) =
+            self.records[..self.pos]
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(i, r)| match r {
+                    Record::Event { event, .. } if event.time > 0 => Some((i, event.time)),
+                    _ => None,
+                })?;
+        Some(time + (self.clock - self.times[i] as f64).max(0.0) as i64)
+    }
+
     pub fn turn_marks(&self) -> &[u64] {
         &self.turn_marks
     }
@@ -331,6 +347,17 @@ mod tests {
         assert_eq!(p.position(), 10);
         p.seek_by_ms(-1_000_000);
         assert_eq!(p.position(), 1);
+    }
+
+    #[test]
+    fn session_time_follows_the_clock() {
+        let mut p = Player::new(records(&[1000, 2000, 3000]), None, None, 1.0);
+        assert_eq!(p.session_time_ms(), None, "nothing applied yet");
+        p.seek_ms(1500);
+        assert_eq!(p.position(), 2);
+        assert_eq!(p.session_time_ms(), Some(2500));
+        p.seek_fraction(1.0);
+        assert_eq!(p.session_time_ms(), Some(3000));
     }
 
     #[test]
