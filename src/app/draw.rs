@@ -190,6 +190,10 @@ fn draw_help(app: &App, buf: &mut Buffer, area: Rect) {
     let lines = help::lines(theme);
     let w = (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(area.width as usize) as u16;
     let h = (lines.len() + 2).min(area.height as usize) as u16;
+    if w < 2 || h < 2 {
+        // No room for a box (a terminal one or two rows high).
+        return;
+    }
     let x0 = area.x + (area.width - w) / 2;
     let y0 = area.y + (area.height - h) / 2;
     let border = theme.style(Role::Border);

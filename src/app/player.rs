@@ -164,29 +164,25 @@ impl Player {
         self.clock as u64
     }
 
-    /// The original (epoch ms) time at the playhead: the time of the last
-    /// applied event plus the clock's progress since it. Pending cards show
-    /// their elapsed time against this, not against the wall clock.
-    pub fn now_original_ms(&self) -> Option<i64> {
-        let last = self.records[..self.pos]
-            .iter()
-            .rev()
-            .find_map(|r| match r {
-                Record::Event { event, .. } if event.time > 0 => Some(event.time),
-                _ => None,
-            })?;
-        let since = self.clock
-            - self
-                .times
-                .get(self.pos.saturating_sub(1))
-                .copied()
-                .unwrap_or(0) as f64;
-        Some(last + since.max(0.0) as i64)
-    }
-
     /// Total effective duration, ms.
     pub fn duration_ms(&self) -> u64 {
         self.times.last().copied().unwrap_or(0)
+    }
+
+    /// The session's own time (epoch ms) at the clock: the time of the last
+    /// applied event plus the clock's progress since it. `None` before the
+    /// first timed event.
+    pub fn session_time_ms(&self) -> Option<i64> {
+        let (i, time) =
+            self.records[..self.pos]
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(i, r)| match r {
+                    Record::Event { event, .. } if event.time > 0 => Some((i, event.time)),
+                    _ => None,
+                })?;
+        Some(time + (self.clock - self.times[i] as f64).max(0.0) as i64)
     }
 
     pub fn turn_marks(&self) -> &[u64] {
@@ -436,19 +432,6 @@ mod tests {
     }
 
     #[test]
-    fn playhead_time_follows_the_original_clock() {
-        let r = records(&[10_000, 11_000, 15_000]);
-        let mut p = Player::new(r, None, None, 1.0);
-        assert_eq!(p.now_original_ms(), None);
-        p.tick(0.0);
-        assert_eq!(p.now_original_ms(), Some(10_000));
-        p.tick(500.0);
-        assert_eq!(p.now_original_ms(), Some(10_500));
-        p.tick(1000.0);
-        assert_eq!(p.now_original_ms(), Some(11_500));
-    }
-
-    #[test]
     fn background_snapshots_make_far_seeks_short() {
         let times: Vec<i64> = (0..(INTERVAL as i64 * 6)).map(|i| 1000 + i).collect();
         let r = records(&times);
@@ -467,6 +450,17 @@ mod tests {
         let direct = Transcript::from_records(None, &r[..INTERVAL * 5 + 3]);
         assert_eq!(p.transcript().items, direct.items);
         assert_eq!(p.transcript().events, direct.events);
+    }
+
+    #[test]
+    fn session_time_follows_the_clock() {
+        let mut p = Player::new(records(&[1000, 2000, 3000]), None, None, 1.0);
+        assert_eq!(p.session_time_ms(), None, "nothing applied yet");
+        p.seek_ms(1500);
+        assert_eq!(p.position(), 2);
+        assert_eq!(p.session_time_ms(), Some(2500));
+        p.seek_fraction(1.0);
+        assert_eq!(p.session_time_ms(), Some(3000));
     }
 
     #[test]

@@ -83,8 +83,10 @@ pub struct App {
     /// Rows of the transcript drawn last, for mouse hits: entry per row.
     pub row_map: Vec<Option<usize>>,
     tick_acc: f64,
-    /// Fed by a live source: pending cards count against the wall clock.
-    live: bool,
+    /// Live sessions run on the wall clock; replays and views on the session's own.
+    wall_clock: bool,
+    /// The pager the help overlay was opened from, to go back to.
+    pager_under_help: Option<Pager>,
 }
 
 impl App {
@@ -116,7 +118,8 @@ impl App {
             now_ms: None,
             row_map: Vec::new(),
             tick_acc: 0.0,
-            live: false,
+            wall_clock: false,
+            pager_under_help: None,
         }
     }
 
@@ -139,7 +142,7 @@ impl App {
     /// A live session fed by [`Msg::Records`].
     pub fn live(label: String, session_id: Option<String>, themes: Vec<Theme>) -> App {
         let mut app = App::with(label, Transcript::new(session_id), None, themes);
-        app.live = true;
+        app.wall_clock = true;
         app.sync();
         app
     }
@@ -164,8 +167,21 @@ impl App {
             density: self.density,
             show_reasoning: self.show_reasoning,
             hide_tools: self.hide_tools,
-            now_ms: self.now_ms,
+            now_ms: self.display_now_ms(),
             tick: self.tick,
+        }
+    }
+
+    /// "Now" for running cards' elapsed times: the wall clock for a live
+    /// session; a replay's own clock; the last event of a saved session (its
+    /// running cards were left running then, not for as long as the file is old).
+    pub fn display_now_ms(&self) -> Option<i64> {
+        if self.wall_clock {
+            return self.now_ms;
+        }
+        match &self.player {
+            Some(p) => p.session_time_ms(),
+            None => self.own.last_time,
         }
     }
 
@@ -223,6 +239,28 @@ impl App {
         if self.list.follow {
             self.unseen = 0;
         }
+        self.keep_focus_on_screen();
+    }
+
+    /// After a scroll, bring a focus that left the screen back onto it: the
+    /// nearest entry whose first row is visible (keys act on what is seen).
+    fn keep_focus_on_screen(&mut self) {
+        let focus = self.list.focus;
+        let (t, list, theme, opts, rows) = self.parts();
+        let visible = list.visible(t, theme, &opts, rows);
+        let (Some(first), Some(last)) = (visible.first(), visible.last()) else {
+            return;
+        };
+        if (first.0..=last.0).contains(&focus) {
+            return;
+        }
+        let mut tops = visible.iter().filter(|(_, r, _)| *r == 0).map(|v| v.0);
+        let to = if focus < first.0 {
+            tops.next()
+        } else {
+            tops.next_back()
+        };
+        self.list.focus = to.unwrap_or(first.0);
     }
 
     /// The focused item index.
@@ -310,13 +348,7 @@ impl App {
     }
 
     fn on_tick(&mut self, real_ms: f64, now_ms: i64) -> Vec<Effect> {
-        // Replays measure running cards against the playhead; a finished
-        // session viewed later shows no live elapsed time at all.
-        self.now_ms = match (&self.player, self.live) {
-            (Some(p), _) => p.now_original_ms(),
-            (None, true) => Some(now_ms),
-            (None, false) => None,
-        };
+        self.now_ms = Some(now_ms);
         let mut changed = false;
         if let Some(p) = self.player.as_mut()
             && p.tick(real_ms)
@@ -350,6 +382,7 @@ impl App {
 
     fn on_mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
         if !matches!(self.overlay, Overlay::None) {
+            self.build_pager();
             if let Overlay::Pager(p) = &mut self.overlay {
                 let rows = (self.height as usize).saturating_sub(1);
                 match m.kind {
@@ -403,7 +436,10 @@ impl App {
                 if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
                     return vec![Effect::Quit];
                 }
-                self.overlay = Overlay::None;
+                self.overlay = self
+                    .pager_under_help
+                    .take()
+                    .map_or(Overlay::None, Overlay::Pager);
                 Vec::new()
             }
             Overlay::Pager(_) => match keymap::pager_key(k) {
@@ -421,6 +457,7 @@ impl App {
         match target {
             PromptFor::PagerSearch => {
                 let rows = (self.height as usize).saturating_sub(1);
+                self.build_pager();
                 if let Overlay::Pager(p) = &mut self.overlay {
                     p.set_query(text);
                     if !p.next_match(true, rows) {
@@ -451,6 +488,12 @@ impl App {
     }
 
     fn goto_match(&mut self, forward: bool) {
+        // A replay that seeked back may have fewer entries than when searched.
+        let n = self.list.entries.len();
+        self.matches.retain(|m| m.entry < n);
+        if self.current_match.is_some_and(|c| c >= self.matches.len()) {
+            self.current_match = None;
+        }
         if self.matches.is_empty() {
             self.message = Some(if self.query.is_empty() {
                 "no search".into()
@@ -598,6 +641,7 @@ impl App {
             Action::ToggleTools => {
                 self.hide_tools = !self.hide_tools;
                 self.sync();
+                self.refresh_matches();
                 self.message = Some(if self.hide_tools {
                     "tool cards hidden".into()
                 } else {
@@ -607,6 +651,7 @@ impl App {
             Action::ToggleReasoning => {
                 self.show_reasoning = !self.show_reasoning;
                 self.sync();
+                self.refresh_matches();
                 self.message = Some(if self.show_reasoning {
                     "reasoning shown".into()
                 } else {
@@ -616,6 +661,7 @@ impl App {
             Action::OpenPager => {
                 if let Some(item) = self.focused_item() {
                     self.overlay = Overlay::Pager(Pager::new(item));
+                    self.build_pager();
                 }
             }
             Action::StartSearch => self.prompt = Some((PromptFor::Search, String::new())),
@@ -690,7 +736,45 @@ impl App {
         }
     }
 
+    /// Lay the pager's card out at the current width (cached): keys typed
+    /// before the pager is first drawn must find its lines.
+    fn build_pager(&mut self) {
+        let width = self.width as usize;
+        let t = self.player.as_ref().map_or(&self.own, Player::transcript);
+        let theme = &self.themes[self.theme_idx.min(self.themes.len() - 1)];
+        if let Overlay::Pager(p) = &mut self.overlay {
+            p.build(t, theme, width);
+        }
+    }
+
+    /// Matches are list positions: find them again after the list was
+    /// rebuilt by a filter (tool cards or reasoning hidden or shown).
+    fn refresh_matches(&mut self) {
+        if self.matches.is_empty() {
+            return;
+        }
+        let query = self.query.clone();
+        let (t, list, theme, opts, _) = self.parts();
+        let matches = search::find(
+            t,
+            &list.entries,
+            theme,
+            opts.width,
+            opts.show_reasoning,
+            &query,
+        );
+        self.matches = matches;
+        self.current_match = None;
+    }
+
     fn pager_action(&mut self, a: Action) -> Vec<Effect> {
+        if a == Action::Help {
+            if let Overlay::Pager(p) = std::mem::replace(&mut self.overlay, Overlay::Help) {
+                self.pager_under_help = Some(p);
+            }
+            return Vec::new();
+        }
+        self.build_pager();
         let rows = (self.height as usize).saturating_sub(1);
         let r = rows as isize;
         let Overlay::Pager(p) = &mut self.overlay else {
@@ -728,7 +812,6 @@ impl App {
                 self.theme_idx = (self.theme_idx + 1) % self.themes.len();
                 self.message = Some(format!("theme {}", self.theme().name));
             }
-            Action::Help => self.overlay = Overlay::Help,
             _ => {}
         }
         Vec::new()

@@ -71,3 +71,5 @@ pub fn assert_only_sgr_and_osc8(s: &str) {
         i += ch.len_utf8();
     }
 }
+
+pub mod tui;

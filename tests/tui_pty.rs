@@ -1,0 +1,311 @@
+//! The real `deck` binary end to end under a pseudo-terminal (portable-pty):
+//! its output is fed to a `vt100::Parser` to read the screen, keys are typed
+//! into the pty, and every wait polls the screen against a deadline. Checks
+//! that the terminal is restored on the way out (alternate screen left,
+//! mouse reporting off, cursor shown, cooked mode back), and that the
+//! interactive commands refuse to start when stdout is not a terminal.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossterm::event::KeyCode;
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+const ROWS: u16 = 30;
+const COLS: u16 = 100;
+/// How long any one screen may take to appear (generous: CI machines are slow).
+const DEADLINE: Duration = Duration::from_secs(10);
+
+/// A `deck` process on a pty, with the screen it drew so far.
+struct Tui {
+    master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    reader: Option<JoinHandle<()>>,
+}
+
+impl Tui {
+    fn spawn(args: &[&str]) -> Tui {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("open a pty");
+        // A config folder that does not exist: no user config or themes
+        // from the machine running the tests.
+        let config = std::env::temp_dir().join("deck-pty-tests-no-config");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_deck"));
+        cmd.args(args);
+        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        cmd.env_remove("COLORFGBG");
+        cmd.env("XDG_CONFIG_HOME", &config);
+        let child = pty.slave.spawn_command(cmd).expect("spawn deck");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let writer = pty.master.take_writer().unwrap();
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (p, r) = (parser.clone(), raw.clone());
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            // Ends at EOF or EIO: the child and every copy of the slave are gone.
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                p.lock().unwrap().process(&buf[..n]);
+                r.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Tui {
+            master: pty.master,
+            writer,
+            child,
+            parser,
+            raw,
+            reader: Some(reader),
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// The bottom row: the status bar.
+    fn status(&self) -> String {
+        self.screen().lines().last().unwrap_or("").to_string()
+    }
+
+    /// Poll until `pred` holds for the screen; panic with the screen when the deadline passes.
+    fn wait_for(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if pred(&s) {
+                return s;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("deck exited ({status:?}) while waiting for {what}; screen:\n{s}");
+            }
+            if start.elapsed() > DEADLINE {
+                let _ = self.child.kill();
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Wait for the process to end, then for its last output.
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > DEADLINE {
+                let _ = self.child.kill();
+                panic!("deck did not exit; screen:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        self.reader.take().unwrap().join().unwrap();
+        status
+    }
+
+    /// The pty's local mode flags, by name (`ICANON`, `ECHO` …).
+    fn local_flags(&self) -> Vec<String> {
+        let t = self.master.get_termios().expect("termios of the pty");
+        format!("{:?}", t.local_flags)
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Everything the process wrote after it last left the alternate screen.
+    fn assert_restored(&self) {
+        let raw = self.raw.lock().unwrap();
+        let out = String::from_utf8_lossy(&raw);
+        let enter = out
+            .rfind("\x1b[?1049h")
+            .expect("entered the alternate screen");
+        let leave = out.rfind("\x1b[?1049l").expect("left the alternate screen");
+        assert!(leave > enter, "the last alternate-screen switch enters it");
+        let tail = &out[leave + "\x1b[?1049l".len()..];
+        assert_eq!(
+            without_csi(tail),
+            "",
+            "only mode switches after leaving, nothing drawn: {tail:?}"
+        );
+        let parser = self.parser.lock().unwrap();
+        let screen = parser.screen();
+        assert!(!screen.alternate_screen(), "back on the main screen");
+        assert!(!screen.hide_cursor(), "the cursor is shown again");
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "mouse reporting is off"
+        );
+        drop(parser);
+        let flags = self.local_flags();
+        for f in ["ICANON", "ECHO", "ISIG"] {
+            assert!(flags.iter().any(|x| x == f), "{f} back on: {flags:?}");
+        }
+    }
+}
+
+/// `s` without its CSI sequences (`ESC [ params final`).
+fn without_csi(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.peek() == Some(&'[') {
+            chars.next();
+            for p in chars.by_ref() {
+                if ('@'..='~').contains(&p) {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+/// What the library says the status bar shows after searching the showcase
+/// for `query` at the pty's size: the binary must show the same.
+fn expected_match_message(query: &str) -> String {
+    let mut app = common::tui::viewer_sized(common::tui::SHOWCASE, COLS, ROWS);
+    common::tui::typed(&mut app, &format!("/{query}"));
+    app.update(common::tui::key(KeyCode::Enter));
+    app.message.clone().expect("a match message")
+}
+
+#[test]
+fn view_showcase_end_search_pager_and_quit() {
+    let mut tui = Tui::spawn(&["view", "demo-sessions/showcase.jsonl", "--theme", "dark"]);
+    let first = tui.wait_for("the first screen", |s| {
+        s.contains("── turn 1 ─") && s.contains("showcase.jsonl")
+    });
+    assert!(first.contains("› Tidy up the parser"), "{first}");
+    assert!(tui.status().contains("dark · ? help"), "{}", tui.status());
+    let flags = tui.local_flags();
+    assert!(!flags.iter().any(|x| x == "ICANON"), "raw mode: {flags:?}");
+    assert!(tui.parser.lock().unwrap().screen().alternate_screen());
+
+    tui.send("G");
+    let end = tui.wait_for("the end of the session", |s| {
+        s.contains("Watch the dev server logs for me.") && s.contains("tail -f logs/dev.log")
+    });
+    assert!(!end.contains("── turn 1 ─"), "{end}");
+
+    tui.send("/");
+    tui.wait_for("the search prompt", |s| s.contains("search all cards /"));
+    tui.send("parse_line\r");
+    let want = expected_match_message("parse_line");
+    assert!(want.starts_with("match 1/"), "{want}");
+    tui.wait_for("the match count", |s| s.contains(&want));
+    assert!(tui.status().contains(&want), "{}", tui.status());
+
+    tui.send("v");
+    tui.wait_for("the pager's status line", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("· wrap on · / search · q back"))
+    });
+    assert!(tui.status().contains("line 1/"), "{}", tui.status());
+
+    tui.send("q");
+    tui.wait_for("the transcript again", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("? help") && !l.contains("q back"))
+    });
+    tui.send("q");
+    let status = tui.wait_exit();
+    assert!(status.success(), "{status:?}");
+    tui.assert_restored();
+}
+
+#[test]
+fn demo_starts_paused_and_the_player_keys_move_it() {
+    let mut tui = Tui::spawn(&["demo", "--paused", "--theme", "dark"]);
+    let first = tui.wait_for("the paused player", |s| {
+        s.contains("⏸") && s.contains("demo")
+    });
+    let records = deck::source::load_bytes("demo", deck::source::demo::SHOWCASE)
+        .unwrap()
+        .sessions[0]
+        .records
+        .iter()
+        .filter(|r| matches!(r, deck::wire::Record::Event { .. }))
+        .count();
+    assert!(
+        first.contains(&format!("/{records} · 00:00/")),
+        "at the start: {first}"
+    );
+    tui.send("9");
+    tui.wait_for("90 % of the demo", |s| s.contains("Why did it stop?"));
+    tui.send(" ");
+    tui.wait_for("playing", |s| s.contains(" ▶ "));
+    tui.send("\x03");
+    let status = tui.wait_exit();
+    assert!(status.success(), "Ctrl-c quits cleanly: {status:?}");
+    tui.assert_restored();
+}
+
+#[test]
+fn interactive_commands_refuse_without_a_terminal() {
+    for args in [
+        vec!["view", "demo-sessions/showcase.jsonl"],
+        vec!["replay", "demo-sessions/showcase.jsonl"],
+        vec!["demo"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_deck"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env_remove("NO_COLOR")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{args:?}");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.starts_with("deck: the interactive view needs a terminal"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("deck render PATH"), "{err}");
+        assert!(
+            o.stdout.is_empty(),
+            "nothing drawn on a pipe: {:?}",
+            o.stdout
+        );
+    }
+}
