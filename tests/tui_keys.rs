@@ -312,14 +312,17 @@ fn t_cycles_themes() {
 }
 
 #[test]
-fn question_mark_opens_help_and_any_key_closes_it() {
+fn question_mark_opens_help_and_other_keys_close_it() {
     let mut app = tour_viewer();
     app.update(ch('?'));
     assert!(matches!(app.overlay, Overlay::Help));
     assert!(screen(&mut app).contains("deck — keys"));
-    assert_eq!(app.update(ch('j')), vec![Effect::Redraw]);
+    assert_eq!(app.update(ch('x')), vec![Effect::Redraw]);
     assert!(matches!(app.overlay, Overlay::None));
     assert_eq!(app.list.focus, 0, "the closing key does nothing else");
+    app.update(ch('?'));
+    app.update(key(KeyCode::Esc));
+    assert!(matches!(app.overlay, Overlay::None), "Esc closes too");
     app.update(ch('?'));
     assert!(app.update(ctrl('c')).contains(&Effect::Quit));
 }
@@ -347,4 +350,31 @@ fn q_and_ctrl_c_quit() {
     assert_eq!(app.update(ch('q')), vec![Effect::Redraw]);
     assert_eq!(app.update(ctrl('c')), vec![Effect::Redraw]);
     assert_eq!(app.prompt, None);
+}
+
+#[test]
+fn help_taller_than_the_screen_scrolls_with_j_and_k() {
+    let mut app = viewer_sized(&tour_path(), 80, 24);
+    app.update(ch('?'));
+    let first = screen(&mut app);
+    assert!(first.contains("↓ j/k scroll · q close"), "{first}");
+    assert!(
+        !first.contains("pager: / search"),
+        "the end is below the fold"
+    );
+    for _ in 0..40 {
+        app.update(ch('j'));
+    }
+    assert!(
+        matches!(app.overlay, Overlay::Help),
+        "j scrolls, it does not close"
+    );
+    let end = screen(&mut app);
+    assert!(end.contains("pager: / search"), "{end}");
+    assert!(end.contains("↑ j/k scroll"), "{end}");
+    app.update(ch('k'));
+    assert!(app.help_scroll > 0);
+    app.update(ch('x'));
+    assert!(matches!(app.overlay, Overlay::None));
+    assert_eq!(app.help_scroll, 0, "the next help starts at the top");
 }

@@ -207,10 +207,26 @@ fn draw_help(app: &App, buf: &mut Buffer, area: Rect) {
         }
     }
     let top = format!("┌{}┐", "─".repeat(w.saturating_sub(2) as usize));
-    let bottom = format!("└{}┘", "─".repeat(w.saturating_sub(2) as usize));
+    let inner = h.saturating_sub(2) as usize;
+    let max_scroll = lines.len().saturating_sub(inner);
+    let scroll = app.help_scroll.min(max_scroll);
+    // When the help does not fit, the bottom border says how to see the rest.
+    let hint = if max_scroll == 0 {
+        String::new()
+    } else if scroll < max_scroll {
+        " ↓ j/k scroll · q close ".to_string()
+    } else {
+        " ↑ j/k scroll · q close ".to_string()
+    };
+    let dashes = (w.saturating_sub(2) as usize).saturating_sub(hint.chars().count());
+    let bottom = if dashes + hint.chars().count() == w.saturating_sub(2) as usize {
+        format!("└{hint}{}┘", "─".repeat(dashes))
+    } else {
+        format!("└{}┘", "─".repeat(w.saturating_sub(2) as usize))
+    };
     buf.set_string(x0, y0, &top, border);
     buf.set_string(x0, y0 + h - 1, &bottom, border);
-    for (i, line) in lines.iter().take(h.saturating_sub(2) as usize).enumerate() {
+    for (i, line) in lines.iter().skip(scroll).take(inner).enumerate() {
         let y = y0 + 1 + i as u16;
         buf.set_string(x0, y, "│", border);
         buf.set_string(x0 + w - 1, y, "│", border);

@@ -3,6 +3,7 @@
 //! keys, drawing through the same card renderers as `deck render`, writing
 //! OSC 52, restoring the terminal on every way out.
 
+mod actions;
 pub mod config;
 pub mod draw;
 pub mod help;

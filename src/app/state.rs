@@ -6,16 +6,15 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
-use super::keymap::{self, Action};
+use super::keymap;
 use super::player::Player;
 use crate::cards::Density;
-use crate::session::{Item, Transcript};
+use crate::session::Transcript;
 use crate::theme::Theme;
-use crate::view::list::{Anchor, ListOptions, TranscriptList};
+use crate::view::list::{ListOptions, TranscriptList};
 use crate::view::pager::Pager;
-use crate::view::search::{self, Match};
+use crate::view::search::Match;
 use crate::view::status::{self, StatusInfo};
-use crate::view::transcript::item_text;
 use crate::wire::Record;
 
 /// Messages the driver feeds in.
@@ -60,7 +59,7 @@ pub enum PromptFor {
 pub struct App {
     /// Shown first in the status bar: the file, `demo`, or the live source.
     pub label: String,
-    own: Transcript,
+    pub(super) own: Transcript,
     pub player: Option<Player>,
     pub list: TranscriptList,
     pub density: Density,
@@ -86,7 +85,9 @@ pub struct App {
     /// Live sessions run on the wall clock; replays and views on the session's own.
     wall_clock: bool,
     /// The pager the help overlay was opened from, to go back to.
-    pager_under_help: Option<Pager>,
+    pub(super) pager_under_help: Option<Pager>,
+    /// First help line shown (the help scrolls on small screens).
+    pub help_scroll: usize,
 }
 
 impl App {
@@ -120,6 +121,7 @@ impl App {
             tick_acc: 0.0,
             wall_clock: false,
             pager_under_help: None,
+            help_scroll: 0,
         }
     }
 
@@ -197,7 +199,7 @@ impl App {
     }
 
     /// Bring the list in line with the transcript.
-    fn sync(&mut self) {
+    pub(super) fn sync(&mut self) {
         let before = self.list.entries.len();
         let (t, list, _, opts, _) = self.parts();
         list.sync(t, &opts);
@@ -208,7 +210,7 @@ impl App {
     }
 
     /// After a player seek the transcript is a new fold: rebuild the list.
-    fn resync_after_seek(&mut self) {
+    pub(super) fn resync_after_seek(&mut self) {
         let focus_item = self.list.entries.get(self.list.focus).copied();
         self.list.reset();
         self.sync();
@@ -221,12 +223,12 @@ impl App {
         }
     }
 
-    fn reveal(&mut self) {
+    pub(super) fn reveal(&mut self) {
         let (t, list, theme, opts, rows) = self.parts();
         list.reveal_focus(t, theme, &opts, rows);
     }
 
-    fn scroll(&mut self, delta: isize) {
+    pub(super) fn scroll(&mut self, delta: isize) {
         let (t, list, theme, opts, rows) = self.parts();
         if list.follow {
             list.anchor = list.tail_anchor(t, theme, &opts, rows);
@@ -244,7 +246,7 @@ impl App {
 
     /// After a scroll, bring a focus that left the screen back onto it: the
     /// nearest entry whose first row is visible (keys act on what is seen).
-    fn keep_focus_on_screen(&mut self) {
+    pub(super) fn keep_focus_on_screen(&mut self) {
         let focus = self.list.focus;
         let (t, list, theme, opts, rows) = self.parts();
         let visible = list.visible(t, theme, &opts, rows);
@@ -268,7 +270,7 @@ impl App {
         self.list.entries.get(self.list.focus).copied()
     }
 
-    fn set_focus(&mut self, entry: usize) {
+    pub(super) fn set_focus(&mut self, entry: usize) {
         if self.list.entries.is_empty() {
             return;
         }
@@ -277,7 +279,7 @@ impl App {
         self.reveal();
     }
 
-    fn move_focus(&mut self, delta: isize) {
+    pub(super) fn move_focus(&mut self, delta: isize) {
         if self.list.entries.is_empty() {
             return;
         }
@@ -436,11 +438,27 @@ impl App {
                 if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
                     return vec![Effect::Quit];
                 }
-                self.overlay = self
-                    .pager_under_help
-                    .take()
-                    .map_or(Overlay::None, Overlay::Pager);
-                Vec::new()
+                // j/k and the page keys scroll a help taller than the screen;
+                // any other key closes it.
+                let page = (self.height as usize).saturating_sub(4).max(1);
+                match k.code {
+                    KeyCode::Char('j') | KeyCode::Down => self.help_scroll += 1,
+                    KeyCode::Char('k') | KeyCode::Up => {
+                        self.help_scroll = self.help_scroll.saturating_sub(1)
+                    }
+                    KeyCode::Char(' ') | KeyCode::PageDown => self.help_scroll += page,
+                    KeyCode::PageUp => self.help_scroll = self.help_scroll.saturating_sub(page),
+                    _ => {
+                        self.help_scroll = 0;
+                        self.overlay = self
+                            .pager_under_help
+                            .take()
+                            .map_or(Overlay::None, Overlay::Pager);
+                    }
+                }
+                let total = super::help::lines(self.theme()).len();
+                self.help_scroll = self.help_scroll.min(total);
+                return Vec::new();
             }
             Overlay::Pager(_) => match keymap::pager_key(k) {
                 Some(a) => self.pager_action(a),
@@ -451,370 +469,6 @@ impl App {
                 None => Vec::new(),
             },
         }
-    }
-
-    fn run_search(&mut self, target: PromptFor, text: &str) {
-        match target {
-            PromptFor::PagerSearch => {
-                let rows = (self.height as usize).saturating_sub(1);
-                self.build_pager();
-                if let Overlay::Pager(p) = &mut self.overlay {
-                    p.set_query(text);
-                    if !p.next_match(true, rows) {
-                        self.message = Some(format!("no match for {text:?}"));
-                    }
-                }
-            }
-            PromptFor::Search => {
-                self.query = text.to_string();
-                let (t, list, theme, opts, _) = self.parts();
-                let matches = search::find(
-                    t,
-                    &list.entries,
-                    theme,
-                    opts.width,
-                    opts.show_reasoning,
-                    text,
-                );
-                self.matches = matches;
-                self.current_match = None;
-                if self.matches.is_empty() {
-                    self.message = Some(format!("no match for {text:?}"));
-                } else {
-                    self.goto_match(true);
-                }
-            }
-        }
-    }
-
-    fn goto_match(&mut self, forward: bool) {
-        // A replay that seeked back may have fewer entries than when searched.
-        let n = self.list.entries.len();
-        self.matches.retain(|m| m.entry < n);
-        if self.current_match.is_some_and(|c| c >= self.matches.len()) {
-            self.current_match = None;
-        }
-        if self.matches.is_empty() {
-            self.message = Some(if self.query.is_empty() {
-                "no search".into()
-            } else {
-                format!("no match for {:?}", self.query)
-            });
-            return;
-        }
-        let n = self.matches.len();
-        let here = Match {
-            entry: self.list.focus,
-            row: 0,
-        };
-        let i = match (self.current_match, forward) {
-            (Some(c), true) => (c + 1) % n,
-            (Some(c), false) => (c + n - 1) % n,
-            (None, true) => self
-                .matches
-                .iter()
-                .position(|m| (m.entry, m.row) >= (here.entry, here.row))
-                .unwrap_or(0),
-            (None, false) => self
-                .matches
-                .iter()
-                .rposition(|m| m.entry < here.entry)
-                .unwrap_or(n - 1),
-        };
-        self.current_match = Some(i);
-        let m = self.matches[i];
-        if let Some(&item) = self.list.entries.get(m.entry) {
-            // The match may be in a collapsed part: show the card in full.
-            self.list.overrides.insert(item, Density::Full);
-        }
-        self.list.follow = false;
-        self.list.focus = m.entry;
-        let rows = self.list_rows();
-        self.list.anchor = Anchor {
-            entry: m.entry,
-            row: m.row.saturating_sub(rows / 3),
-        };
-        self.message = Some(format!("match {}/{} for {:?}", i + 1, n, self.query));
-    }
-
-    fn toggle_card(&mut self) {
-        let Some(item) = self.focused_item() else {
-            return;
-        };
-        let cur = self.list.density_of(item, self.density);
-        let next = if cur == Density::Full {
-            Density::Preview
-        } else {
-            Density::Full
-        };
-        self.list.overrides.insert(item, next);
-        self.reveal();
-    }
-
-    fn jump_to(&mut self, forward: bool, pred: impl Fn(&Transcript, &Item) -> bool) -> bool {
-        let t = self.transcript();
-        let n = self.list.entries.len();
-        let found = if forward {
-            (self.list.focus + 1..n).find(|&e| pred(t, &t.items[self.list.entries[e]]))
-        } else {
-            (0..self.list.focus)
-                .rev()
-                .find(|&e| pred(t, &t.items[self.list.entries[e]]))
-        };
-        match found {
-            Some(e) => {
-                self.set_focus(e);
-                self.list.anchor = Anchor { entry: e, row: 0 };
-                true
-            }
-            None => false,
-        }
-    }
-
-    fn copy(&mut self, target: bool) -> Vec<Effect> {
-        let Some(item) = self.focused_item() else {
-            return Vec::new();
-        };
-        let t = self.transcript();
-        let Some(it) = t.items.get(item) else {
-            return Vec::new();
-        };
-        let text = if target {
-            match it {
-                Item::Tool(i) => t
-                    .cards
-                    .get(*i)
-                    .and_then(|c| crate::cards::export::target(c)),
-                _ => None,
-            }
-        } else {
-            Some(item_text(t, it))
-        };
-        match text {
-            Some(s) if !s.is_empty() => {
-                self.message = Some(format!("copied {} bytes", s.len()));
-                vec![Effect::Copy(s)]
-            }
-            _ => {
-                self.message = Some("nothing to copy".into());
-                Vec::new()
-            }
-        }
-    }
-
-    /// Perform a transcript action.
-    pub fn act(&mut self, a: Action) -> Vec<Effect> {
-        let rows = self.list_rows() as isize;
-        match a {
-            Action::Quit => return vec![Effect::Quit],
-            Action::Back => {
-                self.matches.clear();
-                self.query.clear();
-            }
-            Action::Next => self.move_focus(1),
-            Action::Prev => self.move_focus(-1),
-            Action::HalfPageDown => self.scroll(rows / 2),
-            Action::HalfPageUp => self.scroll(-rows / 2),
-            Action::PageDown => self.scroll(rows),
-            Action::PageUp => self.scroll(-rows),
-            Action::Top => {
-                self.list.follow = false;
-                self.list.focus = 0;
-                self.list.anchor = Anchor::default();
-            }
-            Action::Bottom => {
-                self.list.follow = true;
-                self.list.focus = self.list.entries.len().saturating_sub(1);
-                self.unseen = 0;
-            }
-            Action::ToggleCard => self.toggle_card(),
-            Action::CycleDensity => {
-                self.density = match self.density {
-                    Density::Line => Density::Preview,
-                    Density::Preview => Density::Full,
-                    Density::Full => Density::Line,
-                };
-                self.list.overrides.clear();
-                self.message = Some(format!("all cards: {:?}", self.density).to_lowercase());
-                self.reveal();
-            }
-            Action::ToggleTools => {
-                self.hide_tools = !self.hide_tools;
-                self.sync();
-                self.refresh_matches();
-                self.message = Some(if self.hide_tools {
-                    "tool cards hidden".into()
-                } else {
-                    "tool cards shown".into()
-                });
-            }
-            Action::ToggleReasoning => {
-                self.show_reasoning = !self.show_reasoning;
-                self.sync();
-                self.refresh_matches();
-                self.message = Some(if self.show_reasoning {
-                    "reasoning shown".into()
-                } else {
-                    "reasoning hidden".into()
-                });
-            }
-            Action::OpenPager => {
-                if let Some(item) = self.focused_item() {
-                    self.overlay = Overlay::Pager(Pager::new(item));
-                    self.build_pager();
-                }
-            }
-            Action::StartSearch => self.prompt = Some((PromptFor::Search, String::new())),
-            Action::NextMatch => self.goto_match(true),
-            Action::PrevMatch => self.goto_match(false),
-            Action::NextError | Action::PrevError => {
-                let forward = a == Action::NextError;
-                let bad = |t: &Transcript, it: &Item| matches!(it, Item::Tool(i) if t.cards[*i].status.is_bad());
-                if !self.jump_to(forward, bad) {
-                    self.message = Some("no more failed cards".into());
-                }
-            }
-            Action::NextTurn | Action::PrevTurn => {
-                let forward = a == Action::NextTurn;
-                let turn =
-                    |_: &Transcript, it: &Item| matches!(it, Item::Turn(m) if m.end.is_none());
-                if !self.jump_to(forward, turn) {
-                    self.message = Some("no more turns".into());
-                }
-            }
-            Action::Copy => return self.copy(false),
-            Action::CopyTarget => return self.copy(true),
-            Action::CycleTheme => {
-                self.theme_idx = (self.theme_idx + 1) % self.themes.len();
-                self.message = Some(format!("theme {}", self.theme().name));
-            }
-            Action::Help => self.overlay = Overlay::Help,
-            Action::PlayPause
-            | Action::Faster
-            | Action::Slower
-            | Action::SeekBack
-            | Action::SeekForward
-            | Action::SeekBackFar
-            | Action::SeekForwardFar
-            | Action::Jump(_)
-            | Action::StepForward
-            | Action::StepBack => self.player_action(a),
-            Action::ToggleWrap | Action::ScrollLeft | Action::ScrollRight => {}
-        }
-        Vec::new()
-    }
-
-    fn player_action(&mut self, a: Action) {
-        let Some(p) = self.player.as_mut() else {
-            self.message = Some("not a replay: player keys need `deck replay`".into());
-            return;
-        };
-        let before = p.position();
-        let dur = p.duration_ms() as i64;
-        match a {
-            Action::PlayPause => p.toggle(),
-            Action::Faster => p.faster(),
-            Action::Slower => p.slower(),
-            Action::SeekForward => p.seek_by_ms(5_000),
-            Action::SeekBack => p.seek_by_ms(-5_000),
-            Action::SeekForwardFar => p.seek_by_ms(dur / 10),
-            Action::SeekBackFar => p.seek_by_ms(-dur / 10),
-            Action::Jump(d) => p.seek_fraction(f64::from(d) / 10.0),
-            Action::StepForward => p.step_forward(),
-            Action::StepBack => p.step_back(),
-            _ => {}
-        }
-        let after = p.position();
-        let speed = p.speed();
-        if matches!(a, Action::Faster | Action::Slower) {
-            self.message = Some(format!("speed {}", status::speed(speed)));
-        }
-        if after < before {
-            self.resync_after_seek();
-        } else if after > before {
-            self.sync();
-        }
-    }
-
-    /// Lay the pager's card out at the current width (cached): keys typed
-    /// before the pager is first drawn must find its lines.
-    fn build_pager(&mut self) {
-        let width = self.width as usize;
-        let t = self.player.as_ref().map_or(&self.own, Player::transcript);
-        let theme = &self.themes[self.theme_idx.min(self.themes.len() - 1)];
-        if let Overlay::Pager(p) = &mut self.overlay {
-            p.build(t, theme, width);
-        }
-    }
-
-    /// Matches are list positions: find them again after the list was
-    /// rebuilt by a filter (tool cards or reasoning hidden or shown).
-    fn refresh_matches(&mut self) {
-        if self.matches.is_empty() {
-            return;
-        }
-        let query = self.query.clone();
-        let (t, list, theme, opts, _) = self.parts();
-        let matches = search::find(
-            t,
-            &list.entries,
-            theme,
-            opts.width,
-            opts.show_reasoning,
-            &query,
-        );
-        self.matches = matches;
-        self.current_match = None;
-    }
-
-    fn pager_action(&mut self, a: Action) -> Vec<Effect> {
-        if a == Action::Help {
-            if let Overlay::Pager(p) = std::mem::replace(&mut self.overlay, Overlay::Help) {
-                self.pager_under_help = Some(p);
-            }
-            return Vec::new();
-        }
-        self.build_pager();
-        let rows = (self.height as usize).saturating_sub(1);
-        let r = rows as isize;
-        let Overlay::Pager(p) = &mut self.overlay else {
-            return Vec::new();
-        };
-        match a {
-            Action::Quit => return vec![Effect::Quit],
-            Action::Back => self.overlay = Overlay::None,
-            Action::Next => p.scroll_by(1, rows),
-            Action::Prev => p.scroll_by(-1, rows),
-            Action::HalfPageDown => p.scroll_by(r / 2, rows),
-            Action::HalfPageUp => p.scroll_by(-r / 2, rows),
-            Action::PageDown => p.scroll_by(r, rows),
-            Action::PageUp => p.scroll_by(-r, rows),
-            Action::Top => p.scroll = 0,
-            Action::Bottom => p.scroll_by(isize::MAX / 2, rows),
-            Action::ToggleWrap => {
-                p.toggle_wrap();
-                self.message = Some(if p.wrap {
-                    "wrap on".into()
-                } else {
-                    "wrap off: h/l scroll sideways".into()
-                });
-            }
-            Action::ScrollLeft => p.scroll_sideways(-8),
-            Action::ScrollRight => p.scroll_sideways(8),
-            Action::StartSearch => self.prompt = Some((PromptFor::PagerSearch, String::new())),
-            Action::NextMatch | Action::PrevMatch
-                if !p.next_match(a == Action::NextMatch, rows) =>
-            {
-                self.message = Some("no match".into());
-            }
-            Action::Copy | Action::CopyTarget => return self.copy(a == Action::CopyTarget),
-            Action::CycleTheme => {
-                self.theme_idx = (self.theme_idx + 1) % self.themes.len();
-                self.message = Some(format!("theme {}", self.theme().name));
-            }
-            _ => {}
-        }
-        Vec::new()
     }
 
     /// Snapshot of records for tests and the driver: shared, immutable.
