@@ -458,7 +458,7 @@ impl App {
                 }
                 let total = super::help::lines(self.theme()).len();
                 self.help_scroll = self.help_scroll.min(total);
-                return Vec::new();
+                Vec::new()
             }
             Overlay::Pager(_) => match keymap::pager_key(k) {
                 Some(a) => self.pager_action(a),
