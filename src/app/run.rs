@@ -129,7 +129,9 @@ pub fn run(mut app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<
                 .as_ref()
                 .and_then(|p| p.next_due_ms())
                 .map(|ms| Duration::from_secs_f64(ms / 1000.0));
-            let anim = Duration::from_millis(if app.list.layouts_pending() { 20 } else { 100 });
+            let laying_out = app.list.layouts_pending()
+                || matches!(&app.overlay, super::state::Overlay::Pager(p) if p.is_laying_out());
+            let anim = Duration::from_millis(if laying_out { 20 } else { 100 });
             due.map_or(anim, |d| d.min(anim))
                 .max(Duration::from_millis(1))
         };

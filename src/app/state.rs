@@ -363,6 +363,11 @@ impl App {
         if self.list.poll_layouts() {
             changed = true;
         }
+        if let Overlay::Pager(p) = &mut self.overlay
+            && p.poll()
+        {
+            changed = true;
+        }
         // Spinners and elapsed times of running cards animate at ~10 fps.
         self.tick_acc += real_ms;
         let running = self

@@ -8,6 +8,7 @@ use crate::text::{Line, wrap};
 use crate::theme::{Role, Theme};
 use crate::view::search::{find_in, highlight};
 use crate::view::transcript::{LayoutOptions, render_item};
+use crate::view::worker::{self, JobKey, Worker};
 
 /// Width cards are laid out at when wrapping is off.
 pub const NOWRAP_WIDTH: usize = 400;
@@ -23,6 +24,9 @@ pub struct Pager {
     pub current: Option<usize>,
     lines: Vec<Line>,
     built: Option<(usize, u64, String, bool)>,
+    /// Heavy cards are laid out off the UI thread; this is the job in flight.
+    worker: Option<Worker>,
+    waiting: Option<JobKey>,
 }
 
 impl Pager {
@@ -37,6 +41,8 @@ impl Pager {
             current: None,
             lines: Vec::new(),
             built: None,
+            worker: None,
+            waiting: None,
         }
     }
 
@@ -52,6 +58,27 @@ impl Pager {
             NOWRAP_WIDTH.max(width)
         };
         let key = (w, rev, theme.name.clone(), self.wrap);
+        if self.built.as_ref() != Some(&key)
+            && let Some(crate::session::Item::Tool(ci)) = t.items.get(self.item)
+            && let Some(card) = t.cards.get(*ci)
+            && worker::weight(card) > worker::HEAVY_BYTES
+        {
+            let job = JobKey {
+                item: self.item,
+                rev,
+                width: w,
+                theme: theme.name.clone(),
+                density: Density::Full,
+            };
+            if self.waiting.as_ref() != Some(&job) {
+                self.worker
+                    .get_or_insert_with(Worker::new)
+                    .request(job.clone(), card, theme, None);
+                self.waiting = Some(job);
+                self.lines = worker::placeholder(card, theme, w);
+            }
+            return &self.lines;
+        }
         if self.built.as_ref() != Some(&key) {
             let opts = LayoutOptions {
                 width: w,
@@ -69,6 +96,29 @@ impl Pager {
             self.refresh_matches();
         }
         &self.lines
+    }
+
+    /// Take a finished off-thread layout; true when it arrived.
+    pub fn poll(&mut self) -> bool {
+        let (Some(w), Some(want)) = (self.worker.as_mut(), self.waiting.clone()) else {
+            return false;
+        };
+        let mut arrived = false;
+        for done in w.poll() {
+            if done.key == want {
+                self.lines = done.lines;
+                self.built = Some((want.width, want.rev, want.theme.clone(), self.wrap));
+                self.waiting = None;
+                self.refresh_matches();
+                arrived = true;
+            }
+        }
+        arrived
+    }
+
+    /// True while the card is being laid out off-thread.
+    pub fn is_laying_out(&self) -> bool {
+        self.waiting.is_some()
     }
 
     pub fn len(&self) -> usize {
@@ -187,4 +237,54 @@ fn skip_cols(line: &Line, n: usize) -> Line {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::{Frame, Origin, Record};
+    use serde_json::json;
+
+    fn heavy_transcript() -> Transcript {
+        let output = "a line of output that repeats\n".repeat(20_000);
+        let frames = [
+            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":0,"time":1,
+                "data":{"callId":"c","name":"x","arguments":"{}"}},"view":{"for":"call","view":{"card":"terminal","title":"big"}}}),
+            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/result","seq":1,"time":2,
+                "data":{"message":{"content":[{"type":"tool-result","toolCallId":"c","content":[],"isError":false}]}}},
+                "view":{"for":"result","view":{"card":"terminal","output":output,"exitCode":0}}}),
+        ];
+        let records: Vec<Record> = frames
+            .iter()
+            .map(|f| Record::from_frame(Frame::from_value(f).unwrap(), Origin::default()))
+            .collect();
+        Transcript::from_records(None, &records)
+    }
+
+    #[test]
+    fn heavy_cards_open_with_a_placeholder_then_fill_in() {
+        let t = heavy_transcript();
+        let theme = Theme::dark();
+        let mut p = Pager::new(0);
+        let first = p.build(&t, &theme, 80).to_vec();
+        assert!(p.is_laying_out());
+        assert_eq!(first.len(), 2);
+        assert!(first[1].text().contains("laying out"));
+        let mut arrived = false;
+        for _ in 0..1200 {
+            if p.poll() {
+                arrived = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        assert!(arrived, "the layout arrives");
+        assert!(!p.is_laying_out());
+        assert!(p.len() > 20_000, "{}", p.len());
+        // Built now: building again is a cache hit, not a new job.
+        p.build(&t, &theme, 80);
+        assert!(!p.is_laying_out());
+        p.set_query("repeats");
+        assert!(p.next_match(true, 20));
+    }
 }

@@ -7,7 +7,7 @@ use crate::session::Transcript;
 use crate::text::{Line, Span};
 use crate::theme::Theme;
 use crate::view::list::MARGIN;
-use crate::view::transcript::{LayoutOptions, render_item};
+use crate::view::transcript::{LayoutOptions, item_text, render_item};
 use ratatui::style::Style;
 
 /// A match: the entry (index into the list's entries) and the row in the
@@ -60,11 +60,25 @@ pub fn find(
         hide_tools: false,
         now_ms: None,
     };
+    let header = LayoutOptions {
+        density: Density::Line,
+        ..opts
+    };
     let mut out = Vec::new();
     for (entry, &item) in entries.iter().enumerate() {
         let Some(it) = t.items.get(item) else {
             continue;
         };
+        // Cheap first: the item's plain text (and a card's header line, which
+        // holds its outcome); only candidates are laid out in full.
+        let candidate = !find_in(&item_text(t, it), query).is_empty()
+            || (matches!(it, crate::session::Item::Tool(_))
+                && render_item(t, it, theme, &header)
+                    .iter()
+                    .any(|l| !find_in(&l.text(), query).is_empty()));
+        if !candidate {
+            continue;
+        }
         for (row, line) in render_item(t, it, theme, &opts).iter().enumerate() {
             if !find_in(&line.text(), query).is_empty() {
                 out.push(Match { entry, row });
