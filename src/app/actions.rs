@@ -224,7 +224,7 @@ impl App {
             }
             Action::OpenPager => {
                 if let Some(item) = self.focused_item() {
-                    self.overlay = Overlay::Pager(Pager::new(item));
+                    self.overlay = Overlay::Pager(Box::new(Pager::new(item)));
                     self.build_pager();
                 }
             }

@@ -46,7 +46,7 @@ pub enum Effect {
 pub enum Overlay {
     None,
     Help,
-    Pager(Pager),
+    Pager(Box<Pager>),
 }
 
 /// Where the prompt's input goes.
@@ -85,7 +85,7 @@ pub struct App {
     /// Live sessions run on the wall clock; replays and views on the session's own.
     wall_clock: bool,
     /// The pager the help overlay was opened from, to go back to.
-    pub(super) pager_under_help: Option<Pager>,
+    pub(super) pager_under_help: Option<Box<Pager>>,
     /// First help line shown (the help scrolls on small screens).
     pub help_scroll: usize,
 }
