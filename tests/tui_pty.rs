@@ -309,3 +309,42 @@ fn interactive_commands_refuse_without_a_terminal() {
         );
     }
 }
+
+#[test]
+fn demo_end_search_pager_and_quit() {
+    // The demo itself (the bundled showcase in the player), started at its end.
+    let mut tui = Tui::spawn(&["demo", "--paused", "--at", "999999", "--theme", "dark"]);
+    tui.wait_for("the demo's player", |s| {
+        s.contains("⏸") && s.contains("demo")
+    });
+    tui.send("G");
+    tui.wait_for("the end of the session", |s| {
+        s.contains("Watch the dev server logs for me.") && s.contains("tail -f logs/dev.log")
+    });
+    tui.send("/");
+    tui.wait_for("the search prompt", |s| s.contains("search all cards /"));
+    tui.send("parse_line\r");
+    let want = expected_match_message("parse_line");
+    let total = want.split('/').nth(1).expect("match k/N").to_string();
+    tui.wait_for("the match count", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("match ") && l.contains(&format!("/{total}")))
+    });
+    tui.send("v");
+    tui.wait_for("the pager", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("· wrap on · / search · q back"))
+    });
+    tui.send("q");
+    tui.wait_for("the transcript again", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("? help") && !l.contains("q back"))
+    });
+    tui.send("q");
+    let status = tui.wait_exit();
+    assert!(status.success(), "{status:?}");
+    tui.assert_restored();
+}
