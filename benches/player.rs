@@ -2,7 +2,7 @@
 //! random places (backwards and far ahead) once the background fold has
 //! kept its snapshots. Target: a seek fits in one frame (16 ms).
 
-mod synth;
+mod support;
 
 use std::sync::Arc;
 
@@ -12,7 +12,7 @@ use deck::session::Transcript;
 
 fn bench(c: &mut Criterion) {
     // 34k cards ≈ 100k events.
-    let records = Arc::new(synth::records(34_000));
+    let records = Arc::new(support::records(34_000));
     assert!(records.len() >= 100_000, "{}", records.len());
     c.bench_function("fold 100k events", |b| {
         b.iter(|| Transcript::from_records(None, records.iter()).events)

@@ -52,7 +52,7 @@ pub fn records(cards: usize) -> Vec<Record> {
                         .collect();
                     (
                         json!({"card": "terminal", "title": "cargo test"}),
-                        json!({"card": "terminal", "output": output, "exitCode": if card % 9 == 0 { 1 } else { 0 }}),
+                        json!({"card": "terminal", "output": output, "exitCode": if card.is_multiple_of(9) { 1 } else { 0 }}),
                     )
                 }
                 1 => {
