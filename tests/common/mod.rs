@@ -73,3 +73,16 @@ pub fn assert_only_sgr_and_osc8(s: &str) {
 }
 
 pub mod tui;
+
+/// Panic unless `s` is exactly one OSC 52 clipboard sequence with a base64 payload.
+pub fn assert_osc52_only(s: &str) {
+    let body = s
+        .strip_prefix("\u{1b}]52;c;")
+        .and_then(|r| r.strip_suffix('\u{7}'))
+        .unwrap_or_else(|| panic!("not an OSC 52 sequence: {s:?}"));
+    assert!(
+        body.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'='),
+        "payload is not base64: {body:?}"
+    );
+}
