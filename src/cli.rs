@@ -111,6 +111,11 @@ pub enum Command {
         #[arg(long)]
         no_reasoning: bool,
     },
+    /// Measure deck (see `bench/compare.sh` for the side-by-side comparisons).
+    Bench {
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
     /// One JSON line per tool call: status, views and where they came from.
     Inspect {
         path: String,
@@ -122,5 +127,22 @@ pub enum Command {
         /// List the sessions in the input instead of tool calls.
         #[arg(long)]
         sessions: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Load once, then draw N screens at random scroll positions and focus
+    /// changes; prints `p50 <µs> p99 <µs> max <µs>`.
+    Frames {
+        path: String,
+        #[arg(long, default_value_t = 200)]
+        width: u16,
+        #[arg(long, default_value_t = 60)]
+        height: u16,
+        #[arg(long, default_value_t = 1000)]
+        iterations: usize,
+        #[arg(long)]
+        session: Option<String>,
     },
 }

@@ -79,6 +79,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             report_diagnostics(&t);
             Ok(ExitCode::SUCCESS)
         }
+        Command::Bench {
+            what:
+                deck::cli::BenchCommand::Frames {
+                    path,
+                    width,
+                    height,
+                    iterations,
+                    session,
+                },
+        } => {
+            let loaded = source::load_path(&path)?;
+            let s = loaded.session(session.as_deref())?;
+            let t = Transcript::from_records(s.id.clone(), &s.records);
+            let times = deck::app::bench::frames(t, width, height, iterations.max(1));
+            write_stdout(format!("{times}\n").as_bytes())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Inspect {
             path,
             session,

@@ -4,6 +4,7 @@
 //! OSC 52, restoring the terminal on every way out.
 
 mod actions;
+pub mod bench;
 pub mod config;
 pub mod draw;
 pub mod help;
