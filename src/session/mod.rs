@@ -4,7 +4,11 @@
 //! Same records in, same transcript out: live, replay and headless all use
 //! [`Transcript::apply`]. No I/O, no clocks, no terminal here.
 
+mod known;
 mod reducer;
+mod tools;
+
+pub use known::KNOWN_EVENT_TYPES;
 
 use std::sync::Arc;
 

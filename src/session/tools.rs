@@ -1,0 +1,209 @@
+//! Tool cards in the fold: a call opens a card, a result settles it,
+//! paired by `callId` (or `sourceEventSeqs`), in either order. Views come
+//! from the frame when the host sent one, else from deck's presenters.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{AttachedView, Item, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource};
+use crate::present;
+use crate::wire::{Origin, SessionEvent, View, ViewEnvelope, ViewFor};
+
+impl Transcript {
+    pub(super) fn card_index(&mut self, call_id: &str) -> usize {
+        if let Some(&i) = self.state.by_call.get(call_id) {
+            return i;
+        }
+        self.cards.push_back(Arc::new(ToolCard {
+            call_id: call_id.to_string(),
+            tool: None,
+            arguments: String::new(),
+            turn: None,
+            step: None,
+            call_seq: None,
+            started: None,
+            ended: None,
+            call_view: None,
+            result_view: None,
+            result: None,
+            status: Status::Pending,
+            rev: 0,
+        }));
+        let i = self.cards.len() - 1;
+        self.state.by_call.insert(Arc::from(call_id), i);
+        self.state.pending.insert(i);
+        self.items.push_back(Item::Tool(i));
+        i
+    }
+
+    pub(super) fn tool_call(
+        &mut self,
+        ev: &SessionEvent,
+        view: Option<&ViewEnvelope>,
+        origin: Origin,
+    ) {
+        let Some(call_id) = ev.str("callId").map(str::to_string) else {
+            self.diagnose(
+                origin,
+                format!("tool/call (seq {}) without a callId", ev.seq),
+                &ev.data,
+            );
+            return;
+        };
+        let name = ev.str("name").unwrap_or("").to_string();
+        let arguments = match ev.data.get("arguments") {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) if !v.is_null() => v.to_string(),
+            _ => String::new(),
+        };
+        let i = self.card_index(&call_id);
+        if self.cards[i].call_seq.is_some() {
+            self.diagnose(
+                origin,
+                format!(
+                    "second tool/call for call {call_id:?} (seq {}); the first is kept",
+                    ev.seq
+                ),
+                &ev.data,
+            );
+            return;
+        }
+        self.state
+            .call_by_seq
+            .insert(ev.seq, Arc::from(call_id.as_str()));
+        let call_view = match view.filter(|v| v.for_ == ViewFor::Call) {
+            Some(env) => Some(AttachedView::from_wire(env)),
+            None => present::call_view(&name, &arguments)
+                .map(|v| AttachedView::new(ViewSource::Presenter, v)),
+        };
+        let card = Arc::make_mut(&mut self.cards[i]);
+        card.tool = Some(name);
+        card.arguments = arguments;
+        card.turn = ev.u64("turn");
+        card.step = ev.u64("step");
+        card.call_seq = Some(ev.seq);
+        card.started = Some(ev.time);
+        card.call_view = call_view;
+        // A result that arrived before its call still needs its presenter view.
+        if card.result.is_some()
+            && card
+                .result_view
+                .as_ref()
+                .is_none_or(|v| v.source == ViewSource::Presenter)
+        {
+            card.result_view = presented_result(card);
+            card.status = settle_status(card);
+        }
+        card.rev += 1;
+    }
+
+    pub(super) fn tool_result(
+        &mut self,
+        ev: &SessionEvent,
+        view: Option<&ViewEnvelope>,
+        origin: Origin,
+    ) {
+        let message = ev.data.get("message");
+        let part = message
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array)
+            .and_then(|c| {
+                c.iter()
+                    .find(|p| p.get("type").and_then(Value::as_str) == Some("tool-result"))
+            });
+        let call_id = part
+            .and_then(|p| p.get("toolCallId"))
+            .or_else(|| {
+                message
+                    .and_then(|m| m.get("source"))
+                    .and_then(|s| s.get("callId"))
+            })
+            .or_else(|| ev.data.get("callId"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| {
+                ev.source_event_seqs
+                    .iter()
+                    .find_map(|s| self.state.call_by_seq.get(s).map(|c| c.to_string()))
+            });
+        let Some(call_id) = call_id else {
+            self.diagnose(
+                origin,
+                format!("tool/result (seq {}) names no call", ev.seq),
+                &ev.data,
+            );
+            return;
+        };
+        let is_error = part
+            .and_then(|p| p.get("isError"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let error = ev
+            .data
+            .get("error")
+            .filter(|e| e.is_object())
+            .map(|e| ToolError {
+                name: e.get("name").and_then(Value::as_str).map(str::to_string),
+                code: e.get("code").and_then(Value::as_str).map(str::to_string),
+            });
+        let i = self.card_index(&call_id);
+        if let Some(prev) = &self.cards[i].result {
+            let first = prev.seq;
+            self.diagnose(
+                origin,
+                format!("duplicate result for call {call_id:?} (seq {}; first at seq {first}); the first is kept", ev.seq),
+                &ev.data,
+            );
+            return;
+        }
+        self.state.pending.remove(&i);
+        let card = Arc::make_mut(&mut self.cards[i]);
+        card.result = Some(ToolResult::from_event_data(
+            ev.seq,
+            ev.data.clone(),
+            is_error,
+            error,
+        ));
+        card.ended = Some(ev.time);
+        if card.turn.is_none() {
+            card.turn = ev.u64("turn");
+        }
+        card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
+            Some(env) => Some(AttachedView::from_wire(env)),
+            None => presented_result(card),
+        };
+        card.status = settle_status(card);
+        card.rev += 1;
+    }
+}
+
+fn presented_result(card: &ToolCard) -> Option<AttachedView> {
+    let result = card.result.as_ref()?;
+    let tool = card.tool.as_deref()?;
+    present::result_view(
+        tool,
+        &card.arguments,
+        &result.content(),
+        result.is_error,
+        result.meta(),
+    )
+    .map(|v| AttachedView::new(ViewSource::Presenter, v))
+}
+
+/// Status of a settled card: error from `isError`, failed from a terminal
+/// result's exit code or signal, ok otherwise.
+fn settle_status(card: &ToolCard) -> Status {
+    let Some(result) = &card.result else {
+        return card.status;
+    };
+    if result.is_error {
+        return Status::Error;
+    }
+    if let Some(Ok(View::Terminal(t))) = card.result_view.as_ref().map(AttachedView::typed)
+        && (t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some())
+    {
+        return Status::Failed;
+    }
+    Status::Ok
+}
