@@ -121,7 +121,10 @@ impl Player {
 
     /// Session events applied so far, and in all.
     pub fn events(&self) -> (usize, usize) {
-        (self.events_upto[self.pos], self.events_upto.last().copied().unwrap_or(0))
+        (
+            self.events_upto[self.pos],
+            self.events_upto.last().copied().unwrap_or(0),
+        )
     }
 
     pub fn speed(&self) -> f64 {

@@ -6,6 +6,7 @@
 
 pub mod chunks;
 pub mod demo;
+pub mod lines;
 pub mod load;
 
 pub use load::{Format, LoadError, Loaded, LoadedSession, load_bytes, load_path};
