@@ -6,7 +6,13 @@
 
 pub mod chunks;
 pub mod demo;
+pub mod follow;
+pub mod host;
 pub mod lines;
+pub mod listen;
+pub mod live;
 pub mod load;
+pub mod sessions;
+pub mod stream;
 
 pub use load::{Format, LoadError, Loaded, LoadedSession, load_bytes, load_path};

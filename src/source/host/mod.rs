@@ -1,0 +1,3 @@
+//! The DSH host client.
+
+pub mod stitch;
