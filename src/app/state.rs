@@ -31,6 +31,12 @@ pub enum Msg {
     },
     /// Records that arrived from a live source.
     Records(Vec<Record>),
+    /// The live link's state, for the status bar (`● live`, `disconnected …`).
+    Link(String),
+    /// The live source switched session (or restarted): a new transcript.
+    Reset {
+        session_id: Option<String>,
+    },
 }
 
 /// What the driver must do.
@@ -85,6 +91,8 @@ pub struct App {
     tick_acc: f64,
     /// Fed by a live source: pending cards count against the wall clock.
     live: bool,
+    /// The live link's state (shown where a replay shows its position).
+    pub link: Option<String>,
 }
 
 impl App {
@@ -117,6 +125,7 @@ impl App {
             row_map: Vec::new(),
             tick_acc: 0.0,
             live: false,
+            link: None,
         }
     }
 
@@ -267,6 +276,7 @@ impl App {
                 status::speed(p.speed())
             )
         });
+        let position = position.or_else(|| self.link.clone());
         let message = self
             .message
             .clone()
@@ -296,6 +306,17 @@ impl App {
                 for r in &records {
                     self.own.apply(r);
                 }
+                self.sync();
+                vec![Effect::Redraw]
+            }
+            Msg::Link(text) => {
+                self.link = Some(text);
+                vec![Effect::Redraw]
+            }
+            Msg::Reset { session_id } => {
+                self.own = Transcript::new(session_id);
+                self.list.reset();
+                self.unseen = 0;
                 self.sync();
                 vec![Effect::Redraw]
             }

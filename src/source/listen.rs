@@ -40,7 +40,10 @@ pub enum ListenError {
 /// A bound listener, before it serves.
 pub enum Bound {
     Stdin,
-    Unix { listener: UnixListener, path: PathBuf },
+    Unix {
+        listener: UnixListener,
+        path: PathBuf,
+    },
     Tcp(TcpListener),
 }
 
@@ -204,12 +207,7 @@ where
                     let _ = tx.diagnostic(format!("{label}: {e}")).await;
                 }
             }
-            let _ = tx
-                .status(LinkStatus::Listening {
-                    on,
-                    writers: left,
-                })
-                .await;
+            let _ = tx.status(LinkStatus::Listening { on, writers: left }).await;
         });
     }
 }

@@ -61,6 +61,8 @@ pub enum LinkStatus {
     Disconnected { reason: String, retry_in_ms: u64 },
     /// The source ended (end of input, or the session is gone); no retry.
     Ended,
+    /// The source stopped on an error it cannot recover from.
+    Failed { reason: String },
 }
 
 impl LinkStatus {
@@ -84,6 +86,7 @@ impl LinkStatus {
                 *retry_in_ms as f64 / 1000.0
             ),
             LinkStatus::Ended => "ended".into(),
+            LinkStatus::Failed { reason } => format!("stopped: {reason}"),
         }
     }
 }

@@ -197,16 +197,14 @@ mod tests {
             (l[1].title.as_deref(), l[1].cwd.as_deref(), l[1].last_seq),
             (Some("Tour"), Some("/w"), Some(358))
         );
-        assert!(b.on_host_frame(
-            &json!({"type":"host/session-status","sessionId":"a","running":true})
-        ));
+        assert!(
+            b.on_host_frame(&json!({"type":"host/session-status","sessionId":"a","running":true}))
+        );
         assert_eq!(b.latest().as_deref(), Some("a"));
-        assert!(!b.on_host_frame(
-            &json!({"type":"host/session-status","sessionId":"a","running":true})
-        ));
-        assert!(b.on_host_frame(
-            &json!({"type":"host/session-added","sessionId":"c","cwd":"/x"})
-        ));
+        assert!(
+            !b.on_host_frame(&json!({"type":"host/session-status","sessionId":"a","running":true}))
+        );
+        assert!(b.on_host_frame(&json!({"type":"host/session-added","sessionId":"c","cwd":"/x"})));
         assert!(b.on_frame(
             "c",
             "session/projection",

@@ -254,8 +254,11 @@ mod tests {
     fn bad_lines_carry_their_line_number() {
         let mut s = LineStream::new(None, Selection::new(None), None);
         let mut out = Output::default();
-        s.feed(b"{\"type\":\"turn/start\",\"seq\":0,\"time\":1,\"data\":{}}\nnot json\n{\"ty", &mut out)
-            .unwrap();
+        s.feed(
+            b"{\"type\":\"turn/start\",\"seq\":0,\"time\":1,\"data\":{}}\nnot json\n{\"ty",
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(out.records.len(), 2);
         assert_eq!(out.records[1].origin().line, 2);
         assert_eq!(s.pending(), 4);

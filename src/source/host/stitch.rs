@@ -73,6 +73,11 @@ impl Stitch {
         self.fetching.is_some()
     }
 
+    /// True when an event with this seq would be new (neither delivered nor held).
+    pub fn wants(&self, seq: u64) -> bool {
+        seq >= self.next && !self.held.contains_key(&seq)
+    }
+
     /// Events held back waiting for a gap to fill.
     pub fn held(&self) -> usize {
         self.held.len()

@@ -157,7 +157,12 @@ fn pages_in_reverse_and_shuffled_order_give_each_seq_once() {
     let mut s = Stitch::new();
     let mut got = Vec::new();
     // Older pages first, overlapping, then the newest.
-    for (r, more) in [(0..=9, false), (5..=14, true), (20..=29, true), (12..=22, true)] {
+    for (r, more) in [
+        (0..=9, false),
+        (5..=14, true),
+        (20..=29, true),
+        (12..=22, true),
+    ] {
         got.extend(tags(&s.on_page(page(r), more).records));
     }
     let want: Vec<String> = (0..=29).map(|i| i.to_string()).collect();
