@@ -145,7 +145,7 @@ async fn reconnects_and_ends_with_every_seq_exactly_once() {
         .iter()
         .position(|l| matches!(l, LinkStatus::Disconnected { .. }))
         .expect("a Disconnected status");
-    assert!(seen.links[drop_at..].iter().any(|l| *l == LinkStatus::Live));
+    assert!(seen.links[drop_at..].contains(&LinkStatus::Live));
     assert!(
         fake.state
             .mux_connections

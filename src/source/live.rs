@@ -81,6 +81,12 @@ impl LinkStatus {
             LinkStatus::Disconnected {
                 reason,
                 retry_in_ms,
+            } if *retry_in_ms < 1000 => {
+                format!("disconnected ({reason}); retry in {retry_in_ms} ms")
+            }
+            LinkStatus::Disconnected {
+                reason,
+                retry_in_ms,
             } => format!(
                 "disconnected ({reason}); retry in {:.1}s",
                 *retry_in_ms as f64 / 1000.0

@@ -262,7 +262,7 @@ async fn mux(ws: Ws, st: Arc<State>) {
     st.mux_connections.fetch_add(1, Ordering::SeqCst);
     let (mut tx, mut rx) = ws.split();
     let mut cmds = st.cmds.lock().await;
-    let (subscribed, mut paused) = {
+    let (subscribed, paused) = {
         let mut s = st.script.lock().await;
         s.connections += 1;
         let announce = s.connections > 1 || s.cursor > 0;

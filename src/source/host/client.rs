@@ -135,6 +135,13 @@ struct Client {
     status: Option<LinkStatus>,
     ended: bool,
     messages: usize,
+    /// `lastSeq` of each session's `session/subscribed` on this connection:
+    /// later events come on the socket, so the recording takes only events
+    /// up to it from history (a backfilled event is never written twice).
+    subscribed: HashMap<String, u64>,
+    /// History events left out of the recording for that reason, until
+    /// their live copy comes; written if the link drops first.
+    expected: HashMap<String, std::collections::BTreeMap<u64, Value>>,
 }
 
 /// Run a host client until the consumer goes away.
@@ -163,6 +170,8 @@ pub async fn run(
         status: None,
         ended: false,
         messages: 0,
+        subscribed: HashMap::new(),
+        expected: HashMap::new(),
     };
     let r = c.run(internal_rx, control).await;
     for (_, h) in c.fetches.drain() {
@@ -207,6 +216,7 @@ impl Client {
             for s in self.stitches.values_mut() {
                 s.link_lost();
             }
+            self.write_expected()?;
             failures += 1;
             let wait = self.opts.backoff.delay(failures);
             self.set_status(LinkStatus::Disconnected {
@@ -227,6 +237,7 @@ impl Client {
     }
 
     async fn connect(&mut self) -> Result<(Ws, Ws), RpcError> {
+        self.subscribed.clear();
         let list = self.rpc.call("session.list", json!({})).await?;
         self.book.set_list(&list);
         let mux = self.rpc.websocket("/api/events.mux").await?;
@@ -262,10 +273,11 @@ impl Client {
         control: &mut Option<mpsc::Receiver<Control>>,
     ) -> Result<Lost, HostError> {
         self.tx.send(LiveEvent::Sessions(self.book.list())).await?;
-        if self.shown.is_none() && self.opts.session == SessionChoice::Latest {
-            if let Some(id) = self.book.latest() {
-                self.choose(id).await?;
-            }
+        if self.shown.is_none()
+            && self.opts.session == SessionChoice::Latest
+            && let Some(id) = self.book.latest()
+        {
+            self.choose(id).await?;
         }
         let ids: Vec<String> = if self.opts.session == SessionChoice::All {
             self.book.list().into_iter().map(|s| s.id).collect()
@@ -330,6 +342,18 @@ impl Client {
         Ok(())
     }
 
+    /// The link dropped: history events whose live copy did not come go
+    /// to the recording now.
+    fn write_expected(&mut self) -> Result<(), HostError> {
+        for (session, entries) in std::mem::take(&mut self.expected) {
+            for raw in entries.values() {
+                let line = history::bare_frame(&session, raw).to_string();
+                self.tap(line.as_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
     fn tap(&self, bytes: &[u8]) -> Result<(), HostError> {
         match &self.tap {
             Some(t) => t.message(bytes).map_err(HostError::Tap),
@@ -387,6 +411,14 @@ impl Client {
         };
         if changed {
             self.tx.send(LiveEvent::Sessions(self.book.list())).await?;
+        }
+        if let Some(last) = last_seq {
+            self.subscribed.insert(sid.clone(), last);
+        }
+        if let Frame::Event { event, .. } = &frame
+            && let Some(e) = self.expected.get_mut(&sid)
+        {
+            e.remove(&event.seq);
         }
         let new = !self.stitches.contains_key(&sid);
         if self.shown.is_none() && self.opts.session == SessionChoice::Latest {
@@ -454,13 +486,21 @@ impl Client {
                 match result {
                     Ok(page) => {
                         let mut records = Vec::with_capacity(page.entries.len());
+                        let live_after = self.subscribed.get(&session).copied();
                         for (record, raw) in page.entries {
                             if let Some(seq) = record.seq()
                                 && stitch.wants(seq)
                                 && let Some(t) = &self.tap
                             {
-                                let line = history::bare_frame(&session, &raw).to_string();
-                                t.message(line.as_bytes()).map_err(HostError::Tap)?;
+                                if live_after.is_none_or(|l| seq <= l) {
+                                    let line = history::bare_frame(&session, &raw).to_string();
+                                    t.message(line.as_bytes()).map_err(HostError::Tap)?;
+                                } else {
+                                    self.expected
+                                        .entry(session.clone())
+                                        .or_default()
+                                        .insert(seq, raw);
+                                }
                             }
                             records.push(record);
                         }
@@ -537,12 +577,17 @@ impl Client {
         let s = if self.ended {
             LinkStatus::Ended
         } else {
-            match self.shown.as_ref().and_then(|id| self.stitches.get(id)) {
-                Some(st) if st.is_fetching() => LinkStatus::Backfilling {
-                    from_seq: st.next_seq(),
-                },
-                _ => LinkStatus::Live,
-            }
+            // The shown session's backfill; the recorder's: any session's.
+            let all = self.opts.session == SessionChoice::All;
+            let shown = self.shown.as_deref();
+            self.stitches
+                .iter()
+                .filter(|(id, st)| st.is_fetching() && (all || shown == Some(id.as_str())))
+                .map(|(_, st)| st.next_seq())
+                .min()
+                .map_or(LinkStatus::Live, |from_seq| LinkStatus::Backfilling {
+                    from_seq,
+                })
         };
         self.set_status(s).await
     }
