@@ -114,7 +114,11 @@ async fn reconnects_and_ends_with_every_seq_exactly_once() {
     let mut seen = Seen::new();
     until(&mut rx, &mut seen, |s| s.max_seq() == Some(before_drop)).await;
     fake.cmd.send(Cmd::Drop { skip: 100 }).unwrap();
-    until(&mut rx, &mut seen, |s| s.max_seq() == Some(358)).await;
+    // Everything, and the link back to live once the backfill is done.
+    until(&mut rx, &mut seen, |s| {
+        s.max_seq() == Some(358) && s.links.last() == Some(&LinkStatus::Live)
+    })
+    .await;
 
     let want: Vec<u64> = (0..=358).collect();
     assert_eq!(seen.seqs.keys().copied().collect::<Vec<_>>(), want);

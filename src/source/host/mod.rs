@@ -6,8 +6,10 @@
 
 pub mod client;
 pub mod history;
+pub mod options;
 pub mod rpc;
 pub mod stitch;
 
-pub use client::{Backoff, Control, HostError, HostOptions, SessionChoice, run};
+pub use client::run;
+pub use options::{Backoff, Control, HostError, HostOptions, SessionChoice};
 pub use rpc::{HostUrl, Rpc, RpcError};

@@ -22,7 +22,7 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[derive(Debug, thiserror::Error)]
 pub enum RpcError {
-    #[error("not a host URL {0:?} (expected http://HOST:PORT)")]
+    #[error("not a host URL {0:?} (expected http://HOST:PORT, e.g. http://127.0.0.1:3080)")]
     Url(String),
     #[error("cannot connect to {addr}: {source}")]
     Connect {
@@ -82,14 +82,17 @@ impl HostUrl {
             Some(i) => (&rest[..i], &rest[i..]),
             None => (rest, ""),
         };
-        let (host, port) = match authority.rsplit_once(':') {
-            Some((h, p)) if !h.is_empty() && !p.contains(']') => {
-                (h, p.parse::<u16>().map_err(|_| bad())?)
-            }
-            _ if !authority.is_empty() => (authority, 80),
-            _ => return Err(bad()),
+        let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
+            // [v6]:port
+            let (h, p) = rest.split_once("]:").ok_or_else(bad)?;
+            (h, p)
+        } else {
+            authority.rsplit_once(':').ok_or_else(bad)?
         };
-        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let port = port.parse::<u16>().map_err(|_| bad())?;
+        if host.is_empty() || (host.contains(':') && !authority.starts_with('[')) {
+            return Err(bad());
+        }
         Ok(HostUrl {
             host: host.to_string(),
             port,
@@ -245,5 +248,6 @@ mod tests {
         assert!(HostUrl::parse("https://x:1").is_err());
         assert!(HostUrl::parse("http://:1").is_err());
         assert!(HostUrl::parse("http://h:port").is_err());
+        assert!(HostUrl::parse("http://h").is_err());
     }
 }
