@@ -165,3 +165,25 @@ fn sigterm_and_duration_stop_the_recorder_cleanly() {
     assert_eq!(recorded_seqs(&file2).len(), 359);
     drop(rt);
 }
+
+#[test]
+fn bad_sources_are_refused_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = deck()
+        .args(["record", "https://127.0.0.1:1", "-o"])
+        .arg(dir.path().join("x.jsonl"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a host URL"));
+    let out = deck()
+        .args(["record", "http://127.0.0.1:1", "--duration", "-1", "-o"])
+        .arg(dir.path().join("x.jsonl"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    // The interactive commands need a terminal.
+    let out = deck().args(["connect"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
+}

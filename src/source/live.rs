@@ -175,7 +175,8 @@ pub enum Endpoint {
     Unix(std::path::PathBuf),
     /// `tcp:HOST:PORT`: deck listens on TCP (loopback unless told otherwise).
     Tcp(String),
-    /// `http://…`: a DSH host.
+    /// `http://…`: a DSH host (any other `scheme://` lands here too, and
+    /// is refused when parsed as a host URL).
     Host(String),
     /// A file to follow.
     File(std::path::PathBuf),
@@ -194,7 +195,7 @@ impl Endpoint {
             } else {
                 Endpoint::Tcp(format!("127.0.0.1:{a}"))
             }
-        } else if s.starts_with("http://") || s.starts_with("ws://") {
+        } else if s.contains("://") {
             Endpoint::Host(s.to_string())
         } else {
             Endpoint::File(s.into())
