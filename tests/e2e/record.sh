@@ -22,7 +22,8 @@ fi
 [ -n "$KIT" ] && [ -f "$KIT/run.sh" ] || { echo "e2e: the DSH kit (shared/dsh/kit) is missing" >&2; exit 1; }
 DECK=${DECK:-$REPO/target/debug/deck}
 [ -x "$DECK" ] || { echo "e2e: $DECK is not built (cargo build first)" >&2; exit 1; }
-ROOT=${DECK_DSH_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/deck-dsh}
+ROOT=${DECK_DSH_ROOT:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/deck-dsh}
+export DECK_DSH_ROOT=$ROOT # the kit installs and caches the host here
 if [ ! -f "$ROOT/node_modules/@deepseek-ai/dsh/lib/bin.js" ]; then
   command -v npm >/dev/null || { echo "e2e: FAIL: npm is needed to install the DSH host into $ROOT (apt-get install npm)" >&2; exit 1; }
   if ! timeout 60 npm ping >/dev/null 2>&1; then
