@@ -159,6 +159,7 @@ async fn reconnects_and_ends_with_every_seq_exactly_once() {
     let methods = fake.methods();
     assert!(methods.iter().filter(|m| *m == "session.history").count() >= 2);
     assert!(methods.contains(&"session.list".to_string()));
+    assert_eq!(methods[0], "host.describe");
     assert_eq!(seen.sessions, 1);
     drop(rx);
     tokio::time::timeout(LIMIT, client)

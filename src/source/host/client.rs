@@ -3,7 +3,7 @@
 //! ([`super::stitch`]), and reconnect with capped exponential backoff when
 //! the host goes away, reporting every state as a [`LinkStatus`].
 //!
-//! Order on every (re)connect: `session.list`, then the sockets, then a
+//! Order on every (re)connect: `host.describe`, `session.list`, then the sockets, then a
 //! history request per followed session — the sockets are open before the
 //! history snapshot is taken, so nothing falls between the two; the stitcher
 //! drops what both carry.
@@ -162,6 +162,8 @@ impl Client {
 
     async fn connect(&mut self) -> Result<(Ws, Ws), RpcError> {
         self.subscribed.clear();
+        // Is it a DSH host at all (and up)? A wrong URL fails here, clearly.
+        self.rpc.call("host.describe", json!({})).await?;
         let list = self.rpc.call("session.list", json!({})).await?;
         self.book.set_list(&list);
         let mux = self.rpc.websocket("/api/events.mux").await?;
