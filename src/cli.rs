@@ -128,6 +128,52 @@ pub enum Command {
         #[arg(long)]
         sessions: bool,
     },
+    /// Show frames written to stdin, a unix socket or a TCP port, live.
+    Listen {
+        /// `-` (stdin), `unix:PATH` or `tcp:[HOST:]PORT` (loopback by default).
+        #[arg(default_value = "-")]
+        endpoint: String,
+        /// Show this session (default: the first one named).
+        #[arg(long)]
+        session: Option<String>,
+        #[command(flatten)]
+        tui: TuiArgs,
+    },
+    /// Show a frame log or plain session.jsonl as it grows (like `tail -f`).
+    Follow {
+        path: std::path::PathBuf,
+        #[arg(long)]
+        session: Option<String>,
+        #[command(flatten)]
+        tui: TuiArgs,
+    },
+    /// Show a session of a running DSH host live.
+    Connect {
+        #[arg(default_value = "http://127.0.0.1:3080")]
+        url: String,
+        /// The session to show.
+        #[arg(long, conflicts_with = "latest")]
+        session: Option<String>,
+        /// The most recently active session (the default).
+        #[arg(long)]
+        latest: bool,
+        #[command(flatten)]
+        tui: TuiArgs,
+    },
+    /// Write everything a host or live source sends to a file, one message per line.
+    Record {
+        /// A host URL (`http://127.0.0.1:3080`), `-`, `unix:PATH`, `tcp:[HOST:]PORT`, or a file to follow.
+        source: String,
+        /// The recording to write (created or truncated).
+        #[arg(short, long)]
+        output: std::path::PathBuf,
+        /// Host: backfill only this session (default: every session).
+        #[arg(long)]
+        session: Option<String>,
+        /// Stop after this many seconds.
+        #[arg(long)]
+        duration: Option<f64>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

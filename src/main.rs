@@ -47,6 +47,36 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             deck::app::launch::view(&path, session.as_deref(), tui)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Listen {
+            endpoint,
+            session,
+            tui,
+        } => {
+            deck::app::live::listen(&endpoint, session, tui)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Follow { path, session, tui } => {
+            deck::app::live::follow(path, session, tui)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Connect {
+            url,
+            session,
+            latest: _,
+            tui,
+        } => {
+            deck::app::live::connect(&url, session, tui)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Record {
+            source,
+            output,
+            session,
+            duration,
+        } => {
+            deck::app::live::record(&source, output, session, duration)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Render {
             path,
             width,

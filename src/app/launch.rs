@@ -58,7 +58,7 @@ fn density(arg: Option<DensityArg>, cfg: &Config) -> Density {
     }
 }
 
-fn base_app(app: &mut App, tui: &TuiArgs, cfg: &Config) -> anyhow::Result<()> {
+pub(crate) fn base_app(app: &mut App, tui: &TuiArgs, cfg: &Config) -> anyhow::Result<()> {
     let (themes, idx) = config::resolve_themes(tui.theme.as_deref(), cfg)?;
     app.themes = themes;
     app.theme_idx = idx;

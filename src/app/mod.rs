@@ -10,6 +10,7 @@ pub mod draw;
 pub mod help;
 pub mod keymap;
 pub mod launch;
+pub mod live;
 pub mod player;
 pub mod run;
 pub mod state;

@@ -88,8 +88,21 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// What feeds a live app.
+pub enum Feed {
+    /// Records only.
+    Records(Receiver<Vec<Record>>),
+    /// Any messages, in order (records, link state, resets).
+    Msgs(Receiver<Msg>),
+}
+
 /// Run the app until it quits. `live`: records from a live source.
-pub fn run(mut app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<()> {
+pub fn run(app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<()> {
+    run_feed(app, live.map(Feed::Records))
+}
+
+/// Run the app until it quits, fed by `live`.
+pub fn run_feed(mut app: App, live: Option<Feed>) -> anyhow::Result<()> {
     ensure_terminal()?;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [
@@ -156,10 +169,34 @@ pub fn run(mut app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<
         if quit {
             break;
         }
-        if let Some(rx) = &live {
+        if let Some(Feed::Records(rx)) = &live {
             let mut batch = Vec::new();
             while let Ok(mut records) = rx.try_recv() {
                 batch.append(&mut records);
+            }
+            if !batch.is_empty() {
+                perform(
+                    &mut app,
+                    Msg::Records(batch),
+                    &mut dirty,
+                    term.backend_mut(),
+                )?;
+            }
+        }
+        if let Some(Feed::Msgs(rx)) = &live {
+            // In order; consecutive record batches are applied as one.
+            let mut batch = Vec::new();
+            while let Ok(msg) = rx.try_recv() {
+                match msg {
+                    Msg::Records(mut r) => batch.append(&mut r),
+                    other => {
+                        if !batch.is_empty() {
+                            let b = std::mem::take(&mut batch);
+                            perform(&mut app, Msg::Records(b), &mut dirty, term.backend_mut())?;
+                        }
+                        perform(&mut app, other, &mut dirty, term.backend_mut())?;
+                    }
+                }
             }
             if !batch.is_empty() {
                 perform(

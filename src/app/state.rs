@@ -30,6 +30,12 @@ pub enum Msg {
     },
     /// Records that arrived from a live source.
     Records(Vec<Record>),
+    /// The live link's state, for the status bar (`● live`, `disconnected …`).
+    Link(String),
+    /// The live source switched session (or restarted): a new transcript.
+    Reset {
+        session_id: Option<String>,
+    },
 }
 
 /// What the driver must do.
@@ -88,6 +94,8 @@ pub struct App {
     pub(super) pager_under_help: Option<Box<Pager>>,
     /// First help line shown (the help scrolls on small screens).
     pub help_scroll: usize,
+    /// The live link's state (shown where a replay shows its position).
+    pub link: Option<String>,
 }
 
 impl App {
@@ -122,6 +130,7 @@ impl App {
             wall_clock: false,
             pager_under_help: None,
             help_scroll: 0,
+            link: None,
         }
     }
 
@@ -307,6 +316,7 @@ impl App {
                 status::speed(p.speed())
             )
         });
+        let position = position.or_else(|| self.link.clone());
         let message = self
             .message
             .clone()
@@ -336,6 +346,17 @@ impl App {
                 for r in &records {
                     self.own.apply(r);
                 }
+                self.sync();
+                vec![Effect::Redraw]
+            }
+            Msg::Link(text) => {
+                self.link = Some(text);
+                vec![Effect::Redraw]
+            }
+            Msg::Reset { session_id } => {
+                self.own = Transcript::new(session_id);
+                self.list.reset();
+                self.unseen = 0;
                 self.sync();
                 vec![Effect::Redraw]
             }

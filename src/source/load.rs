@@ -15,13 +15,10 @@ use std::io::Read;
 
 use serde_json::Value;
 
-use super::chunks;
-use crate::wire::{Diagnostic, Frame, Origin, Record, SessionEvent, ViewEnvelope, ViewFor};
+use super::lines::{Decoded, LineSplitter, decode_line};
+use crate::wire::{Diagnostic, Origin, Record, SessionEvent, ViewEnvelope, ViewFor};
 
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-/// Raw text kept in a diagnostic for display is the whole line; this caps
-/// what a *reason* quotes.
-const QUOTE: usize = 80;
 
 /// The detected input format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,10 +184,6 @@ impl Sessions {
     }
 }
 
-fn quote(s: &str) -> String {
-    crate::text::wrap::truncate_str(&crate::text::sanitize::inline(s), QUOTE)
-}
-
 /// Load bytes already in memory. `name` is used in messages.
 pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
     let mut pre = Vec::new();
@@ -246,119 +239,44 @@ fn load_lines(
     let mut format = Format::FrameLog;
     let mut decoded = 0usize;
     let mut first_reason: Option<String> = None;
-    let mut offset = 0u64;
-    let mut lines = 0usize;
-    let ends_with_newline = text.ends_with(b"\n");
-    let mut parts = text.split(|&b| b == b'\n').peekable();
-    while let Some(raw) = parts.next() {
-        let last = parts.peek().is_none();
-        let this_offset = offset;
-        offset += raw.len() as u64 + 1;
-        if last && raw.is_empty() {
-            break;
+    let mut splitter = LineSplitter::new();
+    let mut on_line = |raw: &[u8], origin: Origin, truncated: bool| {
+        let (d, lossy) = decode_line(raw, origin, truncated);
+        if let Some(l) = lossy {
+            sessions.push(None, Record::Diagnostic(l));
         }
-        lines += 1;
-        let origin = Origin {
-            line: lines,
-            offset: this_offset,
-        };
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if raw.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let diag = |reason: String, raw_text: String| {
-            Record::Diagnostic(Diagnostic {
-                origin,
-                reason,
-                raw: raw_text,
-            })
-        };
-        let line: std::borrow::Cow<str> = match std::str::from_utf8(raw) {
-            Ok(s) => s.into(),
-            Err(e) => {
-                let lossy = String::from_utf8_lossy(raw).into_owned();
-                sessions.push(
-                    None,
-                    diag(
-                        format!(
-                            "invalid UTF-8 at byte {} of the line; decoded lossily",
-                            e.valid_up_to()
-                        ),
-                        lossy.clone(),
-                    ),
-                );
-                lossy.into()
-            }
-        };
-        let value: Value = match serde_json::from_str(&line) {
-            Ok(v) => v,
-            Err(e) => {
-                let truncated = last && !ends_with_newline && e.is_eof();
-                let reason = if truncated {
-                    format!("truncated last line ({e})")
-                } else {
-                    format!("not JSON: {e} — {}", quote(&line))
-                };
-                first_reason.get_or_insert_with(|| reason.clone());
-                sessions.push(None, diag(reason, line.into_owned()));
-                continue;
-            }
-        };
-        let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-        if kind == "session" && value.get("id").is_some() && value.get("seq").is_none() {
-            format = Format::SessionLog;
-            let id = value
-                .get("id")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            let i = sessions.select(&id);
-            sessions.list[i].header = Some(value);
-            decoded += 1;
-            continue;
-        }
-        if chunks::is_chunk_row(kind) {
-            format = Format::SessionLog;
-            match value.as_object().map(chunks::expand) {
-                Some(Ok(events)) => {
-                    decoded += 1;
-                    for event in events {
-                        sessions.push(
-                            None,
-                            Record::Event {
-                                event,
-                                view: None,
-                                origin,
-                            },
-                        );
-                    }
-                }
-                Some(Err(reason)) => {
-                    first_reason.get_or_insert_with(|| reason.clone());
-                    sessions.push(None, diag(reason, line.into_owned()));
-                }
-                None => unreachable!("a chunk row has a type, so it is an object"),
-            }
-            continue;
-        }
-        let host_frame = kind.starts_with("host/");
-        match Frame::from_owned(value) {
-            Ok(frame) => {
+        match d {
+            Decoded::Blank => {}
+            Decoded::Header { id, value } => {
+                format = Format::SessionLog;
+                let i = sessions.select(&id);
+                sessions.list[i].header = Some(value);
                 decoded += 1;
-                if host_frame {
-                    // Host-stream frames belong to no session transcript.
-                    continue;
-                }
-                let sid = frame.session_id().map(str::to_string);
-                sessions.push(sid.as_deref(), Record::from_frame(frame, origin));
             }
-            Err(reason) => {
-                let reason = format!("{reason} — {}", quote(&line));
-                first_reason.get_or_insert_with(|| reason.clone());
-                sessions.push(None, diag(reason, line.into_owned()));
+            Decoded::Packed(records) => {
+                format = Format::SessionLog;
+                decoded += 1;
+                for r in records {
+                    sessions.push(None, r);
+                }
+            }
+            Decoded::Records { session, records } => {
+                decoded += 1;
+                for r in records {
+                    sessions.push(session.as_deref(), r);
+                }
+            }
+            // Host-stream frames belong to no session transcript.
+            Decoded::Host(_) => decoded += 1,
+            Decoded::Bad(diag) => {
+                first_reason.get_or_insert_with(|| diag.reason.clone());
+                sessions.push(None, Record::Diagnostic(diag));
             }
         }
-    }
+    };
+    splitter.feed(text, |raw, origin| on_line(raw, origin, false));
+    splitter.finish(|raw, origin| on_line(raw, origin, true));
+    let lines = splitter.lines();
     if decoded == 0 {
         return Err(LoadError::UnknownFormat {
             path: name.to_string(),
@@ -366,13 +284,46 @@ fn load_lines(
                 .unwrap_or_else(|| "no line is a DSH frame, event or log row".into()),
         });
     }
+    let mut list = sessions.finish();
+    for s in &mut list {
+        order_by_seq(&mut s.records);
+    }
     Ok(Loaded {
         name: name.to_string(),
         format,
         compressed,
-        sessions: sessions.finish(),
+        sessions: list,
         lines,
     })
+}
+
+/// Put a session's events in seq order when they are not (a recording
+/// whose gaps were filled from history holds the backfilled events after
+/// later live ones). Every other record travels with the event before it;
+/// records before the first event stay first. Stable: ordered input is
+/// left as it is.
+pub fn order_by_seq(records: &mut Vec<Record>) {
+    let mut last = None;
+    let ordered = records.iter().filter_map(Record::seq).all(|s| {
+        let ok = last.is_none_or(|l| s >= l);
+        last = Some(s);
+        ok
+    });
+    if ordered {
+        return;
+    }
+    let mut runs: Vec<(u64, Vec<Record>)> = Vec::new();
+    let mut lead = Vec::new();
+    for r in records.drain(..) {
+        match (r.seq(), runs.last_mut()) {
+            (Some(seq), _) => runs.push((seq, vec![r])),
+            (None, Some((_, run))) => run.push(r),
+            (None, None) => lead.push(r),
+        }
+    }
+    runs.sort_by_key(|(seq, _)| *seq);
+    records.extend(lead);
+    records.extend(runs.into_iter().flat_map(|(_, run)| run));
 }
 
 /// Collect history pages from any of the shapes they come in.
@@ -389,7 +340,9 @@ fn collect_pages<'a>(v: &'a Value, pages: &mut Vec<&'a Value>, errors: &mut Vec<
                     (Some(true), Some(value)) => collect_pages(value, pages, errors),
                     _ => errors.push(format!(
                         "history page is an error response: {}",
-                        quote(&r.get("error").map(Value::to_string).unwrap_or_default())
+                        super::lines::quote(
+                            &r.get("error").map(Value::to_string).unwrap_or_default()
+                        )
                     )),
                 }
             }
@@ -474,4 +427,45 @@ fn load_history(
         }],
         lines: 1,
     })
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::*;
+
+    #[test]
+    fn backfilled_events_are_put_in_seq_order_with_their_frames() {
+        let text = [
+            r#"{"type":"session/subscribed","sessionId":"s","lastSeq":0}"#,
+            r#"{"type":"session/event","sessionId":"s","event":{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}}"#,
+            r#"{"type":"session/event","sessionId":"s","event":{"type":"turn/start","seq":3,"time":4,"data":{"turn":1}}}"#,
+            r#"{"type":"question/requested","sessionId":"s","questions":[]}"#,
+            r#"{"type":"session/event","sessionId":"s","event":{"type":"turn/start","seq":1,"time":2,"data":{"turn":1}}}"#,
+            r#"{"type":"session/event","sessionId":"s","event":{"type":"turn/start","seq":2,"time":3,"data":{"turn":1}}}"#,
+        ]
+        .join("\n");
+        let loaded = load_bytes("t", text.as_bytes()).unwrap();
+        let tags: Vec<String> = loaded.sessions[0]
+            .records
+            .iter()
+            .map(|r| match r {
+                Record::Event { event, .. } => event.seq.to_string(),
+                Record::Frame { kind, .. } => kind.clone(),
+                Record::Diagnostic(_) => "!".into(),
+            })
+            .collect();
+        assert_eq!(
+            tags,
+            vec![
+                "session/subscribed",
+                "0",
+                "1",
+                "2",
+                "3",
+                "question/requested"
+            ]
+        );
+        // Lines keep their own numbers.
+        assert_eq!(loaded.sessions[0].records[2].origin().line, 5);
+    }
 }

@@ -1,0 +1,167 @@
+//! Starting the live commands: `listen`, `follow` and `connect` open the
+//! TUI fed by a live source; `record` runs a source headless into a file.
+//!
+//! The sources run on a small tokio runtime beside the TUI thread. A
+//! forwarding thread turns their [`LiveEvent`]s into app messages, in order,
+//! over a bounded channel (so back-pressure reaches the sources): records,
+//! the link state for the status bar, and resets when the source switches
+//! session. Session lists are not shown yet.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::mpsc::{SyncSender, sync_channel};
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::runtime::Runtime;
+use tokio::sync::mpsc::Receiver;
+
+use super::config;
+use super::launch::base_app;
+use super::run::{Feed, ensure_terminal, run_feed};
+use super::state::{App, Msg};
+use crate::cli::TuiArgs;
+use crate::source::follow::Follow;
+use crate::source::host::{self, HostOptions, SessionChoice};
+use crate::source::listen;
+use crate::source::live::{self, CHANNEL_BATCHES, Endpoint, LinkStatus, LiveEvent, LiveTx};
+use crate::source::record::{self, Recording};
+use crate::wire::Record;
+
+fn runtime() -> anyhow::Result<Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+/// The app message for a live event (`None`: nothing to show yet).
+pub fn to_msg(ev: LiveEvent) -> Option<Msg> {
+    match ev {
+        LiveEvent::Records(r) => Some(Msg::Records(r)),
+        LiveEvent::Status(s) => Some(Msg::Link(s.label())),
+        LiveEvent::Diagnostic(d) => Some(Msg::Records(vec![Record::Diagnostic(d)])),
+        LiveEvent::Reset { session_id } => Some(Msg::Reset { session_id }),
+        LiveEvent::Sessions(_) => None,
+    }
+}
+
+fn forward(mut rx: Receiver<LiveEvent>, out: SyncSender<Msg>) {
+    while let Some(ev) = rx.blocking_recv() {
+        if let Some(msg) = to_msg(ev)
+            && out.send(msg).is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Spawn a source; its error ends up in the status bar and the diagnostics.
+fn spawn_source<F, E>(rt: &Runtime, tx: LiveTx, source: impl FnOnce(LiveTx) -> F)
+where
+    F: Future<Output = Result<(), E>> + Send + 'static,
+    E: std::fmt::Display,
+{
+    let report = tx.clone();
+    let fut = source(tx);
+    rt.spawn(async move {
+        if let Err(reason) = fut.await.map_err(|e| e.to_string()) {
+            let _ = report.diagnostic(reason.clone()).await;
+            let _ = report.status(LinkStatus::Failed { reason }).await;
+        }
+    });
+}
+
+fn run_tui(
+    label: String,
+    session: Option<String>,
+    tui: &TuiArgs,
+    rt: Runtime,
+    rx: Receiver<LiveEvent>,
+) -> anyhow::Result<()> {
+    let cfg = config::load()?;
+    let mut app = App::live(label, session, Vec::new());
+    base_app(&mut app, tui, &cfg)?;
+    let (msg_tx, msg_rx) = sync_channel(CHANNEL_BATCHES);
+    std::thread::spawn(move || forward(rx, msg_tx));
+    let r = run_feed(app, Some(Feed::Msgs(msg_rx)));
+    rt.shutdown_background();
+    r
+}
+
+/// `deck listen [-|unix:PATH|tcp:[HOST:]PORT]`.
+pub fn listen(endpoint: &str, session: Option<String>, tui: TuiArgs) -> anyhow::Result<()> {
+    ensure_terminal()?;
+    let ep = Endpoint::parse(endpoint);
+    let rt = runtime()?;
+    let bound = rt.block_on(listen::bind(&ep))?;
+    let label = bound.describe();
+    let (tx, rx) = live::channel();
+    let s = session.clone();
+    spawn_source(&rt, tx, move |tx| bound.serve(s, None, tx));
+    run_tui(label, session, &tui, rt, rx)
+}
+
+/// `deck follow PATH`.
+pub fn follow(path: PathBuf, session: Option<String>, tui: TuiArgs) -> anyhow::Result<()> {
+    ensure_terminal()?;
+    let rt = runtime()?;
+    let label = super::launch::label(&path.to_string_lossy());
+    let (tx, rx) = live::channel();
+    let mut f = Follow::new(path);
+    f.session.clone_from(&session);
+    spawn_source(&rt, tx, move |tx| f.run(None, tx));
+    run_tui(label, session, &tui, rt, rx)
+}
+
+/// `deck connect [URL] [--session ID | --latest]`.
+pub fn connect(url: &str, session: Option<String>, tui: TuiArgs) -> anyhow::Result<()> {
+    ensure_terminal()?;
+    host::HostUrl::parse(url)?;
+    let rt = runtime()?;
+    let choice = match &session {
+        Some(id) => SessionChoice::Id(id.clone()),
+        None => SessionChoice::Latest,
+    };
+    let (tx, rx) = live::channel();
+    let opts = HostOptions::new(url, choice);
+    spawn_source(&rt, tx, move |tx| host::run(opts, None, tx, None));
+    let label = url.trim_start_matches("http://").to_string();
+    run_tui(label, session, &tui, rt, rx)
+}
+
+/// `deck record URL|SOURCE -o FILE`.
+pub fn record(
+    source: &str,
+    output: PathBuf,
+    session: Option<String>,
+    duration: Option<f64>,
+) -> anyhow::Result<()> {
+    let ep = Endpoint::parse(source);
+    if let Endpoint::Host(url) = &ep {
+        host::HostUrl::parse(url)?;
+    }
+    let duration = match duration {
+        Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => anyhow::bail!("--duration {s}: expected a positive number of seconds"),
+        None => None,
+    };
+    let shown = output.display().to_string();
+    let opts = Recording {
+        source: ep,
+        output,
+        session,
+        duration,
+    };
+    let rt = runtime()?;
+    let done = rt.block_on(record::record(opts, |line| {
+        eprintln!("deck record: {line}")
+    }))?;
+    eprintln!(
+        "deck record: {} messages written to {shown} (stopped: {})",
+        done.messages, done.stopped_by
+    );
+    rt.shutdown_background();
+    Ok(())
+}

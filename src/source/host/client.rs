@@ -1,0 +1,543 @@
+//! The connection loop of the host client: list sessions, open both
+//! WebSockets, stitch each followed session's live frames with its history
+//! ([`super::stitch`]), and reconnect with capped exponential backoff when
+//! the host goes away, reporting every state as a [`LinkStatus`].
+//!
+//! Order on every (re)connect: `host.describe`, `session.list`, then the sockets, then a
+//! history request per followed session — the sockets are open before the
+//! history snapshot is taken, so nothing falls between the two; the stitcher
+//! drops what both carry.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
+
+use super::history::{self, Page};
+use super::options::{Control, HostError, HostOptions, SessionChoice};
+use super::rpc::{HostUrl, Rpc, RpcError};
+use super::stitch::{Fetch, Out, Stitch};
+use crate::source::live::{LinkStatus, LiveEvent, LiveTx, Tap};
+use crate::source::sessions::SessionBook;
+use crate::wire::{Diagnostic, Frame, Origin, Record};
+
+type Ws = WebSocketStream<TcpStream>;
+
+enum Internal {
+    Fetched {
+        session: String,
+        result: Result<Page, String>,
+        not_found: bool,
+    },
+    Retry {
+        session: String,
+    },
+}
+
+/// Why a connection ended.
+enum Lost {
+    Link(String),
+    Stop,
+}
+
+struct Client {
+    rpc: Arc<Rpc>,
+    opts: HostOptions,
+    tap: Tap,
+    tx: LiveTx,
+    book: SessionBook,
+    shown: Option<String>,
+    stitches: HashMap<String, Stitch>,
+    fetches: HashMap<String, JoinHandle<()>>,
+    internal_tx: mpsc::UnboundedSender<Internal>,
+    status: Option<LinkStatus>,
+    ended: bool,
+    messages: usize,
+    /// `lastSeq` of each session's `session/subscribed` on this connection:
+    /// later events come on the socket, so the recording takes only events
+    /// up to it from history (a backfilled event is never written twice).
+    subscribed: HashMap<String, u64>,
+    /// History events left out of the recording for that reason, until
+    /// their live copy comes; written if the link drops first.
+    expected: HashMap<String, std::collections::BTreeMap<u64, Value>>,
+}
+
+/// Run a host client until the consumer goes away.
+pub async fn run(
+    opts: HostOptions,
+    tap: Tap,
+    tx: LiveTx,
+    control: Option<mpsc::Receiver<Control>>,
+) -> Result<(), HostError> {
+    let url = HostUrl::parse(&opts.url).map_err(HostError::Url)?;
+    let (internal_tx, internal_rx) = mpsc::unbounded_channel();
+    let shown = match &opts.session {
+        SessionChoice::Id(id) => Some(id.clone()),
+        _ => None,
+    };
+    let mut c = Client {
+        rpc: Arc::new(Rpc::new(url)),
+        opts,
+        tap,
+        tx,
+        book: SessionBook::new(),
+        shown,
+        stitches: HashMap::new(),
+        fetches: HashMap::new(),
+        internal_tx,
+        status: None,
+        ended: false,
+        messages: 0,
+        subscribed: HashMap::new(),
+        expected: HashMap::new(),
+    };
+    let r = c.run(internal_rx, control).await;
+    for (_, h) in c.fetches.drain() {
+        h.abort();
+    }
+    match r {
+        Err(HostError::Closed(_)) => Ok(()),
+        r => r,
+    }
+}
+
+impl Client {
+    async fn run(
+        &mut self,
+        mut internal: mpsc::UnboundedReceiver<Internal>,
+        mut control: Option<mpsc::Receiver<Control>>,
+    ) -> Result<(), HostError> {
+        let mut failures = 0u32;
+        let mut first = true;
+        loop {
+            self.set_status(LinkStatus::Connecting {
+                attempt: failures + 1,
+            })
+            .await?;
+            let reason = match self.connect().await {
+                Ok((mux, host)) => {
+                    if first {
+                        self.check_session()?;
+                        first = false;
+                    }
+                    failures = 0;
+                    match self.serve(mux, host, &mut internal, &mut control).await? {
+                        Lost::Stop => return Ok(()),
+                        Lost::Link(reason) => reason,
+                    }
+                }
+                Err(e) => e.to_string(),
+            };
+            for (_, h) in self.fetches.drain() {
+                h.abort();
+            }
+            for s in self.stitches.values_mut() {
+                s.link_lost();
+            }
+            self.write_expected()?;
+            failures += 1;
+            let wait = self.opts.backoff.delay(failures);
+            self.set_status(LinkStatus::Disconnected {
+                reason,
+                retry_in_ms: wait.as_millis() as u64,
+            })
+            .await?;
+            let sleep = tokio::time::sleep(wait);
+            tokio::pin!(sleep);
+            loop {
+                tokio::select! {
+                    () = &mut sleep => break,
+                    () = self.tx.closed() => return Ok(()),
+                    c = recv(&mut control) => self.control(c, false).await?,
+                }
+            }
+        }
+    }
+
+    async fn connect(&mut self) -> Result<(Ws, Ws), RpcError> {
+        self.subscribed.clear();
+        // Is it a DSH host at all (and up)? A wrong URL fails here, clearly.
+        self.rpc.call("host.describe", json!({})).await?;
+        let list = self.rpc.call("session.list", json!({})).await?;
+        self.book.set_list(&list);
+        let mux = self.rpc.websocket("/api/events.mux").await?;
+        let host = self.rpc.websocket("/api/events.host").await?;
+        Ok((mux, host))
+    }
+
+    fn check_session(&self) -> Result<(), HostError> {
+        match &self.opts.session {
+            SessionChoice::Id(id) if !self.book.contains(id) => Err(HostError::NoSuchSession {
+                id: id.clone(),
+                known: self
+                    .book
+                    .list()
+                    .iter()
+                    .map(|s| s.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    fn follows(&self, id: &str) -> bool {
+        self.opts.session == SessionChoice::All || self.shown.as_deref() == Some(id)
+    }
+
+    async fn serve(
+        &mut self,
+        mut mux: Ws,
+        mut host: Ws,
+        internal: &mut mpsc::UnboundedReceiver<Internal>,
+        control: &mut Option<mpsc::Receiver<Control>>,
+    ) -> Result<Lost, HostError> {
+        self.tx.send(LiveEvent::Sessions(self.book.list())).await?;
+        if self.shown.is_none()
+            && self.opts.session == SessionChoice::Latest
+            && let Some(id) = self.book.latest()
+        {
+            self.choose(id).await?;
+        }
+        let ids: Vec<String> = if self.opts.session == SessionChoice::All {
+            self.book.list().into_iter().map(|s| s.id).collect()
+        } else {
+            self.shown.iter().cloned().collect()
+        };
+        for id in ids {
+            let out = self.stitches.entry(id.clone()).or_default().catch_up();
+            self.handle(&id, out).await?;
+        }
+        self.update_status().await?;
+        loop {
+            tokio::select! {
+                m = mux.next() => match m {
+                    Some(Ok(Message::Text(t))) => self.on_mux(t.as_str()).await?,
+                    Some(Ok(Message::Close(_))) | None => return Ok(Lost::Link("the host closed the event stream".into())),
+                    Some(Err(e)) => return Ok(Lost::Link(e.to_string())),
+                    Some(Ok(_)) => {}
+                },
+                m = host.next() => match m {
+                    Some(Ok(Message::Text(t))) => self.on_host(t.as_str()).await?,
+                    Some(Ok(Message::Close(_))) | None => return Ok(Lost::Link("the host closed the host stream".into())),
+                    Some(Err(e)) => return Ok(Lost::Link(e.to_string())),
+                    Some(Ok(_)) => {}
+                },
+                Some(i) = internal.recv() => self.on_internal(i).await?,
+                c = recv(control) => self.control(c, true).await?,
+                () = self.tx.closed() => return Ok(Lost::Stop),
+            }
+            self.update_status().await?;
+        }
+    }
+
+    async fn control(&mut self, c: Option<Control>, connected: bool) -> Result<(), HostError> {
+        let Some(Control::Switch(id)) = c else {
+            return Ok(());
+        };
+        self.choose(id.clone()).await?;
+        if connected {
+            let out = self.stitches.entry(id.clone()).or_default().catch_up();
+            self.handle(&id, out).await?;
+        }
+        Ok(())
+    }
+
+    /// Show `id` from now on.
+    async fn choose(&mut self, id: String) -> Result<(), HostError> {
+        if self.opts.session != SessionChoice::All {
+            for (_, h) in self.fetches.drain() {
+                h.abort();
+            }
+            self.stitches.clear();
+        }
+        self.shown = Some(id.clone());
+        self.ended = false;
+        self.stitches.entry(id.clone()).or_default();
+        self.tx
+            .send(LiveEvent::Reset {
+                session_id: Some(id),
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// The link dropped: history events whose live copy did not come go
+    /// to the recording now.
+    fn write_expected(&mut self) -> Result<(), HostError> {
+        for (session, entries) in std::mem::take(&mut self.expected) {
+            for raw in entries.values() {
+                let line = history::bare_frame(&session, raw).to_string();
+                self.tap(line.as_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn tap(&self, bytes: &[u8]) -> Result<(), HostError> {
+        match &self.tap {
+            Some(t) => t.message(bytes).map_err(HostError::Tap),
+            None => Ok(()),
+        }
+    }
+
+    async fn diagnostic(&self, reason: String, raw: &str) -> Result<(), HostError> {
+        self.tx
+            .send(LiveEvent::Diagnostic(Diagnostic {
+                origin: Origin {
+                    line: self.messages,
+                    offset: 0,
+                },
+                reason,
+                raw: raw.to_string(),
+            }))
+            .await?;
+        Ok(())
+    }
+
+    async fn on_mux(&mut self, text: &str) -> Result<(), HostError> {
+        self.messages += 1;
+        self.tap(text.as_bytes())?;
+        let origin = Origin {
+            line: self.messages,
+            offset: 0,
+        };
+        let frame = match serde_json::from_str::<Value>(text)
+            .map_err(|e| format!("not JSON: {e}"))
+            .and_then(Frame::from_owned)
+        {
+            Ok(f) => f,
+            Err(reason) => {
+                return self
+                    .diagnostic(format!("mux message: {reason}"), text)
+                    .await;
+            }
+        };
+        let Some(sid) = frame.session_id().map(str::to_string) else {
+            if self.shown.is_some() {
+                let r = Record::from_frame(frame, origin);
+                self.tx.records(vec![r]).await?;
+            }
+            return Ok(());
+        };
+        let (changed, last_seq) = match &frame {
+            Frame::Event { event, .. } => (self.book.on_event(&sid, event.seq, event.time), None),
+            Frame::Other { kind, payload, .. } => (
+                self.book.on_frame(&sid, kind, payload),
+                (kind == "session/subscribed")
+                    .then(|| payload.get("lastSeq").and_then(Value::as_u64))
+                    .flatten(),
+            ),
+        };
+        if changed {
+            self.tx.send(LiveEvent::Sessions(self.book.list())).await?;
+        }
+        if let Some(last) = last_seq {
+            self.subscribed.insert(sid.clone(), last);
+        }
+        if let Frame::Event { event, .. } = &frame
+            && let Some(e) = self.expected.get_mut(&sid)
+        {
+            e.remove(&event.seq);
+        }
+        let new = !self.stitches.contains_key(&sid);
+        if self.shown.is_none() && self.opts.session == SessionChoice::Latest {
+            self.choose(sid.clone()).await?;
+        }
+        if !self.follows(&sid) {
+            return Ok(());
+        }
+        let stitch = self.stitches.entry(sid.clone()).or_default();
+        let mut out = stitch.on_live(Record::from_frame(frame, origin));
+        if let Some(last) = last_seq {
+            let more = stitch.on_last_seq(last);
+            out.records.extend(more.records);
+            out.fetch = out.fetch.or(more.fetch);
+        }
+        if new && out.fetch.is_none() {
+            // A session first seen mid-way: its beginning is in history.
+            out.fetch = stitch.catch_up().fetch;
+        }
+        self.handle(&sid, out).await
+    }
+
+    async fn on_host(&mut self, text: &str) -> Result<(), HostError> {
+        self.tap(text.as_bytes())?;
+        let Ok(v) = serde_json::from_str::<Value>(text) else {
+            return self.diagnostic("host message: not JSON".into(), text).await;
+        };
+        let payload = v.get("payload").unwrap_or(&v);
+        if self.book.on_host_frame(payload) {
+            self.tx.send(LiveEvent::Sessions(self.book.list())).await?;
+        }
+        let kind = payload.get("type").and_then(Value::as_str).unwrap_or("");
+        let sid = payload.get("sessionId").and_then(Value::as_str);
+        match (kind, sid) {
+            ("host/session-added", Some(id))
+                if self.shown.is_none() && self.opts.session == SessionChoice::Latest =>
+            {
+                self.choose(id.to_string()).await?;
+            }
+            ("host/session-removed", Some(id)) if self.shown.as_deref() == Some(id) => {
+                self.ended = true;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    async fn on_internal(&mut self, i: Internal) -> Result<(), HostError> {
+        match i {
+            Internal::Retry { session } => {
+                if let Some(s) = self.stitches.get_mut(&session) {
+                    let out = s.plan_now();
+                    self.handle(&session, out).await?;
+                }
+            }
+            Internal::Fetched {
+                session,
+                result,
+                not_found,
+            } => {
+                self.fetches.remove(&session);
+                let Some(stitch) = self.stitches.get_mut(&session) else {
+                    return Ok(());
+                };
+                match result {
+                    Ok(page) => {
+                        let mut records = Vec::with_capacity(page.entries.len());
+                        let live_after = self.subscribed.get(&session).copied();
+                        for (record, raw) in page.entries {
+                            if let Some(seq) = record.seq()
+                                && stitch.wants(seq)
+                                && let Some(t) = &self.tap
+                            {
+                                if live_after.is_none_or(|l| seq <= l) {
+                                    let line = history::bare_frame(&session, &raw).to_string();
+                                    t.message(line.as_bytes()).map_err(HostError::Tap)?;
+                                } else {
+                                    self.expected
+                                        .entry(session.clone())
+                                        .or_default()
+                                        .insert(seq, raw);
+                                }
+                            }
+                            records.push(record);
+                        }
+                        let out = stitch.on_page(records, page.has_more);
+                        self.handle(&session, out).await?;
+                    }
+                    Err(reason) => {
+                        stitch.fetch_failed();
+                        if not_found {
+                            self.stitches.remove(&session);
+                            if self.shown.as_deref() == Some(&session) {
+                                self.ended = true;
+                            }
+                        } else {
+                            let tx = self.internal_tx.clone();
+                            let wait = self.opts.backoff.cap;
+                            tokio::spawn(async move {
+                                tokio::time::sleep(wait).await;
+                                let _ = tx.send(Internal::Retry { session });
+                            });
+                        }
+                        self.diagnostic(reason, "").await?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Deliver a stitcher's output and start the fetch it asks for.
+    async fn handle(&mut self, session: &str, out: Out) -> Result<(), HostError> {
+        if self.shown.as_deref() == Some(session) && self.opts.session != SessionChoice::All {
+            self.tx.records(out.records).await?;
+        }
+        if let Some(f) = out.fetch {
+            self.fetch(session.to_string(), f);
+        }
+        Ok(())
+    }
+
+    fn fetch(&mut self, session: String, f: Fetch) {
+        let rpc = self.rpc.clone();
+        let done = self.internal_tx.clone();
+        let mut payload = json!({"sessionId": session});
+        if let Some(b) = f.before_seq {
+            payload["beforeSeq"] = json!(b);
+        }
+        if let Some(m) = self.opts.max_messages {
+            payload["maxMessages"] = json!(m);
+        }
+        let sid = session.clone();
+        let h = tokio::spawn(async move {
+            let r = rpc.call("session.history", payload).await;
+            let not_found = r
+                .as_ref()
+                .err()
+                .and_then(RpcError::code)
+                .is_some_and(|c| c == "session-not-found");
+            let result = r
+                .map_err(|e| e.to_string())
+                .and_then(|v| history::parse_page(&v));
+            let _ = done.send(Internal::Fetched {
+                session: sid,
+                result,
+                not_found,
+            });
+        });
+        if let Some(old) = self.fetches.insert(session, h) {
+            old.abort();
+        }
+    }
+
+    async fn update_status(&mut self) -> Result<(), HostError> {
+        let s = if self.ended {
+            LinkStatus::Ended
+        } else {
+            // The shown session's backfill; the recorder's: any session's.
+            let all = self.opts.session == SessionChoice::All;
+            let shown = self.shown.as_deref();
+            self.stitches
+                .iter()
+                .filter(|(id, st)| st.is_fetching() && (all || shown == Some(id.as_str())))
+                .map(|(_, st)| st.next_seq())
+                .min()
+                .map_or(LinkStatus::Live, |from_seq| LinkStatus::Backfilling {
+                    from_seq,
+                })
+        };
+        self.set_status(s).await
+    }
+
+    async fn set_status(&mut self, s: LinkStatus) -> Result<(), HostError> {
+        if self.status.as_ref() != Some(&s) {
+            self.status = Some(s.clone());
+            self.tx.status(s).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Receive from an optional control channel; pending forever without one
+/// (or once it is closed).
+async fn recv(control: &mut Option<mpsc::Receiver<Control>>) -> Option<Control> {
+    match control {
+        Some(rx) => match rx.recv().await {
+            Some(c) => Some(c),
+            None => {
+                *control = None;
+                std::future::pending().await
+            }
+        },
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,269 @@
+//! The line pipeline shared by `listen` and `follow`: bytes of one
+//! connection or file in, records of the shown session out.
+//!
+//! [`LineStream`] splits lines (holding a partial last line), hands each
+//! complete line to the raw tap, decodes it and routes it by session: a
+//! stream may carry several sessions, and one transcript shows one of them
+//! (`--session ID`, else the first named). Records of other sessions are
+//! left out with one diagnostic per session saying how to show them, so
+//! nothing disappears silently. [`pump`] drives a stream from an async reader.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+use super::lines::{Decoded, LineSplitter, decode_line};
+use super::live::{Closed, LiveEvent, LiveTx, READ_CHUNK, Tap};
+use super::sessions::SessionBook;
+use crate::wire::{Diagnostic, Origin, Record};
+
+/// Which session is shown; shared by every connection of one source.
+#[derive(Debug, Default)]
+pub struct Selection {
+    want: Option<String>,
+    book: SessionBook,
+    hidden: HashSet<String>,
+}
+
+impl Selection {
+    /// `want`: the session to show; `None` picks the first one named.
+    pub fn new(want: Option<String>) -> Arc<Mutex<Selection>> {
+        Arc::new(Mutex::new(Selection {
+            want,
+            ..Default::default()
+        }))
+    }
+}
+
+/// What feeding a stream produced.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub records: Vec<Record>,
+    /// Session lists and notices, sent after the records.
+    pub events: Vec<LiveEvent>,
+}
+
+/// Why a stream stops.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    #[error("cannot write the recording: {0}")]
+    Tap(#[source] std::io::Error),
+    #[error("cannot read: {0}")]
+    Read(#[source] std::io::Error),
+    #[error(transparent)]
+    Closed(#[from] Closed),
+}
+
+/// One connection's (or file's) lines.
+pub struct LineStream {
+    splitter: LineSplitter,
+    current: Option<String>,
+    /// Prefix of diagnostics (`connection 2`), when there can be several.
+    label: Option<String>,
+    selection: Arc<Mutex<Selection>>,
+    tap: Tap,
+}
+
+impl LineStream {
+    pub fn new(label: Option<String>, selection: Arc<Mutex<Selection>>, tap: Tap) -> LineStream {
+        LineStream {
+            splitter: LineSplitter::new(),
+            current: None,
+            label,
+            selection,
+            tap,
+        }
+    }
+
+    /// Feed bytes as they arrived.
+    pub fn feed(&mut self, bytes: &[u8], out: &mut Output) -> Result<(), StreamError> {
+        let mut lines = Vec::new();
+        self.splitter
+            .feed(bytes, |raw, origin| lines.push((raw.to_vec(), origin)));
+        for (raw, origin) in lines {
+            self.line(&raw, origin, false, out)?;
+        }
+        Ok(())
+    }
+
+    /// End of input: an unfinished last line is decoded as truncated.
+    pub fn finish(&mut self, out: &mut Output) -> Result<(), StreamError> {
+        let mut last = None;
+        self.splitter
+            .finish(|raw, origin| last = Some((raw.to_vec(), origin)));
+        if let Some((raw, origin)) = last {
+            self.line(&raw, origin, true, out)?;
+        }
+        Ok(())
+    }
+
+    /// Start again from byte 0 (a truncated file).
+    pub fn reset(&mut self) {
+        self.splitter.reset();
+        self.current = None;
+    }
+
+    /// Bytes of an incomplete last line held back.
+    pub fn pending(&self) -> usize {
+        self.splitter.pending()
+    }
+
+    fn label(&self, mut d: Diagnostic) -> Diagnostic {
+        if let Some(l) = &self.label {
+            d.reason = format!("{l}: {}", d.reason);
+        }
+        d
+    }
+
+    fn line(
+        &mut self,
+        raw: &[u8],
+        origin: Origin,
+        truncated: bool,
+        out: &mut Output,
+    ) -> Result<(), StreamError> {
+        if let Some(tap) = &self.tap
+            && !raw.iter().all(u8::is_ascii_whitespace)
+        {
+            tap.message(raw).map_err(StreamError::Tap)?;
+        }
+        let (decoded, lossy) = decode_line(raw, origin, truncated);
+        if let Some(d) = lossy {
+            out.records.push(Record::Diagnostic(self.label(d)));
+        }
+        let (session, records) = match decoded {
+            Decoded::Blank => return Ok(()),
+            Decoded::Bad(d) => {
+                out.records.push(Record::Diagnostic(self.label(d)));
+                return Ok(());
+            }
+            Decoded::Host(v) => {
+                let mut sel = self.selection.lock().unwrap_or_else(|p| p.into_inner());
+                if sel.book.on_host_frame(&v) {
+                    out.events.push(LiveEvent::Sessions(sel.book.list()));
+                }
+                return Ok(());
+            }
+            Decoded::Header { id, .. } => {
+                self.current = Some(id);
+                (self.current.clone(), Vec::new())
+            }
+            Decoded::Packed(records) => (self.current.clone(), records),
+            Decoded::Records { session, records } => {
+                if session.is_some() {
+                    self.current.clone_from(&session);
+                }
+                (session.or_else(|| self.current.clone()), records)
+            }
+        };
+        let Some(id) = session else {
+            out.records.extend(records);
+            return Ok(());
+        };
+        let mut sel = self.selection.lock().unwrap_or_else(|p| p.into_inner());
+        if sel.book.touch(&id) {
+            out.events.push(LiveEvent::Sessions(sel.book.list()));
+        }
+        let want = sel.want.get_or_insert_with(|| id.clone());
+        if *want == id {
+            out.records.extend(records);
+        } else if sel.hidden.insert(id.clone()) {
+            let d = Diagnostic {
+                origin,
+                reason: format!(
+                    "frames of session {id} are not shown (this view shows {}; pass --session {id} to see it)",
+                    sel.want.as_deref().unwrap_or("")
+                ),
+                raw: String::new(),
+            };
+            out.records.push(Record::Diagnostic(self.label(d)));
+        }
+        Ok(())
+    }
+}
+
+/// Read `reader` to its end through `stream`, sending what it yields.
+pub async fn pump(
+    mut reader: impl AsyncRead + Unpin,
+    stream: &mut LineStream,
+    tx: &LiveTx,
+) -> Result<(), StreamError> {
+    let mut buf = vec![0u8; READ_CHUNK];
+    loop {
+        let n = reader.read(&mut buf).await.map_err(StreamError::Read)?;
+        let mut out = Output::default();
+        if n == 0 {
+            stream.finish(&mut out)?;
+            send(tx, out).await?;
+            return Ok(());
+        }
+        stream.feed(&buf[..n], &mut out)?;
+        send(tx, out).await?;
+    }
+}
+
+/// Send what a stream produced: records first, then the rest.
+pub async fn send(tx: &LiveTx, out: Output) -> Result<(), Closed> {
+    tx.records(out.records).await?;
+    for ev in out.events {
+        tx.send(ev).await?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(sid: &str, seq: u64) -> String {
+        format!(
+            "{{\"type\":\"session/event\",\"sessionId\":\"{sid}\",\"event\":{{\"type\":\"turn/start\",\"seq\":{seq},\"time\":1,\"data\":{{\"turn\":1}}}}}}\n"
+        )
+    }
+
+    #[test]
+    fn routes_by_session_and_reports_the_others_once() {
+        let sel = Selection::new(None);
+        let mut s = LineStream::new(Some("connection 1".into()), sel, None);
+        let mut out = Output::default();
+        let input = [ev("a", 0), ev("b", 0), ev("b", 1), ev("a", 1)].concat();
+        s.feed(input.as_bytes(), &mut out).unwrap();
+        let seqs: Vec<_> = out.records.iter().filter_map(Record::seq).collect();
+        assert_eq!(seqs, vec![0, 1]);
+        let diags: Vec<_> = out
+            .records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Diagnostic(d) => Some(d.reason.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(diags.len(), 1);
+        assert!(diags[0].starts_with("connection 1: frames of session b"));
+        assert_eq!(
+            out.events
+                .iter()
+                .filter(|e| matches!(e, LiveEvent::Sessions(_)))
+                .count(),
+            2
+        );
+    }
+
+    #[test]
+    fn bad_lines_carry_their_line_number() {
+        let mut s = LineStream::new(None, Selection::new(None), None);
+        let mut out = Output::default();
+        s.feed(
+            b"{\"type\":\"turn/start\",\"seq\":0,\"time\":1,\"data\":{}}\nnot json\n{\"ty",
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out.records.len(), 2);
+        assert_eq!(out.records[1].origin().line, 2);
+        assert_eq!(s.pending(), 4);
+        s.finish(&mut out).unwrap();
+        assert_eq!(out.records.len(), 3);
+        assert_eq!(out.records[2].origin().line, 3);
+    }
+}

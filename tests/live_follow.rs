@@ -1,0 +1,163 @@
+//! `follow`: appended lines, a partial last line held until complete,
+//! truncation (read again from the start, with a reset), rotation (the new
+//! file read from its start). Polls every 10 ms; every wait is bounded.
+
+use std::io::Write;
+use std::time::Duration;
+
+use deck::source::follow::Follow;
+use deck::source::live::{self, LiveEvent};
+use deck::wire::Record;
+use tokio::sync::mpsc::Receiver;
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+fn line(seq: u64, turn: u64) -> String {
+    format!(
+        "{{\"type\":\"turn/start\",\"seq\":{seq},\"time\":{seq},\"data\":{{\"turn\":{turn}}}}}\n"
+    )
+}
+
+fn append(path: &std::path::Path, text: &str) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+}
+
+/// What arrived, compactly: `3` per event seq, `!reason` per diagnostic,
+/// `reset` per reset.
+#[derive(Default)]
+struct Log(Vec<String>);
+
+impl Log {
+    fn seqs(&self) -> Vec<u64> {
+        self.0.iter().filter_map(|s| s.parse().ok()).collect()
+    }
+    fn has(&self, prefix: &str) -> bool {
+        self.0.iter().any(|s| s.starts_with(prefix))
+    }
+}
+
+async fn until(rx: &mut Receiver<LiveEvent>, log: &mut Log, done: impl Fn(&Log) -> bool) {
+    let run = async {
+        while !done(log) {
+            match rx.recv().await.expect("follow stopped") {
+                LiveEvent::Records(rs) => {
+                    for r in rs {
+                        log.0.push(match r {
+                            Record::Diagnostic(d) => format!("!{}", d.reason),
+                            r => r.seq().map_or("frame".into(), |s| s.to_string()),
+                        })
+                    }
+                }
+                LiveEvent::Diagnostic(d) => log.0.push(format!("!{}", d.reason)),
+                LiveEvent::Reset { .. } => log.0.push("reset".into()),
+                _ => {}
+            }
+        }
+    };
+    tokio::time::timeout(LIMIT, run).await.expect("in time");
+}
+
+fn start(path: &std::path::Path) -> (Receiver<LiveEvent>, tokio::task::JoinHandle<()>) {
+    let mut f = Follow::new(path);
+    f.poll = Duration::from_millis(10);
+    let (tx, rx) = live::channel();
+    let h = tokio::spawn(async move {
+        f.run(None, tx).await.unwrap();
+    });
+    (rx, h)
+}
+
+#[tokio::test]
+async fn appends_and_partial_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("frames.jsonl");
+    std::fs::write(&path, [line(0, 1), line(1, 1)].concat()).unwrap();
+    let (mut rx, h) = start(&path);
+    let mut log = Log::default();
+    until(&mut rx, &mut log, |l| l.seqs() == [0, 1]).await;
+    // One write: a whole line and the first half of the next.
+    let third = line(3, 1);
+    let (head, tail) = third.split_at(20);
+    append(&path, &format!("{}{head}", line(2, 1)));
+    until(&mut rx, &mut log, |l| l.seqs() == [0, 1, 2]).await;
+    append(&path, tail);
+    until(&mut rx, &mut log, |l| l.seqs() == [0, 1, 2, 3]).await;
+    assert!(
+        !log.has("!"),
+        "no diagnostic for a line written in two pieces: {:?}",
+        log.0
+    );
+    drop(rx);
+    tokio::time::timeout(LIMIT, h)
+        .await
+        .expect("stops")
+        .unwrap();
+}
+
+#[tokio::test]
+async fn truncation_reads_again_from_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.jsonl");
+    std::fs::write(&path, (0..5).map(|s| line(s, 1)).collect::<String>()).unwrap();
+    let (mut rx, h) = start(&path);
+    let mut log = Log::default();
+    until(&mut rx, &mut log, |l| l.seqs().len() == 5).await;
+    // Rewritten shorter: the follower sees the size drop.
+    std::fs::write(&path, line(0, 9)).unwrap();
+    until(&mut rx, &mut log, |l| l.seqs().len() == 6).await;
+    let i = log
+        .0
+        .iter()
+        .position(|s| s.contains("truncated"))
+        .expect("a diagnostic");
+    assert_eq!(log.0[i + 1], "reset");
+    assert_eq!(log.0[i + 2], "0");
+    drop(rx);
+    tokio::time::timeout(LIMIT, h)
+        .await
+        .expect("stops")
+        .unwrap();
+}
+
+#[tokio::test]
+async fn rotation_reads_the_new_file_from_its_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("frames.jsonl");
+    std::fs::write(&path, [line(0, 1), line(1, 1)].concat()).unwrap();
+    let (mut rx, h) = start(&path);
+    let mut log = Log::default();
+    until(&mut rx, &mut log, |l| l.seqs() == [0, 1]).await;
+    // The old file gets one more line, then is renamed away; a new file
+    // takes its place.
+    append(&path, &line(2, 1));
+    std::fs::rename(&path, dir.path().join("frames.jsonl.1")).unwrap();
+    std::fs::write(&path, [line(3, 1), line(4, 1)].concat()).unwrap();
+    until(&mut rx, &mut log, |l| l.seqs() == [0, 1, 2, 3, 4]).await;
+    assert!(
+        log.has("!") && log.0.iter().any(|s| s.contains("rotated")),
+        "{:?}",
+        log.0
+    );
+    drop(rx);
+    tokio::time::timeout(LIMIT, h)
+        .await
+        .expect("stops")
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_missing_file_is_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("later.jsonl");
+    let (mut rx, h) = start(&path);
+    let mut log = Log::default();
+    until(&mut rx, &mut log, |l| l.has("!")).await;
+    std::fs::write(&path, line(0, 1)).unwrap();
+    until(&mut rx, &mut log, |l| l.seqs() == [0]).await;
+    drop(rx);
+    tokio::time::timeout(LIMIT, h)
+        .await
+        .expect("stops")
+        .unwrap();
+}

@@ -1,0 +1,338 @@
+//! A local fake DSH host for tests (tokio, 127.0.0.1, port 0). It serves
+//! `host.describe`, `session.list` and `session.history` from the tour
+//! capture, and plays `frames.jsonl` on `/api/events.mux` and
+//! `host-frames.jsonl` on `/api/events.host`.
+//!
+//! Script: the first mux connection starts at message `start_at` (what came
+//! before is history only, announced by `session/subscribed`) and pauses
+//! before message `pause_at`; [`Cmd::Drop`] then closes the socket and
+//! skips `skip` messages (they happen while the client is away: history has
+//! them, the socket never sends them). Every later connection gets
+//! `session/subscribed {lastSeq}` and the rest without pausing.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Mutex, mpsc};
+use tokio_tungstenite::tungstenite::Message;
+
+use super::common;
+
+pub enum Cmd {
+    /// Close the mux socket now and skip this many messages.
+    Drop { skip: usize },
+}
+
+struct Script {
+    cursor: usize,
+    pause_at: Option<usize>,
+    /// Highest event seq the host has made (history serves up to it).
+    published: Option<u64>,
+    connections: usize,
+}
+
+pub struct State {
+    pub session_id: String,
+    pub mux: Vec<String>,
+    host: Vec<String>,
+    /// `{event, view?}` entries, by seq.
+    history: Vec<Value>,
+    list_item: Value,
+    describe: Value,
+    script: Mutex<Script>,
+    cmds: Mutex<mpsc::UnboundedReceiver<Cmd>>,
+    /// Unary requests served: (method, payload).
+    pub requests: std::sync::Mutex<Vec<(String, Value)>>,
+    pub mux_connections: AtomicUsize,
+}
+
+pub struct FakeHost {
+    pub url: String,
+    pub state: Arc<State>,
+    pub cmd: mpsc::UnboundedSender<Cmd>,
+}
+
+fn seq_of(line: &str) -> Option<u64> {
+    let v: Value = serde_json::from_str(line).ok()?;
+    let p = &v["payload"];
+    (p["type"] == "session/event")
+        .then(|| p["event"]["seq"].as_u64())
+        .flatten()
+}
+
+/// Highest event seq among mux messages `0..n`.
+pub fn last_seq_before(mux: &[String], n: usize) -> Option<u64> {
+    mux[..n.min(mux.len())]
+        .iter()
+        .filter_map(|l| seq_of(l))
+        .max()
+}
+
+impl FakeHost {
+    pub async fn start(start_at: usize, pause_at: Option<usize>) -> FakeHost {
+        let read = |f: &str| std::fs::read_to_string(common::capture("tour", f)).unwrap();
+        let mux: Vec<String> = read("frames.jsonl").lines().map(str::to_string).collect();
+        let host: Vec<String> = read("host-frames.jsonl")
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let page: Value = serde_json::from_str(&read("history-default-page.json")).unwrap();
+        let history = page["result"]["value"]["events"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let mut list_item = Value::Null;
+        let mut describe = Value::Null;
+        for line in read("rpc-log.jsonl").lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            match v["method"].as_str() {
+                Some("session.list") => {
+                    if let Some(item) = v["response"]["result"]["value"]["items"].get(0) {
+                        list_item = item.clone();
+                    }
+                }
+                Some("host.describe") => describe = v["response"]["result"]["value"].clone(),
+                _ => {}
+            }
+        }
+        let session_id = list_item["sessionId"].as_str().unwrap().to_string();
+        let (cmd, cmds) = mpsc::unbounded_channel();
+        let published = last_seq_before(&mux, start_at);
+        let state = Arc::new(State {
+            session_id,
+            mux,
+            host,
+            history,
+            list_item,
+            describe,
+            script: Mutex::new(Script {
+                cursor: start_at,
+                pause_at,
+                published,
+                connections: 0,
+            }),
+            cmds: Mutex::new(cmds),
+            requests: std::sync::Mutex::new(Vec::new()),
+            mux_connections: AtomicUsize::new(0),
+        });
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let st = state.clone();
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                let st = st.clone();
+                tokio::spawn(async move {
+                    let _ = serve(stream, st).await;
+                });
+            }
+        });
+        FakeHost { url, state, cmd }
+    }
+
+    /// Unary methods served so far.
+    pub fn methods(&self) -> Vec<String> {
+        self.state
+            .requests
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(m, _)| m.clone())
+            .collect()
+    }
+}
+
+async fn serve(stream: TcpStream, st: Arc<State>) -> std::io::Result<()> {
+    // Peek at the request head to tell WebSocket upgrades from unary calls.
+    let mut buf = vec![0u8; 8192];
+    let head = loop {
+        let n = stream.peek(&mut buf).await?;
+        if n == 0 {
+            return Ok(());
+        }
+        if let Some(end) = buf[..n].windows(4).position(|w| w == b"\r\n\r\n") {
+            break String::from_utf8_lossy(&buf[..end]).into_owned();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    };
+    let path = head.split_whitespace().nth(1).unwrap_or("").to_string();
+    if head.to_ascii_lowercase().contains("upgrade: websocket") {
+        let ws = tokio_tungstenite::accept_async(stream)
+            .await
+            .map_err(std::io::Error::other)?;
+        match path.as_str() {
+            "/api/events.mux" => mux(ws, st).await,
+            "/api/events.host" => host(ws, st).await,
+            _ => {}
+        }
+        return Ok(());
+    }
+    unary(stream, &path, st).await
+}
+
+async fn unary(mut stream: TcpStream, path: &str, st: Arc<State>) -> std::io::Result<()> {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 8192];
+    let (head_len, body_len) = loop {
+        let n = stream.read(&mut buf).await?;
+        if n == 0 {
+            return Ok(());
+        }
+        data.extend_from_slice(&buf[..n]);
+        if let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&data[..end]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .unwrap_or(0);
+            break (end + 4, len);
+        }
+    };
+    while data.len() < head_len + body_len {
+        let n = stream.read(&mut buf).await?;
+        if n == 0 {
+            break;
+        }
+        data.extend_from_slice(&buf[..n]);
+    }
+    let req: Value = serde_json::from_slice(&data[head_len..]).unwrap_or(Value::Null);
+    let method = path.strip_prefix("/api/").unwrap_or("").to_string();
+    let payload = req["payload"].clone();
+    st.requests
+        .lock()
+        .unwrap()
+        .push((method.clone(), payload.clone()));
+    let result = match method.as_str() {
+        "host.describe" => json!({"ok": true, "value": st.describe}),
+        "session.list" => json!({"ok": true, "value": {"items": [st.list_item]}}),
+        "session.history" if payload["sessionId"] == st.session_id.as_str() => {
+            let published = st.script.lock().await.published;
+            json!({"ok": true, "value": history_page(&st.history, published, &payload)})
+        }
+        "session.history" => {
+            json!({"ok": false, "error": {"code": "session-not-found", "message": "no such session"}})
+        }
+        _ => {
+            let resp =
+                "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found";
+            return stream.write_all(resp.as_bytes()).await;
+        }
+    };
+    let body =
+        json!({"type": "server-response", "rpcId": req["rpcId"], "result": result}).to_string();
+    let resp = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(resp.as_bytes()).await?;
+    stream.shutdown().await
+}
+
+/// Events with seq <= published and < beforeSeq, the newest `maxMessages × 20`.
+fn history_page(all: &[Value], published: Option<u64>, payload: &Value) -> Value {
+    let Some(published) = published else {
+        return json!({"events": [], "hasMore": false});
+    };
+    let before = payload["beforeSeq"].as_u64().unwrap_or(u64::MAX);
+    let size = payload["maxMessages"].as_u64().map_or(1000, |m| m * 20) as usize;
+    let fit: Vec<&Value> = all
+        .iter()
+        .filter(|e| {
+            let s = e["event"]["seq"].as_u64().unwrap_or(0);
+            s <= published && s < before
+        })
+        .collect();
+    let start = fit.len().saturating_sub(size);
+    let page: Vec<Value> = fit[start..].iter().map(|v| (*v).clone()).collect();
+    let has_more = page
+        .first()
+        .and_then(|e| e["event"]["seq"].as_u64())
+        .is_some_and(|s| s > 0);
+    json!({"events": page, "hasMore": has_more})
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<TcpStream>;
+
+async fn mux(ws: Ws, st: Arc<State>) {
+    st.mux_connections.fetch_add(1, Ordering::SeqCst);
+    let (mut tx, mut rx) = ws.split();
+    let mut cmds = st.cmds.lock().await;
+    let (subscribed, paused) = {
+        let mut s = st.script.lock().await;
+        s.connections += 1;
+        let announce = s.connections > 1 || s.cursor > 0;
+        let sub = s.published.filter(|_| announce).map(|last| {
+            json!({"type":"server-request","rpcId":"fake","method":"session/subscribed",
+                "payload":{"type":"session/subscribed","sessionId": st.session_id,"lastSeq": last}})
+            .to_string()
+        });
+        let paused = if s.connections == 1 { s.pause_at } else { None };
+        (sub, paused)
+    };
+    if let Some(m) = subscribed
+        && tx.send(Message::text(m)).await.is_err()
+    {
+        return;
+    }
+    loop {
+        let next = {
+            let mut s = st.script.lock().await;
+            let at_pause = paused.is_some_and(|p| s.cursor >= p);
+            if s.cursor < st.mux.len() && !at_pause {
+                let line = st.mux[s.cursor].clone();
+                s.cursor += 1;
+                if let Some(seq) = seq_of(&line) {
+                    s.published = Some(s.published.map_or(seq, |p| p.max(seq)));
+                }
+                Some(line)
+            } else {
+                None
+            }
+        };
+        if let Some(line) = next {
+            if tx.send(Message::text(line)).await.is_err() {
+                return;
+            }
+            continue;
+        }
+        // Paused or at the end: wait for a command or the client leaving.
+        tokio::select! {
+            c = cmds.recv() => match c {
+                Some(Cmd::Drop { skip }) => {
+                    let mut s = st.script.lock().await;
+                    let end = (s.cursor + skip).min(st.mux.len());
+                    if let Some(seq) = last_seq_before(&st.mux, end) {
+                        s.published = Some(s.published.map_or(seq, |p| p.max(seq)));
+                    }
+                    s.cursor = end;
+                    drop(s);
+                    // Drop the TCP connection without a close handshake.
+                    return;
+                }
+                None => return,
+            },
+            m = rx.next() => if matches!(m, None | Some(Err(_)) | Some(Ok(Message::Close(_)))) {
+                return;
+            },
+        }
+    }
+}
+
+async fn host(ws: Ws, st: Arc<State>) {
+    let (mut tx, mut rx) = ws.split();
+    for line in &st.host {
+        if tx.send(Message::text(line.clone())).await.is_err() {
+            return;
+        }
+    }
+    while let Some(Ok(m)) = rx.next().await {
+        if matches!(m, Message::Close(_)) {
+            return;
+        }
+    }
+}
