@@ -348,3 +348,21 @@ fn demo_end_search_pager_and_quit() {
     assert!(status.success(), "{status:?}");
     tui.assert_restored();
 }
+
+#[test]
+fn sigterm_and_sighup_stop_the_app_and_restore_the_terminal() {
+    for sig in ["-TERM", "-HUP"] {
+        let mut tui = Tui::spawn(&["view", "demo-sessions/showcase.jsonl", "--theme", "dark"]);
+        tui.wait_for("the first screen", |s| s.contains("── turn 1 ─"));
+        let pid = tui.child.process_id().expect("a child pid");
+        let killed = std::process::Command::new("kill")
+            .arg(sig)
+            .arg(pid.to_string())
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        // The app stops by itself (wait_exit gives up after its deadline).
+        tui.wait_exit();
+        tui.assert_restored();
+    }
+}

@@ -123,6 +123,22 @@ pub fn run_feed(mut app: App, live: Option<Feed>) -> anyhow::Result<()> {
         real_ms: 0.0,
         now_ms: now_ms(),
     });
+    // Keys and mouse are read on their own thread, so the loop below keeps
+    // checking the stop flag (signals) and the clock whatever the terminal
+    // does — a vanished terminal can make reads return at once forever.
+    let (input_tx, input) = std::sync::mpsc::channel::<std::io::Result<Event>>();
+    std::thread::Builder::new()
+        .name("deck-input".into())
+        .spawn(move || {
+            loop {
+                let ev = event::read();
+                let failed = ev.is_err();
+                if input_tx.send(ev).is_err() || failed {
+                    return;
+                }
+            }
+        })
+        .context("cannot start the input thread")?;
     loop {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -149,22 +165,35 @@ pub fn run_feed(mut app: App, live: Option<Feed>) -> anyhow::Result<()> {
                 .max(Duration::from_millis(1))
         };
         let mut quit = false;
-        if event::poll(wait)? {
-            // Drain everything queued, then draw once.
-            loop {
-                let msg = match event::read()? {
-                    Event::Key(k) if k.kind != event::KeyEventKind::Release => Some(Msg::Key(k)),
-                    Event::Mouse(m) => Some(Msg::Mouse(m)),
-                    Event::Resize(w, h) => Some(Msg::Resize(w, h)),
-                    _ => None,
-                };
-                if let Some(msg) = msg {
-                    quit |= perform(&mut app, msg, &mut dirty, term.backend_mut())?;
-                }
-                if quit || !event::poll(Duration::ZERO)? {
-                    break;
+        match input.recv_timeout(wait) {
+            Ok(first) => {
+                // Drain everything queued, then draw once.
+                let mut next = Some(first);
+                while let Some(ev) = next.take() {
+                    let Ok(ev) = ev else {
+                        // The terminal is gone (read error): stop.
+                        quit = true;
+                        break;
+                    };
+                    let msg = match ev {
+                        Event::Key(k) if k.kind != event::KeyEventKind::Release => {
+                            Some(Msg::Key(k))
+                        }
+                        Event::Mouse(m) => Some(Msg::Mouse(m)),
+                        Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+                        _ => None,
+                    };
+                    if let Some(msg) = msg {
+                        quit |= perform(&mut app, msg, &mut dirty, term.backend_mut())?;
+                    }
+                    if !quit {
+                        next = input.try_recv().ok();
+                    }
                 }
             }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            // The input thread ended: the terminal is gone.
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => quit = true,
         }
         if quit {
             break;
