@@ -62,10 +62,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Connect {
             url,
             session,
-            latest: _,
+            latest,
             tui,
         } => {
-            deck::app::live::connect(&url, session, tui)?;
+            deck::app::live::connect(&url, session, latest, tui)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Record {

@@ -378,3 +378,64 @@ fn help_taller_than_the_screen_scrolls_with_j_and_k() {
     assert!(matches!(app.overlay, Overlay::None));
     assert_eq!(app.help_scroll, 0, "the next help starts at the top");
 }
+
+fn summaries() -> Vec<deck::source::sessions::SessionSummary> {
+    (0..3)
+        .map(|i| deck::source::sessions::SessionSummary {
+            id: format!("session-{i}"),
+            title: Some(format!("Session number {i}")),
+            cwd: Some(format!("/work/s{i}")),
+            running: i == 1,
+            updated_at: Some(1_000 + i as i64 * 1_000),
+            last_seq: Some(10),
+        })
+        .collect()
+}
+
+#[test]
+fn capital_s_opens_the_session_picker_and_enter_switches() {
+    let mut app = App::live("host".into(), Some("session-2".into()), themes());
+    app.update(deck::app::Msg::Resize(100, 30));
+    app.update(ch('S'));
+    assert!(app.picker.is_none());
+    assert!(
+        app.message
+            .as_deref()
+            .unwrap_or("")
+            .contains("deck connect")
+    );
+    app.update(deck::app::Msg::Sessions(summaries()));
+    app.update(ch('S'));
+    // Newest first, on the session shown.
+    assert_eq!(app.sessions[0].id, "session-2");
+    assert_eq!(app.picker, Some(0));
+    let s = screen(&mut app);
+    assert!(
+        s.contains("Session number 1") && s.contains("/work/s1") && s.contains("● "),
+        "{s}"
+    );
+    app.update(ch('j'));
+    assert_eq!(app.picker, Some(1));
+    let fx = app.update(key(KeyCode::Enter));
+    assert!(fx.contains(&Effect::Switch("session-1".into())), "{fx:?}");
+    assert!(app.picker.is_none());
+    // Enter on the session already shown only closes.
+    app.update(ch('S'));
+    let fx = app.update(key(KeyCode::Enter));
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Switch(_))));
+    app.update(ch('S'));
+    app.update(key(KeyCode::Esc));
+    assert!(app.picker.is_none());
+}
+
+#[test]
+fn the_picker_opens_at_start_unless_a_session_was_chosen() {
+    let mut app = App::live("host".into(), None, themes());
+    app.pick_on_start = true;
+    app.update(deck::app::Msg::Sessions(summaries()));
+    assert_eq!(app.picker, Some(0));
+    // Only the first list opens it.
+    app.update(key(KeyCode::Esc));
+    app.update(deck::app::Msg::Sessions(summaries()));
+    assert!(app.picker.is_none());
+}

@@ -253,6 +253,14 @@ impl App {
                 self.message = Some(format!("theme {}", self.theme().name));
             }
             Action::Help => self.overlay = Overlay::Help,
+            Action::Sessions => {
+                if self.sessions.is_empty() {
+                    self.message =
+                        Some("no session list: S switches sessions in `deck connect`".into());
+                } else {
+                    self.open_picker();
+                }
+            }
             Action::PlayPause
             | Action::Faster
             | Action::Slower

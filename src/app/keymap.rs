@@ -31,6 +31,7 @@ pub enum Action {
     ToggleReasoning,
     CycleTheme,
     Help,
+    Sessions,
     Quit,
     // Player
     PlayPause,
@@ -135,6 +136,12 @@ pub const BINDINGS: &[(&str, Action, &str, &str)] = &[
         "step one event (paused)",
         "player",
     ),
+    (
+        "S",
+        Action::Sessions,
+        "switch session (deck connect)",
+        "other",
+    ),
     ("t", Action::CycleTheme, "next theme", "other"),
     ("?", Action::Help, "this help", "other"),
     (
@@ -178,6 +185,7 @@ pub fn transcript_key(key: KeyEvent) -> Option<Action> {
         KeyCode::Char('r') => Action::ToggleReasoning,
         KeyCode::Char('t') => Action::CycleTheme,
         KeyCode::Char('?') => Action::Help,
+        KeyCode::Char('S') => Action::Sessions,
         KeyCode::Char('q') => Action::Quit,
         KeyCode::Esc => Action::Back,
         KeyCode::Char(' ') => Action::PlayPause,
@@ -269,6 +277,7 @@ mod tests {
             (k(KeyCode::Char('r')), ToggleReasoning),
             (k(KeyCode::Char('t')), CycleTheme),
             (k(KeyCode::Char('?')), Help),
+            (k(KeyCode::Char('S')), Sessions),
             (k(KeyCode::Char('q')), Quit),
             (c('c'), Quit),
             (k(KeyCode::Char(' ')), PlayPause),

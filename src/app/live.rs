@@ -18,7 +18,7 @@ use tokio::sync::mpsc::Receiver;
 
 use super::config;
 use super::launch::base_app;
-use super::run::{Feed, ensure_terminal, run_feed};
+use super::run::{Feed, ensure_terminal};
 use super::state::{App, Msg};
 use crate::cli::TuiArgs;
 use crate::source::follow::Follow;
@@ -43,7 +43,7 @@ pub fn to_msg(ev: LiveEvent) -> Option<Msg> {
         LiveEvent::Status(s) => Some(Msg::Link(s.label())),
         LiveEvent::Diagnostic(d) => Some(Msg::Records(vec![Record::Diagnostic(d)])),
         LiveEvent::Reset { session_id } => Some(Msg::Reset { session_id }),
-        LiveEvent::Sessions(_) => None,
+        LiveEvent::Sessions(list) => Some(Msg::Sessions(list)),
     }
 }
 
@@ -80,12 +80,25 @@ fn run_tui(
     rt: Runtime,
     rx: Receiver<LiveEvent>,
 ) -> anyhow::Result<()> {
+    run_tui_with(label, session, tui, rt, rx, None, false)
+}
+
+fn run_tui_with(
+    label: String,
+    session: Option<String>,
+    tui: &TuiArgs,
+    rt: Runtime,
+    rx: Receiver<LiveEvent>,
+    on_switch: Option<super::run::Switcher>,
+    pick_on_start: bool,
+) -> anyhow::Result<()> {
     let cfg = config::load()?;
     let mut app = App::live(label, session, Vec::new());
+    app.pick_on_start = pick_on_start;
     base_app(&mut app, tui, &cfg)?;
     let (msg_tx, msg_rx) = sync_channel(CHANNEL_BATCHES);
     std::thread::spawn(move || forward(rx, msg_tx));
-    let r = run_feed(app, Some(Feed::Msgs(msg_rx)));
+    let r = super::run::run_feed_with(app, Some(Feed::Msgs(msg_rx)), on_switch);
     rt.shutdown_background();
     r
 }
@@ -116,7 +129,12 @@ pub fn follow(path: PathBuf, session: Option<String>, tui: TuiArgs) -> anyhow::R
 }
 
 /// `deck connect [URL] [--session ID | --latest]`.
-pub fn connect(url: &str, session: Option<String>, tui: TuiArgs) -> anyhow::Result<()> {
+pub fn connect(
+    url: &str,
+    session: Option<String>,
+    latest: bool,
+    tui: TuiArgs,
+) -> anyhow::Result<()> {
     ensure_terminal()?;
     host::HostUrl::parse(url)?;
     let rt = runtime()?;
@@ -126,9 +144,15 @@ pub fn connect(url: &str, session: Option<String>, tui: TuiArgs) -> anyhow::Resu
     };
     let (tx, rx) = live::channel();
     let opts = HostOptions::new(url, choice);
-    spawn_source(&rt, tx, move |tx| host::run(opts, None, tx, None));
+    let (ctl_tx, ctl_rx) = tokio::sync::mpsc::channel(8);
+    spawn_source(&rt, tx, move |tx| host::run(opts, None, tx, Some(ctl_rx)));
     let label = url.trim_start_matches("http://").to_string();
-    run_tui(label, session, &tui, rt, rx)
+    // `S` (and the picker shown at start unless --session/--latest) switch sessions.
+    let switch: super::run::Switcher = Box::new(move |id| {
+        let _ = ctl_tx.try_send(host::Control::Switch(id));
+    });
+    let pick = session.is_none() && !latest;
+    run_tui_with(label, session, &tui, rt, rx, Some(switch), pick)
 }
 
 /// `deck record URL|SOURCE -o FILE`.

@@ -102,7 +102,20 @@ pub fn run(app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<()> 
 }
 
 /// Run the app until it quits, fed by `live`.
-pub fn run_feed(mut app: App, live: Option<Feed>) -> anyhow::Result<()> {
+/// What the driver calls to show another session of a live host.
+pub type Switcher = Box<dyn FnMut(String) + Send>;
+
+/// [`run_feed_with`] without session switching.
+pub fn run_feed(app: App, live: Option<Feed>) -> anyhow::Result<()> {
+    run_feed_with(app, live, None)
+}
+
+/// Run the app fed by a live source; `on_switch` performs `Effect::Switch`.
+pub fn run_feed_with(
+    mut app: App,
+    live: Option<Feed>,
+    mut on_switch: Option<Switcher>,
+) -> anyhow::Result<()> {
     ensure_terminal()?;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [
@@ -184,7 +197,13 @@ pub fn run_feed(mut app: App, live: Option<Feed>) -> anyhow::Result<()> {
                         _ => None,
                     };
                     if let Some(msg) = msg {
-                        quit |= perform(&mut app, msg, &mut dirty, term.backend_mut())?;
+                        quit |= perform(
+                            &mut app,
+                            msg,
+                            &mut dirty,
+                            term.backend_mut(),
+                            &mut on_switch,
+                        )?;
                     }
                     if !quit {
                         next = input.try_recv().ok();
@@ -209,6 +228,7 @@ pub fn run_feed(mut app: App, live: Option<Feed>) -> anyhow::Result<()> {
                     Msg::Records(batch),
                     &mut dirty,
                     term.backend_mut(),
+                    &mut on_switch,
                 )?;
             }
         }
@@ -221,9 +241,21 @@ pub fn run_feed(mut app: App, live: Option<Feed>) -> anyhow::Result<()> {
                     other => {
                         if !batch.is_empty() {
                             let b = std::mem::take(&mut batch);
-                            perform(&mut app, Msg::Records(b), &mut dirty, term.backend_mut())?;
+                            perform(
+                                &mut app,
+                                Msg::Records(b),
+                                &mut dirty,
+                                term.backend_mut(),
+                                &mut on_switch,
+                            )?;
                         }
-                        perform(&mut app, other, &mut dirty, term.backend_mut())?;
+                        perform(
+                            &mut app,
+                            other,
+                            &mut dirty,
+                            term.backend_mut(),
+                            &mut on_switch,
+                        )?;
                     }
                 }
             }
@@ -233,6 +265,7 @@ pub fn run_feed(mut app: App, live: Option<Feed>) -> anyhow::Result<()> {
                     Msg::Records(batch),
                     &mut dirty,
                     term.backend_mut(),
+                    &mut on_switch,
                 )?;
             }
         }
@@ -246,6 +279,7 @@ pub fn run_feed(mut app: App, live: Option<Feed>) -> anyhow::Result<()> {
             },
             &mut dirty,
             term.backend_mut(),
+            &mut on_switch,
         )?;
     }
     Ok(())
@@ -256,6 +290,7 @@ fn perform(
     msg: Msg,
     dirty: &mut bool,
     out: &mut impl Write,
+    on_switch: &mut Option<Switcher>,
 ) -> anyhow::Result<bool> {
     let mut quit = false;
     for fx in app.update(msg) {
@@ -266,6 +301,10 @@ fn perform(
                 out.write_all(osc52(&text).as_bytes())?;
                 out.flush()?;
             }
+            Effect::Switch(id) => match on_switch {
+                Some(switch) => switch(id),
+                None => app.message = Some("this source has one session".into()),
+            },
         }
     }
     Ok(quit)

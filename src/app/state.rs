@@ -36,6 +36,8 @@ pub enum Msg {
     Reset {
         session_id: Option<String>,
     },
+    /// The host's sessions (for the `S` picker).
+    Sessions(Vec<crate::source::sessions::SessionSummary>),
 }
 
 /// What the driver must do.
@@ -46,6 +48,8 @@ pub enum Effect {
     Copy(String),
     /// Something visible changed.
     Redraw,
+    /// Show another session of the live host.
+    Switch(String),
 }
 
 /// Full-screen overlays.
@@ -94,6 +98,13 @@ pub struct App {
     pub(super) pager_under_help: Option<Box<Pager>>,
     /// First help line shown (the help scrolls on small screens).
     pub help_scroll: usize,
+    /// The live host's sessions, newest activity first.
+    pub sessions: Vec<crate::source::sessions::SessionSummary>,
+    /// The session picker is open on this row.
+    pub picker: Option<usize>,
+    /// Open the picker when the first session list arrives (`deck connect`
+    /// without `--session` or `--latest`).
+    pub pick_on_start: bool,
     /// The live link's state (shown where a replay shows its position).
     pub link: Option<String>,
 }
@@ -130,6 +141,9 @@ impl App {
             wall_clock: false,
             pager_under_help: None,
             help_scroll: 0,
+            sessions: Vec::new(),
+            picker: None,
+            pick_on_start: false,
             link: None,
         }
     }
@@ -360,6 +374,17 @@ impl App {
                 self.sync();
                 vec![Effect::Redraw]
             }
+            Msg::Sessions(mut list) => {
+                list.sort_by_key(|s| std::cmp::Reverse(s.updated_at));
+                self.sessions = list;
+                if std::mem::take(&mut self.pick_on_start) && self.sessions.len() > 1 {
+                    self.open_picker();
+                }
+                if let Some(p) = self.picker {
+                    self.picker = Some(p.min(self.sessions.len().saturating_sub(1)));
+                }
+                vec![Effect::Redraw]
+            }
             Msg::Mouse(m) => self.on_mouse(m),
             Msg::Key(k) => {
                 self.message = None;
@@ -441,7 +466,50 @@ impl App {
         vec![Effect::Redraw]
     }
 
+    /// Open the session picker on the session shown.
+    pub(super) fn open_picker(&mut self) {
+        let current = self.transcript().session_id.clone();
+        let at = self
+            .sessions
+            .iter()
+            .position(|s| Some(&s.id) == current.as_ref())
+            .unwrap_or(0);
+        self.picker = Some(at);
+    }
+
+    fn on_picker_key(&mut self, k: KeyEvent) -> Vec<Effect> {
+        let Some(at) = self.picker else {
+            return Vec::new();
+        };
+        let last = self.sessions.len().saturating_sub(1);
+        match k.code {
+            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+                return vec![Effect::Quit];
+            }
+            KeyCode::Char('j') | KeyCode::Down => self.picker = Some((at + 1).min(last)),
+            KeyCode::Char('k') | KeyCode::Up => self.picker = Some(at.saturating_sub(1)),
+            KeyCode::Enter => {
+                self.picker = None;
+                if let Some(s) = self.sessions.get(at)
+                    && self.transcript().session_id.as_deref() != Some(s.id.as_str())
+                {
+                    self.message = Some(format!(
+                        "switching to {}",
+                        s.title.as_deref().unwrap_or(&s.id)
+                    ));
+                    return vec![Effect::Switch(s.id.clone())];
+                }
+            }
+            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('S') => self.picker = None,
+            _ => {}
+        }
+        Vec::new()
+    }
+
     fn on_key(&mut self, k: KeyEvent) -> Vec<Effect> {
+        if self.picker.is_some() {
+            return self.on_picker_key(k);
+        }
         if let Some((target, mut text)) = self.prompt.take() {
             match k.code {
                 KeyCode::Esc => {}
