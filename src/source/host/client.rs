@@ -68,6 +68,15 @@ struct Client {
     expected: HashMap<String, std::collections::BTreeMap<u64, Value>>,
 }
 
+/// A recorder stopped (SIGTERM, `--duration`) drops the client mid-way:
+/// history events still waiting for their live copy are written then, so
+/// nothing received is lost.
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.write_expected();
+    }
+}
+
 /// Run a host client until the consumer goes away.
 pub async fn run(
     opts: HostOptions,
