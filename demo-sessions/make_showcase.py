@@ -276,14 +276,18 @@ frame({"type": "approval/resolved", "sessionId": SID, "approvalId": "ap-1", "out
 event("approval/decided", {"id": "ap-1", "outcome": "rejected"}, dt=2500)
 result(2, 2, "sc_deploy", "The user rejected this command.", is_error=True,
        error={"name": "ApprovalRejectedError", "code": "APPROVAL_REJECTED"}, dt=10)
+# The host's order: the call, then the question it asks, then its resolution
+# and the call's result (the answer as JSON text).
+questions = [{"id": "q1", "question": "Deploy to production instead?", "header": "Target",
+              "options": [{"label": "No, stay on staging", "description": "Keep the rollout small"},
+                          {"label": "Yes"}]}]
+call(2, 2, "sc_ask", "ask_user_question", {"questions": questions})
 q_rpc = rpc()
 out.append(json.dumps({"type": "server-request", "rpcId": q_rpc, "method": "question/requested",
-                       "payload": {"type": "question/requested", "sessionId": SID, "questions": [
-                           {"id": "q1", "question": "Deploy to production instead?", "header": "Target",
-                            "options": [{"label": "No, stay on staging"}, {"label": "Yes"}]}]}}, separators=(",", ":")))
-call(2, 2, "sc_ask", "ask_user_question", {"questions": [{"question": "Deploy to production instead?"}]})
+                       "payload": {"type": "question/requested", "sessionId": SID, "questions": questions}},
+                      separators=(",", ":")))
 frame({"type": "question/resolved", "sessionId": SID, "questionRpcId": q_rpc, "outcome": "answered"})
-result(2, 2, "sc_ask", json.dumps({"answers": {"q1": "No, stay on staging"}}), dt=4000)
+result(2, 2, "sc_ask", json.dumps({"answers": [{"id": "q1", "selected": ["No, stay on staging"]}]}), dt=4000)
 call(2, 2, "sc_missing", "mcp__nope__gone", {})
 result(2, 2, "sc_missing", "Tool mcp__nope__gone not found.", is_error=True,
        error={"name": "ToolNotFoundError", "code": "UNKNOWN_TOOL"}, dt=5)

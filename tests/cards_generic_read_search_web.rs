@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 
 use deck::cards::{self, Ctx, Density, conversation};
 use deck::session::{
-    AssistantBlock, AssistantMessage, AttachedView, Diagnostic, Note, NoteKind, Status, Todo,
-    ToolCard, ToolError, ToolResult, TurnEnd, TurnMarker, UserMessage, ViewSource,
+    AssistantBlock, AssistantMessage, AttachedView, Diagnostic, Status, Todo, ToolCard, ToolError,
+    ToolResult, TurnEnd, TurnMarker, UserMessage, ViewSource,
 };
 use deck::text::Line;
 use deck::theme::Theme;
@@ -669,8 +669,6 @@ fn conversation_items(ctx: &Ctx) -> Vec<(&'static str, Vec<Line>)> {
             ),
         ),
         ("turn end completed", conversation::turn(&turn_end(1, "completed", None, None), ctx)),
-        ("note approval", conversation::note(&Note { seq: Some(305), kind: NoteKind::Approval, text: "Approval asked for bash: write outside the workspace".into() }, ctx)),
-        ("note question", conversation::note(&Note { seq: None, kind: NoteKind::Question, text: "Question: Continue the capture?".into() }, ctx)),
         (
             "assistant interrupted",
             conversation::assistant(&assistant(3, 1, &[(false, "Starting a long command (the driver cancels it).")], true), true, ctx),

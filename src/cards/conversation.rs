@@ -1,5 +1,5 @@
 //! Conversation items: user and injected messages, assistant text and
-//! reasoning, turn separators, todo plans, notes and diagnostics.
+//! reasoning, turn separators, todo plans and diagnostics.
 //!
 //! Not cards, but the same rules: pure functions of an item + [`Ctx`] to
 //! lines at most `ctx.width` wide, every piece of text sanitized, styles only
@@ -9,9 +9,7 @@
 use ratatui::style::Style;
 
 use super::{Ctx, Density};
-use crate::session::{
-    AssistantMessage, Diagnostic, Note, NoteKind, Status, Todo, TurnMarker, UserMessage,
-};
+use crate::session::{AssistantMessage, Diagnostic, Status, Todo, TurnMarker, UserMessage};
 use crate::text::{Line, Span, markdown, sanitize, wrap};
 use crate::theme::Role;
 
@@ -241,22 +239,6 @@ pub fn todo(todos: &[Todo], ctx: &Ctx) -> Vec<Line> {
     fit_all(out, ctx.width)
 }
 
-/// A one-line note (approval, question, info) with a glyph.
-pub fn note(n: &Note, ctx: &Ctx) -> Vec<Line> {
-    let theme = ctx.theme;
-    let (glyph, role) = match n.kind {
-        NoteKind::Approval => ("⚑ ", Role::Warning),
-        NoteKind::Question => ("? ", Role::Focus),
-        NoteKind::Info => ("• ", Role::Muted),
-    };
-    let first = [Span::new(glyph, theme.style(role))];
-    let cont = [Span::plain("  ")];
-    fit_all(
-        hanging(&n.text, theme.style(Role::Text), &first, &cont, ctx.width),
-        ctx.width,
-    )
-}
-
 /// A diagnostic: `⚠ line 12 (byte 3456): reason`, then the raw input (a couple
 /// of rows unless the density is full).
 pub fn diagnostic(d: &Diagnostic, ctx: &Ctx) -> Vec<Line> {
@@ -467,15 +449,9 @@ mod tests {
     }
 
     #[test]
-    fn notes_and_diagnostics() {
+    fn diagnostics_show_place_and_raw() {
         let theme = Theme::dark();
         let ctx = Ctx::new(40, &theme, Density::Preview);
-        let n = Note {
-            seq: None,
-            kind: NoteKind::Approval,
-            text: "Approval asked for a tool".into(),
-        };
-        assert_eq!(texts(&note(&n, &ctx)), vec!["⚑ Approval asked for a tool"]);
         let d = Diagnostic {
             origin: Origin {
                 line: 12,

@@ -12,6 +12,7 @@ pub mod diff;
 pub mod export;
 pub mod frame;
 pub mod generic;
+pub mod prompt;
 pub mod read;
 pub mod search;
 pub mod terminal;

@@ -5,10 +5,12 @@
 //! [`Transcript::apply`]. No I/O, no clocks, no terminal here.
 
 mod known;
+mod prompts;
 mod reducer;
 mod tools;
 
 pub use known::KNOWN_EVENT_TYPES;
+pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};
 
 use std::sync::Arc;
 
@@ -285,21 +287,6 @@ pub struct Todo {
     pub status: String,
 }
 
-/// A one-line note: approvals, questions, and other outcomes worth a line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Note {
-    pub seq: Option<u64>,
-    pub kind: NoteKind,
-    pub text: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoteKind {
-    Approval,
-    Question,
-    Info,
-}
-
 /// One entry of the transcript, in order. Heavy payloads sit behind `Arc`,
 /// so cloning a transcript (the player's seek snapshots) copies pointers,
 /// not text.
@@ -314,7 +301,8 @@ pub enum Item {
     },
     /// Index into [`Transcript::cards`].
     Tool(usize),
-    Note(Note),
+    /// An approval or a question, updated in place when it is answered.
+    Prompt(Arc<Prompt>),
     /// Index into [`Transcript::diagnostics`].
     Diagnostic(usize),
 }

@@ -2,21 +2,17 @@
 //! `callId` (or `sourceEventSeqs`), never by order; duplicates of an applied
 //! seq are skipped; anything unknown becomes a diagnostic at its place.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::known::KNOWN_EVENT_TYPES;
 use super::{
-    AssistantBlock, AssistantMessage, Item, Note, NoteKind, Status, Todo, Transcript, TurnEnd,
-    TurnMarker, UserMessage,
+    AssistantBlock, AssistantMessage, Item, Status, Todo, Transcript, TurnEnd, TurnMarker,
+    UserMessage,
 };
 use crate::wire::{Diagnostic, Origin, Record, SessionEvent, ViewEnvelope};
-
-/// Non-event frames the transcript knows (others are ignored: they belong to
-/// the live client, not to the transcript).
-const NOTE_FRAMES: &[&str] = &["question/requested", "question/resolved", "stream/error"];
 
 /// Seqs applied: a bitset for the dense range every session uses, a set for
 /// anything beyond (cheap to clone either way).
@@ -58,10 +54,12 @@ pub(super) struct State {
     pub(super) pending: imbl::OrdSet<usize>,
     /// call seq → call id (for `sourceEventSeqs` pairing).
     pub(super) call_by_seq: imbl::HashMap<u64, Arc<str>>,
-    /// question rpc id → question text.
-    pub(super) questions: HashMap<String, String>,
-    /// approval id → (tool, call id).
-    pub(super) approvals: HashMap<String, String>,
+    /// `approval:<id>` / `question:<rpc id>` → item index of the prompt.
+    pub(super) prompts: imbl::HashMap<Arc<str>, usize>,
+    /// call id → item index of the question it asked.
+    pub(super) prompt_by_call: imbl::HashMap<Arc<str>, usize>,
+    /// The newest question (for a resolution without an rpc id).
+    pub(super) last_question: Option<usize>,
     pub(super) duplicates: usize,
 }
 
@@ -100,9 +98,10 @@ impl Transcript {
             Record::Diagnostic(d) => self.push_diagnostic(d.clone()),
             Record::Frame {
                 kind,
+                rpc_id,
                 payload,
                 origin,
-            } => self.apply_frame(kind, payload, *origin),
+            } => self.apply_frame(kind, rpc_id.as_deref(), payload, *origin),
             Record::Event {
                 event,
                 view,
@@ -131,62 +130,12 @@ impl Transcript {
         });
     }
 
-    fn apply_frame(&mut self, kind: &str, payload: &Value, origin: Origin) {
-        if !NOTE_FRAMES.contains(&kind) {
-            return;
-        }
+    fn apply_frame(&mut self, kind: &str, rpc_id: Option<&str>, payload: &Value, origin: Origin) {
         match kind {
-            "question/requested" => {
-                let text = payload
-                    .get("questions")
-                    .and_then(Value::as_array)
-                    .map(|qs| {
-                        qs.iter()
-                            .filter_map(|q| q.get("question").and_then(Value::as_str))
-                            .collect::<Vec<_>>()
-                            .join(" / ")
-                    })
-                    .unwrap_or_default();
-                // The rpcId of the envelope identifies the question; a bare payload has none.
-                let id = payload
-                    .get("rpcId")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string();
-                self.state.questions.insert(id, text.clone());
-                self.items.push_back(Item::Note(Note {
-                    seq: None,
-                    kind: NoteKind::Question,
-                    text: format!("Question: {text}"),
-                }));
-            }
-            "question/resolved" => {
-                let outcome = payload
-                    .get("outcome")
-                    .and_then(Value::as_str)
-                    .unwrap_or("resolved");
-                let id = payload
-                    .get("questionRpcId")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                let q = self
-                    .state
-                    .questions
-                    .get(id)
-                    .or_else(|| self.state.questions.get(""))
-                    .cloned()
-                    .unwrap_or_default();
-                let text = if q.is_empty() {
-                    format!("Question {outcome}")
-                } else {
-                    format!("Question {outcome}: {q}")
-                };
-                self.items.push_back(Item::Note(Note {
-                    seq: None,
-                    kind: NoteKind::Question,
-                    text,
-                }));
-            }
+            "approval/requested" => self.approval_asked(payload, "approvalId", None, rpc_id),
+            "approval/resolved" => self.approval_decided(payload, "approvalId", None),
+            "question/requested" => self.question_requested(payload, rpc_id),
+            "question/resolved" => self.question_resolved(payload),
             "stream/error" => {
                 let msg = payload
                     .get("message")
@@ -199,6 +148,7 @@ impl Transcript {
                     payload,
                 );
             }
+            // Other frames belong to the live client, not to the transcript.
             _ => {}
         }
     }
@@ -276,41 +226,7 @@ impl Transcript {
                     self.title = Some(t.to_string());
                 }
             }
-            "approval/asked" => {
-                let tool = ev.str("toolName").unwrap_or("a tool");
-                let reason = ev.str("reason").unwrap_or("");
-                if let Some(id) = ev.str("id") {
-                    self.state
-                        .approvals
-                        .insert(id.to_string(), tool.to_string());
-                }
-                let text = if reason.is_empty() {
-                    format!("Approval asked for {tool}")
-                } else {
-                    format!("Approval asked for {tool}: {reason}")
-                };
-                self.items.push_back(Item::Note(Note {
-                    seq: Some(ev.seq),
-                    kind: NoteKind::Approval,
-                    text,
-                }));
-            }
-            "approval/decided" => {
-                let outcome = ev.str("outcome").unwrap_or("decided");
-                let tool = ev
-                    .str("id")
-                    .and_then(|id| self.state.approvals.get(id))
-                    .cloned();
-                let text = match tool {
-                    Some(t) => format!("Approval for {t}: {outcome}"),
-                    None => format!("Approval: {outcome}"),
-                };
-                self.items.push_back(Item::Note(Note {
-                    seq: Some(ev.seq),
-                    kind: NoteKind::Approval,
-                    text,
-                }));
-            }
+            "approval/asked" | "approval/decided" => self.approval_event(ev),
             k if KNOWN_EVENT_TYPES.contains(&k) => {}
             _ if ev.ignorable => {}
             k => {

@@ -175,6 +175,7 @@ impl Transcript {
         };
         card.status = settle_status(card);
         card.rev += 1;
+        self.prompt_result(&call_id);
     }
 }
 

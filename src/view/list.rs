@@ -22,6 +22,7 @@ pub fn item_rev(t: &Transcript, item: &Item) -> u64 {
     match item {
         Item::Tool(i) => t.cards.get(*i).map_or(0, |c| c.rev),
         Item::Assistant(m) => m.rev,
+        Item::Prompt(p) => p.rev,
         _ => 0,
     }
 }

@@ -55,7 +55,7 @@ pub fn render_item_tick(
         Item::Todo { todos, .. } => conversation::todo(todos, &ctx),
         Item::Tool(i) if !opts.hide_tools => cards::render(&t.cards[*i], &ctx),
         Item::Tool(_) => Vec::new(),
-        Item::Note(n) => conversation::note(n, &ctx),
+        Item::Prompt(p) => cards::prompt::render(p, &ctx),
         Item::Diagnostic(i) => conversation::diagnostic(&t.diagnostics[*i], &ctx),
     }
 }
@@ -119,7 +119,7 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
             .get(*i)
             .map(|c| cards::export::plain_text(c))
             .unwrap_or_default(),
-        Item::Note(n) => strip_controls(&n.text),
+        Item::Prompt(p) => cards::prompt::plain_text(p),
         Item::Diagnostic(i) => t
             .diagnostics
             .get(*i)

@@ -85,6 +85,8 @@ pub enum Frame {
     Other {
         kind: String,
         session_id: Option<String>,
+        /// The envelope's `rpcId` (what `/api/respond` answers to).
+        rpc_id: Option<String>,
         payload: Value,
     },
 }
@@ -117,7 +119,13 @@ impl Frame {
             let payload = obj
                 .remove("payload")
                 .ok_or("server-request without \"payload\"")?;
-            return Frame::from_owned(payload).map_err(|e| format!("payload: {e}"));
+            let mut frame = Frame::from_owned(payload).map_err(|e| format!("payload: {e}"))?;
+            if let Frame::Other { rpc_id, .. } = &mut frame
+                && rpc_id.is_none()
+            {
+                *rpc_id = obj.get("rpcId").and_then(Value::as_str).map(str::to_string);
+            }
+            return Ok(frame);
         }
         let session_id = obj
             .get("sessionId")
@@ -153,9 +161,11 @@ impl Frame {
         if !is_known_frame(&ty) {
             return Err(format!("unknown frame type {ty:?}"));
         }
+        let rpc_id = obj.get("rpcId").and_then(Value::as_str).map(str::to_string);
         Ok(Frame::Other {
             kind: ty,
             session_id,
+            rpc_id,
             payload: Value::Object(obj),
         })
     }
@@ -212,6 +222,12 @@ mod tests {
             Frame::Other { .. }
         ));
         assert!(Frame::from_value(&json!({"type":"session/event","sessionId":"s"})).is_err());
+        let q = json!({"type":"server-request","rpcId":"r9","method":"question/requested",
+            "payload":{"type":"question/requested","sessionId":"s","questions":[]}});
+        assert!(matches!(
+            Frame::from_value(&q).unwrap(),
+            Frame::Other { rpc_id: Some(r), .. } if r == "r9"
+        ));
         assert!(Frame::from_value(&json!({"type":"server-request"})).is_err());
     }
 }

@@ -32,6 +32,8 @@ pub enum Record {
     /// A non-event frame that belongs to the session (approvals, questions, queue…).
     Frame {
         kind: String,
+        /// The envelope's `rpcId`, when the frame came in one.
+        rpc_id: Option<String>,
         payload: Value,
         origin: Origin,
     },
@@ -47,8 +49,14 @@ impl Record {
                 view,
                 origin,
             },
-            Frame::Other { kind, payload, .. } => Record::Frame {
+            Frame::Other {
                 kind,
+                rpc_id,
+                payload,
+                ..
+            } => Record::Frame {
+                kind,
+                rpc_id,
                 payload,
                 origin,
             },

@@ -24,6 +24,7 @@ fn ev(seq: u64) -> Record {
 fn frame(kind: &str) -> Record {
     Record::Frame {
         kind: kind.into(),
+        rpc_id: None,
         payload: json!({"type": kind}),
         origin: Origin::default(),
     }

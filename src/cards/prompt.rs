@@ -1,0 +1,365 @@
+//! Approval and question cards: what the host asked the user and how it
+//! ended. Same frame as a tool card (status glyph, kind glyph, title,
+//! outcome on the right, a gutter under it), so a waiting approval reads like
+//! a pending tool and an answered question like a settled one.
+//!
+//! ```text
+//! ✓ ⚑ Approval · bash                                    allowed once
+//! │ escalate sandbox to danger-full-access: probes the approval flow.
+//! │ call call_t2s1_0
+//! ✓ ? Question · Confirm                                      answered
+//! │ Continue the capture?
+//! │   ● Yes (Recommended) — Keep going
+//! │   ○ No
+//! ```
+
+use ratatui::style::Style;
+use unicode_width::UnicodeWidthStr;
+
+use super::frame::{GUTTER, cap};
+use super::{Ctx, Density, Keep};
+use crate::session::{Answer, Ask, Prompt, Question};
+use crate::text::{Line, Span, sanitize, wrap};
+use crate::theme::Role;
+
+/// `allowed-once` → `allowed once`.
+pub fn outcome_label(p: &Prompt) -> String {
+    match &p.outcome {
+        Some(o) => sanitize::inline(o).replace(['-', '_'], " "),
+        None => match p.ask {
+            Ask::Approval { .. } => "waiting for approval".into(),
+            Ask::Question { .. } => "waiting for an answer".into(),
+        },
+    }
+}
+
+fn status(p: &Prompt) -> (&'static str, Role) {
+    if p.is_waiting() {
+        ("◌", Role::StatusPending)
+    } else if p.is_refused() {
+        ("✗", Role::StatusError)
+    } else {
+        ("✓", Role::StatusOk)
+    }
+}
+
+/// `Approval · bash` / `Question · Confirm`.
+pub fn title(p: &Prompt) -> String {
+    match &p.ask {
+        Ask::Approval { tool, .. } => format!("Approval · {}", sanitize::inline(tool)),
+        Ask::Question { questions, .. } => {
+            let heads: Vec<String> = questions
+                .iter()
+                .map(|q| sanitize::inline(&q.header))
+                .filter(|h| !h.is_empty())
+                .collect();
+            if heads.is_empty() {
+                "Question".into()
+            } else {
+                format!("Question · {}", heads.join(", "))
+            }
+        }
+    }
+}
+
+fn header(p: &Prompt, ctx: &Ctx) -> Line {
+    let theme = ctx.theme;
+    let (glyph, role) = status(p);
+    let kind = match p.ask {
+        Ask::Approval { .. } => "⚑",
+        Ask::Question { .. } => "?",
+    };
+    let mut left = Line::new();
+    left.push_str(glyph, theme.style(role));
+    left.push_str(" ", Style::default());
+    left.push_str(kind, theme.style(Role::Warning));
+    left.push_str(" ", Style::default());
+    let right = outcome_label(p);
+    let right_style = if p.is_waiting() {
+        theme.style(Role::Warning)
+    } else if p.is_refused() {
+        theme.style(role)
+    } else {
+        theme.style(Role::Muted)
+    };
+    let title = title(p);
+    let fixed = left.width() + 2 + right.width();
+    if fixed + 1 > ctx.width {
+        left.push_str(title, theme.style(Role::Title));
+        return wrap::truncate(&left, ctx.width);
+    }
+    let room = ctx.width - fixed;
+    let title = wrap::truncate_str(&title, room);
+    let pad = room - title.width();
+    left.push_str(title, theme.style(Role::Title));
+    left.push_str(" ".repeat(pad + 2), Style::default());
+    left.push_str(right, right_style);
+    left
+}
+
+fn words(text: &str, style: Style, width: usize) -> Vec<Line> {
+    sanitize::lines(text)
+        .into_iter()
+        .flat_map(|l| wrap::words(&Line::styled(l, style), width))
+        .collect()
+}
+
+fn question_body(q: &Question, answer: Option<&Answer>, many: bool, ctx: &Ctx) -> Vec<Line> {
+    let theme = ctx.theme;
+    let mut out = Vec::new();
+    let text = if many && !q.header.is_empty() {
+        format!("{}: {}", q.header, q.question)
+    } else {
+        q.question.clone()
+    };
+    out.extend(words(&text, theme.style(Role::Text), ctx.width));
+    let chosen = |label: &str| answer.is_some_and(|a| a.selected.iter().any(|s| s == label));
+    let indent = [Span::plain("    ")];
+    for o in &q.options {
+        let on = chosen(&o.label);
+        let (mark, mark_style, label_style) = if on {
+            (
+                "  ● ",
+                theme.style(Role::StatusOk),
+                theme.style(Role::Title),
+            )
+        } else {
+            ("  ○ ", theme.style(Role::Muted), theme.style(Role::Text))
+        };
+        let mut l = Line::new();
+        l.push_str(sanitize::inline(&o.label), label_style);
+        if !o.description.is_empty() {
+            l.push_str(" — ", theme.style(Role::Muted));
+            l.push_str(sanitize::inline(&o.description), theme.style(Role::Muted));
+        }
+        let first = [Span::new(mark, mark_style)];
+        out.extend(wrap::with_gutter(&l, ctx.width, &first, &indent, false));
+    }
+    // Answers that are not one of the options (typed text, or options the
+    // question did not list).
+    if let Some(a) = answer {
+        let extra = a
+            .selected
+            .iter()
+            .filter(|s| !q.options.iter().any(|o| &o.label == *s))
+            .cloned()
+            .chain(a.text.clone());
+        for s in extra {
+            let l = Line::styled(sanitize::inline(&s), theme.style(Role::Title));
+            let first = [Span::new("  → ", theme.style(Role::StatusOk))];
+            out.extend(wrap::with_gutter(&l, ctx.width, &first, &indent, false));
+        }
+    }
+    out
+}
+
+fn body(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
+    let theme = ctx.theme;
+    let muted = theme.style(Role::Muted);
+    let mut out = Vec::new();
+    match &p.ask {
+        Ask::Approval {
+            call_id, reason, ..
+        } => {
+            if !reason.is_empty() {
+                out.extend(words(reason, theme.style(Role::Text), ctx.width));
+            }
+            if let Some(c) = call_id {
+                out.extend(words(&format!("call {c}"), muted, ctx.width));
+            }
+        }
+        Ask::Question {
+            questions, answers, ..
+        } => {
+            let many = questions.len() > 1;
+            for q in questions {
+                let a = answers
+                    .iter()
+                    .find(|a| a.id == q.id)
+                    .or_else(|| (questions.len() == 1 && answers.len() == 1).then(|| &answers[0]));
+                out.extend(question_body(q, a, many, ctx));
+            }
+            if questions.is_empty() {
+                out.push(Line::styled(
+                    "(the question itself is not in this log)",
+                    muted,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Draw a prompt card at the context's density.
+pub fn render(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
+    if ctx.width == 0 {
+        return vec![Line::new()];
+    }
+    let head = wrap::fit(header(p, ctx), ctx.width);
+    if ctx.density == Density::Line {
+        return vec![head];
+    }
+    let inner = Ctx {
+        width: ctx.width.saturating_sub(super::frame::GUTTER_WIDTH).max(1),
+        ..*ctx
+    };
+    let mut lines = body(p, &inner);
+    if ctx.density == Density::Preview {
+        lines = cap(
+            lines,
+            ctx.preview_rows.max(3),
+            Keep::Head,
+            ctx.theme.style(Role::Muted),
+        );
+    }
+    let gutter = [Span::new(GUTTER, ctx.theme.style(Role::Border))];
+    let mut out = Vec::with_capacity(lines.len() + 1);
+    out.push(head);
+    for l in lines {
+        out.push(wrap::fit(l.prefixed(&gutter), ctx.width));
+    }
+    out
+}
+
+/// The card as plain text (search, copy).
+pub fn plain_text(p: &Prompt) -> String {
+    let mut out = format!("{}  {}", title(p), outcome_label(p));
+    match &p.ask {
+        Ask::Approval {
+            call_id, reason, ..
+        } => {
+            for s in [Some(reason.as_str()), call_id.as_deref()]
+                .into_iter()
+                .flatten()
+            {
+                if !s.is_empty() {
+                    out.push('\n');
+                    out.push_str(&sanitize::inline(s));
+                }
+            }
+        }
+        Ask::Question {
+            questions, answers, ..
+        } => {
+            for q in questions {
+                out.push('\n');
+                out.push_str(&sanitize::inline(&q.question));
+                for o in &q.options {
+                    out.push_str("\n  ");
+                    out.push_str(&sanitize::inline(&o.label));
+                }
+            }
+            for a in answers {
+                for s in a.selected.iter().chain(a.text.iter()) {
+                    out.push_str("\n→ ");
+                    out.push_str(&sanitize::inline(s));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Choice;
+    use crate::theme::Theme;
+
+    fn approval(outcome: Option<&str>) -> Prompt {
+        Prompt {
+            ask: Ask::Approval {
+                id: "a1".into(),
+                tool: "bash".into(),
+                call_id: Some("call_1".into()),
+                reason: "escalate sandbox to danger-full-access".into(),
+            },
+            seq: Some(305),
+            rpc_id: None,
+            outcome: outcome.map(str::to_string),
+            rev: 0,
+        }
+    }
+
+    fn texts(lines: &[Line]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.text().trim_end().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn approval_states() {
+        let theme = Theme::dark();
+        let ctx = Ctx::new(60, &theme, Density::Preview);
+        let waiting = render(&approval(None), &ctx);
+        assert!(waiting[0].text().starts_with("◌ ⚑ Approval · bash"));
+        assert!(waiting[0].text().ends_with("waiting for approval"));
+        let ok = render(&approval(Some("allowed-once")), &ctx);
+        assert!(ok[0].text().starts_with("✓"));
+        assert!(ok[0].text().ends_with("allowed once"));
+        assert_eq!(ok[0].spans[0].style, theme.style(Role::StatusOk));
+        let no = render(&approval(Some("denied")), &ctx);
+        assert!(no[0].text().starts_with("✗"));
+        assert_eq!(no[0].spans[0].style, theme.style(Role::StatusError));
+        assert_eq!(
+            texts(&ok[1..]),
+            vec!["│ escalate sandbox to danger-full-access", "│ call call_1"]
+        );
+        assert_eq!(
+            render(&approval(None), &Ctx::new(60, &theme, Density::Line)).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn question_marks_the_chosen_option() {
+        let theme = Theme::dark();
+        let p = Prompt {
+            ask: Ask::Question {
+                questions: vec![Question {
+                    id: "q1".into(),
+                    header: "Confirm".into(),
+                    question: "Continue?".into(),
+                    options: vec![
+                        Choice {
+                            label: "Yes".into(),
+                            description: "Keep going".into(),
+                        },
+                        Choice {
+                            label: "No".into(),
+                            description: String::new(),
+                        },
+                    ],
+                    multi_select: false,
+                }],
+                call_id: None,
+                answers: vec![Answer {
+                    id: "q1".into(),
+                    selected: vec!["Yes".into()],
+                    text: None,
+                }],
+            },
+            seq: None,
+            rpc_id: Some("r".into()),
+            outcome: Some("answered".into()),
+            rev: 1,
+        };
+        let lines = render(&p, &Ctx::new(50, &theme, Density::Preview));
+        assert_eq!(
+            texts(&lines),
+            vec![
+                "✓ ? Question · Confirm                    answered",
+                "│ Continue?",
+                "│   ● Yes — Keep going",
+                "│   ○ No",
+            ]
+        );
+        for w in 0..30 {
+            for l in render(&p, &Ctx::new(w, &theme, Density::Full)) {
+                assert!(l.width() <= w.max(1), "width {w}: {:?}", l.text());
+            }
+        }
+        assert!(plain_text(&p).contains("→ Yes"));
+    }
+}

@@ -1,0 +1,402 @@
+//! Approvals and questions in the fold: what the host asked the user, and
+//! how it ended. An approval arrives twice (the `approval/requested` mux frame
+//! and the `approval/asked` session event); both land on one [`Prompt`]
+//! keyed by the approval id, and so do `approval/resolved` and
+//! `approval/decided`. A question (`question/requested`, keyed by its rpc id)
+//! is linked to the tool call whose arguments carry the same `questions`, so
+//! the answer shows once that call's result arrives.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{Item, Transcript};
+use crate::wire::SessionEvent;
+
+/// What the host asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ask {
+    /// Permission to run a tool call.
+    Approval {
+        id: String,
+        tool: String,
+        call_id: Option<String>,
+        reason: String,
+    },
+    /// One or more multiple-choice questions.
+    Question {
+        questions: Vec<Question>,
+        /// The tool call that asked (found by its arguments).
+        call_id: Option<String>,
+        /// Answers read from that call's result, once it arrived.
+        answers: Vec<Answer>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    pub id: String,
+    pub header: String,
+    pub question: String,
+    pub options: Vec<Choice>,
+    pub multi_select: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    pub label: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub id: String,
+    pub selected: Vec<String>,
+    /// Free text, when the answer was typed rather than chosen.
+    pub text: Option<String>,
+}
+
+/// An approval or a question, with its outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prompt {
+    pub ask: Ask,
+    /// Seq of the session event that announced it (approvals only).
+    pub seq: Option<u64>,
+    /// The rpc id of the request frame: what `/api/respond` answers to.
+    pub rpc_id: Option<String>,
+    /// `allowed-once`, `denied`, `answered`, `cancelled` …; `None` while waiting.
+    pub outcome: Option<String>,
+    /// Bumped on every change (for render caches).
+    pub rev: u64,
+}
+
+impl Prompt {
+    pub fn is_waiting(&self) -> bool {
+        self.outcome.is_none()
+    }
+
+    /// True for an outcome that refused or abandoned the request.
+    pub fn is_refused(&self) -> bool {
+        self.outcome.as_deref().is_some_and(|o| {
+            [
+                "deny", "denied", "reject", "cancel", "abort", "timeout", "expired",
+            ]
+            .iter()
+            .any(|w| o.to_ascii_lowercase().contains(w))
+        })
+    }
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+fn parse_questions(v: Option<&Value>) -> Vec<Question> {
+    let Some(Value::Array(qs)) = v else {
+        return Vec::new();
+    };
+    qs.iter()
+        .filter(|q| q.is_object())
+        .map(|q| Question {
+            id: str_of(q, "id").unwrap_or("").to_string(),
+            header: str_of(q, "header").unwrap_or("").to_string(),
+            question: str_of(q, "question").unwrap_or("").to_string(),
+            multi_select: q
+                .get("multiSelect")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            options: q
+                .get("options")
+                .and_then(Value::as_array)
+                .map(|os| {
+                    os.iter()
+                        .map(|o| match o {
+                            Value::String(s) => Choice {
+                                label: s.clone(),
+                                description: String::new(),
+                            },
+                            _ => Choice {
+                                label: str_of(o, "label").unwrap_or("").to_string(),
+                                description: str_of(o, "description").unwrap_or("").to_string(),
+                            },
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// Answers from a result text such as `{"answers":[{"id":"q1","selected":["Yes"]}]}`.
+/// Anything else yields none (the card then shows only the outcome).
+pub fn parse_answers(text: &str) -> Vec<Answer> {
+    let Ok(v) = serde_json::from_str::<Value>(text.trim()) else {
+        return Vec::new();
+    };
+    let list = match v.get("answers") {
+        Some(Value::Array(list)) => list.clone(),
+        // `{"q1": "Yes"}` / `{"q1": ["A", "B"]}`: the same, keyed by question id.
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(id, sel)| serde_json::json!({"id": id, "selected": sel}))
+            .collect(),
+        _ => return Vec::new(),
+    };
+    list.iter()
+        .filter(|a| a.is_object())
+        .map(|a| Answer {
+            id: str_of(a, "id").unwrap_or("").to_string(),
+            selected: match a.get("selected") {
+                Some(Value::Array(s)) => s
+                    .iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect(),
+                Some(Value::String(s)) => vec![s.clone()],
+                _ => Vec::new(),
+            },
+            text: str_of(a, "text")
+                .or_else(|| str_of(a, "answer"))
+                .map(str::to_string),
+        })
+        .collect()
+}
+
+impl Transcript {
+    /// The prompt item at `idx`, changed by `f`, written back with a new rev.
+    fn update_prompt(&mut self, idx: usize, f: impl FnOnce(&mut Prompt)) {
+        if let Some(Item::Prompt(p)) = self.items.get(idx) {
+            let mut p = (**p).clone();
+            f(&mut p);
+            p.rev += 1;
+            self.items.set(idx, Item::Prompt(Arc::new(p)));
+        }
+    }
+
+    fn push_prompt(&mut self, key: Option<String>, p: Prompt) -> usize {
+        let idx = self.items.len();
+        self.items.push_back(Item::Prompt(Arc::new(p)));
+        if let Some(k) = key {
+            self.state.prompts.insert(k.into(), idx);
+        }
+        idx
+    }
+
+    /// `approval/requested` (frame) or `approval/asked` (event): one card per id.
+    pub(super) fn approval_asked(
+        &mut self,
+        data: &Value,
+        id_key: &str,
+        seq: Option<u64>,
+        rpc_id: Option<&str>,
+    ) {
+        let id = str_of(data, id_key).unwrap_or("").to_string();
+        let tool = str_of(data, "toolName").unwrap_or("a tool").to_string();
+        let call_id = str_of(data, "callId").map(str::to_string);
+        let reason = str_of(data, "reason").unwrap_or("").to_string();
+        let key = (!id.is_empty()).then(|| format!("approval:{id}"));
+        if let Some(&idx) = key.as_deref().and_then(|k| self.state.prompts.get(k)) {
+            // The mirror of one already shown: fill in what it adds.
+            self.update_prompt(idx, |p| {
+                p.seq = p.seq.or(seq);
+                p.rpc_id = p.rpc_id.take().or(rpc_id.map(str::to_string));
+            });
+            return;
+        }
+        self.push_prompt(
+            key,
+            Prompt {
+                ask: Ask::Approval {
+                    id,
+                    tool,
+                    call_id,
+                    reason,
+                },
+                seq,
+                rpc_id: rpc_id.map(str::to_string),
+                outcome: None,
+                rev: 0,
+            },
+        );
+    }
+
+    /// `approval/resolved` (frame) or `approval/decided` (event).
+    pub(super) fn approval_decided(&mut self, data: &Value, id_key: &str, seq: Option<u64>) {
+        let id = str_of(data, id_key).unwrap_or("");
+        let outcome = str_of(data, "outcome")
+            .or_else(|| str_of(data, "decision"))
+            .unwrap_or("decided")
+            .to_string();
+        match self.state.prompts.get(format!("approval:{id}").as_str()) {
+            Some(&idx) => self.update_prompt(idx, |p| {
+                if p.outcome.is_none() {
+                    p.outcome = Some(outcome);
+                }
+            }),
+            None => {
+                // Decided without being asked in this log (it started later).
+                let tool = str_of(data, "toolName").unwrap_or("a tool").to_string();
+                self.push_prompt(
+                    Some(format!("approval:{id}")),
+                    Prompt {
+                        ask: Ask::Approval {
+                            id: id.to_string(),
+                            tool,
+                            call_id: str_of(data, "callId").map(str::to_string),
+                            reason: String::new(),
+                        },
+                        seq,
+                        rpc_id: None,
+                        outcome: Some(outcome),
+                        rev: 0,
+                    },
+                );
+            }
+        }
+    }
+
+    /// `question/requested`: a question card, linked to the asking call.
+    pub(super) fn question_requested(&mut self, payload: &Value, rpc_id: Option<&str>) {
+        let raw = payload.get("questions");
+        let questions = parse_questions(raw);
+        // The asking call: the newest card whose arguments carry these questions.
+        let call_id = raw.and_then(|raw| {
+            self.cards
+                .iter()
+                .rev()
+                .take(64)
+                .find(|c| {
+                    serde_json::from_str::<Value>(&c.arguments)
+                        .ok()
+                        .is_some_and(|a| a.get("questions") == Some(raw))
+                })
+                .map(|c| c.call_id.clone())
+        });
+        let answers = call_id
+            .as_deref()
+            .and_then(|c| self.card(c))
+            .and_then(|c| c.result.as_ref())
+            .map(|r| parse_answers(&r.text()))
+            .unwrap_or_default();
+        let key = rpc_id.map(|r| format!("question:{r}"));
+        let idx = self.push_prompt(
+            key,
+            Prompt {
+                ask: Ask::Question {
+                    questions,
+                    call_id: call_id.clone(),
+                    answers,
+                },
+                seq: None,
+                rpc_id: rpc_id.map(str::to_string),
+                outcome: None,
+                rev: 0,
+            },
+        );
+        if let Some(c) = call_id {
+            self.state.prompt_by_call.insert(c.into(), idx);
+        }
+        self.state.last_question = Some(idx);
+    }
+
+    /// `question/resolved`: the outcome, by `questionRpcId` (or the last
+    /// question, for frames without envelopes).
+    pub(super) fn question_resolved(&mut self, payload: &Value) {
+        let outcome = str_of(payload, "outcome").unwrap_or("resolved").to_string();
+        let idx = str_of(payload, "questionRpcId")
+            .and_then(|r| {
+                self.state
+                    .prompts
+                    .get(format!("question:{r}").as_str())
+                    .copied()
+            })
+            .or(self.state.last_question);
+        match idx {
+            Some(idx) => self.update_prompt(idx, |p| {
+                if p.outcome.is_none() {
+                    p.outcome = Some(outcome);
+                }
+            }),
+            None => {
+                self.push_prompt(
+                    None,
+                    Prompt {
+                        ask: Ask::Question {
+                            questions: Vec::new(),
+                            call_id: None,
+                            answers: Vec::new(),
+                        },
+                        seq: None,
+                        rpc_id: str_of(payload, "questionRpcId").map(str::to_string),
+                        outcome: Some(outcome),
+                        rev: 0,
+                    },
+                );
+            }
+        }
+    }
+
+    /// A tool result arrived: if a question waits on that call, read its answers.
+    pub(super) fn prompt_result(&mut self, call_id: &str) {
+        let Some(&idx) = self.state.prompt_by_call.get(call_id) else {
+            return;
+        };
+        let answers = self
+            .card(call_id)
+            .and_then(|c| c.result.as_ref())
+            .map(|r| parse_answers(&r.text()))
+            .unwrap_or_default();
+        self.update_prompt(idx, |p| {
+            if let Ask::Question { answers: a, .. } = &mut p.ask {
+                *a = answers;
+            }
+        });
+    }
+
+    /// Session events about approvals.
+    pub(super) fn approval_event(&mut self, ev: &SessionEvent) {
+        match ev.kind.as_str() {
+            "approval/asked" => self.approval_asked(&ev.data, "id", Some(ev.seq), None),
+            "approval/decided" => self.approval_decided(&ev.data, "id", Some(ev.seq)),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_parse_from_result_text() {
+        let a = parse_answers(r#"{"answers":[{"id":"q1","selected":["Yes (Recommended)"]}]}"#);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].id, "q1");
+        assert_eq!(a[0].selected, vec!["Yes (Recommended)"]);
+        assert!(parse_answers("not json").is_empty());
+        assert!(parse_answers(r#"{"answers":"x"}"#).is_empty());
+        let m = parse_answers(r#"{"answers":{"q1":"No","q2":["A","B"]}}"#);
+        assert_eq!(m[0].selected, vec!["No"]);
+        assert_eq!(m[1].selected, vec!["A", "B"]);
+        let t = parse_answers(r#"{"answers":[{"id":"q","text":"typed"}]}"#);
+        assert_eq!(t[0].text.as_deref(), Some("typed"));
+    }
+
+    #[test]
+    fn refused_outcomes() {
+        let p = |o: &str| Prompt {
+            ask: Ask::Question {
+                questions: vec![],
+                call_id: None,
+                answers: vec![],
+            },
+            seq: None,
+            rpc_id: None,
+            outcome: Some(o.into()),
+            rev: 0,
+        };
+        assert!(p("denied").is_refused());
+        assert!(p("cancelled").is_refused());
+        assert!(!p("allowed-once").is_refused());
+        assert!(!p("answered").is_refused());
+    }
+}
