@@ -167,6 +167,60 @@ fn sigterm_and_duration_stop_the_recorder_cleanly() {
 }
 
 #[test]
+fn sigterm_writes_history_events_still_waiting_for_their_live_copy() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    // The socket announces `session/subscribed` at message 100 and then
+    // sends nothing; history already knows 60 more messages: those events
+    // are held (their live copy should follow) and must reach the file when
+    // the recorder is stopped.
+    let fake = rt.block_on(FakeHost::start_ahead(100, Some(100), 60));
+    let live_last = last_seq_before(&fake.state.mux, 100).unwrap();
+    let history_last = last_seq_before(&fake.state.mux, 160).unwrap();
+    assert!(history_last > live_last);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rec.jsonl");
+    let mut child = deck()
+        .args(["record", &fake.url, "-o"])
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_file(&file, &mut child, |s| {
+        s.len() as u64 == live_last + 1 && s.contains_key(&live_last)
+    });
+    // Let the history page land (it is asked for at connect).
+    let start = Instant::now();
+    while !fake.methods().iter().any(|m| m == "session.history") {
+        assert!(start.elapsed() < LIMIT, "no history fetch");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // Held, not written yet: the socket may still deliver them.
+    assert!(!recorded_seqs(&file).contains_key(&history_last));
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let seqs = recorded_seqs(&file);
+    assert_eq!(
+        seqs.keys().copied().collect::<Vec<_>>(),
+        (0..=history_last).collect::<Vec<_>>()
+    );
+    assert!(
+        seqs.values().all(|&n| n == 1),
+        "an event was recorded twice"
+    );
+    drop(rt);
+}
+
+#[test]
 fn bad_sources_are_refused_with_a_message() {
     let dir = tempfile::tempdir().unwrap();
     let out = deck()

@@ -419,8 +419,21 @@ fn capital_s_opens_the_session_picker_and_enter_switches() {
     let fx = app.update(key(KeyCode::Enter));
     assert!(fx.contains(&Effect::Switch("session-1".into())), "{fx:?}");
     assert!(app.picker.is_none());
+    assert!(
+        app.message
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("switching to")
+    );
+    // The client answers with a reset: the message goes, the new session shows.
+    app.update(deck::app::Msg::Reset {
+        session_id: Some("session-1".into()),
+    });
+    assert!(app.message.is_none());
+    assert_eq!(app.transcript().session_id.as_deref(), Some("session-1"));
     // Enter on the session already shown only closes.
     app.update(ch('S'));
+    assert_eq!(app.picker, Some(1));
     let fx = app.update(key(KeyCode::Enter));
     assert!(!fx.iter().any(|e| matches!(e, Effect::Switch(_))));
     app.update(ch('S'));

@@ -6,6 +6,8 @@
 //! interactive commands refuse to start when stdout is not a terminal.
 
 mod common;
+#[path = "support/fake_host.rs"]
+mod fake_host;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -365,4 +367,65 @@ fn sigterm_and_sighup_stop_the_app_and_restore_the_terminal() {
         tui.wait_exit();
         tui.assert_restored();
     }
+}
+
+#[test]
+fn connect_opens_the_picker_and_s_switches_sessions() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let fake = rt.block_on(fake_host::FakeHost::start(0, None));
+    let other = fake.add_finished_session();
+    let mut tui = Tui::spawn(&["connect", &fake.url]);
+    // No --session: the picker opens on the host's sessions.
+    tui.wait_for("the session picker", |s| {
+        s.contains("sessions — Enter show") && s.contains("Capture run: approvals")
+    });
+    tui.send("\r");
+    tui.wait_for("the tour session, live", |s| {
+        !s.contains("sessions — Enter show")
+            && s.lines().last().is_some_and(|l| {
+                l.contains("Capture run: tool tour")
+                    && l.contains("31 cards")
+                    && l.contains("● live")
+            })
+    });
+    // The tour has no approval card.
+    tui.send("/Approval · bash\r");
+    tui.wait_for("no match in the tour", |s| {
+        s.lines().last().is_some_and(|l| l.contains("no match"))
+    });
+    // S: the picker again; the second session; Enter shows it.
+    tui.send("S");
+    tui.wait_for("the picker from S", |s| s.contains("sessions — Enter show"));
+    tui.send("j\r");
+    tui.wait_for("the approvals session, backfilled", |s| {
+        !s.contains("sessions — Enter show")
+            && s.lines().last().is_some_and(|l| {
+                !l.contains("switching") && l.contains("31 cards") && !l.contains("backfilling")
+            })
+    });
+    tui.send("/Approval · bash\r");
+    tui.wait_for("its approval card", |s| {
+        s.contains("⚑ Approval · bash") && s.contains("allowed once")
+    });
+    // The picker opens on the session shown: the approvals one.
+    tui.send("S");
+    tui.wait_for("the picker on the shown session", |s| {
+        s.lines()
+            .any(|l| l.contains("│ ▌") && l.contains("Capture run: approvals"))
+    });
+    tui.send("\x1b");
+    tui.wait_for("the picker closed", |s| {
+        !s.contains("sessions — Enter show")
+    });
+    let asked = fake.state.requests.lock().unwrap().clone();
+    assert!(
+        asked
+            .iter()
+            .any(|(m, p)| m == "session.history" && p["sessionId"] == other.as_str()),
+        "the other session came from history: {asked:?}"
+    );
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+    drop(rt);
 }

@@ -368,6 +368,8 @@ impl App {
                 vec![Effect::Redraw]
             }
             Msg::Reset { session_id } => {
+                // "switching to …" and any other message were about the old one.
+                self.message = None;
                 self.own = Transcript::new(session_id);
                 self.list.reset();
                 self.unseen = 0;

@@ -34,6 +34,9 @@ struct Script {
     /// Highest event seq the host has made (history serves up to it).
     published: Option<u64>,
     connections: usize,
+    /// History knows this many mux messages beyond what the socket sent
+    /// (events the host made whose live copies are still on their way).
+    ahead: usize,
 }
 
 pub struct State {
@@ -43,6 +46,8 @@ pub struct State {
     /// `{event, view?}` entries, by seq.
     history: Vec<Value>,
     list_item: Value,
+    /// A finished session served from history only: (list item, entries).
+    other: std::sync::Mutex<Option<(Value, Vec<Value>)>>,
     describe: Value,
     script: Mutex<Script>,
     cmds: Mutex<mpsc::UnboundedReceiver<Cmd>>,
@@ -75,6 +80,11 @@ pub fn last_seq_before(mux: &[String], n: usize) -> Option<u64> {
 
 impl FakeHost {
     pub async fn start(start_at: usize, pause_at: Option<usize>) -> FakeHost {
+        FakeHost::start_ahead(start_at, pause_at, 0).await
+    }
+
+    /// [`FakeHost::start`] with history `ahead` messages ahead of the socket.
+    pub async fn start_ahead(start_at: usize, pause_at: Option<usize>, ahead: usize) -> FakeHost {
         let read = |f: &str| std::fs::read_to_string(common::capture("tour", f)).unwrap();
         let mux: Vec<String> = read("frames.jsonl").lines().map(str::to_string).collect();
         let host: Vec<String> = read("host-frames.jsonl")
@@ -109,12 +119,14 @@ impl FakeHost {
             host,
             history,
             list_item,
+            other: std::sync::Mutex::new(None),
             describe,
             script: Mutex::new(Script {
                 cursor: start_at,
                 pause_at,
                 published,
                 connections: 0,
+                ahead,
             }),
             cmds: Mutex::new(cmds),
             requests: std::sync::Mutex::new(Vec::new()),
@@ -132,6 +144,34 @@ impl FakeHost {
             }
         });
         FakeHost { url, state, cmd }
+    }
+
+    /// Also list the approvals capture's session (finished: history only,
+    /// nothing on the socket). Returns its id.
+    pub fn add_finished_session(&self) -> String {
+        let read = |f: &str| std::fs::read_to_string(common::capture("approvals", f)).unwrap();
+        let page: Value = serde_json::from_str(&read("history-default-page.json")).unwrap();
+        let entries = page["result"]["value"]["events"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let mut item = Value::Null;
+        for line in read("rpc-log.jsonl").lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            if v["method"] == "session.list"
+                && let Some(i) = v["response"]["result"]["value"]["items"].get(0)
+            {
+                item = i.clone();
+            }
+        }
+        // Older than the tour's session, so the tour stays first.
+        let tour = self.state.list_item["updatedAt"].as_i64().unwrap_or(0);
+        item["updatedAt"] = json!(tour - 90_000);
+        item["running"] = json!(false);
+        item["projections"]["values"]["title"] = json!("Capture run: approvals");
+        let id = item["sessionId"].as_str().unwrap().to_string();
+        *self.state.other.lock().unwrap() = Some((item, entries));
+        id
     }
 
     /// Unary methods served so far.
@@ -209,10 +249,33 @@ async fn unary(mut stream: TcpStream, path: &str, st: Arc<State>) -> std::io::Re
         .push((method.clone(), payload.clone()));
     let result = match method.as_str() {
         "host.describe" => json!({"ok": true, "value": st.describe}),
-        "session.list" => json!({"ok": true, "value": {"items": [st.list_item]}}),
+        "session.list" => {
+            let mut items = vec![st.list_item.clone()];
+            items.extend(st.other.lock().unwrap().as_ref().map(|(i, _)| i.clone()));
+            json!({"ok": true, "value": {"items": items}})
+        }
         "session.history" if payload["sessionId"] == st.session_id.as_str() => {
-            let published = st.script.lock().await.published;
+            let published = {
+                let s = st.script.lock().await;
+                let known = last_seq_before(&st.mux, s.cursor + s.ahead);
+                s.published.max(known)
+            };
             json!({"ok": true, "value": history_page(&st.history, published, &payload)})
+        }
+        "session.history"
+            if st
+                .other
+                .lock()
+                .unwrap()
+                .as_ref()
+                .is_some_and(|(i, _)| i["sessionId"] == payload["sessionId"]) =>
+        {
+            let entries = st.other.lock().unwrap().as_ref().unwrap().1.clone();
+            let last = entries
+                .iter()
+                .filter_map(|e| e["event"]["seq"].as_u64())
+                .max();
+            json!({"ok": true, "value": history_page(&entries, last, &payload)})
         }
         "session.history" => {
             json!({"ok": false, "error": {"code": "session-not-found", "message": "no such session"}})
