@@ -151,13 +151,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     out.push_str(&line.to_string());
                     out.push('\n');
                 }
+                write_stdout(out.as_bytes())?;
             } else {
-                for card in &t.cards {
-                    out.push_str(&inspect_line(card).to_string());
-                    out.push('\n');
+                // One line per card, written as it is made: views go out as
+                // the JSON text they are kept as.
+                let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+                let written: std::io::Result<()> = t.cards.iter().try_for_each(|card| {
+                    serde_json::to_writer(&mut w, &inspect_line(card))?;
+                    w.write_all(b"\n")
+                });
+                match written.and_then(|_| w.flush()) {
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                    r => r?,
                 }
             }
-            write_stdout(out.as_bytes())?;
             report_diagnostics(&t);
             Ok(ExitCode::SUCCESS)
         }
@@ -178,28 +185,46 @@ fn session_line(loaded: &source::Loaded, s: &source::LoadedSession, t: &Transcri
     })
 }
 
-fn inspect_line(card: &deck::session::ToolCard) -> Value {
+/// One `deck inspect` line (fields in this order).
+#[derive(serde::Serialize)]
+struct InspectLine<'a> {
+    #[serde(rename = "callId")]
+    call_id: &'a str,
+    tool: Option<&'a str>,
+    status: &'a str,
+    #[serde(rename = "callView")]
+    call_view: Option<&'a deck::wire::RawJson>,
+    #[serde(rename = "resultView")]
+    result_view: Option<&'a deck::wire::RawJson>,
+    #[serde(rename = "viewSource")]
+    view_source: &'static str,
+    #[serde(rename = "fallbackReason", skip_serializing_if = "Option::is_none")]
+    fallback_reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Value>,
+}
+
+fn inspect_line(card: &deck::session::ToolCard) -> InspectLine<'_> {
     let resolved = cards::resolve(card);
-    let source = match cards::resolution(card) {
+    let view_source = match cards::resolution(card) {
         Resolution::Wire => "wire",
         Resolution::Presenter => "presenter",
         Resolution::Fallback => "fallback",
     };
-    let mut v = json!({
-        "callId": card.call_id,
-        "tool": card.tool,
-        "status": card.status.name(),
-        "callView": card.call_view.as_ref().map(|a| &a.raw),
-        "resultView": card.result_view.as_ref().map(|a| &a.raw),
-        "viewSource": source,
-    });
-    if let Some(reason) = resolved.fallback {
-        v["fallbackReason"] = json!(reason);
+    InspectLine {
+        call_id: &card.call_id,
+        tool: card.tool.as_deref(),
+        status: card.status.name(),
+        call_view: card.call_view.as_ref().map(|a| &a.raw),
+        result_view: card.result_view.as_ref().map(|a| &a.raw),
+        view_source,
+        fallback_reason: resolved.fallback,
+        error: card
+            .result
+            .as_ref()
+            .and_then(|r| r.error.as_ref())
+            .map(|err| json!({"name": err.name, "code": err.code})),
     }
-    if let Some(err) = card.result.as_ref().and_then(|r| r.error.as_ref()) {
-        v["error"] = json!({"name": err.name, "code": err.code});
-    }
-    v
 }
 
 fn report_diagnostics(t: &Transcript) {

@@ -158,8 +158,9 @@ fn terminal_nonzero_exit_is_failed_not_error() {
 fn error_names_and_codes_are_kept() {
     let mut r = result(2, "a", "", true);
     if let Record::Event { event, .. } = &mut r {
-        std::sync::Arc::make_mut(&mut event.data)["error"] =
-            json!({"name": "AbortError", "code": "ABORTED"});
+        let mut data = event.data.parse();
+        data["error"] = json!({"name": "AbortError", "code": "ABORTED"});
+        event.data = data.into();
     }
     let t = fold(&[call(1, "a", "t", "{}"), r]);
     let err = t

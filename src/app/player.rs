@@ -371,7 +371,7 @@ mod tests {
                         },
                         seq: i as u64,
                         time: *t,
-                        data: Arc::new(json!({"turn": i / 10})),
+                        data: crate::wire::RawJson::from_value(&json!({"turn": i / 10})),
                         ignorable: false,
                         source_event_seqs: vec![],
                     },

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use crate::wire::Diagnostic;
-use crate::wire::View;
+use crate::wire::{RawJson, View};
 
 /// A tool card's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,7 +64,7 @@ pub enum ViewSource {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttachedView {
     pub source: ViewSource,
-    pub raw: Arc<Value>,
+    pub raw: RawJson,
     pub parsed: Arc<Result<View, String>>,
 }
 
@@ -73,7 +73,7 @@ impl AttachedView {
         let parsed = Arc::new(View::parse(&raw));
         AttachedView {
             source,
-            raw: Arc::new(raw),
+            raw: RawJson::from_value(&raw),
             parsed,
         }
     }
@@ -104,12 +104,13 @@ pub struct ToolError {
 }
 
 /// The settled result of a call. Content and meta are read from the
-/// event's data in place (shared, never copied).
+/// event's data (shared with the event, never copied), parsed on each read:
+/// cards are drawn once per layout and then cached.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolResult {
     pub seq: u64,
     /// The `tool/result` event's data.
-    data: Arc<Value>,
+    data: RawJson,
     pub is_error: bool,
     pub error: Option<ToolError>,
 }
@@ -118,7 +119,7 @@ impl ToolResult {
     /// A result over a `tool/result` event's data.
     pub fn from_event_data(
         seq: u64,
-        data: Arc<Value>,
+        data: RawJson,
         is_error: bool,
         error: Option<ToolError>,
     ) -> ToolResult {
@@ -146,54 +147,76 @@ impl ToolResult {
         }
         ToolResult {
             seq,
-            data: Arc::new(data),
+            data: RawJson::from_value(&data),
             is_error,
             error,
         }
     }
 
-    /// The `tool-result` part of the message.
-    fn part(&self) -> Option<&Value> {
-        self.data
-            .get("message")
-            .and_then(|m| m.get("content"))
-            .and_then(Value::as_array)
-            .and_then(|c| {
-                c.iter()
-                    .find(|p| p.get("type").and_then(Value::as_str) == Some("tool-result"))
-            })
+    /// The event's data, parsed.
+    pub fn data(&self) -> Value {
+        self.data.parse()
+    }
+
+    /// Bytes of JSON the result carries.
+    pub fn size(&self) -> usize {
+        self.data.len()
     }
 
     /// The raw result content blocks (`message.content[0].content`); a bare
     /// string content reads as one text block.
-    pub fn content(&self) -> std::borrow::Cow<'_, [Value]> {
-        match self.part().and_then(|p| p.get("content")) {
-            Some(Value::Array(a)) => std::borrow::Cow::Borrowed(a.as_slice()),
-            Some(Value::String(s)) => {
-                std::borrow::Cow::Owned(vec![serde_json::json!({"type": "text", "text": s})])
-            }
-            _ => std::borrow::Cow::Borrowed(&[]),
-        }
+    pub fn content(&self) -> Vec<Value> {
+        content_of(&self.data())
     }
 
     /// `tool/result.data.meta` (the tool's presentationMeta).
-    pub fn meta(&self) -> Option<&Value> {
-        self.data.get("meta").filter(|m| !m.is_null())
+    pub fn meta(&self) -> Option<Value> {
+        meta_of(&self.data())
     }
 
     /// The text of the result content blocks, joined with newlines.
     pub fn text(&self) -> String {
-        let mut out = String::new();
-        for b in self.content().iter() {
-            if let Some(t) = b.get("text").and_then(Value::as_str) {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(t);
-            }
-        }
-        out
+        text_of(&self.content())
     }
+}
+
+/// The `tool-result` part of a `tool/result` event's data.
+fn part_of(data: &Value) -> Option<&Value> {
+    data.get("message")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .and_then(|c| {
+            c.iter()
+                .find(|p| p.get("type").and_then(Value::as_str) == Some("tool-result"))
+        })
+}
+
+/// [`ToolResult::content`] of parsed data.
+pub fn content_of(data: &Value) -> Vec<Value> {
+    match part_of(data).and_then(|p| p.get("content")) {
+        Some(Value::Array(a)) => a.clone(),
+        Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
+        _ => Vec::new(),
+    }
+}
+
+/// [`ToolResult::meta`] of parsed data.
+pub fn meta_of(data: &Value) -> Option<Value> {
+    data.get("meta").filter(|m| !m.is_null()).cloned()
+}
+
+/// The text blocks of result content, joined with newlines.
+pub fn text_of(content: &[Value]) -> String {
+    let mut out = String::new();
+    for b in content {
+        if let Some(t) = b.get("text").and_then(Value::as_str) {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(t);
+        }
+    }
+    out
 }
 
 /// One tool call and everything known about it.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{Item, Transcript};
-use crate::wire::SessionEvent;
+use super::reducer::Ev;
 
 /// What the host asked.
 #[derive(Debug, Clone, PartialEq)]
@@ -353,8 +353,8 @@ impl Transcript {
     }
 
     /// Session events about approvals.
-    pub(super) fn approval_event(&mut self, ev: &SessionEvent) {
-        match ev.kind.as_str() {
+    pub(super) fn approval_event(&mut self, kind: &str, ev: &Ev<'_>) {
+        match kind {
             "approval/asked" => self.approval_asked(&ev.data, "id", Some(ev.seq), None),
             "approval/decided" => self.approval_decided(&ev.data, "id", Some(ev.seq)),
             _ => {}

@@ -12,7 +12,7 @@ use super::{
     AssistantBlock, AssistantMessage, Item, Status, Todo, Transcript, TurnEnd, TurnMarker,
     UserMessage,
 };
-use crate::wire::{Diagnostic, Origin, Record, SessionEvent, ViewEnvelope};
+use crate::wire::{Diagnostic, Origin, RawJson, Record, SessionEvent, ViewEnvelope};
 
 /// Seqs applied: a bitset for the dense range every session uses, a set for
 /// anything beyond (cheap to clone either way).
@@ -61,6 +61,43 @@ pub(super) struct State {
     /// The newest question (for a resolution without an rpc id).
     pub(super) last_question: Option<usize>,
     pub(super) duplicates: usize,
+}
+
+/// Event kinds the fold reads (others only count, or are reported when unknown).
+const FOLDED: &[&str] = &[
+    "turn/start",
+    "turn/end",
+    "user/message",
+    "assistant/chunk",
+    "assistant/message",
+    "tool/call",
+    "tool/result",
+    "todo/write",
+    "session/title",
+    "approval/asked",
+    "approval/decided",
+];
+
+/// An event being folded, its data parsed once for the fold (the event
+/// itself keeps the text).
+pub(super) struct Ev<'a> {
+    pub seq: u64,
+    pub time: i64,
+    pub data: Value,
+    pub raw: &'a RawJson,
+    pub source_event_seqs: &'a [u64],
+}
+
+impl Ev<'_> {
+    /// `data.<key>` as a string.
+    pub fn str(&self, key: &str) -> Option<&str> {
+        self.data.get(key).and_then(Value::as_str)
+    }
+
+    /// `data.<key>` as an unsigned integer.
+    pub fn u64(&self, key: &str) -> Option<u64> {
+        self.data.get(key).and_then(Value::as_u64)
+    }
 }
 
 fn text_of_content(content: Option<&Value>) -> String {
@@ -153,18 +190,31 @@ impl Transcript {
         }
     }
 
-    fn apply_event(&mut self, ev: &SessionEvent, view: Option<&ViewEnvelope>, origin: Origin) {
-        if !self.state.seen.insert(ev.seq) {
+    fn apply_event(&mut self, event: &SessionEvent, view: Option<&ViewEnvelope>, origin: Origin) {
+        if !self.state.seen.insert(event.seq) {
             self.state.duplicates += 1;
             return;
         }
         self.events += 1;
-        self.last_seq = Some(self.last_seq.map_or(ev.seq, |s| s.max(ev.seq)));
-        if ev.time > 0 {
-            self.first_time = Some(self.first_time.map_or(ev.time, |t| t.min(ev.time)));
-            self.last_time = Some(self.last_time.map_or(ev.time, |t| t.max(ev.time)));
+        let (seq, time) = (event.seq, event.time);
+        self.last_seq = Some(self.last_seq.map_or(seq, |s| s.max(seq)));
+        if time > 0 {
+            self.first_time = Some(self.first_time.map_or(time, |t| t.min(time)));
+            self.last_time = Some(self.last_time.map_or(time, |t| t.max(time)));
         }
-        match ev.kind.as_str() {
+        let kind = event.kind.as_str();
+        if !FOLDED.contains(&kind) && (KNOWN_EVENT_TYPES.contains(&kind) || event.ignorable) {
+            // Known or ignorable, and nothing the transcript shows: not even parsed.
+            return;
+        }
+        let ev = &Ev {
+            seq,
+            time,
+            data: event.data.parse(),
+            raw: &event.data,
+            source_event_seqs: &event.source_event_seqs,
+        };
+        match kind {
             "turn/start" => {
                 let turn = ev.u64("turn").unwrap_or(0);
                 self.items.push_back(Item::Turn(TurnMarker {
@@ -226,9 +276,7 @@ impl Transcript {
                     self.title = Some(t.to_string());
                 }
             }
-            "approval/asked" | "approval/decided" => self.approval_event(ev),
-            k if KNOWN_EVENT_TYPES.contains(&k) => {}
-            _ if ev.ignorable => {}
+            "approval/asked" | "approval/decided" => self.approval_event(kind, ev),
             k => {
                 let reason = format!(
                     "unknown event type {k:?} (seq {}) without \"ignorable\"",
@@ -241,7 +289,7 @@ impl Transcript {
         }
     }
 
-    fn turn_end(&mut self, ev: &SessionEvent) {
+    fn turn_end(&mut self, ev: &Ev<'_>) {
         let turn = ev.u64("turn").unwrap_or(0);
         let reason = ev.data.get("reason");
         let kind = reason
@@ -318,7 +366,7 @@ impl Transcript {
         }
     }
 
-    fn assistant_chunk(&mut self, ev: &SessionEvent) {
+    fn assistant_chunk(&mut self, ev: &Ev<'_>) {
         let (turn, step) = (ev.u64("turn").unwrap_or(0), ev.u64("step").unwrap_or(0));
         let Some(chunk) = ev.data.get("chunk") else {
             return;
@@ -397,7 +445,7 @@ impl Transcript {
         msg.rev += 1;
     }
 
-    fn assistant_message(&mut self, ev: &SessionEvent) {
+    fn assistant_message(&mut self, ev: &Ev<'_>) {
         let (turn, step) = (ev.u64("turn").unwrap_or(0), ev.u64("step").unwrap_or(0));
         let content = ev
             .data

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use super::{AttachedView, Item, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource};
 use crate::present;
-use crate::wire::{Origin, SessionEvent, View, ViewEnvelope, ViewFor};
+use super::reducer::Ev;
+use crate::wire::{Origin, View, ViewEnvelope, ViewFor};
 
 impl Transcript {
     pub(super) fn card_index(&mut self, call_id: &str) -> usize {
@@ -39,7 +40,7 @@ impl Transcript {
 
     pub(super) fn tool_call(
         &mut self,
-        ev: &SessionEvent,
+        ev: &Ev<'_>,
         view: Option<&ViewEnvelope>,
         origin: Origin,
     ) {
@@ -92,7 +93,7 @@ impl Transcript {
                 .as_ref()
                 .is_none_or(|v| v.source == ViewSource::Presenter)
         {
-            card.result_view = presented_result(card);
+            card.result_view = presented_result(card, None);
             card.status = settle_status(card);
         }
         card.rev += 1;
@@ -100,7 +101,7 @@ impl Transcript {
 
     pub(super) fn tool_result(
         &mut self,
-        ev: &SessionEvent,
+        ev: &Ev<'_>,
         view: Option<&ViewEnvelope>,
         origin: Origin,
     ) {
@@ -161,7 +162,7 @@ impl Transcript {
         let card = Arc::make_mut(&mut self.cards[i]);
         card.result = Some(ToolResult::from_event_data(
             ev.seq,
-            ev.data.clone(),
+            ev.raw.clone(),
             is_error,
             error,
         ));
@@ -171,7 +172,7 @@ impl Transcript {
         }
         card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
             Some(env) => Some(AttachedView::from_wire(env)),
-            None => presented_result(card),
+            None => presented_result(card, Some(&ev.data)),
         };
         card.status = settle_status(card);
         card.rev += 1;
@@ -179,15 +180,25 @@ impl Transcript {
     }
 }
 
-fn presented_result(card: &ToolCard) -> Option<AttachedView> {
+/// The presenter's view of a card's result. `data`: the result event's data
+/// when the fold has it parsed already.
+fn presented_result(card: &ToolCard, data: Option<&Value>) -> Option<AttachedView> {
     let result = card.result.as_ref()?;
     let tool = card.tool.as_deref()?;
+    let parsed;
+    let data = match data {
+        Some(d) => d,
+        None => {
+            parsed = result.data();
+            &parsed
+        }
+    };
     present::result_view(
         tool,
         &card.arguments,
-        &result.content(),
+        &super::content_of(data),
         result.is_error,
-        result.meta(),
+        super::meta_of(data).as_ref(),
     )
     .map(|v| AttachedView::new(ViewSource::Presenter, v))
 }

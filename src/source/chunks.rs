@@ -93,7 +93,7 @@ pub fn expand(row: &Map<String, Value>) -> Result<Vec<SessionEvent>, String> {
             kind: "assistant/chunk".into(),
             seq: seq0 + k as u64,
             time,
-            data: std::sync::Arc::new(json!({"turn": turn, "step": step, "chunk": chunk})),
+            data: crate::wire::RawJson::from_value(&json!({"turn": turn, "step": step, "chunk": chunk})),
             ignorable: false,
             source_event_seqs: Vec::new(),
         });
@@ -122,8 +122,8 @@ mod tests {
             evs.iter().map(|e| e.time).collect::<Vec<_>>(),
             vec![100, 101, 101]
         );
-        assert_eq!(evs[2].data["chunk"]["text"], "c");
-        assert_eq!(evs[0].data["chunk"]["type"], "text-delta");
+        assert_eq!(evs[2].data.parse()["chunk"]["text"], "c");
+        assert_eq!(evs[0].data.parse()["chunk"]["type"], "text-delta");
     }
 
     #[test]
@@ -131,8 +131,8 @@ mod tests {
         let evs = expand(&row(json!({"type":"tool-call-chunks","seq0":5,"time0":1,
             "data":{"turn":1,"step":2,"index":0,"id":"c1","name":"x","dt":[0],"args":["{\"a\"",":1}"]}})))
         .unwrap();
-        assert_eq!(evs[1].data["chunk"]["argumentsDelta"], ":1}");
-        assert_eq!(evs[0].data["chunk"]["id"], "c1");
+        assert_eq!(evs[1].data.parse()["chunk"]["argumentsDelta"], ":1}");
+        assert_eq!(evs[0].data.parse()["chunk"]["id"], "c1");
     }
 
     #[test]

@@ -63,6 +63,16 @@ pub fn decode_line(raw: &[u8], origin: Origin, truncated: bool) -> (Decoded, Opt
             (std::borrow::Cow::Owned(text), Some(d))
         }
     };
+    // Frames and events (nearly every line) without building a JSON tree.
+    if let Some(frame) = Frame::decode_fast(&line)
+        && let Frame::Event { event, .. } = &frame
+        && !chunks::is_chunk_row(&event.kind)
+        && !event.kind.starts_with("host/")
+    {
+        let session = frame.session_id().map(str::to_string);
+        let records = vec![Record::from_frame(frame, origin)];
+        return (Decoded::Records { session, records }, lossy);
+    }
     let value: Value = match serde_json::from_str(&line) {
         Ok(v) => v,
         Err(e) => {

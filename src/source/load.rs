@@ -15,7 +15,8 @@ use std::io::Read;
 
 use serde_json::Value;
 
-use super::lines::{Decoded, LineSplitter, decode_line};
+use super::blocks::decode_stream;
+use super::lines::Decoded;
 use crate::wire::{Diagnostic, Origin, Record, SessionEvent, ViewEnvelope, ViewFor};
 
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
@@ -113,20 +114,127 @@ impl Loaded {
     }
 }
 
-/// Load a path; `-` reads stdin.
+/// Load a path; `-` reads stdin. The input is streamed: a frame log or
+/// session log is never held whole in memory.
 pub fn load_path(path: &str) -> Result<Loaded, LoadError> {
     let io = |source| LoadError::Io {
         path: path.to_string(),
         source,
     };
-    let bytes = if path == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).map_err(io)?;
-        buf
+    if path == "-" {
+        return load_reader(path, std::io::stdin()).map_err(io)?;
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    load_reader(path, file).map_err(io)?
+}
+
+/// Load from a reader (zstd or not, any format). The outer error is an I/O
+/// error before anything was read.
+pub fn load_reader(
+    name: &str,
+    mut input: impl Read + Send,
+) -> std::io::Result<Result<Loaded, LoadError>> {
+    let mut magic = Vec::with_capacity(4);
+    (&mut input).take(4).read_to_end(&mut magic)?;
+    if magic == ZSTD_MAGIC {
+        let chained = std::io::Cursor::new(magic).chain(input);
+        let dec = zstd::stream::read::Decoder::new(chained)?;
+        return Ok(load_text(name, true, dec));
+    }
+    Ok(load_text(name, false, std::io::Cursor::new(magic).chain(input)))
+}
+
+/// Load bytes already in memory. `name` is used in messages.
+pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    load_reader(name, bytes).unwrap_or_else(|source| {
+        Err(LoadError::Io {
+            path: name.into(),
+            source,
+        })
+    })
+}
+
+/// Decompressed text in: one JSON document (a history), or lines.
+fn load_text(name: &str, compressed: bool, mut text: impl Read + Send) -> Result<Loaded, LoadError> {
+    // The first line decides: a whole JSON value on it means lines (frames,
+    // events, log rows); otherwise the input may be one document spread over
+    // lines (a pretty-printed history), read whole.
+    let mut head = Vec::new();
+    let mut pre = Vec::new();
+    let mut ended = false;
+    loop {
+        let start = head.len();
+        head.resize(start + (64 << 10), 0);
+        match text.read(&mut head[start..]) {
+            Ok(0) => {
+                head.truncate(start);
+                ended = true;
+                break;
+            }
+            Ok(n) => head.truncate(start + n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => head.truncate(start),
+            Err(e) => {
+                head.truncate(start);
+                pre.push(damaged(compressed, head.len() as u64, &e));
+                ended = true;
+                break;
+            }
+        }
+        if memchr::memchr(b'\n', &head[start..]).is_some() {
+            break;
+        }
+    }
+    let first_line = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    let trimmed = first_line.trim_ascii();
+    let document = matches!(trimmed.first(), Some(b'{' | b'['))
+        && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_err();
+    if ended || document || trimmed.is_empty() {
+        // Small or not line-shaped: read whole and let the document path try.
+        if !ended && let Err(e) = text.read_to_end(&mut head) {
+            pre.push(damaged(compressed, head.len() as u64, &e));
+        }
+        return load_whole(name, compressed, &head, pre);
+    }
+    load_lines(name, compressed, pre, head, text)
+}
+
+fn damaged(compressed: bool, at: u64, e: &std::io::Error) -> Diagnostic {
+    let what = if compressed {
+        "zstd stream is damaged or truncated"
     } else {
-        std::fs::read(path).map_err(io)?
+        "the input could not be read to its end"
     };
-    load_bytes(path, &bytes)
+    Diagnostic {
+        origin: Origin::default(),
+        reason: format!("{what} after {at} decoded bytes: {e}"),
+        raw: String::new(),
+    }
+}
+
+/// An input held whole: a history document, or lines.
+fn load_whole(
+    name: &str,
+    compressed: bool,
+    text: &[u8],
+    mut pre: Vec<Diagnostic>,
+) -> Result<Loaded, LoadError> {
+    if text.iter().all(u8::is_ascii_whitespace) {
+        if !pre.is_empty() {
+            return load_lines(name, compressed, pre, text.to_vec(), std::io::empty());
+        }
+        return Err(LoadError::Empty(name.to_string()));
+    }
+    let first = text
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(0);
+    if matches!(text[first], b'{' | b'[')
+        && let Ok(doc) = serde_json::from_slice::<Value>(text)
+        && let Some(loaded) = load_history(name, &doc, compressed, &mut pre)
+    {
+        return Ok(loaded);
+    }
+    load_lines(name, compressed, pre, text.to_vec(), std::io::empty())
 }
 
 /// Group records by session.
@@ -184,53 +292,12 @@ impl Sessions {
     }
 }
 
-/// Load bytes already in memory. `name` is used in messages.
-pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
-    let mut pre = Vec::new();
-    let compressed = bytes.starts_with(&ZSTD_MAGIC);
-    let owned;
-    let text: &[u8] = if compressed {
-        let mut out = Vec::new();
-        let mut dec = zstd::stream::read::Decoder::new(bytes).map_err(|source| LoadError::Io {
-            path: name.into(),
-            source,
-        })?;
-        if let Err(e) = dec.read_to_end(&mut out) {
-            pre.push(Diagnostic {
-                origin: Origin::default(),
-                reason: format!(
-                    "zstd stream is damaged or truncated after {} decoded bytes: {e}",
-                    out.len()
-                ),
-                raw: String::new(),
-            });
-        }
-        owned = out;
-        &owned
-    } else {
-        bytes
-    };
-    if text.iter().all(u8::is_ascii_whitespace) {
-        return Err(LoadError::Empty(name.to_string()));
-    }
-    let first = text
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(0);
-    if matches!(text[first], b'{' | b'[')
-        && let Ok(doc) = serde_json::from_slice::<Value>(text)
-        && let Some(loaded) = load_history(name, &doc, compressed, &mut pre)
-    {
-        return Ok(loaded);
-    }
-    load_lines(name, text, compressed, pre)
-}
-
 fn load_lines(
     name: &str,
-    text: &[u8],
     compressed: bool,
     pre: Vec<Diagnostic>,
+    head: Vec<u8>,
+    rest: impl Read + Send,
 ) -> Result<Loaded, LoadError> {
     let mut sessions = Sessions::default();
     for d in pre {
@@ -239,9 +306,7 @@ fn load_lines(
     let mut format = Format::FrameLog;
     let mut decoded = 0usize;
     let mut first_reason: Option<String> = None;
-    let mut splitter = LineSplitter::new();
-    let mut on_line = |raw: &[u8], origin: Origin, truncated: bool| {
-        let (d, lossy) = decode_line(raw, origin, truncated);
+    let outcome = decode_stream(head, rest, |(d, lossy)| {
         if let Some(l) = lossy {
             sessions.push(None, Record::Diagnostic(l));
         }
@@ -273,11 +338,17 @@ fn load_lines(
                 sessions.push(None, Record::Diagnostic(diag));
             }
         }
-    };
-    splitter.feed(text, |raw, origin| on_line(raw, origin, false));
-    splitter.finish(|raw, origin| on_line(raw, origin, true));
-    let lines = splitter.lines();
+    });
+    if let Some((at, e)) = &outcome.error {
+        sessions.push(None, Record::Diagnostic(damaged(compressed, *at, e)));
+    }
     if decoded == 0 {
+        if let Some((at, e)) = &outcome.error {
+            first_reason.get_or_insert_with(|| damaged(compressed, *at, e).reason);
+        }
+        if first_reason.is_none() {
+            return Err(LoadError::Empty(name.to_string()));
+        }
         return Err(LoadError::UnknownFormat {
             path: name.to_string(),
             reason: first_reason
@@ -293,7 +364,7 @@ fn load_lines(
         format,
         compressed,
         sessions: list,
-        lines,
+        lines: outcome.lines,
     })
 }
 

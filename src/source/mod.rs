@@ -9,6 +9,7 @@
 //! receive into a file. The consumer folds records with the same reducer as
 //! replay.
 
+pub mod blocks;
 pub mod chunks;
 pub mod demo;
 pub mod follow;

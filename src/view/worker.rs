@@ -7,7 +7,6 @@ use std::collections::HashSet;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
-use serde_json::Value;
 
 use crate::cards::{self, Ctx, Density};
 use crate::session::ToolCard;
@@ -19,21 +18,13 @@ pub const HEAVY_BYTES: usize = 256 * 1024;
 
 /// Bytes of text a card carries (arguments, result, views).
 pub fn weight(card: &ToolCard) -> usize {
-    fn strings(v: &Value) -> usize {
-        match v {
-            Value::String(s) => s.len(),
-            Value::Array(a) => a.iter().map(strings).sum(),
-            Value::Object(o) => o.values().map(strings).sum(),
-            _ => 0,
-        }
-    }
     card.arguments.len()
         + card
             .result
             .as_ref()
-            .map_or(0, |r| r.content().iter().map(strings).sum())
-        + card.call_view.as_ref().map_or(0, |v| strings(&v.raw))
-        + card.result_view.as_ref().map_or(0, |v| strings(&v.raw))
+            .map_or(0, |r| r.size())
+        + card.call_view.as_ref().map_or(0, |v| v.raw.len())
+        + card.result_view.as_ref().map_or(0, |v| v.raw.len())
 }
 
 /// What a job is for: the cache key it fills.

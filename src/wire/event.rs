@@ -1,18 +1,19 @@
 //! Session events: `{type, seq, time, data, ignorable?, sourceEventSeqs?, surfaceOp?}`.
 
-use std::sync::Arc;
-
 use serde_json::{Map, Value};
 
-/// One session event. `data` stays raw JSON; typed accessors read it leniently.
+use super::raw::RawJson;
+
+/// One session event. `data` stays JSON text: the reducer parses it when it
+/// folds the event (see [`RawJson`] for why).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionEvent {
     pub kind: String,
     pub seq: u64,
     /// Unix epoch milliseconds (0 when absent).
     pub time: i64,
-    /// Shared: the transcript keeps parts of it (results, views) without copying.
-    pub data: Arc<Value>,
+    /// Shared: the transcript keeps it (results) without copying.
+    pub data: RawJson,
     pub ignorable: bool,
     pub source_event_seqs: Vec<u64>,
 }
@@ -21,7 +22,7 @@ impl SessionEvent {
     /// Read an event from a JSON object. Errors name the missing or ill-typed field.
     pub fn from_value(v: &Value) -> Result<SessionEvent, String> {
         match v {
-            Value::Object(o) => Self::from_map(o.clone()),
+            Value::Object(o) => Self::from_map(o),
             _ => Err("event is not a JSON object".into()),
         }
     }
@@ -29,12 +30,12 @@ impl SessionEvent {
     /// [`SessionEvent::from_value`] without copying: takes the value apart.
     pub fn from_owned(v: Value) -> Result<SessionEvent, String> {
         match v {
-            Value::Object(o) => Self::from_map(o),
+            Value::Object(o) => Self::from_map(&o),
             _ => Err("event is not a JSON object".into()),
         }
     }
 
-    fn from_map(mut obj: Map<String, Value>) -> Result<SessionEvent, String> {
+    fn from_map(obj: &Map<String, Value>) -> Result<SessionEvent, String> {
         let kind = obj
             .get("type")
             .and_then(Value::as_str)
@@ -50,7 +51,9 @@ impl SessionEvent {
             .get("time")
             .and_then(|t| t.as_i64().or_else(|| t.as_f64().map(|f| f as i64)))
             .unwrap_or(0);
-        let data = Arc::new(obj.remove("data").unwrap_or(Value::Null));
+        let data = obj
+            .get("data")
+            .map_or_else(RawJson::null, RawJson::from_value);
         let ignorable = obj
             .get("ignorable")
             .and_then(Value::as_bool)
@@ -70,15 +73,6 @@ impl SessionEvent {
         })
     }
 
-    /// `data.<key>` as a string.
-    pub fn str(&self, key: &str) -> Option<&str> {
-        self.data.get(key).and_then(Value::as_str)
-    }
-
-    /// `data.<key>` as an unsigned integer.
-    pub fn u64(&self, key: &str) -> Option<u64> {
-        self.data.get(key).and_then(Value::as_u64)
-    }
 }
 
 #[cfg(test)]
@@ -89,10 +83,8 @@ mod tests {
     #[test]
     fn reads_a_full_event() {
         let e = SessionEvent::from_value(&json!({"type":"tool/call","seq":3,"time":17,"data":{"callId":"c"},"sourceEventSeqs":[1]})).unwrap();
-        assert_eq!(
-            (e.kind.as_str(), e.seq, e.time, e.str("callId")),
-            ("tool/call", 3, 17, Some("c"))
-        );
+        assert_eq!((e.kind.as_str(), e.seq, e.time), ("tool/call", 3, 17));
+        assert_eq!(e.data.parse()["callId"], "c");
         assert_eq!(e.source_event_seqs, vec![1]);
     }
 

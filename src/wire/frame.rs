@@ -7,9 +7,9 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use super::view::View;
-
 use super::event::SessionEvent;
+use super::raw::RawJson;
+use super::view::View;
 
 /// Frame types of the host's two WebSockets (besides `session/event`).
 /// `host/*` and `workspace/*` frames are accepted by prefix.
@@ -43,7 +43,7 @@ pub struct ViewEnvelope {
     pub for_: ViewFor,
     /// The render intent, raw: typed later by [`super::View::parse`] so a
     /// malformed view becomes a fallback card, not a lost frame.
-    pub view: Arc<Value>,
+    pub view: RawJson,
     /// The typed view, parsed once and shared by every fold of this record
     /// (the player re-folds when seeking).
     typed: Arc<OnceLock<Arc<Result<View, String>>>>,
@@ -57,9 +57,13 @@ impl PartialEq for ViewEnvelope {
 
 impl ViewEnvelope {
     pub fn new(for_: ViewFor, view: Value) -> ViewEnvelope {
+        ViewEnvelope::from_raw(for_, RawJson::from_value(&view))
+    }
+
+    pub fn from_raw(for_: ViewFor, view: RawJson) -> ViewEnvelope {
         ViewEnvelope {
             for_,
-            view: Arc::new(view),
+            view,
             typed: Arc::default(),
         }
     }
@@ -67,7 +71,7 @@ impl ViewEnvelope {
     /// The typed view (parsed on first use).
     pub fn parsed(&self) -> Arc<Result<View, String>> {
         self.typed
-            .get_or_init(|| Arc::new(View::parse(&self.view)))
+            .get_or_init(|| Arc::new(View::parse(&self.view.parse())))
             .clone()
     }
 }
@@ -103,6 +107,21 @@ impl Frame {
     /// Decode one message. Errors say what did not fit.
     pub fn from_value(v: &Value) -> Result<Frame, String> {
         Frame::from_owned(v.clone())
+    }
+
+    /// Decode one message from its text: frame and event lines without
+    /// building a JSON tree (see `wire/fast.rs`), anything else leniently.
+    pub fn from_str(text: &str) -> Result<Frame, String> {
+        if let Some(f) = Frame::decode_fast(text) {
+            return Ok(f);
+        }
+        let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        Frame::from_owned(v)
+    }
+
+    /// The fast path alone: `None` when the text needs the lenient one.
+    pub fn decode_fast(text: &str) -> Option<Frame> {
+        super::fast::decode(text)
     }
 
     /// [`Frame::from_value`] without copying: takes the message apart.

@@ -3,14 +3,17 @@
 //!
 //! Parsing here never panics and never drops input silently: what does not
 //! fit is returned as an error string that callers turn into a diagnostic.
-//! The raw JSON is kept next to every typed value.
+//! The raw JSON is kept next to every typed value, as text ([`RawJson`]).
 
 pub mod event;
+mod fast;
 pub mod frame;
+pub mod raw;
 pub mod record;
 pub mod view;
 
 pub use event::SessionEvent;
 pub use frame::{Frame, ViewEnvelope, ViewFor};
+pub use raw::RawJson;
 pub use record::{Diagnostic, Origin, Record};
 pub use view::View;

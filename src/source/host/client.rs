@@ -317,10 +317,7 @@ impl Client {
             line: self.messages,
             offset: 0,
         };
-        let frame = match serde_json::from_str::<Value>(text)
-            .map_err(|e| format!("not JSON: {e}"))
-            .and_then(Frame::from_owned)
-        {
+        let frame = match Frame::from_str(text) {
             Ok(f) => f,
             Err(reason) => {
                 return self

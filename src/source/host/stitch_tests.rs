@@ -12,7 +12,7 @@ fn ev(seq: u64) -> Record {
             kind: "turn/start".into(),
             seq,
             time: seq as i64,
-            data: std::sync::Arc::new(json!({"turn": 1})),
+            data: crate::wire::RawJson::from_value(&json!({"turn": 1})),
             ignorable: false,
             source_event_seqs: Vec::new(),
         },

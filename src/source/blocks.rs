@@ -1,0 +1,266 @@
+//! The loader's line decoding, streamed and spread over the cores.
+//!
+//! A reader thread cuts the input into blocks of whole lines (a few MB
+//! each), worker threads decode the blocks' lines ([`decode_line`], which
+//! also types each attached view), and the calling thread gets the decoded
+//! lines back in input order. Lines decode independently, so this is the
+//! part of loading that scales; the fold that follows stays ordered.
+//! Memory stays bounded: at most a few blocks are in flight, and the input
+//! is never held whole.
+
+use std::collections::BTreeMap;
+use std::io::{self, Read};
+use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::{Arc, Mutex};
+
+use super::lines::{Decoded, decode_line};
+use crate::wire::{Diagnostic, Origin, Record};
+
+/// Bytes read per block (a longer line makes a longer block).
+const BLOCK: usize = 4 << 20;
+
+/// One decoded line: what it decoded to, and the repair of invalid UTF-8.
+pub type Line = (Decoded, Option<Diagnostic>);
+
+struct Job {
+    index: usize,
+    bytes: Vec<u8>,
+    /// Lines before this block, and its byte offset in the input.
+    line: usize,
+    offset: u64,
+    /// The input ended with this block (its last line may lack a newline).
+    last: bool,
+}
+
+/// What the reader saw: lines in all, and the read error that ended the
+/// input early, with the bytes read before it.
+pub struct Outcome {
+    pub lines: usize,
+    pub error: Option<(u64, io::Error)>,
+}
+
+/// Decode the lines of a job.
+fn decode_job(job: &Job) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut line = job.line;
+    let mut offset = job.offset;
+    let mut rest = job.bytes.as_slice();
+    while !rest.is_empty() {
+        let (raw, next, truncated) = match memchr::memchr(b'\n', rest) {
+            Some(nl) => (&rest[..nl], &rest[nl + 1..], false),
+            None => (rest, &rest[rest.len()..], job.last),
+        };
+        line += 1;
+        let (decoded, lossy) = decode_line(raw, Origin { line, offset }, truncated);
+        offset += (rest.len() - next.len()) as u64;
+        rest = next;
+        // Type the views here, on the worker: the fold then shares them.
+        if let Decoded::Records { records, .. } = &decoded {
+            for r in records {
+                if let Record::Event {
+                    view: Some(env), ..
+                } = r
+                {
+                    env.parsed();
+                }
+            }
+        }
+        out.push((decoded, lossy));
+    }
+    out
+}
+
+/// Lines in a block (a last line without a newline counts).
+fn count_lines(bytes: &[u8], last: bool) -> usize {
+    let n = memchr::memchr_iter(b'\n', bytes).count();
+    n + usize::from(last && !bytes.is_empty() && bytes.last() != Some(&b'\n'))
+}
+
+/// Read `input` to its end (after `head`, bytes already read from it),
+/// decoding every line; `sink` gets them in input order.
+pub fn decode_stream(
+    head: Vec<u8>,
+    input: impl Read + Send,
+    mut sink: impl FnMut(Line),
+) -> Outcome {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let (job_tx, job_rx) = sync_channel::<Job>(workers * 2);
+    let job_rx: Arc<Mutex<Receiver<Job>>> = Arc::new(Mutex::new(job_rx));
+    let (res_tx, res_rx) = sync_channel::<(usize, Vec<Line>)>(workers * 2);
+    std::thread::scope(|scope| {
+        let reader = scope.spawn(move || read_blocks(head, input, |job| job_tx.send(job).is_ok()));
+        for _ in 0..workers {
+            let rx = job_rx.clone();
+            let tx = res_tx.clone();
+            scope.spawn(move || {
+                loop {
+                    let job = match rx.lock() {
+                        Ok(r) => r.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok(job) = job else { return };
+                    if tx.send((job.index, decode_job(&job))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(res_tx);
+        // Put blocks back in order as they come.
+        let mut next = 0usize;
+        let mut early: BTreeMap<usize, Vec<Line>> = BTreeMap::new();
+        for (index, lines) in res_rx {
+            early.insert(index, lines);
+            while let Some(lines) = early.remove(&next) {
+                lines.into_iter().for_each(&mut sink);
+                next += 1;
+            }
+        }
+        reader.join().unwrap_or(Outcome {
+            lines: 0,
+            error: Some((0, io::Error::other("the reader thread panicked"))),
+        })
+    })
+}
+
+/// Read until `buf` holds `want` bytes; true at the end of the input (or
+/// at a read error, which goes to `error` with the input offset it hit).
+fn fill(
+    input: &mut impl Read,
+    buf: &mut Vec<u8>,
+    want: usize,
+    offset: u64,
+    error: &mut Option<(u64, io::Error)>,
+) -> bool {
+    while buf.len() < want {
+        let start = buf.len();
+        buf.resize(want, 0);
+        match input.read(&mut buf[start..]) {
+            Ok(0) => {
+                buf.truncate(start);
+                return true;
+            }
+            Ok(n) => buf.truncate(start + n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(start),
+            Err(e) => {
+                buf.truncate(start);
+                *error = Some((offset + start as u64, e));
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Cut the input into blocks of whole lines; `send` returns false to stop.
+fn read_blocks(
+    mut buf: Vec<u8>,
+    mut input: impl Read,
+    mut send: impl FnMut(Job) -> bool,
+) -> Outcome {
+    let (mut index, mut line, mut offset) = (0, 0, 0u64);
+    let mut error = None;
+    let mut scan_from = 0;
+    let mut want = BLOCK;
+    loop {
+        let eof = fill(&mut input, &mut buf, want, offset, &mut error);
+        let cut = if eof {
+            buf.len()
+        } else {
+            match memchr::memrchr(b'\n', &buf[scan_from..]) {
+                Some(i) => scan_from + i + 1,
+                None => {
+                    // One line longer than a block: read on.
+                    scan_from = buf.len();
+                    want = buf.len() + BLOCK;
+                    continue;
+                }
+            }
+        };
+        let rest = buf.split_off(cut);
+        let n = count_lines(&buf, eof);
+        let len = buf.len() as u64;
+        let job = Job {
+            index,
+            bytes: std::mem::replace(&mut buf, rest),
+            line,
+            offset,
+            last: eof,
+        };
+        index += 1;
+        line += n;
+        offset += len;
+        if !send(job) || eof {
+            return Outcome { lines: line, error };
+        }
+        scan_from = buf.len();
+        want = BLOCK.max(buf.len() + (64 << 10));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(input: &[u8]) -> (Vec<(usize, u64)>, Outcome) {
+        let mut origins = Vec::new();
+        let out = decode_stream(Vec::new(), input, |(d, _)| {
+            if let Decoded::Bad(diag) = d {
+                origins.push((diag.origin.line, diag.origin.offset));
+            }
+        });
+        (origins, out)
+    }
+
+    #[test]
+    fn lines_keep_their_numbers_and_offsets_across_blocks() {
+        // Lines that do not decode report their origin: check every one.
+        let mut input = Vec::new();
+        let mut want = Vec::new();
+        for i in 0..30_000usize {
+            want.push((i + 1, input.len() as u64));
+            input.extend_from_slice(format!("not json {i} {}\n", "x".repeat(i % 700)).as_bytes());
+        }
+        assert!(input.len() > 2 * BLOCK);
+        let (got, out) = lines_of(&input);
+        assert_eq!(got, want);
+        assert_eq!(out.lines, 30_000);
+        assert!(out.error.is_none());
+    }
+
+    #[test]
+    fn a_line_longer_than_a_block_and_a_last_line_without_newline() {
+        let long = format!("{}\n", "y".repeat(BLOCK * 2 + 5));
+        let input = format!("a\n{long}b");
+        let (got, out) = lines_of(input.as_bytes());
+        assert_eq!(got, vec![(1, 0), (2, 2), (3, 2 + long.len() as u64)]);
+        assert_eq!(out.lines, 3);
+    }
+
+    #[test]
+    fn a_read_error_ends_the_input_with_what_was_read() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = buf.len().min(self.0);
+                for (i, b) in buf[..n].iter_mut().enumerate() {
+                    *b = if i % 10 == 9 { b'\n' } else { b'z' };
+                }
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let mut n = 0;
+        let out = decode_stream(Vec::new(), Failing(1000), |_| n += 1);
+        assert_eq!(n, 100);
+        assert_eq!(out.lines, 100);
+        let (at, e) = out.error.unwrap();
+        assert_eq!(at, 1000);
+        assert!(e.to_string().contains("disk on fire"));
+    }
+}

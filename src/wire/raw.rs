@@ -1,0 +1,102 @@
+//! [`RawJson`]: a piece of JSON kept as its text and parsed when read.
+//!
+//! Event data and views are most of a session's bytes. Held as
+//! `serde_json::Value` trees they cost about four times their text (every
+//! object key is its own allocation in an index map), so an hour-long
+//! session would not fit comfortably in memory. As text they cost their
+//! size; the reducer parses an event's data once while folding it, and a
+//! card's view is typed once when it is attached.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// Immutable JSON text, shared (clones are pointer copies).
+#[derive(Clone, PartialEq, Eq)]
+pub struct RawJson(Arc<str>);
+
+impl RawJson {
+    /// JSON `null`.
+    pub fn null() -> RawJson {
+        RawJson(Arc::from("null"))
+    }
+
+    /// Text already known to be one JSON value (from a parser's raw slice).
+    pub fn from_raw(raw: &RawValue) -> RawJson {
+        RawJson(Arc::from(raw.get()))
+    }
+
+    /// Serialize a value.
+    pub fn from_value(v: &Value) -> RawJson {
+        RawJson(Arc::from(v.to_string()))
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Bytes of text.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn is_null(&self) -> bool {
+        &*self.0 == "null"
+    }
+
+    /// The value. The text came from a JSON parser or serializer, so this
+    /// does not fail; if it ever did, the answer is `null`.
+    pub fn parse(&self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+}
+
+impl From<Value> for RawJson {
+    fn from(v: Value) -> RawJson {
+        RawJson::from_value(&v)
+    }
+}
+
+impl fmt::Debug for RawJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Serialized as the JSON it holds (not as a string).
+impl Serialize for RawJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match serde_json::from_str::<&RawValue>(&self.0) {
+            Ok(raw) => raw.serialize(s),
+            Err(_) => Value::Null.serialize(s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn round_trips_and_serializes_as_json() {
+        let v = json!({"b": 1, "a": [true, "x"]});
+        let r = RawJson::from_value(&v);
+        assert_eq!(r.parse(), v);
+        assert_eq!(r.as_str(), r#"{"b":1,"a":[true,"x"]}"#);
+        assert_eq!(
+            serde_json::to_string(&json!({"k": r})).unwrap(),
+            r#"{"k":{"b":1,"a":[true,"x"]}}"#
+        );
+        assert!(RawJson::null().is_null());
+        assert_eq!(RawJson::null().parse(), Value::Null);
+    }
+}
