@@ -206,7 +206,7 @@ struct InspectLine<'a> {
 
 fn inspect_line(card: &deck::session::ToolCard) -> InspectLine<'_> {
     let resolved = cards::resolve(card);
-    let view_source = match cards::resolution(card) {
+    let view_source = match cards::resolution_of(card, &resolved) {
         Resolution::Wire => "wire",
         Resolution::Presenter => "presenter",
         Resolution::Fallback => "fallback",

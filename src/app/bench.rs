@@ -30,6 +30,9 @@ impl std::fmt::Display for FrameTimes {
 pub fn frames(t: Transcript, width: u16, height: u16, iterations: usize) -> FrameTimes {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let mut app = App::viewer("bench".into(), t, vec![Theme::dark()]);
+    // As the interactive app draws: first layouts plain, colours from the
+    // layout thread (taken in before each move, as the app's tick does).
+    app.list.progressive = true;
     app.update(Msg::Resize(width, height));
     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
     super::draw::draw(&mut app, &mut buf);
@@ -59,6 +62,7 @@ pub fn frames(t: Transcript, width: u16, height: u16, iterations: usize) -> Fram
                 key(KeyCode::Char('j'))
             }
         };
+        app.list.poll_layouts();
         app.update(msg);
         let start = Instant::now();
         buf.reset();

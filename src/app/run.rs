@@ -117,6 +117,8 @@ pub fn run_feed_with(
     mut on_switch: Option<Switcher>,
 ) -> anyhow::Result<()> {
     ensure_terminal()?;
+    // Cards seen for the first time show at once, colours follow.
+    app.list.progressive = true;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [
         signal_hook::consts::SIGTERM,
@@ -173,7 +175,7 @@ pub fn run_feed_with(
                 .map(|ms| Duration::from_secs_f64(ms / 1000.0));
             let laying_out = app.list.layouts_pending()
                 || matches!(&app.overlay, super::state::Overlay::Pager(p) if p.is_laying_out());
-            let anim = Duration::from_millis(if laying_out { 20 } else { 100 });
+            let anim = Duration::from_millis(if laying_out { 8 } else { 100 });
             due.map_or(anim, |d| d.min(anim))
                 .max(Duration::from_millis(1))
         };

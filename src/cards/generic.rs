@@ -12,7 +12,7 @@ use ratatui::style::Style;
 use serde_json::Value;
 
 use super::{Body, Ctx, Resolved};
-use crate::text::highlight::highlight;
+use crate::text::highlight::highlight_first;
 use crate::text::{Line, markdown, sanitize, wrap};
 use crate::theme::Role;
 use crate::wire::view::{Block, GenericView};
@@ -200,11 +200,12 @@ fn plain(text: &str, style: Style, width: usize) -> Vec<Line> {
 /// A JSON value pretty-printed, highlighted and hard-wrapped.
 fn json(v: &Value, ctx: &Ctx) -> Vec<Line> {
     let pretty = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
-    highlight(
+    highlight_first(
         &pretty,
         Some("json"),
         ctx.theme,
         ctx.theme.style(Role::Text),
+        ctx.code_lines(),
     )
     .iter()
     .flat_map(|l| wrap::chars(l, ctx.width))

@@ -61,9 +61,24 @@ pub struct Ctx<'a> {
     pub now_ms: Option<i64>,
     /// Spinner frame for pending cards.
     pub tick: usize,
+    /// Lay code out without syntax colours (a first, fast layout; or text only).
+    pub plain_code: bool,
 }
 
 impl<'a> Ctx<'a> {
+    /// Source lines worth syntax-highlighting: a preview shows only its
+    /// first rows (and every line makes at least one), so lines past them
+    /// are laid out plain — same text, same rows, far cheaper.
+    pub fn code_lines(&self) -> usize {
+        if self.plain_code {
+            return 0;
+        }
+        match self.density {
+            Density::Preview => self.preview_rows + 1,
+            _ => usize::MAX,
+        }
+    }
+
     pub fn new(width: usize, theme: &'a Theme, density: Density) -> Ctx<'a> {
         Ctx {
             width,
@@ -72,6 +87,7 @@ impl<'a> Ctx<'a> {
             preview_rows: 12,
             now_ms: None,
             tick: 0,
+            plain_code: false,
         }
     }
 }
@@ -114,8 +130,8 @@ pub enum Resolution {
     Fallback,
 }
 
-fn parsed(v: &Option<AttachedView>) -> Option<Result<&View, &str>> {
-    v.as_ref().map(|a| a.typed())
+fn parsed(v: &Option<AttachedView>) -> Option<Result<View, String>> {
+    v.as_ref().map(AttachedView::typed)
 }
 
 /// Pretty JSON for a raw arguments string (as is when it does not parse).
@@ -126,14 +142,17 @@ pub fn pretty_arguments(arguments: &str) -> Value {
     }
 }
 
-/// Apply the protocol's fallback rules to a card.
+/// Apply the protocol's fallback rules to a card. Views are typed here
+/// (callers cache what they draw from the result).
 pub fn resolve(card: &ToolCard) -> Resolved {
     let tool = card.tool_name().to_string();
-    let raw_text = card
-        .result
-        .as_ref()
-        .map(|r| r.text())
-        .filter(|t| !t.is_empty());
+    // The result's raw text, read only where a card shows it.
+    let raw_text = || {
+        card.result
+            .as_ref()
+            .map(|r| r.text())
+            .filter(|t| !t.is_empty())
+    };
     let fallback = |reason: String| Resolved {
         view: View::Generic(GenericView {
             title: Some(tool.clone()),
@@ -144,11 +163,11 @@ pub fn resolve(card: &ToolCard) -> Resolved {
         }),
         title: tool.clone(),
         fallback: Some(reason),
-        raw_result: raw_text.clone(),
+        raw_result: raw_text(),
     };
     let call = parsed(&card.call_view);
     let result = parsed(&card.result_view);
-    let call_title = match call {
+    let call_title = match &call {
         Some(Ok(v)) => v.title().map(str::to_string),
         _ => None,
     };
@@ -169,26 +188,26 @@ pub fn resolve(card: &ToolCard) -> Resolved {
             let view = match (call, rv) {
                 (Some(Ok(View::Terminal(c))), View::Terminal(r)) => View::Terminal(TerminalView {
                     title: Some(title.clone()),
-                    description: r.description.clone().or_else(|| c.description.clone()),
-                    cwd: r.cwd.clone().or_else(|| c.cwd.clone()),
-                    ..r.clone()
+                    description: r.description.clone().or(c.description),
+                    cwd: r.cwd.clone().or(c.cwd),
+                    ..r
                 }),
                 (Some(Ok(View::Generic(c))), View::Generic(r)) => View::Generic(GenericView {
                     title: Some(title.clone()),
-                    kind: r.kind.clone().or_else(|| c.kind.clone()),
-                    raw_input: r.raw_input.clone().or_else(|| c.raw_input.clone()),
-                    content: r.content.clone(),
+                    kind: r.kind.or(c.kind),
+                    raw_input: r.raw_input.or(c.raw_input),
+                    content: r.content,
                     locations: if r.locations.is_empty() {
-                        c.locations.clone()
+                        c.locations
                     } else {
-                        r.locations.clone()
+                        r.locations
                     },
                 }),
-                _ => rv.clone(),
+                (_, rv) => rv,
             };
             // A generic result without content shows the raw result content.
             let raw_result = match &view {
-                View::Generic(g) if g.content.is_none() => raw_text,
+                View::Generic(g) if g.content.is_none() => raw_text(),
                 _ => None,
             };
             Resolved {
@@ -201,8 +220,8 @@ pub fn resolve(card: &ToolCard) -> Resolved {
         (Some(Err(reason)), None) => fallback(format!("call view: {reason}")),
         (Some(Ok(cv)), None) => {
             let title = call_title.unwrap_or_else(|| tool.clone());
-            let mut view = cv.clone();
-            let mut raw_result = raw_text;
+            let mut view = cv;
+            let mut raw_result = raw_text();
             // A terminal card without a result view shows the raw result as its output.
             if let View::Terminal(t) = &mut view
                 && card.result.is_some()
@@ -226,7 +245,11 @@ pub fn resolve(card: &ToolCard) -> Resolved {
 
 /// Which source the card's shown view came from, for `deck inspect`.
 pub fn resolution(card: &ToolCard) -> Resolution {
-    let r = resolve(card);
+    resolution_of(card, &resolve(card))
+}
+
+/// [`resolution`] of a card already resolved.
+pub fn resolution_of(card: &ToolCard, r: &Resolved) -> Resolution {
     if r.fallback.is_some() {
         return Resolution::Fallback;
     }

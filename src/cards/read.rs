@@ -73,7 +73,8 @@ pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
     let digits = last.to_string().len();
     let gutter = theme.style(Role::Gutter);
     let lang = v.lang.clone().or_else(|| lang_for_path(&v.path));
-    let mut hl = Highlighter::new(lang.as_deref(), theme, theme.style(Role::Text));
+    let mut hl =
+        Highlighter::new(lang.as_deref(), theme, theme.style(Role::Text)).limit(ctx.code_lines());
     let cont = [Span::new(format!("{:>digits$} ", "↪"), gutter)];
     let mut prev: Option<u64> = None;
     for l in &v.lines {

@@ -110,7 +110,8 @@ fn command_needs_body(cmd: &str, v: &TerminalView, body_width: usize) -> bool {
 /// under a `$ ` / `  ` prefix.
 fn command_lines(cmd: &str, ctx: &Ctx) -> Vec<Line> {
     let theme = ctx.theme;
-    let mut h = Highlighter::new(Some("sh"), theme, theme.style(Role::Command));
+    let colour = if ctx.plain_code { 0 } else { usize::MAX };
+    let mut h = Highlighter::new(Some("sh"), theme, theme.style(Role::Command)).limit(colour);
     let prompt = [Span::new("$ ", theme.style(Role::Muted))];
     let indent = [Span::plain("  ")];
     let mut out = Vec::new();

@@ -59,40 +59,45 @@ pub enum ViewSource {
     Presenter,
 }
 
-/// A view attached to a card slot: raw JSON and its typed form (or why it
-/// did not type). Both are shared with the record they came from.
+/// A view attached to a card slot, as JSON text. It is typed when a card
+/// is drawn (and the drawing cached), not kept typed: a session's views
+/// would otherwise be held twice.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttachedView {
     pub source: ViewSource,
     pub raw: RawJson,
-    pub parsed: Arc<Result<View, String>>,
 }
 
 impl AttachedView {
     pub fn new(source: ViewSource, raw: Value) -> AttachedView {
-        let parsed = Arc::new(View::parse(&raw));
         AttachedView {
             source,
             raw: RawJson::from_value(&raw),
-            parsed,
         }
     }
 
-    /// A view sent by the host, parsed once per record.
+    /// A view sent by the host (shares the record's text).
     pub fn from_wire(env: &crate::wire::ViewEnvelope) -> AttachedView {
         AttachedView {
             source: ViewSource::Wire,
             raw: env.view.clone(),
-            parsed: env.parsed(),
         }
     }
 
     /// The typed view, or why it did not type.
-    pub fn typed(&self) -> Result<&View, &str> {
-        match &*self.parsed {
-            Ok(v) => Ok(v),
-            Err(e) => Err(e),
+    pub fn typed(&self) -> Result<View, String> {
+        View::parse(&self.raw.parse())
+    }
+
+    /// The view's `card` tag, read without typing the view.
+    pub fn tag(&self) -> Option<String> {
+        #[derive(serde::Deserialize)]
+        struct Tag {
+            card: Option<String>,
         }
+        serde_json::from_str::<Tag>(self.raw.as_str())
+            .ok()
+            .and_then(|t| t.card)
     }
 }
 
@@ -376,7 +381,12 @@ impl Transcript {
     }
 
     /// Cards whose status is error or failed.
+    /// Cards that ended badly (error or failed). O(1).
     pub fn error_count(&self) -> usize {
-        self.cards.iter().filter(|c| c.status.is_bad()).count()
+        debug_assert_eq!(
+            self.state.bad,
+            self.cards.iter().filter(|c| c.status.is_bad()).count()
+        );
+        self.state.bad
     }
 }

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{Item, Transcript};
 use super::reducer::Ev;
+use super::{Item, Transcript};
 
 /// What the host asked.
 #[derive(Debug, Clone, PartialEq)]

@@ -61,6 +61,19 @@ pub(super) struct State {
     /// The newest question (for a resolution without an rpc id).
     pub(super) last_question: Option<usize>,
     pub(super) duplicates: usize,
+    /// Cards whose status is bad (kept as statuses change: the status bar
+    /// shows it every frame).
+    pub(super) bad: usize,
+}
+
+impl State {
+    pub(super) fn count_bad(&mut self, was: bool, now: bool) {
+        match (was, now) {
+            (false, true) => self.bad += 1,
+            (true, false) => self.bad = self.bad.saturating_sub(1),
+            _ => {}
+        }
+    }
 }
 
 /// Event kinds the fold reads (others only count, or are reported when unknown).
@@ -317,9 +330,12 @@ impl Transcript {
         for i in ending {
             self.state.pending.remove(&i);
             let card = Arc::make_mut(&mut self.cards[i]);
+            let was_bad = card.status.is_bad();
             card.status = Status::Interrupted;
             card.ended = Some(ev.time);
             card.rev += 1;
+            let now_bad = card.status.is_bad();
+            self.state.count_bad(was_bad, now_bad);
         }
         let closing: Vec<usize> = self.state.open_assistant.iter().copied().collect();
         for i in closing {

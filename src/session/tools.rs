@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::reducer::Ev;
 use super::{AttachedView, Item, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource};
 use crate::present;
-use super::reducer::Ev;
 use crate::wire::{Origin, View, ViewEnvelope, ViewFor};
 
 impl Transcript {
@@ -38,12 +38,7 @@ impl Transcript {
         i
     }
 
-    pub(super) fn tool_call(
-        &mut self,
-        ev: &Ev<'_>,
-        view: Option<&ViewEnvelope>,
-        origin: Origin,
-    ) {
+    pub(super) fn tool_call(&mut self, ev: &Ev<'_>, view: Option<&ViewEnvelope>, origin: Origin) {
         let Some(call_id) = ev.str("callId").map(str::to_string) else {
             self.diagnose(
                 origin,
@@ -79,6 +74,7 @@ impl Transcript {
                 .map(|v| AttachedView::new(ViewSource::Presenter, v)),
         };
         let card = Arc::make_mut(&mut self.cards[i]);
+        let was_bad = card.status.is_bad();
         card.tool = Some(name);
         card.arguments = arguments;
         card.turn = ev.u64("turn");
@@ -97,14 +93,11 @@ impl Transcript {
             card.status = settle_status(card);
         }
         card.rev += 1;
+        let now_bad = card.status.is_bad();
+        self.state.count_bad(was_bad, now_bad);
     }
 
-    pub(super) fn tool_result(
-        &mut self,
-        ev: &Ev<'_>,
-        view: Option<&ViewEnvelope>,
-        origin: Origin,
-    ) {
+    pub(super) fn tool_result(&mut self, ev: &Ev<'_>, view: Option<&ViewEnvelope>, origin: Origin) {
         let message = ev.data.get("message");
         let part = message
             .and_then(|m| m.get("content"))
@@ -160,6 +153,7 @@ impl Transcript {
         }
         self.state.pending.remove(&i);
         let card = Arc::make_mut(&mut self.cards[i]);
+        let was_bad = card.status.is_bad();
         card.result = Some(ToolResult::from_event_data(
             ev.seq,
             ev.raw.clone(),
@@ -176,6 +170,8 @@ impl Transcript {
         };
         card.status = settle_status(card);
         card.rev += 1;
+        let now_bad = card.status.is_bad();
+        self.state.count_bad(was_bad, now_bad);
         self.prompt_result(&call_id);
     }
 }
@@ -212,7 +208,9 @@ fn settle_status(card: &ToolCard) -> Status {
     if result.is_error {
         return Status::Error;
     }
-    if let Some(Ok(View::Terminal(t))) = card.result_view.as_ref().map(AttachedView::typed)
+    if let Some(v) = &card.result_view
+        && v.tag().as_deref() == Some("terminal")
+        && let Ok(View::Terminal(t)) = v.typed()
         && (t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some())
     {
         return Status::Failed;

@@ -1,8 +1,7 @@
 //! The loader's line decoding, streamed and spread over the cores.
 //!
 //! A reader thread cuts the input into blocks of whole lines (a few MB
-//! each), worker threads decode the blocks' lines ([`decode_line`], which
-//! also types each attached view), and the calling thread gets the decoded
+//! each), worker threads decode the blocks' lines ([`decode_line`]), and the calling thread gets the decoded
 //! lines back in input order. Lines decode independently, so this is the
 //! part of loading that scales; the fold that follows stays ordered.
 //! Memory stays bounded: at most a few blocks are in flight, and the input
@@ -14,7 +13,7 @@ use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use super::lines::{Decoded, decode_line};
-use crate::wire::{Diagnostic, Origin, Record};
+use crate::wire::{Diagnostic, Origin};
 
 /// Bytes read per block (a longer line makes a longer block).
 const BLOCK: usize = 4 << 20;
@@ -54,17 +53,6 @@ fn decode_job(job: &Job) -> Vec<Line> {
         let (decoded, lossy) = decode_line(raw, Origin { line, offset }, truncated);
         offset += (rest.len() - next.len()) as u64;
         rest = next;
-        // Type the views here, on the worker: the fold then shares them.
-        if let Decoded::Records { records, .. } = &decoded {
-            for r in records {
-                if let Record::Event {
-                    view: Some(env), ..
-                } = r
-                {
-                    env.parsed();
-                }
-            }
-        }
         out.push((decoded, lossy));
     }
     out

@@ -93,7 +93,9 @@ pub fn expand(row: &Map<String, Value>) -> Result<Vec<SessionEvent>, String> {
             kind: "assistant/chunk".into(),
             seq: seq0 + k as u64,
             time,
-            data: crate::wire::RawJson::from_value(&json!({"turn": turn, "step": step, "chunk": chunk})),
+            data: crate::wire::RawJson::from_value(
+                &json!({"turn": turn, "step": step, "chunk": chunk}),
+            ),
             ignorable: false,
             source_event_seqs: Vec::new(),
         });

@@ -141,7 +141,11 @@ pub fn load_reader(
         let dec = zstd::stream::read::Decoder::new(chained)?;
         return Ok(load_text(name, true, dec));
     }
-    Ok(load_text(name, false, std::io::Cursor::new(magic).chain(input)))
+    Ok(load_text(
+        name,
+        false,
+        std::io::Cursor::new(magic).chain(input),
+    ))
 }
 
 /// Load bytes already in memory. `name` is used in messages.
@@ -155,7 +159,11 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
 }
 
 /// Decompressed text in: one JSON document (a history), or lines.
-fn load_text(name: &str, compressed: bool, mut text: impl Read + Send) -> Result<Loaded, LoadError> {
+fn load_text(
+    name: &str,
+    compressed: bool,
+    mut text: impl Read + Send,
+) -> Result<Loaded, LoadError> {
     // The first line decides: a whole JSON value on it means lines (frames,
     // events, log rows); otherwise the input may be one document spread over
     // lines (a pretty-printed history), read whole.

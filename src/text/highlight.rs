@@ -105,6 +105,8 @@ fn span_style(st: syntect::highlighting::Style) -> Style {
 pub struct Highlighter {
     inner: Option<HighlightLines<'static>>,
     base: Style,
+    /// Lines still to colour; after them lines come out plain.
+    left: usize,
 }
 
 impl Highlighter {
@@ -116,7 +118,17 @@ impl Highlighter {
             let st = syn_theme(theme.syntax.as_deref()?)?;
             Some(HighlightLines::new(syntax, st))
         })();
-        Highlighter { inner, base }
+        Highlighter {
+            inner,
+            base,
+            left: usize::MAX,
+        }
+    }
+
+    /// Colour only the first `lines` lines (the rest come out plain, in `base`).
+    pub fn limit(mut self, lines: usize) -> Highlighter {
+        self.left = lines;
+        self
     }
 
     /// True when this highlighter colours text.
@@ -127,9 +139,10 @@ impl Highlighter {
     /// Highlight the next line (without its newline). Controls are sanitized.
     pub fn line(&mut self, raw: &str) -> Line {
         let clean = sanitize::line(raw);
-        let Some(h) = self.inner.as_mut() else {
+        let Some(h) = self.inner.as_mut().filter(|_| self.left > 0) else {
             return Line::styled(clean.into_owned(), self.base);
         };
+        self.left -= 1;
         let with_nl = format!("{clean}\n");
         match h.highlight_line(&with_nl, syntaxes()) {
             Ok(ranges) => {
@@ -149,7 +162,18 @@ impl Highlighter {
 
 /// Highlight a whole text: one [`Line`] per source line.
 pub fn highlight(text: &str, lang: Option<&str>, theme: &Theme, base: Style) -> Vec<Line> {
-    let mut h = Highlighter::new(lang, theme, base);
+    highlight_first(text, lang, theme, base, usize::MAX)
+}
+
+/// [`highlight`] colouring only the first `lines` lines.
+pub fn highlight_first(
+    text: &str,
+    lang: Option<&str>,
+    theme: &Theme,
+    base: Style,
+    lines: usize,
+) -> Vec<Line> {
+    let mut h = Highlighter::new(lang, theme, base).limit(lines);
     let mut out: Vec<Line> = text
         .split('\n')
         .map(|l| h.line(l.strip_suffix('\r').unwrap_or(l)))
@@ -186,6 +210,18 @@ mod tests {
         for s in &lines[0].spans {
             assert!(!matches!(s.style.fg, Some(Color::Rgb(..))), "{:?}", s.style);
         }
+    }
+
+    #[test]
+    fn a_limit_colours_only_the_first_lines() {
+        let theme = Theme::dark();
+        let code = "fn a() {}\nfn b() {}\nfn c() {}";
+        let all = highlight(code, Some("rs"), &theme, Style::default());
+        let first = highlight_first(code, Some("rs"), &theme, Style::default(), 2);
+        assert_eq!(first[..2], all[..2]);
+        assert!(all[2].spans.len() > 1);
+        assert_eq!(first[2].spans.len(), 1);
+        assert_eq!(first[2].text(), all[2].text());
     }
 
     #[test]

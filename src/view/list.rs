@@ -93,6 +93,11 @@ pub struct TranscriptList {
     pub follow: bool,
     cache: LineCache,
     built_for: Option<(usize, bool, bool)>,
+    /// Cards drawn for the first time are laid out without syntax colours
+    /// (same text, same rows) and coloured on the layout thread, so a jump
+    /// into never-seen cards costs a plain layout, not a highlight. On in
+    /// the interactive app; off by default (tests see one final layout).
+    pub progressive: bool,
 }
 
 impl TranscriptList {
@@ -189,6 +194,7 @@ impl TranscriptList {
             show_reasoning: opts.show_reasoning,
             hide_tools: false,
             now_ms: opts.now_ms,
+            plain_code: false,
         };
         if let Item::Tool(ci) = item
             && !pending
@@ -213,6 +219,39 @@ impl TranscriptList {
             }
             let lines = Arc::new(worker::placeholder(card, theme, layout.width));
             // Cached under a key that never matches, so the real layout replaces it.
+            let stale = CacheKey {
+                rev: u64::MAX,
+                ..key
+            };
+            self.cache.map.insert(item_idx, (stale, lines.clone()));
+            return lines;
+        }
+        if self.progressive
+            && let Item::Tool(ci) = item
+            && !pending
+            && let Some(card) = t.cards.get(*ci)
+        {
+            let job = JobKey {
+                item: item_idx,
+                rev: key.rev,
+                width: layout.width,
+                theme: theme.name.clone(),
+                density,
+            };
+            let plain = LayoutOptions {
+                plain_code: true,
+                ..layout
+            };
+            let lines = Arc::new(render_item_tick(t, item, theme, &plain, opts.tick));
+            if !self.cache.waiting.contains_key(&job) {
+                self.cache.worker.get_or_insert_with(Worker::new).request(
+                    job.clone(),
+                    card,
+                    theme,
+                    opts.now_ms,
+                );
+                self.cache.waiting.insert(job, key.clone());
+            }
             let stale = CacheKey {
                 rev: u64::MAX,
                 ..key
@@ -428,5 +467,79 @@ fn is_shown(item: &Item, opts: &ListOptions) -> bool {
         Item::Tool(_) => !opts.hide_tools,
         Item::Assistant(m) => opts.show_reasoning || m.blocks.iter().any(|b| !b.reasoning),
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{demo, load_bytes};
+
+    fn showcase() -> Transcript {
+        let l = load_bytes("demo", demo::SHOWCASE).unwrap();
+        let s = &l.sessions[0];
+        Transcript::from_records(s.id.clone(), &s.records)
+    }
+
+    fn coloured(lines: &[Line]) -> usize {
+        let mut fgs = std::collections::HashSet::new();
+        for l in lines {
+            for s in &l.spans {
+                fgs.insert(format!("{:?}", s.style.fg));
+            }
+        }
+        fgs.len()
+    }
+
+    #[test]
+    fn progressive_layout_is_plain_first_then_coloured_with_the_same_rows() {
+        let t = showcase();
+        let theme = Theme::dark();
+        let opts = ListOptions {
+            width: 100,
+            density: Density::Preview,
+            show_reasoning: true,
+            hide_tools: false,
+            now_ms: None,
+            tick: 0,
+        };
+        let read_item = t
+            .items
+            .iter()
+            .position(|it| {
+                matches!(it, Item::Tool(i) if t.cards[*i].result_view.as_ref().and_then(|v| v.tag()).as_deref() == Some("read"))
+            })
+            .expect("the showcase has a read card");
+        let mut final_list = TranscriptList::new();
+        final_list.sync(&t, &opts);
+        let entry = final_list
+            .entries
+            .iter()
+            .position(|&i| i == read_item)
+            .unwrap();
+        let direct = final_list.lines(&t, &theme, &opts, entry);
+
+        let mut list = TranscriptList::new();
+        list.progressive = true;
+        list.sync(&t, &opts);
+        let first = list.lines(&t, &theme, &opts, entry);
+        let text = |ls: &[Line]| ls.iter().map(Line::text).collect::<Vec<_>>();
+        assert_eq!(text(&first), text(&direct), "same text, same rows");
+        assert!(
+            coloured(&first) < coloured(&direct),
+            "the first layout has no syntax colours"
+        );
+        assert!(list.layouts_pending());
+        let start = std::time::Instant::now();
+        while !list.poll_layouts() {
+            assert!(
+                start.elapsed().as_secs() < 30,
+                "the coloured layout never came"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let later = list.lines(&t, &theme, &opts, entry);
+        assert_eq!(*later, *direct);
+        assert!(!list.layouts_pending());
     }
 }

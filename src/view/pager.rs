@@ -86,6 +86,7 @@ impl Pager {
                 show_reasoning: true,
                 hide_tools: false,
                 now_ms: None,
+                plain_code: false,
             };
             self.lines = t
                 .items

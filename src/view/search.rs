@@ -59,6 +59,8 @@ pub fn find(
         show_reasoning: reasoning,
         hide_tools: false,
         now_ms: None,
+        // Matching needs the text only.
+        plain_code: true,
     };
     let header = LayoutOptions {
         density: Density::Line,

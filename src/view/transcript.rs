@@ -16,6 +16,8 @@ pub struct LayoutOptions {
     /// Conversation only: tool cards hidden.
     pub hide_tools: bool,
     pub now_ms: Option<i64>,
+    /// Code without syntax colours (same text and rows; far cheaper).
+    pub plain_code: bool,
 }
 
 impl LayoutOptions {
@@ -26,6 +28,7 @@ impl LayoutOptions {
             show_reasoning: true,
             hide_tools: false,
             now_ms: None,
+            plain_code: false,
         }
     }
 }
@@ -46,6 +49,7 @@ pub fn render_item_tick(
     let ctx = Ctx {
         now_ms: opts.now_ms,
         tick,
+        plain_code: opts.plain_code,
         ..Ctx::new(opts.width, theme, opts.density)
     };
     match item {

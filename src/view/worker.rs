@@ -7,7 +7,6 @@ use std::collections::HashSet;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
-
 use crate::cards::{self, Ctx, Density};
 use crate::session::ToolCard;
 use crate::text::Line;
@@ -19,10 +18,7 @@ pub const HEAVY_BYTES: usize = 256 * 1024;
 /// Bytes of text a card carries (arguments, result, views).
 pub fn weight(card: &ToolCard) -> usize {
     card.arguments.len()
-        + card
-            .result
-            .as_ref()
-            .map_or(0, |r| r.size())
+        + card.result.as_ref().map_or(0, |r| r.size())
         + card.call_view.as_ref().map_or(0, |v| v.raw.len())
         + card.result_view.as_ref().map_or(0, |v| v.raw.len())
 }

@@ -72,7 +72,6 @@ impl SessionEvent {
             source_event_seqs,
         })
     }
-
 }
 
 #[cfg(test)]

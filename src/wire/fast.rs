@@ -14,9 +14,9 @@ use serde::Deserialize;
 use serde_json::Number;
 use serde_json::value::RawValue;
 
+use super::SessionEvent;
 use super::frame::{Frame, KNOWN_FRAMES, ViewEnvelope, ViewFor};
 use super::raw::RawJson;
-use super::SessionEvent;
 
 #[derive(Deserialize)]
 struct Msg<'a> {

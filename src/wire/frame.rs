@@ -3,8 +3,6 @@
 //! `{type:"session/event", sessionId, event, view?}`, or — in logs and simple
 //! streams — a bare session event `{type, seq, time, data}`.
 
-use std::sync::{Arc, OnceLock};
-
 use serde_json::Value;
 
 use super::event::SessionEvent;
@@ -44,9 +42,6 @@ pub struct ViewEnvelope {
     /// The render intent, raw: typed later by [`super::View::parse`] so a
     /// malformed view becomes a fallback card, not a lost frame.
     pub view: RawJson,
-    /// The typed view, parsed once and shared by every fold of this record
-    /// (the player re-folds when seeking).
-    typed: Arc<OnceLock<Arc<Result<View, String>>>>,
 }
 
 impl PartialEq for ViewEnvelope {
@@ -61,18 +56,12 @@ impl ViewEnvelope {
     }
 
     pub fn from_raw(for_: ViewFor, view: RawJson) -> ViewEnvelope {
-        ViewEnvelope {
-            for_,
-            view,
-            typed: Arc::default(),
-        }
+        ViewEnvelope { for_, view }
     }
 
-    /// The typed view (parsed on first use).
-    pub fn parsed(&self) -> Arc<Result<View, String>> {
-        self.typed
-            .get_or_init(|| Arc::new(View::parse(&self.view.parse())))
-            .clone()
+    /// The typed view, or why it did not type (parsed on each call).
+    pub fn parsed(&self) -> Result<View, String> {
+        View::parse(&self.view.parse())
     }
 }
 
@@ -111,7 +100,7 @@ impl Frame {
 
     /// Decode one message from its text: frame and event lines without
     /// building a JSON tree (see `wire/fast.rs`), anything else leniently.
-    pub fn from_str(text: &str) -> Result<Frame, String> {
+    pub fn from_text(text: &str) -> Result<Frame, String> {
         if let Some(f) = Frame::decode_fast(text) {
             return Ok(f);
         }

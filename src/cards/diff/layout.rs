@@ -72,11 +72,26 @@ pub struct Painter<'a> {
 }
 
 impl<'a> Painter<'a> {
-    pub fn new(model: &'a FileModel, lang: Option<&str>, theme: &'a Theme) -> Painter<'a> {
+    /// `rows`: rows of the diff that will be shown (a preview's budget);
+    /// lines past them are not highlighted.
+    pub fn new(
+        model: &'a FileModel,
+        lang: Option<&str>,
+        theme: &'a Theme,
+        rows: usize,
+    ) -> Painter<'a> {
         let (mut old_need, mut new_need) = (0, 0);
         for op in model.hunks.iter().flatten() {
             old_need = old_need.max(op.old_range().end);
             new_need = new_need.max(op.new_range().end);
+        }
+        match model.hunks.iter().flatten().next() {
+            _ if rows == 0 => (old_need, new_need) = (0, 0),
+            Some(first) => {
+                old_need = old_need.min(first.old_range().start.saturating_add(rows));
+                new_need = new_need.min(first.new_range().start.saturating_add(rows));
+            }
+            None => {}
         }
         let hl = |lines: &[String], need: usize| -> Option<Vec<Line>> {
             if need == 0 || need > MAX_HIGHLIGHT_LINES {

@@ -108,7 +108,8 @@ pub fn body(v: &DiffView, ctx: &Ctx) -> Body {
             if let Some(why) = &m.approximate {
                 lines.extend(wrap::words(&Line::styled(why.clone(), muted), width));
             }
-            let painter = Painter::new(m, lang.as_deref(), theme);
+            let rows_left = ctx.code_lines().saturating_sub(lines.len());
+            let painter = Painter::new(m, lang.as_deref(), theme, rows_left);
             if m.hunks.is_empty() {
                 let what = if d.old_text.is_none() {
                     "empty new file"

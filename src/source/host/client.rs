@@ -317,7 +317,7 @@ impl Client {
             line: self.messages,
             offset: 0,
         };
-        let frame = match Frame::from_str(text) {
+        let frame = match Frame::from_text(text) {
             Ok(f) => f,
             Err(reason) => {
                 return self
