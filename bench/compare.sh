@@ -110,7 +110,7 @@ name, deck, ref, goal, unit = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]
 ratio = deck / ref
 fmt = {"s": "{:.3f}", "MB": "{:.1f}", "µs": "{:.0f}"}[unit]
 ok = "PASS" if ratio <= goal else "FAIL"
-print(f"{name}: deck {fmt.format(deck)} {unit} vs ref {fmt.format(ref)} {unit} = ratio {ratio:.2f} (goal ≤ {goal:g}) {ok}")
+print(f"{name}: deck {fmt.format(deck)} {unit} vs ref {fmt.format(ref)} {unit} = ratio {ratio:.2f} (goal ≤ {goal}) {ok}")
 EOF
 }
 
@@ -119,10 +119,30 @@ median() {
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"])' "$1" "$2"
 }
 
+# busy: warn when something else is using the CPU (the ratios assume a quiet
+# machine: hyperfine runs one command's runs after the other's). Samples
+# /proc/stat over one idle second of this script.
+busy() {
+  local a b
+  a=$(head -1 /proc/stat)
+  sleep 1
+  b=$(head -1 /proc/stat)
+  local pct
+  pct=$(awk -v a="$a" -v b="$b" 'BEGIN {
+    n = split(a, x, " "); split(b, y, " "); t = 0
+    for (i = 2; i <= n; i++) t += y[i] - x[i]
+    idle = (y[5] - x[5]) + (y[6] - x[6])
+    printf "%d", (t > 0 ? 100 * (t - idle) / t : 0) }')
+  if [ "$pct" -gt 20 ]; then
+    log "warning: the CPUs are ${pct}% busy with other work before measuring $1: the ratios may be skewed"
+  fi
+}
+
 # hf NAME CMD...: hyperfine the commands (deck first), export to $OUT/NAME.json.
 hf() {
   local name=$1
   shift
+  busy "$name"
   log "measuring $name: hyperfine --warmup 1 --runs $RUNS"
   hyperfine --warmup 1 --runs "$RUNS" --style basic --export-json "$OUT/$name.json" "$@" >&2
 }
@@ -180,6 +200,7 @@ for l in open(sys.argv[1],\"rb\"): json.loads(l)' '$OUT/session.jsonl'"
 fi
 
 if want rss; then
+  busy rss
   log "measuring peak RSS of deck inspect (/usr/bin/time -v, median of 3)"
   rss=()
   for _ in 1 2 3; do
@@ -205,6 +226,7 @@ if want frames; then
     done
     printf '%s\n' "${all[@]}" | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
   }
+  busy frames
   log "measuring frame times: deck bench frames --width 200 --height 60 (median p99 of $FRAME_RUNS runs)"
   small=$(p99 "$OUT/cards100.jsonl")
   large=$(p99 "$OUT/cards100k.jsonl")

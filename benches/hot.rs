@@ -17,7 +17,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
 use deck::app::{App, Msg};
 use deck::cards::{self, Ctx, Density};
 use deck::headless::{Format, write_lines};
@@ -136,6 +138,8 @@ fn parse(c: &mut Criterion) {
 
 fn fold(c: &mut Criterion) {
     let mut g = c.benchmark_group("fold");
+    // Tens of ms per iteration: flat sampling keeps the run short.
+    g.sampling_mode(SamplingMode::Flat);
     let records = support::records(3_000);
     g.throughput(Throughput::Elements(records.len() as u64));
     g.bench_function(format!("from_records {} events", records.len()), |b| {
@@ -158,6 +162,8 @@ fn card_layout(c: &mut Criterion) {
     let theme = Theme::dark();
     let ctx = Ctx::new(100, &theme, Density::Full);
     let mut g = c.benchmark_group("card");
+    // Tens of ms per iteration: flat sampling keeps the run short.
+    g.sampling_mode(SamplingMode::Flat);
     if let Some(path) = tour_path() {
         let t = tour_transcript(&path);
         for tag in deck::wire::view::CARD_TAGS {
@@ -218,6 +224,8 @@ fn highlighting(c: &mut Criterion) {
     let rust = support::rust_lines(1_000);
     let text = rust.join("\n") + "\n";
     let mut g = c.benchmark_group("highlight");
+    // Tens of ms per iteration: flat sampling keeps the run short.
+    g.sampling_mode(SamplingMode::Flat);
     g.throughput(Throughput::Elements(1_000));
     g.bench_function("rust 1k lines", |b| {
         b.iter(|| highlight(black_box(&text), Some("rust"), &theme, Style::default()))
@@ -244,6 +252,8 @@ fn diffing(c: &mut Criterion) {
         locations: Vec::new(),
     };
     let mut g = c.benchmark_group("diff");
+    // Tens of ms per iteration: flat sampling keeps the run short.
+    g.sampling_mode(SamplingMode::Flat);
     g.throughput(Throughput::Elements(1_000));
     // `outcome` computes the model (line diff, hunks, counts) and nothing else.
     g.bench_function("model 1k lines (outcome)", |b| {
