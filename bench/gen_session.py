@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Deterministic generator of large DSH frame logs for benchmarks.
 
-    gen_session.py --cards N [--output-lines K] [-o FILE]
+    gen_session.py --cards N [--output-lines K] [--chunks C] [-o FILE]
 
 Writes `server-request` envelopes around `session/event` frames with views, as
 the DSH host sends them: turns of a user message, streamed assistant text and
 tool calls (terminal with ANSI output, read, edit diffs, grep, glob) with their
-results. The same arguments always produce the same bytes.
+results. `--chunks C` streams each assistant text as C `assistant/chunk`
+deltas (as the host does) instead of one, for logs with many small frames.
+The same arguments always produce the same bytes.
 """
 import argparse
 import json
@@ -16,6 +18,7 @@ import sys
 p = argparse.ArgumentParser()
 p.add_argument("--cards", type=int, default=1000)
 p.add_argument("--output-lines", type=int, default=20, help="lines of terminal output per bash card")
+p.add_argument("--chunks", type=int, default=1, help="assistant/chunk deltas per assistant text")
 p.add_argument("--seed", type=int, default=7)
 p.add_argument("-o", "--output", default="-")
 a = p.parse_args()
@@ -56,7 +59,10 @@ while card < a.cards:
             break
         emit("step/start", {"turn": turn, "step": step})
         text = sentence(30)
-        emit("assistant/chunk", {"turn": turn, "step": step, "chunk": {"type": "text-delta", "index": 0, "text": text}})
+        n = max(1, a.chunks)
+        for c in range(n):
+            part = text[len(text) * c // n:len(text) * (c + 1) // n]
+            emit("assistant/chunk", {"turn": turn, "step": step, "chunk": {"type": "text-delta", "index": 0, "text": part}})
         calls = []
         for k in range(rnd.randint(1, 4)):
             if card >= a.cards:

@@ -94,3 +94,84 @@ pub fn records(cards: usize) -> Vec<Record> {
     }
     out
 }
+
+/// `n` lines of plausible Rust, the same every call: fns, structs, impls,
+/// comments, string literals, macros and closures from templates.
+pub fn rust_lines(n: usize) -> Vec<String> {
+    const WORDS: &[&str] = &[
+        "config", "parser", "buffer", "token", "frame", "record", "session", "cache", "index",
+        "layout", "span", "cursor",
+    ];
+    let mut out = Vec::with_capacity(n);
+    let mut i = 0usize;
+    while out.len() < n {
+        let a = WORDS[i % WORDS.len()];
+        let b = WORDS[(i * 7 + 3) % WORDS.len()];
+        let block = [
+            format!("/// Resolve the {a} against the {b} ({i} of them)."),
+            "#[derive(Debug, Clone, PartialEq)]".to_string(),
+            format!("pub struct {}{i} {{", a.to_uppercase()),
+            format!("    pub {a}: Vec<u{}>,", 8 << (i % 4)),
+            format!("    pub {b}_name: Option<String>,"),
+            "}".to_string(),
+            String::new(),
+            format!("impl {}{i} {{", a.to_uppercase()),
+            format!("    pub fn {a}_{b}(&mut self, limit: usize) -> Result<usize, Error> {{"),
+            format!(
+                "        let total = self.{a}.iter().map(|x| *x as usize * {i}).sum::<usize>();"
+            ),
+            "        // Keep the total under the limit; report the rest.".to_string(),
+            "        if total > limit {".to_string(),
+            format!(
+                "            return Err(Error::new(format!(\"{a} over {{}}: {{total}}\", limit)));"
+            ),
+            "        }".to_string(),
+            format!("        println!(\"{b}: {{:>8}}\", total);"),
+            format!("        Ok(total + {})", i % 97),
+            "    }".to_string(),
+            "}".to_string(),
+            String::new(),
+        ];
+        out.extend(block);
+        i += 1;
+    }
+    out.truncate(n);
+    out
+}
+
+/// `old` with every 10th line changed, and a line inserted and one removed
+/// every 50: a diff with many small hunks.
+pub fn edited(old: &[String]) -> Vec<String> {
+    let mut new = Vec::with_capacity(old.len());
+    for (i, l) in old.iter().enumerate() {
+        match i % 50 {
+            5 => new.push(format!("{l} // checked")),
+            15 | 35 => new.push(l.replace("total", "sum")),
+            25 => {
+                new.push(l.clone());
+                new.push("        debug_assert!(limit > 0, \"limit\");".to_string());
+            }
+            45 => {}
+            _ if i % 10 == 0 => new.push(l.replace("pub ", "pub(crate) ")),
+            _ => new.push(l.clone()),
+        }
+    }
+    new
+}
+
+/// The records of one tool call with these views (and a result).
+pub fn call_records(call_view: Value, result_view: Value) -> Vec<Record> {
+    let frames = [
+        json!({"type": "session/event", "sessionId": "bench", "event": {"type": "tool/call", "seq": 0, "time": 1,
+            "data": {"turn": 1, "step": 1, "callId": "c1", "name": "tool", "arguments": "{}"}},
+            "view": {"for": "call", "view": call_view}}),
+        json!({"type": "session/event", "sessionId": "bench", "event": {"type": "tool/result", "seq": 1, "time": 2,
+            "data": {"turn": 1, "step": 1, "message": {"content": [{"type": "tool-result", "toolCallId": "c1",
+            "content": [{"type": "text", "text": "done"}], "isError": false}]}}},
+            "view": {"for": "result", "view": result_view}}),
+    ];
+    frames
+        .iter()
+        .map(|f| Record::from_frame(Frame::from_value(f).expect("frame"), Origin::default()))
+        .collect()
+}
