@@ -7,7 +7,7 @@
 //! carries no lines. File text is sanitized by the highlighter.
 
 use super::{Body, Ctx, blocks_text};
-use crate::text::highlight::{Highlighter, lang_for_path};
+use crate::text::highlight::{highlight_lines, lang_for_path};
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::Role;
 use crate::wire::view::ReadView;
@@ -73,11 +73,17 @@ pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
     let digits = last.to_string().len();
     let gutter = theme.style(Role::Gutter);
     let lang = v.lang.clone().or_else(|| lang_for_path(&v.path));
-    let mut hl =
-        Highlighter::new(lang.as_deref(), theme, theme.style(Role::Text)).limit(ctx.code_lines());
+    let texts: Vec<&str> = v.lines.iter().map(|l| l.text.as_str()).collect();
+    let coded = highlight_lines(
+        &texts,
+        lang.as_deref(),
+        theme,
+        theme.style(Role::Text),
+        ctx.code_lines(),
+    );
     let cont = [Span::new(format!("{:>digits$} ", "↪"), gutter)];
     let mut prev: Option<u64> = None;
-    for l in &v.lines {
+    for (l, code) in v.lines.iter().zip(coded) {
         if prev.is_some_and(|p| l.number > p + 1) {
             lines.push(wrap::fit(
                 Line::styled(format!("{:>digits$}", "⋯"), gutter),
@@ -86,7 +92,6 @@ pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
         }
         prev = Some(l.number);
         let first = [Span::new(format!("{:>digits$} ", l.number), gutter)];
-        let code = hl.line(&l.text);
         lines.extend(wrap::with_gutter(&code, ctx.width, &first, &cont, true));
     }
     Body {

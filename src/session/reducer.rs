@@ -215,7 +215,7 @@ impl Transcript {
             self.first_time = Some(self.first_time.map_or(time, |t| t.min(time)));
             self.last_time = Some(self.last_time.map_or(time, |t| t.max(time)));
         }
-        let kind = event.kind.as_str();
+        let kind: &str = &event.kind;
         if !FOLDED.contains(&kind) && (KNOWN_EVENT_TYPES.contains(&kind) || event.ignorable) {
             // Known or ignorable, and nothing the transcript shows: not even parsed.
             return;

@@ -74,9 +74,9 @@ pub fn decode_stream(
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    let (job_tx, job_rx) = sync_channel::<Job>(workers * 2);
+    let (job_tx, job_rx) = sync_channel::<Job>(workers);
     let job_rx: Arc<Mutex<Receiver<Job>>> = Arc::new(Mutex::new(job_rx));
-    let (res_tx, res_rx) = sync_channel::<(usize, Vec<Line>)>(workers * 2);
+    let (res_tx, res_rx) = sync_channel::<(usize, Vec<Line>)>(workers);
     std::thread::scope(|scope| {
         let reader = scope.spawn(move || read_blocks(head, input, |job| job_tx.send(job).is_ok()));
         for _ in 0..workers {

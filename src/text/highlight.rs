@@ -160,6 +160,151 @@ impl Highlighter {
     }
 }
 
+/// Lines below which [`highlight_lines`] stays on one thread.
+const PARALLEL_MIN: usize = 2_000;
+
+type State = (
+    syntect::highlighting::HighlightState,
+    syntect::parsing::ParseState,
+);
+
+/// Highlight many lines of one text (a file, one side of a diff), using
+/// every core for long texts; the first `limit` lines get colours, the rest
+/// come out plain. Same result as feeding them one by one to a
+/// [`Highlighter`].
+///
+/// syntect is stateful, so a text cannot simply be cut in pieces. Each
+/// piece after the first starts at a line at the left margin after a blank
+/// one (where most languages are back at their top level) from the top-level state, in
+/// parallel; then, in order, a piece is kept only if the state the text
+/// really reached at its start is that top-level state — otherwise it is
+/// highlighted again from the real state. Correct always, faster whenever
+/// the guess holds (which, for code, is nearly always).
+pub fn highlight_lines(
+    lines: &[&str],
+    lang: Option<&str>,
+    theme: &Theme,
+    base: Style,
+    limit: usize,
+) -> Vec<Line> {
+    let n = lines.len().min(limit);
+    let setup = (|| {
+        let syntax = find_syntax(lang?)?;
+        let st = syn_theme(theme.syntax.as_deref()?)?;
+        Some((syntax, st))
+    })();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |t| t.get())
+        .min(8);
+    let plain = |l: &&str| Line::styled(sanitize::line(l).into_owned(), base);
+    let Some((syntax, st)) = setup.filter(|_| n >= PARALLEL_MIN && threads > 1) else {
+        let mut h = Highlighter::new(lang, theme, base).limit(limit);
+        return lines.iter().map(|l| h.line(l)).collect();
+    };
+    // Piece starts: near each k·n/threads, the next likely top-level line.
+    let mut starts = vec![0];
+    for k in 1..threads {
+        let target = (k * n / threads).max(starts[starts.len() - 1] + 1);
+        let window = target..(target + 2_000).min(n);
+        // A line at the left margin after a blank one, not closing anything:
+        // in most languages the start of a new top-level item.
+        if let Some(i) = window.into_iter().find(|&i| {
+            i > 0
+                && lines[i - 1].trim().is_empty()
+                && lines[i]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| !c.is_whitespace() && !matches!(c, '}' | ')' | ']'))
+        }) {
+            starts.push(i);
+        }
+    }
+    starts.push(n);
+    // syntect's states hold Oniguruma match data and stay on their thread:
+    // each thread makes its own top-level state and says whether its piece
+    // ended back there.
+    let run = |from: Option<State>, piece: &[&str]| -> (Vec<Line>, State) {
+        let inner = match from {
+            Some((hs, ps)) => HighlightLines::from_state(st, hs, ps),
+            None => HighlightLines::new(syntax, st),
+        };
+        let mut h = Highlighter {
+            inner: Some(inner),
+            base,
+            left: usize::MAX,
+        };
+        let out = piece.iter().map(|l| h.line(l)).collect();
+        let state = h.inner.take().map(HighlightLines::state);
+        (out, state.expect("set above"))
+    };
+    // The top-level state as a piece after the first sees it: past a first line.
+    let top = || run(None, &[""]).1;
+    let (first, end, pieces) = std::thread::scope(|s| {
+        let handles: Vec<_> = starts
+            .windows(2)
+            .skip(1)
+            .map(|w| {
+                let piece = &lines[w[0]..w[1]];
+                s.spawn(move || {
+                    let top = top();
+                    let (out, end) = run(Some(top.clone()), piece);
+                    (out, end == top)
+                })
+            })
+            .collect();
+        // The first piece, from the real start, here meanwhile.
+        let (first, end) = run(None, &lines[starts[0]..starts[1]]);
+        let pieces: Vec<(Vec<Line>, bool)> = handles
+            .into_iter()
+            .map(|h| h.join().expect("a highlight thread"))
+            .collect();
+        (first, end, pieces)
+    });
+    enum Carry {
+        Top,
+        Known(State),
+        /// The end of piece k run from the top level (not computed yet).
+        EndOf(usize),
+    }
+    let top_here = top();
+    let mut out = Vec::with_capacity(lines.len());
+    out.extend(first);
+    let mut carry = if end == top_here {
+        Carry::Top
+    } else {
+        Carry::Known(end)
+    };
+    for (j, (piece_lines, ends_at_top)) in pieces.into_iter().enumerate() {
+        let k = j + 1;
+        let piece = &lines[starts[k]..starts[k + 1]];
+        let from = match carry {
+            Carry::Top => {
+                out.extend(piece_lines);
+                carry = if ends_at_top {
+                    Carry::Top
+                } else {
+                    Carry::EndOf(k)
+                };
+                continue;
+            }
+            Carry::Known(state) => state,
+            Carry::EndOf(prev) => {
+                run(
+                    Some(top_here.clone()),
+                    &lines[starts[prev]..starts[prev + 1]],
+                )
+                .1
+            }
+        };
+        // The guess was wrong here: again, from where the text really was.
+        let (again, end) = run(Some(from), piece);
+        out.extend(again);
+        carry = Carry::Known(end);
+    }
+    out.extend(lines[n..].iter().map(plain));
+    out
+}
+
 /// Highlight a whole text: one [`Line`] per source line.
 pub fn highlight(text: &str, lang: Option<&str>, theme: &Theme, base: Style) -> Vec<Line> {
     highlight_first(text, lang, theme, base, usize::MAX)
@@ -222,6 +367,46 @@ mod tests {
         assert!(all[2].spans.len() > 1);
         assert_eq!(first[2].spans.len(), 1);
         assert_eq!(first[2].text(), all[2].text());
+    }
+
+    #[test]
+    fn parallel_lines_match_one_by_one_even_when_a_guess_is_wrong() {
+        let theme = Theme::dark();
+        // Rust with items at the left margin, and a block comment and a
+        // string that span lines, so some piece starts inside them.
+        let mut src = Vec::new();
+        for i in 0..3_000 {
+            src.push(format!("fn f{i}(x: u32) -> u32 {{"));
+            src.push(format!("    x + {i} // add"));
+            src.push("}".to_string());
+            if i % 97 == 0 {
+                src.push("/* a comment".to_string());
+                src.push("fn not_code() {}".to_string());
+                src.push("*/".to_string());
+                src.push("const S: &str = \"".to_string());
+                src.push("fn inside_a_string()".to_string());
+                src.push("\";".to_string());
+            }
+        }
+        let lines: Vec<&str> = src.iter().map(String::as_str).collect();
+        let mut h = Highlighter::new(Some("rs"), &theme, Style::default());
+        let one_by_one: Vec<Line> = lines.iter().map(|l| h.line(l)).collect();
+        let par = highlight_lines(&lines, Some("rs"), &theme, Style::default(), usize::MAX);
+        assert_eq!(par, one_by_one);
+        // Everything after the middle inside one block comment: every piece
+        // after the first starts inside it, so every guess is wrong.
+        let mut commented: Vec<&str> = lines[..5_000].to_vec();
+        commented.push("/*");
+        commented.extend(std::iter::repeat_n("fn looks_like_code() {}", 5_000));
+        commented.push("*/");
+        let mut h = Highlighter::new(Some("rs"), &theme, Style::default());
+        let expect: Vec<Line> = commented.iter().map(|l| h.line(l)).collect();
+        let got = highlight_lines(&commented, Some("rs"), &theme, Style::default(), usize::MAX);
+        assert_eq!(got, expect);
+        assert_ne!(got[7_000], one_by_one[0], "inside the comment is not code");
+        let limited = highlight_lines(&lines, Some("rs"), &theme, Style::default(), 2_500);
+        assert_eq!(limited[..2_500], one_by_one[..2_500]);
+        assert_eq!(limited[2_600].spans.len(), 1);
     }
 
     #[test]

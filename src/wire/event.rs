@@ -1,14 +1,40 @@
 //! Session events: `{type, seq, time, data, ignorable?, sourceEventSeqs?, surfaceOp?}`.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::sync::{Mutex, OnceLock};
+
 use serde_json::{Map, Value};
 
 use super::raw::RawJson;
+
+/// Distinct event types kept once for the whole process.
+const INTERNED_MAX: usize = 1024;
+
+/// An event type, shared: a session has hundreds of thousands of events
+/// and a few dozen types. Past [`INTERNED_MAX`] distinct types (a hostile
+/// log), types are kept per event instead.
+pub fn intern_kind(kind: &str) -> Cow<'static, str> {
+    static SET: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let Ok(mut set) = SET.get_or_init(Mutex::default).lock() else {
+        return Cow::Owned(kind.to_string());
+    };
+    if let Some(k) = set.get(kind) {
+        return Cow::Borrowed(k);
+    }
+    if set.len() >= INTERNED_MAX {
+        return Cow::Owned(kind.to_string());
+    }
+    let k: &'static str = Box::leak(kind.to_string().into_boxed_str());
+    set.insert(k);
+    Cow::Borrowed(k)
+}
 
 /// One session event. `data` stays JSON text: the reducer parses it when it
 /// folds the event (see [`RawJson`] for why).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionEvent {
-    pub kind: String,
+    pub kind: Cow<'static, str>,
     pub seq: u64,
     /// Unix epoch milliseconds (0 when absent).
     pub time: i64,
@@ -39,8 +65,8 @@ impl SessionEvent {
         let kind = obj
             .get("type")
             .and_then(Value::as_str)
-            .ok_or("event has no string \"type\"")?
-            .to_string();
+            .map(intern_kind)
+            .ok_or("event has no string \"type\"")?;
         let seq = match obj.get("seq") {
             Some(s) => s
                 .as_u64()
@@ -82,7 +108,8 @@ mod tests {
     #[test]
     fn reads_a_full_event() {
         let e = SessionEvent::from_value(&json!({"type":"tool/call","seq":3,"time":17,"data":{"callId":"c"},"sourceEventSeqs":[1]})).unwrap();
-        assert_eq!((e.kind.as_str(), e.seq, e.time), ("tool/call", 3, 17));
+        assert_eq!((&*e.kind, e.seq, e.time), ("tool/call", 3, 17));
+        assert!(matches!(intern_kind("tool/call"), Cow::Borrowed(_)));
         assert_eq!(e.data.parse()["callId"], "c");
         assert_eq!(e.source_event_seqs, vec![1]);
     }

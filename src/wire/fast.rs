@@ -75,7 +75,7 @@ fn event(
     source_event_seqs: Option<Vec<u64>>,
 ) -> SessionEvent {
     SessionEvent {
-        kind: ty.into_owned(),
+        kind: super::event::intern_kind(&ty),
         seq,
         time: time_of(time),
         data: data.map_or_else(RawJson::null, RawJson::from_raw),

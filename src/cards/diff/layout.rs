@@ -11,7 +11,7 @@ use ratatui::style::Style;
 use similar::DiffOp;
 
 use super::model::{FileModel, emphasis};
-use crate::text::highlight::Highlighter;
+use crate::text::highlight::{Highlighter, highlight_lines};
 use crate::text::{Line, Span, wrap};
 use crate::theme::{Role, Theme};
 
@@ -97,16 +97,20 @@ impl<'a> Painter<'a> {
             if need == 0 || need > MAX_HIGHLIGHT_LINES {
                 return None;
             }
-            let mut h = Highlighter::new(lang, theme, Style::default());
-            if !h.is_active() {
+            if !Highlighter::new(lang, theme, Style::default()).is_active() {
                 return None;
             }
-            Some(
-                lines[..need.min(lines.len())]
-                    .iter()
-                    .map(|l| h.line(l))
-                    .collect(),
-            )
+            let texts: Vec<&str> = lines[..need.min(lines.len())]
+                .iter()
+                .map(String::as_str)
+                .collect();
+            Some(highlight_lines(
+                &texts,
+                lang,
+                theme,
+                Style::default(),
+                usize::MAX,
+            ))
         };
         Painter {
             theme,
