@@ -5,7 +5,7 @@
 #   bench/compare.sh                 # everything (installs missing tools)
 #   RUNS=10 bench/compare.sh         # more hyperfine runs (default 5)
 #   BENCH_DIR=/tmp/b bench/compare.sh
-#   ONLY="read diff" bench/compare.sh   # a subset: read diff load rss frames
+#   ONLY="read diff" bench/compare.sh   # a subset: read diff load rss frames ingest
 #
 # Prints one line per target to stdout (and to $BENCH_DIR/results.txt):
 #   <target>: deck X s vs ref Y s = ratio R (goal ≤ G) PASS|FAIL
@@ -23,7 +23,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 OUT=${BENCH_DIR:-$HERE/out}
 RUNS=${RUNS:-5}
 FRAME_RUNS=${FRAME_RUNS:-3}
-ONLY=${ONLY:-read diff load rss frames}
+ONLY=${ONLY:-read diff load rss frames ingest}
 WIDTH=${WIDTH:-100}
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -45,6 +45,7 @@ command -v jq >/dev/null || missing+=(jq)
 command -v hyperfine >/dev/null || missing+=(hyperfine)
 command -v python3 >/dev/null || missing+=(python3)
 [ -x /usr/bin/time ] || missing+=(time)
+if want ingest; then command -v tmux >/dev/null || missing+=(tmux); fi
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]} with apt-get"
   $SUDO apt-get update -qq >&2
@@ -232,6 +233,13 @@ if want frames; then
   large=$(p99 "$OUT/cards100k.jsonl")
   verdict "frame time p99 (100k-card vs 100-card log)" "$large" "$small" 1.5 µs
   verdict "frame time p99 100k-card log (vs 4000 µs)" "$large" 4000 1.0 µs
+fi
+
+if want ingest; then
+  # Live ingest with the TUI under tmux, and key latency during the burst.
+  busy ingest
+  log "measuring live ingest: bench/ingest.py (1M frames into deck listen tcp, TUI in tmux)"
+  python3 "$HERE/ingest.py" --deck "$DECK" | tee -a "$RESULTS"
 fi
 
 log "results in $RESULTS"

@@ -27,6 +27,8 @@ use crate::text::sanitize;
 use crate::wire::Record;
 
 /// Minimum time between two draws (~60 per second).
+/// Time given to live input per turn of the loop.
+const APPLY_BUDGET: Duration = Duration::from_millis(6);
 const FRAME: Duration = Duration::from_millis(16);
 
 /// Refuse to start a TUI when stdout is not a terminal.
@@ -132,6 +134,8 @@ pub fn run_feed_with(
     let size = term.size()?;
     app.update(Msg::Resize(size.width, size.height));
     let mut dirty = true;
+    let mut urgent = false;
+    let mut more_live = false;
     let mut last_draw = Instant::now() - FRAME;
     let mut last_tick = Instant::now();
     app.update(Msg::Tick {
@@ -158,14 +162,21 @@ pub fn run_feed_with(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        if dirty && last_draw.elapsed() >= FRAME {
+        // A key is answered on the next draw at once; other changes are
+        // drawn at most once per frame interval.
+        urgent &= dirty;
+        if dirty && (urgent || last_draw.elapsed() >= FRAME) {
             execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
             term.draw(|f| draw(&mut app, f.buffer_mut()))?;
             execute!(term.backend_mut(), EndSynchronizedUpdate)?;
             last_draw = Instant::now();
             dirty = false;
+            urgent = false;
         }
-        let wait = if dirty {
+        let wait = if more_live {
+            // Live input is waiting: only look at the keyboard.
+            Duration::ZERO
+        } else if dirty {
             FRAME.saturating_sub(last_draw.elapsed())
         } else {
             let due = app
@@ -180,7 +191,17 @@ pub fn run_feed_with(
                 .max(Duration::from_millis(1))
         };
         let mut quit = false;
-        match input.recv_timeout(wait) {
+        let got = if wait.is_zero() {
+            input.try_recv().map_err(|e| match e {
+                std::sync::mpsc::TryRecvError::Empty => std::sync::mpsc::RecvTimeoutError::Timeout,
+                std::sync::mpsc::TryRecvError::Disconnected => {
+                    std::sync::mpsc::RecvTimeoutError::Disconnected
+                }
+            })
+        } else {
+            input.recv_timeout(wait)
+        };
+        match got {
             Ok(first) => {
                 // Drain everything queued, then draw once.
                 let mut next = Some(first);
@@ -199,6 +220,7 @@ pub fn run_feed_with(
                         _ => None,
                     };
                     if let Some(msg) = msg {
+                        urgent = true;
                         quit |= perform(
                             &mut app,
                             msg,
@@ -219,57 +241,47 @@ pub fn run_feed_with(
         if quit {
             break;
         }
-        if let Some(Feed::Records(rx)) = &live {
-            let mut batch = Vec::new();
-            while let Ok(mut records) = rx.try_recv() {
-                batch.append(&mut records);
-            }
-            if !batch.is_empty() {
-                perform(
-                    &mut app,
-                    Msg::Records(batch),
-                    &mut dirty,
-                    term.backend_mut(),
-                    &mut on_switch,
-                )?;
-            }
-        }
-        if let Some(Feed::Msgs(rx)) = &live {
-            // In order; consecutive record batches are applied as one.
-            let mut batch = Vec::new();
-            while let Ok(msg) = rx.try_recv() {
-                match msg {
-                    Msg::Records(mut r) => batch.append(&mut r),
-                    other => {
-                        if !batch.is_empty() {
-                            let b = std::mem::take(&mut batch);
-                            perform(
-                                &mut app,
-                                Msg::Records(b),
-                                &mut dirty,
-                                term.backend_mut(),
-                                &mut on_switch,
-                            )?;
-                        }
-                        perform(
-                            &mut app,
-                            other,
-                            &mut dirty,
-                            term.backend_mut(),
-                            &mut on_switch,
-                        )?;
-                    }
+        // Live input, within a time budget: a burst must not keep keys and
+        // frames waiting (the sources hold the rest back meanwhile).
+        let started = Instant::now();
+        // Stays true when the budget ran out before the feed did.
+        more_live = false;
+        match &live {
+            // Input just came: draw its answer before more live input.
+            _ if urgent => more_live = true,
+            Some(Feed::Records(rx)) => {
+                while !more_live {
+                    more_live = started.elapsed() >= APPLY_BUDGET;
+                    let Ok(records) = rx.try_recv() else {
+                        more_live = false;
+                        break;
+                    };
+                    perform(
+                        &mut app,
+                        Msg::Records(records),
+                        &mut dirty,
+                        term.backend_mut(),
+                        &mut on_switch,
+                    )?;
                 }
             }
-            if !batch.is_empty() {
-                perform(
-                    &mut app,
-                    Msg::Records(batch),
-                    &mut dirty,
-                    term.backend_mut(),
-                    &mut on_switch,
-                )?;
+            Some(Feed::Msgs(rx)) => {
+                while !more_live {
+                    more_live = started.elapsed() >= APPLY_BUDGET;
+                    let Ok(msg) = rx.try_recv() else {
+                        more_live = false;
+                        break;
+                    };
+                    perform(
+                        &mut app,
+                        msg,
+                        &mut dirty,
+                        term.backend_mut(),
+                        &mut on_switch,
+                    )?;
+                }
             }
+            None => {}
         }
         let real = last_tick.elapsed().as_secs_f64() * 1000.0;
         last_tick = Instant::now();

@@ -125,8 +125,10 @@ impl TranscriptList {
         if !appendable {
             self.entries.clear();
         }
-        for (i, item) in t.items.iter().enumerate().skip(start) {
-            if is_shown(item, opts) {
+        // Only the new items (indexing a persistent vector is O(log n); an
+        // iterator skipped to `start` would walk every earlier item).
+        for i in start..t.items.len() {
+            if is_shown(&t.items[i], opts) {
                 self.entries.push(i);
             }
         }

@@ -66,6 +66,7 @@ impl Worker {
         thread::Builder::new()
             .name("deck-layout".into())
             .spawn(move || {
+                lower_priority();
                 while let Ok(job) = rx.recv() {
                     let ctx = Ctx {
                         now_ms: job.now_ms,
@@ -119,6 +120,17 @@ impl Worker {
 
     pub fn is_busy(&self) -> bool {
         !self.queued.is_empty()
+    }
+}
+
+/// Background layout must not take the CPU from the thread that answers
+/// keys: on Linux a thread has its own nice value.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority on the calling thread (who = 0) only changes its
+    // scheduling weight; a failure is harmless and ignored.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
     }
 }
 
