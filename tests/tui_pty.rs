@@ -429,3 +429,74 @@ fn connect_opens_the_picker_and_s_switches_sessions() {
     tui.assert_restored();
     drop(rt);
 }
+
+/// A frame log of about `mb` megabytes: terminal cards with long outputs.
+fn big_log(dir: &std::path::Path, mb: usize) -> String {
+    use std::io::Write as _;
+    let path = dir.join("big.frames.jsonl");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let output: String = (0..40)
+        .map(|i| format!("line {i} of a long output\\n"))
+        .collect();
+    let mut seq = 0u64;
+    let mut written = 0usize;
+    let mut n = 0u64;
+    while written < mb << 20 {
+        n += 1;
+        for (kind, data) in [
+            (
+                "tool/call",
+                format!(r#"{{"callId":"c{n}","name":"bash","arguments":"{{}}"}}"#),
+            ),
+            (
+                "tool/result",
+                format!(
+                    r#"{{"message":{{"content":[{{"type":"tool-result","toolCallId":"c{n}","content":[{{"type":"text","text":"{output}"}}]}}]}}}}"#
+                ),
+            ),
+        ] {
+            seq += 1;
+            let line = format!(
+                r#"{{"type":"session/event","sessionId":"s","event":{{"type":"{kind}","seq":{seq},"time":{seq},"data":{data}}}}}"#
+            );
+            writeln!(f, "{line}").unwrap();
+            written += line.len() + 1;
+        }
+    }
+    f.flush().unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_big_log_opens_on_a_loading_screen_that_q_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = big_log(dir.path(), 60);
+    let mut tui = Tui::spawn(&["view", &path]);
+    let s = tui.wait_for("the loading screen", |s| {
+        s.contains("loading big.frames.jsonl") && s.contains("% ") && s.contains("q quits")
+    });
+    assert!(
+        s.contains(" of "),
+        "a known size shows a bar and a fraction: {s}"
+    );
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+}
+
+#[test]
+fn a_load_error_restores_the_terminal_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, "just some notes\nnot frames\n").unwrap();
+    let mut tui = Tui::spawn(&["view", &path.to_string_lossy()]);
+    let status = tui.wait_exit();
+    assert!(!status.success());
+    let s = tui.screen();
+    assert!(s.contains("unknown format"), "{s}");
+    let parser = tui.parser.lock().unwrap();
+    assert!(
+        !parser.screen().alternate_screen(),
+        "back on the main screen"
+    );
+}

@@ -106,7 +106,7 @@ pub fn demo(tui: TuiArgs, player: PlayerArgs) -> anyhow::Result<()> {
     super::run::run(app, None)
 }
 
-/// `deck replay PATH`.
+/// `deck replay PATH`: loaded behind a loading screen.
 pub fn replay(
     path: &str,
     session: Option<&str>,
@@ -115,22 +115,54 @@ pub fn replay(
 ) -> anyhow::Result<()> {
     super::run::ensure_terminal()?;
     let cfg = config::load()?;
-    let loaded = source::load_path(path)?;
-    let mut app = replay_app(label(path), &loaded, session, &player, &cfg)?;
-    base_app(&mut app, &tui, &cfg)?;
-    super::run::run(app, None)
+    let (path, session) = (path.to_string(), session.map(str::to_string));
+    super::run::run_loading(
+        label(&path),
+        move |progress| {
+            let loaded = load(&path, progress)?;
+            let mut app = replay_app(label(&path), &loaded, session.as_deref(), &player, &cfg)?;
+            base_app(&mut app, &tui, &cfg)?;
+            Ok(app)
+        },
+        None,
+        None,
+    )
 }
 
-/// `deck view PATH`.
+/// `deck view PATH`: loaded and folded behind a loading screen.
 pub fn view(path: &str, session: Option<&str>, tui: TuiArgs) -> anyhow::Result<()> {
     super::run::ensure_terminal()?;
     let cfg = config::load()?;
-    let loaded = source::load_path(path)?;
-    let s = loaded.session(session)?;
-    let t = Transcript::from_records(s.id.clone(), &s.records);
-    let mut app = App::viewer(label(path), t, Vec::new());
-    base_app(&mut app, &tui, &cfg)?;
-    super::run::run(app, None)
+    let (path, session) = (path.to_string(), session.map(str::to_string));
+    super::run::run_loading(
+        label(&path),
+        move |progress| {
+            let loaded = load(&path, progress)?;
+            let s = loaded.session(session.as_deref())?;
+            let t = Transcript::from_records(s.id.clone(), &s.records);
+            let mut app = App::viewer(label(&path), t, Vec::new());
+            base_app(&mut app, &tui, &cfg)?;
+            Ok(app)
+        },
+        None,
+        None,
+    )
+}
+
+/// Load a path, telling `progress` how far it got.
+fn load(path: &str, progress: &super::run::Progress) -> anyhow::Result<Loaded> {
+    if path != "-"
+        && let Ok(m) = std::fs::metadata(path)
+    {
+        progress
+            .total
+            .store(m.len(), std::sync::atomic::Ordering::Relaxed);
+    }
+    let loaded = source::load_path_counted(path, &progress.bytes)?;
+    progress
+        .folding
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    Ok(loaded)
 }
 
 /// The file name, for the status bar.

@@ -6,7 +6,7 @@
 
 use std::io::{IsTerminal, Stdout, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -27,9 +27,11 @@ use crate::text::sanitize;
 use crate::wire::Record;
 
 /// Minimum time between two draws (~60 per second).
+const FRAME: Duration = Duration::from_millis(16);
 /// Time given to live input per turn of the loop.
 const APPLY_BUDGET: Duration = Duration::from_millis(6);
-const FRAME: Duration = Duration::from_millis(16);
+/// A load shorter than this shows no loading screen.
+const LOADING_SCREEN_AFTER: Duration = Duration::from_millis(40);
 
 /// Refuse to start a TUI when stdout is not a terminal.
 pub fn ensure_terminal() -> anyhow::Result<()> {
@@ -114,13 +116,34 @@ pub fn run_feed(app: App, live: Option<Feed>) -> anyhow::Result<()> {
 
 /// Run the app fed by a live source; `on_switch` performs `Effect::Switch`.
 pub fn run_feed_with(
-    mut app: App,
+    app: App,
+    live: Option<Feed>,
+    on_switch: Option<Switcher>,
+) -> anyhow::Result<()> {
+    run_loading(String::new(), move |_| Ok(app), live, on_switch)
+}
+
+/// How far a load got, shared with the loading screen.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Input bytes read so far.
+    pub bytes: Arc<AtomicU64>,
+    /// Input size, 0 when unknown (stdin).
+    pub total: AtomicU64,
+    /// After reading: folding the events.
+    pub folding: AtomicBool,
+}
+
+/// Build the app with `make` on a thread while the terminal shows a loading
+/// screen (after [`LOADING_SCREEN_AFTER`]; keys `q`, Esc and Ctrl-C leave),
+/// then run it. A load error leaves the terminal restored and is returned.
+pub fn run_loading(
+    label: String,
+    make: impl FnOnce(&Progress) -> anyhow::Result<App> + Send + 'static,
     live: Option<Feed>,
     mut on_switch: Option<Switcher>,
 ) -> anyhow::Result<()> {
     ensure_terminal()?;
-    // Cards seen for the first time show at once, colours follow.
-    app.list.progressive = true;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [
         signal_hook::consts::SIGTERM,
@@ -131,18 +154,7 @@ pub fn run_feed_with(
     }
     let mut term = setup()?;
     let _guard = Guard;
-    let size = term.size()?;
-    app.update(Msg::Resize(size.width, size.height));
-    let mut dirty = true;
-    let mut urgent = false;
-    let mut more_live = false;
-    let mut last_draw = Instant::now() - FRAME;
-    let mut last_tick = Instant::now();
-    app.update(Msg::Tick {
-        real_ms: 0.0,
-        now_ms: now_ms(),
-    });
-    // Keys and mouse are read on their own thread, so the loop below keeps
+    // Keys and mouse are read on their own thread, so the loops below keep
     // checking the stop flag (signals) and the clock whatever the terminal
     // does — a vanished terminal can make reads return at once forever.
     let (input_tx, input) = std::sync::mpsc::channel::<std::io::Result<Event>>();
@@ -158,6 +170,51 @@ pub fn run_feed_with(
             }
         })
         .context("cannot start the input thread")?;
+    let progress = Arc::new(Progress::default());
+    let (made_tx, made) = std::sync::mpsc::channel();
+    let p = progress.clone();
+    std::thread::Builder::new()
+        .name("deck-load".into())
+        .spawn(move || {
+            let _ = made_tx.send(make(&p));
+        })
+        .context("cannot start the loading thread")?;
+    let started = Instant::now();
+    let mut app = loop {
+        match made.recv_timeout(Duration::from_millis(25)) {
+            Ok(app) => break app?,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("the loading thread stopped without a result")
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        while let Ok(ev) = input.try_recv() {
+            match ev {
+                Err(_) => return Ok(()),
+                Ok(Event::Key(k)) if loading_quits(&k) => return Ok(()),
+                _ => {}
+            }
+        }
+        if started.elapsed() >= LOADING_SCREEN_AFTER {
+            term.draw(|f| draw_loading(f.buffer_mut(), &label, &progress, started))?;
+        }
+    };
+    // Cards seen for the first time show at once, colours follow.
+    app.list.progressive = true;
+    let size = term.size()?;
+    app.update(Msg::Resize(size.width, size.height));
+    let mut dirty = true;
+    let mut urgent = false;
+    let mut more_live = false;
+    let mut last_draw = Instant::now() - FRAME;
+    let mut last_tick = Instant::now();
+    app.update(Msg::Tick {
+        real_ms: 0.0,
+        now_ms: now_ms(),
+    });
     loop {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -297,6 +354,67 @@ pub fn run_feed_with(
         )?;
     }
     Ok(())
+}
+
+/// Keys that leave the loading screen.
+fn loading_quits(k: &event::KeyEvent) -> bool {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    k.kind != event::KeyEventKind::Release
+        && (matches!(k.code, KeyCode::Char('q') | KeyCode::Esc)
+            || (k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL)))
+}
+
+/// The loading screen: what, how far (a bar when the size is known), and how to leave.
+pub fn draw_loading(
+    buf: &mut ratatui::buffer::Buffer,
+    label: &str,
+    progress: &Progress,
+    started: Instant,
+) {
+    use ratatui::style::{Modifier, Style};
+    let area = buf.area;
+    let done = progress.bytes.load(Ordering::Relaxed);
+    let total = progress.total.load(Ordering::Relaxed);
+    let mb = |b: u64| b as f64 / 1e6;
+    let what = if progress.folding.load(Ordering::Relaxed) {
+        format!("folding {label}")
+    } else {
+        format!("loading {label}")
+    };
+    let bar_w = (area.width as usize).saturating_sub(24).clamp(10, 50);
+    let amount = if total > 0 {
+        let frac = (done as f64 / total as f64).clamp(0.0, 1.0);
+        let full = (frac * bar_w as f64).round() as usize;
+        format!(
+            "{}{} {:>3.0}%  {:.0} of {:.0} MB",
+            "█".repeat(full),
+            "░".repeat(bar_w - full),
+            frac * 100.0,
+            mb(done),
+            mb(total)
+        )
+    } else {
+        format!("{:.0} MB read", mb(done))
+    };
+    let lines = [
+        (what, Style::default().add_modifier(Modifier::BOLD)),
+        (amount, Style::default()),
+        (
+            format!("{:.1} s · q quits", started.elapsed().as_secs_f64()),
+            Style::default().add_modifier(Modifier::DIM),
+        ),
+    ];
+    buf.reset();
+    let top = area.height.saturating_sub(lines.len() as u16) / 2;
+    for (i, (text, style)) in lines.iter().enumerate() {
+        let text = crate::text::wrap::truncate_str(&sanitize::inline(text), area.width as usize);
+        let w = unicode_width::UnicodeWidthStr::width(text.as_str()) as u16;
+        let x = area.x + area.width.saturating_sub(w) / 2;
+        let y = area.y + top + i as u16;
+        if y < area.y + area.height {
+            buf.set_string(x, y, text, *style);
+        }
+    }
 }
 
 fn perform(

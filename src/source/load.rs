@@ -117,15 +117,37 @@ impl Loaded {
 /// Load a path; `-` reads stdin. The input is streamed: a frame log or
 /// session log is never held whole in memory.
 pub fn load_path(path: &str) -> Result<Loaded, LoadError> {
+    load_path_counted(path, &std::sync::Arc::default())
+}
+
+/// [`load_path`], adding the input bytes read to `read` as it goes (for a
+/// progress display).
+pub fn load_path_counted(
+    path: &str,
+    read: &std::sync::Arc<std::sync::atomic::AtomicU64>,
+) -> Result<Loaded, LoadError> {
     let io = |source| LoadError::Io {
         path: path.to_string(),
         source,
     };
     if path == "-" {
-        return load_reader(path, std::io::stdin()).map_err(io)?;
+        let input = Counted(std::io::stdin(), read.clone());
+        return load_reader(path, input).map_err(io)?;
     }
     let file = std::fs::File::open(path).map_err(io)?;
-    load_reader(path, file).map_err(io)?
+    load_reader(path, Counted(file, read.clone())).map_err(io)?
+}
+
+/// A reader that counts the bytes it hands out.
+struct Counted<R>(R, std::sync::Arc<std::sync::atomic::AtomicU64>);
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        self.1
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 /// Load from a reader (zstd or not, any format). The outer error is an I/O

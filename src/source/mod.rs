@@ -22,4 +22,6 @@ pub mod record;
 pub mod sessions;
 pub mod stream;
 
-pub use load::{Format, LoadError, Loaded, LoadedSession, load_bytes, load_path};
+pub use load::{
+    Format, LoadError, Loaded, LoadedSession, load_bytes, load_path, load_path_counted,
+};
