@@ -18,6 +18,8 @@ use crate::theme::{Role, Theme};
 /// Lines of a side highlighted at most; past that the file is shown plain
 /// (syntect is stateful, so highlighting a line means highlighting all before it).
 const MAX_HIGHLIGHT_LINES: usize = 5_000;
+/// Lines per side from which both sides are highlighted at once.
+const PARALLEL_SIDES: usize = 100;
 /// Mark of a hard-wrapped continuation row.
 const CONTINUATION: &str = "↪";
 /// The hunk separator.
@@ -112,11 +114,22 @@ impl<'a> Painter<'a> {
                 usize::MAX,
             ))
         };
+        // The two sides are independent texts: big enough, they are
+        // highlighted side by side on two threads.
+        let (old_hl, new_hl) = if old_need.min(new_need) >= PARALLEL_SIDES {
+            std::thread::scope(|s| {
+                let old = s.spawn(|| hl(&model.old, old_need));
+                let new = hl(&model.new, new_need);
+                (old.join().unwrap_or(None), new)
+            })
+        } else {
+            (hl(&model.old, old_need), hl(&model.new, new_need))
+        };
         Painter {
             theme,
             model,
-            old_hl: hl(&model.old, old_need),
-            new_hl: hl(&model.new, new_need),
+            old_hl,
+            new_hl,
         }
     }
 
@@ -425,4 +438,32 @@ fn rows(model: &FileModel, hunk: &[DiffOp], paired: bool) -> Vec<Row> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::highlight::highlight_lines;
+
+    #[test]
+    fn both_sides_highlighted_on_two_threads_match_one_at_a_time() {
+        let theme = Theme::dark();
+        let old: String = (0..400)
+            .map(|i| format!("fn f{i}() -> u32 {{ {i} }}\n"))
+            .collect();
+        let new = old
+            .replace("fn f7()", "fn seven()")
+            .replace("{ 300 }", "{ 3 }");
+        let model = FileModel::compute(Some(&old), &new);
+        let p = Painter::new(&model, Some("rs"), &theme, usize::MAX);
+        let side = |lines: &[String]| {
+            let texts: Vec<&str> = lines.iter().map(String::as_str).collect();
+            highlight_lines(&texts, Some("rs"), &theme, Style::default(), usize::MAX)
+        };
+        let old_hl = p.old_hl.as_ref().expect("old side highlighted");
+        let new_hl = p.new_hl.as_ref().expect("new side highlighted");
+        assert!(old_hl.len() >= PARALLEL_SIDES);
+        assert_eq!(old_hl[..], side(&model.old)[..old_hl.len()]);
+        assert_eq!(new_hl[..], side(&model.new)[..new_hl.len()]);
+    }
 }
