@@ -39,17 +39,7 @@ pub fn draw(app: &mut App, buf: &mut Buffer) {
         build_pager(app, w, rows);
     }
     if let Overlay::Pager(p) = &app.overlay {
-        let t = app.transcript();
-        let title = t
-            .items
-            .get(p.item)
-            .and_then(|it| match it {
-                crate::session::Item::Tool(i) => {
-                    t.cards.get(*i).map(|c| crate::cards::resolve(c).title)
-                }
-                _ => None,
-            })
-            .unwrap_or_else(|| "item".into());
+        let title = p.title().to_string();
         let msg = app.message.clone().unwrap_or_else(|| {
             format!(
                 "line {}/{} · wrap {} · / search · q back",

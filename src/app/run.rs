@@ -302,43 +302,26 @@ pub fn run_loading(
         // frames waiting (the sources hold the rest back meanwhile).
         let started = Instant::now();
         // Stays true when the budget ran out before the feed did.
-        more_live = false;
-        match &live {
-            // Input just came: draw its answer before more live input.
-            _ if urgent => more_live = true,
-            Some(Feed::Records(rx)) => {
-                while !more_live {
-                    more_live = started.elapsed() >= APPLY_BUDGET;
-                    let Ok(records) = rx.try_recv() else {
-                        more_live = false;
-                        break;
-                    };
-                    perform(
-                        &mut app,
-                        Msg::Records(records),
-                        &mut dirty,
-                        term.backend_mut(),
-                        &mut on_switch,
-                    )?;
-                }
-            }
-            Some(Feed::Msgs(rx)) => {
-                while !more_live {
-                    more_live = started.elapsed() >= APPLY_BUDGET;
-                    let Ok(msg) = rx.try_recv() else {
-                        more_live = false;
-                        break;
-                    };
-                    perform(
-                        &mut app,
-                        msg,
-                        &mut dirty,
-                        term.backend_mut(),
-                        &mut on_switch,
-                    )?;
-                }
-            }
-            None => {}
+        let next_live = || match &live {
+            Some(Feed::Records(rx)) => rx.try_recv().ok().map(Msg::Records),
+            Some(Feed::Msgs(rx)) => rx.try_recv().ok(),
+            None => None,
+        };
+        // Input just came: draw its answer before more live input.
+        more_live = urgent;
+        while !more_live {
+            more_live = started.elapsed() >= APPLY_BUDGET;
+            let Some(msg) = next_live() else {
+                more_live = false;
+                break;
+            };
+            perform(
+                &mut app,
+                msg,
+                &mut dirty,
+                term.backend_mut(),
+                &mut on_switch,
+            )?;
         }
         let real = last_tick.elapsed().as_secs_f64() * 1000.0;
         last_tick = Instant::now();

@@ -4,7 +4,7 @@
 //! a pending tool and an answered question like a settled one.
 //!
 //! ```text
-//! ✓ ⚑ Approval · bash                                    allowed once
+//! ✓ ⚑ Approval · <tool>                                  allowed once
 //! │ escalate sandbox to danger-full-access: probes the approval flow.
 //! │ call call_t2s1_0
 //! ✓ ? Question · Confirm                                      answered
@@ -43,7 +43,7 @@ fn status(p: &Prompt) -> (&'static str, Role) {
     }
 }
 
-/// `Approval · bash` / `Question · Confirm`.
+/// `Approval · <tool name>` / `Question · Confirm`.
 pub fn title(p: &Prompt) -> String {
     match &p.ask {
         Ask::Approval { tool, .. } => format!("Approval · {}", sanitize::inline(tool)),
@@ -270,7 +270,7 @@ mod tests {
         Prompt {
             ask: Ask::Approval {
                 id: "a1".into(),
-                tool: "bash".into(),
+                tool: "some_tool".into(),
                 call_id: Some("call_1".into()),
                 reason: "escalate sandbox to danger-full-access".into(),
             },
@@ -293,7 +293,7 @@ mod tests {
         let theme = Theme::dark();
         let ctx = Ctx::new(60, &theme, Density::Preview);
         let waiting = render(&approval(None), &ctx);
-        assert!(waiting[0].text().starts_with("◌ ⚑ Approval · bash"));
+        assert!(waiting[0].text().starts_with("◌ ⚑ Approval · some_tool"));
         assert!(waiting[0].text().ends_with("waiting for approval"));
         let ok = render(&approval(Some("allowed-once")), &ctx);
         assert!(ok[0].text().starts_with("✓"));

@@ -171,7 +171,7 @@ impl ToolResult {
     /// The raw result content blocks (`message.content[0].content`); a bare
     /// string content reads as one text block.
     pub fn content(&self) -> Vec<Value> {
-        content_of(&self.data())
+        content_of(&self.data()).into_owned()
     }
 
     /// `tool/result.data.meta` (the tool's presentationMeta).
@@ -181,7 +181,7 @@ impl ToolResult {
 
     /// The text of the result content blocks, joined with newlines.
     pub fn text(&self) -> String {
-        text_of(&self.content())
+        text_of(&content_of(&self.data()))
     }
 }
 
@@ -196,12 +196,14 @@ fn part_of(data: &Value) -> Option<&Value> {
         })
 }
 
-/// [`ToolResult::content`] of parsed data.
-pub fn content_of(data: &Value) -> Vec<Value> {
+/// [`ToolResult::content`] of parsed data (borrowed from it).
+pub fn content_of(data: &Value) -> std::borrow::Cow<'_, [Value]> {
     match part_of(data).and_then(|p| p.get("content")) {
-        Some(Value::Array(a)) => a.clone(),
-        Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
-        _ => Vec::new(),
+        Some(Value::Array(a)) => std::borrow::Cow::Borrowed(a.as_slice()),
+        Some(Value::String(s)) => {
+            std::borrow::Cow::Owned(vec![serde_json::json!({"type": "text", "text": s})])
+        }
+        _ => std::borrow::Cow::Borrowed(&[]),
     }
 }
 

@@ -181,14 +181,15 @@ impl Transcript {
         idx
     }
 
-    /// `approval/requested` (frame) or `approval/asked` (event): one card per id.
+    /// `approval/requested` (frame) or `approval/asked` (event): one card per
+    /// id. Returns the card's item index.
     pub(super) fn approval_asked(
         &mut self,
         data: &Value,
         id_key: &str,
         seq: Option<u64>,
         rpc_id: Option<&str>,
-    ) {
+    ) -> usize {
         let id = str_of(data, id_key).unwrap_or("").to_string();
         let tool = str_of(data, "toolName").unwrap_or("a tool").to_string();
         let call_id = str_of(data, "callId").map(str::to_string);
@@ -200,7 +201,7 @@ impl Transcript {
                 p.seq = p.seq.or(seq);
                 p.rpc_id = p.rpc_id.take().or(rpc_id.map(str::to_string));
             });
-            return;
+            return idx;
         }
         self.push_prompt(
             key,
@@ -216,42 +217,28 @@ impl Transcript {
                 outcome: None,
                 rev: 0,
             },
-        );
+        )
     }
 
-    /// `approval/resolved` (frame) or `approval/decided` (event).
+    /// `approval/resolved` (frame) or `approval/decided` (event). A decision
+    /// whose request is not in this log (it started later) still gets its card.
     pub(super) fn approval_decided(&mut self, data: &Value, id_key: &str, seq: Option<u64>) {
         let id = str_of(data, id_key).unwrap_or("");
         let outcome = str_of(data, "outcome")
             .or_else(|| str_of(data, "decision"))
             .unwrap_or("decided")
             .to_string();
-        match self.state.prompts.get(format!("approval:{id}").as_str()) {
-            Some(&idx) => self.update_prompt(idx, |p| {
-                if p.outcome.is_none() {
-                    p.outcome = Some(outcome);
-                }
-            }),
-            None => {
-                // Decided without being asked in this log (it started later).
-                let tool = str_of(data, "toolName").unwrap_or("a tool").to_string();
-                self.push_prompt(
-                    Some(format!("approval:{id}")),
-                    Prompt {
-                        ask: Ask::Approval {
-                            id: id.to_string(),
-                            tool,
-                            call_id: str_of(data, "callId").map(str::to_string),
-                            reason: String::new(),
-                        },
-                        seq,
-                        rpc_id: None,
-                        outcome: Some(outcome),
-                        rev: 0,
-                    },
-                );
+        let known = self
+            .state
+            .prompts
+            .get(format!("approval:{id}").as_str())
+            .copied();
+        let idx = known.unwrap_or_else(|| self.approval_asked(data, id_key, seq, None));
+        self.update_prompt(idx, |p| {
+            if p.outcome.is_none() {
+                p.outcome = Some(outcome);
             }
-        }
+        });
     }
 
     /// `question/requested`: a question card, linked to the asking call.
@@ -355,7 +342,9 @@ impl Transcript {
     /// Session events about approvals.
     pub(super) fn approval_event(&mut self, kind: &str, ev: &Ev<'_>) {
         match kind {
-            "approval/asked" => self.approval_asked(&ev.data, "id", Some(ev.seq), None),
+            "approval/asked" => {
+                self.approval_asked(&ev.data, "id", Some(ev.seq), None);
+            }
             "approval/decided" => self.approval_decided(&ev.data, "id", Some(ev.seq)),
             _ => {}
         }

@@ -182,7 +182,9 @@ impl Transcript {
 
     fn apply_frame(&mut self, kind: &str, rpc_id: Option<&str>, payload: &Value, origin: Origin) {
         match kind {
-            "approval/requested" => self.approval_asked(payload, "approvalId", None, rpc_id),
+            "approval/requested" => {
+                self.approval_asked(payload, "approvalId", None, rpc_id);
+            }
             "approval/resolved" => self.approval_decided(payload, "approvalId", None),
             "question/requested" => self.question_requested(payload, rpc_id),
             "question/resolved" => self.question_resolved(payload),

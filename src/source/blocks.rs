@@ -12,8 +12,8 @@ use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use super::lines::{Decoded, decode_line};
-use crate::wire::{Diagnostic, Origin};
+use super::lines::{Decoded, LineSplitter, decode_line};
+use crate::wire::Diagnostic;
 
 /// Bytes read per block (a longer line makes a longer block).
 const BLOCK: usize = 4 << 20;
@@ -41,19 +41,12 @@ pub struct Outcome {
 /// Decode the lines of a job.
 fn decode_job(job: &Job) -> Vec<Line> {
     let mut out = Vec::new();
-    let mut line = job.line;
-    let mut offset = job.offset;
-    let mut rest = job.bytes.as_slice();
-    while !rest.is_empty() {
-        let (raw, next, truncated) = match memchr::memchr(b'\n', rest) {
-            Some(nl) => (&rest[..nl], &rest[nl + 1..], false),
-            None => (rest, &rest[rest.len()..], job.last),
-        };
-        line += 1;
-        let (decoded, lossy) = decode_line(raw, Origin { line, offset }, truncated);
-        offset += (rest.len() - next.len()) as u64;
-        rest = next;
-        out.push((decoded, lossy));
+    let mut lines = LineSplitter::starting_at(job.line, job.offset);
+    lines.feed(&job.bytes, |raw, origin| {
+        out.push(decode_line(raw, origin, false));
+    });
+    if job.last {
+        lines.finish(|raw, origin| out.push(decode_line(raw, origin, true)));
     }
     out
 }
@@ -115,7 +108,7 @@ pub fn decode_stream(
 
 /// Read until `buf` holds `want` bytes; true at the end of the input (or
 /// at a read error, which goes to `error` with the input offset it hit).
-fn fill(
+pub(super) fn fill(
     input: &mut impl Read,
     buf: &mut Vec<u8>,
     want: usize,

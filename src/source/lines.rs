@@ -166,9 +166,19 @@ impl LineSplitter {
         LineSplitter::default()
     }
 
+    /// A splitter for bytes that start after `line` lines and `offset` bytes
+    /// of a stream (one block of a file decoded on its own).
+    pub fn starting_at(line: usize, offset: u64) -> LineSplitter {
+        LineSplitter {
+            line,
+            offset,
+            ..LineSplitter::default()
+        }
+    }
+
     /// Feed bytes; `f` gets every line completed by them, with its origin.
     pub fn feed(&mut self, mut bytes: &[u8], mut f: impl FnMut(&[u8], Origin)) {
-        while let Some(nl) = bytes.iter().position(|&b| b == b'\n') {
+        while let Some(nl) = memchr::memchr(b'\n', bytes) {
             let (head, rest) = bytes.split_at(nl);
             bytes = &rest[1..];
             self.line += 1;

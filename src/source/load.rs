@@ -15,7 +15,7 @@ use std::io::Read;
 
 use serde_json::Value;
 
-use super::blocks::decode_stream;
+use super::blocks::{decode_stream, fill};
 use super::lines::Decoded;
 use crate::wire::{Diagnostic, Origin, Record, SessionEvent, ViewEnvelope, ViewFor};
 
@@ -191,28 +191,18 @@ fn load_text(
     // lines (a pretty-printed history), read whole.
     let mut head = Vec::new();
     let mut pre = Vec::new();
-    let mut ended = false;
-    loop {
+    let mut error = None;
+    let ended = loop {
         let start = head.len();
-        head.resize(start + (64 << 10), 0);
-        match text.read(&mut head[start..]) {
-            Ok(0) => {
-                head.truncate(start);
-                ended = true;
-                break;
-            }
-            Ok(n) => head.truncate(start + n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => head.truncate(start),
-            Err(e) => {
-                head.truncate(start);
-                pre.push(damaged(compressed, head.len() as u64, &e));
-                ended = true;
-                break;
-            }
+        if fill(&mut text, &mut head, start + (64 << 10), 0, &mut error) {
+            break true;
         }
         if memchr::memchr(b'\n', &head[start..]).is_some() {
-            break;
+            break false;
         }
+    };
+    if let Some((at, e)) = &error {
+        pre.push(damaged(compressed, *at, e));
     }
     let first_line = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
     let trimmed = first_line.trim_ascii();

@@ -101,6 +101,20 @@ fn span_style(st: syntect::highlighting::Style) -> Style {
     style
 }
 
+/// The syntax and syntax theme for `lang` in `theme`; `None` when the theme
+/// has no syntax colours or the language is unknown.
+fn grammar(
+    lang: Option<&str>,
+    theme: &Theme,
+) -> Option<(&'static SyntaxReference, &'static SynTheme)> {
+    Some((find_syntax(lang?)?, syn_theme(theme.syntax.as_deref()?)?))
+}
+
+/// True when code in `lang` gets colours in `theme`.
+pub fn colours(lang: Option<&str>, theme: &Theme) -> bool {
+    grammar(lang, theme).is_some()
+}
+
 /// A stateful highlighter for one block of code, fed line by line.
 pub struct Highlighter {
     inner: Option<HighlightLines<'static>>,
@@ -113,11 +127,7 @@ impl Highlighter {
     /// A highlighter for `lang` in `theme`; plain (in `base`) when the theme
     /// has no syntax colours or the language is unknown.
     pub fn new(lang: Option<&str>, theme: &Theme, base: Style) -> Highlighter {
-        let inner = (|| {
-            let syntax = find_syntax(lang?)?;
-            let st = syn_theme(theme.syntax.as_deref()?)?;
-            Some(HighlightLines::new(syntax, st))
-        })();
+        let inner = grammar(lang, theme).map(|(syntax, st)| HighlightLines::new(syntax, st));
         Highlighter {
             inner,
             base,
@@ -129,11 +139,6 @@ impl Highlighter {
     pub fn limit(mut self, lines: usize) -> Highlighter {
         self.left = lines;
         self
-    }
-
-    /// True when this highlighter colours text.
-    pub fn is_active(&self) -> bool {
-        self.inner.is_some()
     }
 
     /// Highlight the next line (without its newline). Controls are sanitized.
@@ -188,11 +193,7 @@ pub fn highlight_lines(
     limit: usize,
 ) -> Vec<Line> {
     let n = lines.len().min(limit);
-    let setup = (|| {
-        let syntax = find_syntax(lang?)?;
-        let st = syn_theme(theme.syntax.as_deref()?)?;
-        Some((syntax, st))
-    })();
+    let setup = grammar(lang, theme);
     let threads = std::thread::available_parallelism()
         .map_or(1, |t| t.get())
         .min(8);

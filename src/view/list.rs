@@ -40,7 +40,9 @@ struct CacheKey {
 /// Per-item laid-out lines, keyed by item index.
 #[derive(Default)]
 pub struct LineCache {
-    map: HashMap<usize, (CacheKey, Arc<Vec<Line>>)>,
+    /// item → (key, lines, interim): interim lines (a placeholder or a
+    /// plain first layout) stand in until the layout thread's arrive.
+    map: HashMap<usize, (CacheKey, Arc<Vec<Line>>, bool)>,
     /// Heavy cards being laid out off-thread: job → the cache key it fills.
     waiting: HashMap<JobKey, CacheKey>,
     worker: Option<Worker>,
@@ -185,8 +187,8 @@ impl TranscriptList {
             // Pending cards animate; everything else ignores the tick.
             tick: if pending { opts.tick } else { 0 },
         };
-        if let Some((k, lines)) = self.cache.map.get(&item_idx)
-            && (*k == key || (k.rev == u64::MAX && self.cache.waiting.values().any(|w| *w == key)))
+        if let Some((k, lines, _)) = self.cache.map.get(&item_idx)
+            && *k == key
         {
             return lines.clone();
         }
@@ -198,71 +200,48 @@ impl TranscriptList {
             now_ms: opts.now_ms,
             plain_code: false,
         };
+        // A settled card is laid out on the layout thread when it is heavy
+        // (a placeholder meanwhile) or when first layouts are progressive
+        // (plain code meanwhile); everything else right here.
         if let Item::Tool(ci) = item
             && !pending
             && let Some(card) = t.cards.get(*ci)
-            && worker::weight(card) > worker::HEAVY_BYTES
         {
-            let job = JobKey {
-                item: item_idx,
-                rev: key.rev,
-                width: layout.width,
-                theme: theme.name.clone(),
-                density,
+            let interim = if worker::weight(card) > worker::HEAVY_BYTES {
+                Some(worker::placeholder(card, theme, layout.width))
+            } else if self.progressive {
+                let plain = LayoutOptions {
+                    plain_code: true,
+                    ..layout
+                };
+                Some(render_item_tick(t, item, theme, &plain, opts.tick))
+            } else {
+                None
             };
-            if !self.cache.waiting.contains_key(&job) {
-                self.cache.worker.get_or_insert_with(Worker::new).request(
-                    job.clone(),
-                    card,
-                    theme,
-                    opts.now_ms,
-                );
-                self.cache.waiting.insert(job, key.clone());
+            if let Some(interim) = interim {
+                let job = JobKey {
+                    item: item_idx,
+                    rev: key.rev,
+                    width: layout.width,
+                    theme: theme.name.clone(),
+                    density,
+                };
+                if !self.cache.waiting.contains_key(&job) {
+                    self.cache.worker.get_or_insert_with(Worker::new).request(
+                        job.clone(),
+                        card,
+                        theme,
+                        opts.now_ms,
+                    );
+                    self.cache.waiting.insert(job, key.clone());
+                }
+                let lines = Arc::new(interim);
+                self.cache.map.insert(item_idx, (key, lines.clone(), true));
+                return lines;
             }
-            let lines = Arc::new(worker::placeholder(card, theme, layout.width));
-            // Cached under a key that never matches, so the real layout replaces it.
-            let stale = CacheKey {
-                rev: u64::MAX,
-                ..key
-            };
-            self.cache.map.insert(item_idx, (stale, lines.clone()));
-            return lines;
-        }
-        if self.progressive
-            && let Item::Tool(ci) = item
-            && !pending
-            && let Some(card) = t.cards.get(*ci)
-        {
-            let job = JobKey {
-                item: item_idx,
-                rev: key.rev,
-                width: layout.width,
-                theme: theme.name.clone(),
-                density,
-            };
-            let plain = LayoutOptions {
-                plain_code: true,
-                ..layout
-            };
-            let lines = Arc::new(render_item_tick(t, item, theme, &plain, opts.tick));
-            if !self.cache.waiting.contains_key(&job) {
-                self.cache.worker.get_or_insert_with(Worker::new).request(
-                    job.clone(),
-                    card,
-                    theme,
-                    opts.now_ms,
-                );
-                self.cache.waiting.insert(job, key.clone());
-            }
-            let stale = CacheKey {
-                rev: u64::MAX,
-                ..key
-            };
-            self.cache.map.insert(item_idx, (stale, lines.clone()));
-            return lines;
         }
         let lines = Arc::new(render_item_tick(t, item, theme, &layout, opts.tick));
-        self.cache.map.insert(item_idx, (key, lines.clone()));
+        self.cache.map.insert(item_idx, (key, lines.clone(), false));
         lines
     }
 
@@ -274,8 +253,15 @@ impl TranscriptList {
         let done = w.poll();
         let any = !done.is_empty();
         for d in done {
-            if let Some(key) = self.cache.waiting.remove(&d.key) {
-                self.cache.map.insert(d.key.item, (key, Arc::new(d.lines)));
+            let Some(key) = self.cache.waiting.remove(&d.key) else {
+                continue;
+            };
+            // Only over its own stand-in: the item may have changed since.
+            let current = self.cache.map.get(&d.key.item);
+            if current.is_none_or(|(k, _, interim)| *interim && *k == key) {
+                self.cache
+                    .map
+                    .insert(d.key.item, (key, Arc::new(d.lines), false));
             }
         }
         any
@@ -542,6 +528,62 @@ mod tests {
         }
         let later = list.lines(&t, &theme, &opts, entry);
         assert_eq!(*later, *direct);
+        assert!(!list.layouts_pending());
+    }
+
+    fn heavy() -> Transcript {
+        let output = "x".repeat(worker::HEAVY_BYTES + 10);
+        let lines = [
+            serde_json::json!({"type":"tool/call","seq":1,"time":1,"data":{"callId":"c","name":"t","arguments":"{}"}}),
+            serde_json::json!({"type":"tool/result","seq":2,"time":2,"data":{"message":{"content":[
+                {"type":"tool-result","toolCallId":"c","content":[{"type":"text","text":output}]}]}}}),
+        ];
+        let records: Vec<crate::wire::Record> = lines
+            .iter()
+            .map(|v| {
+                let f = crate::wire::Frame::from_value(v).unwrap();
+                crate::wire::Record::from_frame(f, crate::wire::Origin::default())
+            })
+            .collect();
+        Transcript::from_records(None, &records)
+    }
+
+    fn wait_for_layouts(list: &mut TranscriptList) {
+        let start = std::time::Instant::now();
+        while !list.poll_layouts() {
+            assert!(start.elapsed().as_secs() < 30, "the layout never came");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn a_heavy_card_shows_a_placeholder_until_its_layout_arrives() {
+        let t = heavy();
+        let theme = Theme::dark();
+        let opts = ListOptions {
+            width: 80,
+            density: Density::Full,
+            show_reasoning: true,
+            hide_tools: false,
+            now_ms: None,
+            tick: 0,
+        };
+        let mut list = TranscriptList::new();
+        list.sync(&t, &opts);
+        let first = list.lines(&t, &theme, &opts, 0);
+        assert!(first.iter().any(|l| l.text().contains("laying out")));
+        // Asked again while waiting: the same stand-in, no second job.
+        assert!(Arc::ptr_eq(&first, &list.lines(&t, &theme, &opts, 0)));
+        wait_for_layouts(&mut list);
+        let done = list.lines(&t, &theme, &opts, 0);
+        let direct = render_item_tick(
+            &t,
+            &t.items[0],
+            &theme,
+            &LayoutOptions::new(80 - MARGIN, Density::Full),
+            0,
+        );
+        assert_eq!(*done, direct);
         assert!(!list.layouts_pending());
     }
 }

@@ -24,6 +24,9 @@ pub struct Pager {
     pub current: Option<usize>,
     lines: Vec<Line>,
     built: Option<(usize, u64, String, bool)>,
+    /// The item's title (a card's resolved title), and the rev it is for:
+    /// resolving types the card's views, too much to do on every frame.
+    title: Option<(u64, String)>,
     /// Heavy cards are laid out off the UI thread; this is the job in flight.
     worker: Option<Worker>,
     waiting: Option<JobKey>,
@@ -41,6 +44,7 @@ impl Pager {
             current: None,
             lines: Vec::new(),
             built: None,
+            title: None,
             worker: None,
             waiting: None,
         }
@@ -57,6 +61,15 @@ impl Pager {
         } else {
             NOWRAP_WIDTH.max(width)
         };
+        if self.title.as_ref().is_none_or(|(r, _)| *r != rev) {
+            let title = match t.items.get(self.item) {
+                Some(crate::session::Item::Tool(i)) => {
+                    t.cards.get(*i).map(|c| crate::cards::resolve(c).title)
+                }
+                _ => None,
+            };
+            self.title = Some((rev, title.unwrap_or_else(|| "item".into())));
+        }
         let key = (w, rev, theme.name.clone(), self.wrap);
         if self.built.as_ref() != Some(&key)
             && let Some(crate::session::Item::Tool(ci)) = t.items.get(self.item)
@@ -97,6 +110,11 @@ impl Pager {
             self.refresh_matches();
         }
         &self.lines
+    }
+
+    /// The title shown in the pager's status line (set by [`Pager::build`]).
+    pub fn title(&self) -> &str {
+        self.title.as_ref().map_or("item", |(_, t)| t.as_str())
     }
 
     /// Take a finished off-thread layout; true when it arrived.

@@ -11,7 +11,7 @@ use ratatui::style::Style;
 use similar::DiffOp;
 
 use super::model::{FileModel, emphasis};
-use crate::text::highlight::{Highlighter, highlight_lines};
+use crate::text::highlight::{colours, highlight_lines};
 use crate::text::{Line, Span, wrap};
 use crate::theme::{Role, Theme};
 
@@ -99,7 +99,7 @@ impl<'a> Painter<'a> {
             if need == 0 || need > MAX_HIGHLIGHT_LINES {
                 return None;
             }
-            if !Highlighter::new(lang, theme, Style::default()).is_active() {
+            if !colours(lang, theme) {
                 return None;
             }
             let texts: Vec<&str> = lines[..need.min(lines.len())]
