@@ -9,6 +9,7 @@ pub mod app;
 pub mod cards;
 pub mod cli;
 pub mod headless;
+pub mod par;
 pub mod present;
 pub mod session;
 pub mod source;

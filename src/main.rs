@@ -104,8 +104,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let mut opts = LayoutOptions::new(width, density);
             opts.show_reasoning = !no_reasoning;
-            let out = headless::render(&t, &theme, &opts, height, format);
-            write_stdout(out.as_bytes())?;
+            let stdout = std::io::stdout().lock();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout);
+            match headless::render_to(&mut out, &t, &theme, &opts, height, format)
+                .and_then(|_| out.flush())
+            {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                r => r?,
+            }
             report_diagnostics(&t);
             Ok(ExitCode::SUCCESS)
         }

@@ -92,3 +92,43 @@ fn every_line_fits_every_width() {
         }
     }
 }
+
+#[test]
+fn streamed_render_writes_the_same_bytes_as_the_whole_render() {
+    // render_to lays out windows of items on every core and writes as it
+    // goes; the bytes must be those of the one-piece render.
+    let t = fold(&common::capture_str("tour", "frames.jsonl"));
+    // More items than one window (64), so windows and their joins are
+    // exercised: 150 user messages, each followed by a blank-free item.
+    let dir = tempfile::tempdir().unwrap();
+    let many = dir.path().join("many.jsonl");
+    let lines: String = (0..150)
+        .map(|i| {
+            format!(
+                r#"{{"type":"user/message","seq":{i},"time":{t},"data":{{"content":[{{"type":"text","text":"message {i}"}}],"role":"user","id":"m{i}"}}}}"#,
+                t = 1_796_069_109_000u64 + i
+            ) + "\n"
+        })
+        .collect();
+    std::fs::write(&many, lines).unwrap();
+    let many = fold(many.to_str().unwrap());
+    assert!(many.items.len() > 128, "{} items", many.items.len());
+    let big = fold("demo-sessions/showcase.jsonl");
+    for t in [&t, &big, &many] {
+        for (format, density) in [
+            (Format::Ansi, Density::Full),
+            (Format::Styled, Density::Preview),
+            (Format::Text, Density::Line),
+        ] {
+            let opts = LayoutOptions::new(90, density);
+            let whole = headless::render(t, &Theme::dark(), &opts, None, format);
+            let mut streamed = Vec::new();
+            headless::render_to(&mut streamed, t, &Theme::dark(), &opts, None, format).unwrap();
+            assert_eq!(String::from_utf8(streamed).unwrap(), whole);
+            let mut tail = Vec::new();
+            headless::render_to(&mut tail, t, &Theme::dark(), &opts, Some(7), format).unwrap();
+            let want = headless::render(t, &Theme::dark(), &opts, Some(7), format);
+            assert_eq!(String::from_utf8(tail).unwrap(), want);
+        }
+    }
+}

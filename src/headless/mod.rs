@@ -6,9 +6,11 @@ pub mod writer;
 
 pub use writer::{Format, write_lines};
 
-use crate::session::Transcript;
+use std::io::{self, Write};
+
+use crate::session::{Item, Transcript};
 use crate::theme::Theme;
-use crate::view::transcript::{LayoutOptions, layout};
+use crate::view::transcript::{LayoutOptions, layout, render_item};
 use crate::wire::Record;
 
 /// Fold records up to event `at` (all of them when `None`): every event with
@@ -47,4 +49,40 @@ pub fn render(
         lines.drain(..lines.len() - h);
     }
     write_lines(&lines, format)
+}
+
+/// Items laid out at once by [`render_to`] (bounds the memory it holds).
+const WINDOW: usize = 64;
+
+/// [`render`] written to `w` as it goes, the items of each window laid out
+/// and written on every core (`height`: keep only the last rows, which
+/// needs the whole layout first). Same bytes as [`render`].
+pub fn render_to(
+    w: &mut dyn Write,
+    t: &Transcript,
+    theme: &Theme,
+    opts: &LayoutOptions,
+    height: Option<usize>,
+    format: Format,
+) -> io::Result<()> {
+    if height.is_some() {
+        return w.write_all(render(t, theme, opts, height, format).as_bytes());
+    }
+    let separator = write_lines(&[crate::text::Line::new()], format);
+    let items: Vec<&Item> = t.items.iter().collect();
+    let mut first = true;
+    for window in items.chunks(WINDOW) {
+        let texts = crate::par::map(window, 2, |item| {
+            let lines = render_item(t, item, theme, opts);
+            (!lines.is_empty()).then(|| write_lines(&lines, format))
+        });
+        for text in texts.into_iter().flatten() {
+            if !first {
+                w.write_all(separator.as_bytes())?;
+            }
+            first = false;
+            w.write_all(text.as_bytes())?;
+        }
+    }
+    Ok(())
 }

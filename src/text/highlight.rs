@@ -118,6 +118,8 @@ pub fn colours(lang: Option<&str>, theme: &Theme) -> bool {
 /// A stateful highlighter for one block of code, fed line by line.
 pub struct Highlighter {
     inner: Option<HighlightLines<'static>>,
+    /// The syntax theme, to rebuild `inner` from a [`Checkpoint`].
+    syn_theme: Option<&'static SynTheme>,
     base: Style,
     /// Lines still to colour; after them lines come out plain.
     left: usize,
@@ -127,9 +129,10 @@ impl Highlighter {
     /// A highlighter for `lang` in `theme`; plain (in `base`) when the theme
     /// has no syntax colours or the language is unknown.
     pub fn new(lang: Option<&str>, theme: &Theme, base: Style) -> Highlighter {
-        let inner = grammar(lang, theme).map(|(syntax, st)| HighlightLines::new(syntax, st));
+        let g = grammar(lang, theme);
         Highlighter {
-            inner,
+            inner: g.map(|(syntax, st)| HighlightLines::new(syntax, st)),
+            syn_theme: g.map(|(_, st)| st),
             base,
             left: usize::MAX,
         }
@@ -139,6 +142,25 @@ impl Highlighter {
     pub fn limit(mut self, lines: usize) -> Highlighter {
         self.left = lines;
         self
+    }
+
+    /// The state reached so far, to [`resume`](Self::resume) from later
+    /// (e.g. the two sides of a changed block both start where the context
+    /// before it left off).
+    pub fn checkpoint(&mut self) -> Checkpoint {
+        let (Some(h), Some(st)) = (self.inner.take(), self.syn_theme) else {
+            return Checkpoint(None);
+        };
+        let (hs, ps) = h.state();
+        self.inner = Some(HighlightLines::from_state(st, hs.clone(), ps.clone()));
+        Checkpoint(Some((hs, ps)))
+    }
+
+    /// Go back to a state saved by [`checkpoint`](Self::checkpoint).
+    pub fn resume(&mut self, at: &Checkpoint) {
+        if let (Some((hs, ps)), Some(st)) = (&at.0, self.syn_theme) {
+            self.inner = Some(HighlightLines::from_state(st, hs.clone(), ps.clone()));
+        }
     }
 
     /// Highlight the next line (without its newline). Controls are sanitized.
@@ -164,6 +186,9 @@ impl Highlighter {
         }
     }
 }
+
+/// A saved highlighter state (see [`Highlighter::checkpoint`]).
+pub struct Checkpoint(Option<State>);
 
 /// Lines below which [`highlight_lines`] stays on one thread.
 const PARALLEL_MIN: usize = 2_000;
@@ -231,6 +256,7 @@ pub fn highlight_lines(
         };
         let mut h = Highlighter {
             inner: Some(inner),
+            syn_theme: Some(st),
             base,
             left: usize::MAX,
         };

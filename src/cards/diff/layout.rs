@@ -11,15 +11,12 @@ use ratatui::style::Style;
 use similar::DiffOp;
 
 use super::model::{FileModel, emphasis};
-use crate::text::highlight::{colours, highlight_lines};
+use crate::text::highlight::{Highlighter, colours};
 use crate::text::{Line, Span, wrap};
 use crate::theme::{Role, Theme};
 
-/// Lines of a side highlighted at most; past that the file is shown plain
-/// (syntect is stateful, so highlighting a line means highlighting all before it).
-const MAX_HIGHLIGHT_LINES: usize = 5_000;
-/// Lines per side from which both sides are highlighted at once.
-const PARALLEL_SIDES: usize = 100;
+/// Lines of one file highlighted at most; the lines shown past them are plain.
+const MAX_HIGHLIGHT_LINES: usize = 20_000;
 /// Mark of a hard-wrapped continuation row.
 const CONTINUATION: &str = "↪";
 /// The hunk separator.
@@ -65,15 +62,22 @@ struct Row {
     new: Option<Cell>,
 }
 
-/// Styles for one file: the theme's diff roles plus both sides' highlighting.
+/// Styles for one file: the theme's diff roles plus the highlighting of the
+/// lines shown (indexed by line of each side; `None`: not highlighted).
 pub struct Painter<'a> {
     theme: &'a Theme,
     model: &'a FileModel,
-    old_hl: Option<Vec<Line>>,
-    new_hl: Option<Vec<Line>>,
+    old_hl: Vec<Option<Line>>,
+    new_hl: Vec<Option<Line>>,
 }
 
 impl<'a> Painter<'a> {
+    /// Highlights the lines the hunks show — and only those, as delta does —
+    /// in the order they are shown, with one running syntax state: context
+    /// and added lines continue the new side, and the removed lines of a
+    /// changed block start from the state the context before it left
+    /// (so a removed `/*` cannot colour the added lines as a comment).
+    /// Lines between hunks are skipped: the state carries over the gap.
     /// `rows`: rows of the diff that will be shown (a preview's budget);
     /// lines past them are not highlighted.
     pub fn new(
@@ -82,55 +86,52 @@ impl<'a> Painter<'a> {
         theme: &'a Theme,
         rows: usize,
     ) -> Painter<'a> {
-        let (mut old_need, mut new_need) = (0, 0);
-        for op in model.hunks.iter().flatten() {
-            old_need = old_need.max(op.old_range().end);
-            new_need = new_need.max(op.new_range().end);
-        }
-        match model.hunks.iter().flatten().next() {
-            _ if rows == 0 => (old_need, new_need) = (0, 0),
-            Some(first) => {
-                old_need = old_need.min(first.old_range().start.saturating_add(rows));
-                new_need = new_need.min(first.new_range().start.saturating_add(rows));
-            }
-            None => {}
-        }
-        let hl = |lines: &[String], need: usize| -> Option<Vec<Line>> {
-            if need == 0 || need > MAX_HIGHLIGHT_LINES {
-                return None;
-            }
-            if !colours(lang, theme) {
-                return None;
-            }
-            let texts: Vec<&str> = lines[..need.min(lines.len())]
-                .iter()
-                .map(String::as_str)
-                .collect();
-            Some(highlight_lines(
-                &texts,
-                lang,
-                theme,
-                Style::default(),
-                usize::MAX,
-            ))
-        };
-        // The two sides are independent texts: big enough, they are
-        // highlighted side by side on two threads.
-        let (old_hl, new_hl) = if old_need.min(new_need) >= PARALLEL_SIDES {
-            std::thread::scope(|s| {
-                let old = s.spawn(|| hl(&model.old, old_need));
-                let new = hl(&model.new, new_need);
-                (old.join().unwrap_or(None), new)
-            })
-        } else {
-            (hl(&model.old, old_need), hl(&model.new, new_need))
-        };
-        Painter {
+        let mut p = Painter {
             theme,
             model,
-            old_hl,
-            new_hl,
+            old_hl: Vec::new(),
+            new_hl: Vec::new(),
+        };
+        let mut left = rows.min(MAX_HIGHLIGHT_LINES);
+        if left == 0 || !colours(lang, theme) {
+            return p;
         }
+        p.old_hl = vec![None; model.old.len()];
+        p.new_hl = vec![None; model.new.len()];
+        let mut h = Highlighter::new(lang, theme, Style::default());
+        let mut run =
+            |h: &mut Highlighter, lines: &[String], out: &mut [Option<Line>], r: Range<usize>| {
+                for i in r {
+                    if left == 0 {
+                        return;
+                    }
+                    left -= 1;
+                    if let (Some(text), Some(slot)) = (lines.get(i), out.get_mut(i)) {
+                        *slot = Some(h.line(text));
+                    }
+                }
+            };
+        for hunk in &model.hunks {
+            for block in blocks(hunk) {
+                match block {
+                    Block::Same { old, new } => {
+                        run(&mut h, &model.new, &mut p.new_hl, new.clone());
+                        for (o, n) in old.zip(new) {
+                            if let (Some(slot), Some(l)) = (p.old_hl.get_mut(o), p.new_hl.get(n)) {
+                                slot.clone_from(l);
+                            }
+                        }
+                    }
+                    Block::Changed { old, new } => {
+                        let before = h.checkpoint();
+                        run(&mut h, &model.old, &mut p.old_hl, old);
+                        h.resume(&before);
+                        run(&mut h, &model.new, &mut p.new_hl, new);
+                    }
+                }
+            }
+        }
+        p
     }
 
     fn role(&self, kind: Kind, emph: bool) -> Style {
@@ -173,7 +174,7 @@ impl<'a> Painter<'a> {
             (&self.model.new, &self.new_hl)
         };
         let text = lines.get(cell.index).map_or("", String::as_str);
-        let spans: Vec<(Option<Style>, &str)> = match hl.as_ref().and_then(|h| h.get(cell.index)) {
+        let spans: Vec<(Option<Style>, &str)> = match hl.get(cell.index).and_then(Option::as_ref) {
             // Highlighting only re-styles the same (already sanitized) text.
             Some(l) if l.text() == text => l
                 .spans
@@ -354,59 +355,69 @@ fn floor_boundary(s: &str, at: usize, floor: usize) -> usize {
     at.min(s.len())
 }
 
-/// The rows of a hunk. Changed blocks (a delete, an insert, or a replace)
-/// pair their i-th old and new lines for word emphasis; `paired` puts a pair
-/// on one row (side by side), otherwise all old rows come before all new ones.
-fn rows(model: &FileModel, hunk: &[DiffOp], paired: bool) -> Vec<Row> {
-    let mut out = Vec::new();
+/// A stretch of a hunk: context lines, or a changed block (a run of
+/// deletes, inserts and replaces) with the lines it takes from each side.
+enum Block {
+    Same {
+        old: Range<usize>,
+        new: Range<usize>,
+    },
+    Changed {
+        old: Range<usize>,
+        new: Range<usize>,
+    },
+}
+
+fn blocks(hunk: &[DiffOp]) -> impl Iterator<Item = Block> + '_ {
     let mut i = 0;
-    while i < hunk.len() {
-        let op = &hunk[i];
+    std::iter::from_fn(move || {
+        let op = hunk.get(i)?;
+        i += 1;
         if let DiffOp::Equal {
             old_index,
             new_index,
             len,
         } = *op
         {
-            for k in 0..len {
-                out.push(Row {
-                    old: Some(Cell {
-                        kind: Kind::Context,
-                        index: old_index + k,
-                        emph: Vec::new(),
-                    }),
-                    new: Some(Cell {
-                        kind: Kind::Context,
-                        index: new_index + k,
-                        emph: Vec::new(),
-                    }),
-                });
-            }
-            i += 1;
-            continue;
+            return Some(Block::Same {
+                old: old_index..old_index + len,
+                new: new_index..new_index + len,
+            });
         }
         // Merge a run of non-equal ops into one changed block.
-        let (mut old_r, mut new_r) = (op.old_range(), op.new_range());
-        i += 1;
+        let (mut old, mut new) = (op.old_range(), op.new_range());
         while let Some(next) = hunk.get(i).filter(|o| !matches!(o, DiffOp::Equal { .. })) {
-            old_r.end = old_r.end.max(next.old_range().end);
-            new_r.end = new_r.end.max(next.new_range().end);
+            old.end = old.end.max(next.old_range().end);
+            new.end = new.end.max(next.new_range().end);
             i += 1;
         }
-        let mut olds: Vec<Cell> = old_r
-            .map(|index| Cell {
-                kind: Kind::Removed,
-                index,
-                emph: Vec::new(),
-            })
-            .collect();
-        let mut news: Vec<Cell> = new_r
-            .map(|index| Cell {
-                kind: Kind::Added,
-                index,
-                emph: Vec::new(),
-            })
-            .collect();
+        Some(Block::Changed { old, new })
+    })
+}
+
+/// The rows of a hunk. Changed blocks pair their i-th old and new lines for
+/// word emphasis; `paired` puts a pair on one row (side by side), otherwise
+/// all old rows come before all new ones.
+fn rows(model: &FileModel, hunk: &[DiffOp], paired: bool) -> Vec<Row> {
+    let cell = |kind, index| Cell {
+        kind,
+        index,
+        emph: Vec::new(),
+    };
+    let mut out = Vec::new();
+    for block in blocks(hunk) {
+        let (old_r, new_r) = match block {
+            Block::Same { old, new } => {
+                out.extend(old.zip(new).map(|(o, n)| Row {
+                    old: Some(cell(Kind::Context, o)),
+                    new: Some(cell(Kind::Context, n)),
+                }));
+                continue;
+            }
+            Block::Changed { old, new } => (old, new),
+        };
+        let mut olds: Vec<Cell> = old_r.map(|i| cell(Kind::Removed, i)).collect();
+        let mut news: Vec<Cell> = new_r.map(|i| cell(Kind::Added, i)).collect();
         for (o, n) in olds.iter_mut().zip(news.iter_mut()) {
             let (a, b) = (model.old.get(o.index), model.new.get(n.index));
             if let (Some(a), Some(b)) = (a, b)
@@ -443,27 +454,53 @@ fn rows(model: &FileModel, hunk: &[DiffOp], paired: bool) -> Vec<Row> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::highlight::highlight_lines;
+    use crate::text::highlight::highlight;
+
+    fn shown(hl: &[Option<Line>]) -> Vec<usize> {
+        (0..hl.len()).filter(|&i| hl[i].is_some()).collect()
+    }
 
     #[test]
-    fn both_sides_highlighted_on_two_threads_match_one_at_a_time() {
+    fn only_the_lines_shown_are_highlighted() {
         let theme = Theme::dark();
-        let old: String = (0..400)
+        let old: String = (0..60)
             .map(|i| format!("fn f{i}() -> u32 {{ {i} }}\n"))
             .collect();
-        let new = old
-            .replace("fn f7()", "fn seven()")
-            .replace("{ 300 }", "{ 3 }");
+        let new = old.replace("{ 5 }", "{ 50 }").replace("{ 40 }", "{ 4 }");
         let model = FileModel::compute(Some(&old), &new);
+        assert_eq!(model.hunks.len(), 2);
         let p = Painter::new(&model, Some("rs"), &theme, usize::MAX);
-        let side = |lines: &[String]| {
-            let texts: Vec<&str> = lines.iter().map(String::as_str).collect();
-            highlight_lines(&texts, Some("rs"), &theme, Style::default(), usize::MAX)
-        };
-        let old_hl = p.old_hl.as_ref().expect("old side highlighted");
-        let new_hl = p.new_hl.as_ref().expect("new side highlighted");
-        assert!(old_hl.len() >= PARALLEL_SIDES);
-        assert_eq!(old_hl[..], side(&model.old)[..old_hl.len()]);
-        assert_eq!(new_hl[..], side(&model.new)[..new_hl.len()]);
+        // Hunks: lines 2..=8 and 37..=43 (0-based), three lines of context.
+        let want: Vec<usize> = (2..9).chain(37..44).collect();
+        assert_eq!(shown(&p.new_hl), want);
+        assert_eq!(shown(&p.old_hl), want);
+        // Within a hunk starting at the top level the colours are exact.
+        let full = highlight(&new, Some("rs"), &theme, Style::default());
+        for i in want {
+            assert_eq!(p.new_hl[i].as_ref(), Some(&full[i]), "line {i}");
+        }
+        // A preview budget stops early.
+        let p = Painter::new(&model, Some("rs"), &theme, 4);
+        assert_eq!(shown(&p.new_hl).len() + shown(&p.old_hl).len() - 3, 4);
+        let p = Painter::new(&model, Some("rs"), &theme, 0);
+        assert!(p.new_hl.is_empty() && p.old_hl.is_empty());
+    }
+
+    #[test]
+    fn added_lines_continue_from_the_context_not_from_the_removed_ones() {
+        let theme = Theme::dark();
+        let old = "fn a() {}\n/* opened\nfn b() {}\n";
+        let new = "fn a() {}\nlet x = 1;\nfn b() {}\n";
+        let model = FileModel::compute(Some(old), new);
+        let p = Painter::new(&model, Some("rs"), &theme, usize::MAX);
+        let new_full = highlight(new, Some("rs"), &theme, Style::default());
+        let old_full = highlight(old, Some("rs"), &theme, Style::default());
+        // The removed line is coloured as the old side reads it…
+        assert_eq!(p.old_hl[1].as_ref(), Some(&old_full[1]));
+        // …and the added line as the new side reads it: not as a comment.
+        assert_eq!(p.new_hl[1].as_ref(), Some(&new_full[1]));
+        // The context after the block continues the new side.
+        assert_eq!(p.new_hl[2].as_ref(), Some(&new_full[2]));
+        assert_ne!(p.new_hl[1], p.old_hl[1]);
     }
 }

@@ -46,11 +46,13 @@ fn totals(v: &DiffView, models: &[FileModel]) -> Totals {
     }
 }
 
+/// Files from which a view's files are diffed and laid out on every core.
+const PARALLEL_FILES: usize = 2;
+
 fn compute(v: &DiffView) -> Vec<FileModel> {
-    v.diffs
-        .iter()
-        .map(|d| FileModel::compute(d.old_text.as_deref(), &d.new_text))
-        .collect()
+    crate::par::map(&v.diffs, PARALLEL_FILES, |d| {
+        FileModel::compute(d.old_text.as_deref(), &d.new_text)
+    })
 }
 
 fn plural(n: usize, one: &str) -> String {
@@ -87,51 +89,27 @@ pub fn body(v: &DiffView, ctx: &Ctx) -> Body {
         };
     }
     let models = compute(v);
-    let side_by_side = width >= SIDE_BY_SIDE_WIDTH;
+    // Runs of entries for the same path: one header, hunks separated by `⋯`.
+    let mut runs = Vec::new();
     let mut i = 0;
     while i < v.diffs.len() {
-        // A run of entries for the same path: one header, hunks separated by `⋯`.
         let path = &v.diffs[i].path;
         let end = i + v.diffs[i..].iter().take_while(|d| &d.path == path).count();
-        lines.extend(file_header(&v.diffs[i], ctx));
-        let digits = models[i..end]
-            .iter()
-            .map(|m| m.max_line_number())
-            .max()
-            .unwrap_or(1)
-            .max(1)
-            .to_string()
-            .len();
-        let lang = lang_for_path(path);
-        let mut first_hunk = true;
-        for (d, m) in v.diffs[i..end].iter().zip(&models[i..end]) {
-            if let Some(why) = &m.approximate {
-                lines.extend(wrap::words(&Line::styled(why.clone(), muted), width));
-            }
-            let rows_left = ctx.code_lines().saturating_sub(lines.len());
-            let painter = Painter::new(m, lang.as_deref(), theme, rows_left);
-            if m.hunks.is_empty() {
-                let what = if d.old_text.is_none() {
-                    "empty new file"
-                } else {
-                    "no changes"
-                };
-                lines.extend(wrap::words(&Line::styled(what, muted), width));
-                continue;
-            }
-            for hunk in &m.hunks {
-                if !first_hunk {
-                    lines.push(painter.separator(width));
-                }
-                first_hunk = false;
-                if side_by_side {
-                    lines.extend(painter.side_by_side(hunk, digits, width));
-                } else {
-                    lines.extend(painter.unified(hunk, digits, width));
-                }
-            }
-        }
+        runs.push(i..end);
         i = end;
+    }
+    if ctx.code_lines() == usize::MAX {
+        // Every line highlighted: files are independent, lay them out on every core.
+        let per_run = crate::par::map(&runs, PARALLEL_FILES, |r| {
+            file_lines(v, &models, r.clone(), ctx, usize::MAX)
+        });
+        lines.extend(per_run.into_iter().flatten());
+    } else {
+        // A preview's highlighting budget runs across files: in order.
+        for r in runs {
+            let budget = ctx.code_lines().saturating_sub(lines.len());
+            lines.extend(file_lines(v, &models, r, ctx, budget));
+        }
     }
     let t = totals(v, &models);
     let footer = format!("+{} −{} · {}", t.added, t.removed, plural(t.files, "file"));
@@ -141,6 +119,60 @@ pub fn body(v: &DiffView, ctx: &Ctx) -> Body {
         keep: None,
         pinned: 0,
     }
+}
+
+/// The lines of a run of entries for one path: its header, then every
+/// entry's hunks; `budget`: rows worth highlighting.
+fn file_lines(
+    v: &DiffView,
+    models: &[FileModel],
+    run: std::ops::Range<usize>,
+    ctx: &Ctx,
+    budget: usize,
+) -> Vec<Line> {
+    let (theme, width) = (ctx.theme, ctx.width.max(1));
+    let muted = theme.style(Role::Muted);
+    let side_by_side = width >= SIDE_BY_SIDE_WIDTH;
+    let path = &v.diffs[run.start].path;
+    let mut lines = file_header(&v.diffs[run.start], ctx);
+    let digits = models[run.clone()]
+        .iter()
+        .map(|m| m.max_line_number())
+        .max()
+        .unwrap_or(1)
+        .max(1)
+        .to_string()
+        .len();
+    let lang = lang_for_path(path);
+    let mut first_hunk = true;
+    for (d, m) in v.diffs[run.clone()].iter().zip(&models[run]) {
+        if let Some(why) = &m.approximate {
+            lines.extend(wrap::words(&Line::styled(why.clone(), muted), width));
+        }
+        let rows_left = budget.saturating_sub(lines.len());
+        let painter = Painter::new(m, lang.as_deref(), theme, rows_left);
+        if m.hunks.is_empty() {
+            let what = if d.old_text.is_none() {
+                "empty new file"
+            } else {
+                "no changes"
+            };
+            lines.extend(wrap::words(&Line::styled(what, muted), width));
+            continue;
+        }
+        for hunk in &m.hunks {
+            if !first_hunk {
+                lines.push(painter.separator(width));
+            }
+            first_hunk = false;
+            if side_by_side {
+                lines.extend(painter.side_by_side(hunk, digits, width));
+            } else {
+                lines.extend(painter.unified(hunk, digits, width));
+            }
+        }
+    }
+    lines
 }
 
 /// The path line of a file (a new file says so).
