@@ -5,7 +5,7 @@
 #   bench/compare.sh                 # everything (installs missing tools)
 #   RUNS=10 bench/compare.sh         # more hyperfine runs (default 5)
 #   BENCH_DIR=/tmp/b bench/compare.sh
-#   ONLY="read diff" bench/compare.sh   # a subset: read diff load rss frames ingest
+#   ONLY="read diff" bench/compare.sh   # a subset: read diff load rss frames pager ingest
 #
 # Prints one line per target to stdout (and to $BENCH_DIR/results.txt):
 #   <target>: deck X s vs ref Y s = ratio R (goal ≤ G) PASS|FAIL
@@ -23,7 +23,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 OUT=${BENCH_DIR:-$HERE/out}
 RUNS=${RUNS:-5}
 FRAME_RUNS=${FRAME_RUNS:-3}
-ONLY=${ONLY:-read diff load rss frames ingest}
+ONLY=${ONLY:-read diff load rss frames pager ingest}
 WIDTH=${WIDTH:-100}
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -93,6 +93,9 @@ if want load || want rss; then
   # ≈ 100 MB, ≈ 200k frames: 13k cards (a third of them terminal cards with
   # 60 output lines) and assistant texts streamed as 30 chunks each.
   gen session gen_session.py --cards 13000 --output-lines 60 --chunks 30 -o "$OUT/session.jsonl"
+fi
+if want pager; then
+  gen read20 gen_read.py --bytes 20000000 --rust "$OUT/big20.rs" -o "$OUT/read20.jsonl"
 fi
 if want frames; then
   gen cards100 gen_session.py --cards 100 -o "$OUT/cards100.jsonl"
@@ -233,6 +236,25 @@ if want frames; then
   large=$(p99 "$OUT/cards100k.jsonl")
   verdict "frame time p99 (100k-card vs 100-card log)" "$large" "$small" 1.5 µs
   verdict "frame time p99 100k-card log (vs 4000 µs)" "$large" 4000 1.0 µs
+fi
+
+if want pager; then
+  # Opening a read card of a 20 MB file in the pager, cold (its view never
+  # scanned before): the first frame (median over FRAME_RUNS runs), against
+  # 100 ms. Also logged: when all the text and the colours were there, and
+  # frame times after jumps once laid out.
+  busy pager
+  log "measuring the pager: deck bench pager read20.jsonl --width 200 --height 60 (median of $FRAME_RUNS runs)"
+  firsts=()
+  for _ in $(seq "$FRAME_RUNS"); do
+    line=$("$DECK" bench pager "$OUT/read20.jsonl" --width 200 --height 60 --jumps 100)
+    log "  $line"
+    rows=$(awk '{for (i = 1; i < NF; i++) if ($i == "rows") print $(i + 1)}' <<<"$line")
+    [ "$rows" -gt 60 ] || die "the pager's first frame had $rows rows of the card, not a screen"
+    firsts+=("$(awk '{for (i = 1; i < NF; i++) if ($i == "first") print $(i + 1)}' <<<"$line")")
+  done
+  first=$(printf '%s\n' "${firsts[@]}" | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+  verdict "pager first frame, read card of a 20 MB file (vs 100000 µs)" "$first" 100000 1.0 µs
 fi
 
 if want ingest; then

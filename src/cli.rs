@@ -180,6 +180,23 @@ pub enum Command {
 pub enum BenchCommand {
     /// Load once, then draw N screens at random scroll positions and focus
     /// changes; prints `p50 <µs> p99 <µs> max <µs>`.
+    /// Open the pager on the heaviest tool card and time it; prints
+    /// `first <µs> rows <n> text_ms <ms> colours_ms <ms> jumps p50 <µs> p99 <µs> max <µs>`.
+    Pager {
+        path: String,
+        #[arg(long, default_value_t = 200)]
+        width: u16,
+        #[arg(long, default_value_t = 60)]
+        height: u16,
+        /// Frames timed after jumps once the card is laid out.
+        #[arg(long, default_value_t = 200)]
+        jumps: usize,
+        /// Longest wait for the layout thread, in ms.
+        #[arg(long, default_value_t = 120_000)]
+        wait_ms: u64,
+        #[arg(long)]
+        session: Option<String>,
+    },
     Frames {
         path: String,
         #[arg(long, default_value_t = 200)]

@@ -132,6 +132,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             write_stdout(format!("{times}\n").as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Bench {
+            what:
+                deck::cli::BenchCommand::Pager {
+                    path,
+                    width,
+                    height,
+                    jumps,
+                    wait_ms,
+                    session,
+                },
+        } => {
+            let loaded = source::load_path(&path)?;
+            let s = loaded.session(session.as_deref())?;
+            let t = Transcript::from_records(s.id.clone(), &s.records);
+            let times = deck::app::bench::pager(t, width, height, jumps.max(1), wait_ms);
+            write_stdout(format!("{times}\n").as_bytes())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Inspect {
             path,
             session,

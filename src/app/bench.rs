@@ -69,6 +69,119 @@ pub fn frames(t: Transcript, width: u16, height: u16, iterations: usize) -> Fram
         super::draw::draw(&mut app, &mut buf);
         times.push(start.elapsed().as_micros());
     }
+    percentiles(times)
+}
+
+/// What opening the heaviest card in the pager costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PagerTimes {
+    /// From the key to the end of the first drawn frame, in microseconds.
+    pub first_us: u128,
+    /// Card rows the first frame had (a stand-in has none past its note).
+    pub first_rows: usize,
+    /// Until all the card's text was there, and until its colours were, in ms.
+    pub text_ms: u128,
+    pub colours_ms: u128,
+    /// Frames after jumps (end, random rows) once laid out.
+    pub jumps: FrameTimes,
+}
+
+impl std::fmt::Display for PagerTimes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "first {} rows {} text_ms {} colours_ms {} jumps {}",
+            self.first_us, self.first_rows, self.text_ms, self.colours_ms, self.jumps
+        )
+    }
+}
+
+/// Open the pager (`v`) on the heaviest tool card of `t` at `width`×`height`
+/// and time it: the first frame, the full text, the colours (waiting at most
+/// `wait_ms` for the layout thread), then `jumps` frames after jumps.
+pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64) -> PagerTimes {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let heaviest = t
+        .items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, it)| match it {
+            crate::session::Item::Tool(c) => Some((crate::view::worker::weight(&t.cards[*c]), i)),
+            _ => None,
+        })
+        .max()
+        .map(|(_, i)| i);
+    let mut app = App::viewer("bench".into(), t, vec![Theme::dark()]);
+    app.update(Msg::Resize(width, height));
+    let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    // No list drawn first: its stand-in for the card would already have
+    // scanned the view; this is the cold open.
+    if let Some(entry) = heaviest.and_then(|i| app.list.entries.iter().position(|&e| e == i)) {
+        app.list.follow = false;
+        app.list.focus = entry;
+    }
+    let key = |c: KeyCode| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
+    let start = Instant::now();
+    app.update(key(KeyCode::Char('v')));
+    buf.reset();
+    super::draw::draw(&mut app, &mut buf);
+    let first_us = start.elapsed().as_micros();
+    let pager = |app: &App| match &app.overlay {
+        super::state::Overlay::Pager(p) => Some((p.len(), p.progress())),
+        _ => None,
+    };
+    let first_rows = pager(&app).map_or(0, |(n, _)| n);
+    let (mut text_ms, mut colours_ms) = (None, None);
+    let tick = Msg::Tick {
+        real_ms: 5.0,
+        now_ms: 0,
+    };
+    while colours_ms.is_none() && start.elapsed().as_millis() < u128::from(wait_ms) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        app.update(tick.clone());
+        let progress = pager(&app).and_then(|(_, p)| p);
+        if text_ms.is_none() && progress != Some("laying out the rest …") {
+            text_ms = Some(start.elapsed().as_millis());
+        }
+        if progress.is_none() {
+            colours_ms = Some(start.elapsed().as_millis());
+        }
+    }
+    buf.reset();
+    super::draw::draw(&mut app, &mut buf);
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut times = Vec::with_capacity(jumps);
+    for n in 0..jumps {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let msg = match n % 4 {
+            0 => key(KeyCode::Char('G')),
+            1 => key(KeyCode::Char('g')),
+            2 => key(KeyCode::PageDown),
+            _ => {
+                if let super::state::Overlay::Pager(p) = &mut app.overlay {
+                    p.scroll = (x >> 8) as usize % p.len().max(1);
+                }
+                key(KeyCode::Char('j'))
+            }
+        };
+        let start = Instant::now();
+        app.update(msg);
+        buf.reset();
+        super::draw::draw(&mut app, &mut buf);
+        times.push(start.elapsed().as_micros());
+    }
+    PagerTimes {
+        first_us,
+        first_rows,
+        text_ms: text_ms.unwrap_or(u128::MAX),
+        colours_ms: colours_ms.unwrap_or(u128::MAX),
+        jumps: percentiles(times),
+    }
+}
+
+fn percentiles(mut times: Vec<u128>) -> FrameTimes {
     times.sort_unstable();
     let pick = |q: f64| {
         times

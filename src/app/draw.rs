@@ -42,9 +42,10 @@ pub fn draw(app: &mut App, buf: &mut Buffer) {
         let title = p.title().to_string();
         let msg = app.message.clone().unwrap_or_else(|| {
             format!(
-                "line {}/{} · wrap {} · / search · q back",
+                "line {}/{}{} · wrap {} · / search · q back",
                 (p.scroll + 1).min(p.len().max(1)),
                 p.len(),
+                p.progress().map(|s| format!(" · {s}")).unwrap_or_default(),
                 if p.wrap { "on" } else { "off" }
             )
         });

@@ -130,10 +130,6 @@ pub enum Resolution {
     Fallback,
 }
 
-fn parsed(v: &Option<AttachedView>) -> Option<Result<View, String>> {
-    v.as_ref().map(AttachedView::typed)
-}
-
 /// Pretty JSON for a raw arguments string (as is when it does not parse).
 pub fn pretty_arguments(arguments: &str) -> Value {
     match serde_json::from_str::<Value>(arguments) {
@@ -145,6 +141,42 @@ pub fn pretty_arguments(arguments: &str) -> Value {
 /// Apply the protocol's fallback rules to a card. Views are typed here
 /// (callers cache what they draw from the result).
 pub fn resolve(card: &ToolCard) -> Resolved {
+    resolve_by(card, AttachedView::typed)
+}
+
+/// [`resolve`] with a `read` view typed only as far as its first `lines`
+/// lines (the rest counted): enough for a first screen, or a title, of a
+/// card too big to type on the UI thread. Other views are typed whole.
+pub fn resolve_head(card: &ToolCard, lines: usize) -> Resolved {
+    resolve_by(card, |v| v.typed_head(lines))
+}
+
+/// The first rows of a card at full density, when its view is a `read`
+/// view: drawn from its first `lines` lines only. `Some((rows, complete))`;
+/// `complete`: the view had no more lines, these are all the card's rows.
+pub fn render_head(card: &ToolCard, ctx: &Ctx, lines: usize) -> Option<(Vec<Line>, bool)> {
+    let r = resolve_head(card, lines);
+    let View::Read(v) = &r.view else {
+        return None;
+    };
+    let complete = v.more.is_none();
+    Some((frame::render(card, &r, ctx), complete))
+}
+
+/// A card's title without typing a big view (for a stand-in drawn on the
+/// UI thread): the call view's title when that view is small, else the
+/// tool's name.
+pub fn quick_title(card: &ToolCard) -> String {
+    card.call_view
+        .as_ref()
+        .filter(|v| v.raw.len() <= 64 * 1024)
+        .and_then(|v| v.typed().ok())
+        .and_then(|v| v.title().map(str::to_string))
+        .unwrap_or_else(|| card.tool_name().to_string())
+}
+
+fn resolve_by(card: &ToolCard, typed: impl Fn(&AttachedView) -> Result<View, String>) -> Resolved {
+    let parsed = |v: &Option<AttachedView>| v.as_ref().map(&typed);
     let tool = card.tool_name().to_string();
     // The result's raw text, read only where a card shows it.
     let raw_text = || {

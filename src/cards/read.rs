@@ -28,7 +28,8 @@ fn plural(n: u64, one: &str) -> String {
 fn range(v: &ReadView) -> String {
     match (v.lines.first(), v.lines.last()) {
         (Some(a), Some(b)) => {
-            let (a, b) = (a.number, b.number);
+            // Lines counted but not read end the range.
+            let (a, b) = (a.number, v.more.map_or(b.number, |m| m.last));
             let whole = a <= 1 && b >= v.total_lines;
             if whole {
                 plural(v.total_lines.max(b), "line")
@@ -69,7 +70,13 @@ pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
         };
     }
 
-    let last = v.lines.iter().map(|l| l.number).max().unwrap_or(0);
+    let last = v
+        .lines
+        .iter()
+        .map(|l| l.number)
+        .chain(v.more.map(|m| m.last))
+        .max()
+        .unwrap_or(0);
     let digits = last.to_string().len();
     let gutter = theme.style(Role::Gutter);
     let lang = v.lang.clone().or_else(|| lang_for_path(&v.path));

@@ -66,6 +66,20 @@ pub enum ViewSource {
 pub struct AttachedView {
     pub source: ViewSource,
     pub raw: RawJson,
+    /// A read view's shape once a head scan found it (shared by clones, so
+    /// the layout thread's scan serves the UI thread's next one).
+    shape: ShapeCache,
+}
+
+/// See [`AttachedView::typed_head`]; `None` inside: not a read view with lines.
+#[derive(Debug, Clone, Default)]
+struct ShapeCache(std::sync::Arc<std::sync::OnceLock<Option<crate::wire::read_prefix::Shape>>>);
+
+impl PartialEq for ShapeCache {
+    /// A cache, not part of the view's value.
+    fn eq(&self, _: &ShapeCache) -> bool {
+        true
+    }
 }
 
 impl AttachedView {
@@ -73,6 +87,7 @@ impl AttachedView {
         AttachedView {
             source,
             raw: RawJson::from_value(&raw),
+            shape: ShapeCache::default(),
         }
     }
 
@@ -81,12 +96,45 @@ impl AttachedView {
         AttachedView {
             source: ViewSource::Wire,
             raw: env.view.clone(),
+            shape: ShapeCache::default(),
         }
     }
 
     /// The typed view, or why it did not type.
     pub fn typed(&self) -> Result<View, String> {
         View::parse(&self.raw.parse())
+    }
+
+    /// The view typed only as far as `lines` lines of a `read` view (see
+    /// [`crate::wire::read_prefix`]); other views are typed whole.
+    /// The first scan reads the whole text once; later ones stop after
+    /// their lines.
+    pub fn typed_head(&self, lines: usize) -> Result<View, String> {
+        use crate::wire::read_prefix::read_prefix;
+        let raw = self.raw.as_str();
+        let head = match self.shape.0.get() {
+            Some(None) => None,
+            Some(Some(shape)) => read_prefix(raw, lines, Some(shape)).map(|(v, _)| v),
+            None => {
+                let found = read_prefix(raw, lines, None);
+                let _ = self.shape.0.set(found.as_ref().map(|(_, s)| s.clone()));
+                found.map(|(v, _)| v)
+            }
+        };
+        match head {
+            Some(v) => Ok(View::Read(v)),
+            None => self.typed(),
+        }
+    }
+
+    /// Find a read view's shape now (once), so that a later
+    /// [`typed_head`](Self::typed_head) reads only its head: for the layout
+    /// thread, ahead of the pager.
+    pub fn warm_head(&self) {
+        if self.shape.0.get().is_none() {
+            let found = crate::wire::read_prefix::read_prefix(self.raw.as_str(), 1, None);
+            let _ = self.shape.0.set(found.map(|(_, s)| s));
+        }
     }
 
     /// The view's `card` tag, read without typing the view.

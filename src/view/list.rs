@@ -225,6 +225,7 @@ impl TranscriptList {
                     width: layout.width,
                     theme: theme.name.clone(),
                     density,
+                    plain: false,
                 };
                 if !self.cache.waiting.contains_key(&job) {
                     self.cache.worker.get_or_insert_with(Worker::new).request(

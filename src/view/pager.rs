@@ -27,10 +27,18 @@ pub struct Pager {
     /// The item's title (a card's resolved title), and the rev it is for:
     /// resolving types the card's views, too much to do on every frame.
     title: Option<(u64, String)>,
-    /// Heavy cards are laid out off the UI thread; this is the job in flight.
+    /// Heavy cards are laid out off the UI thread, all the text first
+    /// (plain), then with colours; this is the coloured job in flight.
     worker: Option<Worker>,
     waiting: Option<JobKey>,
+    /// `lines` are only the card's first rows (or a stand-in) until the
+    /// plain layout arrives.
+    partial: bool,
 }
+
+/// Lines of a big `read` view drawn at once when its pager opens (a few
+/// screens; the whole card follows from the layout thread).
+pub const HEAD_LINES: usize = 250;
 
 impl Pager {
     pub fn new(item: usize) -> Pager {
@@ -47,6 +55,7 @@ impl Pager {
             title: None,
             worker: None,
             waiting: None,
+            partial: false,
         }
     }
 
@@ -63,9 +72,11 @@ impl Pager {
         };
         if self.title.as_ref().is_none_or(|(r, _)| *r != rev) {
             let title = match t.items.get(self.item) {
-                Some(crate::session::Item::Tool(i)) => {
-                    t.cards.get(*i).map(|c| crate::cards::resolve(c).title)
-                }
+                // A big read view is not typed whole for its title.
+                Some(crate::session::Item::Tool(i)) => t
+                    .cards
+                    .get(*i)
+                    .map(|c| crate::cards::resolve_head(c, 1).title),
                 _ => None,
             };
             self.title = Some((rev, title.unwrap_or_else(|| "item".into())));
@@ -82,13 +93,35 @@ impl Pager {
                 width: w,
                 theme: theme.name.clone(),
                 density: Density::Full,
+                plain: false,
             };
             if self.waiting.as_ref() != Some(&job) {
-                self.worker
-                    .get_or_insert_with(Worker::new)
-                    .request(job.clone(), card, theme, None);
+                // At once: the first rows of a big read view (exact, coloured),
+                // else a stand-in.
+                let ctx = crate::cards::Ctx::new(w, theme, Density::Full);
+                match crate::cards::render_head(card, &ctx, HEAD_LINES) {
+                    Some((rows, true)) => {
+                        // The view was small after all: these are all its rows.
+                        self.lines = rows;
+                        self.built = Some(key);
+                        self.partial = false;
+                        self.waiting = None;
+                        self.refresh_matches();
+                        return &self.lines;
+                    }
+                    Some((rows, false)) => self.lines = rows,
+                    None => self.lines = worker::placeholder(card, theme, w),
+                }
+                let worker = self.worker.get_or_insert_with(Worker::new);
+                let plain = JobKey {
+                    plain: true,
+                    ..job.clone()
+                };
+                worker.request(plain, card, theme, None);
+                worker.request(job.clone(), card, theme, None);
                 self.waiting = Some(job);
-                self.lines = worker::placeholder(card, theme, w);
+                self.partial = true;
+                self.refresh_matches();
             }
             return &self.lines;
         }
@@ -117,7 +150,7 @@ impl Pager {
         self.title.as_ref().map_or("item", |(_, t)| t.as_str())
     }
 
-    /// Take a finished off-thread layout; true when it arrived.
+    /// Take finished off-thread layouts; true when one arrived.
     pub fn poll(&mut self) -> bool {
         let (Some(w), Some(want)) = (self.worker.as_mut(), self.waiting.clone()) else {
             return false;
@@ -128,9 +161,29 @@ impl Pager {
                 self.lines = done.lines;
                 self.built = Some((want.width, want.rev, want.theme.clone(), self.wrap));
                 self.waiting = None;
-                self.refresh_matches();
-                arrived = true;
+                self.partial = false;
+            } else if done.key.plain
+                && self.partial
+                && done.key
+                    == (JobKey {
+                        plain: true,
+                        ..want.clone()
+                    })
+            {
+                // All the text; the head's rows keep their colours.
+                let mut lines = done.lines;
+                for (row, head) in lines.iter_mut().zip(&self.lines) {
+                    if row.text() == head.text() {
+                        row.clone_from(head);
+                    }
+                }
+                self.lines = lines;
+                self.partial = false;
+            } else {
+                continue;
             }
+            self.refresh_matches();
+            arrived = true;
         }
         arrived
     }
@@ -138,6 +191,15 @@ impl Pager {
     /// True while the card is being laid out off-thread.
     pub fn is_laying_out(&self) -> bool {
         self.waiting.is_some()
+    }
+
+    /// What the layout thread is still doing, for the status line.
+    pub fn progress(&self) -> Option<&'static str> {
+        match (self.waiting.is_some(), self.partial) {
+            (false, _) => None,
+            (true, true) => Some("laying out the rest …"),
+            (true, false) => Some("colouring …"),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -264,6 +326,110 @@ mod tests {
     use crate::wire::{Frame, Origin, Record};
     use serde_json::json;
 
+    fn transcript(frames: &[serde_json::Value]) -> Transcript {
+        let records: Vec<Record> = frames
+            .iter()
+            .map(|f| Record::from_frame(Frame::from_value(f).unwrap(), Origin::default()))
+            .collect();
+        Transcript::from_records(None, &records)
+    }
+
+    /// A read card of `n` lines of Rust (a block comment across lines, so
+    /// colours depend on state carried from line to line).
+    fn read_transcript(n: usize) -> Transcript {
+        let lines: Vec<_> = (1..=n)
+            .map(|i| {
+                let text = match i % 5 {
+                    0 => format!("/* a comment {i}"),
+                    1 => "   still inside */".to_string(),
+                    _ => format!(
+                        "fn f{i}(x: u32) -> u32 {{ x + {i} }} // a line long enough to be heavy"
+                    ),
+                };
+                json!({"number": i, "text": text})
+            })
+            .collect();
+        transcript(&[
+            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":0,"time":1,
+                "data":{"callId":"c","name":"x","arguments":"{}"}},"view":{"for":"call","view":{"card":"generic","title":"Read big.rs"}}}),
+            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/result","seq":1,"time":2,
+                "data":{"message":{"content":[{"type":"tool-result","toolCallId":"c","content":[],"isError":false}]}}},
+                "view":{"for":"result","view":{"card":"read","path":"/w/big.rs","offset":1,"lines":lines,
+                "totalLines":n + 5,"lang":"rs"}}}),
+        ])
+    }
+
+    fn wait_for(p: &mut Pager, mut done: impl FnMut(&Pager) -> bool) {
+        for _ in 0..2400 {
+            p.poll();
+            if done(p) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        panic!("the layout thread did not deliver");
+    }
+
+    #[test]
+    fn a_big_read_card_opens_with_its_first_rows_then_all_text_then_colours() {
+        let t = read_transcript(6_000);
+        let theme = Theme::dark();
+        let card = &t.cards[0];
+        assert!(worker::weight(card) > worker::HEAVY_BYTES);
+        let full = crate::cards::render(card, &crate::cards::Ctx::new(100, &theme, Density::Full));
+        let mut p = Pager::new(0);
+        let first = p.build(&t, &theme, 100).to_vec();
+        // At once: the card's real first rows, colours and all (header with
+        // the whole range, gutter as wide as the last number needs).
+        assert_eq!(p.progress(), Some("laying out the rest …"));
+        assert_eq!(first.len(), HEAD_LINES + 2);
+        assert_eq!(first[..], full[..first.len()]);
+        assert!(
+            first[0].text().contains("lines 1–6000 of 6005"),
+            "{:?}",
+            first[0].text()
+        );
+        assert_eq!(p.title(), "Read big.rs");
+        // Then all the text (the head keeps its colours)…
+        wait_for(&mut p, |p| p.progress() != Some("laying out the rest …"));
+        if p.progress().is_some() {
+            assert_eq!(p.len(), full.len());
+            assert_eq!(p.lines[..first.len()], first[..]);
+            let texts = |l: &[Line]| l.iter().map(Line::text).collect::<Vec<_>>();
+            assert_eq!(texts(&p.lines), texts(&full));
+        }
+        // …then the coloured layout, exactly the card's.
+        wait_for(&mut p, |p| p.progress().is_none());
+        assert_eq!(p.lines, full);
+        assert!(!p.is_laying_out());
+    }
+
+    #[test]
+    fn a_heavy_read_card_with_few_lines_is_drawn_whole_at_once() {
+        // Heavy by its long lines, but under the head's line count.
+        let long = "x".repeat(2_000);
+        let lines: Vec<_> = (1..=200)
+            .map(|i| json!({"number": i, "text": long}))
+            .collect();
+        let t = transcript(&[
+            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":0,"time":1,
+                "data":{"callId":"c","name":"x","arguments":"{}"}}}),
+            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/result","seq":1,"time":2,
+                "data":{"message":{"content":[{"type":"tool-result","toolCallId":"c","content":[],"isError":false}]}}},
+                "view":{"for":"result","view":{"card":"read","path":"a.txt","lines":lines,"totalLines":200}}}),
+        ]);
+        let theme = Theme::dark();
+        assert!(worker::weight(&t.cards[0]) > worker::HEAVY_BYTES);
+        let mut p = Pager::new(0);
+        let rows = p.build(&t, &theme, 80).to_vec();
+        assert!(!p.is_laying_out());
+        let full = crate::cards::render(
+            &t.cards[0],
+            &crate::cards::Ctx::new(80, &theme, Density::Full),
+        );
+        assert_eq!(rows, full);
+    }
+
     fn heavy_transcript() -> Transcript {
         let output = "a line of output that repeats\n".repeat(20_000);
         let frames = [
@@ -289,16 +455,9 @@ mod tests {
         assert!(p.is_laying_out());
         assert_eq!(first.len(), 2);
         assert!(first[1].text().contains("laying out"));
-        let mut arrived = false;
-        for _ in 0..1200 {
-            if p.poll() {
-                arrived = true;
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(25));
-        }
-        assert!(arrived, "the layout arrives");
-        assert!(!p.is_laying_out());
+        // The plain layout, then the coloured one.
+        wait_for(&mut p, |p| p.progress() != Some("laying out the rest …"));
+        wait_for(&mut p, |p| !p.is_laying_out());
         assert!(p.len() > 20_000, "{}", p.len());
         // Built now: building again is a cache hit, not a new job.
         p.build(&t, &theme, 80);

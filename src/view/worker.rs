@@ -31,6 +31,8 @@ pub struct JobKey {
     pub width: usize,
     pub theme: String,
     pub density: Density,
+    /// Code laid out without syntax colours (a fast first layout).
+    pub plain: bool,
 }
 
 struct Job {
@@ -70,9 +72,15 @@ impl Worker {
                 while let Ok(job) = rx.recv() {
                     let ctx = Ctx {
                         now_ms: job.now_ms,
+                        plain_code: job.key.plain,
                         ..Ctx::new(job.key.width, &job.theme, job.key.density)
                     };
                     let lines = cards::render(&job.card, &ctx);
+                    // A big read card may be opened in the pager next: its
+                    // view's shape lets the pager type only the lines it shows.
+                    if let Some(v) = &job.card.result_view {
+                        v.warm_head();
+                    }
                     if tx
                         .send(Done {
                             key: job.key,
@@ -138,7 +146,8 @@ fn lower_priority() {
 /// title (no outcome: computing it may be the expensive part) and a note.
 pub fn placeholder(card: &ToolCard, theme: &Theme, width: usize) -> Vec<Line> {
     use crate::theme::Role;
-    let title = crate::text::sanitize::inline(&cards::resolve(card).title);
+    // Typing a big view here would stall the frame this is drawn in.
+    let title = crate::text::sanitize::inline(&cards::quick_title(card));
     let head = Line::new()
         .with(
             cards::frame::status_glyph(card.status, 0),
@@ -198,6 +207,7 @@ mod tests {
             width: 80,
             theme: "dark".into(),
             density: Density::Full,
+            plain: false,
         };
         w.request(key.clone(), &card, &theme, None);
         w.request(key.clone(), &card, &theme, None);

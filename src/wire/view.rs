@@ -97,6 +97,18 @@ pub struct ReadView {
     pub total_lines: u64,
     pub lang: Option<String>,
     pub content: Option<Vec<Block>>,
+    /// Lines after `lines` that were counted but not read (a view typed
+    /// only as far as a screen needs: [`super::read_prefix`]); `None` when
+    /// `lines` holds them all.
+    pub more: Option<MoreLines>,
+}
+
+/// Lines of a read view counted but not kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoreLines {
+    pub count: usize,
+    /// The number of the last one.
+    pub last: u64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -254,6 +266,7 @@ impl View {
                 total_lines: f.opt_u64("totalLines")?.unwrap_or(0),
                 lang: f.opt_str("lang")?,
                 content: f.opt_blocks("content")?,
+                more: None,
             }),
             "web" => {
                 let body = match o.get("kind").and_then(Value::as_str) {
