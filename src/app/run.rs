@@ -157,14 +157,15 @@ pub fn run_loading(
     // Keys and mouse are read on their own thread, so the loops below keep
     // checking the stop flag (signals) and the clock whatever the terminal
     // does — a vanished terminal can make reads return at once forever.
-    let (input_tx, input) = std::sync::mpsc::channel::<std::io::Result<Event>>();
+    // Each event carries when it was read, to trace key latency.
+    let (input_tx, input) = std::sync::mpsc::channel::<(Instant, std::io::Result<Event>)>();
     std::thread::Builder::new()
         .name("deck-input".into())
         .spawn(move || {
             loop {
                 let ev = event::read();
                 let failed = ev.is_err();
-                if input_tx.send(ev).is_err() || failed {
+                if input_tx.send((Instant::now(), ev)).is_err() || failed {
                     return;
                 }
             }
@@ -191,7 +192,7 @@ pub fn run_loading(
         if stop.load(Ordering::Relaxed) {
             return Ok(());
         }
-        while let Ok(ev) = input.try_recv() {
+        while let Ok((_, ev)) = input.try_recv() {
             match ev {
                 Err(_) => return Ok(()),
                 Ok(Event::Key(k)) if loading_quits(&k) => return Ok(()),
@@ -211,6 +212,10 @@ pub fn run_loading(
     let mut more_live = false;
     let mut last_draw = Instant::now() - FRAME;
     let mut last_tick = Instant::now();
+    // An input event taken while applying live input, answered next turn.
+    let mut held: Option<(Instant, std::io::Result<Event>)> = None;
+    // Keys answered but not drawn yet (when they were read), for the trace.
+    let mut trace = KeyTrace::from_env();
     app.update(Msg::Tick {
         real_ms: 0.0,
         now_ms: now_ms(),
@@ -227,10 +232,11 @@ pub fn run_loading(
             term.draw(|f| draw(&mut app, f.buffer_mut()))?;
             execute!(term.backend_mut(), EndSynchronizedUpdate)?;
             last_draw = Instant::now();
+            trace.drawn(last_draw);
             dirty = false;
             urgent = false;
         }
-        let wait = if more_live {
+        let wait = if more_live || held.is_some() {
             // Live input is waiting: only look at the keyboard.
             Duration::ZERO
         } else if dirty {
@@ -248,7 +254,9 @@ pub fn run_loading(
                 .max(Duration::from_millis(1))
         };
         let mut quit = false;
-        let got = if wait.is_zero() {
+        let got = if let Some(ev) = held.take() {
+            Ok(ev)
+        } else if wait.is_zero() {
             input.try_recv().map_err(|e| match e {
                 std::sync::mpsc::TryRecvError::Empty => std::sync::mpsc::RecvTimeoutError::Timeout,
                 std::sync::mpsc::TryRecvError::Disconnected => {
@@ -262,7 +270,7 @@ pub fn run_loading(
             Ok(first) => {
                 // Drain everything queued, then draw once.
                 let mut next = Some(first);
-                while let Some(ev) = next.take() {
+                while let Some((read_at, ev)) = next.take() {
                     let Ok(ev) = ev else {
                         // The terminal is gone (read error): stop.
                         quit = true;
@@ -278,6 +286,7 @@ pub fn run_loading(
                     };
                     if let Some(msg) = msg {
                         urgent = true;
+                        trace.answered(read_at);
                         quit |= perform(
                             &mut app,
                             msg,
@@ -311,6 +320,12 @@ pub fn run_loading(
         more_live = urgent;
         while !more_live {
             more_live = started.elapsed() >= APPLY_BUDGET;
+            // A key waits for no more live input.
+            if let Ok(ev) = input.try_recv() {
+                held = Some(ev);
+                more_live = true;
+                break;
+            }
             let Some(msg) = next_live() else {
                 more_live = false;
                 break;
@@ -337,6 +352,44 @@ pub fn run_loading(
         )?;
     }
     Ok(())
+}
+
+/// With `DECK_TRACE_KEYS=FILE`, one line per answered key: microseconds
+/// from reading it to the end of the draw that shows its answer (for
+/// `bench/ingest.py`, which tells deck's share of the latency from the
+/// terminal's).
+struct KeyTrace {
+    out: Option<std::fs::File>,
+    waiting: Vec<Instant>,
+}
+
+impl KeyTrace {
+    fn from_env() -> KeyTrace {
+        let out = std::env::var_os("DECK_TRACE_KEYS").and_then(|p| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .ok()
+        });
+        KeyTrace {
+            out,
+            waiting: Vec::new(),
+        }
+    }
+
+    fn answered(&mut self, read_at: Instant) {
+        if self.out.is_some() {
+            self.waiting.push(read_at);
+        }
+    }
+
+    fn drawn(&mut self, at: Instant) {
+        let Some(out) = self.out.as_mut() else { return };
+        for read_at in self.waiting.drain(..) {
+            let _ = writeln!(out, "{}", at.duration_since(read_at).as_micros());
+        }
+    }
 }
 
 /// Keys that leave the loading screen.
