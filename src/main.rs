@@ -170,7 +170,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let s = loaded.session(session.as_deref())?;
             let t = Transcript::from_records(s.id.clone(), &s.records);
             if diagnostics {
-                for d in &t.diagnostics {
+                // Lines skipped or repaired, and views that did not type, in
+                // input order.
+                let mut all: Vec<deck::wire::Diagnostic> = t.diagnostics.iter().cloned().collect();
+                all.extend(t.cards.iter().flat_map(|c| cards::view_problems(c)));
+                all.sort_by_key(|d| (d.origin.line, d.origin.offset));
+                for d in &all {
                     let line = json!({"line": d.origin.line, "offset": d.origin.offset, "reason": d.reason, "raw": d.raw});
                     out.push_str(&line.to_string());
                     out.push('\n');

@@ -17,6 +17,10 @@ use crate::theme::Role;
 pub const REASONING_PREVIEW_ROWS: usize = 3;
 /// Raw rows of a diagnostic kept below full density.
 pub const DIAGNOSTIC_RAW_ROWS: usize = 2;
+/// Rows of a diagnostic's raw text shown at full density; the rest is
+/// counted (the whole text is copied with `y`, and listed by
+/// `deck inspect --diagnostics`).
+pub const DIAGNOSTIC_FULL_ROWS: usize = 40;
 
 /// Word-wrap plain text under a first-row prefix and a continuation indent.
 fn hanging(text: &str, style: Style, first: &[Span], cont: &[Span], width: usize) -> Vec<Line> {
@@ -262,20 +266,50 @@ pub fn diagnostic(d: &Diagnostic, ctx: &Ctx) -> Vec<Line> {
     if !raw.is_empty() {
         let muted = theme.style(Role::Muted);
         let inner = ctx.width.saturating_sub(2).max(1);
-        let mut rows: Vec<Line> = sanitize::lines(raw)
+        let max_rows = if ctx.density == Density::Full {
+            DIAGNOSTIC_FULL_ROWS
+        } else {
+            DIAGNOSTIC_RAW_ROWS
+        };
+        // Only as much text as the rows can show is wrapped: a raw line
+        // may be megabytes.
+        let budget = (max_rows + 1) * inner * 4;
+        let shown = &raw[..floor_char_boundary(raw, budget)];
+        let mut rows: Vec<Line> = sanitize::lines(shown)
             .into_iter()
             .flat_map(|l| wrap::chars(&Line::styled(l, muted), inner))
             .collect();
-        if ctx.density != Density::Full && rows.len() > DIAGNOSTIC_RAW_ROWS {
-            rows.truncate(DIAGNOSTIC_RAW_ROWS);
+        let cut = rows.len() > max_rows || shown.len() < raw.len();
+        if cut {
+            rows.truncate(max_rows);
             if let Some(last) = rows.pop() {
-                let cut = wrap::fit(last, inner.saturating_sub(1));
-                rows.push(cut.with("…", muted));
+                let last = wrap::fit(last, inner.saturating_sub(1));
+                rows.push(last.with("…", muted));
             }
         }
         out.extend(rows.into_iter().map(|r| r.prefixed(&cont)));
+        if cut && ctx.density == Density::Full {
+            let note = Line::styled(
+                format!("({} bytes in all; y copies them)", raw.len()),
+                muted,
+            );
+            out.extend(
+                wrap::words(&note, inner)
+                    .into_iter()
+                    .map(|r| r.prefixed(&cont)),
+            );
+        }
     }
     fit_all(out, ctx.width)
+}
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 #[cfg(test)]

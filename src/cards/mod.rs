@@ -163,6 +163,23 @@ pub fn render_head(card: &ToolCard, ctx: &Ctx, lines: usize) -> Option<(Vec<Line
     Some((frame::render(card, &r, ctx), complete))
 }
 
+/// A card's views that do not type, as diagnostics: where each was read,
+/// why it fell back, and its JSON text (for `deck inspect --diagnostics`).
+pub fn view_problems(card: &ToolCard) -> Vec<crate::wire::Diagnostic> {
+    [("call", &card.call_view), ("result", &card.result_view)]
+        .into_iter()
+        .filter_map(|(slot, v)| {
+            let v = v.as_ref()?;
+            let reason = v.typed().err()?;
+            Some(crate::wire::Diagnostic {
+                origin: v.origin,
+                reason: format!("{} of call {:?}: {reason}", v.place(slot), card.call_id),
+                raw: v.raw.as_str().to_string(),
+            })
+        })
+        .collect()
+}
+
 /// A card's title without typing a big view (for a stand-in drawn on the
 /// UI thread): the call view's title when that view is small, else the
 /// tool's name.
@@ -205,7 +222,11 @@ fn resolve_by(card: &ToolCard, typed: impl Fn(&AttachedView) -> Result<View, Str
     };
     match (call, result) {
         (_, Some(Err(reason))) => {
-            let mut r = fallback(format!("result view: {reason}"));
+            let place = card
+                .result_view
+                .as_ref()
+                .map_or("result view".into(), |v| v.place("result"));
+            let mut r = fallback(format!("{place}: {reason}"));
             if let Some(t) = call_title {
                 r.title = t;
             }
@@ -249,7 +270,13 @@ fn resolve_by(card: &ToolCard, typed: impl Fn(&AttachedView) -> Result<View, Str
                 raw_result,
             }
         }
-        (Some(Err(reason)), None) => fallback(format!("call view: {reason}")),
+        (Some(Err(reason)), None) => {
+            let place = card
+                .call_view
+                .as_ref()
+                .map_or("call view".into(), |v| v.place("call"));
+            fallback(format!("{place}: {reason}"))
+        }
         (Some(Ok(cv)), None) => {
             let title = call_title.unwrap_or_else(|| tool.clone());
             let mut view = cv;

@@ -61,32 +61,35 @@ pub enum ViewSource {
 
 /// A view attached to a card slot, as JSON text. It is typed when a card
 /// is drawn (and the drawing cached), not kept typed: a session's views
-/// would otherwise be held twice.
-#[derive(Debug, Clone, PartialEq)]
+/// would otherwise be held twice. Equal views are equal wherever they
+/// were read (`origin` and the cache are not compared).
+#[derive(Debug, Clone)]
 pub struct AttachedView {
     pub source: ViewSource,
     pub raw: RawJson,
+    /// Where the record that brought the view was read (line 0: not from a file).
+    pub origin: crate::wire::Origin,
     /// A read view's shape once a head scan found it (shared by clones, so
     /// the layout thread's scan serves the UI thread's next one).
     shape: ShapeCache,
+}
+
+impl PartialEq for AttachedView {
+    fn eq(&self, other: &AttachedView) -> bool {
+        self.source == other.source && self.raw == other.raw
+    }
 }
 
 /// See [`AttachedView::typed_head`]; `None` inside: not a read view with lines.
 #[derive(Debug, Clone, Default)]
 struct ShapeCache(std::sync::Arc<std::sync::OnceLock<Option<crate::wire::read_prefix::Shape>>>);
 
-impl PartialEq for ShapeCache {
-    /// A cache, not part of the view's value.
-    fn eq(&self, _: &ShapeCache) -> bool {
-        true
-    }
-}
-
 impl AttachedView {
     pub fn new(source: ViewSource, raw: Value) -> AttachedView {
         AttachedView {
             source,
             raw: RawJson::from_value(&raw),
+            origin: crate::wire::Origin::default(),
             shape: ShapeCache::default(),
         }
     }
@@ -96,13 +99,35 @@ impl AttachedView {
         AttachedView {
             source: ViewSource::Wire,
             raw: env.view.clone(),
+            origin: crate::wire::Origin::default(),
             shape: ShapeCache::default(),
+        }
+    }
+
+    /// The same view, read at `origin`.
+    pub fn at(self, origin: crate::wire::Origin) -> AttachedView {
+        AttachedView { origin, ..self }
+    }
+
+    /// `call view` / `result view` and where it was read, for messages.
+    pub fn place(&self, slot: &str) -> String {
+        if self.origin.line == 0 {
+            format!("{slot} view")
+        } else {
+            format!(
+                "{slot} view (line {}, byte {})",
+                self.origin.line, self.origin.offset
+            )
         }
     }
 
     /// The typed view, or why it did not type.
     pub fn typed(&self) -> Result<View, String> {
-        View::parse(&self.raw.parse())
+        let v = self
+            .raw
+            .try_parse()
+            .map_err(|e| format!("not readable: {e}"))?;
+        View::parse(&v)
     }
 
     /// The view typed only as far as `lines` lines of a `read` view (see

@@ -93,6 +93,27 @@ const FOLDED: &[&str] = &[
 
 /// An event being folded, its data parsed once for the fold (the event
 /// itself keeps the text).
+/// An event as diagnostics show it: its data as the text it came as.
+#[derive(serde::Serialize)]
+struct EventText<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    seq: u64,
+    time: i64,
+    data: &'a crate::wire::RawJson,
+}
+
+impl<'a> EventText<'a> {
+    fn of(e: &'a SessionEvent) -> EventText<'a> {
+        EventText {
+            kind: &e.kind,
+            seq: e.seq,
+            time: e.time,
+            data: &e.data,
+        }
+    }
+}
+
 pub(super) struct Ev<'a> {
     pub seq: u64,
     pub time: i64,
@@ -222,10 +243,19 @@ impl Transcript {
             // Known or ignorable, and nothing the transcript shows: not even parsed.
             return;
         }
+        let data = match event.data.try_parse() {
+            Ok(v) => v,
+            Err(e) => {
+                let reason =
+                    format!("data of {kind:?} (seq {seq}) not readable ({e}): folded as empty");
+                self.diagnose(origin, reason, &EventText::of(event));
+                Value::Null
+            }
+        };
         let ev = &Ev {
             seq,
             time,
-            data: event.data.parse(),
+            data,
             raw: &event.data,
             source_event_seqs: &event.source_event_seqs,
         };
@@ -297,9 +327,8 @@ impl Transcript {
                     "unknown event type {k:?} (seq {}) without \"ignorable\"",
                     ev.seq
                 );
-                let raw =
-                    serde_json::json!({"type": k, "seq": ev.seq, "time": ev.time, "data": ev.data});
-                self.diagnose(origin, reason, &raw);
+                // The event's own data text, not the tree (which may be empty).
+                self.diagnose(origin, reason, &EventText::of(event));
             }
         }
     }

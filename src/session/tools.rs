@@ -72,7 +72,8 @@ impl Transcript {
             Some(env) => Some(AttachedView::from_wire(env)),
             None => present::call_view(&name, &arguments)
                 .map(|v| AttachedView::new(ViewSource::Presenter, v)),
-        };
+        }
+        .map(|v| v.at(origin));
         let card = Arc::make_mut(&mut self.cards[i]);
         let was_bad = card.status.is_bad();
         card.tool = Some(name);
@@ -167,7 +168,8 @@ impl Transcript {
         card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
             Some(env) => Some(AttachedView::from_wire(env)),
             None => presented_result(card, Some(&ev.data)),
-        };
+        }
+        .map(|v| v.at(origin));
         card.status = settle_status(card);
         card.rev += 1;
         let now_bad = card.status.is_bad();

@@ -17,6 +17,16 @@ pub struct Span {
 }
 
 impl Span {
+    /// Another text with this span's style and link (without copying this
+    /// span's text, which may be megabytes).
+    pub fn restyled(&self, text: String) -> Span {
+        Span {
+            text,
+            style: self.style,
+            link: self.link.clone(),
+        }
+    }
+
     pub fn new(text: impl Into<String>, style: Style) -> Self {
         Span {
             text: text.into(),

@@ -28,10 +28,7 @@ pub fn chars(line: &Line, width: usize) -> Vec<Line> {
             let (g, w) = if w > width { ("?", 1) } else { (g, w) };
             if col + w > width {
                 if !buf.is_empty() {
-                    cur.spans.push(Span {
-                        text: std::mem::take(&mut buf),
-                        ..span.clone()
-                    });
+                    cur.spans.push(span.restyled(std::mem::take(&mut buf)));
                 }
                 out.push(std::mem::take(&mut cur));
                 col = 0;
@@ -40,10 +37,7 @@ pub fn chars(line: &Line, width: usize) -> Vec<Line> {
             col += w;
         }
         if !buf.is_empty() {
-            cur.spans.push(Span {
-                text: buf,
-                ..span.clone()
-            });
+            cur.spans.push(span.restyled(buf));
         }
     }
     if !cur.spans.is_empty() || out.is_empty() {
@@ -103,10 +97,7 @@ pub fn words(line: &Line, width: usize) -> Vec<Line> {
             last.text.push_str(text);
             return;
         }
-        cur.spans.push(Span {
-            text: text.to_string(),
-            ..span.clone()
-        });
+        cur.spans.push(span.restyled(text.to_string()));
     };
     for tok in tokens {
         let w = tok.width;

@@ -311,10 +311,7 @@ fn skip_cols(line: &Line, n: usize) -> Line {
             col += w;
         }
         if !text.is_empty() {
-            out.spans.push(crate::text::Span {
-                text,
-                ..span.clone()
-            });
+            out.spans.push(span.restyled(text));
         }
     }
     out

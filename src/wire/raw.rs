@@ -52,10 +52,16 @@ impl RawJson {
         &*self.0 == "null"
     }
 
-    /// The value. The text came from a JSON parser or serializer, so this
-    /// does not fail; if it ever did, the answer is `null`.
+    /// The value; `null` when it cannot be built (see [`RawJson::try_parse`]).
     pub fn parse(&self) -> Value {
         serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+
+    /// The value, or why it cannot be built: the text is valid JSON (it came
+    /// from a parser), but one nested deeper than serde_json's recursion
+    /// limit (128) has no tree.
+    pub fn try_parse(&self) -> Result<Value, String> {
+        serde_json::from_str(&self.0).map_err(|e| e.to_string())
     }
 }
 

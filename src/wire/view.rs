@@ -219,7 +219,7 @@ impl View {
                     .req_array("diffs")?
                     .iter()
                     .enumerate()
-                    .map(|(i, d)| file_diff(d).map_err(|e| format!("diffs[{i}].{e}")))
+                    .map(|(i, d)| file_diff(d).map_err(|e| item("diffs", i, e)))
                     .collect::<Result<_, _>>()?,
                 locations: f.locations()?,
             }),
@@ -229,7 +229,7 @@ impl View {
                         f.req_array("files")?
                             .iter()
                             .enumerate()
-                            .map(|(i, x)| search_file(x).map_err(|e| format!("files[{i}].{e}")))
+                            .map(|(i, x)| search_file(x).map_err(|e| item("files", i, e)))
                             .collect::<Result<_, _>>()?,
                     ),
                     Some("paths") => SearchBody::Paths(
@@ -261,7 +261,7 @@ impl View {
                     .req_array("lines")?
                     .iter()
                     .enumerate()
-                    .map(|(i, l)| read_line(l).map_err(|e| format!("lines[{i}].{e}")))
+                    .map(|(i, l)| read_line(l).map_err(|e| item("lines", i, e)))
                     .collect::<Result<_, _>>()?,
                 total_lines: f.opt_u64("totalLines")?.unwrap_or(0),
                 lang: f.opt_str("lang")?,
@@ -276,7 +276,7 @@ impl View {
                             .unwrap_or(&[])
                             .iter()
                             .enumerate()
-                            .map(|(i, s)| web_source(s).map_err(|e| format!("sources[{i}].{e}")))
+                            .map(|(i, s)| web_source(s).map_err(|e| item("sources", i, e)))
                             .collect::<Result<_, _>>()?,
                         answer: f.opt_str("answer")?,
                         failures: f
@@ -284,7 +284,7 @@ impl View {
                             .unwrap_or(&[])
                             .iter()
                             .enumerate()
-                            .map(|(i, s)| web_failure(s).map_err(|e| format!("failures[{i}].{e}")))
+                            .map(|(i, s)| web_failure(s).map_err(|e| item("failures", i, e)))
                             .collect::<Result<_, _>>()?,
                     },
                     Some("fetch") => WebBody::Fetch {
@@ -377,7 +377,7 @@ impl<'a> Fields<'a> {
             Some(a) => a
                 .iter()
                 .enumerate()
-                .map(|(i, b)| block(b).map_err(|e| format!("{k}[{i}].{e}")))
+                .map(|(i, b)| block(b).map_err(|e| item(k, i, e)))
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
         }
@@ -393,15 +393,20 @@ impl<'a> Fields<'a> {
                 })?;
                 let f = Fields(o);
                 Ok(Location {
-                    path: f
-                        .req_str("path")
-                        .map_err(|e| format!("locations[{i}].{e}"))?,
-                    line: f
-                        .opt_u64("line")
-                        .map_err(|e| format!("locations[{i}].{e}"))?,
+                    path: f.req_str("path").map_err(|e| item("locations", i, e))?,
+                    line: f.opt_u64("line").map_err(|e| item("locations", i, e))?,
                 })
             })
             .collect()
+    }
+}
+
+/// An error inside the `i`th item of array `k`: `k[i].field: …`, or
+/// `k[i]: …` when the item itself is wrong.
+fn item(k: &str, i: usize, e: String) -> String {
+    match e.strip_prefix(':') {
+        Some(rest) => format!("{k}[{i}]:{rest}"),
+        None => format!("{k}[{i}].{e}"),
     }
 }
 
@@ -439,13 +444,13 @@ fn search_file(v: &Value) -> Result<SearchFile, String> {
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let g = obj(m).map_err(|e| format!("matches[{i}]{e}"))?;
+            let g = obj(m).map_err(|e| item("matches", i, e))?;
             Ok(SearchMatch {
                 line_number: g
                     .opt_u64("lineNumber")
-                    .map_err(|e| format!("matches[{i}].{e}"))?
+                    .map_err(|e| item("matches", i, e))?
                     .unwrap_or(0),
-                line: g.req_str("line").map_err(|e| format!("matches[{i}].{e}"))?,
+                line: g.req_str("line").map_err(|e| item("matches", i, e))?,
             })
         })
         .collect::<Result<_, String>>()?;
