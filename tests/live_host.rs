@@ -39,6 +39,7 @@ struct Seen {
     seqs: BTreeMap<u64, usize>,
     links: Vec<LinkStatus>,
     sessions: usize,
+    diagnostics: Vec<String>,
 }
 
 impl Seen {
@@ -48,6 +49,7 @@ impl Seen {
             seqs: BTreeMap::new(),
             links: Vec::new(),
             sessions: 0,
+            diagnostics: Vec::new(),
         }
     }
 
@@ -67,7 +69,7 @@ impl Seen {
                 assert!(self.seqs.is_empty(), "reset after records");
                 self.transcript = Transcript::new(session_id);
             }
-            LiveEvent::Diagnostic(d) => panic!("unexpected diagnostic: {}", d.reason),
+            LiveEvent::Diagnostic(d) => self.diagnostics.push(d.reason),
         }
     }
 
@@ -122,6 +124,7 @@ async fn reconnects_and_ends_with_every_seq_exactly_once() {
 
     let want: Vec<u64> = (0..=358).collect();
     assert_eq!(seen.seqs.keys().copied().collect::<Vec<_>>(), want);
+    assert_eq!(seen.diagnostics, Vec::<String>::new());
     assert!(
         seen.seqs.values().all(|&n| n == 1),
         "a seq was delivered twice"
@@ -261,4 +264,107 @@ async fn a_host_that_is_not_there_is_retried_with_backoff() {
     assert_eq!(waits, vec![20, 40, 80, 160, 200]);
     drop(rx);
     let _ = tokio::time::timeout(LIMIT, client).await;
+}
+
+/// After a fault mid-session: every seq exactly once, the same transcript
+/// as folding the capture directly, and the link back to live.
+fn assert_whole(seen: &Seen) {
+    let want: Vec<u64> = (0..=358).collect();
+    assert_eq!(seen.seqs.keys().copied().collect::<Vec<_>>(), want);
+    assert!(
+        seen.seqs.values().all(|&n| n == 1),
+        "a seq was delivered twice"
+    );
+    let d = direct();
+    assert_eq!(seen.transcript.cards.len(), d.cards.len());
+    assert_eq!(statuses(&seen.transcript), statuses(&d));
+    assert_eq!(seen.transcript.items.len(), d.items.len());
+    assert_eq!(seen.links.last(), Some(&LinkStatus::Live));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_close_frame_mid_turn_reconnects_and_backfills() {
+    let fake = FakeHost::start(100, Some(300)).await;
+    let before = last_seq_before(&fake.state.mux, 300).unwrap();
+    let (tx, mut rx) = live::channel();
+    let _client = tokio::spawn(host::run(opts(&fake.url), None, tx, None));
+    let mut seen = Seen::new();
+    until(&mut rx, &mut seen, |s| s.max_seq() == Some(before)).await;
+    fake.cmd.send(Cmd::Close { skip: 50 }).unwrap();
+    until(&mut rx, &mut seen, |s| {
+        s.max_seq() == Some(358) && s.links.last() == Some(&LinkStatus::Live)
+    })
+    .await;
+    assert_whole(&seen);
+    assert!(
+        seen.links.iter().any(|l| matches!(l,
+        LinkStatus::Disconnected { reason, .. } if reason.contains("closed the event stream"))),
+        "{:?}",
+        seen.links
+    );
+    assert_eq!(seen.diagnostics, Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_half_written_frame_is_diagnosed_and_its_events_backfilled() {
+    let fake = FakeHost::start(100, Some(300)).await;
+    let before = last_seq_before(&fake.state.mux, 300).unwrap();
+    let (tx, mut rx) = live::channel();
+    let _client = tokio::spawn(host::run(opts(&fake.url), None, tx, None));
+    let mut seen = Seen::new();
+    until(&mut rx, &mut seen, |s| s.max_seq() == Some(before)).await;
+    fake.cmd.send(Cmd::Garble).unwrap();
+    until(&mut rx, &mut seen, |s| {
+        s.max_seq() == Some(358) && s.seqs.len() == 359
+    })
+    .await;
+    assert_whole(&seen);
+    assert_eq!(seen.diagnostics.len(), 1, "{:?}", seen.diagnostics);
+    assert!(
+        seen.diagnostics[0].contains("not JSON"),
+        "{:?}",
+        seen.diagnostics
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_host_is_pinged_then_left_and_reconnected() {
+    let fake = FakeHost::start(100, Some(300)).await;
+    let before = last_seq_before(&fake.state.mux, 300).unwrap();
+    let mut o = opts(&fake.url);
+    o.keepalive = Duration::from_millis(300);
+    let (tx, mut rx) = live::channel();
+    let _client = tokio::spawn(host::run(o, None, tx, None));
+    let mut seen = Seen::new();
+    until(&mut rx, &mut seen, |s| s.max_seq() == Some(before)).await;
+    // A quiet host that answers pings is not left…
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    while let Ok(ev) = rx.try_recv() {
+        seen.take(ev);
+    }
+    assert_eq!(
+        seen.links.last(),
+        Some(&LinkStatus::Live),
+        "{:?}",
+        seen.links
+    );
+    assert_eq!(
+        fake.state
+            .mux_connections
+            .load(std::sync::atomic::Ordering::SeqCst),
+        1
+    );
+    // …a hung one is.
+    fake.cmd.send(Cmd::Hang).unwrap();
+    until(&mut rx, &mut seen, |s| {
+        s.max_seq() == Some(358) && s.links.last() == Some(&LinkStatus::Live)
+    })
+    .await;
+    assert_whole(&seen);
+    assert!(
+        seen.links.iter().any(|l| matches!(l,
+        LinkStatus::Disconnected { reason, .. } if reason.contains("no answer from the host"))),
+        "{:?}",
+        seen.links
+    );
 }

@@ -24,8 +24,17 @@ use tokio_tungstenite::tungstenite::Message;
 use super::common;
 
 pub enum Cmd {
-    /// Close the mux socket now and skip this many messages.
+    /// Drop the mux connection now (no close handshake) and skip this many
+    /// messages.
     Drop { skip: usize },
+    /// Close the mux socket with a close frame and skip this many messages.
+    Close { skip: usize },
+    /// Send the next message cut in half (its events are lost from the
+    /// socket; history has them), then go on.
+    Garble,
+    /// Stop answering (no messages, no pongs) with the connection left
+    /// open, as a hung host does; later connections work.
+    Hang,
 }
 
 struct Script {
@@ -325,7 +334,7 @@ async fn mux(ws: Ws, st: Arc<State>) {
     st.mux_connections.fetch_add(1, Ordering::SeqCst);
     let (mut tx, mut rx) = ws.split();
     let mut cmds = st.cmds.lock().await;
-    let (subscribed, paused) = {
+    let (subscribed, mut paused) = {
         let mut s = st.script.lock().await;
         s.connections += 1;
         let announce = s.connections > 1 || s.cursor > 0;
@@ -367,14 +376,39 @@ async fn mux(ws: Ws, st: Arc<State>) {
         tokio::select! {
             c = cmds.recv() => match c {
                 Some(Cmd::Drop { skip }) => {
+                    skip_ahead(&st, skip).await;
+                    // Drop the TCP connection without a close handshake.
+                    return;
+                }
+                Some(Cmd::Close { skip }) => {
+                    skip_ahead(&st, skip).await;
+                    let _ = tx.send(Message::Close(None)).await;
+                    return;
+                }
+                Some(Cmd::Garble) => {
                     let mut s = st.script.lock().await;
-                    let end = (s.cursor + skip).min(st.mux.len());
-                    if let Some(seq) = last_seq_before(&st.mux, end) {
+                    let Some(line) = st.mux.get(s.cursor).cloned() else { continue };
+                    s.cursor += 1;
+                    if let Some(seq) = seq_of(&line) {
                         s.published = Some(s.published.map_or(seq, |p| p.max(seq)));
                     }
-                    s.cursor = end;
+                    s.pause_at = None;
                     drop(s);
-                    // Drop the TCP connection without a close handshake.
+                    let mut half = line.len() / 2;
+                    while !line.is_char_boundary(half) {
+                        half -= 1;
+                    }
+                    if tx.send(Message::text(line[..half].to_string())).await.is_err() {
+                        return;
+                    }
+                    paused = None;
+                    continue;
+                }
+                Some(Cmd::Hang) => {
+                    // Later connections take the commands; this one says nothing more.
+                    drop(cmds);
+                    let _keep = (tx, rx);
+                    std::future::pending::<()>().await;
                     return;
                 }
                 None => return,
@@ -384,6 +418,16 @@ async fn mux(ws: Ws, st: Arc<State>) {
             },
         }
     }
+}
+
+/// Skip `skip` messages: the host makes them while the client is away.
+async fn skip_ahead(st: &State, skip: usize) {
+    let mut s = st.script.lock().await;
+    let end = (s.cursor + skip).min(st.mux.len());
+    if let Some(seq) = last_seq_before(&st.mux, end) {
+        s.published = Some(s.published.map_or(seq, |p| p.max(seq)));
+    }
+    s.cursor = end;
 }
 
 async fn host(ws: Ws, st: Arc<State>) {

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use futures_util::StreamExt;
+use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -224,19 +224,40 @@ impl Client {
             self.handle(&id, out).await?;
         }
         self.update_status().await?;
+        // Any word from the host (a message, a pong) shows it is there.
+        let keepalive = self.opts.keepalive;
+        let mut heard = tokio::time::Instant::now();
+        let mut pinged = false;
         loop {
+            let quiet_until = heard + if pinged { keepalive * 2 } else { keepalive };
             tokio::select! {
-                m = mux.next() => match m {
-                    Some(Ok(Message::Text(t))) => self.on_mux(t.as_str()).await?,
-                    Some(Ok(Message::Close(_))) | None => return Ok(Lost::Link("the host closed the event stream".into())),
-                    Some(Err(e)) => return Ok(Lost::Link(e.to_string())),
-                    Some(Ok(_)) => {}
+                m = mux.next() => {
+                    (heard, pinged) = (tokio::time::Instant::now(), false);
+                    match m {
+                        Some(Ok(Message::Text(t))) => self.on_mux(t.as_str()).await?,
+                        Some(Ok(Message::Close(_))) | None => return Ok(Lost::Link("the host closed the event stream".into())),
+                        Some(Err(e)) => return Ok(Lost::Link(e.to_string())),
+                        Some(Ok(_)) => {}
+                    }
                 },
-                m = host.next() => match m {
-                    Some(Ok(Message::Text(t))) => self.on_host(t.as_str()).await?,
-                    Some(Ok(Message::Close(_))) | None => return Ok(Lost::Link("the host closed the host stream".into())),
-                    Some(Err(e)) => return Ok(Lost::Link(e.to_string())),
-                    Some(Ok(_)) => {}
+                m = host.next() => {
+                    (heard, pinged) = (tokio::time::Instant::now(), false);
+                    match m {
+                        Some(Ok(Message::Text(t))) => self.on_host(t.as_str()).await?,
+                        Some(Ok(Message::Close(_))) | None => return Ok(Lost::Link("the host closed the host stream".into())),
+                        Some(Err(e)) => return Ok(Lost::Link(e.to_string())),
+                        Some(Ok(_)) => {}
+                    }
+                },
+                () = tokio::time::sleep_until(quiet_until) => {
+                    if pinged {
+                        let quiet = (keepalive * 2).as_secs_f64();
+                        return Ok(Lost::Link(format!("no answer from the host for {quiet:.0} s")));
+                    }
+                    pinged = true;
+                    if let Err(e) = mux.send(Message::Ping(Vec::new().into())).await {
+                        return Ok(Lost::Link(e.to_string()));
+                    }
                 },
                 Some(i) = internal.recv() => self.on_internal(i).await?,
                 c = recv(control) => self.control(c, true).await?,

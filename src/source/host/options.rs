@@ -51,6 +51,10 @@ pub struct HostOptions {
     /// `maxMessages` of history requests (`None`: the host's default page).
     pub max_messages: Option<u64>,
     pub backoff: Backoff,
+    /// Silence on the event stream after which the host is pinged; as long
+    /// again without a word and the link counts as lost (a host that hangs,
+    /// or a connection that died without a sign).
+    pub keepalive: Duration,
 }
 
 impl HostOptions {
@@ -60,6 +64,7 @@ impl HostOptions {
             session,
             max_messages: None,
             backoff: Backoff::default(),
+            keepalive: Duration::from_secs(30),
         }
     }
 }
