@@ -35,6 +35,10 @@ struct Tui {
 
 impl Tui {
     fn spawn(args: &[&str]) -> Tui {
+        Tui::spawn_with(args, &[])
+    }
+
+    fn spawn_with(args: &[&str], env: &[(&str, &str)]) -> Tui {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -53,6 +57,9 @@ impl Tui {
         cmd.env_remove("NO_COLOR");
         cmd.env_remove("COLORFGBG");
         cmd.env("XDG_CONFIG_HOME", &config);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         let child = pty.slave.spawn_command(cmd).expect("spawn deck");
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().unwrap();
@@ -352,8 +359,8 @@ fn demo_end_search_pager_and_quit() {
 }
 
 #[test]
-fn sigterm_and_sighup_stop_the_app_and_restore_the_terminal() {
-    for sig in ["-TERM", "-HUP"] {
+fn sigterm_sighup_and_sigint_stop_the_app_and_restore_the_terminal() {
+    for sig in ["-TERM", "-HUP", "-INT"] {
         let mut tui = Tui::spawn(&["view", "demo-sessions/showcase.jsonl", "--theme", "dark"]);
         tui.wait_for("the first screen", |s| s.contains("── turn 1 ─"));
         let pid = tui.child.process_id().expect("a child pid");
@@ -499,4 +506,41 @@ fn a_load_error_restores_the_terminal_and_says_why() {
         !parser.screen().alternate_screen(),
         "back on the main screen"
     );
+}
+
+#[test]
+fn a_panic_gives_the_terminal_back_then_says_why() {
+    // Debug builds panic on purpose after the first draw with this set.
+    let mut tui = Tui::spawn_with(
+        &["view", "demo-sessions/showcase.jsonl", "--theme", "dark"],
+        &[("DECK_TEST_PANIC", "1"), ("RUST_BACKTRACE", "0")],
+    );
+    let status = tui.wait_exit();
+    assert!(!status.success(), "{status:?}");
+    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
+    let enter = raw
+        .find("\x1b[?1049h")
+        .expect("entered the alternate screen");
+    // The hook leaves the alternate screen first (unwinding restores again).
+    let leave = enter + raw[enter..].find("\x1b[?1049l").expect("left the alternate screen");
+    // The message comes after the terminal was given back, so it stays readable.
+    let said = raw
+        .find("DECK_TEST_PANIC: a panic on purpose")
+        .expect("the panic message");
+    assert!(
+        said > leave,
+        "the message was written on the alternate screen"
+    );
+    let parser = tui.parser.lock().unwrap();
+    assert!(!parser.screen().alternate_screen());
+    assert!(!parser.screen().hide_cursor());
+    assert_eq!(
+        parser.screen().mouse_protocol_mode(),
+        vt100::MouseProtocolMode::None
+    );
+    drop(parser);
+    let flags = tui.local_flags();
+    for f in ["ICANON", "ECHO", "ISIG"] {
+        assert!(flags.iter().any(|x| x == f), "{f} back on: {flags:?}");
+    }
 }

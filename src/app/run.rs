@@ -233,6 +233,12 @@ pub fn run_loading(
             execute!(term.backend_mut(), EndSynchronizedUpdate)?;
             last_draw = Instant::now();
             trace.drawn(last_draw);
+            // Test builds only: a panic on purpose after a draw, so the
+            // tests can see the panic hook give the terminal back.
+            #[cfg(debug_assertions)]
+            if std::env::var_os("DECK_TEST_PANIC").is_some() {
+                panic!("DECK_TEST_PANIC: a panic on purpose");
+            }
             dirty = false;
             urgent = false;
         }
