@@ -22,6 +22,14 @@ pub enum FormatArg {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ExportFormat {
+    /// An asciicast v2 recording of the replay (`asciinema play out.cast`).
+    Cast,
+    /// One self-contained HTML page with every card.
+    Html,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum DensityArg {
     Line,
     Preview,
@@ -83,6 +91,34 @@ pub enum Command {
         session: Option<String>,
         #[command(flatten)]
         tui: TuiArgs,
+    },
+    /// Turn a session into something others can play or read: an asciicast
+    /// of its replay, or an HTML page.
+    Export {
+        /// Input file; `-` reads stdin.
+        path: String,
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Where to write (`-`: stdout).
+        #[arg(short, long)]
+        output: String,
+        /// Columns (cast: the terminal's width; html: the layout width).
+        #[arg(long, default_value_t = 100)]
+        width: u16,
+        /// Rows of the recorded terminal (cast).
+        #[arg(long, default_value_t = 30)]
+        height: u16,
+        /// Playback speed of the recording (cast).
+        #[arg(long, default_value_t = 1.0)]
+        speed: f64,
+        /// Cap idle gaps between events to this many seconds (cast).
+        #[arg(long, default_value_t = 2.0)]
+        idle_limit: f64,
+        /// Theme name or path to a theme .toml.
+        #[arg(long)]
+        theme: Option<String>,
+        #[arg(long)]
+        session: Option<String>,
     },
     /// Render a session (frame log, session log, or history) without a terminal UI.
     Render {

@@ -150,6 +150,56 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             write_stdout(format!("{times}\n").as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Export {
+            path,
+            format,
+            output,
+            width,
+            height,
+            speed,
+            idle_limit,
+            theme,
+            session,
+        } => {
+            let theme = Theme::resolve(theme.as_deref())?;
+            let loaded = source::load_path(&path)?;
+            let s = loaded.session(session.as_deref())?;
+            let title = s.id.clone().unwrap_or_else(|| path.clone());
+            let mut bytes = Vec::new();
+            match format {
+                deck::cli::ExportFormat::Cast => {
+                    if !(speed.is_finite() && speed > 0.0) {
+                        anyhow::bail!("--speed must be a positive number");
+                    }
+                    let opts = deck::app::cast::CastOptions {
+                        width: width.max(20),
+                        height: height.max(5),
+                        speed,
+                        idle_limit_ms: (idle_limit > 0.0).then(|| (idle_limit * 1000.0) as u64),
+                        theme,
+                        title,
+                    };
+                    let records = std::sync::Arc::new(s.records.clone());
+                    let stats =
+                        deck::app::cast::write_cast(records, s.id.clone(), &opts, &mut bytes)?;
+                    eprintln!(
+                        "deck: {} frames, {} turn markers, {:.1} s",
+                        stats.frames, stats.markers, stats.duration
+                    );
+                }
+                deck::cli::ExportFormat::Html => {
+                    let t = Transcript::from_records(s.id.clone(), &s.records);
+                    bytes = headless::html::page(&t, &theme, width as usize, &title).into_bytes();
+                }
+            }
+            if output == "-" {
+                write_stdout(&bytes)?;
+            } else {
+                std::fs::write(&output, &bytes)
+                    .map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Inspect {
             path,
             session,

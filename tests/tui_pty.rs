@@ -522,7 +522,10 @@ fn a_panic_gives_the_terminal_back_then_says_why() {
         .find("\x1b[?1049h")
         .expect("entered the alternate screen");
     // The hook leaves the alternate screen first (unwinding restores again).
-    let leave = enter + raw[enter..].find("\x1b[?1049l").expect("left the alternate screen");
+    let leave = enter
+        + raw[enter..]
+            .find("\x1b[?1049l")
+            .expect("left the alternate screen");
     // The message comes after the terminal was given back, so it stays readable.
     let said = raw
         .find("DECK_TEST_PANIC: a panic on purpose")

@@ -5,6 +5,7 @@
 
 mod actions;
 pub mod bench;
+pub mod cast;
 pub mod config;
 pub mod draw;
 pub mod help;

@@ -100,6 +100,9 @@ pub struct TranscriptList {
     /// into never-seen cards costs a plain layout, not a highlight. On in
     /// the interactive app; off by default (tests see one final layout).
     pub progressive: bool,
+    /// Every layout done here, heavy cards too, nothing on the layout
+    /// thread: for exports, which must draw the same frames every time.
+    pub synchronous: bool,
 }
 
 impl TranscriptList {
@@ -205,6 +208,7 @@ impl TranscriptList {
         // (plain code meanwhile); everything else right here.
         if let Item::Tool(ci) = item
             && !pending
+            && !self.synchronous
             && let Some(card) = t.cards.get(*ci)
         {
             let interim = if worker::weight(card) > worker::HEAVY_BYTES {

@@ -1,0 +1,248 @@
+//! `deck export --format html`: one self-contained HTML page of a session —
+//! every item laid out as `deck render --density full` lays it out, in the
+//! theme's colours (inline styles, no script, nothing fetched), each tool
+//! card a `<details>` block that folds to its header line, and links where
+//! deck draws links. The page is well-formed XHTML-compatible markup: every
+//! text and attribute is escaped here, and only `http(s)`, `mailto` and
+//! `file` links become `href`s.
+
+use std::fmt::Write as _;
+
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::cards::Density;
+use crate::session::{Item, Transcript};
+use crate::text::Line;
+use crate::theme::Theme;
+use crate::view::transcript::{LayoutOptions, render_item};
+
+/// The page for a transcript laid out at `width` columns.
+pub fn page(t: &Transcript, theme: &Theme, width: usize, title: &str) -> String {
+    let light = theme.name.contains("light");
+    let (bg, fg) = if light {
+        ("#ffffff", "#1f2328")
+    } else {
+        ("#1e1e2e", "#cdd6f4")
+    };
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
+         <meta name=\"generator\" content=\"deck {}\"/>\n<title>{}</title>\n<style>\n\
+         body {{ background: {bg}; color: {fg}; margin: 1.5em; }}\n\
+         pre, summary {{ font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; \
+         font-size: 13px; line-height: 1.35; margin: 0; white-space: pre; }}\n\
+         .item {{ margin: 0 0 1.1em 0; }}\n\
+         details.card > summary {{ cursor: pointer; list-style: none; }}\n\
+         details.card > summary::-webkit-details-marker {{ display: none; }}\n\
+         details.card:not([open]) > summary::after {{ content: \" …\"; opacity: 0.6; }}\n\
+         a {{ color: inherit; }}\n\
+         </style>\n</head>\n<body>\n",
+        env!("CARGO_PKG_VERSION"),
+        escape(title)
+    );
+    let opts = LayoutOptions::new(width, Density::Full);
+    for item in t.items.iter() {
+        let lines = render_item(t, item, theme, &opts);
+        if lines.is_empty() {
+            continue;
+        }
+        match item {
+            Item::Tool(_) => {
+                out.push_str("<details class=\"card item\" open=\"open\">\n<summary>");
+                write_line(&mut out, &lines[0]);
+                out.push_str("</summary>\n<pre>");
+                for l in &lines[1..] {
+                    write_line(&mut out, l);
+                    out.push('\n');
+                }
+                out.push_str("</pre>\n</details>\n");
+            }
+            _ => {
+                out.push_str("<pre class=\"item\">");
+                for l in &lines {
+                    write_line(&mut out, l);
+                    out.push('\n');
+                }
+                out.push_str("</pre>\n");
+            }
+        }
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+fn write_line(out: &mut String, line: &Line) {
+    // Trailing unstyled blanks are padding, not content.
+    let mut spans: Vec<_> = line.spans.iter().filter(|s| !s.text.is_empty()).collect();
+    while spans
+        .last()
+        .is_some_and(|s| s.style.bg.is_none() && s.link.is_none() && s.text.trim().is_empty())
+    {
+        spans.pop();
+    }
+    for span in spans {
+        let href = span.link.as_deref().filter(|u| safe_link(u));
+        if let Some(url) = href {
+            let _ = write!(out, "<a href=\"{}\">", escape(url));
+        }
+        let css = css(span.style);
+        if css.is_empty() {
+            out.push_str(&escape(&span.text));
+        } else {
+            let _ = write!(out, "<span style=\"{css}\">{}</span>", escape(&span.text));
+        }
+        if href.is_some() {
+            out.push_str("</a>");
+        }
+    }
+}
+
+/// Links that may become `href`s (no `javascript:` and the like).
+fn safe_link(url: &str) -> bool {
+    let lower = url.trim_start().to_ascii_lowercase();
+    ["http://", "https://", "mailto:", "file://"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+}
+
+/// Text for HTML content and attribute values; control characters (the
+/// sanitizer leaves none, but a style could be built from anything) dropped.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn css(style: Style) -> String {
+    let mut parts = Vec::new();
+    let m = style.add_modifier;
+    let (mut fg, mut bg) = (style.fg.map(hex), style.bg.map(hex));
+    if m.contains(Modifier::REVERSED) {
+        std::mem::swap(&mut fg, &mut bg);
+    }
+    if let Some(c) = fg {
+        parts.push(format!("color:{c}"));
+    }
+    if let Some(c) = bg {
+        parts.push(format!("background:{c}"));
+    }
+    if m.contains(Modifier::BOLD) {
+        parts.push("font-weight:bold".into());
+    }
+    if m.contains(Modifier::DIM) {
+        parts.push("opacity:0.7".into());
+    }
+    if m.contains(Modifier::ITALIC) {
+        parts.push("font-style:italic".into());
+    }
+    match (
+        m.contains(Modifier::UNDERLINED),
+        m.contains(Modifier::CROSSED_OUT),
+    ) {
+        (true, true) => parts.push("text-decoration:underline line-through".into()),
+        (true, false) => parts.push("text-decoration:underline".into()),
+        (false, true) => parts.push("text-decoration:line-through".into()),
+        (false, false) => {}
+    }
+    parts.join(";")
+}
+
+/// A colour as CSS hex: RGB as is, the 16 named and 256 indexed colours
+/// from xterm's palette.
+fn hex(c: Color) -> String {
+    const BASE: [(u8, u8, u8); 16] = [
+        (0, 0, 0),
+        (205, 0, 0),
+        (0, 205, 0),
+        (205, 205, 0),
+        (0, 0, 238),
+        (205, 0, 205),
+        (0, 205, 205),
+        (229, 229, 229),
+        (127, 127, 127),
+        (255, 0, 0),
+        (0, 255, 0),
+        (255, 255, 0),
+        (92, 92, 255),
+        (255, 0, 255),
+        (0, 255, 255),
+        (255, 255, 255),
+    ];
+    let (r, g, b) = match c {
+        Color::Rgb(r, g, b) => (r, g, b),
+        Color::Reset => return "inherit".into(),
+        Color::Black => BASE[0],
+        Color::Red => BASE[1],
+        Color::Green => BASE[2],
+        Color::Yellow => BASE[3],
+        Color::Blue => BASE[4],
+        Color::Magenta => BASE[5],
+        Color::Cyan => BASE[6],
+        Color::Gray => BASE[7],
+        Color::DarkGray => BASE[8],
+        Color::LightRed => BASE[9],
+        Color::LightGreen => BASE[10],
+        Color::LightYellow => BASE[11],
+        Color::LightBlue => BASE[12],
+        Color::LightMagenta => BASE[13],
+        Color::LightCyan => BASE[14],
+        Color::White => BASE[15],
+        Color::Indexed(i) if i < 16 => BASE[i as usize],
+        Color::Indexed(i) if i < 232 => {
+            let i = i - 16;
+            let level = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
+            (level(i / 36), level((i / 6) % 6), level(i % 6))
+        }
+        Color::Indexed(i) => {
+            let v = 8 + (i - 232) * 10;
+            (v, v, v)
+        }
+    };
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::Span;
+
+    #[test]
+    fn text_and_attributes_are_escaped_and_only_safe_links_kept() {
+        let l = Line::from_spans(vec![
+            Span::new("<b>&\"'", Style::default().fg(Color::Rgb(1, 2, 3))),
+            Span::linked("ok", Style::default(), "https://x.test/?a=1&b=\"2\""),
+            Span::linked("bad", Style::default(), "javascript:alert(1)"),
+        ]);
+        let mut out = String::new();
+        write_line(&mut out, &l);
+        assert_eq!(
+            out,
+            "<span style=\"color:#010203\">&lt;b&gt;&amp;&quot;&#39;</span>\
+             <a href=\"https://x.test/?a=1&amp;b=&quot;2&quot;\">ok</a>bad"
+        );
+    }
+
+    #[test]
+    fn palette_colours() {
+        assert_eq!(hex(Color::Indexed(196)), "#ff0000");
+        assert_eq!(hex(Color::Indexed(244)), "#808080");
+        assert_eq!(hex(Color::Green), "#00cd00");
+        let s = Style::default()
+            .fg(Color::Rgb(255, 255, 255))
+            .bg(Color::Rgb(0, 0, 0))
+            .add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        assert_eq!(css(s), "color:#000000;background:#ffffff;font-weight:bold");
+    }
+}
