@@ -114,12 +114,9 @@ pub fn write_cast(
     stats.frames += 1;
     let mut now = 0.0f64;
     let mut seen = 0usize;
-    loop {
-        // Advance to the next record due, then on while records fall within
-        // the same frame's time.
-        let Some(due) = app.player.as_ref().and_then(Player::next_due_ms) else {
-            break;
-        };
+    // Advance to the next record due, then on while records fall within the
+    // same frame's time.
+    while let Some(due) = app.player.as_ref().and_then(Player::next_due_ms) {
         let mut step = due;
         let mut turns = Vec::new();
         let mut since = 0.0;
