@@ -175,7 +175,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                         width: width.max(20),
                         height: height.max(5),
                         speed,
-                        idle_limit_ms: (idle_limit > 0.0).then(|| (idle_limit * 1000.0) as u64),
+                        idle_limit_ms: (idle_limit > 0.0).then_some((idle_limit * 1000.0) as u64),
                         theme,
                         title,
                     };
