@@ -108,7 +108,37 @@ fn repeated_seqs_are_applied_once() {
     ]);
     assert_eq!(t.events, 2);
     assert_eq!(t.duplicates(), 2);
-    assert!(t.diagnostics.is_empty());
+    let reasons: Vec<&str> = t.diagnostics.iter().map(|d| d.reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "seq 1 again (\"tool/call\"): the first copy is kept",
+            "seq 2 again (\"tool/result\"): the first copy is kept"
+        ]
+    );
+}
+
+#[test]
+fn seq_gaps_and_reordering_are_said_where_they_happen() {
+    let t = fold(&[
+        ev("turn/start", 3, json!({"turn": 1})),
+        ev("turn/end", 4, json!({"turn": 1, "reason": {"kind": "completed"}})),
+        ev("turn/start", 6, json!({"turn": 2})),
+        ev("turn/end", 9, json!({"turn": 2, "reason": {"kind": "completed"}})),
+        ev("session/title", 5, json!({"title": "late"})),
+    ]);
+    let reasons: Vec<&str> = t.diagnostics.iter().map(|d| d.reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "seq 5 missing before seq 6",
+            "seqs 7–8 missing before seq 9",
+            "seq 5 after seq 9: out of order, applied where it came"
+        ]
+    );
+    // Everything is applied all the same.
+    assert_eq!(t.events, 5);
+    assert_eq!(t.title.as_deref(), Some("late"));
 }
 
 #[test]

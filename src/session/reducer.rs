@@ -227,12 +227,30 @@ impl Transcript {
     }
 
     fn apply_event(&mut self, event: &SessionEvent, view: Option<&ViewEnvelope>, origin: Origin) {
-        if !self.state.seen.insert(event.seq) {
+        let (seq, time) = (event.seq, event.time);
+        if !self.state.seen.insert(seq) {
             self.state.duplicates += 1;
+            let reason = format!("seq {seq} again ({:?}): the first copy is kept", &*event.kind);
+            self.diagnose(origin, reason, &EventText::of(event));
             return;
         }
         self.events += 1;
-        let (seq, time) = (event.seq, event.time);
+        match self.last_seq {
+            Some(last) if seq > last + 1 => {
+                let missing = if seq == last + 2 {
+                    format!("seq {}", last + 1)
+                } else {
+                    format!("seqs {}–{}", last + 1, seq - 1)
+                };
+                let reason = format!("{missing} missing before seq {seq}");
+                self.diagnose(origin, reason, &EventText::of(event));
+            }
+            Some(last) if seq < last => {
+                let reason = format!("seq {seq} after seq {last}: out of order, applied where it came");
+                self.diagnose(origin, reason, &EventText::of(event));
+            }
+            _ => {}
+        }
         self.last_seq = Some(self.last_seq.map_or(seq, |s| s.max(seq)));
         if time > 0 {
             self.first_time = Some(self.first_time.map_or(time, |t| t.min(time)));
