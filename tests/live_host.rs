@@ -40,6 +40,7 @@ struct Seen {
     links: Vec<LinkStatus>,
     sessions: usize,
     diagnostics: Vec<String>,
+    said: Vec<String>,
 }
 
 impl Seen {
@@ -50,6 +51,7 @@ impl Seen {
             links: Vec::new(),
             sessions: 0,
             diagnostics: Vec::new(),
+            said: Vec::new(),
         }
     }
 
@@ -70,6 +72,7 @@ impl Seen {
                 self.transcript = Transcript::new(session_id);
             }
             LiveEvent::Diagnostic(d) => self.diagnostics.push(d.reason),
+            LiveEvent::Said(text) => self.said.push(text),
         }
     }
 
@@ -367,4 +370,105 @@ async fn a_silent_host_is_pinged_then_left_and_reconnected() {
         "{:?}",
         seen.links
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_cancels_answers_and_new_sessions_reach_the_host() {
+    let fake = FakeHost::start(400, None).await;
+    let (tx, mut rx) = live::channel();
+    let (ctl, ctl_rx) = tokio::sync::mpsc::channel(8);
+    let _client = tokio::spawn(host::run(opts(&fake.url), None, tx, Some(ctl_rx)));
+    let mut seen = Seen::new();
+    until(&mut rx, &mut seen, |s| {
+        s.links.last() == Some(&LinkStatus::Live)
+    })
+    .await;
+    let send = |c: host::Control| ctl.try_send(c).unwrap();
+    send(host::Control::Prompt {
+        text: "hello".into(),
+        steer: false,
+    });
+    until(&mut rx, &mut seen, |s| s.said.len() == 1).await;
+    send(host::Control::Prompt {
+        text: "also this".into(),
+        steer: true,
+    });
+    until(&mut rx, &mut seen, |s| s.said.len() == 2).await;
+    send(host::Control::Cancel);
+    until(&mut rx, &mut seen, |s| s.said.len() == 3).await;
+    let answer = serde_json::json!({"sessionId": fake.state.session_id, "approvalId": "a1", "outcome": "allowed-once"});
+    send(host::Control::Respond {
+        rpc_id: "r-approval".into(),
+        value: answer.clone(),
+        what: "allowed once".into(),
+    });
+    until(&mut rx, &mut seen, |s| s.said.len() == 4).await;
+    send(host::Control::Respond {
+        rpc_id: "unknown".into(),
+        value: answer.clone(),
+        what: "rejected".into(),
+    });
+    until(&mut rx, &mut seen, |s| s.said.len() == 5).await;
+    assert_eq!(
+        seen.said,
+        [
+            "prompt sent",
+            "sent into the running turn",
+            "cancel sent",
+            "allowed once: sent",
+            "rejected: not sent: respond: NOT_ACCEPTED: {\"accepted\":false}",
+        ],
+        "{:?}",
+        seen.said
+    );
+    let reqs = fake.state.requests.lock().unwrap().clone();
+    let of = |m: &str| {
+        reqs.iter()
+            .filter(|(k, _)| k == m)
+            .map(|(_, v)| v.clone())
+            .collect::<Vec<_>>()
+    };
+    let sid = fake.state.session_id.as_str();
+    assert_eq!(
+        of("session.prompt"),
+        [
+            serde_json::json!({"sessionId": sid, "mode": "queue", "content": [{"type": "text", "text": "hello"}]}),
+            serde_json::json!({"sessionId": sid, "mode": "steer", "content": [{"type": "text", "text": "also this"}]}),
+        ]
+    );
+    assert_eq!(
+        of("session.cancel"),
+        [serde_json::json!({"sessionId": sid})]
+    );
+    assert_eq!(
+        of("respond")[0],
+        serde_json::json!({"type": "client-response", "rpcId": "r-approval", "result": {"ok": true, "value": answer}})
+    );
+    // A new session: created, then shown (a reset to it).
+    send(host::Control::Create {
+        cwd: Some("/work/x".into()),
+    });
+    let (mut said, mut reset) = (None, None);
+    let wait = async {
+        while said.is_none() || reset.is_none() {
+            match rx.recv().await {
+                Some(LiveEvent::Said(t)) => said = Some(t),
+                Some(LiveEvent::Reset { session_id }) => reset = Some(session_id),
+                Some(_) => {}
+                None => panic!("the client stopped"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), wait)
+        .await
+        .expect("created and shown");
+    assert_eq!(said.as_deref(), Some("created session-created-by-deck"));
+    assert_eq!(reset, Some(Some("session-created-by-deck".to_string())));
+    let reqs = fake.state.requests.lock().unwrap().clone();
+    let created: Vec<_> = reqs
+        .iter()
+        .filter(|(k, _)| k == "session.create")
+        .map(|(_, v)| v.clone())
+        .collect();
+    assert_eq!(created, [serde_json::json!({"cwd": "/work/x"})]);
 }

@@ -122,9 +122,17 @@ fn repeated_seqs_are_applied_once() {
 fn seq_gaps_and_reordering_are_said_where_they_happen() {
     let t = fold(&[
         ev("turn/start", 3, json!({"turn": 1})),
-        ev("turn/end", 4, json!({"turn": 1, "reason": {"kind": "completed"}})),
+        ev(
+            "turn/end",
+            4,
+            json!({"turn": 1, "reason": {"kind": "completed"}}),
+        ),
         ev("turn/start", 6, json!({"turn": 2})),
-        ev("turn/end", 9, json!({"turn": 2, "reason": {"kind": "completed"}})),
+        ev(
+            "turn/end",
+            9,
+            json!({"turn": 2, "reason": {"kind": "completed"}}),
+        ),
         ev("session/title", 5, json!({"title": "late"})),
     ]);
     let reasons: Vec<&str> = t.diagnostics.iter().map(|d| d.reason.as_str()).collect();

@@ -44,6 +44,7 @@ pub fn to_msg(ev: LiveEvent) -> Option<Msg> {
         LiveEvent::Diagnostic(d) => Some(Msg::Records(vec![Record::Diagnostic(d)])),
         LiveEvent::Reset { session_id } => Some(Msg::Reset { session_id }),
         LiveEvent::Sessions(list) => Some(Msg::Sessions(list)),
+        LiveEvent::Said(text) => Some(Msg::Notice(text)),
     }
 }
 

@@ -38,6 +38,8 @@ pub enum Msg {
     },
     /// The host's sessions (for the `S` picker).
     Sessions(Vec<crate::source::sessions::SessionSummary>),
+    /// What came of an action on the host, for the status line.
+    Notice(String),
 }
 
 /// What the driver must do.
@@ -365,6 +367,10 @@ impl App {
             }
             Msg::Link(text) => {
                 self.link = Some(text);
+                vec![Effect::Redraw]
+            }
+            Msg::Notice(text) => {
+                self.message = Some(crate::text::sanitize::inline(&text));
                 vec![Effect::Redraw]
             }
             Msg::Reset { session_id } => {

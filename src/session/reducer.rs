@@ -230,7 +230,10 @@ impl Transcript {
         let (seq, time) = (event.seq, event.time);
         if !self.state.seen.insert(seq) {
             self.state.duplicates += 1;
-            let reason = format!("seq {seq} again ({:?}): the first copy is kept", &*event.kind);
+            let reason = format!(
+                "seq {seq} again ({:?}): the first copy is kept",
+                &*event.kind
+            );
             self.diagnose(origin, reason, &EventText::of(event));
             return;
         }
@@ -246,7 +249,8 @@ impl Transcript {
                 self.diagnose(origin, reason, &EventText::of(event));
             }
             Some(last) if seq < last => {
-                let reason = format!("seq {seq} after seq {last}: out of order, applied where it came");
+                let reason =
+                    format!("seq {seq} after seq {last}: out of order, applied where it came");
                 self.diagnose(origin, reason, &EventText::of(event));
             }
             _ => {}

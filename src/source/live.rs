@@ -44,6 +44,9 @@ pub enum LiveEvent {
     Diagnostic(Diagnostic),
     /// The source switched to another session: start a new transcript.
     Reset { session_id: Option<String> },
+    /// What came of an action asked of the source (a prompt sent, an
+    /// approval answered, or why not), for the status line.
+    Said(String),
 }
 
 /// The state of a live link.

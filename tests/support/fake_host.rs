@@ -251,6 +251,19 @@ async fn unary(mut stream: TcpStream, path: &str, st: Arc<State>) -> std::io::Re
     }
     let req: Value = serde_json::from_slice(&data[head_len..]).unwrap_or(Value::Null);
     let method = path.strip_prefix("/api/").unwrap_or("").to_string();
+    if method == "respond" {
+        // Answers to approvals and questions: kept whole; accepted when
+        // they answer a request this host made (any rpc id but "unknown").
+        let accepted = req["type"] == "client-response" && req["rpcId"] != "unknown";
+        st.requests.lock().unwrap().push((method, req.clone()));
+        let body = json!({"accepted": accepted}).to_string();
+        let resp = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(resp.as_bytes()).await?;
+        return stream.shutdown().await;
+    }
     let payload = req["payload"].clone();
     st.requests
         .lock()
@@ -289,6 +302,14 @@ async fn unary(mut stream: TcpStream, path: &str, st: Arc<State>) -> std::io::Re
         "session.history" => {
             json!({"ok": false, "error": {"code": "session-not-found", "message": "no such session"}})
         }
+        "session.prompt" if payload["mode"] == "queue" || payload["mode"] == "steer" => {
+            json!({"ok": true, "value": {"accepted": true}})
+        }
+        "session.prompt" => {
+            json!({"ok": false, "error": {"code": "INVALID_PAYLOAD", "message": "mode must be queue or steer"}})
+        }
+        "session.cancel" => json!({"ok": true, "value": {"accepted": true}}),
+        "session.create" => json!({"ok": true, "value": {"sessionId": "session-created-by-deck"}}),
         _ => {
             let resp =
                 "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found";

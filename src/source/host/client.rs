@@ -38,6 +38,8 @@ enum Internal {
     Retry {
         session: String,
     },
+    /// `session.create` answered with this session: show it.
+    Created(String),
 }
 
 /// Why a connection ended.
@@ -268,8 +270,13 @@ impl Client {
     }
 
     async fn control(&mut self, c: Option<Control>, connected: bool) -> Result<(), HostError> {
-        let Some(Control::Switch(id)) = c else {
-            return Ok(());
+        let id = match c {
+            Some(Control::Switch(id)) => id,
+            Some(act) => {
+                self.act(act);
+                return Ok(());
+            }
+            None => return Ok(()),
         };
         self.choose(id.clone()).await?;
         if connected {
@@ -277,6 +284,64 @@ impl Client {
             self.handle(&id, out).await?;
         }
         Ok(())
+    }
+
+    /// Do what the user asked on the host, off the event loop; the outcome
+    /// comes back as a [`LiveEvent::Said`] line.
+    fn act(&self, act: Control) {
+        let rpc = self.rpc.clone();
+        let tx = self.tx.clone();
+        let internal = self.internal_tx.clone();
+        let shown = self.shown.clone();
+        tokio::spawn(async move {
+            let said = match (act, shown) {
+                (Control::Prompt { text, steer }, Some(id)) => {
+                    let mode = if steer { "steer" } else { "queue" };
+                    let payload = json!({"sessionId": id, "mode": mode,
+                        "content": [{"type": "text", "text": text}]});
+                    match rpc.call("session.prompt", payload).await {
+                        Ok(_) if steer => "sent into the running turn".to_string(),
+                        Ok(_) => "prompt sent".to_string(),
+                        Err(e) => format!("prompt not sent: {e}"),
+                    }
+                }
+                (Control::Cancel, Some(id)) => {
+                    match rpc.call("session.cancel", json!({"sessionId": id})).await {
+                        Ok(_) => "cancel sent".to_string(),
+                        Err(e) => format!("cancel not sent: {e}"),
+                    }
+                }
+                (
+                    Control::Respond {
+                        rpc_id,
+                        value,
+                        what,
+                    },
+                    _,
+                ) => match rpc.respond(&rpc_id, value).await {
+                    Ok(()) => format!("{what}: sent"),
+                    Err(e) => format!("{what}: not sent: {e}"),
+                },
+                (Control::Create { cwd }, _) => {
+                    let payload = cwd.map_or(json!({}), |c| json!({"cwd": c}));
+                    match rpc.call("session.create", payload).await {
+                        Ok(v) => match v.get("sessionId").and_then(Value::as_str) {
+                            Some(id) => {
+                                let _ = internal.send(Internal::Created(id.to_string()));
+                                format!("created {id}")
+                            }
+                            None => format!("session.create answered without a session id: {v}"),
+                        },
+                        Err(e) => format!("no session created: {e}"),
+                    }
+                }
+                (Control::Prompt { .. } | Control::Cancel, None) => {
+                    "no session shown: pick one with S".to_string()
+                }
+                (Control::Switch(_), _) => return,
+            };
+            let _ = tx.send(LiveEvent::Said(said)).await;
+        });
     }
 
     /// Show `id` from now on.
@@ -421,6 +486,12 @@ impl Client {
 
     async fn on_internal(&mut self, i: Internal) -> Result<(), HostError> {
         match i {
+            Internal::Created(id) => {
+                // The new session may not be in the book yet; it follows.
+                self.choose(id.clone()).await?;
+                let out = self.stitches.entry(id.clone()).or_default().catch_up();
+                self.handle(&id, out).await?;
+            }
             Internal::Retry { session } => {
                 if let Some(s) = self.stitches.get_mut(&session) {
                     let out = s.plan_now();

@@ -69,11 +69,31 @@ impl HostOptions {
     }
 }
 
-/// Asking a running client to change what it follows.
+/// Asking a running client to change what it follows, or to act on the
+/// host for the user. Actions answer with a [`LiveEvent::Said`] line.
+///
+/// [`LiveEvent::Said`]: crate::source::live::LiveEvent::Said
 #[derive(Debug, Clone)]
 pub enum Control {
     /// Show another session: a [`LiveEvent::Reset`], then its history and frames.
+    ///
+    /// [`LiveEvent::Reset`]: crate::source::live::LiveEvent::Reset
     Switch(String),
+    /// `session.prompt` to the shown session: queued for the next turn, or
+    /// (`steer`) into the running one.
+    Prompt { text: String, steer: bool },
+    /// `session.cancel` of the shown session's running turn.
+    Cancel,
+    /// Answer a request the host sent (an approval, a question), by the
+    /// `rpcId` of its frame, through `POST /api/respond`.
+    Respond {
+        rpc_id: String,
+        value: serde_json::Value,
+        /// What the answer was, for the line that says it was sent.
+        what: String,
+    },
+    /// `session.create` (in `cwd`, else the host's default), then show it.
+    Create { cwd: Option<String> },
 }
 
 #[derive(Debug, thiserror::Error)]

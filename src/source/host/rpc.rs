@@ -149,36 +149,7 @@ impl Rpc {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
         let rpc_id = format!("deck-{}-{n}", std::process::id());
         let body = json!({"type": "client-request", "rpcId": rpc_id, "method": method, "payload": payload});
-        let http = |e: &dyn std::fmt::Display| RpcError::Http {
-            method: method.to_string(),
-            reason: e.to_string(),
-        };
-        let stream = self.connect().await?;
-        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| http(&e))?;
-        let driver = tokio::spawn(conn);
-        let req = hyper::Request::post(format!("{}/api/{method}", self.url.prefix))
-            .header(hyper::header::HOST, self.url.authority())
-            .header(hyper::header::CONTENT_TYPE, "application/json")
-            .body(Full::new(Bytes::from(body.to_string())))
-            .map_err(|e| http(&e))?;
-        let resp = sender.send_request(req).await.map_err(|e| http(&e))?;
-        let status = resp.status();
-        let bytes = resp
-            .into_body()
-            .collect()
-            .await
-            .map_err(|e| http(&e))?
-            .to_bytes();
-        driver.abort();
-        if !status.is_success() {
-            return Err(RpcError::Status {
-                method: method.to_string(),
-                status: status.as_u16(),
-                body: String::from_utf8_lossy(&bytes).chars().take(200).collect(),
-            });
-        }
+        let bytes = self.post(method, &format!("/api/{method}"), &body).await?;
         let protocol = |reason: String| RpcError::Protocol {
             method: method.to_string(),
             reason,
@@ -204,6 +175,64 @@ impl Rpc {
                 })
             }
             None => Err(protocol("result without a boolean \"ok\"".into())),
+        }
+    }
+
+    /// POST `body` to `path`; the response body when the status is 2xx.
+    async fn post(&self, method: &str, path: &str, body: &Value) -> Result<Bytes, RpcError> {
+        let http = |e: &dyn std::fmt::Display| RpcError::Http {
+            method: method.to_string(),
+            reason: e.to_string(),
+        };
+        let stream = self.connect().await?;
+        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| http(&e))?;
+        let driver = tokio::spawn(conn);
+        let req = hyper::Request::post(format!("{}{path}", self.url.prefix))
+            .header(hyper::header::HOST, self.url.authority())
+            .header(hyper::header::CONTENT_TYPE, "application/json")
+            .body(Full::new(Bytes::from(body.to_string())))
+            .map_err(|e| http(&e))?;
+        let resp = sender.send_request(req).await.map_err(|e| http(&e))?;
+        let status = resp.status();
+        let bytes = resp
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| http(&e))?
+            .to_bytes();
+        driver.abort();
+        if !status.is_success() {
+            return Err(RpcError::Status {
+                method: method.to_string(),
+                status: status.as_u16(),
+                body: String::from_utf8_lossy(&bytes).chars().take(200).collect(),
+            });
+        }
+        Ok(bytes)
+    }
+
+    /// Answer a request the host sent (an approval or a question, by the
+    /// `rpcId` of its frame) through `POST /api/respond`.
+    pub async fn respond(&self, rpc_id: &str, value: Value) -> Result<(), RpcError> {
+        let body = json!({"type": "client-response", "rpcId": rpc_id, "result": {"ok": true, "value": value}});
+        let sent = self.post("respond", "/api/respond", &body);
+        let bytes = match tokio::time::timeout(CALL_TIMEOUT, sent).await {
+            Ok(r) => r?,
+            Err(_) => return Err(RpcError::Timeout("respond".into(), CALL_TIMEOUT)),
+        };
+        let v: Value = serde_json::from_slice(&bytes).map_err(|e| RpcError::Protocol {
+            method: "respond".into(),
+            reason: e.to_string(),
+        })?;
+        match v.get("accepted").and_then(Value::as_bool) {
+            Some(true) => Ok(()),
+            _ => Err(RpcError::Server {
+                method: "respond".into(),
+                code: "NOT_ACCEPTED".into(),
+                message: v.to_string(),
+            }),
         }
     }
 
