@@ -286,62 +286,19 @@ impl Client {
         Ok(())
     }
 
-    /// Do what the user asked on the host, off the event loop; the outcome
-    /// comes back as a [`LiveEvent::Said`] line.
+    /// Do what the user asked on the host, off the event loop.
     fn act(&self, act: Control) {
-        let rpc = self.rpc.clone();
-        let tx = self.tx.clone();
         let internal = self.internal_tx.clone();
-        let shown = self.shown.clone();
-        tokio::spawn(async move {
-            let said = match (act, shown) {
-                (Control::Prompt { text, steer }, Some(id)) => {
-                    let mode = if steer { "steer" } else { "queue" };
-                    let payload = json!({"sessionId": id, "mode": mode,
-                        "content": [{"type": "text", "text": text}]});
-                    match rpc.call("session.prompt", payload).await {
-                        Ok(_) if steer => "sent into the running turn".to_string(),
-                        Ok(_) => "prompt sent".to_string(),
-                        Err(e) => format!("prompt not sent: {e}"),
-                    }
-                }
-                (Control::Cancel, Some(id)) => {
-                    match rpc.call("session.cancel", json!({"sessionId": id})).await {
-                        Ok(_) => "cancel sent".to_string(),
-                        Err(e) => format!("cancel not sent: {e}"),
-                    }
-                }
-                (
-                    Control::Respond {
-                        rpc_id,
-                        value,
-                        what,
-                    },
-                    _,
-                ) => match rpc.respond(&rpc_id, value).await {
-                    Ok(()) => format!("{what}: sent"),
-                    Err(e) => format!("{what}: not sent: {e}"),
-                },
-                (Control::Create { cwd }, _) => {
-                    let payload = cwd.map_or(json!({}), |c| json!({"cwd": c}));
-                    match rpc.call("session.create", payload).await {
-                        Ok(v) => match v.get("sessionId").and_then(Value::as_str) {
-                            Some(id) => {
-                                let _ = internal.send(Internal::Created(id.to_string()));
-                                format!("created {id}")
-                            }
-                            None => format!("session.create answered without a session id: {v}"),
-                        },
-                        Err(e) => format!("no session created: {e}"),
-                    }
-                }
-                (Control::Prompt { .. } | Control::Cancel, None) => {
-                    "no session shown: pick one with S".to_string()
-                }
-                (Control::Switch(_), _) => return,
-            };
-            let _ = tx.send(LiveEvent::Said(said)).await;
-        });
+        let created = move |id: String| {
+            let _ = internal.send(Internal::Created(id));
+        };
+        super::actions::spawn(
+            act,
+            self.rpc.clone(),
+            self.tx.clone(),
+            self.shown.clone(),
+            created,
+        );
     }
 
     /// Show `id` from now on.

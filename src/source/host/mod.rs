@@ -1,9 +1,11 @@
 //! The DSH host client: unary calls (`host.describe`, `session.list`,
 //! `session.history`) over HTTP, the two WebSockets (`/api/events.mux`,
-//! `/api/events.host`), stitching live frames with history pages, and
-//! reconnecting with backoff. It only reads: it never prompts, cancels or
-//! answers approvals.
+//! `/api/events.host`), stitching live frames with history pages,
+//! reconnecting with backoff and pinging a silent host; and, when the user
+//! asks ([`Control`]), prompts, cancels, answers to approvals and questions
+//! (`POST /api/respond`) and new sessions (`actions`).
 
+mod actions;
 pub mod client;
 pub mod history;
 pub mod options;
