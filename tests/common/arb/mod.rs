@@ -182,11 +182,12 @@ pub(crate) fn t() -> BoxedStrategy<Value> {
     text().prop_map(Value::from).boxed()
 }
 
-/// A count, a line number, an offset.
+/// A count, a line number, an offset (edge values included: the wire may send any).
 fn n() -> BoxedStrategy<Value> {
     prop_oneof![
         6 => (0u64..2000).prop_map(Value::from),
         1 => any::<u64>().prop_map(Value::from),
+        1 => select(vec![0, 1, u64::MAX - 1, u64::MAX]).prop_map(Value::from),
     ]
     .boxed()
 }
@@ -195,6 +196,7 @@ fn exit_code() -> BoxedStrategy<Value> {
     prop_oneof![
         3 => (0i64..3).prop_map(Value::from),
         1 => any::<i64>().prop_map(Value::from),
+        1 => select(vec![i64::MIN, -1, i64::MAX]).prop_map(Value::from),
     ]
     .boxed()
 }
