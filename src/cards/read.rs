@@ -91,7 +91,7 @@ pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
     let cont = [Span::new(format!("{:>digits$} ", "↪"), gutter)];
     let mut prev: Option<u64> = None;
     for (l, code) in v.lines.iter().zip(coded) {
-        if prev.is_some_and(|p| l.number > p + 1) {
+        if prev.is_some_and(|p| l.number > p.saturating_add(1)) {
             lines.push(wrap::fit(
                 Line::styled(format!("{:>digits$}", "⋯"), gutter),
                 ctx.width,
