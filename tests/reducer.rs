@@ -1,6 +1,8 @@
 //! Reducer tests: pairing by callId, out-of-order and duplicate results,
 //! results without calls, interrupted calls, chunk assembly, unknown events.
 
+mod common;
+
 use deck::session::{Item, Status, Transcript, ViewSource};
 use deck::wire::{Frame, Origin, Record};
 use serde_json::{Value, json};
@@ -344,4 +346,36 @@ fn the_tour_folds_like_the_host_says() {
         .filter(|i| matches!(i, Item::Turn(m) if m.end.is_some()))
         .count();
     assert_eq!(turns, 4);
+}
+
+#[test]
+fn queue_and_jobs_frames_keep_the_latest_counts() {
+    let frame = |v: Value| {
+        Record::from_frame(
+            deck::wire::Frame::from_value(&v).unwrap(),
+            deck::wire::Origin::default(),
+        )
+    };
+    let queue =
+        |items: Value| frame(json!({"type": "session/queue", "sessionId": "s", "items": items}));
+    let jobs = |jobs: Value| frame(json!({"type": "session/jobs", "sessionId": "s", "jobs": jobs}));
+    let mut t = Transcript::new(Some("s".into()));
+    t.apply(&queue(json!([
+        {"id": "1", "placement": "queued", "message": {"content": []}},
+        {"id": "2", "placement": "context", "message": {"content": []}},
+        {"id": "3", "placement": "queued", "message": {"content": []}}
+    ])));
+    t.apply(&jobs(json!([
+        {"id": "bash-1", "kind": "bash", "label": "sleep 1", "status": "running"},
+        {"id": "bash-2", "kind": "bash", "label": "make", "status": "completed"}
+    ])));
+    assert_eq!((t.queued, t.jobs), (2, (2, 1)));
+    t.apply(&queue(json!([])));
+    t.apply(&jobs(json!("not a list")));
+    assert_eq!((t.queued, t.jobs), (0, (0, 0)));
+    // The approvals capture: a job ran and finished, the queue drained.
+    let l = deck::source::load_path(&common::capture_str("approvals", "frames.jsonl")).unwrap();
+    let s = &l.sessions[0];
+    let t = Transcript::from_records(s.id.clone(), &s.records);
+    assert_eq!((t.queued, t.jobs), (0, (1, 0)));
 }

@@ -346,6 +346,7 @@ impl App {
             position,
             theme: self.theme().name.clone(),
             message,
+            activity: status::activity(t.queued, t.jobs),
         }
     }
 

@@ -427,6 +427,10 @@ pub struct Transcript {
     pub events: usize,
     pub first_time: Option<i64>,
     pub last_time: Option<i64>,
+    /// Messages waiting for the next turn (`session/queue`, placement `queued`).
+    pub queued: usize,
+    /// Background jobs (`session/jobs`): how many, and how many still run.
+    pub jobs: (usize, usize),
     state: reducer::State,
 }
 

@@ -206,6 +206,24 @@ impl Transcript {
             "approval/requested" => {
                 self.approval_asked(payload, "approvalId", None, rpc_id);
             }
+            // The latest list replaces the last one.
+            "session/queue" => {
+                let items = payload.get("items").and_then(Value::as_array);
+                self.queued = items.map_or(0, |i| {
+                    i.iter()
+                        .filter(|m| m.get("placement").and_then(Value::as_str) == Some("queued"))
+                        .count()
+                });
+            }
+            "session/jobs" => {
+                let jobs = payload.get("jobs").and_then(Value::as_array);
+                let running = jobs.map_or(0, |j| {
+                    j.iter()
+                        .filter(|x| x.get("status").and_then(Value::as_str) == Some("running"))
+                        .count()
+                });
+                self.jobs = (jobs.map_or(0, Vec::len), running);
+            }
             "approval/resolved" => self.approval_decided(payload, "approvalId", None),
             "question/requested" => self.question_requested(payload, rpc_id),
             "question/resolved" => self.question_resolved(payload),

@@ -19,6 +19,8 @@ pub struct StatusInfo {
     pub theme: String,
     /// A transient message (copied, search results …) or a badge (`↓ 3 new`).
     pub message: Option<String>,
+    /// Live session activity: `2 queued · jobs 1/2 running`.
+    pub activity: Option<String>,
 }
 
 /// `mm:ss` (or `h:mm:ss`).
@@ -38,6 +40,20 @@ pub fn speed(x: f64) -> String {
     } else {
         format!("{x}×")
     }
+}
+
+/// The queued-messages badge and the jobs line of the status bar (only
+/// while something is queued or running): `2 queued · jobs 1/3 running`.
+pub fn activity(queued: usize, (jobs, running): (usize, usize)) -> Option<String> {
+    let mut parts = Vec::new();
+    if queued > 0 {
+        parts.push(format!("{queued} queued"));
+    }
+    // Finished jobs are history: the line shows while any runs.
+    if running > 0 {
+        parts.push(format!("jobs {running}/{jobs} running"));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// The status bar at `width` columns.
@@ -62,6 +78,9 @@ pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
             format!("{}  ", sanitize::inline(m)),
             bar.add_modifier(ratatui::style::Modifier::BOLD),
         );
+    }
+    if let Some(a) = &info.activity {
+        right.push_str(format!("{a} · "), bar);
     }
     right.push_str(format!("{} cards", info.cards), bar);
     if info.errors > 0 {
@@ -153,6 +172,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn queue_badge_and_jobs_line_show_only_while_there_is_something() {
+        assert_eq!(activity(0, (0, 0)), None);
+        assert_eq!(activity(0, (3, 0)), None);
+        assert_eq!(activity(2, (0, 0)).as_deref(), Some("2 queued"));
+        assert_eq!(
+            activity(1, (3, 2)).as_deref(),
+            Some("1 queued · jobs 2/3 running")
+        );
+    }
+
+    #[test]
     fn clocks_and_speeds() {
         assert_eq!(clock(42_000), "00:42");
         assert_eq!(clock(130_000), "02:10");
@@ -172,6 +202,7 @@ mod tests {
             position: Some("event 120/359 · 00:42/02:10 · 2×".into()),
             theme: "dark".into(),
             message: None,
+            activity: Some("2 queued · jobs 1/2 running".into()),
         };
         let theme = Theme::dark();
         for w in 0..200 {
@@ -180,7 +211,9 @@ mod tests {
         }
         let l = status_line(&info, &theme, 140).text();
         assert!(
-            l.contains("31 cards · 9 errors · 1 diagnostics · event 120/359"),
+            l.contains(
+                "2 queued · jobs 1/2 running · 31 cards · 9 errors · 1 diagnostics · event 120/359"
+            ),
             "{l}"
         );
         assert!(l.ends_with("dark · ? help "));
