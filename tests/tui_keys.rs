@@ -10,9 +10,10 @@ mod common;
 use common::tui::*;
 use crossterm::event::KeyCode;
 use deck::app::state::Overlay;
-use deck::app::{App, Effect};
+use deck::app::{App, Effect, Msg};
 use deck::cards::Density;
 use deck::session::Item;
+use deck::theme::Theme;
 
 #[test]
 fn j_k_and_arrows_move_the_focus() {
@@ -451,4 +452,70 @@ fn the_picker_opens_at_start_unless_a_session_was_chosen() {
     app.update(key(KeyCode::Esc));
     app.update(deck::app::Msg::Sessions(summaries()));
     assert!(app.picker.is_none());
+}
+
+/// The approvals capture up to its first `approval/requested` frame: the
+/// approval waits for an answer.
+fn waiting_approval_app(answers: bool) -> App {
+    let text = std::fs::read_to_string(common::capture("approvals", "frames.jsonl")).unwrap();
+    let upto: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.contains("\"approval/resolved\"") && !l.contains("\"approval/decided\""))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("upto.jsonl");
+    std::fs::write(&p, upto.join("\n") + "\n").unwrap();
+    let l = deck::source::load_path(p.to_str().unwrap()).unwrap();
+    let s = &l.sessions[0];
+    let mut app = App::live("test".into(), s.id.clone(), vec![Theme::dark()]);
+    app.answers = answers;
+    app.update(Msg::Resize(100, 30));
+    app.update(Msg::Records(s.records.clone()));
+    let entry = app
+        .list
+        .entries
+        .iter()
+        .position(|&i| matches!(app_item(&app, i), Some(deck::session::Item::Prompt(p)) if p.is_waiting()))
+        .expect("a waiting approval");
+    app.list.follow = false;
+    app.list.focus = entry;
+    app
+}
+
+fn app_item(app: &App, i: usize) -> Option<deck::session::Item> {
+    app.transcript().items.get(i).cloned()
+}
+
+#[test]
+fn y_and_n_answer_the_focused_waiting_approval_in_connect() {
+    use deck::source::host::Control;
+    let mut app = waiting_approval_app(true);
+    let fx = app.update(ch('y'));
+    let want = |outcome: &str, what: &str| Control::Respond {
+        rpc_id: "5591933c-b781-4e27-8d43-cee9737229ae".into(),
+        value: serde_json::json!({
+            "sessionId": "session-ca722025-42fa-48fb-abdd-168da0cd8f1b",
+            "approvalId": "253f2666-fb4d-4cea-a285-ce52ec8b154b",
+            "outcome": outcome,
+        }),
+        what: what.into(),
+    };
+    assert!(
+        fx.contains(&Effect::Host(want("allowed-once", "allowed once"))),
+        "{fx:?}"
+    );
+    let fx = app.update(ch('n'));
+    assert!(
+        fx.contains(&Effect::Host(want("rejected", "rejected"))),
+        "{fx:?}"
+    );
+    // Anywhere else, and outside `deck connect`, the keys keep their meaning.
+    let mut app = waiting_approval_app(false);
+    let fx = app.update(ch('y'));
+    assert!(fx.iter().any(|f| matches!(f, Effect::Copy(_))), "{fx:?}");
+    assert!(!fx.iter().any(|f| matches!(f, Effect::Host(_))));
+    let mut app = waiting_approval_app(true);
+    app.update(key(KeyCode::Char('g')));
+    let fx = app.update(ch('y'));
+    assert!(fx.iter().any(|f| matches!(f, Effect::Copy(_))), "{fx:?}");
 }

@@ -105,10 +105,15 @@ pub const BINDINGS: &[(&str, Action, &str, &str)] = &[
     (
         "n / N",
         Action::NextMatch,
-        "next / previous match",
+        "next/prev match · approval: reject",
         "search",
     ),
-    ("y", Action::Copy, "copy the card as text (OSC 52)", "copy"),
+    (
+        "y",
+        Action::Copy,
+        "copy card · approval: allow once",
+        "copy",
+    ),
     (
         "Y",
         Action::CopyTarget,

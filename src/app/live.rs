@@ -96,6 +96,8 @@ fn run_tui_with(
     let cfg = config::load()?;
     let mut app = App::live(label, session, Vec::new());
     app.pick_on_start = pick_on_start;
+    // Only a host client can answer what the host asks.
+    app.answers = on_switch.is_some();
     base_app(&mut app, tui, &cfg)?;
     let (msg_tx, msg_rx) = sync_channel(CHANNEL_BATCHES);
     std::thread::spawn(move || forward(rx, msg_tx));
@@ -148,9 +150,10 @@ pub fn connect(
     let (ctl_tx, ctl_rx) = tokio::sync::mpsc::channel(8);
     spawn_source(&rt, tx, move |tx| host::run(opts, None, tx, Some(ctl_rx)));
     let label = url.trim_start_matches("http://").to_string();
-    // `S` (and the picker shown at start unless --session/--latest) switch sessions.
-    let switch: super::run::Switcher = Box::new(move |id| {
-        let _ = ctl_tx.try_send(host::Control::Switch(id));
+    // `S` (and the picker shown at start unless --session/--latest) switch
+    // sessions; `y`/`n` answer approvals.
+    let switch: super::run::Switcher = Box::new(move |c| {
+        let _ = ctl_tx.try_send(c);
     });
     let pick = session.is_none() && !latest;
     run_tui_with(label, session, &tui, rt, rx, Some(switch), pick)

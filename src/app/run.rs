@@ -107,7 +107,7 @@ pub fn run(app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<()> 
 
 /// Run the app until it quits, fed by `live`.
 /// What the driver calls to show another session of a live host.
-pub type Switcher = Box<dyn FnMut(String) + Send>;
+pub type Switcher = Box<dyn FnMut(crate::source::host::Control) + Send>;
 
 /// [`run_feed_with`] without session switching.
 pub fn run_feed(app: App, live: Option<Feed>) -> anyhow::Result<()> {
@@ -476,8 +476,12 @@ fn perform(
                 out.flush()?;
             }
             Effect::Switch(id) => match on_switch {
-                Some(switch) => switch(id),
+                Some(switch) => switch(crate::source::host::Control::Switch(id)),
                 None => app.message = Some("this source has one session".into()),
+            },
+            Effect::Host(c) => match on_switch {
+                Some(host) => host(c),
+                None => app.message = Some("not connected to a DSH host".into()),
             },
         }
     }

@@ -43,7 +43,7 @@ pub enum Msg {
 }
 
 /// What the driver must do.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     Quit,
     /// Put text on the clipboard (OSC 52).
@@ -52,6 +52,8 @@ pub enum Effect {
     Redraw,
     /// Show another session of the live host.
     Switch(String),
+    /// Ask the live host to act (answer an approval …).
+    Host(crate::source::host::Control),
 }
 
 /// Full-screen overlays.
@@ -96,6 +98,8 @@ pub struct App {
     tick_acc: f64,
     /// Live sessions run on the wall clock; replays and views on the session's own.
     wall_clock: bool,
+    /// `y`/`n` on a waiting approval answer it (`deck connect`).
+    pub answers: bool,
     /// The pager the help overlay was opened from, to go back to.
     pub(super) pager_under_help: Option<Box<Pager>>,
     /// First help line shown (the help scrolls on small screens).
@@ -141,6 +145,7 @@ impl App {
             row_map: Vec::new(),
             tick_acc: 0.0,
             wall_clock: false,
+            answers: false,
             pager_under_help: None,
             help_scroll: 0,
             sessions: Vec::new(),

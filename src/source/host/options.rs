@@ -73,7 +73,7 @@ impl HostOptions {
 /// host for the user. Actions answer with a [`LiveEvent::Said`] line.
 ///
 /// [`LiveEvent::Said`]: crate::source::live::LiveEvent::Said
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Control {
     /// Show another session: a [`LiveEvent::Reset`], then its history and frames.
     ///
