@@ -5,7 +5,7 @@
 #   bench/compare.sh                 # everything (installs missing tools)
 #   RUNS=10 bench/compare.sh         # more hyperfine runs (default 5)
 #   BENCH_DIR=/tmp/b bench/compare.sh
-#   ONLY="read diff" bench/compare.sh   # a subset: read diff load rss frames pager ingest
+#   ONLY="read diff" bench/compare.sh   # a subset: read diff load rss first frames pager ingest
 #
 # Prints one line per target to stdout (and to $BENCH_DIR/results.txt):
 #   <target>: deck X s vs ref Y s = ratio R (goal ≤ G) PASS|FAIL
@@ -23,7 +23,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 OUT=${BENCH_DIR:-$HERE/out}
 RUNS=${RUNS:-5}
 FRAME_RUNS=${FRAME_RUNS:-3}
-ONLY=${ONLY:-read diff load rss frames pager ingest}
+ONLY=${ONLY:-read diff load rss first frames pager ingest}
 WIDTH=${WIDTH:-100}
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -89,7 +89,7 @@ fi
 if want diff; then
   gen diff gen_diff.py --bytes 5000000 --patch "$OUT/diff.patch" -o "$OUT/diff.jsonl"
 fi
-if want load || want rss; then
+if want load || want rss || want first; then
   # ≈ 100 MB, ≈ 200k frames: 13k cards (a third of them terminal cards with
   # 60 output lines) and assistant texts streamed as 30 chunks each.
   gen session gen_session.py --cards 13000 --output-lines 60 --chunks 30 -o "$OUT/session.jsonl"
@@ -216,6 +216,14 @@ if want rss; then
   mb=$(printf '%s\n' "${rss[@]}" | sort -n | sed -n 2p | awk '{print $1 * 1024 / 1e6}')
   ref=$(awk -v b="$(size_of "$OUT/session.jsonl")" 'BEGIN {print 2 * b / 1e6}')
   verdict "peak RSS deck inspect 100 MB (vs 2× file size)" "$mb" "$ref" 1.0 MB
+fi
+
+if want first; then
+  # The first screen of `deck view` / `deck replay` of the 100 MB log (its
+  # loading screen), and `q` answered while it loads, under tmux.
+  busy first
+  log "measuring the first screen: bench/first_screen.py (tmux, median of $FRAME_RUNS runs)"
+  python3 "$HERE/first_screen.py" --deck "$DECK" --log "$OUT/session.jsonl" --runs "$FRAME_RUNS" | tee -a "$RESULTS"
 fi
 
 if want frames; then
