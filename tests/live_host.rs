@@ -269,6 +269,22 @@ async fn a_host_that_is_not_there_is_retried_with_backoff() {
     let _ = tokio::time::timeout(LIMIT, client).await;
 }
 
+/// A client of a fake host that joins at message 100 and pauses at 300,
+/// run until it has everything before the pause.
+async fn paused_at_300(
+    tune: impl FnOnce(&mut HostOptions),
+) -> (FakeHost, tokio::sync::mpsc::Receiver<LiveEvent>, Seen) {
+    let fake = FakeHost::start(100, Some(300)).await;
+    let before = last_seq_before(&fake.state.mux, 300).unwrap();
+    let mut o = opts(&fake.url);
+    tune(&mut o);
+    let (tx, mut rx) = live::channel();
+    tokio::spawn(host::run(o, None, tx, None));
+    let mut seen = Seen::new();
+    until(&mut rx, &mut seen, |s| s.max_seq() == Some(before)).await;
+    (fake, rx, seen)
+}
+
 /// After a fault mid-session: every seq exactly once, the same transcript
 /// as folding the capture directly, and the link back to live.
 fn assert_whole(seen: &Seen) {
@@ -287,12 +303,7 @@ fn assert_whole(seen: &Seen) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_close_frame_mid_turn_reconnects_and_backfills() {
-    let fake = FakeHost::start(100, Some(300)).await;
-    let before = last_seq_before(&fake.state.mux, 300).unwrap();
-    let (tx, mut rx) = live::channel();
-    let _client = tokio::spawn(host::run(opts(&fake.url), None, tx, None));
-    let mut seen = Seen::new();
-    until(&mut rx, &mut seen, |s| s.max_seq() == Some(before)).await;
+    let (fake, mut rx, mut seen) = paused_at_300(|_| {}).await;
     fake.cmd.send(Cmd::Close { skip: 50 }).unwrap();
     until(&mut rx, &mut seen, |s| {
         s.max_seq() == Some(358) && s.links.last() == Some(&LinkStatus::Live)
@@ -310,12 +321,7 @@ async fn a_close_frame_mid_turn_reconnects_and_backfills() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_half_written_frame_is_diagnosed_and_its_events_backfilled() {
-    let fake = FakeHost::start(100, Some(300)).await;
-    let before = last_seq_before(&fake.state.mux, 300).unwrap();
-    let (tx, mut rx) = live::channel();
-    let _client = tokio::spawn(host::run(opts(&fake.url), None, tx, None));
-    let mut seen = Seen::new();
-    until(&mut rx, &mut seen, |s| s.max_seq() == Some(before)).await;
+    let (fake, mut rx, mut seen) = paused_at_300(|_| {}).await;
     fake.cmd.send(Cmd::Garble).unwrap();
     until(&mut rx, &mut seen, |s| {
         s.max_seq() == Some(358) && s.seqs.len() == 359
@@ -332,14 +338,8 @@ async fn a_half_written_frame_is_diagnosed_and_its_events_backfilled() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_host_is_pinged_then_left_and_reconnected() {
-    let fake = FakeHost::start(100, Some(300)).await;
-    let before = last_seq_before(&fake.state.mux, 300).unwrap();
-    let mut o = opts(&fake.url);
-    o.keepalive = Duration::from_millis(300);
-    let (tx, mut rx) = live::channel();
-    let _client = tokio::spawn(host::run(o, None, tx, None));
-    let mut seen = Seen::new();
-    until(&mut rx, &mut seen, |s| s.max_seq() == Some(before)).await;
+    let (fake, mut rx, mut seen) =
+        paused_at_300(|o| o.keepalive = Duration::from_millis(300)).await;
     // A quiet host that answers pings is not left…
     tokio::time::sleep(Duration::from_millis(1000)).await;
     while let Ok(ev) = rx.try_recv() {

@@ -131,35 +131,36 @@ impl AttachedView {
     }
 
     /// The view typed only as far as `lines` lines of a `read` view (see
-    /// [`crate::wire::read_prefix`]); other views are typed whole.
-    /// The first scan reads the whole text once; later ones stop after
-    /// their lines.
+    /// [`crate::wire::read_prefix`]); other views are typed whole. The
+    /// view's shape is found once (one pass over the text); after that a
+    /// scan stops after its lines.
     pub fn typed_head(&self, lines: usize) -> Result<View, String> {
         use crate::wire::read_prefix::read_prefix;
-        let raw = self.raw.as_str();
-        let head = match self.shape.0.get() {
-            Some(None) => None,
-            Some(Some(shape)) => read_prefix(raw, lines, Some(shape)).map(|(v, _)| v),
-            None => {
-                let found = read_prefix(raw, lines, None);
-                let _ = self.shape.0.set(found.as_ref().map(|(_, s)| s.clone()));
-                found.map(|(v, _)| v)
-            }
-        };
+        let head = self
+            .shape()
+            .and_then(|s| read_prefix(self.raw.as_str(), lines, Some(s)));
         match head {
-            Some(v) => Ok(View::Read(v)),
+            Some((v, _)) => Ok(View::Read(v)),
             None => self.typed(),
         }
     }
 
-    /// Find a read view's shape now (once), so that a later
+    /// Find a read view's shape now, so that a later
     /// [`typed_head`](Self::typed_head) reads only its head: for the layout
     /// thread, ahead of the pager.
     pub fn warm_head(&self) {
-        if self.shape.0.get().is_none() {
-            let found = crate::wire::read_prefix::read_prefix(self.raw.as_str(), 1, None);
-            let _ = self.shape.0.set(found.map(|(_, s)| s));
-        }
+        self.shape();
+    }
+
+    /// The read view's shape, found on first use; `None`: not a read view
+    /// with lines.
+    fn shape(&self) -> Option<&crate::wire::read_prefix::Shape> {
+        self.shape
+            .0
+            .get_or_init(|| {
+                crate::wire::read_prefix::read_prefix(self.raw.as_str(), 1, None).map(|(_, s)| s)
+            })
+            .as_ref()
     }
 
     /// The view's `card` tag, read without typing the view.
