@@ -22,6 +22,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tmuxctl import Control  # noqa: E402
+
 p = argparse.ArgumentParser()
 p.add_argument("--deck", required=True)
 p.add_argument("--log", required=True)
@@ -37,51 +40,6 @@ def log(*m):
     print("[first]", *m, file=sys.stderr, flush=True)
 
 
-class Control:
-    """A tmux control-mode client on session `name` (see bench/ingest.py)."""
-
-    def __init__(self, name):
-        self.name = name
-        self.p = subprocess.Popen(
-            ["tmux", "-C", "attach-session", "-t", name, "-f", "no-output,ignore-size,read-only"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-        self.buf = b""
-
-    def _line(self):
-        while b"\n" not in self.buf:
-            chunk = os.read(self.p.stdout.fileno(), 1 << 16)
-            if not chunk:
-                raise RuntimeError("tmux control client ended")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        return line
-
-    def command(self, cmd):
-        self.p.stdin.write(cmd.encode() + b"\n")
-        while not self._line().startswith(b"%begin"):
-            pass
-        out = []
-        while True:
-            line = self._line()
-            if line.startswith(b"%end") or line.startswith(b"%error"):
-                return out
-            out.append(line)
-
-    def screen(self):
-        return "\n".join(l.decode("utf-8", "replace") for l in self.command(f"capture-pane -p -t {self.name}"))
-
-    def pane_dead(self):
-        out = self.command(f"display-message -p -t {self.name} '#{{pane_dead}}'")
-        return bool(out) and out[0].strip() == b"1"
-
-    def close(self):
-        try:
-            self.p.stdin.close()
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
-
-
 def run_once(cmd, press_q):
     name = f"deck-first-{os.getpid()}-{time.monotonic_ns()}"
     # A shell that waits first, so the control client is attached before
@@ -93,7 +51,6 @@ def run_once(cmd, press_q):
     subprocess.run(["tmux", "set-option", "-t", name, "remain-on-exit", "on"], check=True)
     ctl = Control(name)
     try:
-        ctl.command("display-message -p ready")
         t0 = time.perf_counter()
         open(go, "w").close()
         first = None
@@ -104,7 +61,7 @@ def run_once(cmd, press_q):
                 break
         if not press_q:
             return first, None, "loading" in (s if first else "")
-        ctl.command(f"send-keys -t {name} q")
+        ctl.press("q")
         t1 = time.perf_counter()
         while time.perf_counter() - t1 < 30:
             if ctl.pane_dead():

@@ -32,6 +32,9 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tmuxctl import Control  # noqa: E402
+
 p = argparse.ArgumentParser()
 p.add_argument("--deck", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "deck"))
 p.add_argument("--frames", type=int, default=1_000_000)
@@ -101,63 +104,20 @@ def tmux(*args, check=True):
     return subprocess.run(["tmux", *args], capture_output=True, text=True, check=check)
 
 
-class Control:
-    """One tmux control-mode client (`tmux -C`) for keys and screen reads:
-    no process started per poll (a fork and exec of tmux costs several ms
-    on a busy 2-core machine, which would be measured as deck's latency).
-    It neither receives pane output nor changes the window's size."""
-
-    def __init__(self):
-        self.p = subprocess.Popen(
-            ["tmux", "-C", "attach-session", "-t", TMUX, "-f", "no-output,ignore-size,read-only"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-        self.out = self.p.stdout
-        self.buf = b""
-        self.command("display-message -p ready")
-
-    def _line(self):
-        while b"\n" not in self.buf:
-            chunk = os.read(self.out.fileno(), 1 << 16)
-            if not chunk:
-                raise RuntimeError("tmux control client ended")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        return line
-
-    def command(self, cmd):
-        """Run a tmux command; its output lines."""
-        self.p.stdin.write(cmd.encode() + b"\n")
-        while not self._line().startswith(b"%begin"):
-            pass  # notifications
-        lines = []
-        while True:
-            line = self._line()
-            if line.startswith(b"%end") or line.startswith(b"%error"):
-                return lines
-            lines.append(line)
-
-    def close(self):
-        try:
-            self.p.stdin.close()
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
-
-
 CTL = None
 
 
 def screen():
     if CTL is None:
         return tmux("capture-pane", "-p", "-t", TMUX, check=False).stdout
-    return "\n".join(l.decode("utf-8", "replace") for l in CTL.command(f"capture-pane -p -t {TMUX}"))
+    return CTL.screen()
 
 
 def press(key):
     if CTL is None:
         tmux("send-keys", "-t", TMUX, key)
     else:
-        CTL.command(f"send-keys -t {TMUX} {key}")
+        CTL.press(key)
 
 
 def main():
@@ -194,7 +154,7 @@ def main():
         global CTL
         # The control client must not take keys a user would (read-only
         # clients still run send-keys, which targets the pane directly).
-        CTL = Control()
+        CTL = Control(TMUX)
         sent = {}
 
         def send():
