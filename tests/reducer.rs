@@ -110,14 +110,8 @@ fn repeated_seqs_are_applied_once() {
     ]);
     assert_eq!(t.events, 2);
     assert_eq!(t.duplicates(), 2);
-    let reasons: Vec<&str> = t.diagnostics.iter().map(|d| d.reason.as_str()).collect();
-    assert_eq!(
-        reasons,
-        [
-            "seq 1 again (\"tool/call\"): the first copy is kept",
-            "seq 2 again (\"tool/result\"): the first copy is kept"
-        ]
-    );
+    // Counted, not reported (a backfilled recording may repeat events).
+    assert!(t.diagnostics.is_empty());
 }
 
 #[test]

@@ -247,12 +247,9 @@ impl Transcript {
     fn apply_event(&mut self, event: &SessionEvent, view: Option<&ViewEnvelope>, origin: Origin) {
         let (seq, time) = (event.seq, event.time);
         if !self.state.seen.insert(seq) {
+            // Counted, not reported: a recording whose gap was backfilled
+            // from history may hold an event twice, and that is no fault.
             self.state.duplicates += 1;
-            let reason = format!(
-                "seq {seq} again ({:?}): the first copy is kept",
-                &*event.kind
-            );
-            self.diagnose(origin, reason, &EventText::of(event));
             return;
         }
         self.events += 1;
