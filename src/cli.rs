@@ -193,6 +193,16 @@ pub enum Command {
         /// The most recently active session (the default).
         #[arg(long)]
         latest: bool,
+        /// Create a session (`session.create`) and show it.
+        #[arg(long, conflicts_with_all = ["session", "latest"])]
+        new: bool,
+        /// Where new sessions start (`--new`, and `n` in the session picker);
+        /// default: the current directory.
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<std::path::PathBuf>,
+        /// The agent preset of new sessions (default: the host's).
+        #[arg(long, value_name = "NAME")]
+        preset: Option<String>,
         #[command(flatten)]
         tui: TuiArgs,
     },

@@ -63,9 +63,19 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             url,
             session,
             latest,
+            new,
+            cwd,
+            preset,
             tui,
         } => {
-            deck::app::live::connect(&url, session, latest, tui)?;
+            let open = deck::app::live::Open {
+                session,
+                latest,
+                new,
+                cwd,
+                preset,
+            };
+            deck::app::live::connect(&url, open, tui)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Record {

@@ -447,6 +447,7 @@ async fn prompts_cancels_answers_and_new_sessions_reach_the_host() {
     // A new session: created, then shown (a reset to it).
     send(host::Control::Create {
         cwd: Some("/work/x".into()),
+        preset: Some("capture".into()),
     });
     let (mut said, mut reset) = (None, None);
     let wait = async {
@@ -470,5 +471,8 @@ async fn prompts_cancels_answers_and_new_sessions_reach_the_host() {
         .filter(|(k, _)| k == "session.create")
         .map(|(_, v)| v.clone())
         .collect();
-    assert_eq!(created, [serde_json::json!({"cwd": "/work/x"})]);
+    assert_eq!(
+        created,
+        [serde_json::json!({"cwd": "/work/x", "agentPreset": "capture"})]
+    );
 }

@@ -468,7 +468,9 @@ fn waiting_approval_app(answers: bool) -> App {
     let l = deck::source::load_path(p.to_str().unwrap()).unwrap();
     let s = &l.sessions[0];
     let mut app = App::live("test".into(), s.id.clone(), vec![Theme::dark()]);
-    app.answers = answers;
+    if answers {
+        app.enable_driving(Vec::new());
+    }
     app.update(Msg::Resize(100, 30));
     app.update(Msg::Records(s.records.clone()));
     let entry = app

@@ -229,9 +229,6 @@ impl App {
                 }
             }
             Action::StartSearch => self.prompt = Some((PromptFor::Search, String::new())),
-            Action::NextMatch if self.answers && self.waiting_approval().is_some() => {
-                return self.answer_approval(false);
-            }
             Action::NextMatch => self.goto_match(true),
             Action::PrevMatch => self.goto_match(false),
             Action::NextError | Action::PrevError => {
@@ -249,9 +246,6 @@ impl App {
                     self.message = Some("no more turns".into());
                 }
             }
-            Action::Copy if self.answers && self.waiting_approval().is_some() => {
-                return self.answer_approval(true);
-            }
             Action::Copy => return self.copy(false),
             Action::CopyTarget => return self.copy(true),
             Action::CycleTheme => {
@@ -260,7 +254,8 @@ impl App {
             }
             Action::Help => self.overlay = Overlay::Help,
             Action::Sessions => {
-                if self.sessions.is_empty() {
+                // Connected, an empty list still offers `n` (a new session).
+                if self.sessions.is_empty() && self.drive.is_none() {
                     self.message =
                         Some("no session list: S switches sessions in `deck connect`".into());
                 } else {
@@ -316,44 +311,6 @@ impl App {
 
     /// Lay the pager's card out at the current width (cached): keys typed
     /// before the pager is first drawn must find its lines.
-    /// The focused item when it is an approval still waiting for an answer
-    /// the host can take (its request frame's rpc id is known).
-    fn waiting_approval(&self) -> Option<(String, String)> {
-        let item = self.focused_item()?;
-        match self.transcript().items.get(item)? {
-            crate::session::Item::Prompt(p) if p.is_waiting() => match (&p.ask, &p.rpc_id) {
-                (crate::session::Ask::Approval { id, .. }, Some(rpc)) => {
-                    Some((id.clone(), rpc.clone()))
-                }
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// `y`: allow once; `n`: reject — sent through `POST /api/respond`.
-    fn answer_approval(&mut self, allow: bool) -> Vec<Effect> {
-        let Some((approval, rpc_id)) = self.waiting_approval() else {
-            return Vec::new();
-        };
-        let outcome = if allow { "allowed-once" } else { "rejected" };
-        let what = if allow { "allowed once" } else { "rejected" };
-        self.message = Some(format!("{what} …"));
-        let value = serde_json::json!({
-            "sessionId": self.transcript().session_id,
-            "approvalId": approval,
-            "outcome": outcome,
-        });
-        vec![
-            Effect::Host(crate::source::host::Control::Respond {
-                rpc_id,
-                value,
-                what: what.into(),
-            }),
-            Effect::Redraw,
-        ]
-    }
-
     pub(super) fn build_pager(&mut self) {
         let width = self.width as usize;
         let t = self.player.as_ref().map_or(&self.own, Player::transcript);

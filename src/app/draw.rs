@@ -84,6 +84,14 @@ pub fn draw(app: &mut App, buf: &mut Buffer) {
             .with("█", theme.style(Role::Muted));
         put(buf, area.x, y, area.width, &wrap::truncate(&line, w));
     }
+    if matches!(app.overlay, Overlay::None | Overlay::Help)
+        && let Some(lines) = app.composer_lines()
+    {
+        for line in lines.iter().rev() {
+            y = y.saturating_sub(1);
+            put(buf, area.x, y, area.width, line);
+        }
+    }
     if let (Overlay::None | Overlay::Help, Some(p)) = (&app.overlay, &app.player) {
         y = y.saturating_sub(1);
         let tl = status::timeline(
@@ -246,7 +254,8 @@ fn draw_picker(app: &App, buf: &mut Buffer, area: Rect) {
     if w < 12 || inner == 0 {
         return;
     }
-    let h = (app.sessions.len().min(inner) + 3) as u16;
+    let empty = app.sessions.is_empty();
+    let h = (app.sessions.len().max(usize::from(empty)).min(inner) + 3) as u16;
     let x0 = area.x + (area.width - w) / 2;
     let y0 = area.y + (area.height.saturating_sub(h)) / 2;
     let border = theme.style(Role::Border);
@@ -267,7 +276,11 @@ fn draw_picker(app: &App, buf: &mut Buffer, area: Rect) {
         border,
     );
     let title = Line::styled(
-        "sessions — Enter show · j/k move · Esc close",
+        if app.drive.is_some() {
+            "sessions — Enter show · n new session · j/k move · Esc close"
+        } else {
+            "sessions — Enter show · j/k move · Esc close"
+        },
         theme.style(Role::Title),
     );
     put(buf, x0 + 2, y0 + 1, iw as u16, &wrap::truncate(&title, iw));
@@ -323,6 +336,12 @@ fn draw_picker(app: &App, buf: &mut Buffer, area: Rect) {
         buf.set_string(x0, y, "│", border);
         buf.set_string(x0 + w - 1, y, "│", border);
         put(buf, x0 + 2, y, iw as u16, &wrap::truncate(&line, iw));
+    }
+    if empty {
+        let l = Line::styled("no sessions yet: n creates one", theme.style(Role::Muted));
+        buf.set_string(x0, y0 + 2, "│", border);
+        buf.set_string(x0 + w - 1, y0 + 2, "│", border);
+        put(buf, x0 + 2, y0 + 2, iw as u16, &wrap::truncate(&l, iw));
     }
     for y in y0 + 1..y0 + 2 {
         buf.set_string(x0, y, "│", border);

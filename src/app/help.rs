@@ -26,6 +26,15 @@ pub fn lines(theme: &Theme) -> Vec<Line> {
         );
     }
     out.push(Line::new());
+    out.push(Line::styled("deck connect", theme.style(Role::Heading)));
+    for (keys, what) in super::drive::KEYS {
+        out.push(
+            Line::new()
+                .with(format!("  {keys:<20}"), theme.style(Role::Command))
+                .with(what.to_string(), theme.style(Role::Text)),
+        );
+    }
+    out.push(Line::new());
     out.push(Line::styled(
         "mouse: wheel scrolls · click focuses · click again toggles",
         theme.style(Role::Muted),

@@ -105,15 +105,10 @@ pub const BINDINGS: &[(&str, Action, &str, &str)] = &[
     (
         "n / N",
         Action::NextMatch,
-        "next/prev match · approval: reject",
+        "next / previous match",
         "search",
     ),
-    (
-        "y",
-        Action::Copy,
-        "copy card · approval: allow once",
-        "copy",
-    ),
+    ("y", Action::Copy, "copy the card", "copy"),
     (
         "Y",
         Action::CopyTarget,

@@ -17,6 +17,7 @@ use tokio::runtime::Runtime;
 use tokio::sync::mpsc::Receiver;
 
 use super::config;
+use super::history;
 use super::launch::base_app;
 use super::run::{Feed, ensure_terminal};
 use super::state::{App, Msg};
@@ -90,14 +91,23 @@ fn run_tui_with(
     tui: &TuiArgs,
     rt: Runtime,
     rx: Receiver<LiveEvent>,
-    on_switch: Option<super::run::Switcher>,
+    host: Option<(super::run::Switcher, Drive)>,
     pick_on_start: bool,
 ) -> anyhow::Result<()> {
     let cfg = config::load()?;
     let mut app = App::live(label, session, Vec::new());
     app.pick_on_start = pick_on_start;
-    // Only a host client can answer what the host asks.
-    app.answers = on_switch.is_some();
+    // Only a host client can send prompts and answer what the host asks.
+    let on_switch = host.map(|(switch, drive)| {
+        app.enable_driving(drive.history);
+        if let Some(d) = app.drive.as_mut() {
+            d.cwd = drive.cwd;
+            d.preset = drive.preset;
+            // A session made to talk to: the message field has the keys.
+            d.typing = drive.typing;
+        }
+        switch
+    });
     base_app(&mut app, tui, &cfg)?;
     let (msg_tx, msg_rx) = sync_channel(CHANNEL_BATCHES);
     std::thread::spawn(move || forward(rx, msg_tx));
@@ -131,16 +141,42 @@ pub fn follow(path: PathBuf, session: Option<String>, tui: TuiArgs) -> anyhow::R
     run_tui(label, session, &tui, rt, rx)
 }
 
-/// `deck connect [URL] [--session ID | --latest]`.
-pub fn connect(
-    url: &str,
-    session: Option<String>,
-    latest: bool,
-    tui: TuiArgs,
-) -> anyhow::Result<()> {
+/// Which session `deck connect` shows, and where new ones start.
+#[derive(Debug, Default, Clone)]
+pub struct Open {
+    pub session: Option<String>,
+    pub latest: bool,
+    /// Create one first.
+    pub new: bool,
+    /// Where created sessions start (default: the current directory).
+    pub cwd: Option<PathBuf>,
+    pub preset: Option<String>,
+}
+
+/// `deck connect [URL] [--session ID | --latest | --new [--cwd DIR]]`.
+pub fn connect(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
     ensure_terminal()?;
-    host::HostUrl::parse(url)?;
+    let host_url = host::HostUrl::parse(url)?;
     let rt = runtime()?;
+    let cwd = match &open.cwd {
+        Some(d) => Some(
+            std::path::absolute(d)
+                .with_context(|| format!("--cwd {}", d.display()))?
+                .to_string_lossy()
+                .into_owned(),
+        ),
+        None => std::env::current_dir()
+            .ok()
+            .map(|p| p.to_string_lossy().into_owned()),
+    };
+    let mut session = open.session.clone();
+    if open.new {
+        let rpc = host::Rpc::new(host_url);
+        let id = rt
+            .block_on(host::create(&rpc, cwd.as_deref(), open.preset.as_deref()))
+            .map_err(|e| anyhow::anyhow!("deck connect --new: no session created: {e}"))?;
+        session = Some(id);
+    }
     let choice = match &session {
         Some(id) => SessionChoice::Id(id.clone()),
         None => SessionChoice::Latest,
@@ -150,13 +186,32 @@ pub fn connect(
     let (ctl_tx, ctl_rx) = tokio::sync::mpsc::channel(8);
     spawn_source(&rt, tx, move |tx| host::run(opts, None, tx, Some(ctl_rx)));
     let label = url.trim_start_matches("http://").to_string();
-    // `S` (and the picker shown at start unless --session/--latest) switch
-    // sessions; `y`/`n` answer approvals.
+    // Switching sessions, prompts, cancels and answers go to the host
+    // client; sent prompts also join the history file.
+    let history = history::Store::from_env();
+    let past = history.load();
     let switch: super::run::Switcher = Box::new(move |c| {
+        if let host::Control::Prompt { text, .. } = &c {
+            history.append(text);
+        }
         let _ = ctl_tx.try_send(c);
     });
-    let pick = session.is_none() && !latest;
-    run_tui_with(label, session, &tui, rt, rx, Some(switch), pick)
+    let pick = session.is_none() && !open.latest;
+    let drive = Drive {
+        history: past,
+        typing: open.new,
+        cwd,
+        preset: open.preset,
+    };
+    run_tui_with(label, session, &tui, rt, rx, Some((switch, drive)), pick)
+}
+
+/// What `deck connect` starts the composer with.
+struct Drive {
+    history: Vec<String>,
+    typing: bool,
+    cwd: Option<String>,
+    preset: Option<String>,
 }
 
 /// `deck record URL|SOURCE -o FILE`.

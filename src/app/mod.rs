@@ -6,9 +6,12 @@
 mod actions;
 pub mod bench;
 pub mod cast;
+pub mod composer;
 pub mod config;
 pub mod draw;
+pub mod drive;
 pub mod help;
+pub mod history;
 pub mod keymap;
 pub mod launch;
 pub mod live;

@@ -12,7 +12,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use base64::Engine;
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    Event,
+};
 use crossterm::terminal::{
     self, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen,
     LeaveAlternateScreen,
@@ -49,6 +52,7 @@ fn restore() {
         out,
         EndSynchronizedUpdate,
         DisableMouseCapture,
+        DisableBracketedPaste,
         LeaveAlternateScreen,
         cursor::Show
     );
@@ -72,7 +76,13 @@ fn setup() -> anyhow::Result<Terminal<CrosstermBackend<Stdout>>> {
     }));
     terminal::enable_raw_mode().context("cannot switch the terminal to raw mode")?;
     let mut out = std::io::stdout();
-    execute!(out, EnterAlternateScreen, EnableMouseCapture, cursor::Hide)?;
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste,
+        cursor::Hide
+    )?;
     Ok(Terminal::new(CrosstermBackend::new(out))?)
 }
 
@@ -288,6 +298,7 @@ pub fn run_loading(
                         }
                         Event::Mouse(m) => Some(Msg::Mouse(m)),
                         Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+                        Event::Paste(text) => Some(Msg::Paste(text)),
                         _ => None,
                     };
                     if let Some(msg) = msg {

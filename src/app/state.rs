@@ -40,6 +40,8 @@ pub enum Msg {
     Sessions(Vec<crate::source::sessions::SessionSummary>),
     /// What came of an action on the host, for the status line.
     Notice(String),
+    /// Text pasted into the terminal (bracketed paste).
+    Paste(String),
 }
 
 /// What the driver must do.
@@ -98,8 +100,8 @@ pub struct App {
     tick_acc: f64,
     /// Live sessions run on the wall clock; replays and views on the session's own.
     wall_clock: bool,
-    /// `y`/`n` on a waiting approval answer it (`deck connect`).
-    pub answers: bool,
+    /// `deck connect`: the composer, and answers to what the host asks.
+    pub drive: Option<super::drive::Driving>,
     /// The pager the help overlay was opened from, to go back to.
     pub(super) pager_under_help: Option<Box<Pager>>,
     /// First help line shown (the help scrolls on small screens).
@@ -145,7 +147,7 @@ impl App {
             row_map: Vec::new(),
             tick_acc: 0.0,
             wall_clock: false,
-            answers: false,
+            drive: None,
             pager_under_help: None,
             help_scroll: 0,
             sessions: Vec::new(),
@@ -189,8 +191,28 @@ impl App {
 
     /// Rows of the transcript area.
     pub fn list_rows(&self) -> usize {
-        let bottom = 1 + usize::from(self.player.is_some()) + usize::from(self.prompt.is_some());
+        let bottom = 1
+            + usize::from(self.player.is_some())
+            + usize::from(self.prompt.is_some())
+            + self.composer_lines().map_or(0, |l| l.len());
         (self.height as usize).saturating_sub(bottom).max(1)
+    }
+
+    /// The composer's rows as drawn (`deck connect`): at most a third of
+    /// the screen (and 10), scrolled to the cursor.
+    pub fn composer_lines(&self) -> Option<Vec<crate::text::Line>> {
+        use crate::view::composer::{ComposerView, layout, window};
+        let s = self.composer_state()?;
+        let v = ComposerView {
+            label: s.label,
+            text: s.composer.text(),
+            cursor: s.composer.cursor(),
+            focused: s.focused,
+            hint: &s.hint,
+        };
+        let (lines, row) = layout(&v, self.theme(), self.width as usize);
+        let max = (self.height as usize / 3).clamp(1, 10);
+        Some(window(lines, row, max))
     }
 
     pub fn list_options(&self) -> ListOptions {
@@ -341,6 +363,7 @@ impl App {
         let message = self
             .message
             .clone()
+            .or_else(|| self.drive_hint())
             .or_else(|| (self.unseen > 0).then(|| format!("↓ {} new", self.unseen)));
         StatusInfo {
             source: self.label.clone(),
@@ -369,7 +392,12 @@ impl App {
                     self.own.apply(r);
                 }
                 self.sync();
+                self.track_prompts();
                 vec![Effect::Redraw]
+            }
+            Msg::Paste(text) => {
+                self.message = None;
+                self.paste(&text)
             }
             Msg::Link(text) => {
                 self.link = Some(text);
@@ -383,6 +411,7 @@ impl App {
                 // "switching to …" and any other message were about the old one.
                 self.message = None;
                 self.own = Transcript::new(session_id);
+                self.drive_reset();
                 self.list.reset();
                 self.unseen = 0;
                 self.sync();
@@ -411,6 +440,7 @@ impl App {
 
     fn on_tick(&mut self, real_ms: f64, now_ms: i64) -> Vec<Effect> {
         self.now_ms = Some(now_ms);
+        self.drive_tick(real_ms);
         let mut changed = false;
         if let Some(p) = self.player.as_mut()
             && p.tick(real_ms)
@@ -514,6 +544,7 @@ impl App {
                     return vec![Effect::Switch(s.id.clone())];
                 }
             }
+            KeyCode::Char('n') if self.drive.is_some() => return self.create_session(),
             KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('S') => self.picker = None,
             _ => {}
         }
@@ -572,10 +603,15 @@ impl App {
                 Some(a) => self.pager_action(a),
                 None => Vec::new(),
             },
-            Overlay::None => match keymap::transcript_key(k) {
-                Some(a) => self.act(a),
-                None => Vec::new(),
-            },
+            Overlay::None => {
+                if let Some(fx) = self.drive_key(k) {
+                    return fx;
+                }
+                match keymap::transcript_key(k) {
+                    Some(a) => self.act(a),
+                    None => Vec::new(),
+                }
+            }
         }
     }
 

@@ -104,7 +104,16 @@ fn words(text: &str, style: Style, width: usize) -> Vec<Line> {
         .collect()
 }
 
-fn question_body(q: &Question, answer: Option<&Answer>, many: bool, ctx: &Ctx) -> Vec<Line> {
+/// Rows of the call's own card under a waiting approval, at most.
+pub const CALL_ROWS: usize = 40;
+
+fn question_body(
+    q: &Question,
+    answer: Option<&Answer>,
+    many: bool,
+    waiting: bool,
+    ctx: &Ctx,
+) -> Vec<Line> {
     let theme = ctx.theme;
     let mut out = Vec::new();
     let text = if many && !q.header.is_empty() {
@@ -115,9 +124,18 @@ fn question_body(q: &Question, answer: Option<&Answer>, many: bool, ctx: &Ctx) -
     out.extend(words(&text, theme.style(Role::Text), ctx.width));
     let chosen = |label: &str| answer.is_some_and(|a| a.selected.iter().any(|s| s == label));
     let indent = [Span::plain("    ")];
-    for o in &q.options {
+    for (n, o) in q.options.iter().enumerate() {
         let on = chosen(&o.label);
-        let (mark, mark_style, label_style) = if on {
+        let number;
+        let (mark, mark_style, label_style) = if waiting {
+            // Waiting: numbered, the keys that choose them.
+            number = format!("{:>3} ", n + 1);
+            (
+                number.as_str(),
+                theme.style(Role::Focus),
+                theme.style(Role::Text),
+            )
+        } else if on {
             (
                 "  ● ",
                 theme.style(Role::StatusOk),
@@ -177,7 +195,7 @@ fn body(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
                     .iter()
                     .find(|a| a.id == q.id)
                     .or_else(|| (questions.len() == 1 && answers.len() == 1).then(|| &answers[0]));
-                out.extend(question_body(q, a, many, ctx));
+                out.extend(question_body(q, a, many, p.is_waiting(), ctx));
             }
             if questions.is_empty() {
                 out.push(Line::styled(
@@ -192,6 +210,17 @@ fn body(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
 
 /// Draw a prompt card at the context's density.
 pub fn render(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
+    render_with_call(p, None, ctx)
+}
+
+/// [`render`], and under an approval still waiting, the card of the call it
+/// is about (the command it would run, the diff it would apply), in full up
+/// to [`CALL_ROWS`] rows: what the user is asked to allow.
+pub fn render_with_call(
+    p: &Prompt,
+    call: Option<&crate::session::ToolCard>,
+    ctx: &Ctx,
+) -> Vec<Line> {
     if ctx.width == 0 {
         return vec![Line::new()];
     }
@@ -211,6 +240,18 @@ pub fn render(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
             Keep::Head,
             ctx.theme.style(Role::Muted),
         );
+    }
+    if let (Some(card), true, Ask::Approval { .. }) = (call, p.is_waiting(), &p.ask) {
+        let full = Ctx {
+            density: Density::Full,
+            ..inner
+        };
+        lines.extend(cap(
+            super::render(card, &full),
+            CALL_ROWS,
+            Keep::Head,
+            ctx.theme.style(Role::Muted),
+        ));
     }
     let gutter = [Span::new(GUTTER, ctx.theme.style(Role::Border))];
     let mut out = Vec::with_capacity(lines.len() + 1);

@@ -432,6 +432,8 @@ pub struct Transcript {
     pub queued: usize,
     /// Background jobs (`session/jobs`): how many, and how many still run.
     pub jobs: (usize, usize),
+    /// The turn started and not ended yet (a prompt sent now steers it).
+    pub running: Option<u64>,
     state: reducer::State,
 }
 

@@ -154,7 +154,8 @@ pub fn parse_answers(text: &str) -> Vec<Answer> {
                 Some(Value::String(s)) => vec![s.clone()],
                 _ => Vec::new(),
             },
-            text: str_of(a, "text")
+            text: str_of(a, "custom")
+                .or_else(|| str_of(a, "text"))
                 .or_else(|| str_of(a, "answer"))
                 .map(str::to_string),
         })
@@ -162,6 +163,12 @@ pub fn parse_answers(text: &str) -> Vec<Answer> {
 }
 
 impl Transcript {
+    /// Item indices of the approvals and questions (few, in no order; an
+    /// index may repeat).
+    pub fn prompt_items(&self) -> impl Iterator<Item = usize> + '_ {
+        self.state.prompts.values().copied()
+    }
+
     /// The prompt item at `idx`, changed by `f`, written back with a new rev.
     fn update_prompt(&mut self, idx: usize, f: impl FnOnce(&mut Prompt)) {
         if let Some(Item::Prompt(p)) = self.items.get(idx) {

@@ -299,6 +299,7 @@ impl Transcript {
         match kind {
             "turn/start" => {
                 let turn = ev.u64("turn").unwrap_or(0);
+                self.running = Some(turn);
                 self.items.push_back(Item::Turn(TurnMarker {
                     turn,
                     seq: ev.seq,
@@ -372,6 +373,9 @@ impl Transcript {
 
     fn turn_end(&mut self, ev: &Ev<'_>) {
         let turn = ev.u64("turn").unwrap_or(0);
+        if self.running.is_none_or(|r| r <= turn) {
+            self.running = None;
+        }
         let reason = ev.data.get("reason");
         let kind = reason
             .and_then(|r| r.get("kind"))

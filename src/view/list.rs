@@ -22,7 +22,11 @@ pub fn item_rev(t: &Transcript, item: &Item) -> u64 {
     match item {
         Item::Tool(i) => t.cards.get(*i).map_or(0, |c| c.rev),
         Item::Assistant(m) => m.rev,
-        Item::Prompt(p) => p.rev,
+        // A waiting approval draws its call's card: either changing redraws it.
+        Item::Prompt(p) => {
+            (p.rev << 32)
+                | crate::view::transcript::approval_call(t, p).map_or(0, |c| c.rev & 0xffff_ffff)
+        }
         _ => 0,
     }
 }

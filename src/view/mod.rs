@@ -2,6 +2,7 @@
 //! and the TUI), the virtualised list, the pager, search, the status bar,
 //! the timeline and the help overlay. No I/O and no key handling here.
 
+pub mod composer;
 pub mod list;
 pub mod pager;
 pub mod search;

@@ -59,8 +59,21 @@ pub fn render_item_tick(
         Item::Todo { todos, .. } => conversation::todo(todos, &ctx),
         Item::Tool(i) if !opts.hide_tools => cards::render(&t.cards[*i], &ctx),
         Item::Tool(_) => Vec::new(),
-        Item::Prompt(p) => cards::prompt::render(p, &ctx),
+        Item::Prompt(p) => cards::prompt::render_with_call(p, approval_call(t, p), &ctx),
         Item::Diagnostic(i) => conversation::diagnostic(&t.diagnostics[*i], &ctx),
+    }
+}
+
+/// The tool card a waiting approval is about, drawn inside it.
+pub fn approval_call<'a>(
+    t: &'a Transcript,
+    p: &crate::session::Prompt,
+) -> Option<&'a crate::session::ToolCard> {
+    match &p.ask {
+        crate::session::Ask::Approval {
+            call_id: Some(c), ..
+        } if p.is_waiting() => t.card(c),
+        _ => None,
     }
 }
 

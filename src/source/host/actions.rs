@@ -49,16 +49,12 @@ pub(super) fn spawn(
                 Ok(()) => format!("{what}: sent"),
                 Err(e) => format!("{what}: not sent: {e}"),
             },
-            (Control::Create { cwd }, _) => {
-                let payload = cwd.map_or(json!({}), |c| json!({"cwd": c}));
-                match rpc.call("session.create", payload).await {
-                    Ok(v) => match v.get("sessionId").and_then(Value::as_str) {
-                        Some(id) => {
-                            created(id.to_string());
-                            format!("created {id}")
-                        }
-                        None => format!("session.create answered without a session id: {v}"),
-                    },
+            (Control::Create { cwd, preset }, _) => {
+                match create(&rpc, cwd.as_deref(), preset.as_deref()).await {
+                    Ok(id) => {
+                        created(id.clone());
+                        format!("created {id}")
+                    }
                     Err(e) => format!("no session created: {e}"),
                 }
             }
@@ -69,4 +65,24 @@ pub(super) fn spawn(
         };
         let _ = tx.send(LiveEvent::Said(said)).await;
     });
+}
+
+/// `session.create` in `cwd` with the agent preset `preset` (each `None`:
+/// the host's default); the new session's id.
+pub async fn create(rpc: &Rpc, cwd: Option<&str>, preset: Option<&str>) -> Result<String, String> {
+    let mut payload = json!({});
+    if let Some(c) = cwd {
+        payload["cwd"] = json!(c);
+    }
+    if let Some(p) = preset {
+        payload["agentPreset"] = json!(p);
+    }
+    let v = rpc
+        .call("session.create", payload)
+        .await
+        .map_err(|e| e.to_string())?;
+    match v.get("sessionId").and_then(Value::as_str) {
+        Some(id) => Ok(id.to_string()),
+        None => Err(format!("session.create answered without a session id: {v}")),
+    }
 }

@@ -12,6 +12,7 @@ pub mod options;
 pub mod rpc;
 pub mod stitch;
 
+pub use actions::create;
 pub use client::run;
 pub use options::{Backoff, Control, HostError, HostOptions, SessionChoice};
 pub use rpc::{HostUrl, Rpc, RpcError};

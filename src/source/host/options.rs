@@ -92,8 +92,12 @@ pub enum Control {
         /// What the answer was, for the line that says it was sent.
         what: String,
     },
-    /// `session.create` (in `cwd`, else the host's default), then show it.
-    Create { cwd: Option<String> },
+    /// `session.create` (in `cwd`, else the host's default; with the agent
+    /// preset `preset`, else the host's default), then show it.
+    Create {
+        cwd: Option<String>,
+        preset: Option<String>,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
