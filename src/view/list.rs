@@ -184,7 +184,13 @@ impl TranscriptList {
             return Arc::new(Vec::new());
         };
         let density = self.density_of(item_idx, opts.density);
-        let pending = matches!(item, Item::Tool(i) if t.cards.get(*i).is_some_and(|c| c.status == crate::session::Status::Pending));
+        let is_pending = |c: &crate::session::ToolCard| c.status == crate::session::Status::Pending;
+        let pending = match item {
+            Item::Tool(i) => t.cards.get(*i).is_some_and(|c| is_pending(c)),
+            // A waiting approval draws its running call.
+            Item::Prompt(p) => crate::view::transcript::approval_call(t, p).is_some_and(is_pending),
+            _ => false,
+        };
         let key = CacheKey {
             rev: item_rev(t, item),
             width: opts.width,

@@ -8,6 +8,11 @@
 #   2. the same through a proxy that cuts every connection mid-session:
 #      deck reconnects, backfills from session.history, and the recording
 #      still holds every seq exactly once.
+#   3. deck drives a session in `workspace-write` mode (tests/e2e/drive.py):
+#      `deck connect --new` in a pseudo-terminal sends the prompts (typed,
+#      two lines, pasted), answers the kit's question with `1` and its
+#      approval with `y`, steers a running turn and cancels it with Ctrl-c;
+#      `deck record` beside it shows the host got all of it.
 # Fails (never skips) when the host is not installed and npm cannot reach
 # its registry.
 set -euo pipefail
@@ -51,4 +56,12 @@ cat "$WORK/run2/client.log"
 grep -q "cutting every connection" "$WORK/run2/client.log" || { echo "e2e: FAIL: the proxy never cut the link" >&2; exit 1; }
 grep -q "disconnected" "$WORK/run2/client.log" || { echo "e2e: FAIL: deck did not report the disconnect" >&2; exit 1; }
 python3 tests/e2e/check_recording.py "$DECK" "$WORK/run2" "$WORK/run2/deck-record.jsonl"
-echo "e2e: 2 passed, 0 failed"
+
+echo "== e2e 3: deck drives a session (workspace-write): prompts, paste, a question, an approval, steer, cancel"
+trap 'bash "$KIT/host.sh" stop >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+DSH_PERMISSION_MODE=workspace-write DSH_HOST_TTL_S=300 bash "$KIT/host.sh" start >"$WORK/host3.log" 2>&1 \
+  || { tail -20 "$WORK/host3.log" >&2; echo "e2e: FAIL: the kit's host.sh did not start" >&2; exit 1; }
+URL=$(tail -1 "$WORK/host3.log")
+python3 tests/e2e/drive.py "$DECK" "$URL" "$ROOT/ws" "$WORK/run3" || { echo "e2e: FAIL: drive" >&2; exit 1; }
+bash "$KIT/host.sh" stop >/dev/null 2>&1 || true
+echo "e2e: 3 passed, 0 failed"
