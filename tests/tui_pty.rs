@@ -437,6 +437,105 @@ fn connect_opens_the_picker_and_s_switches_sessions() {
     drop(rt);
 }
 
+#[test]
+fn connect_new_creates_a_session_and_sends_what_is_typed_and_pasted() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let fake = rt.block_on(fake_host::FakeHost::start(0, None));
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("history.jsonl");
+    let mut tui = Tui::spawn_with(
+        &[
+            "connect",
+            &fake.url,
+            "--new",
+            "--cwd",
+            "/work/project",
+            "--preset",
+            "capture",
+        ],
+        &[("DECK_HISTORY", history.to_str().unwrap())],
+    );
+    // --new: the message field has the keys from the start.
+    tui.wait_for("the message field", |s| s.contains("message · Enter sends"));
+    let prompts = |fake: &fake_host::FakeHost| -> Vec<serde_json::Value> {
+        fake.state
+            .requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(m, _)| m == "session.prompt")
+            .map(|(_, p)| p.clone())
+            .collect()
+    };
+    // Two lines (Alt-Enter between them), then Enter.
+    tui.send("hello");
+    tui.send("\x1b\r");
+    tui.send("world\r");
+    let start = Instant::now();
+    while prompts(&fake).is_empty() && start.elapsed() < DEADLINE {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A bracketed paste keeps its lines; escapes in it are dropped.
+    tui.send("\x1b[200~pasted\r\nlines\x1b[31m\x1b[201~");
+    tui.wait_for("the paste in the field", |s| s.contains("lines[31m"));
+    tui.send("\r");
+    while prompts(&fake).len() < 2 && start.elapsed() < DEADLINE {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = |p: &serde_json::Value| p["content"][0]["text"].as_str().unwrap_or("").to_string();
+    let sent = prompts(&fake);
+    assert_eq!(
+        sent.iter().map(text).collect::<Vec<_>>(),
+        ["hello\nworld", "pasted\nlines[31m"]
+    );
+    assert!(
+        sent.iter()
+            .all(|p| p["sessionId"] == "session-created-by-deck" && p["mode"] == "queue")
+    );
+    let created: Vec<_> = fake
+        .state
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(m, _)| m == "session.create")
+        .map(|(_, p)| p.clone())
+        .collect();
+    assert_eq!(
+        created,
+        [serde_json::json!({"cwd": "/work/project", "agentPreset": "capture"})]
+    );
+    // Esc alone (not Alt-q): the keys back to the transcript, then q quits.
+    tui.send("\x1b");
+    std::thread::sleep(Duration::from_millis(200));
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
+    assert!(raw.contains("\x1b[?2004h"), "bracketed paste turned on");
+    assert!(raw.contains("\x1b[?2004l"), "and off again");
+    // Both messages are in the history file for the next run.
+    let kept: Vec<String> = std::fs::read_to_string(&history)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(kept, ["hello\nworld", "pasted\nlines[31m"]);
+    drop(rt);
+}
+
+#[test]
+fn connect_new_without_a_host_says_so() {
+    let mut tui = Tui::spawn(&["connect", "http://127.0.0.1:9", "--new"]);
+    let status = tui.wait_exit();
+    assert!(!status.success());
+    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
+    assert!(
+        raw.contains("deck connect --new: no session created"),
+        "{raw}"
+    );
+}
+
 /// A frame log of about `mb` megabytes: terminal cards with long outputs.
 fn big_log(dir: &std::path::Path, mb: usize) -> String {
     use std::io::Write as _;

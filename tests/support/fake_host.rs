@@ -309,7 +309,17 @@ async fn unary(mut stream: TcpStream, path: &str, st: Arc<State>) -> std::io::Re
             json!({"ok": false, "error": {"code": "INVALID_PAYLOAD", "message": "mode must be queue or steer"}})
         }
         "session.cancel" => json!({"ok": true, "value": {"accepted": true}}),
-        "session.create" => json!({"ok": true, "value": {"sessionId": "session-created-by-deck"}}),
+        "session.create" => {
+            // Listed from now on (an empty session), unless the slot is taken.
+            let mut other = st.other.lock().unwrap();
+            if other.is_none() {
+                let updated = st.list_item["updatedAt"].as_i64().unwrap_or(0) + 1;
+                let item = json!({"sessionId": "session-created-by-deck", "cwd": payload["cwd"],
+                    "updatedAt": updated, "running": false});
+                *other = Some((item, Vec::new()));
+            }
+            json!({"ok": true, "value": {"sessionId": "session-created-by-deck"}})
+        }
         _ => {
             let resp =
                 "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found";
