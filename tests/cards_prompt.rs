@@ -170,3 +170,101 @@ fn prompt_snapshots() {
         }
     }
 }
+
+/// The first `lines` lines of a capture's frame log, folded, then `extra` frames.
+fn fold_cut(capture: &str, lines: usize, extra: &[serde_json::Value]) -> Transcript {
+    let text = std::fs::read_to_string(common::capture(capture, "frames.jsonl")).unwrap();
+    let mut cut: Vec<String> = text.lines().take(lines).map(str::to_string).collect();
+    cut.extend(extra.iter().map(|v| v.to_string()));
+    let l = deck::source::load_bytes("cut", (cut.join("\n") + "\n").as_bytes()).unwrap();
+    let s = &l.sessions[0];
+    Transcript::from_records(s.id.clone(), &s.records)
+}
+
+/// Line number (1-based) of the first line of a capture holding `marker`.
+fn line_of(capture: &str, marker: &str) -> usize {
+    let text = std::fs::read_to_string(common::capture(capture, "frames.jsonl")).unwrap();
+    text.lines().position(|l| l.contains(marker)).unwrap() + 1
+}
+
+#[test]
+fn waiting_prompts_show_their_call_and_numbered_options() {
+    let approval_at = line_of("approvals", "\"method\":\"approval/resolved\"") - 1;
+    let question_at = line_of("approvals", "\"method\":\"question/resolved\"") - 1;
+    // An approval asked for the tour's first edit: the diff it would apply.
+    let edit_at = line_of("tour", "\"callId\":\"call_t1s2_0\"");
+    let edit_approval = json!({"type": "server-request", "rpcId": "r-edit", "method": "approval/requested",
+        "payload": {"type": "approval/requested", "sessionId": "session-3fdc990d-5fc2-4ba8-bb88-c9a2e81eff47",
+            "approvalId": "a-edit", "toolName": "edit", "callId": "call_t1s2_0",
+            "reason": "edit outside the usual files"}});
+    let cases: Vec<(&str, Transcript, &[&str])> = vec![
+        (
+            "approval_bash",
+            fold_cut("approvals", approval_at, &[]),
+            &[
+                "$ echo probe > /var/tmp/dsh-capture-probe.txt",
+                "Retry outside write with escalation",
+            ],
+        ),
+        (
+            "approval_edit",
+            fold_cut("tour", edit_at, &[edit_approval]),
+            &[
+                "status: draft",
+                "status: reviewed",
+                "/workspace/demo/notes.md",
+            ],
+        ),
+        (
+            "question",
+            fold_cut("approvals", question_at, &[]),
+            &["  1 Yes (Recommended) — Keep going", "  2 No"],
+        ),
+    ];
+    for (name, t, wanted) in &cases {
+        let (idx, item) = t
+            .items
+            .iter()
+            .enumerate()
+            .find(|(_, i)| matches!(i, Item::Prompt(p) if p.is_waiting()))
+            .unwrap_or_else(|| panic!("{name}: a waiting prompt"));
+        let _ = idx;
+        for theme_name in ["dark", "light"] {
+            let theme = Theme::builtin(theme_name).unwrap();
+            let mut out = String::new();
+            for width in [40, 80, 120] {
+                let opts = deck::view::transcript::LayoutOptions::new(width, Density::Preview);
+                let lines = deck::view::transcript::render_item(t, item, &theme, &opts);
+                for l in &lines {
+                    assert!(l.width() <= width, "{name} {width}: {:?}", l.text());
+                }
+                if width == 120 {
+                    let text: String = lines.iter().map(|l| l.text() + "\n").collect();
+                    for w in *wanted {
+                        assert!(text.contains(w), "{name}: {w:?} in\n{text}");
+                    }
+                }
+                out.push_str(&format!("── width {width}\n"));
+                out.push_str(&write_lines(&lines, Format::Styled));
+            }
+            insta::assert_snapshot!(format!("waiting_{name}_{theme_name}"), out);
+        }
+        // Resolved, the approval closes to its outcome: no call card in it.
+        if name.starts_with("approval") {
+            let Item::Prompt(p) = item else {
+                unreachable!()
+            };
+            let mut done = (**p).clone();
+            done.outcome = Some("allowed-once".into());
+            let opts = deck::view::transcript::LayoutOptions::new(120, Density::Preview);
+            let lines = deck::view::transcript::render_item(
+                t,
+                &Item::Prompt(std::sync::Arc::new(done)),
+                &Theme::dark(),
+                &opts,
+            );
+            let text: String = lines.iter().map(|l| l.text() + "\n").collect();
+            assert!(!text.contains(wanted[0]), "{name}: closed\n{text}");
+        }
+    }
+}
