@@ -215,7 +215,7 @@ impl App {
                 let Ask::Question { questions, .. } = &p.ask else {
                     return None;
                 };
-                let at = self.draft_for(item, questions.len()).at;
+                let at = self.draft_for(item, questions.len())?.at;
                 questions
                     .get(at)
                     .is_some_and(|q| q.multi_select)
@@ -358,17 +358,17 @@ impl App {
     }
 
     /// The draft for the question at `item` (a new one when focus moved).
-    fn draft_for(&mut self, item: usize, questions: usize) -> &mut Draft {
-        let d = self.drive.as_mut().expect("driving");
-        if d.draft.as_ref().is_none_or(|x| x.item != item) {
-            d.draft = Some(Draft {
-                item,
-                at: 0,
-                chosen: vec![Vec::new(); questions],
-                custom: vec![None; questions],
-            });
+    fn draft_for(&mut self, item: usize, questions: usize) -> Option<&mut Draft> {
+        let d = self.drive.as_mut()?;
+        if d.draft.as_ref().is_some_and(|x| x.item != item) {
+            d.draft = None;
         }
-        d.draft.as_mut().expect("just set")
+        Some(d.draft.get_or_insert_with(|| Draft {
+            item,
+            at: 0,
+            chosen: vec![Vec::new(); questions],
+            custom: vec![None; questions],
+        }))
     }
 
     /// Option `n` (1-based) of the question being answered: chosen (one
@@ -380,7 +380,9 @@ impl App {
         let Ask::Question { questions, .. } = &p.ask else {
             return Vec::new();
         };
-        let draft = self.draft_for(item, questions.len());
+        let Some(draft) = self.draft_for(item, questions.len()) else {
+            return Vec::new();
+        };
         let Some(q) = questions.get(draft.at) else {
             return Vec::new();
         };
@@ -414,7 +416,9 @@ impl App {
         let Ask::Question { questions, .. } = &p.ask else {
             return Vec::new();
         };
-        let draft = self.draft_for(item, questions.len());
+        let Some(draft) = self.draft_for(item, questions.len()) else {
+            return Vec::new();
+        };
         if draft.chosen[draft.at].is_empty() && draft.custom[draft.at].is_none() {
             self.message = Some("choose with the option numbers first".into());
             return Vec::new();
@@ -426,7 +430,9 @@ impl App {
         let Ask::Question { questions, .. } = &p.ask else {
             return Vec::new();
         };
-        let draft = self.draft_for(item, questions.len());
+        let Some(draft) = self.draft_for(item, questions.len()) else {
+            return Vec::new();
+        };
         let Some(q) = questions.get(draft.at) else {
             return Vec::new();
         };
@@ -445,7 +451,7 @@ impl App {
         let Some(d) = self.drive.as_mut() else {
             return Vec::new();
         };
-        let Some(draft) = d.draft.as_mut() else {
+        let Some(mut draft) = d.draft.take() else {
             return Vec::new();
         };
         draft.at += 1;
@@ -456,9 +462,9 @@ impl App {
                 questions.len(),
                 crate::text::sanitize::inline(&q.question)
             ));
+            d.draft = Some(draft);
             return Vec::new();
         }
-        let draft = d.draft.take().expect("answering");
         let answers: Vec<Value> = questions
             .iter()
             .enumerate()
@@ -488,14 +494,13 @@ impl App {
     /// (the newest), and hand the keys back once the one focused so is
     /// answered (here or elsewhere).
     pub(super) fn track_prompts(&mut self) {
-        if self.drive.is_none() {
-            return;
-        }
         let t = self.transcript();
         let mut arrived = None;
         let mut resolved = None;
         {
-            let d = self.drive.as_ref().expect("driving");
+            let Some(d) = self.drive.as_ref() else {
+                return;
+            };
             for i in t.prompt_items() {
                 let Some(Item::Prompt(p)) = t.items.get(i) else {
                     continue;
@@ -510,8 +515,9 @@ impl App {
                 resolved = d.auto;
             }
         }
-        if let Some((item, follow, typing)) = resolved {
-            let d = self.drive.as_mut().expect("driving");
+        if let Some((item, follow, typing)) = resolved
+            && let Some(d) = self.drive.as_mut()
+        {
             d.auto = None;
             d.typing = typing;
             if d.draft.as_ref().is_some_and(|x| x.item == item) {
@@ -531,7 +537,9 @@ impl App {
                 .collect();
             let entry = self.list.entries.partition_point(|&x| x < item);
             let follow = self.list.follow;
-            let d = self.drive.as_mut().expect("driving");
+            let Some(d) = self.drive.as_mut() else {
+                return;
+            };
             d.seen.extend(seen);
             if self.list.entries.get(entry) == Some(&item) {
                 let typing = std::mem::replace(&mut d.typing, false);
