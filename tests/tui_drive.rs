@@ -242,6 +242,7 @@ fn a_new_approval_takes_the_focus_shows_its_call_and_closes_when_resolved() {
     assert!(app.list.follow);
     app.update(ch('i'));
     typed(&mut app, "half a thought");
+    app.update(Msg::Notice("prompt sent".into()));
     feed.next(&mut app, 1);
     let Item::Prompt(p) = focused_item(&app) else {
         panic!("the approval is focused");

@@ -547,6 +547,8 @@ impl App {
                 let (follow, typing) = d.auto.map_or((follow, typing), |(_, f, t)| (f, t));
                 d.auto = Some((item, follow, typing));
                 self.set_focus(entry);
+                // The status bar says which keys answer it, not an old notice.
+                self.message = None;
             }
         }
     }

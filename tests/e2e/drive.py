@@ -4,74 +4,79 @@
 usage: drive.py DECK URL WORKSPACE OUT
 
 A DSH host (the kit's `host.sh start`, in `workspace-write` mode) must be
-listening on URL. This script runs `deck record URL` (to watch what the host
-does) and `deck connect URL --new --cwd WORKSPACE --preset capture` in a
-pseudo-terminal, then types as a user would:
+listening on URL. This script runs `deck record URL` (to see what the host
+does) and `deck connect URL --new --cwd WORKSPACE --preset capture` in tmux
+(its own server), then types as a user would, reading deck's screen:
 
 1. a message of two lines (Alt-Enter between them), sent with Enter;
 2. a bracketed paste of two lines, sent with Enter;
 3. the kit's turn 2: its question is answered with the option key `1`, its
-   escalation approved with `y` (both focused by deck on arrival);
+   escalation approved with `y`, each once deck shows it focused;
 4. the kit's turn 3 (a long command): a message steers the running turn,
    then Ctrl-c cancels it;
 5. Esc, q: deck quits with status 0.
 
-It waits for each step in the recording, never on a clock alone, and then
-checks the recording: the session deck created, the user messages as typed,
-the question answered with the first option, the approval allowed once, the
-long command aborted by the user and its turn ended `aborted`, and `deck
-render` of the recording drawing those cards.
+Each step waits for deck's screen or the recording, never on a clock alone.
+Then it checks the recording: the session deck created, the user messages as
+typed, the steer, the question answered with the first option, the approval
+allowed once, the long command's turn ended `aborted`, and `deck render` of
+the recording drawing those cards.
 """
-import fcntl
 import json
 import os
-import pty
+import shlex
 import signal
-import struct
 import subprocess
 import sys
-import termios
-import threading
 import time
 
 TIMEOUT = 60
+SOCKET = f"deck-e2e-{os.getpid()}"
 
 
-class Pty:
-    """A process on a pseudo-terminal; everything it writes is kept."""
+def tmux(*args, check=True):
+    r = subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, timeout=20)
+    if check and r.returncode != 0:
+        raise RuntimeError(f"tmux {' '.join(args)}: {r.stderr.strip()}")
+    return r.stdout
 
-    def __init__(self, argv, env, cols=120, rows=40):
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
-                                     env=env, start_new_session=True, close_fds=True)
-        os.close(slave)
-        self.master = master
-        self.out = bytearray()
-        self.lock = threading.Lock()
-        threading.Thread(target=self._drain, daemon=True).start()
 
-    def _drain(self):
-        while True:
-            try:
-                b = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not b:
-                return
-            with self.lock:
-                self.out += b
+class Tmux:
+    """deck in a tmux window of its own server: keys in, the screen out."""
 
-    def send(self, data):
-        os.write(self.master, data.encode() if isinstance(data, str) else data)
-        time.sleep(0.15)
+    def __init__(self, argv, env, status_file, cols=120, rows=40):
+        cmd = " ".join(shlex.quote(a) for a in argv)
+        envs = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        script = f"env {envs} {cmd}; echo $? > {shlex.quote(status_file)}; sleep 600"
+        tmux("new-session", "-d", "-s", "deck", "-x", str(cols), "-y", str(rows), script)
+        self.status_file = status_file
 
-    def tail(self, n=3000):
-        with self.lock:
-            text = self.out[-n:].decode("utf-8", "replace")
-        # Rough: drop escape sequences so the words can be read.
-        import re
-        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b.", " ", text)
+    def keys(self, *keys):
+        tmux("send-keys", "-t", "deck", *keys)
+        time.sleep(0.1)
+
+    def text(self, s):
+        tmux("send-keys", "-t", "deck", "-l", s)
+        time.sleep(0.1)
+
+    def paste(self, s):
+        # -p: bracketed, as the terminal does when the app asked for it.
+        tmux("set-buffer", "-b", "e2e", s)
+        tmux("paste-buffer", "-p", "-b", "e2e", "-t", "deck")
+        time.sleep(0.1)
+
+    def screen(self):
+        return tmux("capture-pane", "-p", "-t", "deck", check=False)
+
+    def exited(self):
+        try:
+            with open(self.status_file) as f:
+                return int(f.read().strip() or "-1")
+        except (FileNotFoundError, ValueError):
+            return None
+
+    def close(self):
+        tmux("kill-server", check=False)
 
 
 def messages(path):
@@ -106,7 +111,7 @@ def main():
     deck, url, ws, out = sys.argv[1:]
     os.makedirs(out, exist_ok=True)
     rec = os.path.join(out, "deck-record.jsonl")
-    env = dict(os.environ, TERM="xterm-256color", DECK_HISTORY=os.path.join(out, "history.jsonl"))
+    env = {"DECK_HISTORY": os.path.join(out, "history.jsonl"), "XDG_CONFIG_HOME": os.path.join(out, "config")}
     recorder = subprocess.Popen([deck, "record", url, "-o", rec],
                                 stdout=open(os.path.join(out, "record.log"), "w"),
                                 stderr=subprocess.STDOUT)
@@ -115,7 +120,8 @@ def main():
     def fail(why):
         print(f"drive: FAIL: {why}", file=sys.stderr)
         if tui is not None:
-            print("---- deck's terminal (escapes dropped) ----\n" + tui.tail(), file=sys.stderr)
+            print("---- deck's screen ----\n" + tui.screen(), file=sys.stderr)
+            tui.close()
         sys.exit(1)
 
     def wait(what, pred):
@@ -124,8 +130,8 @@ def main():
             r = pred()
             if r:
                 return r
-            if tui is not None and tui.proc.poll() is not None:
-                fail(f"deck exited ({tui.proc.returncode}) while waiting for {what}")
+            if tui is not None and tui.exited() is not None:
+                fail(f"deck exited ({tui.exited()}) while waiting for {what}")
             time.sleep(0.1)
         fail(f"timed out waiting for {what}")
 
@@ -136,8 +142,14 @@ def main():
         for p in messages(rec):
             if p.get("sessionId"):
                 before.add(p["sessionId"])
-        tui = Pty([deck, "connect", url, "--new", "--cwd", ws, "--preset", "capture",
-                   "--theme", "dark"], env)
+        tui = Tmux([deck, "connect", url, "--new", "--cwd", ws, "--preset", "capture",
+                    "--theme", "dark"], env, os.path.join(out, "deck.status"))
+
+        def shows(text):
+            return lambda: text in tui.screen()
+
+        def status_bar(text):
+            return lambda: text in (tui.screen().rstrip("\n").split("\n") or [""])[-1]
 
         def created():
             for p in messages(rec):
@@ -156,53 +168,56 @@ def main():
                                 if p.get("type") == kind and p.get("sessionId") == sid]) >= n
 
         # 1. Two lines (Alt-Enter), sent with Enter (deck --new starts typing).
-        time.sleep(0.5)
-        tui.send("hello from deck")
-        tui.send("\x1b\r")
-        tui.send("a second line")
-        tui.send("\r")
+        wait("deck's message field", shows("message · Enter sends"))
+        tui.text("hello from deck")
+        tui.keys("M-Enter")
+        tui.text("a second line")
+        wait("two lines in the field", shows("  a second line"))
+        tui.keys("Enter")
         wait("the first turn to end", turn_ends(1))
         # 2. A bracketed paste of two lines, then Enter.
-        tui.send("\x1b[200~pasted one\npasted two\x1b[201~")
-        tui.send("\r")
+        tui.paste("pasted one\npasted two")
+        wait("the paste in the field", shows("  pasted two"))
+        tui.keys("Enter")
         wait("the second turn to end", turn_ends(2))
-        # 3. Turn 2 of the kit: a question (1), then an approval (y).
-        tui.send("[capture-turn-2] Probe outside writes, ask a question, then escalate.")
-        tui.send("\r")
-        wait("the question", frame("question/requested"))
-        time.sleep(0.3)
-        tui.send("1")
+        # 3. Turn 2 of the kit: a question (1), then an approval (y), each
+        # answered once deck shows it focused.
+        tui.text("[capture-turn-2] Probe outside writes, ask a question, then escalate.")
+        tui.keys("Enter")
+        wait("the question, focused", status_bar("question: 1–2 choose"))
+        tui.keys("1")
         wait("the answer to reach the host", frame("question/resolved"))
-        wait("the approval", frame("approval/requested"))
-        time.sleep(0.3)
-        tui.send("y")
+        wait("the approval, focused", status_bar("approval: y allow once · n reject"))
+        if "$ echo probe > /var/tmp/dsh-capture-probe.txt" not in tui.screen():
+            fail("the approval does not show the command it would run")
+        tui.keys("y")
         wait("the approval to be resolved", frame("approval/resolved"))
         wait("the third turn to end", turn_ends(3))
         # 4. Turn 3: a long command; steer, then Ctrl-c.
-        tui.send("[capture-turn-3] Run a long command.")
-        tui.send("\r")
+        wait("the message field back", shows("message · Enter sends"))
+        tui.text("[capture-turn-3] Run a long command.")
+        tui.keys("Enter")
 
         def sleeping():
             return any(e["type"] == "tool/call" and "sleep 20" in e["data"].get("arguments", "")
                        for e in events(rec, sid))
         wait("the long command", sleeping)
-        tui.send("steering words")
-        tui.send("\r")
-        time.sleep(0.5)
-        tui.send("\x03")
+        wait("the steer label", shows("steer › "))
+        tui.text("steering words")
+        tui.keys("Enter")
+        wait("the steer to be sent", status_bar("sent into the running turn"))
+        tui.keys("C-c")
         wait("the cancelled turn to end", turn_ends(4))
         # 5. Leave.
-        tui.send("\x1b")
-        time.sleep(1.2)
-        tui.send("q")
-        start = time.time()
-        while tui.proc.poll() is None and time.time() - start < 10:
-            time.sleep(0.1)
-        if tui.proc.returncode != 0:
-            fail(f"deck connect ended with {tui.proc.returncode}")
+        tui.keys("Escape")
+        wait("the transcript keys", shows("i or Tab to type a message"))
+        tui.keys("q")
+        wait("deck to quit", lambda: tui.exited() is not None)
+        if tui.exited() != 0:
+            fail(f"deck connect ended with {tui.exited()}")
     finally:
-        if tui is not None and tui.proc.poll() is None:
-            os.killpg(tui.proc.pid, signal.SIGKILL)
+        if tui is not None:
+            tui.close()
         recorder.send_signal(signal.SIGINT)
         try:
             recorder.wait(10)

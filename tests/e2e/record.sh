@@ -9,7 +9,7 @@
 #      deck reconnects, backfills from session.history, and the recording
 #      still holds every seq exactly once.
 #   3. deck drives a session in `workspace-write` mode (tests/e2e/drive.py):
-#      `deck connect --new` in a pseudo-terminal sends the prompts (typed,
+#      `deck connect --new` in tmux sends the prompts (typed,
 #      two lines, pasted), answers the kit's question with `1` and its
 #      approval with `y`, steers a running turn and cancels it with Ctrl-c;
 #      `deck record` beside it shows the host got all of it.
