@@ -477,3 +477,43 @@ fn connect_screens() {
     assert!(!s.contains(" new "), "the tail is followed again: {s}");
     insta::assert_snapshot!("connect_composer_100x30", s);
 }
+
+#[test]
+fn approvals_asked_together_are_answered_one_after_the_other() {
+    let mut app = connect_app();
+    let frame = |v: serde_json::Value| {
+        let l = deck::source::load_bytes("f", format!("{v}\n").as_bytes()).unwrap();
+        Msg::Records(l.sessions[0].records.clone())
+    };
+    let asked = |rpc: &str, id: &str| {
+        frame(
+            json!({"type": "server-request", "rpcId": rpc, "method": "approval/requested",
+            "payload": {"type": "approval/requested", "sessionId": SESSION, "approvalId": id,
+                "toolName": "bash", "reason": format!("reason {id}")}}),
+        )
+    };
+    let resolved = |rpc: &str, id: &str| {
+        frame(
+            json!({"type": "server-request", "rpcId": rpc, "method": "approval/resolved",
+            "payload": {"type": "approval/resolved", "sessionId": SESSION, "approvalId": id,
+                "outcome": "allowed-once"}}),
+        )
+    };
+    app.update(ch('i'));
+    app.update(asked("r1", "a1"));
+    app.update(asked("r2", "a2"));
+    let approval_id = |fx: &[Effect]| match &hosts(fx)[..] {
+        [Control::Respond { value, .. }] => value["approvalId"].as_str().unwrap().to_string(),
+        other => panic!("{other:?}"),
+    };
+    // The newest first; once it is resolved, the one still waiting.
+    assert_eq!(approval_id(&app.update(ch('y'))), "a2");
+    app.update(resolved("r3", "a2"));
+    assert!(!app.driving().unwrap().typing);
+    assert!(!app.list.follow);
+    assert_eq!(approval_id(&app.update(ch('n'))), "a1");
+    app.update(resolved("r4", "a1"));
+    // Both done: the tail and the message field as they were before.
+    assert!(app.list.follow);
+    assert!(app.driving().unwrap().typing);
+}

@@ -515,6 +515,15 @@ impl App {
                 resolved = d.auto;
             }
         }
+        // Another one still waits (asked at the same time): it is next.
+        if arrived.is_none() && resolved.is_some() {
+            arrived = t
+                .prompt_items()
+                .filter(|&i| {
+                    matches!(t.items.get(i), Some(Item::Prompt(p)) if p.is_waiting() && p.rpc_id.is_some())
+                })
+                .min();
+        }
         if let Some((item, follow, typing)) = resolved
             && let Some(d) = self.drive.as_mut()
         {
@@ -523,7 +532,11 @@ impl App {
             if d.draft.as_ref().is_some_and(|x| x.item == item) {
                 d.draft = None;
             }
-            if follow && self.focused_item() == Some(item) {
+            if arrived.is_some() {
+                // Straight on to the next: it restores this state once answered.
+                d.typing = false;
+                d.auto = Some((item, follow, typing));
+            } else if follow && self.focused_item() == Some(item) {
                 self.list.follow = true;
                 self.list.focus = self.list.entries.len().saturating_sub(1);
                 self.unseen = 0;
