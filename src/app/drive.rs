@@ -1,15 +1,14 @@
 //! Driving a host session from `deck connect`: the composer (Enter sends a
 //! prompt — queued when the session is idle, steering the turn while one
-//! runs), cancelling the running turn (Ctrl-c, Esc Esc), answering approvals
-//! (`y` allow once, `n` reject) and questions (option numbers, a typed
-//! answer), and bringing what the host asks into focus as it arrives. Part
-//! of [`App::update`]: no I/O, the host work leaves as [`Effect::Host`].
+//! runs), cancelling the running turn (Ctrl-c, Esc Esc), the keys that
+//! answer approvals and questions (the answers themselves: `answer.rs`), and
+//! bringing what the host asks into focus as it arrives. Part of
+//! [`App::update`]: no I/O, the host work leaves as [`Effect::Host`].
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use serde_json::{Value, json};
 
 use super::composer::Composer;
 use super::state::{App, Effect};
@@ -33,16 +32,6 @@ pub const KEYS: &[(&str, &str)] = &[
 /// How long a first Esc waits for the second that cancels the turn.
 pub const ESC_ESC_MS: f64 = 1000.0;
 
-/// A question being answered: the choices so far.
-#[derive(Debug, Clone)]
-struct Draft {
-    item: usize,
-    /// The question being answered (several may be asked at once).
-    at: usize,
-    chosen: Vec<Vec<String>>,
-    custom: Vec<Option<String>>,
-}
-
 /// What `deck connect` adds to the app.
 #[derive(Debug, Default)]
 pub struct Driving {
@@ -51,7 +40,7 @@ pub struct Driving {
     pub typing: bool,
     /// Time since an Esc that a second one would turn into a cancel.
     esc_ms: Option<f64>,
-    draft: Option<Draft>,
+    pub(super) draft: Option<super::answer::Draft>,
     /// Prompts already brought into focus once.
     seen: HashSet<usize>,
     /// The prompt focused on its arrival, and (follow, typing) as they were.
@@ -91,7 +80,7 @@ impl App {
         self.transcript().running.is_some()
     }
 
-    fn focused_prompt(&self) -> Option<(usize, Arc<Prompt>)> {
+    pub(super) fn focused_prompt(&self) -> Option<(usize, Arc<Prompt>)> {
         let item = self.focused_item()?;
         match self.transcript().items.get(item)? {
             Item::Prompt(p) if p.is_waiting() && p.rpc_id.is_some() => Some((item, p.clone())),
@@ -99,7 +88,7 @@ impl App {
         }
     }
 
-    fn focused_question(&self) -> Option<(usize, Arc<Prompt>)> {
+    pub(super) fn focused_question(&self) -> Option<(usize, Arc<Prompt>)> {
         self.focused_prompt()
             .filter(|(_, p)| matches!(p.ask, Ask::Question { .. }))
     }
@@ -332,162 +321,6 @@ impl App {
         }
         self.message = Some("cancelling the turn …".into());
         vec![Effect::Host(Control::Cancel)]
-    }
-
-    /// `y`: allow once; `n`: reject — sent through `POST /api/respond`.
-    fn answer_approval(&mut self, allow: bool) -> Vec<Effect> {
-        let Some((_, p)) = self.focused_prompt() else {
-            return Vec::new();
-        };
-        let (Ask::Approval { id, .. }, Some(rpc_id)) = (&p.ask, &p.rpc_id) else {
-            return Vec::new();
-        };
-        let outcome = if allow { "allowed-once" } else { "rejected" };
-        let what = if allow { "allowed once" } else { "rejected" };
-        self.message = Some(format!("{what} …"));
-        let value = json!({
-            "sessionId": self.transcript().session_id,
-            "approvalId": id,
-            "outcome": outcome,
-        });
-        vec![Effect::Host(Control::Respond {
-            rpc_id: rpc_id.clone(),
-            value,
-            what: what.into(),
-        })]
-    }
-
-    /// The draft for the question at `item` (a new one when focus moved).
-    fn draft_for(&mut self, item: usize, questions: usize) -> Option<&mut Draft> {
-        let d = self.drive.as_mut()?;
-        if d.draft.as_ref().is_some_and(|x| x.item != item) {
-            d.draft = None;
-        }
-        Some(d.draft.get_or_insert_with(|| Draft {
-            item,
-            at: 0,
-            chosen: vec![Vec::new(); questions],
-            custom: vec![None; questions],
-        }))
-    }
-
-    /// Option `n` (1-based) of the question being answered: chosen (one
-    /// answer) or ticked / unticked (several).
-    fn choose(&mut self, n: usize) -> Vec<Effect> {
-        let Some((item, p)) = self.focused_question() else {
-            return Vec::new();
-        };
-        let Ask::Question { questions, .. } = &p.ask else {
-            return Vec::new();
-        };
-        let Some(draft) = self.draft_for(item, questions.len()) else {
-            return Vec::new();
-        };
-        let Some(q) = questions.get(draft.at) else {
-            return Vec::new();
-        };
-        let Some(option) = q.options.get(n - 1) else {
-            self.message = Some(format!("no option {n}: 1–{} or i to type", q.options.len()));
-            return Vec::new();
-        };
-        let label = option.label.clone();
-        let chosen = &mut draft.chosen[draft.at];
-        if q.multi_select {
-            match chosen.iter().position(|l| *l == label) {
-                Some(i) => {
-                    chosen.remove(i);
-                }
-                None => chosen.push(label),
-            }
-            let list = chosen.join(", ");
-            self.message = Some(format!("chosen: {list} · Enter confirms"));
-            return Vec::new();
-        }
-        *chosen = vec![label];
-        draft.custom[draft.at] = None;
-        self.next_question(&p)
-    }
-
-    /// Enter on a question with several answers: on to the next question.
-    fn confirm(&mut self) -> Vec<Effect> {
-        let Some((item, p)) = self.focused_question() else {
-            return Vec::new();
-        };
-        let Ask::Question { questions, .. } = &p.ask else {
-            return Vec::new();
-        };
-        let Some(draft) = self.draft_for(item, questions.len()) else {
-            return Vec::new();
-        };
-        if draft.chosen[draft.at].is_empty() && draft.custom[draft.at].is_none() {
-            self.message = Some("choose with the option numbers first".into());
-            return Vec::new();
-        }
-        self.next_question(&p)
-    }
-
-    fn typed_answer(&mut self, item: usize, p: &Prompt, text: String) -> Vec<Effect> {
-        let Ask::Question { questions, .. } = &p.ask else {
-            return Vec::new();
-        };
-        let Some(draft) = self.draft_for(item, questions.len()) else {
-            return Vec::new();
-        };
-        let Some(q) = questions.get(draft.at) else {
-            return Vec::new();
-        };
-        if !q.multi_select {
-            draft.chosen[draft.at].clear();
-        }
-        draft.custom[draft.at] = Some(text);
-        self.next_question(p)
-    }
-
-    /// The current question is answered: ask the next, or send them all.
-    fn next_question(&mut self, p: &Prompt) -> Vec<Effect> {
-        let Ask::Question { questions, .. } = &p.ask else {
-            return Vec::new();
-        };
-        let Some(d) = self.drive.as_mut() else {
-            return Vec::new();
-        };
-        let Some(mut draft) = d.draft.take() else {
-            return Vec::new();
-        };
-        draft.at += 1;
-        if let Some(q) = questions.get(draft.at) {
-            self.message = Some(format!(
-                "question {}/{}: {}",
-                draft.at + 1,
-                questions.len(),
-                crate::text::sanitize::inline(&q.question)
-            ));
-            d.draft = Some(draft);
-            return Vec::new();
-        }
-        let answers: Vec<Value> = questions
-            .iter()
-            .enumerate()
-            .map(|(i, q)| {
-                let mut a = json!({"id": q.id, "selected": draft.chosen[i]});
-                if let Some(text) = &draft.custom[i] {
-                    a["custom"] = json!(text);
-                }
-                a
-            })
-            .collect();
-        let Some(rpc_id) = p.rpc_id.clone() else {
-            return Vec::new();
-        };
-        self.message = Some("answering …".into());
-        vec![Effect::Host(Control::Respond {
-            rpc_id,
-            value: json!({
-                "sessionId": self.transcript().session_id,
-                "answer": {"answers": answers},
-            }),
-            what: "answered".into(),
-        })]
     }
 
     /// After new records: focus an approval or question that just arrived

@@ -4,6 +4,7 @@
 //! OSC 52, restoring the terminal on every way out.
 
 mod actions;
+mod answer;
 pub mod bench;
 pub mod cast;
 pub mod composer;

@@ -1,0 +1,178 @@
+//! Answers to what the host asks in `deck connect`: an approval (`y` allow
+//! once, `n` reject) and questions (option keys, ticks for several answers,
+//! a typed answer; several questions in turn), each sent as one
+//! `POST /api/respond` through [`Effect::Host`]. Part of [`App::update`].
+
+use serde_json::{Value, json};
+
+use super::state::{App, Effect};
+use crate::session::{Ask, Prompt};
+use crate::source::host::Control;
+
+/// A question being answered: the choices so far.
+#[derive(Debug, Clone)]
+pub(super) struct Draft {
+    pub(super) item: usize,
+    /// The question being answered (several may be asked at once).
+    pub(super) at: usize,
+    pub(super) chosen: Vec<Vec<String>>,
+    pub(super) custom: Vec<Option<String>>,
+}
+
+impl App {
+    /// `y`: allow once; `n`: reject — sent through `POST /api/respond`.
+    pub(super) fn answer_approval(&mut self, allow: bool) -> Vec<Effect> {
+        let Some((_, p)) = self.focused_prompt() else {
+            return Vec::new();
+        };
+        let (Ask::Approval { id, .. }, Some(rpc_id)) = (&p.ask, &p.rpc_id) else {
+            return Vec::new();
+        };
+        let outcome = if allow { "allowed-once" } else { "rejected" };
+        let what = if allow { "allowed once" } else { "rejected" };
+        self.message = Some(format!("{what} …"));
+        let value = json!({
+            "sessionId": self.transcript().session_id,
+            "approvalId": id,
+            "outcome": outcome,
+        });
+        vec![Effect::Host(Control::Respond {
+            rpc_id: rpc_id.clone(),
+            value,
+            what: what.into(),
+        })]
+    }
+
+    /// The draft for the question at `item` (a new one when focus moved).
+    pub(super) fn draft_for(&mut self, item: usize, questions: usize) -> Option<&mut Draft> {
+        let d = self.drive.as_mut()?;
+        if d.draft.as_ref().is_some_and(|x| x.item != item) {
+            d.draft = None;
+        }
+        Some(d.draft.get_or_insert_with(|| Draft {
+            item,
+            at: 0,
+            chosen: vec![Vec::new(); questions],
+            custom: vec![None; questions],
+        }))
+    }
+
+    /// Option `n` (1-based) of the question being answered: chosen (one
+    /// answer) or ticked / unticked (several).
+    pub(super) fn choose(&mut self, n: usize) -> Vec<Effect> {
+        let Some((item, p)) = self.focused_question() else {
+            return Vec::new();
+        };
+        let Ask::Question { questions, .. } = &p.ask else {
+            return Vec::new();
+        };
+        let Some(draft) = self.draft_for(item, questions.len()) else {
+            return Vec::new();
+        };
+        let Some(q) = questions.get(draft.at) else {
+            return Vec::new();
+        };
+        let Some(option) = q.options.get(n - 1) else {
+            self.message = Some(format!("no option {n}: 1–{} or i to type", q.options.len()));
+            return Vec::new();
+        };
+        let label = option.label.clone();
+        let chosen = &mut draft.chosen[draft.at];
+        if q.multi_select {
+            match chosen.iter().position(|l| *l == label) {
+                Some(i) => {
+                    chosen.remove(i);
+                }
+                None => chosen.push(label),
+            }
+            let list = chosen.join(", ");
+            self.message = Some(format!("chosen: {list} · Enter confirms"));
+            return Vec::new();
+        }
+        *chosen = vec![label];
+        draft.custom[draft.at] = None;
+        self.next_question(&p)
+    }
+
+    /// Enter on a question with several answers: on to the next question.
+    pub(super) fn confirm(&mut self) -> Vec<Effect> {
+        let Some((item, p)) = self.focused_question() else {
+            return Vec::new();
+        };
+        let Ask::Question { questions, .. } = &p.ask else {
+            return Vec::new();
+        };
+        let Some(draft) = self.draft_for(item, questions.len()) else {
+            return Vec::new();
+        };
+        if draft.chosen[draft.at].is_empty() && draft.custom[draft.at].is_none() {
+            self.message = Some("choose with the option numbers first".into());
+            return Vec::new();
+        }
+        self.next_question(&p)
+    }
+
+    pub(super) fn typed_answer(&mut self, item: usize, p: &Prompt, text: String) -> Vec<Effect> {
+        let Ask::Question { questions, .. } = &p.ask else {
+            return Vec::new();
+        };
+        let Some(draft) = self.draft_for(item, questions.len()) else {
+            return Vec::new();
+        };
+        let Some(q) = questions.get(draft.at) else {
+            return Vec::new();
+        };
+        if !q.multi_select {
+            draft.chosen[draft.at].clear();
+        }
+        draft.custom[draft.at] = Some(text);
+        self.next_question(p)
+    }
+
+    /// The current question is answered: ask the next, or send them all.
+    pub(super) fn next_question(&mut self, p: &Prompt) -> Vec<Effect> {
+        let Ask::Question { questions, .. } = &p.ask else {
+            return Vec::new();
+        };
+        let Some(d) = self.drive.as_mut() else {
+            return Vec::new();
+        };
+        let Some(mut draft) = d.draft.take() else {
+            return Vec::new();
+        };
+        draft.at += 1;
+        if let Some(q) = questions.get(draft.at) {
+            self.message = Some(format!(
+                "question {}/{}: {}",
+                draft.at + 1,
+                questions.len(),
+                crate::text::sanitize::inline(&q.question)
+            ));
+            d.draft = Some(draft);
+            return Vec::new();
+        }
+        let answers: Vec<Value> = questions
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                let mut a = json!({"id": q.id, "selected": draft.chosen[i]});
+                if let Some(text) = &draft.custom[i] {
+                    a["custom"] = json!(text);
+                }
+                a
+            })
+            .collect();
+        let Some(rpc_id) = p.rpc_id.clone() else {
+            return Vec::new();
+        };
+        self.message = Some("answering …".into());
+        vec![Effect::Host(Control::Respond {
+            rpc_id,
+            value: json!({
+                "sessionId": self.transcript().session_id,
+                "answer": {"answers": answers},
+            }),
+            what: "answered".into(),
+        })]
+    }
+}
