@@ -357,16 +357,17 @@ fn queue_and_jobs_frames_keep_the_latest_counts() {
     t.apply(&queue(json!([
         {"id": "1", "placement": "queued", "message": {"content": []}},
         {"id": "2", "placement": "context", "message": {"content": []}},
-        {"id": "3", "placement": "queued", "message": {"content": []}}
+        {"id": "3", "placement": "queued", "message": {"content": []}},
+        {"id": "4", "placement": "steering", "message": {"content": []}}
     ])));
     t.apply(&jobs(json!([
         {"id": "bash-1", "kind": "bash", "label": "sleep 1", "status": "running"},
         {"id": "bash-2", "kind": "bash", "label": "make", "status": "completed"}
     ])));
-    assert_eq!((t.queued, t.jobs), (2, (2, 1)));
+    assert_eq!((t.queued, t.steering, t.jobs), (2, 1, (2, 1)));
     t.apply(&queue(json!([])));
     t.apply(&jobs(json!("not a list")));
-    assert_eq!((t.queued, t.jobs), (0, (0, 0)));
+    assert_eq!((t.queued, t.steering, t.jobs), (0, 0, (0, 0)));
     // The approvals capture: a job ran and finished, the queue drained.
     let l = deck::source::load_path(&common::capture_str("approvals", "frames.jsonl")).unwrap();
     let s = &l.sessions[0];

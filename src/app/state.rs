@@ -374,7 +374,7 @@ impl App {
             position,
             theme: self.theme().name.clone(),
             message,
-            activity: status::activity(t.queued, t.jobs),
+            activity: status::activity(t.queued, t.steering, t.jobs),
         }
     }
 

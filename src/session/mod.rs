@@ -430,6 +430,8 @@ pub struct Transcript {
     pub last_time: Option<i64>,
     /// Messages waiting for the next turn (`session/queue`, placement `queued`).
     pub queued: usize,
+    /// Messages sent into the running turn, not taken in yet (placement `steering`).
+    pub steering: usize,
     /// Background jobs (`session/jobs`): how many, and how many still run.
     pub jobs: (usize, usize),
     /// The turn started and not ended yet (a prompt sent now steers it).

@@ -209,11 +209,17 @@ impl Transcript {
             // The latest list replaces the last one.
             "session/queue" => {
                 let items = payload.get("items").and_then(Value::as_array);
-                self.queued = items.map_or(0, |i| {
-                    i.iter()
-                        .filter(|m| m.get("placement").and_then(Value::as_str) == Some("queued"))
-                        .count()
-                });
+                let count = |placement: &str| {
+                    items.map_or(0, |i| {
+                        i.iter()
+                            .filter(|m| {
+                                m.get("placement").and_then(Value::as_str) == Some(placement)
+                            })
+                            .count()
+                    })
+                };
+                self.queued = count("queued");
+                self.steering = count("steering");
             }
             "session/jobs" => {
                 let jobs = payload.get("jobs").and_then(Value::as_array);

@@ -44,10 +44,13 @@ pub fn speed(x: f64) -> String {
 
 /// The queued-messages badge and the jobs line of the status bar (only
 /// while something is queued or running): `2 queued · jobs 1/3 running`.
-pub fn activity(queued: usize, (jobs, running): (usize, usize)) -> Option<String> {
+pub fn activity(queued: usize, steering: usize, (jobs, running): (usize, usize)) -> Option<String> {
     let mut parts = Vec::new();
     if queued > 0 {
         parts.push(format!("{queued} queued"));
+    }
+    if steering > 0 {
+        parts.push(format!("{steering} steering"));
     }
     // Finished jobs are history: the line shows while any runs.
     if running > 0 {
@@ -173,12 +176,12 @@ mod tests {
 
     #[test]
     fn queue_badge_and_jobs_line_show_only_while_there_is_something() {
-        assert_eq!(activity(0, (0, 0)), None);
-        assert_eq!(activity(0, (3, 0)), None);
-        assert_eq!(activity(2, (0, 0)).as_deref(), Some("2 queued"));
+        assert_eq!(activity(0, 0, (0, 0)), None);
+        assert_eq!(activity(0, 0, (3, 0)), None);
+        assert_eq!(activity(2, 0, (0, 0)).as_deref(), Some("2 queued"));
         assert_eq!(
-            activity(1, (3, 2)).as_deref(),
-            Some("1 queued · jobs 2/3 running")
+            activity(1, 1, (3, 2)).as_deref(),
+            Some("1 queued · 1 steering · jobs 2/3 running")
         );
     }
 
