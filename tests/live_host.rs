@@ -444,7 +444,8 @@ async fn prompts_cancels_answers_and_new_sessions_reach_the_host() {
         of("respond")[0],
         serde_json::json!({"type": "client-response", "rpcId": "r-approval", "result": {"ok": true, "value": answer}})
     );
-    // A new session: created, then shown (a reset to it).
+    // A new session: created, then shown (a reset to it), then said — after
+    // the reset, which clears the status line.
     send(host::Control::Create {
         cwd: Some("/work/x".into()),
         preset: Some("capture".into()),
@@ -453,7 +454,10 @@ async fn prompts_cancels_answers_and_new_sessions_reach_the_host() {
     let wait = async {
         while said.is_none() || reset.is_none() {
             match rx.recv().await {
-                Some(LiveEvent::Said(t)) => said = Some(t),
+                Some(LiveEvent::Said(t)) => {
+                    assert!(reset.is_some(), "said before the reset: {t}");
+                    said = Some(t)
+                }
                 Some(LiveEvent::Reset { session_id }) => reset = Some(session_id),
                 Some(_) => {}
                 None => panic!("the client stopped"),

@@ -454,6 +454,15 @@ fn n_in_the_picker_creates_a_session_where_asked() {
         }]
     );
     assert!(app.picker.is_none());
+    // No session shown yet: the field says how to get one.
+    let mut empty = App::live("host".into(), None, themes());
+    empty.enable_driving(Vec::new());
+    empty.update(Msg::Resize(100, 30));
+    let s = screen(&mut empty);
+    assert!(
+        s.contains("› no session shown: S picks one (n there creates one)"),
+        "{s}"
+    );
     // Without a host client the picker's n does nothing.
     let mut viewer = App::live("file".into(), None, themes());
     viewer.update(ch('S'));

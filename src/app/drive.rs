@@ -138,6 +138,10 @@ impl App {
                 "› ",
                 "approval: y allow once · n reject · i type a message".into(),
             ),
+            _ if self.transcript().session_id.is_none() => (
+                "› ",
+                "no session shown: S picks one (n there creates one)".into(),
+            ),
             _ if self.turn_running() => (
                 "steer › ",
                 if focused {

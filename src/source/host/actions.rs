@@ -12,7 +12,7 @@ use super::rpc::Rpc;
 use crate::source::live::{LiveEvent, LiveTx};
 
 /// Run `act` on a task; `shown`: the session prompts and cancels go to;
-/// `created` gets the id of a session `session.create` made.
+/// `created` gets the id of a session `session.create` made (and says so).
 pub(super) fn spawn(
     act: Control,
     rpc: Arc<Rpc>,
@@ -51,10 +51,8 @@ pub(super) fn spawn(
             },
             (Control::Create { cwd, preset }, _) => {
                 match create(&rpc, cwd.as_deref(), preset.as_deref()).await {
-                    Ok(id) => {
-                        created(id.clone());
-                        format!("created {id}")
-                    }
+                    // The client says so once it shows the new session.
+                    Ok(id) => return created(id),
                     Err(e) => format!("no session created: {e}"),
                 }
             }

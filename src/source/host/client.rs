@@ -446,6 +446,10 @@ impl Client {
             Internal::Created(id) => {
                 // The new session may not be in the book yet; it follows.
                 self.choose(id.clone()).await?;
+                // Said after the reset, which clears what was said before it.
+                self.tx
+                    .send(LiveEvent::Said(format!("created {id}")))
+                    .await?;
                 let out = self.stitches.entry(id.clone()).or_default().catch_up();
                 self.handle(&id, out).await?;
             }
