@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::state::{App, Effect};
-use crate::session::{Ask, Prompt};
+use crate::session::{Ask, Prompt, Question};
 use crate::source::host::Control;
 
 /// A question being answered: the choices so far.
@@ -17,6 +17,16 @@ pub(super) struct Draft {
     pub(super) at: usize,
     pub(super) chosen: Vec<Vec<String>>,
     pub(super) custom: Vec<Option<String>>,
+}
+
+/// What a key did to the question being answered.
+enum Step {
+    /// It is answered: the next one, or send them all.
+    Next,
+    /// Still being answered; the status line says this.
+    Stay(String),
+    /// Not a key for this question.
+    NotMine,
 }
 
 impl App {
@@ -44,7 +54,7 @@ impl App {
     }
 
     /// The draft for the question at `item` (a new one when focus moved).
-    pub(super) fn draft_for(&mut self, item: usize, questions: usize) -> Option<&mut Draft> {
+    fn draft_for(&mut self, item: usize, questions: usize) -> Option<&mut Draft> {
         let d = self.drive.as_mut()?;
         if d.draft.as_ref().is_some_and(|x| x.item != item) {
             d.draft = None;
@@ -57,80 +67,81 @@ impl App {
         }))
     }
 
+    /// Let `f` change the draft of the focused question for the one being
+    /// answered; then on to the next, or stay and say why. `None`: no
+    /// question is focused, or `f` leaves the key to the transcript.
+    fn answer_with(
+        &mut self,
+        f: impl FnOnce(&Question, &mut Draft) -> Step,
+    ) -> Option<Vec<Effect>> {
+        let (item, p) = self.focused_question()?;
+        let Ask::Question { questions, .. } = &p.ask else {
+            return None;
+        };
+        let draft = self.draft_for(item, questions.len())?;
+        let q = questions.get(draft.at)?;
+        match f(q, draft) {
+            Step::Next => Some(self.next_question(&p)),
+            Step::Stay(why) => {
+                self.message = Some(why);
+                Some(Vec::new())
+            }
+            Step::NotMine => None,
+        }
+    }
+
     /// Option `n` (1-based) of the question being answered: chosen (one
     /// answer) or ticked / unticked (several).
-    pub(super) fn choose(&mut self, n: usize) -> Vec<Effect> {
-        let Some((item, p)) = self.focused_question() else {
-            return Vec::new();
-        };
-        let Ask::Question { questions, .. } = &p.ask else {
-            return Vec::new();
-        };
-        let Some(draft) = self.draft_for(item, questions.len()) else {
-            return Vec::new();
-        };
-        let Some(q) = questions.get(draft.at) else {
-            return Vec::new();
-        };
-        let Some(option) = q.options.get(n - 1) else {
-            self.message = Some(format!("no option {n}: 1–{} or i to type", q.options.len()));
-            return Vec::new();
-        };
-        let label = option.label.clone();
-        let chosen = &mut draft.chosen[draft.at];
-        if q.multi_select {
+    pub(super) fn choose(&mut self, n: usize) -> Option<Vec<Effect>> {
+        self.answer_with(|q, draft| {
+            let Some(option) = n.checked_sub(1).and_then(|i| q.options.get(i)) else {
+                return Step::Stay(format!("no option {n}: 1–{} or i to type", q.options.len()));
+            };
+            let label = option.label.clone();
+            let chosen = &mut draft.chosen[draft.at];
+            if !q.multi_select {
+                *chosen = vec![label];
+                draft.custom[draft.at] = None;
+                return Step::Next;
+            }
             match chosen.iter().position(|l| *l == label) {
                 Some(i) => {
                     chosen.remove(i);
                 }
                 None => chosen.push(label),
             }
-            let list = chosen.join(", ");
-            self.message = Some(format!("chosen: {list} · Enter confirms"));
-            return Vec::new();
-        }
-        *chosen = vec![label];
-        draft.custom[draft.at] = None;
-        self.next_question(&p)
+            Step::Stay(format!("chosen: {} · Enter confirms", chosen.join(", ")))
+        })
     }
 
-    /// Enter on a question with several answers: on to the next question.
-    pub(super) fn confirm(&mut self) -> Vec<Effect> {
-        let Some((item, p)) = self.focused_question() else {
-            return Vec::new();
-        };
-        let Ask::Question { questions, .. } = &p.ask else {
-            return Vec::new();
-        };
-        let Some(draft) = self.draft_for(item, questions.len()) else {
-            return Vec::new();
-        };
-        if draft.chosen[draft.at].is_empty() && draft.custom[draft.at].is_none() {
-            self.message = Some("choose with the option numbers first".into());
-            return Vec::new();
-        }
-        self.next_question(&p)
+    /// Enter on a question that takes several answers: on to the next
+    /// question (`None` on one that takes one: Enter keeps its meaning).
+    pub(super) fn confirm(&mut self) -> Option<Vec<Effect>> {
+        self.answer_with(|q, draft| {
+            if !q.multi_select {
+                Step::NotMine
+            } else if draft.chosen[draft.at].is_empty() && draft.custom[draft.at].is_none() {
+                Step::Stay("choose with the option numbers first".into())
+            } else {
+                Step::Next
+            }
+        })
     }
 
-    pub(super) fn typed_answer(&mut self, item: usize, p: &Prompt, text: String) -> Vec<Effect> {
-        let Ask::Question { questions, .. } = &p.ask else {
-            return Vec::new();
-        };
-        let Some(draft) = self.draft_for(item, questions.len()) else {
-            return Vec::new();
-        };
-        let Some(q) = questions.get(draft.at) else {
-            return Vec::new();
-        };
-        if !q.multi_select {
-            draft.chosen[draft.at].clear();
-        }
-        draft.custom[draft.at] = Some(text);
-        self.next_question(p)
+    /// A typed answer to the question being answered (beside the ticked
+    /// options of one that takes several, instead of a chosen one else).
+    pub(super) fn typed_answer(&mut self, text: String) -> Option<Vec<Effect>> {
+        self.answer_with(|q, draft| {
+            if !q.multi_select {
+                draft.chosen[draft.at].clear();
+            }
+            draft.custom[draft.at] = Some(text);
+            Step::Next
+        })
     }
 
     /// The current question is answered: ask the next, or send them all.
-    pub(super) fn next_question(&mut self, p: &Prompt) -> Vec<Effect> {
+    fn next_question(&mut self, p: &Prompt) -> Vec<Effect> {
         let Ask::Question { questions, .. } = &p.ask else {
             return Vec::new();
         };

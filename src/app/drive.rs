@@ -199,21 +199,8 @@ impl App {
                 let (_, p) = self.focused_prompt()?;
                 matches!(p.ask, Ask::Approval { .. }).then(|| self.answer_approval(c == 'y'))
             }
-            KeyCode::Char(c @ '1'..='9') if !ctrl => {
-                self.focused_question()?;
-                Some(self.choose(c as usize - '0' as usize))
-            }
-            KeyCode::Enter => {
-                let (item, p) = self.focused_question()?;
-                let Ask::Question { questions, .. } = &p.ask else {
-                    return None;
-                };
-                let at = self.draft_for(item, questions.len())?.at;
-                questions
-                    .get(at)
-                    .is_some_and(|q| q.multi_select)
-                    .then(|| self.confirm())
-            }
+            KeyCode::Char(c @ '1'..='9') if !ctrl => self.choose(c as usize - '0' as usize),
+            KeyCode::Enter => self.confirm(),
             _ => None,
         }
     }
@@ -299,11 +286,13 @@ impl App {
         if d.composer.text().trim().is_empty() {
             return Vec::new();
         }
-        if let Some((item, p)) = question {
+        if question.is_some() {
             let Some(text) = d.composer.take() else {
                 return Vec::new();
             };
-            return self.typed_answer(item, &p, text.trim().to_string());
+            return self
+                .typed_answer(text.trim().to_string())
+                .unwrap_or_default();
         }
         let Some(text) = d.composer.take() else {
             return Vec::new();
