@@ -301,21 +301,31 @@ fn assert_whole(seen: &Seen) {
     assert_eq!(seen.links.last(), Some(&LinkStatus::Live));
 }
 
+/// Wait for every event and the link back to live, then check all arrived
+/// once and the link was lost for `why` on the way.
+async fn reconnected_whole(
+    rx: &mut tokio::sync::mpsc::Receiver<LiveEvent>,
+    seen: &mut Seen,
+    why: &str,
+) {
+    until(rx, seen, |s| {
+        s.max_seq() == Some(358) && s.links.last() == Some(&LinkStatus::Live)
+    })
+    .await;
+    assert_whole(seen);
+    assert!(
+        seen.links.iter().any(|l| matches!(l,
+        LinkStatus::Disconnected { reason, .. } if reason.contains(why))),
+        "{:?}",
+        seen.links
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_close_frame_mid_turn_reconnects_and_backfills() {
     let (fake, mut rx, mut seen) = paused_at_300(|_| {}).await;
     fake.cmd.send(Cmd::Close { skip: 50 }).unwrap();
-    until(&mut rx, &mut seen, |s| {
-        s.max_seq() == Some(358) && s.links.last() == Some(&LinkStatus::Live)
-    })
-    .await;
-    assert_whole(&seen);
-    assert!(
-        seen.links.iter().any(|l| matches!(l,
-        LinkStatus::Disconnected { reason, .. } if reason.contains("closed the event stream"))),
-        "{:?}",
-        seen.links
-    );
+    reconnected_whole(&mut rx, &mut seen, "closed the event stream").await;
     assert_eq!(seen.diagnostics, Vec::<String>::new());
 }
 
@@ -359,17 +369,7 @@ async fn a_silent_host_is_pinged_then_left_and_reconnected() {
     );
     // …a hung one is.
     fake.cmd.send(Cmd::Hang).unwrap();
-    until(&mut rx, &mut seen, |s| {
-        s.max_seq() == Some(358) && s.links.last() == Some(&LinkStatus::Live)
-    })
-    .await;
-    assert_whole(&seen);
-    assert!(
-        seen.links.iter().any(|l| matches!(l,
-        LinkStatus::Disconnected { reason, .. } if reason.contains("no answer from the host"))),
-        "{:?}",
-        seen.links
-    );
+    reconnected_whole(&mut rx, &mut seen, "no answer from the host").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
