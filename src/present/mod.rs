@@ -51,20 +51,30 @@ struct Presenter {
     result: Option<fn(&Args, &Outcome) -> Option<Value>>,
 }
 
-/// The presenters of the stock tools, by tool name.
+/// The stock tools and their presenters.
+static PRESENTERS: &[(&str, &Presenter)] = &[
+    ("bash", &shell::BASH),
+    ("read", &fs::READ),
+    ("write", &fs::WRITE),
+    ("edit", &fs::EDIT),
+    ("grep", &search::GREP),
+    ("glob", &search::GLOB),
+    ("web_search", &web::WEB_SEARCH),
+    ("web_fetch", &web::WEB_FETCH),
+    ("todo_write", &todo::TODO_WRITE),
+];
+
+/// The names of the stock tools deck has presenters for.
+pub fn stock_tools() -> impl Iterator<Item = &'static str> {
+    PRESENTERS.iter().map(|(name, _)| *name)
+}
+
+/// The presenter of a stock tool, by tool name.
 fn presenter(tool: &str) -> Option<&'static Presenter> {
-    Some(match tool {
-        "bash" => &shell::BASH,
-        "read" => &fs::READ,
-        "write" => &fs::WRITE,
-        "edit" => &fs::EDIT,
-        "grep" => &search::GREP,
-        "glob" => &search::GLOB,
-        "web_search" => &web::WEB_SEARCH,
-        "web_fetch" => &web::WEB_FETCH,
-        "todo_write" => &todo::TODO_WRITE,
-        _ => return None,
-    })
+    PRESENTERS
+        .iter()
+        .find(|(name, _)| *name == tool)
+        .map(|(_, p)| *p)
 }
 
 /// The call view for a call of `tool` with raw JSON `arguments`.

@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use super::{call_view, result_view};
+use super::{call_view, result_view, stock_tools};
 
 fn text(t: &str) -> Vec<Value> {
     vec![json!({"type": "text", "text": t})]
@@ -69,17 +69,7 @@ fn malformed_arguments_never_panic_and_give_no_view() {
         "\u{0}",
     ];
     for raw in raws {
-        for tool in [
-            "bash",
-            "read",
-            "write",
-            "edit",
-            "grep",
-            "glob",
-            "web_search",
-            "web_fetch",
-            "todo_write",
-        ] {
+        for tool in stock_tools() {
             assert_eq!(call_view(tool, raw), None, "{tool} {raw:?}");
             assert_eq!(
                 result_view(tool, raw, &text("x"), false, Some(&json!({}))),

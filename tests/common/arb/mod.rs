@@ -209,7 +209,9 @@ pub(crate) fn arr(item: BoxedStrategy<Value>, max: usize) -> BoxedStrategy<Value
     vec(item, 0..max).prop_map(Value::Array).boxed()
 }
 
-pub(crate) fn one_of(values: &'static [&'static str]) -> BoxedStrategy<Value> {
+pub(crate) fn one_of(
+    values: impl Into<std::borrow::Cow<'static, [&'static str]>>,
+) -> BoxedStrategy<Value> {
     prop_oneof![
         9 => select(values).prop_map(Value::from),
         1 => short().prop_map(Value::from),

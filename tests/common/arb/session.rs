@@ -11,18 +11,12 @@ use serde_json::{Map, Value, json};
 
 use super::{arr, field, json_value, object, one_of, s, short, t, text, view};
 
-const TOOLS: &[&str] = &[
-    "bash",
-    "read",
-    "write",
-    "edit",
-    "grep",
-    "glob",
-    "web_search",
-    "web_fetch",
-    "todo_write",
-    "mcp__thing",
-];
+/// The stock tools deck presents, and one it does not.
+fn tools() -> Vec<&'static str> {
+    let mut t: Vec<&str> = deck::present::stock_tools().collect();
+    t.push("mcp__thing");
+    t
+}
 
 const ARG_KEYS: &[&str] = &[
     "command",
@@ -107,7 +101,7 @@ fn tool_step() -> BoxedStrategy<Step> {
             meta,
         });
     (
-        one_of(TOOLS),
+        one_of(tools()),
         arguments(),
         prop::option::weighted(0.7, view()),
         prop::option::weighted(0.9, outcome),
