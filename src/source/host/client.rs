@@ -21,6 +21,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use super::history::{self, Page};
 use super::options::{Control, HostError, HostOptions, SessionChoice};
+use super::recording::Recording;
 use super::rpc::{HostUrl, Rpc, RpcError};
 use super::stitch::{Fetch, Out, Stitch};
 use crate::source::live::{LinkStatus, LiveEvent, LiveTx, Tap};
@@ -51,7 +52,8 @@ enum Lost {
 struct Client {
     rpc: Arc<Rpc>,
     opts: HostOptions,
-    tap: Tap,
+    /// What goes to the recording (`deck record`), each event once.
+    recording: Recording,
     tx: LiveTx,
     book: SessionBook,
     shown: Option<String>,
@@ -61,22 +63,6 @@ struct Client {
     status: Option<LinkStatus>,
     ended: bool,
     messages: usize,
-    /// `lastSeq` of each session's `session/subscribed` on this connection:
-    /// later events come on the socket, so the recording takes only events
-    /// up to it from history (a backfilled event is never written twice).
-    subscribed: HashMap<String, u64>,
-    /// History events left out of the recording for that reason, until
-    /// their live copy comes; written if the link drops first.
-    expected: HashMap<String, std::collections::BTreeMap<u64, Value>>,
-}
-
-/// A recorder stopped (SIGTERM, `--duration`) drops the client mid-way:
-/// history events still waiting for their live copy are written then, so
-/// nothing received is lost.
-impl Drop for Client {
-    fn drop(&mut self) {
-        let _ = self.write_expected();
-    }
 }
 
 /// Run a host client until the consumer goes away.
@@ -95,7 +81,7 @@ pub async fn run(
     let mut c = Client {
         rpc: Arc::new(Rpc::new(url)),
         opts,
-        tap,
+        recording: Recording::new(tap),
         tx,
         book: SessionBook::new(),
         shown,
@@ -105,8 +91,6 @@ pub async fn run(
         status: None,
         ended: false,
         messages: 0,
-        subscribed: HashMap::new(),
-        expected: HashMap::new(),
     };
     let r = c.run(internal_rx, control).await;
     for (_, h) in c.fetches.drain() {
@@ -151,7 +135,7 @@ impl Client {
             for s in self.stitches.values_mut() {
                 s.link_lost();
             }
-            self.write_expected()?;
+            self.recording.link_lost()?;
             failures += 1;
             let wait = self.opts.backoff.delay(failures);
             self.set_status(LinkStatus::Disconnected {
@@ -172,7 +156,7 @@ impl Client {
     }
 
     async fn connect(&mut self) -> Result<(Ws, Ws), RpcError> {
-        self.subscribed.clear();
+        self.recording.connected();
         // Is it a DSH host at all (and up)? A wrong URL fails here, clearly.
         self.rpc.call("host.describe", json!({})).await?;
         let list = self.rpc.call("session.list", json!({})).await?;
@@ -320,25 +304,6 @@ impl Client {
         Ok(())
     }
 
-    /// The link dropped: history events whose live copy did not come go
-    /// to the recording now.
-    fn write_expected(&mut self) -> Result<(), HostError> {
-        for (session, entries) in std::mem::take(&mut self.expected) {
-            for raw in entries.values() {
-                let line = history::bare_frame(&session, raw).to_string();
-                self.tap(line.as_bytes())?;
-            }
-        }
-        Ok(())
-    }
-
-    fn tap(&self, bytes: &[u8]) -> Result<(), HostError> {
-        match &self.tap {
-            Some(t) => t.message(bytes).map_err(HostError::Tap),
-            None => Ok(()),
-        }
-    }
-
     async fn diagnostic(&self, reason: String, raw: &str) -> Result<(), HostError> {
         self.tx
             .send(LiveEvent::Diagnostic(Diagnostic {
@@ -355,7 +320,7 @@ impl Client {
 
     async fn on_mux(&mut self, text: &str) -> Result<(), HostError> {
         self.messages += 1;
-        self.tap(text.as_bytes())?;
+        self.recording.message(text.as_bytes())?;
         let origin = Origin {
             line: self.messages,
             offset: 0,
@@ -388,12 +353,10 @@ impl Client {
             self.tx.send(LiveEvent::Sessions(self.book.list())).await?;
         }
         if let Some(last) = last_seq {
-            self.subscribed.insert(sid.clone(), last);
+            self.recording.subscribed(&sid, last);
         }
-        if let Frame::Event { event, .. } = &frame
-            && let Some(e) = self.expected.get_mut(&sid)
-        {
-            e.remove(&event.seq);
+        if let Frame::Event { event, .. } = &frame {
+            self.recording.live_event(&sid, event.seq);
         }
         let new = !self.stitches.contains_key(&sid);
         if self.shown.is_none() && self.opts.session == SessionChoice::Latest {
@@ -417,7 +380,7 @@ impl Client {
     }
 
     async fn on_host(&mut self, text: &str) -> Result<(), HostError> {
-        self.tap(text.as_bytes())?;
+        self.recording.message(text.as_bytes())?;
         let Ok(v) = serde_json::from_str::<Value>(text) else {
             return self.diagnostic("host message: not JSON".into(), text).await;
         };
@@ -471,21 +434,11 @@ impl Client {
                 match result {
                     Ok(page) => {
                         let mut records = Vec::with_capacity(page.entries.len());
-                        let live_after = self.subscribed.get(&session).copied();
                         for (record, raw) in page.entries {
                             if let Some(seq) = record.seq()
                                 && stitch.wants(seq)
-                                && let Some(t) = &self.tap
                             {
-                                if live_after.is_none_or(|l| seq <= l) {
-                                    let line = history::bare_frame(&session, &raw).to_string();
-                                    t.message(line.as_bytes()).map_err(HostError::Tap)?;
-                                } else {
-                                    self.expected
-                                        .entry(session.clone())
-                                        .or_default()
-                                        .insert(seq, raw);
-                                }
+                                self.recording.history_event(&session, seq, raw)?;
                             }
                             records.push(record);
                         }

@@ -9,6 +9,7 @@ mod actions;
 pub mod client;
 pub mod history;
 pub mod options;
+mod recording;
 pub mod rpc;
 pub mod stitch;
 
