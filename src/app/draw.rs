@@ -15,7 +15,7 @@ use crate::view::list::MARGIN;
 use crate::view::search::highlight;
 use crate::view::status;
 
-fn put(buf: &mut Buffer, x: u16, y: u16, width: u16, line: &Line) {
+pub(super) fn put(buf: &mut Buffer, x: u16, y: u16, width: u16, line: &Line) {
     let rl: ratatui::text::Line<'static> = line.into();
     buf.set_line(x, y, &rl, width);
 }
@@ -113,7 +113,7 @@ pub fn draw(app: &mut App, buf: &mut Buffer) {
     }
     draw_list(app, buf, rows);
     if app.picker.is_some() {
-        draw_picker(
+        super::picker::draw_picker(
             app,
             buf,
             Rect {
@@ -242,109 +242,5 @@ fn draw_help(app: &App, buf: &mut Buffer, area: Rect) {
         buf.set_string(x0, y, "│", border);
         buf.set_string(x0 + w - 1, y, "│", border);
         put(buf, x0 + 2, y, w.saturating_sub(4), line);
-    }
-}
-
-/// The session picker: title, running mark, cwd and last activity per session.
-fn draw_picker(app: &App, buf: &mut Buffer, area: Rect) {
-    let theme = app.theme();
-    let Some(sel) = app.picker else { return };
-    let w = area.width.saturating_sub(4).min(110);
-    let inner = area.height.saturating_sub(4) as usize;
-    if w < 12 || inner == 0 {
-        return;
-    }
-    let empty = app.sessions.is_empty();
-    let h = (app.sessions.len().max(usize::from(empty)).min(inner) + 3) as u16;
-    let x0 = area.x + (area.width - w) / 2;
-    let y0 = area.y + (area.height.saturating_sub(h)) / 2;
-    let border = theme.style(Role::Border);
-    for y in y0..y0 + h {
-        for x in x0..x0 + w {
-            if let Some(cell) = buf.cell_mut((x, y)) {
-                cell.reset();
-                cell.set_style(theme.style(Role::Text));
-            }
-        }
-    }
-    let iw = w.saturating_sub(4) as usize;
-    buf.set_string(x0, y0, format!("┌{}┐", "─".repeat(w as usize - 2)), border);
-    buf.set_string(
-        x0,
-        y0 + h - 1,
-        format!("└{}┘", "─".repeat(w as usize - 2)),
-        border,
-    );
-    let title = Line::styled(
-        if app.drive.is_some() {
-            "sessions — Enter show · n new session · j/k move · Esc close"
-        } else {
-            "sessions — Enter show · j/k move · Esc close"
-        },
-        theme.style(Role::Title),
-    );
-    put(buf, x0 + 2, y0 + 1, iw as u16, &wrap::truncate(&title, iw));
-    let first = sel.saturating_sub(inner.saturating_sub(1));
-    let newest = app
-        .sessions
-        .iter()
-        .filter_map(|s| s.updated_at)
-        .max()
-        .unwrap_or(0);
-    for (row, (i, s)) in app
-        .sessions
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(inner)
-        .enumerate()
-    {
-        let mark = if i == sel { "▌ " } else { "  " };
-        let name = crate::text::sanitize::inline(s.title.as_deref().unwrap_or(&s.id));
-        let cwd = crate::text::sanitize::inline(s.cwd.as_deref().unwrap_or(""));
-        let ago = s
-            .updated_at
-            .map(|t| {
-                format!(
-                    "{} before the newest",
-                    crate::cards::frame::format_duration(newest - t)
-                )
-            })
-            .filter(|_| s.updated_at != Some(newest))
-            .unwrap_or_else(|| "most recent".into());
-        let mut line = Line::new()
-            .with(mark, theme.style(Role::Focus))
-            .with(
-                if s.running { "● " } else { "○ " },
-                theme.style(if s.running {
-                    Role::StatusPending
-                } else {
-                    Role::Muted
-                }),
-            )
-            .with(
-                name,
-                if i == sel {
-                    theme.style(Role::Focus)
-                } else {
-                    theme.style(Role::Text)
-                },
-            );
-        line.push_str(format!("  {cwd}"), theme.style(Role::Path));
-        line.push_str(format!("  {ago}"), theme.style(Role::Muted));
-        let y = y0 + 2 + row as u16;
-        buf.set_string(x0, y, "│", border);
-        buf.set_string(x0 + w - 1, y, "│", border);
-        put(buf, x0 + 2, y, iw as u16, &wrap::truncate(&line, iw));
-    }
-    if empty {
-        let l = Line::styled("no sessions yet: n creates one", theme.style(Role::Muted));
-        buf.set_string(x0, y0 + 2, "│", border);
-        buf.set_string(x0 + w - 1, y0 + 2, "│", border);
-        put(buf, x0 + 2, y0 + 2, iw as u16, &wrap::truncate(&l, iw));
-    }
-    for y in y0 + 1..y0 + 2 {
-        buf.set_string(x0, y, "│", border);
-        buf.set_string(x0 + w - 1, y, "│", border);
     }
 }

@@ -16,6 +16,7 @@ pub mod history;
 pub mod keymap;
 pub mod launch;
 pub mod live;
+mod picker;
 pub mod player;
 pub mod run;
 pub mod state;

@@ -510,47 +510,6 @@ impl App {
         vec![Effect::Redraw]
     }
 
-    /// Open the session picker on the session shown.
-    pub(super) fn open_picker(&mut self) {
-        let current = self.transcript().session_id.clone();
-        let at = self
-            .sessions
-            .iter()
-            .position(|s| Some(&s.id) == current.as_ref())
-            .unwrap_or(0);
-        self.picker = Some(at);
-    }
-
-    fn on_picker_key(&mut self, k: KeyEvent) -> Vec<Effect> {
-        let Some(at) = self.picker else {
-            return Vec::new();
-        };
-        let last = self.sessions.len().saturating_sub(1);
-        match k.code {
-            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-                return vec![Effect::Quit];
-            }
-            KeyCode::Char('j') | KeyCode::Down => self.picker = Some((at + 1).min(last)),
-            KeyCode::Char('k') | KeyCode::Up => self.picker = Some(at.saturating_sub(1)),
-            KeyCode::Enter => {
-                self.picker = None;
-                if let Some(s) = self.sessions.get(at)
-                    && self.transcript().session_id.as_deref() != Some(s.id.as_str())
-                {
-                    self.message = Some(format!(
-                        "switching to {}",
-                        s.title.as_deref().unwrap_or(&s.id)
-                    ));
-                    return vec![Effect::Switch(s.id.clone())];
-                }
-            }
-            KeyCode::Char('n') if self.drive.is_some() => return self.create_session(),
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('S') => self.picker = None,
-            _ => {}
-        }
-        Vec::new()
-    }
-
     fn on_key(&mut self, k: KeyEvent) -> Vec<Effect> {
         if self.picker.is_some() {
             return self.on_picker_key(k);
