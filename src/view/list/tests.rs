@@ -1,0 +1,129 @@
+//! Tests of the virtualised list: progressive layout (plain, then
+//! coloured, same rows) and heavy cards laid out off-thread.
+
+use super::*;
+use crate::source::{demo, load_bytes};
+
+fn showcase() -> Transcript {
+    let l = load_bytes("demo", demo::SHOWCASE).unwrap();
+    let s = &l.sessions[0];
+    Transcript::from_records(s.id.clone(), &s.records)
+}
+
+fn coloured(lines: &[Line]) -> usize {
+    let mut fgs = std::collections::HashSet::new();
+    for l in lines {
+        for s in &l.spans {
+            fgs.insert(format!("{:?}", s.style.fg));
+        }
+    }
+    fgs.len()
+}
+
+#[test]
+fn progressive_layout_is_plain_first_then_coloured_with_the_same_rows() {
+    let t = showcase();
+    let theme = Theme::dark();
+    let opts = ListOptions {
+        width: 100,
+        density: Density::Preview,
+        show_reasoning: true,
+        hide_tools: false,
+        now_ms: None,
+        tick: 0,
+    };
+    let read_item = t
+        .items
+        .iter()
+        .position(|it| {
+            matches!(it, Item::Tool(i) if t.cards[*i].result_view.as_ref().and_then(|v| v.tag()).as_deref() == Some("read"))
+        })
+        .expect("the showcase has a read card");
+    let mut final_list = TranscriptList::new();
+    final_list.sync(&t, &opts);
+    let entry = final_list
+        .entries
+        .iter()
+        .position(|&i| i == read_item)
+        .unwrap();
+    let direct = final_list.lines(&t, &theme, &opts, entry);
+
+    let mut list = TranscriptList::new();
+    list.progressive = true;
+    list.sync(&t, &opts);
+    let first = list.lines(&t, &theme, &opts, entry);
+    let text = |ls: &[Line]| ls.iter().map(Line::text).collect::<Vec<_>>();
+    assert_eq!(text(&first), text(&direct), "same text, same rows");
+    assert!(
+        coloured(&first) < coloured(&direct),
+        "the first layout has no syntax colours"
+    );
+    assert!(list.layouts_pending());
+    let start = std::time::Instant::now();
+    while !list.poll_layouts() {
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "the coloured layout never came"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let later = list.lines(&t, &theme, &opts, entry);
+    assert_eq!(*later, *direct);
+    assert!(!list.layouts_pending());
+}
+
+fn heavy() -> Transcript {
+    let output = "x".repeat(worker::HEAVY_BYTES + 10);
+    let lines = [
+        serde_json::json!({"type":"tool/call","seq":1,"time":1,"data":{"callId":"c","name":"t","arguments":"{}"}}),
+        serde_json::json!({"type":"tool/result","seq":2,"time":2,"data":{"message":{"content":[
+            {"type":"tool-result","toolCallId":"c","content":[{"type":"text","text":output}]}]}}}),
+    ];
+    let records: Vec<crate::wire::Record> = lines
+        .iter()
+        .map(|v| {
+            let f = crate::wire::Frame::from_value(v).unwrap();
+            crate::wire::Record::from_frame(f, crate::wire::Origin::default())
+        })
+        .collect();
+    Transcript::from_records(None, &records)
+}
+
+fn wait_for_layouts(list: &mut TranscriptList) {
+    let start = std::time::Instant::now();
+    while !list.poll_layouts() {
+        assert!(start.elapsed().as_secs() < 30, "the layout never came");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_heavy_card_shows_a_placeholder_until_its_layout_arrives() {
+    let t = heavy();
+    let theme = Theme::dark();
+    let opts = ListOptions {
+        width: 80,
+        density: Density::Full,
+        show_reasoning: true,
+        hide_tools: false,
+        now_ms: None,
+        tick: 0,
+    };
+    let mut list = TranscriptList::new();
+    list.sync(&t, &opts);
+    let first = list.lines(&t, &theme, &opts, 0);
+    assert!(first.iter().any(|l| l.text().contains("laying out")));
+    // Asked again while waiting: the same stand-in, no second job.
+    assert!(Arc::ptr_eq(&first, &list.lines(&t, &theme, &opts, 0)));
+    wait_for_layouts(&mut list);
+    let done = list.lines(&t, &theme, &opts, 0);
+    let direct = render_item_tick(
+        &t,
+        &t.items[0],
+        &theme,
+        &LayoutOptions::new(80 - MARGIN, Density::Full),
+        0,
+    );
+    assert_eq!(*done, direct);
+    assert!(!list.layouts_pending());
+}
