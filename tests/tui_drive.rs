@@ -68,6 +68,12 @@ impl Feed {
     }
 }
 
+/// One frame, read as a line of a frame log, as the records it makes.
+fn frame_msg(v: serde_json::Value) -> Msg {
+    let l = deck::source::load_bytes("frame", format!("{v}\n").as_bytes()).unwrap();
+    Msg::Records(l.sessions[0].records.clone())
+}
+
 fn connect_app() -> App {
     let mut app = App::live("host".into(), Some(SESSION.into()), themes());
     app.enable_driving(vec!["an older message".into()]);
@@ -403,8 +409,7 @@ fn several_questions_and_several_choices() {
         {"id": "parts", "question": "Which parts?", "header": "Parts", "multiSelect": true,
          "options": [{"label": "cli"}, {"label": "tui"}, {"label": "docs"}]}
     ]}});
-    let l = deck::source::load_bytes("q", format!("{frame}\n").as_bytes()).unwrap();
-    app.update(Msg::Records(l.sessions[0].records.clone()));
+    app.update(frame_msg(frame));
     assert!(matches!(focused_item(&app), Item::Prompt(_)));
     assert!(hosts(&app.update(ch('2'))).is_empty(), "first question: Go");
     assert!(app.message.as_deref().unwrap().starts_with("question 2/2"));
@@ -490,19 +495,15 @@ fn connect_screens() {
 #[test]
 fn approvals_asked_together_are_answered_one_after_the_other() {
     let mut app = connect_app();
-    let frame = |v: serde_json::Value| {
-        let l = deck::source::load_bytes("f", format!("{v}\n").as_bytes()).unwrap();
-        Msg::Records(l.sessions[0].records.clone())
-    };
     let asked = |rpc: &str, id: &str| {
-        frame(
+        frame_msg(
             json!({"type": "server-request", "rpcId": rpc, "method": "approval/requested",
             "payload": {"type": "approval/requested", "sessionId": SESSION, "approvalId": id,
                 "toolName": "bash", "reason": format!("reason {id}")}}),
         )
     };
     let resolved = |rpc: &str, id: &str| {
-        frame(
+        frame_msg(
             json!({"type": "server-request", "rpcId": rpc, "method": "approval/resolved",
             "payload": {"type": "approval/resolved", "sessionId": SESSION, "approvalId": id,
                 "outcome": "allowed-once"}}),
