@@ -348,6 +348,24 @@ fn viewport(c: &mut Criterion) {
             deck::app::draw::draw(&mut app, &mut buf);
         })
     });
+    // deck connect with a 60 KB paste in the message field: a key that
+    // moves the cursor, then the draw (the field is wrapped once per change,
+    // not on every look at the list's height).
+    let mut app = App::live("bench".into(), Some("bench".into()), vec![Theme::dark()]);
+    app.enable_driving(Vec::new());
+    app.update(Msg::Resize(200, 60));
+    app.update(Msg::Records(records.clone()));
+    let paste: String = (0..2000)
+        .map(|i| format!("line {i} with a few words\n"))
+        .collect();
+    app.update(Msg::Paste(paste));
+    g.bench_function("connect key + draw with a 60 KB message", |b| {
+        b.iter(|| {
+            app.update(Msg::Key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE)));
+            buf.reset();
+            deck::app::draw::draw(&mut app, &mut buf);
+        })
+    });
     g.finish();
 }
 

@@ -21,6 +21,8 @@ pub struct Composer {
     /// ↑ / ↓ keep the column they started from through shorter lines:
     /// (the cursor they left, that column).
     goal: Option<(usize, usize)>,
+    /// Bumped by every edit and move (a drawn layout stays valid while it holds).
+    rev: u64,
 }
 
 impl Composer {
@@ -45,6 +47,11 @@ impl Composer {
         self.cursor
     }
 
+    /// Changes with every edit and cursor move.
+    pub fn rev(&self) -> u64 {
+        self.rev
+    }
+
     pub fn history(&self) -> &[String] {
         &self.history
     }
@@ -66,6 +73,7 @@ impl Composer {
     /// characters are dropped and tabs become spaces, so nothing typed or
     /// pasted can reach the terminal as a control sequence.
     pub fn insert(&mut self, s: &str) {
+        self.rev += 1;
         let clean = clean(s);
         self.text.insert_str(self.cursor, &clean);
         self.cursor += clean.len();
@@ -73,6 +81,7 @@ impl Composer {
     }
 
     pub fn newline(&mut self) {
+        self.rev += 1;
         self.insert("\n");
     }
 
@@ -91,6 +100,7 @@ impl Composer {
     }
 
     pub fn backspace(&mut self) {
+        self.rev += 1;
         if self.cursor == 0 {
             return;
         }
@@ -101,6 +111,7 @@ impl Composer {
     }
 
     pub fn delete(&mut self) {
+        self.rev += 1;
         let to = self.next_boundary(self.cursor);
         if to > self.cursor {
             self.text.replace_range(self.cursor..to, "");
@@ -109,10 +120,12 @@ impl Composer {
     }
 
     pub fn left(&mut self) {
+        self.rev += 1;
         self.cursor = self.prev_boundary(self.cursor);
     }
 
     pub fn right(&mut self) {
+        self.rev += 1;
         self.cursor = self.next_boundary(self.cursor);
     }
 
@@ -127,10 +140,12 @@ impl Composer {
     }
 
     pub fn home(&mut self) {
+        self.rev += 1;
         self.cursor = self.line_start();
     }
 
     pub fn end(&mut self) {
+        self.rev += 1;
         self.cursor = self.line_end();
     }
 
@@ -155,15 +170,18 @@ impl Composer {
     }
 
     pub fn word_left(&mut self) {
+        self.rev += 1;
         self.cursor = self.word_start();
     }
 
     pub fn word_right(&mut self) {
+        self.rev += 1;
         self.cursor = self.word_end();
     }
 
     /// Ctrl-w: delete the word before the cursor.
     pub fn kill_word(&mut self) {
+        self.rev += 1;
         let from = self.word_start();
         if from < self.cursor {
             self.text.replace_range(from..self.cursor, "");
@@ -174,6 +192,7 @@ impl Composer {
 
     /// Ctrl-u: delete from the start of the line to the cursor.
     pub fn kill_to_start(&mut self) {
+        self.rev += 1;
         let from = self.line_start();
         if from < self.cursor {
             self.text.replace_range(from..self.cursor, "");
@@ -184,6 +203,7 @@ impl Composer {
 
     /// Ctrl-k: delete from the cursor to the end of the line.
     pub fn kill_to_end(&mut self) {
+        self.rev += 1;
         let to = self.line_end();
         if to > self.cursor {
             self.text.replace_range(self.cursor..to, "");
@@ -192,6 +212,7 @@ impl Composer {
     }
 
     pub fn clear(&mut self) {
+        self.rev += 1;
         self.text.clear();
         self.cursor = 0;
         self.browsing = None;
@@ -224,6 +245,7 @@ impl Composer {
     /// ↑: the line above, or (empty / browsing) the previous history entry.
     /// False when there is nowhere to go.
     pub fn up(&mut self) -> bool {
+        self.rev += 1;
         if self.in_history() {
             return self.history_prev();
         }
@@ -240,6 +262,7 @@ impl Composer {
 
     /// ↓: the line below, or (browsing) the next history entry, then the draft.
     pub fn down(&mut self) -> bool {
+        self.rev += 1;
         if self.browsing.is_some() {
             return self.history_next();
         }
@@ -299,6 +322,7 @@ impl Composer {
 
     /// Take the text to send (`None` when only blanks); it joins the history.
     pub fn take(&mut self) -> Option<String> {
+        self.rev += 1;
         if self.text.trim().is_empty() {
             return None;
         }
@@ -311,6 +335,7 @@ impl Composer {
 
     /// The text with the cursor placed back (a send the host refused).
     pub fn restore(&mut self, text: &str) {
+        self.rev += 1;
         self.show(text.to_string());
         self.browsing = None;
     }

@@ -50,6 +50,20 @@ pub struct Driving {
     pub cwd: Option<String>,
     /// The agent preset they use (`--preset`).
     pub preset: Option<String>,
+    /// The composer's rows as last laid out, and what they were laid out for.
+    pub(super) layout: std::cell::RefCell<Option<(LayoutKey, Vec<crate::text::Line>)>>,
+}
+
+/// Everything the composer's rows depend on.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct LayoutKey {
+    pub(super) rev: u64,
+    pub(super) width: u16,
+    pub(super) height: u16,
+    pub(super) theme: String,
+    pub(super) label: &'static str,
+    pub(super) hint: String,
+    pub(super) focused: bool,
 }
 
 /// Label, hint of the composer, and whether it has the keys.
@@ -118,6 +132,42 @@ impl App {
             }
             _ => None,
         }
+    }
+
+    /// The composer's rows as drawn (`deck connect`): at most a third of
+    /// the screen (and 10), scrolled to the cursor.
+    /// Laid out once per change (a long paste is not wrapped again on
+    /// every key: the list asks for the rows several times per update).
+    pub fn composer_lines(&self) -> Option<Vec<crate::text::Line>> {
+        use crate::view::composer::{ComposerView, layout, window};
+        let s = self.composer_state()?;
+        let key = LayoutKey {
+            rev: s.composer.rev(),
+            width: self.width,
+            height: self.height,
+            theme: self.theme().name.clone(),
+            label: s.label,
+            hint: s.hint.clone(),
+            focused: s.focused,
+        };
+        let cache = &self.drive.as_ref()?.layout;
+        if let Some((k, lines)) = &*cache.borrow()
+            && *k == key
+        {
+            return Some(lines.clone());
+        }
+        let v = ComposerView {
+            label: s.label,
+            text: s.composer.text(),
+            cursor: s.composer.cursor(),
+            focused: s.focused,
+            hint: &s.hint,
+        };
+        let (lines, row) = layout(&v, self.theme(), self.width as usize);
+        let max = (self.height as usize / 3).clamp(1, 10);
+        let lines = window(lines, row, max);
+        *cache.borrow_mut() = Some((key, lines.clone()));
+        Some(lines)
     }
 
     /// What the composer shows: its label says where Enter sends.

@@ -198,23 +198,6 @@ impl App {
         (self.height as usize).saturating_sub(bottom).max(1)
     }
 
-    /// The composer's rows as drawn (`deck connect`): at most a third of
-    /// the screen (and 10), scrolled to the cursor.
-    pub fn composer_lines(&self) -> Option<Vec<crate::text::Line>> {
-        use crate::view::composer::{ComposerView, layout, window};
-        let s = self.composer_state()?;
-        let v = ComposerView {
-            label: s.label,
-            text: s.composer.text(),
-            cursor: s.composer.cursor(),
-            focused: s.focused,
-            hint: &s.hint,
-        };
-        let (lines, row) = layout(&v, self.theme(), self.width as usize);
-        let max = (self.height as usize / 3).clamp(1, 10);
-        Some(window(lines, row, max))
-    }
-
     pub fn list_options(&self) -> ListOptions {
         ListOptions {
             width: self.width as usize,
