@@ -9,6 +9,7 @@ use deck::cli::{Cli, Command, DensityArg, FormatArg};
 use deck::headless::{self, Format};
 use deck::session::Transcript;
 use deck::source;
+use deck::text::sanitize::json_text;
 use deck::theme::Theme;
 use deck::view::transcript::LayoutOptions;
 use serde_json::{Value, json};
@@ -18,10 +19,25 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("deck: {e:#}");
+            eprintln!("deck: {}", error_message(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error and its causes on one line, each cause said once (an I/O error
+/// that a message already quotes is not repeated), sanitized: paths and ids
+/// in it come from the command line and from files.
+fn error_message(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !msg.contains(&c) {
+            msg.push_str(": ");
+            msg.push_str(&c);
+        }
+    }
+    deck::text::sanitize::message(&msg)
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -221,7 +237,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if sessions {
                 for s in &loaded.sessions {
                     let t = Transcript::from_records(s.id.clone(), &s.records);
-                    out.push_str(&session_line(&loaded, s, &t).to_string());
+                    out.push_str(&json_text(&session_line(&loaded, s, &t).to_string()));
                     out.push('\n');
                 }
                 write_stdout(out.as_bytes())?;
@@ -237,7 +253,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 all.sort_by_key(|d| (d.origin.line, d.origin.offset));
                 for d in &all {
                     let line = json!({"line": d.origin.line, "offset": d.origin.offset, "reason": d.reason, "raw": d.raw});
-                    out.push_str(&line.to_string());
+                    out.push_str(&json_text(&line.to_string()));
                     out.push('\n');
                 }
                 write_stdout(out.as_bytes())?;
@@ -245,8 +261,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 // One line per card, written as it is made: views go out as
                 // the JSON text they are kept as.
                 let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+                let mut line = Vec::new();
                 let written: std::io::Result<()> = t.cards.iter().try_for_each(|card| {
-                    serde_json::to_writer(&mut w, &inspect_line(card))?;
+                    line.clear();
+                    serde_json::to_writer(&mut line, &inspect_line(card))?;
+                    // serde_json writes valid UTF-8.
+                    let text = String::from_utf8_lossy(&line);
+                    w.write_all(json_text(&text).as_bytes())?;
                     w.write_all(b"\n")
                 });
                 match written.and_then(|_| w.flush()) {

@@ -39,6 +39,7 @@ struct Seen {
     seqs: BTreeMap<u64, usize>,
     links: Vec<LinkStatus>,
     sessions: usize,
+    book: deck::source::sessions::SessionBook,
     diagnostics: Vec<String>,
     said: Vec<String>,
 }
@@ -50,6 +51,7 @@ impl Seen {
             seqs: BTreeMap::new(),
             links: Vec::new(),
             sessions: 0,
+            book: Default::default(),
             diagnostics: Vec::new(),
             said: Vec::new(),
         }
@@ -66,7 +68,14 @@ impl Seen {
                 }
             }
             LiveEvent::Status(s) => self.links.push(s),
-            LiveEvent::Sessions(l) => self.sessions = self.sessions.max(l.len()),
+            LiveEvent::Sessions(l) => {
+                self.book.replace(l);
+                self.sessions = self.sessions.max(self.book.len());
+            }
+            LiveEvent::Session(change) => {
+                self.book.apply(change);
+                self.sessions = self.sessions.max(self.book.len());
+            }
             LiveEvent::Reset { session_id } => {
                 assert!(self.seqs.is_empty(), "reset after records");
                 self.transcript = Transcript::new(session_id);

@@ -255,7 +255,7 @@ impl App {
             Action::Help => self.overlay = Overlay::Help,
             Action::Sessions => {
                 // Connected, an empty list still offers `n` (a new session).
-                if self.sessions.is_empty() && self.drive.is_none() {
+                if self.book.is_empty() && self.drive.is_none() {
                     self.message =
                         Some("no session list: S switches sessions in `deck connect`".into());
                 } else {

@@ -45,6 +45,7 @@ pub fn to_msg(ev: LiveEvent) -> Option<Msg> {
         LiveEvent::Diagnostic(d) => Some(Msg::Records(vec![Record::Diagnostic(d)])),
         LiveEvent::Reset { session_id } => Some(Msg::Reset { session_id }),
         LiveEvent::Sessions(list) => Some(Msg::Sessions(list)),
+        LiveEvent::Session(change) => Some(Msg::Session(change)),
         LiveEvent::Said(text) => Some(Msg::Notice(text)),
     }
 }
@@ -238,13 +239,14 @@ pub fn record(
         duration,
     };
     let rt = runtime()?;
-    let done = rt.block_on(record::record(opts, |line| {
-        eprintln!("deck record: {line}")
-    }))?;
-    eprintln!(
-        "deck record: {} messages written to {shown} (stopped: {})",
+    fn say(line: &str) {
+        eprintln!("deck record: {}", crate::text::sanitize::message(line));
+    }
+    let done = rt.block_on(record::record(opts, |line| say(&line.to_string())))?;
+    say(&format!(
+        "{} messages written to {shown} (stopped: {})",
         done.messages, done.stopped_by
-    );
+    ));
     rt.shutdown_background();
     Ok(())
 }

@@ -15,6 +15,9 @@ use crate::theme::Role;
 impl App {
     /// Open the session picker on the session shown.
     pub(super) fn open_picker(&mut self) {
+        if self.sessions_stale {
+            self.sort_sessions();
+        }
         let current = self.transcript().session_id.clone();
         let at = self
             .sessions
@@ -25,6 +28,9 @@ impl App {
     }
 
     pub(super) fn on_picker_key(&mut self, k: KeyEvent) -> Vec<Effect> {
+        if self.sessions_stale {
+            self.sort_sessions();
+        }
         let Some(at) = self.picker else {
             return Vec::new();
         };

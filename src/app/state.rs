@@ -38,6 +38,8 @@ pub enum Msg {
     },
     /// The host's sessions (for the `S` picker).
     Sessions(Vec<crate::source::sessions::SessionSummary>),
+    /// One session new, changed or gone.
+    Session(crate::source::sessions::SessionChange),
     /// What came of an action on the host, for the status line.
     Notice(String),
     /// Text pasted into the terminal (bracketed paste).
@@ -106,8 +108,13 @@ pub struct App {
     pub(super) pager_under_help: Option<Box<Pager>>,
     /// First help line shown (the help scrolls on small screens).
     pub help_scroll: usize,
-    /// The live host's sessions, newest activity first.
+    /// The live host's sessions, newest activity first (the picker's rows;
+    /// sorted again from `book` when it changed, at most once a tick).
     pub sessions: Vec<crate::source::sessions::SessionSummary>,
+    /// Every session the source reported, indexed by id.
+    pub(super) book: crate::source::sessions::SessionBook,
+    /// `book` changed since `sessions` was sorted.
+    pub(super) sessions_stale: bool,
     /// The session picker is open on this row.
     pub picker: Option<usize>,
     /// Open the picker when the first session list arrives (`deck connect`
@@ -151,6 +158,8 @@ impl App {
             pager_under_help: None,
             help_scroll: 0,
             sessions: Vec::new(),
+            book: Default::default(),
+            sessions_stale: false,
             picker: None,
             pick_on_start: false,
             link: None,
@@ -400,16 +409,24 @@ impl App {
                 self.sync();
                 vec![Effect::Redraw]
             }
-            Msg::Sessions(mut list) => {
-                list.sort_by_key(|s| std::cmp::Reverse(s.updated_at));
-                self.sessions = list;
+            Msg::Sessions(list) => {
+                self.book.replace(list);
+                self.sort_sessions();
                 if std::mem::take(&mut self.pick_on_start) && self.sessions.len() > 1 {
                     self.open_picker();
                 }
-                if let Some(p) = self.picker {
-                    self.picker = Some(p.min(self.sessions.len().saturating_sub(1)));
-                }
                 vec![Effect::Redraw]
+            }
+            Msg::Session(change) => {
+                // O(1) here; the picker's rows are sorted again on the next
+                // tick (when it is open) or when it opens.
+                self.book.apply(change);
+                self.sessions_stale = true;
+                if self.picker.is_some() {
+                    vec![Effect::Redraw]
+                } else {
+                    Vec::new()
+                }
             }
             Msg::Mouse(m) => self.on_mouse(m),
             Msg::Key(k) => {
@@ -421,10 +438,26 @@ impl App {
         }
     }
 
+    /// Sort the picker's rows from the book (newest activity first), and
+    /// keep the picker's row inside them.
+    pub(super) fn sort_sessions(&mut self) {
+        let mut list = self.book.rows().to_vec();
+        list.sort_by_key(|s| std::cmp::Reverse(s.updated_at));
+        self.sessions = list;
+        self.sessions_stale = false;
+        if let Some(p) = self.picker {
+            self.picker = Some(p.min(self.sessions.len().saturating_sub(1)));
+        }
+    }
+
     fn on_tick(&mut self, real_ms: f64, now_ms: i64) -> Vec<Effect> {
         self.now_ms = Some(now_ms);
         self.drive_tick(real_ms);
         let mut changed = false;
+        if self.sessions_stale && self.picker.is_some() {
+            self.sort_sessions();
+            changed = true;
+        }
         if let Some(p) = self.player.as_mut()
             && p.tick(real_ms)
         {

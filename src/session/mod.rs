@@ -341,13 +341,68 @@ pub struct AssistantBlock {
     pub text: String,
 }
 
+/// The blocks of an assistant message by stream index: a chunk finds its
+/// block in O(log n) whatever order the indices come in.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Blocks(std::collections::BTreeMap<u64, AssistantBlock>);
+
+impl Blocks {
+    /// Blocks in index order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &AssistantBlock> + ExactSizeIterator {
+        self.0.values()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The block of stream index `index`, made (empty) when new.
+    pub fn entry(&mut self, index: u64, reasoning: bool) -> &mut AssistantBlock {
+        self.0.entry(index).or_insert_with(|| AssistantBlock {
+            index,
+            reasoning,
+            text: String::new(),
+        })
+    }
+}
+
+/// Blocks in any order; a repeated index keeps the last.
+impl FromIterator<AssistantBlock> for Blocks {
+    fn from_iter<I: IntoIterator<Item = AssistantBlock>>(iter: I) -> Blocks {
+        Blocks(iter.into_iter().map(|b| (b.index, b)).collect())
+    }
+}
+
+impl<'a> IntoIterator for &'a Blocks {
+    type Item = &'a AssistantBlock;
+    type IntoIter = std::collections::btree_map::Values<'a, u64, AssistantBlock>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.values()
+    }
+}
+
+/// The `i`-th block in index order (O(i); for tests and small messages).
+impl std::ops::Index<usize> for Blocks {
+    type Output = AssistantBlock;
+    fn index(&self, i: usize) -> &AssistantBlock {
+        self.0
+            .values()
+            .nth(i)
+            .unwrap_or_else(|| panic!("block {i} of {}", self.0.len()))
+    }
+}
+
 /// An assistant message of one (turn, step), assembled from chunks or taken
 /// from the final `assistant/message`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AssistantMessage {
     pub turn: u64,
     pub step: u64,
-    pub blocks: Vec<AssistantBlock>,
+    pub blocks: Blocks,
     /// True once the final `assistant/message` arrived.
     pub complete: bool,
     pub interrupted: bool,

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::known::KNOWN_EVENT_TYPES;
 use super::{
-    AssistantBlock, AssistantMessage, Item, Status, Todo, Transcript, TurnEnd, TurnMarker,
+    AssistantBlock, AssistantMessage, Blocks, Item, Status, Todo, Transcript, TurnEnd, TurnMarker,
     UserMessage,
 };
 use crate::wire::{Diagnostic, Origin, RawJson, Record, SessionEvent, ViewEnvelope};
@@ -48,10 +48,13 @@ pub(super) struct State {
     seen: SeqSet,
     /// (turn, step) → item index of the assistant message.
     pub(super) assistant: imbl::HashMap<(u64, u64), usize>,
-    /// Assistant items still streaming (closed at their turn's end).
-    pub(super) open_assistant: imbl::OrdSet<usize>,
-    /// Cards without a result yet (interrupted at their turn's end).
-    pub(super) pending: imbl::OrdSet<usize>,
+    /// Assistant items still streaming, by turn (closed at their turn's end).
+    open_assistant: imbl::HashMap<u64, imbl::OrdSet<usize>>,
+    /// Cards without a result yet, by the turn they belong to (`None`: not
+    /// known yet); interrupted at that turn's end (turnless ones at any).
+    /// Kept by turn so a turn's end costs what it closes, not every card
+    /// still open in other turns.
+    pending: imbl::HashMap<Option<u64>, imbl::OrdSet<usize>>,
     /// call seq → call id (for `sourceEventSeqs` pairing).
     pub(super) call_by_seq: imbl::HashMap<u64, Arc<str>>,
     /// `approval:<id>` / `question:<rpc id>` → item index of the prompt.
@@ -67,6 +70,46 @@ pub(super) struct State {
 }
 
 impl State {
+    /// Note a card without a result, in `turn`.
+    pub(super) fn pending_add(&mut self, turn: Option<u64>, card: usize) {
+        self.pending.entry(turn).or_default().insert(card);
+    }
+
+    /// A card of `turn` is no longer pending (settled, or moved).
+    pub(super) fn pending_remove(&mut self, turn: Option<u64>, card: usize) {
+        if let Some(set) = self.pending.get_mut(&turn) {
+            set.remove(&card);
+            if set.is_empty() {
+                self.pending.remove(&turn);
+            }
+        }
+    }
+
+    /// Take the cards a turn's end interrupts: its own and the turnless ones.
+    fn pending_take(&mut self, turn: u64) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for key in [Some(turn), None] {
+            if let Some(set) = self.pending.remove(&key) {
+                out.extend(set.iter().copied());
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    fn open_add(&mut self, turn: u64, item: usize) {
+        self.open_assistant.entry(turn).or_default().insert(item);
+    }
+
+    fn open_remove(&mut self, turn: u64, item: usize) {
+        if let Some(set) = self.open_assistant.get_mut(&turn) {
+            set.remove(&item);
+            if set.is_empty() {
+                self.open_assistant.remove(&turn);
+            }
+        }
+    }
+
     pub(super) fn count_bad(&mut self, was: bool, now: bool) {
         match (was, now) {
             (false, true) => self.bad += 1,
@@ -398,15 +441,7 @@ impl Transcript {
             Value::Number(n) => Some(n.to_string()),
             _ => None,
         });
-        let ending: Vec<usize> = self
-            .state
-            .pending
-            .iter()
-            .copied()
-            .filter(|&i| self.cards[i].turn.is_none_or(|t| t == turn))
-            .collect();
-        for i in ending {
-            self.state.pending.remove(&i);
+        for i in self.state.pending_take(turn) {
             let card = Arc::make_mut(&mut self.cards[i]);
             let was_bad = card.status.is_bad();
             card.status = Status::Interrupted;
@@ -415,16 +450,13 @@ impl Transcript {
             let now_bad = card.status.is_bad();
             self.state.count_bad(was_bad, now_bad);
         }
-        let closing: Vec<usize> = self.state.open_assistant.iter().copied().collect();
+        let closing = self.state.open_assistant.remove(&turn).unwrap_or_default();
         for i in closing {
-            if let Item::Assistant(m) = &mut self.items[i]
-                && m.turn == turn
-            {
+            if let Item::Assistant(m) = &mut self.items[i] {
                 let m = Arc::make_mut(m);
                 m.complete = true;
                 m.interrupted = kind != "completed";
                 m.rev += 1;
-                self.state.open_assistant.remove(&i);
             }
         }
         self.items.push_back(Item::Turn(TurnMarker {
@@ -440,20 +472,25 @@ impl Transcript {
     }
 
     fn assistant_item(&mut self, turn: u64, step: u64, time: i64) -> &mut AssistantMessage {
-        let idx = *self.state.assistant.entry((turn, step)).or_insert_with(|| {
-            self.items
-                .push_back(Item::Assistant(Arc::new(AssistantMessage {
-                    turn,
-                    step,
-                    blocks: Vec::new(),
-                    complete: false,
-                    interrupted: false,
-                    time,
-                    rev: 0,
-                })));
-            self.state.open_assistant.insert(self.items.len() - 1);
-            self.items.len() - 1
-        });
+        let idx = match self.state.assistant.get(&(turn, step)) {
+            Some(&i) => i,
+            None => {
+                self.items
+                    .push_back(Item::Assistant(Arc::new(AssistantMessage {
+                        turn,
+                        step,
+                        blocks: Blocks::default(),
+                        complete: false,
+                        interrupted: false,
+                        time,
+                        rev: 0,
+                    })));
+                let i = self.items.len() - 1;
+                self.state.assistant.insert((turn, step), i);
+                self.state.open_add(turn, i);
+                i
+            }
+        };
         match &mut self.items[idx] {
             Item::Assistant(m) => Arc::make_mut(m),
             _ => unreachable!("assistant index points at an assistant item"),
@@ -511,26 +548,7 @@ impl Transcript {
         if msg.complete {
             return;
         }
-        let pos = msg.blocks.iter().position(|b| b.index == index);
-        let block = match pos {
-            Some(p) => &mut msg.blocks[p],
-            None => {
-                let at = msg
-                    .blocks
-                    .iter()
-                    .position(|b| b.index > index)
-                    .unwrap_or(msg.blocks.len());
-                msg.blocks.insert(
-                    at,
-                    AssistantBlock {
-                        index,
-                        reasoning,
-                        text: String::new(),
-                    },
-                );
-                &mut msg.blocks[at]
-            }
-        };
+        let block = msg.blocks.entry(index, reasoning);
         if replace {
             block.text = text.to_string();
         } else {
@@ -574,13 +592,13 @@ impl Transcript {
         }
         let msg = self.assistant_item(turn, step, ev.time);
         if !blocks.is_empty() || msg.blocks.is_empty() {
-            msg.blocks = blocks;
+            msg.blocks = blocks.into_iter().collect();
         }
         msg.complete = true;
         msg.interrupted = interrupted;
         msg.rev += 1;
         if let Some(&i) = self.state.assistant.get(&(turn, step)) {
-            self.state.open_assistant.remove(&i);
+            self.state.open_remove(turn, i);
         }
     }
 }

@@ -33,7 +33,7 @@ impl Transcript {
         }));
         let i = self.cards.len() - 1;
         self.state.by_call.insert(Arc::from(call_id), i);
-        self.state.pending.insert(i);
+        self.state.pending_add(None, i);
         self.items.push_back(Item::Tool(i));
         i
     }
@@ -74,11 +74,17 @@ impl Transcript {
                 .map(|v| AttachedView::new(ViewSource::Presenter, v)),
         }
         .map(|v| v.at(origin));
+        let turn = ev.u64("turn");
+        if self.cards[i].result.is_none() {
+            // Still pending: it now belongs to its call's turn.
+            self.state.pending_remove(self.cards[i].turn, i);
+            self.state.pending_add(turn, i);
+        }
         let card = Arc::make_mut(&mut self.cards[i]);
         let was_bad = card.status.is_bad();
         card.tool = Some(name);
         card.arguments = arguments;
-        card.turn = ev.u64("turn");
+        card.turn = turn;
         card.step = ev.u64("step");
         card.call_seq = Some(ev.seq);
         card.started = Some(ev.time);
@@ -152,7 +158,7 @@ impl Transcript {
             );
             return;
         }
-        self.state.pending.remove(&i);
+        self.state.pending_remove(self.cards[i].turn, i);
         let card = Arc::make_mut(&mut self.cards[i]);
         let was_bad = card.status.is_bad();
         card.result = Some(ToolResult::from_event_data(

@@ -12,8 +12,9 @@ use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use super::lines::{Decoded, LineSplitter, decode_line};
+use super::lines::{Decoded, LineSplitter, cut_line};
 use crate::wire::Diagnostic;
+use crate::wire::Origin;
 
 /// Bytes read per block (a longer line makes a longer block).
 const BLOCK: usize = 4 << 20;
@@ -29,6 +30,8 @@ struct Job {
     offset: u64,
     /// The input ended with this block (its last line may lack a newline).
     last: bool,
+    /// One line over the limit: `bytes` is its head, this its length.
+    cut: Option<u64>,
 }
 
 /// What the reader saw: lines in all, and the read error that ended the
@@ -39,14 +42,19 @@ pub struct Outcome {
 }
 
 /// Decode the lines of a job.
-fn decode_job(job: &Job) -> Vec<Line> {
+fn decode_job(job: &Job, limit: usize) -> Vec<Line> {
+    let origin = Origin {
+        line: job.line + 1,
+        offset: job.offset,
+    };
+    if let Some(len) = job.cut {
+        return vec![(cut_line(&job.bytes, len, origin, limit, job.last), None)];
+    }
     let mut out = Vec::new();
-    let mut lines = LineSplitter::starting_at(job.line, job.offset);
-    lines.feed(&job.bytes, |raw, origin| {
-        out.push(decode_line(raw, origin, false));
-    });
+    let mut lines = LineSplitter::starting_at(job.line, job.offset, limit);
+    lines.feed(&job.bytes, |p| out.push(p.decode(false, limit)));
     if job.last {
-        lines.finish(|raw, origin| out.push(decode_line(raw, origin, true)));
+        lines.finish(|p| out.push(p.decode(true, limit)));
     }
     out
 }
@@ -58,10 +66,17 @@ fn count_lines(bytes: &[u8], last: bool) -> usize {
 }
 
 /// Read `input` to its end (after `head`, bytes already read from it),
-/// decoding every line; `sink` gets them in input order.
-pub fn decode_stream(
+/// decoding every line; `sink` gets them in input order. Lines over the
+/// limit ([`max_line`](super::limits::max_line)) are cut.
+pub fn decode_stream(head: Vec<u8>, input: impl Read + Send, sink: impl FnMut(Line)) -> Outcome {
+    decode_stream_limited(head, input, super::limits::max_line(), sink)
+}
+
+/// [`decode_stream`] with its own line limit (bytes).
+pub fn decode_stream_limited(
     head: Vec<u8>,
     input: impl Read + Send,
+    limit: usize,
     mut sink: impl FnMut(Line),
 ) -> Outcome {
     let workers = std::thread::available_parallelism()
@@ -71,7 +86,8 @@ pub fn decode_stream(
     let job_rx: Arc<Mutex<Receiver<Job>>> = Arc::new(Mutex::new(job_rx));
     let (res_tx, res_rx) = sync_channel::<(usize, Vec<Line>)>(workers);
     std::thread::scope(|scope| {
-        let reader = scope.spawn(move || read_blocks(head, input, |job| job_tx.send(job).is_ok()));
+        let reader =
+            scope.spawn(move || read_blocks(head, input, limit, |job| job_tx.send(job).is_ok()));
         for _ in 0..workers {
             let rx = job_rx.clone();
             let tx = res_tx.clone();
@@ -82,7 +98,7 @@ pub fn decode_stream(
                         Err(_) => return,
                     };
                     let Ok(job) = job else { return };
-                    if tx.send((job.index, decode_job(&job))).is_err() {
+                    if tx.send((job.index, decode_job(&job, limit))).is_err() {
                         return;
                     }
                 }
@@ -136,9 +152,12 @@ pub(super) fn fill(
 }
 
 /// Cut the input into blocks of whole lines; `send` returns false to stop.
+/// A line that grows past `limit` without a newline is not held: its head
+/// goes out as a job of its own and the rest is read and dropped.
 fn read_blocks(
     mut buf: Vec<u8>,
     mut input: impl Read,
+    limit: usize,
     mut send: impl FnMut(Job) -> bool,
 ) -> Outcome {
     let (mut index, mut line, mut offset) = (0, 0, 0u64);
@@ -147,17 +166,37 @@ fn read_blocks(
     let mut want = BLOCK;
     loop {
         let eof = fill(&mut input, &mut buf, want, offset, &mut error);
-        let cut = if eof {
-            buf.len()
-        } else {
-            match memchr::memrchr(b'\n', &buf[scan_from..]) {
-                Some(i) => scan_from + i + 1,
-                None => {
-                    // One line longer than a block: read on.
-                    scan_from = buf.len();
-                    want = buf.len() + BLOCK;
-                    continue;
+        let newline = memchr::memrchr(b'\n', &buf[scan_from..]).map(|i| scan_from + i + 1);
+        let cut = match (eof, newline) {
+            (true, _) => buf.len(),
+            (false, Some(c)) => c,
+            (false, None) if buf.len() > limit => {
+                // All of `buf` is one line, over the limit.
+                let skipped = skip_line(&mut input, buf, limit, offset, &mut error);
+                let job = Job {
+                    index,
+                    bytes: skipped.head,
+                    line,
+                    offset,
+                    last: skipped.ended,
+                    cut: Some(skipped.len),
+                };
+                index += 1;
+                line += 1;
+                offset += skipped.len + u64::from(!skipped.ended);
+                if !send(job) || skipped.ended {
+                    return Outcome { lines: line, error };
                 }
+                buf = skipped.rest;
+                scan_from = 0;
+                want = BLOCK.max(buf.len() + (64 << 10));
+                continue;
+            }
+            (false, None) => {
+                // One line longer than a block (but within the limit): read on.
+                scan_from = buf.len();
+                want = buf.len() + BLOCK;
+                continue;
             }
         };
         let rest = buf.split_off(cut);
@@ -169,6 +208,7 @@ fn read_blocks(
             line,
             offset,
             last: eof,
+            cut: None,
         };
         index += 1;
         line += n;
@@ -181,13 +221,60 @@ fn read_blocks(
     }
 }
 
+/// A line skipped past the limit.
+struct Skipped {
+    /// Its first bytes, for the diagnostic.
+    head: Vec<u8>,
+    /// Its length, without the newline.
+    len: u64,
+    /// The input ended inside it.
+    ended: bool,
+    /// What was read after its newline.
+    rest: Vec<u8>,
+}
+
+/// Read and drop the rest of a line whose first `buf.len()` bytes are read
+/// (it started at input `offset`), a block at a time.
+fn skip_line(
+    input: &mut impl Read,
+    mut buf: Vec<u8>,
+    limit: usize,
+    offset: u64,
+    error: &mut Option<(u64, io::Error)>,
+) -> Skipped {
+    let head = buf[..super::limits::CUT_HEAD.min(limit).min(buf.len())].to_vec();
+    let mut len = buf.len() as u64;
+    loop {
+        buf.clear();
+        let eof = fill(input, &mut buf, BLOCK, offset + len, error);
+        if let Some(i) = memchr::memchr(b'\n', &buf) {
+            len += i as u64;
+            return Skipped {
+                head,
+                len,
+                ended: false,
+                rest: buf.split_off(i + 1),
+            };
+        }
+        len += buf.len() as u64;
+        if eof {
+            return Skipped {
+                head,
+                len,
+                ended: true,
+                rest: Vec::new(),
+            };
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn lines_of(input: &[u8]) -> (Vec<(usize, u64)>, Outcome) {
         let mut origins = Vec::new();
-        let out = decode_stream(Vec::new(), input, |(d, _)| {
+        let out = decode_stream_limited(Vec::new(), input, 64 << 20, |(d, _)| {
             if let Decoded::Bad(diag) = d {
                 origins.push((diag.origin.line, diag.origin.offset));
             }
@@ -218,6 +305,53 @@ mod tests {
         let (got, out) = lines_of(input.as_bytes());
         assert_eq!(got, vec![(1, 0), (2, 2), (3, 2 + long.len() as u64)]);
         assert_eq!(out.lines, 3);
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_cut_and_reading_goes_on() {
+        // A 20 MB line under a 5 MB limit, between two good lines, and a
+        // last line over the limit without a newline: each cut line is one
+        // diagnostic at its place; the reader never holds a whole one.
+        struct Gen(Vec<u8>, usize);
+        impl Read for Gen {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = buf.len().min(self.0.len() - self.1).min(1 << 16);
+                buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+                self.1 += n;
+                Ok(n)
+            }
+        }
+        let mut input = b"{\"type\":\"turn/start\",\"seq\":0,\"time\":1,\"data\":{}}\n".to_vec();
+        let first = input.len() as u64;
+        input.extend(std::iter::repeat_n(b'x', 20 << 20));
+        input.push(b'\n');
+        let third = input.len() as u64;
+        input.extend_from_slice(b"{\"type\":\"turn/start\",\"seq\":1,\"time\":1,\"data\":{}}\n");
+        let fourth = input.len() as u64;
+        input.extend(std::iter::repeat_n(b'y', 6 << 20));
+        let mut got = Vec::new();
+        let out = decode_stream_limited(Vec::new(), Gen(input, 0), 5 << 20, |(d, _)| {
+            got.push(match d {
+                Decoded::Records { records, .. } => {
+                    let o = records[0].origin();
+                    ("ok".to_string(), o.line, o.offset)
+                }
+                Decoded::Bad(d) => (d.reason, d.origin.line, d.origin.offset),
+                other => panic!("{other:?}"),
+            })
+        });
+        assert_eq!(out.lines, 4);
+        assert_eq!(got.len(), 4);
+        assert_eq!(got[0].0, "ok");
+        assert!(
+            got[1].0.contains("20.0 MiB is over the 5.0 MiB line limit"),
+            "{}",
+            got[1].0
+        );
+        assert_eq!((got[1].1, got[1].2), (2, first));
+        assert_eq!(got[2], ("ok".to_string(), 3, third));
+        assert!(got[3].0.contains("ends the input"), "{}", got[3].0);
+        assert_eq!((got[3].1, got[3].2), (4, fourth));
     }
 
     #[test]

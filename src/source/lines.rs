@@ -32,6 +32,9 @@ pub enum Decoded {
     },
     /// A `host/*` frame: it belongs to no session transcript.
     Host(Value),
+    /// A `session.history` document on one line (a page, a response
+    /// envelope, a list of pages), read where it was.
+    History { value: Value, origin: Origin },
     /// The line did not decode; the diagnostic holds it whole.
     Bad(Diagnostic),
 }
@@ -95,8 +98,27 @@ fn bad(origin: Origin, reason: String, raw: String) -> Decoded {
     })
 }
 
+/// True for a value shaped like a `session.history` answer: a page of
+/// events, `{pages}`, a server response carrying one, or a list of those.
+fn looks_like_history(v: &Value) -> bool {
+    match v {
+        Value::Array(items) => items.first().is_some_and(looks_like_history),
+        Value::Object(o) => {
+            o.get("events").is_some_and(Value::is_array)
+                || o.contains_key("pages")
+                || o.get("result")
+                    .and_then(|r| r.get("value"))
+                    .is_some_and(looks_like_history)
+        }
+        _ => false,
+    }
+}
+
 /// Decode one parsed line; `line` is its text (kept in diagnostics).
 pub fn decode_value(value: Value, line: &str, origin: Origin) -> Decoded {
+    if looks_like_history(&value) {
+        return Decoded::History { value, origin };
+    }
     let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
     if kind == "session" && value.get("id").is_some() && value.get("seq").is_none() {
         let id = value
@@ -152,13 +174,53 @@ pub fn decode_value(value: Value, line: &str, origin: Origin) -> Decoded {
     }
 }
 
+/// A line handed out by [`LineSplitter`]: `raw` is the whole line, or for
+/// a line cut at the limit its first bytes, with `cut` its whole length.
+#[derive(Debug, Clone, Copy)]
+pub struct Piece<'a> {
+    pub raw: &'a [u8],
+    pub origin: Origin,
+    /// The line was longer than the limit: its length in bytes.
+    pub cut: Option<u64>,
+}
+
+impl Piece<'_> {
+    /// Decode it ([`decode_line`], or the diagnostic of a cut line).
+    pub fn decode(&self, truncated: bool, limit: usize) -> (Decoded, Option<Diagnostic>) {
+        match self.cut {
+            None => decode_line(self.raw, self.origin, truncated),
+            Some(len) => (cut_line(self.raw, len, self.origin, limit, truncated), None),
+        }
+    }
+}
+
+/// The diagnostic of a line cut at the limit (`head`: its first bytes).
+pub fn cut_line(head: &[u8], len: u64, origin: Origin, limit: usize, ended: bool) -> Decoded {
+    bad(
+        origin,
+        super::limits::cut_reason(len, limit, ended),
+        String::from_utf8_lossy(head).into_owned(),
+    )
+}
+
 /// Cuts bytes arriving in pieces into lines, counting lines and byte
-/// offsets from the start of the stream.
-#[derive(Debug, Default)]
+/// offsets from the start of the stream. A line longer than the limit is
+/// not held: its first [`CUT_HEAD`](super::limits::CUT_HEAD) bytes are
+/// kept, the rest counted and dropped until its newline.
+#[derive(Debug)]
 pub struct LineSplitter {
     partial: Vec<u8>,
     line: usize,
     offset: u64,
+    limit: usize,
+    /// The line being skipped: its length so far (`partial` holds its head).
+    skipped: Option<u64>,
+}
+
+impl Default for LineSplitter {
+    fn default() -> Self {
+        LineSplitter::with_limit(super::limits::max_line())
+    }
 }
 
 impl LineSplitter {
@@ -166,18 +228,34 @@ impl LineSplitter {
         LineSplitter::default()
     }
 
-    /// A splitter for bytes that start after `line` lines and `offset` bytes
-    /// of a stream (one block of a file decoded on its own).
-    pub fn starting_at(line: usize, offset: u64) -> LineSplitter {
+    /// A splitter with its own line limit (bytes).
+    pub fn with_limit(limit: usize) -> LineSplitter {
         LineSplitter {
-            line,
-            offset,
-            ..LineSplitter::default()
+            partial: Vec::new(),
+            line: 0,
+            offset: 0,
+            limit: limit.max(1),
+            skipped: None,
         }
     }
 
-    /// Feed bytes; `f` gets every line completed by them, with its origin.
-    pub fn feed(&mut self, mut bytes: &[u8], mut f: impl FnMut(&[u8], Origin)) {
+    /// A splitter for bytes that start after `line` lines and `offset` bytes
+    /// of a stream (one block of a file decoded on its own).
+    pub fn starting_at(line: usize, offset: u64, limit: usize) -> LineSplitter {
+        LineSplitter {
+            line,
+            offset,
+            ..LineSplitter::with_limit(limit)
+        }
+    }
+
+    /// The line limit in bytes.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Feed bytes; `f` gets every line completed by them.
+    pub fn feed(&mut self, mut bytes: &[u8], mut f: impl FnMut(Piece<'_>)) {
         while let Some(nl) = memchr::memchr(b'\n', bytes) {
             let (head, rest) = bytes.split_at(nl);
             bytes = &rest[1..];
@@ -186,27 +264,79 @@ impl LineSplitter {
                 line: self.line,
                 offset: self.offset,
             };
-            if self.partial.is_empty() {
+            if let Some(len) = self.skipped.take() {
+                let len = len + head.len() as u64;
+                self.offset += len + 1;
+                let kept = std::mem::take(&mut self.partial);
+                f(Piece {
+                    raw: &kept,
+                    origin,
+                    cut: Some(len),
+                });
+            } else if self.partial.is_empty() && head.len() <= self.limit {
                 self.offset += head.len() as u64 + 1;
-                f(head, origin);
-            } else {
+                f(Piece {
+                    raw: head,
+                    origin,
+                    cut: None,
+                });
+            } else if self.partial.len() + head.len() <= self.limit {
                 self.partial.extend_from_slice(head);
                 let whole = std::mem::take(&mut self.partial);
                 self.offset += whole.len() as u64 + 1;
-                f(&whole, origin);
+                f(Piece {
+                    raw: &whole,
+                    origin,
+                    cut: None,
+                });
+            } else {
+                let len = (self.partial.len() + head.len()) as u64;
+                self.keep_head(head);
+                self.offset += len + 1;
+                let kept = std::mem::take(&mut self.partial);
+                f(Piece {
+                    raw: &kept,
+                    origin,
+                    cut: Some(len),
+                });
             }
         }
-        self.partial.extend_from_slice(bytes);
+        if bytes.is_empty() {
+            return;
+        }
+        match &mut self.skipped {
+            Some(len) => *len += bytes.len() as u64,
+            None if self.partial.len() + bytes.len() <= self.limit => {
+                self.partial.extend_from_slice(bytes)
+            }
+            None => {
+                let len = (self.partial.len() + bytes.len()) as u64;
+                self.keep_head(bytes);
+                self.skipped = Some(len);
+            }
+        }
     }
 
-    /// Bytes of an unfinished last line held back.
+    /// Cut the partial line to its head, taking what `more` adds to it.
+    fn keep_head(&mut self, more: &[u8]) {
+        let head = super::limits::CUT_HEAD.min(self.limit);
+        if self.partial.len() < head {
+            let take = (head - self.partial.len()).min(more.len());
+            self.partial.extend_from_slice(&more[..take]);
+        }
+        self.partial.truncate(head);
+        self.partial.shrink_to_fit();
+    }
+
+    /// Bytes of an unfinished last line held back (for a line being cut,
+    /// the head kept).
     pub fn pending(&self) -> usize {
         self.partial.len()
     }
 
     /// End of stream: hand out an unfinished last line, if any.
-    pub fn finish(&mut self, mut f: impl FnMut(&[u8], Origin)) {
-        if self.partial.is_empty() {
+    pub fn finish(&mut self, mut f: impl FnMut(Piece<'_>)) {
+        if self.partial.is_empty() && self.skipped.is_none() {
             return;
         }
         self.line += 1;
@@ -215,13 +345,18 @@ impl LineSplitter {
             offset: self.offset,
         };
         let whole = std::mem::take(&mut self.partial);
-        self.offset += whole.len() as u64;
-        f(&whole, origin);
+        let cut = self.skipped.take();
+        self.offset += cut.unwrap_or(whole.len() as u64);
+        f(Piece {
+            raw: &whole,
+            origin,
+            cut,
+        });
     }
 
     /// Start over (a truncated file is read again from its start).
     pub fn reset(&mut self) {
-        *self = LineSplitter::default();
+        *self = LineSplitter::with_limit(self.limit);
     }
 
     /// Lines completed so far.
@@ -238,8 +373,12 @@ mod tests {
         let mut s = LineSplitter::new();
         let mut out = Vec::new();
         for p in pieces {
-            s.feed(p.as_bytes(), |l, o| {
-                out.push((String::from_utf8_lossy(l).into_owned(), o.line, o.offset))
+            s.feed(p.as_bytes(), |l| {
+                out.push((
+                    String::from_utf8_lossy(l.raw).into_owned(),
+                    l.origin.line,
+                    l.origin.offset,
+                ))
             });
         }
         (out, s.pending())
@@ -259,12 +398,69 @@ mod tests {
     fn finish_flushes_the_last_line() {
         let mut s = LineSplitter::new();
         let mut n = 0;
-        s.feed(b"x\ny", |_, _| n += 1);
-        s.finish(|l, o| {
-            assert_eq!((l, o.line, o.offset), (&b"y"[..], 2, 2));
+        s.feed(b"x\ny", |_| n += 1);
+        s.finish(|l| {
+            assert_eq!((l.raw, l.origin.line, l.origin.offset), (&b"y"[..], 2, 2));
             n += 1;
         });
         assert_eq!(n, 2);
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_cut_not_held() {
+        // 3 MB without a newline, in 64 KB pieces, under a 1 MB limit: the
+        // splitter holds the head only, then reports the cut at the newline.
+        let mut s = LineSplitter::with_limit(1 << 20);
+        let mut got = Vec::new();
+        let piece = vec![b'x'; 64 << 10];
+        s.feed(b"{}\n", |l| got.push((l.raw.len(), l.origin, l.cut)));
+        for _ in 0..48 {
+            s.feed(&piece, |_| panic!("no line yet"));
+            assert!(s.pending() <= 1 << 20);
+        }
+        assert_eq!(s.pending(), crate::source::limits::CUT_HEAD);
+        s.feed(b"yy\n{\"a\":1}\n", |l| {
+            got.push((l.raw.len(), l.origin, l.cut))
+        });
+        let long = 48 * (64 << 10) + 2;
+        assert_eq!(
+            got,
+            vec![
+                (2, Origin { line: 1, offset: 0 }, None),
+                (
+                    crate::source::limits::CUT_HEAD,
+                    Origin { line: 2, offset: 3 },
+                    Some(long as u64)
+                ),
+                (
+                    7,
+                    Origin {
+                        line: 3,
+                        offset: 3 + long as u64 + 1
+                    },
+                    None
+                ),
+            ]
+        );
+        // Cut inside one piece, and a cut last line.
+        let mut s = LineSplitter::with_limit(4096);
+        let mut cuts = Vec::new();
+        let mut big = vec![b'z'; 10_000];
+        big.push(b'\n');
+        big.extend_from_slice(&[b'w'; 5_000]);
+        s.feed(&big, |l| cuts.push(l.cut));
+        s.finish(|l| cuts.push(l.cut));
+        assert_eq!(cuts, vec![Some(10_000), Some(5_000)]);
+        let (d, _) = Piece {
+            raw: b"zz",
+            origin: Origin::default(),
+            cut: Some(10_000),
+        }
+        .decode(false, 4096);
+        match d {
+            Decoded::Bad(d) => assert!(d.reason.contains("line limit"), "{}", d.reason),
+            d => panic!("{d:?}"),
+        }
     }
 
     #[test]

@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 
 use crate::wire::{Diagnostic, Record};
 
-pub use super::sessions::SessionSummary;
+pub use super::sessions::{SessionChange, SessionSummary};
 
 /// Records per batch at most.
 pub const MAX_BATCH: usize = 1024;
@@ -37,8 +37,12 @@ pub enum LiveEvent {
     Records(Vec<Record>),
     /// The state of the link (shown in the status bar).
     Status(LinkStatus),
-    /// The sessions the source knows about (for a session picker).
+    /// The sessions the source knows about (for a session picker): the
+    /// whole list, sent once when the source learns it.
     Sessions(Vec<SessionSummary>),
+    /// One session is new, changed or gone (sent per change, never the
+    /// whole list again).
+    Session(SessionChange),
     /// A problem of the source itself (not of a line): a refused connection,
     /// a failed history page, frames of another session left out.
     Diagnostic(Diagnostic),

@@ -51,6 +51,8 @@ pub enum LoadError {
     Empty(String),
     #[error("{path}: unknown format: {reason}")]
     UnknownFormat { path: String, reason: String },
+    #[error("{path}: {reason}")]
+    Damaged { path: String, reason: String },
     #[error("{path}: no session {id:?} (sessions: {known})")]
     NoSuchSession {
         path: String,
@@ -180,6 +182,11 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
     })
 }
 
+/// How much of the input format detection reads at most: a first line
+/// longer than this is a line of a line format (its JSON is checked when it
+/// is decoded, against the line limit), never read whole to decide.
+const DETECT: usize = 1 << 20;
+
 /// Decompressed text in: one JSON document (a history), or lines.
 fn load_text(
     name: &str,
@@ -187,22 +194,28 @@ fn load_text(
     mut text: impl Read + Send,
 ) -> Result<Loaded, LoadError> {
     // The first line decides: a whole JSON value on it means lines (frames,
-    // events, log rows); otherwise the input may be one document spread over
-    // lines (a pretty-printed history), read whole.
+    // events, log rows, a history on one line); otherwise the input may be
+    // one document spread over lines (a pretty-printed history), read whole.
     let mut head = Vec::new();
     let mut pre = Vec::new();
     let mut error = None;
-    let ended = loop {
+    let (ended, complete) = loop {
         let start = head.len();
         if fill(&mut text, &mut head, start + (64 << 10), 0, &mut error) {
-            break true;
+            break (true, true);
         }
         if memchr::memchr(b'\n', &head[start..]).is_some() {
-            break false;
+            break (false, true);
+        }
+        if head.len() >= DETECT {
+            break (false, false);
         }
     };
     if let Some((at, e)) = &error {
         pre.push(damaged(compressed, *at, e));
+    }
+    if !complete {
+        return load_lines(name, compressed, pre, head, text);
     }
     let first_line = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
     let trimmed = first_line.trim_ascii();
@@ -219,14 +232,14 @@ fn load_text(
 }
 
 fn damaged(compressed: bool, at: u64, e: &std::io::Error) -> Diagnostic {
-    let what = if compressed {
-        "zstd stream is damaged or truncated"
-    } else {
-        "the input could not be read to its end"
+    let reason = match (compressed, at) {
+        (true, 0) => format!("zstd stream ends early: nothing decoded ({e})"),
+        (true, _) => format!("zstd stream is damaged or truncated after {at} decoded bytes: {e}"),
+        (false, _) => format!("the input could not be read to its end after {at} bytes: {e}"),
     };
     Diagnostic {
         origin: Origin::default(),
-        reason: format!("{what} after {at} decoded bytes: {e}"),
+        reason,
         raw: String::new(),
     }
 }
@@ -320,6 +333,7 @@ fn load_lines(
     rest: impl Read + Send,
 ) -> Result<Loaded, LoadError> {
     let mut sessions = Sessions::default();
+    let pre_reason = pre.first().map(|d| d.reason.clone());
     for d in pre {
         sessions.push(None, Record::Diagnostic(d));
     }
@@ -353,6 +367,24 @@ fn load_lines(
             }
             // Host-stream frames belong to no session transcript.
             Decoded::Host(_) => decoded += 1,
+            Decoded::History { value, origin } => match history_records(&value, origin) {
+                Some((id, records)) => {
+                    format = Format::History;
+                    decoded += 1;
+                    for r in records {
+                        sessions.push(id.as_deref(), r);
+                    }
+                }
+                None => {
+                    let diag = Diagnostic {
+                        origin,
+                        reason: "a JSON document that is neither a frame nor a history page".into(),
+                        raw: value.to_string(),
+                    };
+                    first_reason.get_or_insert_with(|| diag.reason.clone());
+                    sessions.push(None, Record::Diagnostic(diag));
+                }
+            },
             Decoded::Bad(diag) => {
                 first_reason.get_or_insert_with(|| diag.reason.clone());
                 sessions.push(None, Record::Diagnostic(diag));
@@ -363,8 +395,18 @@ fn load_lines(
         sessions.push(None, Record::Diagnostic(damaged(compressed, *at, e)));
     }
     if decoded == 0 {
-        if let Some((at, e)) = &outcome.error {
-            first_reason.get_or_insert_with(|| damaged(compressed, *at, e).reason);
+        // A stream that broke before anything decoded says so, not "empty".
+        let broken = pre_reason.or_else(|| {
+            outcome
+                .error
+                .as_ref()
+                .map(|(at, e)| damaged(compressed, *at, e).reason)
+        });
+        if let Some(reason) = broken.filter(|_| first_reason.is_none()) {
+            return Err(LoadError::Damaged {
+                path: name.to_string(),
+                reason,
+            });
         }
         if first_reason.is_none() {
             return Err(LoadError::Empty(name.to_string()));
@@ -448,6 +490,31 @@ fn load_history(
     compressed: bool,
     pre: &mut Vec<Diagnostic>,
 ) -> Option<Loaded> {
+    let origin = Origin { line: 1, offset: 0 };
+    let (session_id, events) = history_records(doc, origin)?;
+    let mut records: Vec<Record> = std::mem::take(pre)
+        .into_iter()
+        .map(Record::Diagnostic)
+        .collect();
+    records.extend(events);
+    Some(Loaded {
+        name: name.to_string(),
+        format: Format::History,
+        compressed,
+        sessions: vec![LoadedSession {
+            id: session_id,
+            header: None,
+            records,
+        }],
+        lines: 1,
+    })
+}
+
+/// The records of a `session.history` document read at `origin`: its
+/// session id when it names one, and its events in seq order (exact
+/// repeats dropped), after diagnostics for error pages and events that do
+/// not decode. `None`: not a history (no page of events in it).
+pub fn history_records(doc: &Value, origin: Origin) -> Option<(Option<String>, Vec<Record>)> {
     let mut pages = Vec::new();
     let mut errors = Vec::new();
     collect_pages(doc, &mut pages, &mut errors);
@@ -458,18 +525,16 @@ fn load_history(
         .get("sessionId")
         .and_then(Value::as_str)
         .map(str::to_string);
-    let origin = Origin { line: 1, offset: 0 };
-    let mut records: Vec<Record> = std::mem::take(pre)
+    let mut records: Vec<Record> = errors
         .into_iter()
-        .map(Record::Diagnostic)
+        .map(|reason| {
+            Record::Diagnostic(Diagnostic {
+                origin,
+                reason,
+                raw: String::new(),
+            })
+        })
         .collect();
-    for e in errors {
-        records.push(Record::Diagnostic(Diagnostic {
-            origin,
-            reason: e,
-            raw: String::new(),
-        }));
-    }
     let mut events: Vec<(SessionEvent, Option<ViewEnvelope>)> = Vec::new();
     for (p, page) in pages.iter().enumerate() {
         let list = page
@@ -507,17 +572,7 @@ fn load_history(
         view,
         origin,
     }));
-    Some(Loaded {
-        name: name.to_string(),
-        format: Format::History,
-        compressed,
-        sessions: vec![LoadedSession {
-            id: session_id,
-            header: None,
-            records,
-        }],
-        lines: 1,
-    })
+    Some((session_id, records))
 }
 
 #[cfg(test)]

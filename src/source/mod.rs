@@ -14,6 +14,7 @@ pub mod chunks;
 pub mod demo;
 pub mod follow;
 pub mod host;
+pub mod limits;
 pub mod lines;
 pub mod listen;
 pub mod live;

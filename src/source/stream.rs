@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-use super::lines::{Decoded, LineSplitter, decode_line};
+use super::lines::{Decoded, LineSplitter, Piece};
 use super::live::{Closed, LiveEvent, LiveTx, READ_CHUNK, Tap};
 use super::sessions::SessionBook;
 use crate::wire::{Diagnostic, Origin, Record};
@@ -80,9 +80,9 @@ impl LineStream {
     pub fn feed(&mut self, bytes: &[u8], out: &mut Output) -> Result<(), StreamError> {
         let mut lines = Vec::new();
         self.splitter
-            .feed(bytes, |raw, origin| lines.push((raw.to_vec(), origin)));
-        for (raw, origin) in lines {
-            self.line(&raw, origin, false, out)?;
+            .feed(bytes, |p| lines.push((p.raw.to_vec(), p.origin, p.cut)));
+        for (raw, origin, cut) in lines {
+            self.line(&raw, origin, cut, false, out)?;
         }
         Ok(())
     }
@@ -91,9 +91,9 @@ impl LineStream {
     pub fn finish(&mut self, out: &mut Output) -> Result<(), StreamError> {
         let mut last = None;
         self.splitter
-            .finish(|raw, origin| last = Some((raw.to_vec(), origin)));
-        if let Some((raw, origin)) = last {
-            self.line(&raw, origin, true, out)?;
+            .finish(|p| last = Some((p.raw.to_vec(), p.origin, p.cut)));
+        if let Some((raw, origin, cut)) = last {
+            self.line(&raw, origin, cut, true, out)?;
         }
         Ok(())
     }
@@ -120,15 +120,20 @@ impl LineStream {
         &mut self,
         raw: &[u8],
         origin: Origin,
+        cut: Option<u64>,
         truncated: bool,
         out: &mut Output,
     ) -> Result<(), StreamError> {
+        // A cut line is not recorded: only its head is left, and its
+        // diagnostic says so.
         if let Some(tap) = &self.tap
+            && cut.is_none()
             && !raw.iter().all(u8::is_ascii_whitespace)
         {
             tap.message(raw).map_err(StreamError::Tap)?;
         }
-        let (decoded, lossy) = decode_line(raw, origin, truncated);
+        let piece = Piece { raw, origin, cut };
+        let (decoded, lossy) = piece.decode(truncated, self.splitter.limit());
         if let Some(d) = lossy {
             out.records.push(Record::Diagnostic(self.label(d)));
         }
@@ -140,8 +145,8 @@ impl LineStream {
             }
             Decoded::Host(v) => {
                 let mut sel = self.selection.lock().unwrap_or_else(|p| p.into_inner());
-                if sel.book.on_host_frame(&v) {
-                    out.events.push(LiveEvent::Sessions(sel.book.list()));
+                if let Some(change) = sel.book.on_host_frame(&v) {
+                    out.events.push(LiveEvent::Session(change));
                 }
                 return Ok(());
             }
@@ -150,6 +155,21 @@ impl LineStream {
                 (self.current.clone(), Vec::new())
             }
             Decoded::Packed(records) => (self.current.clone(), records),
+            Decoded::History { value, origin } => {
+                match super::load::history_records(&value, origin) {
+                    Some((id, records)) => (id.or_else(|| self.current.clone()), records),
+                    None => {
+                        let d = Diagnostic {
+                            origin,
+                            reason: "a JSON document that is neither a frame nor a history page"
+                                .into(),
+                            raw: value.to_string(),
+                        };
+                        out.records.push(Record::Diagnostic(self.label(d)));
+                        return Ok(());
+                    }
+                }
+            }
             Decoded::Records { session, records } => {
                 if session.is_some() {
                     self.current.clone_from(&session);
@@ -162,8 +182,8 @@ impl LineStream {
             return Ok(());
         };
         let mut sel = self.selection.lock().unwrap_or_else(|p| p.into_inner());
-        if sel.book.touch(&id) {
-            out.events.push(LiveEvent::Sessions(sel.book.list()));
+        if let Some(change) = sel.book.touch(&id) {
+            out.events.push(LiveEvent::Session(change));
         }
         let want = sel.want.get_or_insert_with(|| id.clone());
         if *want == id {
@@ -244,7 +264,7 @@ mod tests {
         assert_eq!(
             out.events
                 .iter()
-                .filter(|e| matches!(e, LiveEvent::Sessions(_)))
+                .filter(|e| matches!(e, LiveEvent::Session(_)))
                 .count(),
             2
         );

@@ -112,6 +112,43 @@ pub fn inline(s: &str) -> String {
     line(&joined).into_owned()
 }
 
+/// A message deck prints on its own (stderr, a one-line error): each line
+/// sanitized as in [`line`], line breaks kept. File names, session ids and
+/// reasons quoted from input reach the terminal no other way.
+pub fn message(s: &str) -> String {
+    s.split('\n')
+        .map(|l| line(l.strip_suffix('\r').unwrap_or(l)).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Characters JSON may carry raw that a terminal would act on or that
+/// reorder what a reader sees: DEL, C1 controls, bidi controls, and the
+/// line and paragraph separators.
+fn json_unsafe(c: char) -> bool {
+    let u = c as u32;
+    (0x7f..=0x9f).contains(&u) || is_bidi_control(c) || u == 0x2028 || u == 0x2029
+}
+
+/// JSON text made safe to print: every character of [`json_unsafe`] as a
+/// `\uXXXX` escape. Only valid in JSON whose strings hold those characters
+/// raw (outside strings JSON allows none of them), so the value read back
+/// is the same.
+pub fn json_text(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(json_unsafe) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if json_unsafe(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Strip every control (no visible marks): for text copied to the clipboard
 /// via OSC 52 and for terminal titles. Newlines and tabs are kept.
 pub fn strip_controls(s: &str) -> String {
@@ -160,6 +197,26 @@ mod tests {
     #[test]
     fn inline_marks_newlines() {
         assert_eq!(inline("a\nb\n"), "a⏎b");
+    }
+
+    #[test]
+    fn messages_keep_their_lines_and_nothing_else() {
+        assert_eq!(
+            message("no session \u{1b}]8;;x\u{7}\u{9b}\u{202e}\u{7f}\nnext\r\n"),
+            "no session ␛]8;;x␇\\x9b<U+202E>␡\nnext\n"
+        );
+    }
+
+    #[test]
+    fn json_text_escapes_what_a_terminal_acts_on() {
+        let raw = serde_json::to_string("a\u{85}b\u{7f}c\u{202e}d\u{2028}e\u{1b}").unwrap();
+        let safe = json_text(&raw);
+        assert_eq!(safe, r#""a\u0085b\u007fc\u202ed\u2028e\u001b""#);
+        assert_eq!(
+            serde_json::from_str::<String>(&safe).unwrap(),
+            "a\u{85}b\u{7f}c\u{202e}d\u{2028}e\u{1b}"
+        );
+        assert!(matches!(json_text("{\"plain\":1}"), Cow::Borrowed(_)));
     }
 
     #[test]

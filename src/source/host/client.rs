@@ -340,7 +340,7 @@ impl Client {
             }
             return Ok(());
         };
-        let (changed, last_seq) = match &frame {
+        let (change, last_seq) = match &frame {
             Frame::Event { event, .. } => (self.book.on_event(&sid, event.seq, event.time), None),
             Frame::Other { kind, payload, .. } => (
                 self.book.on_frame(&sid, kind, payload),
@@ -349,8 +349,8 @@ impl Client {
                     .flatten(),
             ),
         };
-        if changed {
-            self.tx.send(LiveEvent::Sessions(self.book.list())).await?;
+        if let Some(change) = change {
+            self.tx.send(LiveEvent::Session(change)).await?;
         }
         if let Some(last) = last_seq {
             self.recording.subscribed(&sid, last);
@@ -385,8 +385,8 @@ impl Client {
             return self.diagnostic("host message: not JSON".into(), text).await;
         };
         let payload = v.get("payload").unwrap_or(&v);
-        if self.book.on_host_frame(payload) {
-            self.tx.send(LiveEvent::Sessions(self.book.list())).await?;
+        if let Some(change) = self.book.on_host_frame(payload) {
+            self.tx.send(LiveEvent::Session(change)).await?;
         }
         let kind = payload.get("type").and_then(Value::as_str).unwrap_or("");
         let sid = payload.get("sessionId").and_then(Value::as_str);
