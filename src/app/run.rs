@@ -110,6 +110,46 @@ pub enum Feed {
     Msgs(Receiver<Msg>),
 }
 
+/// What the input thread and the live relay send the loop: a terminal
+/// event when it was read, or `None` for "live input is waiting".
+type Input = (Instant, Option<std::io::Result<Event>>);
+
+/// A live feed as the loop takes it: messages, and the flag the relay sets
+/// when it has woken the loop (cleared when the loop takes the wake-up).
+struct Relayed {
+    rx: Receiver<Msg>,
+    woken: Arc<AtomicBool>,
+}
+
+/// Pass a live feed on through a bounded channel (back-pressure stays), and
+/// wake the loop when a message arrives while it sleeps: it waits on the
+/// keyboard, and a live frame must show within a frame, not at its next
+/// timeout.
+fn relay(feed: Feed, wake: std::sync::mpsc::Sender<Input>) -> anyhow::Result<Relayed> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(crate::source::live::CHANNEL_BATCHES);
+    let woken = Arc::new(AtomicBool::new(false));
+    let flag = woken.clone();
+    std::thread::Builder::new()
+        .name("deck-live".into())
+        .spawn(move || {
+            let next = || match &feed {
+                Feed::Records(r) => r.recv().ok().map(Msg::Records),
+                Feed::Msgs(r) => r.recv().ok(),
+            };
+            while let Some(msg) = next() {
+                if tx.send(msg).is_err() {
+                    return;
+                }
+                if !flag.swap(true, Ordering::Relaxed) && wake.send((Instant::now(), None)).is_err()
+                {
+                    return;
+                }
+            }
+        })
+        .context("cannot start the live relay thread")?;
+    Ok(Relayed { rx, woken })
+}
+
 /// Run the app until it quits. `live`: records from a live source.
 pub fn run(app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<()> {
     run_feed(app, live.map(Feed::Records))
@@ -168,14 +208,17 @@ pub fn run_loading(
     // checking the stop flag (signals) and the clock whatever the terminal
     // does — a vanished terminal can make reads return at once forever.
     // Each event carries when it was read, to trace key latency.
-    let (input_tx, input) = std::sync::mpsc::channel::<(Instant, std::io::Result<Event>)>();
+    // `None` in place of an event: live input arrived (see [`relay`]), so
+    // the loop wakes for it at once instead of at its next timeout.
+    let (input_tx, input) = std::sync::mpsc::channel::<Input>();
+    let live = live.map(|feed| relay(feed, input_tx.clone())).transpose()?;
     std::thread::Builder::new()
         .name("deck-input".into())
         .spawn(move || {
             loop {
                 let ev = event::read();
                 let failed = ev.is_err();
-                if input_tx.send((Instant::now(), ev)).is_err() || failed {
+                if input_tx.send((Instant::now(), Some(ev))).is_err() || failed {
                     return;
                 }
             }
@@ -204,8 +247,8 @@ pub fn run_loading(
         }
         while let Ok((_, ev)) = input.try_recv() {
             match ev {
-                Err(_) => return Ok(()),
-                Ok(Event::Key(k)) if loading_quits(&k) => return Ok(()),
+                Some(Err(_)) => return Ok(()),
+                Some(Ok(Event::Key(k))) if loading_quits(&k) => return Ok(()),
                 _ => {}
             }
         }
@@ -223,7 +266,7 @@ pub fn run_loading(
     let mut last_draw = Instant::now() - FRAME;
     let mut last_tick = Instant::now();
     // An input event taken while applying live input, answered next turn.
-    let mut held: Option<(Instant, std::io::Result<Event>)> = None;
+    let mut held: Option<Input> = None;
     // Keys answered but not drawn yet (when they were read), for the trace.
     let mut trace = KeyTrace::from_env();
     app.update(Msg::Tick {
@@ -287,6 +330,14 @@ pub fn run_loading(
                 // Drain everything queued, then draw once.
                 let mut next = Some(first);
                 while let Some((read_at, ev)) = next.take() {
+                    let Some(ev) = ev else {
+                        // Live input is waiting: taken below.
+                        if let Some(l) = &live {
+                            l.woken.store(false, Ordering::Relaxed);
+                        }
+                        next = input.try_recv().ok();
+                        continue;
+                    };
                     let Ok(ev) = ev else {
                         // The terminal is gone (read error): stop.
                         quit = true;
@@ -328,20 +379,25 @@ pub fn run_loading(
         // frames waiting (the sources hold the rest back meanwhile).
         let started = Instant::now();
         // Stays true when the budget ran out before the feed did.
-        let next_live = || match &live {
-            Some(Feed::Records(rx)) => rx.try_recv().ok().map(Msg::Records),
-            Some(Feed::Msgs(rx)) => rx.try_recv().ok(),
-            None => None,
-        };
+        let next_live = || live.as_ref().and_then(|l| l.rx.try_recv().ok());
         // Input just came: draw its answer before more live input.
         more_live = urgent;
         while !more_live {
             more_live = started.elapsed() >= APPLY_BUDGET;
-            // A key waits for no more live input.
-            if let Ok(ev) = input.try_recv() {
-                held = Some(ev);
-                more_live = true;
-                break;
+            // A key waits for no more live input (a wake-up for live
+            // input is what this loop does anyway).
+            match input.try_recv() {
+                Ok((_, None)) => {
+                    if let Some(l) = &live {
+                        l.woken.store(false, Ordering::Relaxed);
+                    }
+                }
+                Ok(ev) => {
+                    held = Some(ev);
+                    more_live = true;
+                    break;
+                }
+                Err(_) => {}
             }
             let Some(msg) = next_live() else {
                 more_live = false;

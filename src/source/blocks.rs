@@ -131,6 +131,9 @@ pub(super) fn fill(
     offset: u64,
     error: &mut Option<(u64, io::Error)>,
 ) -> bool {
+    // Exactly what is wanted: a line growing towards the limit must not
+    // double its buffer past it.
+    buf.reserve_exact(want.saturating_sub(buf.len()));
     while buf.len() < want {
         let start = buf.len();
         buf.resize(want, 0);
@@ -193,9 +196,16 @@ fn read_blocks(
                 continue;
             }
             (false, None) => {
-                // One line longer than a block (but within the limit): read on.
+                // One line longer than a block (but within the limit): read
+                // on, into room for the whole limit reserved once (memory is
+                // only used as it is read), so the buffer is never copied
+                // to grow.
                 scan_from = buf.len();
                 want = buf.len() + BLOCK;
+                let room = limit.saturating_add(BLOCK);
+                if buf.capacity() < room {
+                    buf.reserve_exact(room - buf.len());
+                }
                 continue;
             }
         };

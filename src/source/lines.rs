@@ -307,6 +307,13 @@ impl LineSplitter {
         match &mut self.skipped {
             Some(len) => *len += bytes.len() as u64,
             None if self.partial.len() + bytes.len() <= self.limit => {
+                if self.partial.len() + bytes.len() > self.partial.capacity()
+                    && self.partial.len() >= 1 << 20
+                {
+                    // A long line: room for the limit once (used as it is
+                    // read), never a copy per doubling.
+                    self.partial.reserve_exact(self.limit - self.partial.len());
+                }
                 self.partial.extend_from_slice(bytes)
             }
             None => {

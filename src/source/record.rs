@@ -116,6 +116,18 @@ pub async fn record(
             match ev {
                 LiveEvent::Status(s) => log(s.label()),
                 LiveEvent::Diagnostic(d) => log(format!("note: {}", d.reason)),
+                // Lines that did not decode (or were cut at the line limit,
+                // and so are not in the recording) are said where they were.
+                LiveEvent::Records(records) => {
+                    for r in records {
+                        if let crate::wire::Record::Diagnostic(d) = r {
+                            log(format!(
+                                "note: line {} (byte {}): {}",
+                                d.origin.line, d.origin.offset, d.reason
+                            ));
+                        }
+                    }
+                }
                 _ => {}
             }
         }

@@ -18,12 +18,20 @@ use super::live::{Closed, LiveEvent, LiveTx, READ_CHUNK, Tap};
 use super::sessions::SessionBook;
 use crate::wire::{Diagnostic, Origin, Record};
 
+/// Sessions left out that get a diagnostic each; after them one more says
+/// there are others (a stream of 100k sessions is not 100k diagnostics:
+/// the session list has them all).
+const HIDDEN_NAMED: usize = 10;
+
 /// Which session is shown; shared by every connection of one source.
 #[derive(Debug, Default)]
 pub struct Selection {
     want: Option<String>,
     book: SessionBook,
+    /// Sessions left out that a diagnostic named (at most
+    /// [`HIDDEN_NAMED`]), and whether the one about the rest was said.
     hidden: HashSet<String>,
+    hidden_more: bool,
 }
 
 impl Selection {
@@ -188,13 +196,24 @@ impl LineStream {
         let want = sel.want.get_or_insert_with(|| id.clone());
         if *want == id {
             out.records.extend(records);
-        } else if sel.hidden.insert(id.clone()) {
+        } else if self.tap.is_none() && !sel.hidden.contains(&id) {
+            // (A recording keeps every session: nothing is left out there.)
+            let shown = sel.want.clone().unwrap_or_default();
+            let reason = if sel.hidden.len() < HIDDEN_NAMED {
+                sel.hidden.insert(id.clone());
+                format!(
+                    "frames of session {id} are not shown (this view shows {shown}; pass --session {id} to see it)"
+                )
+            } else if !std::mem::replace(&mut sel.hidden_more, true) {
+                format!(
+                    "frames of more sessions than these {HIDDEN_NAMED} are not shown either, from session {id} on (this view shows {shown}; --session ID shows another)"
+                )
+            } else {
+                return Ok(());
+            };
             let d = Diagnostic {
                 origin,
-                reason: format!(
-                    "frames of session {id} are not shown (this view shows {}; pass --session {id} to see it)",
-                    sel.want.as_deref().unwrap_or("")
-                ),
+                reason,
                 raw: String::new(),
             };
             out.records.push(Record::Diagnostic(self.label(d)));
@@ -267,6 +286,38 @@ mod tests {
                 .filter(|e| matches!(e, LiveEvent::Session(_)))
                 .count(),
             2
+        );
+    }
+
+    #[test]
+    fn many_left_out_sessions_are_named_ten_times_then_once() {
+        let sel = Selection::new(None);
+        let mut s = LineStream::new(None, sel, None);
+        let mut out = Output::default();
+        let input: String = (0..1000).map(|i| ev(&format!("s{i}"), 0)).collect();
+        s.feed(input.as_bytes(), &mut out).unwrap();
+        let diags: Vec<String> = out
+            .records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Diagnostic(d) => Some(d.reason.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(diags.len(), HIDDEN_NAMED + 1);
+        assert!(diags[0].starts_with("frames of session s1 are not shown"));
+        assert!(
+            diags[HIDDEN_NAMED].contains("from session s11 on"),
+            "{}",
+            diags[10]
+        );
+        // Every session is still in the list.
+        assert_eq!(
+            out.events
+                .iter()
+                .filter(|e| matches!(e, LiveEvent::Session(_)))
+                .count(),
+            1000
         );
     }
 
