@@ -5,7 +5,7 @@
 use ratatui::style::Style;
 use unicode_width::UnicodeWidthStr;
 
-use super::{Body, Ctx, Density, Keep, Resolved, diff, generic, read, search, terminal, web};
+use super::{Ctx, Density, Keep, Resolved, Rows, diff, generic, read, search, terminal, web};
 use crate::session::{Status, ToolCard};
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::Role;
@@ -143,19 +143,28 @@ fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Line {
     line
 }
 
-fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Body {
+/// Which end of a card's body its preview keeps.
+fn keep(view: &View) -> Keep {
+    match view {
+        View::Terminal(_) => Keep::Tail,
+        _ => Keep::Head,
+    }
+}
+
+/// The body rows of a card: why it fell back, its error, the card's own
+/// rows, then raw result text it shows (pinned rows first).
+fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
     let inner = Ctx {
         width: ctx.width.saturating_sub(GUTTER_WIDTH).max(1),
         ..*ctx
     };
     let theme = ctx.theme;
-    let mut lines = Vec::new();
     if let Some(reason) = &resolved.fallback {
         let l = Line::styled(
             format!("fallback: {}", sanitize::inline(reason)),
             theme.style(Role::Muted),
         );
-        lines.extend(wrap::words(&l, inner.width));
+        out.pin_all(wrap::words(&l, inner.width));
     }
     if card.status == Status::Error
         && let Some(err) = card.result.as_ref().and_then(|r| r.error.as_ref())
@@ -169,34 +178,27 @@ fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Body {
                 sanitize::inline(&parts.join(" · ")),
                 theme.status(Status::Error),
             );
-            lines.extend(wrap::words(&l, inner.width));
+            out.pin_all(wrap::words(&l, inner.width));
         }
     }
-    let mut b = match &resolved.view {
-        View::Terminal(v) => terminal::body(v, &inner),
-        View::Diff(v) => diff::body(v, &inner),
-        View::Read(v) => read::body(v, &inner),
+    match &resolved.view {
+        View::Terminal(v) => terminal::rows(v, &inner, out),
+        View::Diff(v) => diff::rows(v, &inner, out),
+        View::Read(v) => read::rows(v, &inner, out),
         View::Search(v) => {
             let raw = resolved
                 .raw_result
                 .clone()
                 .or_else(|| card.result.as_ref().map(|r| r.text()));
-            search::body(v, &resolved.title, raw.as_deref(), &inner)
+            search::rows(v, &resolved.title, raw.as_deref(), &inner, out)
         }
-        View::Web(v) => web::body(v, &inner),
-        View::Generic(v) => generic::body(v, &inner),
-    };
+        View::Web(v) => web::rows(v, &inner, out),
+        View::Generic(v) => generic::rows(v, &inner, out),
+    }
     if let Some(raw) = &resolved.raw_result
         && !matches!(resolved.view, View::Search(_))
     {
-        b.lines.extend(generic::raw_result(raw, &inner));
-    }
-    let pinned = lines.len() + b.pinned;
-    lines.append(&mut b.lines);
-    Body {
-        lines,
-        keep: b.keep,
-        pinned,
+        generic::raw_result_into(raw, &inner, out);
     }
 }
 
@@ -208,10 +210,7 @@ pub fn cap(lines: Vec<Line>, rows: usize, keep: Keep, marker_style: Style) -> Ve
     }
     let shown = rows.saturating_sub(1).max(1);
     let hidden = lines.len() - shown;
-    let marker = Line::styled(
-        format!("… {hidden} more line{}", if hidden == 1 { "" } else { "s" }),
-        marker_style,
-    );
+    let marker = Line::styled(crate::text::rows::more_lines(hidden), marker_style);
     match keep {
         Keep::Head => {
             let mut out: Vec<Line> = lines.into_iter().take(shown).collect();
@@ -229,35 +228,35 @@ pub fn cap(lines: Vec<Line>, rows: usize, keep: Keep, marker_style: Style) -> Ve
 
 /// Draw a card: header, then the body at the context's density.
 pub fn render(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Vec<Line> {
+    let mut rows = Rows::all();
+    render_into(card, resolved, ctx, &mut rows);
+    rows.finish(Style::default())
+}
+
+/// [`render`], row by row into `out`. A preview holds only the rows it
+/// shows; at full density every row goes straight on.
+pub fn render_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
     if ctx.width == 0 {
-        return vec![Line::new()];
+        out.push(Line::new());
+        return;
     }
-    let head = wrap::fit(header(card, resolved, ctx), ctx.width);
+    out.push(wrap::fit(header(card, resolved, ctx), ctx.width));
     if ctx.density == Density::Line {
-        return vec![head];
+        return;
     }
-    let b = body(card, resolved, ctx);
-    let lines = match ctx.density {
-        Density::Preview => {
-            let muted = ctx.theme.style(Role::Muted);
-            let keep = b.keep.unwrap_or(Keep::Head);
-            // Pinned lines stay; the rest shares what is left of the budget.
-            let pinned = b.pinned.min(b.lines.len());
-            let budget = ctx.preview_rows.saturating_sub(pinned).max(3);
-            let mut lines = b.lines;
-            let rest = lines.split_off(pinned);
-            lines.extend(cap(rest, budget, keep, muted));
-            lines
-        }
-        _ => b.lines,
-    };
     let gutter = [Span::new(GUTTER, ctx.theme.style(Role::Border))];
-    let mut out = Vec::with_capacity(lines.len() + 1);
-    out.push(head);
-    for l in lines {
-        out.push(wrap::fit(l.prefixed(&gutter), ctx.width));
+    let width = ctx.width;
+    if ctx.density == Density::Preview {
+        // Pinned rows stay; the rest shares what is left of the budget.
+        let mut capped = Rows::capped(ctx.preview_rows, keep(&resolved.view));
+        body(card, resolved, ctx, &mut capped);
+        for l in capped.finish(ctx.theme.style(Role::Muted)) {
+            out.push(wrap::fit(l.prefixed(&gutter), width));
+        }
+        return;
     }
-    out
+    let mut each = |l: Line| out.push(wrap::fit(l.prefixed(&gutter), width));
+    body(card, resolved, ctx, &mut Rows::each(&mut each));
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@
 use ratatui::style::Style;
 use serde_json::Value;
 
-use super::{Body, Ctx, Resolved};
-use crate::text::highlight::highlight_first;
+use super::{Body, Ctx, Resolved, Rows};
+use crate::text::highlight::Highlighter;
 use crate::text::{Line, markdown, sanitize, wrap};
 use crate::theme::Role;
 use crate::wire::view::{Block, GenericView};
@@ -38,8 +38,12 @@ pub fn outcome(_v: &GenericView, r: &Resolved) -> Option<String> {
 
 /// The body of a generic view: raw input, locations, content blocks.
 pub fn body(v: &GenericView, ctx: &Ctx) -> Body {
+    Body::collect(None, |out| rows(v, ctx, out))
+}
+
+/// [`body`], row by row.
+pub fn rows(v: &GenericView, ctx: &Ctx, lines: &mut Rows) {
     let theme = ctx.theme;
-    let mut lines = Vec::new();
     if let Some(input) = &v.raw_input {
         match input {
             Value::String(s) if s.trim().is_empty() => {}
@@ -49,9 +53,9 @@ pub fn body(v: &GenericView, ctx: &Ctx) -> Body {
                 } else {
                     Role::Text
                 };
-                lines.extend(plain(s, theme.style(role), ctx.width));
+                plain(s, theme.style(role), ctx.width, lines);
             }
-            other => lines.extend(json(other, ctx)),
+            other => json(other, ctx, lines),
         }
     }
     for loc in &v.locations {
@@ -66,12 +70,9 @@ pub fn body(v: &GenericView, ctx: &Ctx) -> Body {
     }
     for block in v.content.iter().flatten() {
         match block {
-            Block::Text(t) => lines.extend(markdown::render(
-                t,
-                ctx.width,
-                theme,
-                theme.style(Role::Text),
-            )),
+            Block::Text(t) => {
+                markdown::render_into(t, ctx.width, theme, theme.style(Role::Text), lines)
+            }
             Block::Other { kind } => {
                 let l = Line::styled(
                     format!("[{} block]", sanitize::inline(kind)),
@@ -80,11 +81,6 @@ pub fn body(v: &GenericView, ctx: &Ctx) -> Body {
                 lines.push(wrap::truncate(&l, ctx.width));
             }
         }
-    }
-    Body {
-        lines,
-        keep: None,
-        pinned: 0,
     }
 }
 
@@ -171,71 +167,85 @@ pub(crate) fn split_spill(text: &str) -> (&str, Vec<&str>) {
 
 /// The raw result content of a call whose result has no view of its own.
 pub fn raw_result(text: &str, ctx: &Ctx) -> Vec<Line> {
+    let mut rows = Rows::all();
+    raw_result_into(text, ctx, &mut rows);
+    rows.finish(Style::default())
+}
+
+/// [`raw_result`], row by row.
+pub fn raw_result_into(text: &str, ctx: &Ctx, lines: &mut Rows) {
     let theme = ctx.theme;
     let (main, footer) = split_spill(text);
-    let mut lines = match sniff(main) {
-        Sniffed::Json(v) => json(&v, ctx),
-        Sniffed::Diff => diff(main, ctx),
-        Sniffed::Markdown => markdown::render(main, ctx.width, theme, theme.style(Role::Text)),
-        Sniffed::Plain if main.is_empty() => Vec::new(),
-        Sniffed::Plain => plain(main, theme.style(Role::Text), ctx.width),
-    };
+    match sniff(main) {
+        Sniffed::Json(v) => json(&v, ctx, lines),
+        Sniffed::Diff => diff(main, ctx, lines),
+        Sniffed::Markdown => {
+            markdown::render_into(main, ctx.width, theme, theme.style(Role::Text), lines)
+        }
+        Sniffed::Plain if main.is_empty() => {}
+        Sniffed::Plain => plain(main, theme.style(Role::Text), ctx.width, lines),
+    }
     for f in footer {
         lines.extend(wrap::words(
             &Line::styled(sanitize::inline(f), theme.style(Role::Muted)),
             ctx.width,
         ));
     }
-    lines
 }
 
 /// Text shown as is: sanitized, word-wrapped.
-fn plain(text: &str, style: Style, width: usize) -> Vec<Line> {
-    sanitize::lines(text)
-        .into_iter()
-        .flat_map(|l| wrap::words(&Line::styled(l, style), width))
-        .collect()
+fn plain(text: &str, style: Style, width: usize, out: &mut Rows) {
+    for l in text_lines(text) {
+        out.extend(wrap::words(&Line::styled(sanitize::line(l), style), width));
+    }
 }
 
-/// A JSON value pretty-printed, highlighted and hard-wrapped.
-fn json(v: &Value, ctx: &Ctx) -> Vec<Line> {
+/// The lines of text as [`sanitize::lines`] splits them (a trailing newline
+/// makes no empty last line), unsanitized and borrowed.
+fn text_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.strip_suffix('\n')
+        .unwrap_or(text)
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+}
+
+/// A JSON value pretty-printed, highlighted and hard-wrapped; lines a
+/// preview will not show are laid out plain.
+fn json(v: &Value, ctx: &Ctx, out: &mut Rows) {
     let pretty = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
-    highlight_first(
-        &pretty,
-        Some("json"),
-        ctx.theme,
-        ctx.theme.style(Role::Text),
-        ctx.code_lines(),
-    )
-    .iter()
-    .flat_map(|l| wrap::chars(l, ctx.width))
-    .collect()
+    let mut h = Highlighter::new(Some("json"), ctx.theme, ctx.theme.style(Role::Text))
+        .limit(ctx.code_lines());
+    for raw in pretty.split('\n') {
+        if !out.showing() {
+            h.stop();
+        }
+        let l = h.line(raw.strip_suffix('\r').unwrap_or(raw));
+        out.extend(wrap::chars(&l, ctx.width));
+    }
 }
 
 /// A unified diff: file headers, hunk headers, added and removed lines in the diff roles.
-fn diff(text: &str, ctx: &Ctx) -> Vec<Line> {
+fn diff(text: &str, ctx: &Ctx, out: &mut Rows) {
     let theme = ctx.theme;
-    sanitize::lines(text)
-        .into_iter()
-        .flat_map(|l| {
-            let role = if l.starts_with("+++ ")
-                || l.starts_with("--- ")
-                || l.starts_with("diff ")
-                || l.starts_with("index ")
-            {
-                Role::DiffFile
-            } else if l.starts_with("@@") {
-                Role::DiffHunk
-            } else if l.starts_with('+') {
-                Role::DiffAdded
-            } else if l.starts_with('-') {
-                Role::DiffRemoved
-            } else {
-                Role::DiffContext
-            };
-            wrap::chars(&Line::styled(l, theme.style(role)), ctx.width)
-        })
-        .collect()
+    for l in text_lines(text) {
+        let role = if l.starts_with("+++ ")
+            || l.starts_with("--- ")
+            || l.starts_with("diff ")
+            || l.starts_with("index ")
+        {
+            Role::DiffFile
+        } else if l.starts_with("@@") {
+            Role::DiffHunk
+        } else if l.starts_with('+') {
+            Role::DiffAdded
+        } else if l.starts_with('-') {
+            Role::DiffRemoved
+        } else {
+            Role::DiffContext
+        };
+        let line = Line::styled(sanitize::line(l), theme.style(role));
+        out.extend(wrap::chars(&line, ctx.width));
+    }
 }
 
 #[cfg(test)]

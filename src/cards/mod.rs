@@ -6,6 +6,10 @@
 //!
 //! Contract: every returned line is at most `ctx.width` columns wide, and the
 //! height of a card is the number of lines returned.
+//!
+//! Cards draw into a [`Rows`] sink, row by row: a preview keeps only the
+//! rows it shows (whatever the card's size), and `deck render` writes rows
+//! as they are made, so no card is ever held whole there.
 
 pub mod conversation;
 pub mod diff;
@@ -92,15 +96,10 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// Which end of a long body the preview keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Keep {
-    Head,
-    /// Terminal output: the end matters most.
-    Tail,
-}
+pub use crate::text::rows::{Keep, Rows};
 
-/// A card's body, before density capping.
+/// A card's body, before density capping, kept whole (for tests and small
+/// uses; drawing goes through the cards' `rows` functions).
 #[derive(Debug, Clone, Default)]
 pub struct Body {
     pub lines: Vec<Line>,
@@ -108,6 +107,20 @@ pub struct Body {
     /// Leading lines the preview always shows (a command, a path header)
     /// before capping the rest.
     pub pinned: usize,
+}
+
+impl Body {
+    /// The rows a body function pushes, kept.
+    pub fn collect(keep: Option<Keep>, f: impl FnOnce(&mut Rows)) -> Body {
+        let mut rows = Rows::all();
+        f(&mut rows);
+        let pinned = rows.pinned();
+        Body {
+            lines: rows.finish(ratatui::style::Style::default()),
+            keep,
+            pinned,
+        }
+    }
 }
 
 /// What a card shows, after applying the fallback rules of the protocol.
@@ -336,4 +349,10 @@ pub fn blocks_text(blocks: &[Block]) -> String {
 pub fn render(card: &ToolCard, ctx: &Ctx) -> Vec<Line> {
     let resolved = resolve(card);
     frame::render(card, &resolved, ctx)
+}
+
+/// [`render`], row by row into `out`.
+pub fn render_into(card: &ToolCard, ctx: &Ctx, out: &mut Rows) {
+    let resolved = resolve(card);
+    frame::render_into(card, &resolved, ctx, out);
 }

@@ -6,8 +6,8 @@
 //! view's `lang` or the path's extension, and the view's `content` text when it
 //! carries no lines. File text is sanitized by the highlighter.
 
-use super::{Body, Ctx, blocks_text};
-use crate::text::highlight::{highlight_lines, lang_for_path};
+use super::{Body, Ctx, Rows, blocks_text};
+use crate::text::highlight::{Checkpoint, highlight_lines_from, lang_for_path};
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::Role;
 use crate::wire::view::ReadView;
@@ -43,32 +43,45 @@ fn range(v: &ReadView) -> String {
     }
 }
 
+/// Lines of a file highlighted and laid out at a time (each window on
+/// every core): a big file is never held laid out whole.
+const WINDOW: usize = 8 * 1024;
+
+/// The body, kept whole (see [`rows`]).
 pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
+    Body::collect(None, |out| rows(v, ctx, out))
+}
+
+/// The body row by row: the path header (pinned when the file has lines),
+/// then the numbered lines, window by window.
+pub fn rows(v: &ReadView, ctx: &Ctx, out: &mut Rows) {
     let theme = ctx.theme;
-    let mut lines = Vec::new();
     let mut head = Line::styled(sanitize::inline(&v.path), theme.style(Role::Path));
     head.push_str("  ", theme.style(Role::Muted));
     head.push_str(range(v), theme.style(Role::Muted));
-    lines.extend(wrap::words(&head, ctx.width));
+    let head = wrap::words(&head, ctx.width);
 
     if v.lines.is_empty() {
+        out.extend(head);
         let text = v.content.as_deref().map(blocks_text).unwrap_or_default();
         if text.trim().is_empty() {
-            lines.push(Line::styled("(no lines)", theme.style(Role::Muted)));
+            out.push(Line::styled("(no lines)", theme.style(Role::Muted)));
         } else {
             for l in sanitize::lines(&text) {
-                lines.extend(wrap::words(
+                out.extend(wrap::words(
                     &Line::styled(l, theme.style(Role::Text)),
                     ctx.width,
                 ));
             }
         }
-        return Body {
-            lines,
-            keep: None,
-            pinned: 0,
-        };
+        return;
     }
+    // The old rule: the first row of the header stays in a preview.
+    let mut head = head.into_iter();
+    if let Some(first) = head.next() {
+        out.pin(first);
+    }
+    out.extend(head);
 
     let last = v
         .lines
@@ -80,31 +93,36 @@ pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
     let digits = last.to_string().len();
     let gutter = theme.style(Role::Gutter);
     let lang = v.lang.clone().or_else(|| lang_for_path(&v.path));
-    let texts: Vec<&str> = v.lines.iter().map(|l| l.text.as_str()).collect();
-    let coded = highlight_lines(
-        &texts,
-        lang.as_deref(),
-        theme,
-        theme.style(Role::Text),
-        ctx.code_lines(),
-    );
     let cont = [Span::new(format!("{:>digits$} ", "↪"), gutter)];
     let mut prev: Option<u64> = None;
-    for (l, code) in v.lines.iter().zip(coded) {
-        if prev.is_some_and(|p| l.number > p.saturating_add(1)) {
-            lines.push(wrap::fit(
-                Line::styled(format!("{:>digits$}", "⋯"), gutter),
-                ctx.width,
-            ));
+    let mut at = Checkpoint::default();
+    let mut colour = ctx.code_lines();
+    for window in v.lines.chunks(WINDOW) {
+        if !out.showing() {
+            // Only counted from here on (a preview's hidden rows): plain.
+            colour = 0;
         }
-        prev = Some(l.number);
-        let first = [Span::new(format!("{:>digits$} ", l.number), gutter)];
-        lines.extend(wrap::with_gutter(&code, ctx.width, &first, &cont, true));
-    }
-    Body {
-        lines,
-        keep: None,
-        pinned: 1,
+        let texts: Vec<&str> = window.iter().map(|l| l.text.as_str()).collect();
+        let coded = highlight_lines_from(
+            &texts,
+            lang.as_deref(),
+            theme,
+            theme.style(Role::Text),
+            colour,
+            &mut at,
+        );
+        colour = colour.saturating_sub(window.len());
+        for (l, code) in window.iter().zip(coded) {
+            if prev.is_some_and(|p| l.number > p.saturating_add(1)) {
+                out.push(wrap::fit(
+                    Line::styled(format!("{:>digits$}", "⋯"), gutter),
+                    ctx.width,
+                ));
+            }
+            prev = Some(l.number);
+            let first = [Span::new(format!("{:>digits$} ", l.number), gutter)];
+            out.extend(wrap::with_gutter(&code, ctx.width, &first, &cont, true));
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! / recovery note found in the raw result text. Text is sanitized here.
 
 use super::generic::is_spill_line;
-use super::{Body, Ctx};
+use super::{Body, Ctx, Rows};
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::Role;
 use crate::wire::view::{SearchBody, SearchFile, SearchView};
@@ -113,8 +113,12 @@ fn emphasised(line: &str, term: Option<&str>, ctx: &Ctx) -> Line {
 /// The body: banner, spill note, then matches or paths. `title` is the card's
 /// title (it may name the query); `raw` is the raw result text.
 pub fn body(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx) -> Body {
+    Body::collect(None, |out| rows(v, title, raw, ctx, out))
+}
+
+/// [`body`], row by row.
+pub fn rows(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx, lines: &mut Rows) {
     let theme = ctx.theme;
-    let mut lines = Vec::new();
     let (shown, noun) = match &v.body {
         SearchBody::Matches(files) => (shown_matches(files), "matches"),
         SearchBody::Paths(paths) => (paths.len() as u64, "paths"),
@@ -172,11 +176,6 @@ pub fn body(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx) -> Body {
                 lines.push(Line::styled("no paths", theme.style(Role::Muted)));
             }
         }
-    }
-    Body {
-        lines,
-        keep: None,
-        pinned: 0,
     }
 }
 

@@ -13,7 +13,7 @@
 
 use ratatui::style::Style;
 
-use super::{Body, Ctx, Keep};
+use super::{Body, Ctx, Keep, Rows};
 use crate::text::highlight::Highlighter;
 use crate::text::{Line, Span, ansi, sanitize, wrap};
 use crate::theme::Role;
@@ -41,49 +41,48 @@ pub fn outcome(v: &TerminalView) -> Option<String> {
     }
 }
 
+/// The body, kept whole (see [`rows`]).
 pub fn body(v: &TerminalView, ctx: &Ctx) -> Body {
+    Body::collect(Some(Keep::Tail), |out| rows(v, ctx, out))
+}
+
+/// The body row by row: the command (when the header cuts it), the
+/// description and the cwd pinned, then the output, then the pill.
+pub fn rows(v: &TerminalView, ctx: &Ctx, out: &mut Rows) {
     let theme = ctx.theme;
     let width = ctx.width.max(1);
-    let mut lines = Vec::new();
-
     if let Some(cmd) = v
         .title
         .as_deref()
         .filter(|c| command_needs_body(c, v, width))
     {
-        lines.extend(command_lines(cmd, ctx));
+        out.pin_all(command_lines(cmd, ctx));
     }
     if let Some(d) = v.description.as_deref().filter(|d| !d.trim().is_empty()) {
         let l = Line::styled(sanitize::inline(d), theme.style(Role::Muted));
-        lines.extend(wrap::words(&l, width));
+        out.pin_all(wrap::words(&l, width));
     }
     if let Some(cwd) = v.cwd.as_deref().filter(|c| !c.is_empty()) {
         let l = Line::styled("in ", theme.style(Role::Muted))
             .with(sanitize::inline(cwd), theme.style(Role::Path));
-        lines.extend(wrap::words(&l, width));
+        out.pin_all(wrap::words(&l, width));
     }
-    let pinned = lines.len();
     if let Some(output) = v.output.as_deref() {
         let (stdout, stderr) = split_stderr(output);
         let mark = theme.style(Role::Muted);
-        for l in ansi::lines(stdout, theme, theme.style(Role::Text)) {
-            lines.extend(hard_wrap(&l, width, mark));
-        }
+        ansi::lines_into(stdout, theme, theme.style(Role::Text), &mut |l| {
+            out.extend(hard_wrap(&l, width, mark))
+        });
         if let Some(err) = stderr {
             let style = theme.style(Role::Stderr);
-            lines.extend(wrap::chars(&Line::styled(STDERR_LABEL, style), width));
-            for l in ansi::lines(err, theme, style) {
-                lines.extend(hard_wrap(&l, width, mark));
-            }
+            out.extend(wrap::chars(&Line::styled(STDERR_LABEL, style), width));
+            ansi::lines_into(err, theme, style, &mut |l| {
+                out.extend(hard_wrap(&l, width, mark))
+            });
         }
     }
     if let Some(p) = pill(v, ctx) {
-        lines.push(p);
-    }
-    Body {
-        lines,
-        keep: Some(Keep::Tail),
-        pinned,
+        out.push(p);
     }
 }
 

@@ -6,7 +6,7 @@
 //! queries in the warning role) and of a fetch (the URL linked, the HTTP
 //! status, a truncation note). URLs and text are sanitized here.
 
-use super::{Body, Ctx};
+use super::{Body, Ctx, Rows};
 use crate::session::Status;
 use crate::text::{Line, Span, markdown, sanitize, wrap};
 use crate::theme::Role;
@@ -96,8 +96,12 @@ fn source(i: usize, s: &WebSource, digits: usize, ctx: &Ctx) -> Vec<Line> {
 }
 
 pub fn body(v: &WebView, ctx: &Ctx) -> Body {
+    Body::collect(None, |out| rows(v, ctx, out))
+}
+
+/// [`body`], row by row.
+pub fn rows(v: &WebView, ctx: &Ctx, lines: &mut Rows) {
     let theme = ctx.theme;
-    let mut lines = Vec::new();
     match &v.body {
         WebBody::Search {
             sources,
@@ -105,12 +109,7 @@ pub fn body(v: &WebView, ctx: &Ctx) -> Body {
             failures,
         } => {
             if let Some(a) = answer.as_deref().filter(|a| !a.trim().is_empty()) {
-                lines.extend(markdown::render(
-                    a,
-                    ctx.width,
-                    theme,
-                    theme.style(Role::Text),
-                ));
+                markdown::render_into(a, ctx.width, theme, theme.style(Role::Text), lines);
             }
             let digits = sources.len().to_string().len();
             for (i, s) in sources.iter().enumerate() {
@@ -158,11 +157,6 @@ pub fn body(v: &WebView, ctx: &Ctx) -> Body {
             Line::styled("(truncated)", theme.style(Role::Muted)),
             ctx.width,
         ));
-    }
-    Body {
-        lines,
-        keep: None,
-        pinned: 0,
     }
 }
 

@@ -60,17 +60,21 @@ pub fn render(output: &str, width: usize, theme: &Theme) -> Vec<Line> {
 /// monochrome theme colours are dropped and only attributes (bold, dim,
 /// italic, underline, inverse) are kept. Trailing empty lines are dropped.
 pub fn lines(output: &str, theme: &Theme, base: Style) -> Vec<Line> {
+    let mut out = Vec::new();
+    lines_into(output, theme, base, &mut |l| out.push(l));
+    out
+}
+
+/// [`lines`], each logical line handed to `f` as the emulator commits it
+/// (the output's lines are never all held).
+pub fn lines_into(output: &str, theme: &Theme, base: Style, f: &mut dyn FnMut(Line)) {
     if output.is_empty() {
-        return Vec::new();
+        return;
     }
     let shape = Shape::measure(output);
-    let mut emu = Emulator::new(shape, theme.monochrome);
+    let mut emu = Emulator::new(shape, theme.monochrome, base, f);
     emu.feed_all(output.as_bytes());
-    let mut out = emu.finish();
-    while out.last().is_some_and(|l| l.width() == 0) {
-        out.pop();
-    }
-    out.into_iter().map(|l| l.patch_under(base)).collect()
+    emu.finish();
 }
 
 /// The screen size for one output: wide enough that its lines do not wrap
@@ -108,26 +112,44 @@ impl Shape {
     }
 }
 
-struct Emulator {
+struct Emulator<'f> {
     parser: vt100::Parser,
     shape: Shape,
     mono: bool,
-    out: Vec<Line>,
+    base: Style,
+    out: &'f mut dyn FnMut(Line),
+    /// Empty lines held back: handed out before the next line with ink,
+    /// dropped at the end (no trailing empty lines).
+    blanks: usize,
     /// A committed row that wrapped into a row not committed yet.
     pending: Option<Line>,
 }
 
-impl Emulator {
-    fn new(shape: Shape, mono: bool) -> Emulator {
+impl<'f> Emulator<'f> {
+    fn new(shape: Shape, mono: bool, base: Style, out: &'f mut dyn FnMut(Line)) -> Emulator<'f> {
         // Both fit in u16: MAX_ROWS and MAX_COLS are small.
         let parser = vt100::Parser::new(shape.rows as u16, shape.cols as u16, 0);
         Emulator {
             parser,
             shape,
             mono,
-            out: Vec::new(),
+            base,
+            out,
+            blanks: 0,
             pending: None,
         }
+    }
+
+    /// A finished logical line, out (an empty one held back).
+    fn emit(&mut self, line: Line) {
+        if line.width() == 0 {
+            self.blanks += 1;
+            return;
+        }
+        for _ in 0..std::mem::take(&mut self.blanks) {
+            (self.out)(Line::new().patch_under(self.base));
+        }
+        (self.out)(line.patch_under(self.base));
     }
 
     /// Feed the whole output in pieces that each move the cursor down at most
@@ -199,13 +221,13 @@ impl Emulator {
         if wrapped {
             self.pending = Some(line);
         } else {
-            self.out.push(line);
+            self.emit(line);
         }
     }
 
-    /// The result: committed rows plus the rows still on screen, up to the
-    /// last one with anything in it (or the cursor's, when it is mid-line).
-    fn finish(mut self) -> Vec<Line> {
+    /// The rest: the rows still on screen, up to the last one with
+    /// anything in it (or the cursor's, when it is mid-line).
+    fn finish(mut self) {
         let screen = self.parser.screen();
         let (crow, ccol) = screen.cursor_position();
         let mut last: Option<usize> = (ccol > 0).then_some(usize::from(crow));
@@ -224,9 +246,8 @@ impl Emulator {
             }
         }
         if let Some(p) = self.pending.take() {
-            self.out.push(p);
+            self.emit(p);
         }
-        self.out
     }
 
     fn row_has_ink(&self, row: u16) -> bool {

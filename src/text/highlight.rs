@@ -144,6 +144,11 @@ impl Highlighter {
         self
     }
 
+    /// From now on, lines come out plain (they will not be shown in colour).
+    pub fn stop(&mut self) {
+        self.left = 0;
+    }
+
     /// The state reached so far, to [`resume`](Self::resume) from later
     /// (e.g. the two sides of a changed block both start where the context
     /// before it left off).
@@ -164,9 +169,16 @@ impl Highlighter {
     }
 
     /// Highlight the next line (without its newline). Controls are sanitized.
+    /// A line longer than [`MAX_LINE_BYTES`] comes out plain and leaves the
+    /// parser where it was (a minified file, a data blob: colours would
+    /// cost seconds and show nothing).
     pub fn line(&mut self, raw: &str) -> Line {
         let clean = sanitize::line(raw);
-        let Some(h) = self.inner.as_mut().filter(|_| self.left > 0) else {
+        let Some(h) = self
+            .inner
+            .as_mut()
+            .filter(|_| self.left > 0 && raw.len() <= MAX_LINE_BYTES)
+        else {
             return Line::styled(clean.into_owned(), self.base);
         };
         self.left -= 1;
@@ -187,7 +199,12 @@ impl Highlighter {
     }
 }
 
-/// A saved highlighter state (see [`Highlighter::checkpoint`]).
+/// Lines longer than this (bytes) are not highlighted.
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+
+/// A saved highlighter state (see [`Highlighter::checkpoint`]); the
+/// default is the start of a text.
+#[derive(Default)]
 pub struct Checkpoint(Option<State>);
 
 /// Lines below which [`highlight_lines`] stays on one thread.
@@ -217,6 +234,21 @@ pub fn highlight_lines(
     base: Style,
     limit: usize,
 ) -> Vec<Line> {
+    highlight_lines_from(lines, lang, theme, base, limit, &mut Checkpoint(None))
+}
+
+/// [`highlight_lines`] going on from `at` (where the lines before these
+/// left the parser; `Checkpoint(None)`: the start), and leaving in `at`
+/// where these lines left it: a long text is highlighted window by window,
+/// each on every core, the same as all at once.
+pub fn highlight_lines_from(
+    lines: &[&str],
+    lang: Option<&str>,
+    theme: &Theme,
+    base: Style,
+    limit: usize,
+    at: &mut Checkpoint,
+) -> Vec<Line> {
     let n = lines.len().min(limit);
     let setup = grammar(lang, theme);
     let threads = std::thread::available_parallelism()
@@ -225,8 +257,12 @@ pub fn highlight_lines(
     let plain = |l: &&str| Line::styled(sanitize::line(l).into_owned(), base);
     let Some((syntax, st)) = setup.filter(|_| n >= PARALLEL_MIN && threads > 1) else {
         let mut h = Highlighter::new(lang, theme, base).limit(limit);
-        return lines.iter().map(|l| h.line(l)).collect();
+        h.resume(at);
+        let out = lines.iter().map(|l| h.line(l)).collect();
+        *at = h.checkpoint();
+        return out;
     };
+    let from = at.0.take();
     // Piece starts: near each k·n/threads, the next likely top-level line.
     let mut starts = vec![0];
     for k in 1..threads {
@@ -280,7 +316,7 @@ pub fn highlight_lines(
             })
             .collect();
         // The first piece, from the real start, here meanwhile.
-        let (first, end) = run(None, &lines[starts[0]..starts[1]]);
+        let (first, end) = run(from, &lines[starts[0]..starts[1]]);
         let pieces: Vec<(Vec<Line>, bool)> = handles
             .into_iter()
             .map(|h| h.join().expect("a highlight thread"))
@@ -328,6 +364,13 @@ pub fn highlight_lines(
         out.extend(again);
         carry = Carry::Known(end);
     }
+    // Where the coloured lines left the parser, for the next window.
+    *at = Checkpoint(Some(match carry {
+        Carry::Top => top_here,
+        Carry::Known(state) => state,
+        // The last piece, taken as it was run from the top level.
+        Carry::EndOf(k) => run(Some(top_here.clone()), &lines[starts[k]..starts[k + 1]]).1,
+    }));
     out.extend(lines[n..].iter().map(plain));
     out
 }
@@ -434,6 +477,35 @@ mod tests {
         let limited = highlight_lines(&lines, Some("rs"), &theme, Style::default(), 2_500);
         assert_eq!(limited[..2_500], one_by_one[..2_500]);
         assert_eq!(limited[2_600].spans.len(), 1);
+    }
+
+    #[test]
+    fn window_by_window_is_the_same_as_all_at_once() {
+        let theme = Theme::dark();
+        let mut src = Vec::new();
+        for i in 0..2_500 {
+            src.push(format!("fn f{i}() {{ /* a comment"));
+            src.push("   still the comment */ let s = \"a".to_string());
+            src.push("string\"; }".to_string());
+            src.push(String::new());
+        }
+        let lines: Vec<&str> = src.iter().map(String::as_str).collect();
+        let whole = highlight_lines(&lines, Some("rs"), &theme, Style::default(), usize::MAX);
+        for window in [1, 7, 999, 2_500, 4_096] {
+            let mut at = Checkpoint::default();
+            let mut got = Vec::new();
+            for w in lines.chunks(window) {
+                got.extend(highlight_lines_from(
+                    w,
+                    Some("rs"),
+                    &theme,
+                    Style::default(),
+                    usize::MAX,
+                    &mut at,
+                ));
+            }
+            assert_eq!(got, whole, "windows of {window}");
+        }
     }
 
     #[test]

@@ -8,7 +8,9 @@ pub mod ansi;
 pub mod highlight;
 pub mod line;
 pub mod markdown;
+pub mod rows;
 pub mod sanitize;
 pub mod wrap;
 
 pub use line::{Line, Span};
+pub use rows::{Keep, Rows};

@@ -19,7 +19,7 @@ mod model;
 
 use std::collections::BTreeSet;
 
-use super::{Body, Ctx};
+use super::{Body, Ctx, Rows};
 use crate::text::highlight::lang_for_path;
 use crate::text::{Line, sanitize, wrap};
 use crate::theme::Role;
@@ -75,18 +75,23 @@ pub fn outcome(v: &DiffView) -> Option<String> {
     Some(s)
 }
 
+/// The body, kept whole (see [`rows`]).
 pub fn body(v: &DiffView, ctx: &Ctx) -> Body {
+    Body::collect(None, |out| rows(v, ctx, out))
+}
+
+/// Runs of files laid out at once on every core at full density (the
+/// rest wait their turn, so a card of many files is never held whole).
+const FILES_AT_ONCE: usize = 8;
+
+/// The body row by row: per file its header and hunks, then the totals.
+pub fn rows(v: &DiffView, ctx: &Ctx, lines: &mut Rows) {
     let theme = ctx.theme;
     let width = ctx.width.max(1);
     let muted = theme.style(Role::Muted);
-    let mut lines = Vec::new();
     if v.diffs.is_empty() {
         lines.extend(wrap::words(&Line::styled("no file changes", muted), width));
-        return Body {
-            lines,
-            keep: None,
-            pinned: 0,
-        };
+        return;
     }
     let models = compute(v);
     // Runs of entries for the same path: one header, hunks separated by `⋯`.
@@ -99,26 +104,29 @@ pub fn body(v: &DiffView, ctx: &Ctx) -> Body {
         i = end;
     }
     if ctx.code_lines() == usize::MAX {
-        // Every line highlighted: files are independent, lay them out on every core.
-        let per_run = crate::par::map(&runs, PARALLEL_FILES, |r| {
-            file_lines(v, &models, r.clone(), ctx, usize::MAX)
-        });
-        lines.extend(per_run.into_iter().flatten());
+        // Every line highlighted: files are independent, lay them out on
+        // every core, a few runs at a time.
+        for chunk in runs.chunks(FILES_AT_ONCE) {
+            let per_run = crate::par::map(chunk, PARALLEL_FILES, |r| {
+                file_lines(v, &models, r.clone(), ctx, usize::MAX)
+            });
+            lines.extend(per_run.into_iter().flatten());
+        }
     } else {
-        // A preview's highlighting budget runs across files: in order.
+        // A preview's highlighting budget runs across files: in order; none
+        // once the preview has all it shows.
         for r in runs {
-            let budget = ctx.code_lines().saturating_sub(lines.len());
+            let budget = if lines.showing() {
+                ctx.code_lines().saturating_sub(lines.len())
+            } else {
+                0
+            };
             lines.extend(file_lines(v, &models, r, ctx, budget));
         }
     }
     let t = totals(v, &models);
     let footer = format!("+{} −{} · {}", t.added, t.removed, plural(t.files, "file"));
     lines.extend(wrap::words(&Line::styled(footer, muted), width));
-    Body {
-        lines,
-        keep: None,
-        pinned: 0,
-    }
 }
 
 /// The lines of a run of entries for one path: its header, then every

@@ -11,13 +11,19 @@
 //! Every piece of source text passes through [`sanitize`]; the only styling is
 //! the theme's [`Role`]s. Every returned line is at most `width` columns wide.
 //! Nothing here knows a card tag or a tool.
+//!
+//! Rows go out as they are made ([`render_into`]), so a huge message is
+//! never held whole: a table's column widths come from a first pass that
+//! only measures its cells ([`table::measure`]), then its rows are laid out
+//! one by one; code past what a preview shows is laid out plain.
 
 mod table;
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use ratatui::style::{Modifier, Style};
 
-use crate::text::highlight::highlight;
+use crate::text::highlight::Highlighter;
+use crate::text::rows::Rows;
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::{Role, Theme};
 
@@ -29,13 +35,30 @@ const CODE_INDENT: &str = "  ";
 /// Render markdown `md` into lines at most `width` columns wide, in `base`
 /// style (patched by the theme's markdown roles).
 pub fn render(md: &str, width: usize, theme: &Theme, base: Style) -> Vec<Line> {
-    let width = width.max(1);
-    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    let mut w = Writer::new(width, theme, base);
-    for event in Parser::new_ext(md, opts) {
+    let mut rows = Rows::all();
+    render_into(md, width, theme, base, &mut rows);
+    rows.finish(Style::default())
+}
+
+/// [`render`], each row handed to `out` as it is made.
+pub fn render_into(md: &str, width: usize, theme: &Theme, base: Style, out: &mut Rows) {
+    let mut w = Writer::new(width.max(1), theme, base, Sink::Rows(out));
+    w.source = md;
+    for event in Parser::new_ext(md, options()) {
         w.event(event);
     }
-    w.finish()
+    w.finish();
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
+}
+
+/// Where a writer's work goes: rows out, or (the first pass over a
+/// document with tables) only the natural widths of each table's columns.
+enum Sink<'o, 'r> {
+    Rows(&'o mut Rows<'r>),
+    Measure(Vec<Vec<usize>>),
 }
 
 /// A container a line sits in: its prefix on the first and later rows.
@@ -65,11 +88,27 @@ struct Image {
     alt: String,
 }
 
-struct Writer<'t> {
+/// The table being read: measured (first pass) or laid out row by row.
+enum Tabling {
+    Measure(table::Measure),
+    Layout(table::Table),
+}
+
+struct Writer<'t, 'o, 'r> {
     width: usize,
     theme: &'t Theme,
     base: Style,
-    out: Vec<Line>,
+    sink: Sink<'o, 'r>,
+    /// The whole source (for the measuring pass a table asks for).
+    source: &'t str,
+    /// Rows emitted so far (blank ones held back included once let out).
+    emitted: usize,
+    /// Blank rows held back: let out before the next row with ink, dropped
+    /// at the end (no trailing blank rows).
+    blanks: Vec<Line>,
+    /// Column widths of every table of the document, by order, once a
+    /// table asked for them.
+    widths: Option<std::vec::IntoIter<Vec<usize>>>,
     containers: Vec<Container>,
     /// One entry per open list: the next number of an ordered list.
     lists: Vec<Option<u64>>,
@@ -80,19 +119,23 @@ struct Writer<'t> {
     link: Option<Link>,
     code: Option<Code>,
     image: Option<Image>,
-    table: Option<table::Table>,
+    table: Option<Tabling>,
     heading: Option<HeadingLevel>,
     /// A blank line goes before the next block.
     need_blank: bool,
 }
 
-impl<'t> Writer<'t> {
-    fn new(width: usize, theme: &'t Theme, base: Style) -> Self {
+impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
+    fn new(width: usize, theme: &'t Theme, base: Style, sink: Sink<'o, 'r>) -> Self {
         Writer {
             width,
             theme,
             base,
-            out: Vec::new(),
+            sink,
+            source: "",
+            emitted: 0,
+            blanks: Vec::new(),
+            widths: None,
             containers: Vec::new(),
             lists: Vec::new(),
             inline: Vec::new(),
@@ -182,20 +225,53 @@ impl<'t> Writer<'t> {
 
     /// Append content rows (each at most `avail` wide) under the current containers.
     fn emit(&mut self, rows: Vec<Line>) {
-        let (_, use_prefix) = self.avail();
         for row in rows {
-            let line = if use_prefix {
-                let p = self.prefix(true);
-                row.prefixed(&p)
-            } else {
-                row
-            };
-            self.out.push(line);
+            self.emit_row(row);
+        }
+    }
+
+    /// One content row under the current containers.
+    fn emit_row(&mut self, row: Line) {
+        if matches!(self.sink, Sink::Measure(_)) {
+            return;
+        }
+        let (_, use_prefix) = self.avail();
+        let line = if use_prefix {
+            let p = self.prefix(true);
+            row.prefixed(&p)
+        } else {
+            row
+        };
+        self.out(line);
+    }
+
+    /// A finished row: fitted to the width and let out (a blank one is
+    /// held until a row with ink follows).
+    fn out(&mut self, line: Line) {
+        let Sink::Rows(out) = &mut self.sink else {
+            return;
+        };
+        self.emitted += 1;
+        if line.width() == 0 {
+            self.blanks.push(line);
+            return;
+        }
+        for b in self.blanks.drain(..) {
+            out.push(b);
+        }
+        out.push(wrap::fit(line, self.width));
+    }
+
+    /// Whether rows made now can be shown (see [`Rows::showing`]).
+    fn showing(&self) -> bool {
+        match &self.sink {
+            Sink::Rows(out) => out.showing(),
+            Sink::Measure(_) => false,
         }
     }
 
     fn blank_if_needed(&mut self) {
-        if self.need_blank && !self.out.is_empty() {
+        if self.need_blank && self.emitted > 0 {
             let (_, use_prefix) = self.avail();
             let mut line = if use_prefix {
                 Line::from_spans(self.prefix(false))
@@ -203,7 +279,7 @@ impl<'t> Writer<'t> {
                 Line::new()
             };
             trim_end(&mut line);
-            self.out.push(line);
+            self.out(line);
         }
         self.need_blank = false;
     }
@@ -241,7 +317,7 @@ impl<'t> Writer<'t> {
         while logical.last().is_some_and(|l| l.width() == 0) {
             logical.pop();
         }
-        if logical.is_empty() {
+        if logical.is_empty() || matches!(self.sink, Sink::Measure(_)) {
             return;
         }
         let (avail, _) = self.avail();
@@ -397,13 +473,20 @@ impl<'t> Writer<'t> {
             }
             Tag::Table(aligns) => {
                 self.block_start();
-                self.table = Some(table::Table::new(aligns));
+                self.table = Some(match &self.sink {
+                    Sink::Measure(_) => Tabling::Measure(table::Measure::new(aligns.len())),
+                    Sink::Rows(_) => {
+                        let natural = self.next_table_widths();
+                        let (avail, _) = self.avail();
+                        Tabling::Layout(table::Table::new(aligns, &natural, avail))
+                    }
+                });
             }
-            Tag::TableHead | Tag::TableRow => {
-                if let Some(t) = &mut self.table {
-                    t.rows.push(Vec::new());
-                }
-            }
+            Tag::TableHead | Tag::TableRow => match &mut self.table {
+                Some(Tabling::Measure(m)) => m.start_row(),
+                Some(Tabling::Layout(t)) => t.start_row(),
+                None => {}
+            },
             Tag::TableCell => self.inline.clear(),
             Tag::Emphasis => self.styles.push(self.role(Role::Emphasis)),
             Tag::Strong => self.styles.push(self.role(Role::Strong)),
@@ -478,19 +561,15 @@ impl<'t> Writer<'t> {
                 self.containers.pop();
             }
             TagEnd::Table => {
-                if let Some(t) = self.table.take() {
-                    let (avail, _) = self.avail();
-                    let rows = t.layout(avail, self.theme);
-                    self.emit(rows);
+                if let (Some(Tabling::Measure(m)), Sink::Measure(all)) =
+                    (self.table.take(), &mut self.sink)
+                {
+                    all.push(m.finish());
                 }
                 self.need_blank = true;
             }
-            TagEnd::TableHead => {
-                if let Some(t) = &mut self.table {
-                    t.head_rows = t.rows.len();
-                }
-            }
-            TagEnd::TableRow => {}
+            TagEnd::TableHead => self.table_row(true),
+            TagEnd::TableRow => self.table_row(false),
             TagEnd::TableCell => {
                 let logical = std::mem::take(&mut self.inline);
                 let mut cell = Line::new();
@@ -500,8 +579,10 @@ impl<'t> Writer<'t> {
                     }
                     cell.spans.extend(l.spans);
                 }
-                if let Some(row) = self.table.as_mut().and_then(|t| t.rows.last_mut()) {
-                    row.push(cell);
+                match &mut self.table {
+                    Some(Tabling::Measure(m)) => m.cell(&cell),
+                    Some(Tabling::Layout(t)) => t.cell(cell),
+                    None => {}
                 }
             }
             TagEnd::Emphasis
@@ -542,11 +623,46 @@ impl<'t> Writer<'t> {
         }
     }
 
-    /// Highlight a code block by its language and hard-wrap it.
+    /// The row of the table just read, laid out and let out (a header row
+    /// with the rule under it).
+    fn table_row(&mut self, head: bool) {
+        let Some(Tabling::Layout(t)) = &mut self.table else {
+            return;
+        };
+        let theme = self.theme;
+        let row = t.row_line(head, theme);
+        let rule = if head { t.rule(theme) } else { None };
+        for line in row.into_iter().chain(rule) {
+            self.emit_row(line);
+        }
+    }
+
+    /// The natural column widths of the next table: the first table asks
+    /// for them all, from one measuring pass over the whole source.
+    fn next_table_widths(&mut self) -> Vec<usize> {
+        let source = self.source;
+        let (width, theme, base) = (self.width, self.theme, self.base);
+        let widths = self.widths.get_or_insert_with(|| {
+            let mut m = Writer::new(width, theme, base, Sink::Measure(Vec::new()));
+            for event in Parser::new_ext(source, options()) {
+                m.event(event);
+            }
+            match m.sink {
+                Sink::Measure(all) => all.into_iter(),
+                Sink::Rows(_) => Vec::new().into_iter(),
+            }
+        });
+        widths.next().unwrap_or_default()
+    }
+
+    /// Highlight a code block by its language and hard-wrap it, row by row;
+    /// rows a preview will not show are laid out plain.
     fn code_block(&mut self, code: Code) {
+        if matches!(self.sink, Sink::Measure(_)) {
+            return;
+        }
         let base = self.base.patch(self.role(Role::InlineCode));
         let text = code.text.strip_suffix('\n').unwrap_or(&code.text);
-        let lines = highlight(text, code.lang.as_deref(), self.theme, base);
         let (avail, _) = self.avail();
         let indent = if avail > CODE_INDENT.len() * 4 {
             CODE_INDENT
@@ -555,30 +671,35 @@ impl<'t> Writer<'t> {
         };
         let inner = avail - indent.len();
         let pad = [Span::plain(indent)];
-        let rows: Vec<Line> = lines
-            .iter()
-            .flat_map(|l| wrap::chars(l, inner))
-            .map(|r| {
-                if indent.is_empty() {
+        let mut h = Highlighter::new(code.lang.as_deref(), self.theme, base);
+        // A text ending with a newline has no empty last line.
+        let pieces = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+        let last = if text.ends_with('\n') && pieces > 1 {
+            pieces - 1
+        } else {
+            pieces
+        };
+        for raw in text.split('\n').take(last) {
+            if !self.showing() {
+                h.stop();
+            }
+            let line = h.line(raw.strip_suffix('\r').unwrap_or(raw));
+            for r in wrap::chars(&line, inner) {
+                self.emit_row(if indent.is_empty() {
                     r
                 } else {
                     r.prefixed(&pad)
-                }
-            })
-            .collect();
-        self.emit(rows);
+                });
+            }
+        }
     }
 
-    fn finish(mut self) -> Vec<Line> {
+    fn finish(mut self) {
         if let Some(code) = self.code.take() {
             self.code_block(code);
         }
         self.flush();
-        while self.out.last().is_some_and(|l| l.width() == 0) {
-            self.out.pop();
-        }
-        let width = self.width;
-        self.out.into_iter().map(|l| wrap::fit(l, width)).collect()
+        // Blank rows still held back are trailing ones: dropped.
     }
 }
 
