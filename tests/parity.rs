@@ -1,34 +1,23 @@
 //! Presenter parity with the real DSH host.
 //!
-//! For every capture under `<shared>/dsh/captures/*/` this reads the on-disk
-//! session log (`session.jsonl.zstd`, which stores no views) and the host's
-//! own frames (`frames.jsonl`, whose `tool/call` / `tool/result` frames carry
-//! the views the host computed), pairs calls and results by `callId`, runs
-//! deck's built-in presenters on the log's data, and requires the very same
-//! view — or no view where the host sent none — for every call and every
-//! result. When the capture has a `summary.json`, its history-page views are
-//! checked the same way.
-//!
-//! `<shared>` is `CARGO_MANIFEST_DIR/../shared` (a CI checkout with the shared
-//! directory beside it), falling back to `/work/shared`.
+//! For both real captures (`tour` and `approvals`, in the repo: see
+//! `common::capture`) this reads the on-disk session log
+//! (`session.jsonl.zstd`, which stores no views) and the host's own frames
+//! (`frames.jsonl`, whose `tool/call` / `tool/result` frames carry the views
+//! the host computed), pairs calls and results by `callId`, runs deck's
+//! built-in presenters on the log's data, and requires the very same view —
+//! or no view where the host sent none — for every call and every result.
+//! The history-page views of the capture's `summary.json` are checked the
+//! same way.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
 
 use deck::present::{call_view, result_view};
 use serde_json::Value;
 
-fn captures_dir() -> PathBuf {
-    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    let shared = if beside.is_dir() {
-        beside
-    } else {
-        PathBuf::from("/work/shared")
-    };
-    shared.join("dsh/captures")
-}
+mod common;
 
 /// One call as the session log has it.
 struct LoggedCall {
@@ -67,8 +56,8 @@ fn result_part(data: &Value) -> &Value {
         .unwrap_or_else(|| panic!("tool/result without a tool-result part: {data}"))
 }
 
-fn load_log(dir: &Path) -> (Vec<String>, HashMap<String, LoggedCall>) {
-    let file = File::open(dir.join("session.jsonl.zstd")).expect("session.jsonl.zstd");
+fn load_log(name: &str) -> (Vec<String>, HashMap<String, LoggedCall>) {
+    let file = File::open(common::capture(name, "session.jsonl.zstd")).expect("session.jsonl.zstd");
     let bytes = zstd::stream::decode_all(file).expect("zstd log");
     let mut order = Vec::new();
     let mut calls: HashMap<String, LoggedCall> = HashMap::new();
@@ -109,8 +98,8 @@ fn load_log(dir: &Path) -> (Vec<String>, HashMap<String, LoggedCall>) {
     (order, calls)
 }
 
-fn load_frames(dir: &Path) -> HashMap<String, HostViews> {
-    let bytes = std::fs::read(dir.join("frames.jsonl")).expect("frames.jsonl");
+fn load_frames(name: &str) -> HashMap<String, HostViews> {
+    let bytes = std::fs::read(common::capture(name, "frames.jsonl")).expect("frames.jsonl");
     let mut host: HashMap<String, HostViews> = HashMap::new();
     for frame in read_lines(&bytes) {
         let payload = &frame["payload"];
@@ -148,23 +137,22 @@ fn load_frames(dir: &Path) -> HashMap<String, HostViews> {
 type HistoryViews = (Option<Value>, Option<Value>);
 
 /// `summary.json`'s history-page views, by callId.
-fn load_history_views(dir: &Path) -> Option<HashMap<String, HistoryViews>> {
-    let text = std::fs::read_to_string(dir.join("summary.json")).ok()?;
+fn load_history_views(name: &str) -> HashMap<String, HistoryViews> {
+    let text =
+        std::fs::read_to_string(common::capture(name, "summary.json")).expect("summary.json");
     let summary: Value = serde_json::from_str(&text).expect("summary.json");
     let view = |v: &Value| (!v.is_null()).then(|| v["view"].clone());
     let tools = summary["tools"].as_array().expect("summary tools");
-    Some(
-        tools
-            .iter()
-            .map(|t| {
-                let id = t["callId"].as_str().expect("callId").to_string();
-                (
-                    id,
-                    (view(&t["historyCallView"]), view(&t["historyResultView"])),
-                )
-            })
-            .collect(),
-    )
+    tools
+        .iter()
+        .map(|t| {
+            let id = t["callId"].as_str().expect("callId").to_string();
+            (
+                id,
+                (view(&t["historyCallView"]), view(&t["historyResultView"])),
+            )
+        })
+        .collect()
 }
 
 fn show(v: &Option<Value>) -> String {
@@ -210,27 +198,22 @@ impl Tally {
     }
 }
 
-fn check_capture(dir: &Path, tally: &mut Tally) {
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let (order, calls) = load_log(dir);
-    let host = load_frames(dir);
+fn check_capture(name: &str, tally: &mut Tally) {
+    let (order, calls) = load_log(name);
+    let host = load_frames(name);
     assert!(!order.is_empty(), "{name}: the log has no tool calls");
     assert_eq!(
         order.len(),
         host.len(),
         "{name}: log and frames disagree on the number of calls"
     );
-    let history = load_history_views(dir);
-    if let Some(history) = &history {
-        assert_eq!(
-            history.len(),
-            order.len(),
-            "{name}: summary.json lists a different number of calls"
-        );
-    }
+    let history = load_history_views(name);
+    assert_eq!(
+        history.len(),
+        order.len(),
+        "{name}: summary.json lists a different number of calls"
+    );
+    let checked_before = tally.checked;
     for id in &order {
         let call = &calls[id];
         let host_views = host
@@ -272,46 +255,37 @@ fn check_capture(dir: &Path, tally: &mut Tally) {
             &ours_result,
         );
 
-        if let Some(history) = &history {
-            let (hist_call, hist_result) = history
-                .get(id)
-                .unwrap_or_else(|| panic!("{name}: {id} not in summary.json"));
-            tally.check(
-                &format!("{name} history call view"),
-                id,
-                &call.name,
-                hist_call,
-                &ours_call,
-            );
-            tally.check(
-                &format!("{name} history result view"),
-                id,
-                &call.name,
-                hist_result,
-                &ours_result,
-            );
-        }
+        let (hist_call, hist_result) = history
+            .get(id)
+            .unwrap_or_else(|| panic!("{name}: {id} not in summary.json"));
+        tally.check(
+            &format!("{name} history call view"),
+            id,
+            &call.name,
+            hist_call,
+            &ours_call,
+        );
+        tally.check(
+            &format!("{name} history result view"),
+            id,
+            &call.name,
+            hist_result,
+            &ours_result,
+        );
     }
+    // Four views per call: live call and result, history call and result.
+    assert_eq!(tally.checked - checked_before, 4 * order.len(), "{name}");
 }
 
 #[test]
 fn presenters_match_host_views_in_every_capture() {
-    let root = captures_dir();
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("cannot list captures at {}: {e}", root.display()))
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.join("frames.jsonl").is_file() && p.join("session.jsonl.zstd").is_file())
-        .collect();
-    dirs.sort();
-    assert!(!dirs.is_empty(), "no captures under {}", root.display());
-
     let mut tally = Tally::default();
-    for dir in &dirs {
-        check_capture(dir, &mut tally);
+    for name in common::CAPTURES {
+        check_capture(name, &mut tally);
     }
     eprintln!(
         "parity: {} captures, {} views checked, {} mismatches; per tool: {:?}",
-        dirs.len(),
+        common::CAPTURES.len(),
         tally.checked,
         tally.mismatches.len(),
         tally.by_tool

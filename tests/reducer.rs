@@ -315,16 +315,7 @@ fn malformed_views_fall_back_with_a_reason() {
 
 #[test]
 fn the_tour_folds_like_the_host_says() {
-    let path = {
-        let beside = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
-        let base = if beside.exists() {
-            beside
-        } else {
-            "/work/shared".into()
-        };
-        base.join("dsh/captures/tour/frames.jsonl")
-    };
-    let l = deck::source::load_path(path.to_str().unwrap()).unwrap();
+    let l = deck::source::load_path(&common::capture_str("tour", "frames.jsonl")).unwrap();
     let s = &l.sessions[0];
     let t = Transcript::from_records(s.id.clone(), &s.records);
     let count = |st: Status| t.cards.iter().filter(|c| c.status == st).count();

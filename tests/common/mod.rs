@@ -1,20 +1,24 @@
 //! Shared test helpers: where the real captures live.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// `../shared` beside the repo (CI), else `/work/shared` (helper worktrees).
-pub fn shared() -> PathBuf {
-    let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if beside.exists() {
-        beside
-    } else {
-        PathBuf::from("/work/shared")
-    }
-}
+/// The two real DSH host captures, both in the repo.
+pub const CAPTURES: [&str; 2] = ["tour", "approvals"];
 
+/// One file of a real capture (`tour` or `approvals`), in the repo: the frame
+/// log and the zstd session log are the demo sessions
+/// (`demo-sessions/<name>.<file>`), every other file is a byte-for-byte copy
+/// under `tests/fixtures/captures/<name>/<file>`.
 pub fn capture(name: &str, file: &str) -> PathBuf {
-    shared().join("dsh/captures").join(name).join(file)
+    assert!(CAPTURES.contains(&name), "no capture {name:?}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match file {
+        "frames.jsonl" | "session.jsonl.zstd" => {
+            root.join("demo-sessions").join(format!("{name}.{file}"))
+        }
+        _ => root.join("tests/fixtures/captures").join(name).join(file),
+    }
 }
 
 pub fn capture_str(name: &str, file: &str) -> String {
