@@ -2,38 +2,21 @@
 //! becomes a diagnostic that names its line and byte offset and keeps the
 //! raw text; everything else still renders.
 
-use std::process::Command;
-
 use deck::cards::{self, Density};
 use deck::headless::{self, Format};
 use deck::session::Transcript;
-use deck::source::load_path;
 use deck::theme::Theme;
 use deck::view::transcript::LayoutOptions;
-use deck::wire::Record;
 use serde_json::{Value, json};
 
-const TURN_START: &str = r#"{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}"#;
+use crate::common::{self, build};
 
-fn user(seq: u64, text: &str) -> String {
-    json!({"type": "user/message", "seq": seq, "time": 2,
-           "data": {"content": [{"type": "text", "text": text}], "role": "user", "id": format!("u{seq}")}})
-    .to_string()
-}
+const TURN_START: &str = r#"{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}"#;
 
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let p = dir.path().join(name);
     std::fs::write(&p, text).unwrap();
     p.to_str().unwrap().to_string()
-}
-
-fn fold(path: &str) -> (Transcript, Vec<Record>) {
-    let l = load_path(path).unwrap();
-    let s = &l.sessions[0];
-    (
-        Transcript::from_records(s.id.clone(), &s.records),
-        s.records.clone(),
-    )
 }
 
 fn render(t: &Transcript, width: usize) -> String {
@@ -46,14 +29,6 @@ fn render(t: &Transcript, width: usize) -> String {
     )
 }
 
-fn deck(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_deck"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn a_50_mb_line_is_one_diagnostic_shown_short_and_kept_whole() {
     let dir = tempfile::tempdir().unwrap();
@@ -61,9 +36,12 @@ fn a_50_mb_line_is_one_diagnostic_shown_short_and_kept_whole() {
     let path = write(
         &dir,
         "big.jsonl",
-        &format!("{TURN_START}\n{junk}\n{}\n", user(1, "after the junk")),
+        &format!(
+            "{TURN_START}\n{junk}\n{}\n",
+            build::user_message(1, 2, "after the junk")
+        ),
     );
-    let (t, _) = fold(&path);
+    let t = common::fold(&path);
     assert_eq!(t.diagnostics.len(), 1);
     let d = &t.diagnostics[0];
     assert_eq!(
@@ -90,9 +68,9 @@ fn a_50_mb_message_renders_whole() {
     let path = write(
         &dir,
         "msg.jsonl",
-        &format!("{TURN_START}\n{}\n", user(1, &text)),
+        &format!("{TURN_START}\n{}\n", build::user_message(1, 2, &text)),
     );
-    let (t, _) = fold(&path);
+    let t = common::fold(&path);
     assert!(t.diagnostics.is_empty());
     let out = render(&t, 100);
     // Every word is there, wrapped.
@@ -115,17 +93,19 @@ fn json_nested_100k_deep_is_diagnosed_not_overflowed() {
         // A deep line on its own.
         deep.clone(),
         // A tool call whose result view is deep.
-        json!({"type": "session/event", "sessionId": "s", "event": {"type": "tool/call", "seq": 2, "time": 3,
-               "data": {"callId": "c", "name": "probe", "arguments": "{}"}}})
+        build::frame(
+            build::event("tool/call", 2, 3, build::call_data("c", "probe", "{}")),
+            None,
+        )
         .to_string(),
         format!(
             r#"{{"type":"session/event","sessionId":"s","event":{{"type":"tool/result","seq":3,"time":4,"data":{{"message":{{"content":[{{"type":"tool-result","toolCallId":"c","content":[],"isError":false}}]}}}}}},"view":{{"for":"result","view":{{"card":"generic","rawInput":{deep}}}}}}}"#
         ),
-        user(4, "still here"),
+        build::user_message(4, 2, "still here").to_string(),
     ];
     let dir = tempfile::tempdir().unwrap();
     let path = write(&dir, "deep.jsonl", &(lines.join("\n") + "\n"));
-    let (t, _) = fold(&path);
+    let t = common::fold(&path);
     let seen: Vec<(usize, bool)> = t
         .diagnostics
         .iter()
@@ -147,9 +127,9 @@ fn json_nested_100k_deep_is_diagnosed_not_overflowed() {
     let out = render(&t, 80);
     assert!(out.contains("still here") && out.contains("probe"), "{out}");
     // The CLI: exit 0, and every problem listed with its line.
-    let o = deck(&["render", &path]);
+    let o = common::deck(&["render", &path]);
     assert!(o.status.success());
-    let o = deck(&["inspect", "--diagnostics", &path]);
+    let o = common::deck(&["inspect", "--diagnostics", &path]);
     let listed: Vec<u64> = String::from_utf8_lossy(&o.stdout)
         .lines()
         .map(|l| {
@@ -270,6 +250,34 @@ fn views() -> Vec<(Value, Vec<&'static str>)> {
     ]
 }
 
+/// Call `c{seq}` of tool `probe{seq}` and its empty result, with `view`
+/// for the result: two frame lines.
+fn probe(seq: u64, view: Value) -> [String; 2] {
+    let call = format!("c{seq}");
+    [
+        build::frame(
+            build::event(
+                "tool/call",
+                seq,
+                3,
+                build::call_data(&call, &format!("probe{seq}"), "{}"),
+            ),
+            None,
+        )
+        .to_string(),
+        build::frame(
+            build::event(
+                "tool/result",
+                seq + 1,
+                4,
+                build::result_data(&call, json!([]), false),
+            ),
+            Some(("result", view)),
+        )
+        .to_string(),
+    ]
+}
+
 /// A value of another type than `v`.
 fn wrong(v: &Value) -> Value {
     match v {
@@ -312,18 +320,7 @@ fn every_field_of_every_card_given_a_wrong_type_falls_back_naming_it() {
             (Some(*f), v)
         }));
         for (field, view) in cases {
-            let call = format!("c{seq}");
-            lines.push(
-                json!({"type": "session/event", "sessionId": "s", "event": {"type": "tool/call", "seq": seq,
-                       "time": 3, "data": {"callId": call, "name": format!("probe{seq}"), "arguments": "{}"}}})
-                .to_string(),
-            );
-            lines.push(
-                json!({"type": "session/event", "sessionId": "s", "event": {"type": "tool/result", "seq": seq + 1,
-                       "time": 4, "data": {"message": {"content": [{"type": "tool-result", "toolCallId": call,
-                       "content": [], "isError": false}]}}}, "view": {"for": "result", "view": view}})
-                .to_string(),
-            );
+            lines.extend(probe(seq, view));
             let expect = field.map(label);
             want.push((expect, lines.len(), base["card"].clone()));
             seq += 2;
@@ -347,19 +344,14 @@ fn every_field_of_every_card_given_a_wrong_type_falls_back_naming_it() {
         ),
         (json!({"title": "T"}), "view has no \"card\" tag"),
     ] {
-        let call = format!("c{seq}");
-        lines.push(json!({"type": "session/event", "sessionId": "s", "event": {"type": "tool/call", "seq": seq,
-            "time": 3, "data": {"callId": call, "name": format!("probe{seq}"), "arguments": "{}"}}}).to_string());
-        lines.push(json!({"type": "session/event", "sessionId": "s", "event": {"type": "tool/result", "seq": seq + 1,
-            "time": 4, "data": {"message": {"content": [{"type": "tool-result", "toolCallId": call, "content": [],
-            "isError": false}]}}}, "view": {"for": "result", "view": view}}).to_string());
-        want.push((Some(expect.to_string()), lines.len(), view.clone()));
+        lines.extend(probe(seq, view.clone()));
+        want.push((Some(expect.to_string()), lines.len(), view));
         seq += 2;
     }
     let dir = tempfile::tempdir().unwrap();
     let text = lines.join("\n") + "\n";
     let path = write(&dir, "shapes.jsonl", &text);
-    let (t, _) = fold(&path);
+    let t = common::fold(&path);
     assert_eq!(t.cards.len(), want.len());
     for (card, (expect, line, tag)) in t.cards.iter().zip(&want) {
         let r = cards::resolve(card);
@@ -396,6 +388,6 @@ fn every_field_of_every_card_given_a_wrong_type_falls_back_naming_it() {
             }
         }
     }
-    let o = deck(&["render", &path]);
+    let o = common::deck(&["render", &path]);
     assert!(o.status.success());
 }

@@ -1,166 +1,31 @@
 //! Snapshots of the generic, read, search and web cards, every fallback case and
 //! the conversation items, at 40, 80 and 120 columns in the `dark` and `light`
 //! themes. Views and result contents are the host's own, taken from
-//! `captures/tour/frames.jsonl` (a few synthetic cases cover shapes the tour
+//! `demo-sessions/tour.frames.jsonl` (a few synthetic cases cover shapes the tour
 //! never produced: a truncated search, a fetch view, broken views).
 //!
 //! Each snapshot line is the rendered text; under it, one row per styled run:
 //! `  ^ [from..to fg=#rrggbb bg=… bold link=…]` in display columns (the `^`
 //! points at the text line above).
 
-use ratatui::style::{Color, Modifier, Style};
 use serde_json::{Value, json};
 
-use deck::cards::{self, Ctx, Density, conversation};
+use deck::cards::{Ctx, Density, conversation};
 use deck::session::{
-    AssistantBlock, AssistantMessage, AttachedView, Diagnostic, Status, Todo, ToolCard, ToolError,
-    ToolResult, TurnEnd, TurnMarker, UserMessage, ViewSource,
+    AssistantBlock, AssistantMessage, Diagnostic, Todo, ToolCard, TurnEnd, TurnMarker, UserMessage,
 };
 use deck::text::Line;
 use deck::theme::Theme;
 use deck::wire::Origin;
 
-const WIDTHS: [usize; 3] = [40, 80, 120];
-const THEMES: [&str; 2] = ["dark", "light"];
-/// Fixed call time (epoch ms) so durations are stable.
-const STARTED: i64 = 1_796_069_109_719;
-
-// ---------------------------------------------------------------- styled text
-
-fn colour(c: Color) -> String {
-    match c {
-        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
-        other => format!("{other:?}").to_lowercase(),
-    }
-}
-
-fn style_desc(st: Style) -> String {
-    let mut parts = Vec::new();
-    if let Some(fg) = st.fg {
-        parts.push(format!("fg={}", colour(fg)));
-    }
-    if let Some(bg) = st.bg {
-        parts.push(format!("bg={}", colour(bg)));
-    }
-    let mods = [
-        (Modifier::BOLD, "bold"),
-        (Modifier::DIM, "dim"),
-        (Modifier::ITALIC, "italic"),
-        (Modifier::UNDERLINED, "underline"),
-        (Modifier::REVERSED, "reversed"),
-        (Modifier::CROSSED_OUT, "crossed"),
-    ];
-    for (m, name) in mods {
-        if st.add_modifier.contains(m) {
-            parts.push(name.to_string());
-        }
-    }
-    parts.join(" ")
-}
-
-/// Each line's text, then its styled runs (adjacent spans with the same style and
-/// link merged; unstyled, unlinked runs left out).
-fn styled(lines: &[Line]) -> String {
-    let mut out = String::new();
-    for line in lines {
-        out.push_str(line.text().trim_end());
-        out.push('\n');
-        let mut runs: Vec<(usize, usize, String, Option<String>)> = Vec::new();
-        let mut col = 0;
-        for span in &line.spans {
-            let w = span.width();
-            let desc = style_desc(span.style);
-            let link = span.link.as_deref().map(str::to_string);
-            match runs.last_mut() {
-                Some(last) if last.1 == col && last.2 == desc && last.3 == link => last.1 += w,
-                _ => runs.push((col, col + w, desc, link)),
-            }
-            col += w;
-        }
-        for (a, b, desc, link) in runs {
-            if desc.is_empty() && link.is_none() {
-                continue;
-            }
-            let mut s = format!("  ^ [{a}..{b}");
-            if !desc.is_empty() {
-                s.push(' ');
-                s.push_str(&desc);
-            }
-            if let Some(l) = link {
-                s.push_str(" link=");
-                s.push_str(&l);
-            }
-            s.push_str("]\n");
-            out.push_str(&s);
-        }
-    }
-    out
-}
-
-fn check_widths(lines: &[Line], width: usize, case: &str) {
-    for l in lines {
-        assert!(
-            l.width() <= width,
-            "{case} at {width}: {:?} is {} wide",
-            l.text(),
-            l.width()
-        );
-    }
-}
+use crate::common::build::{STARTED, text, tool_card};
+use crate::common::dump::{Runs, THEMES, WIDTHS, check_widths, render_card, styled};
 
 // ---------------------------------------------------------------- cards
 
 struct Case {
     name: &'static str,
     card: ToolCard,
-}
-
-fn text_block(s: &str) -> Value {
-    json!({"type": "text", "text": s})
-}
-
-/// A result: its text, `isError`, and `error: {name, code}`.
-type Settled<'a> = (&'a str, bool, Option<(&'a str, &'a str)>);
-
-/// A settled (or pending, when `result` is `None`) tool card.
-fn card(
-    tool: Option<&str>,
-    arguments: &str,
-    call_view: Option<Value>,
-    result_view: Option<Value>,
-    result: Option<Settled<'_>>,
-) -> ToolCard {
-    let status = match &result {
-        None => Status::Pending,
-        Some((_, true, _)) => Status::Error,
-        Some(_) => Status::Ok,
-    };
-    ToolCard {
-        call_id: "call_1".into(),
-        tool: tool.map(str::to_string),
-        arguments: arguments.into(),
-        turn: Some(1),
-        step: Some(1),
-        call_seq: tool.map(|_| 61),
-        started: Some(STARTED),
-        ended: result.as_ref().map(|_| STARTED + 13),
-        call_view: call_view.map(|v| AttachedView::new(ViewSource::Wire, v)),
-        result_view: result_view.map(|v| AttachedView::new(ViewSource::Wire, v)),
-        result: result.map(|(text, is_error, error)| {
-            ToolResult::new(
-                63,
-                vec![text_block(text)],
-                is_error,
-                error.map(|(name, code)| ToolError {
-                    name: Some(name.into()),
-                    code: Some(code.into()),
-                }),
-                None,
-            )
-        }),
-        status,
-        rev: 1,
-    }
 }
 
 const NOTES_RESULT: &str = "<path>/workspace/demo/notes.md</path>\n<type>file</type>\n<content>\n1: # Notes\n2: \n3: status: draft\n4: \n5: TODO: review the wire protocol\n6: A line with \u{1b}[1mno\u{1b}[0m escape in a file is fine.\n\n(End of file - total 6 lines)\n</content>";
@@ -178,7 +43,7 @@ fn notes_view() -> Value {
         {"number": 1, "text": "# Notes"}, {"number": 2, "text": ""}, {"number": 3, "text": "status: draft"},
         {"number": 4, "text": ""}, {"number": 5, "text": "TODO: review the wire protocol"},
         {"number": 6, "text": "A line with \u{1b}[1mno\u{1b}[0m escape in a file is fine."}],
-        "totalLines": 6, "lang": "md", "content": [text_block("1: # Notes\n2: \n3: status: draft\n4: \n5: TODO: review the wire protocol\n6: A line with \u{1b}[1mno\u{1b}[0m escape in a file is fine.\n\n(End of file - total 6 lines)")]})
+        "totalLines": 6, "lang": "md", "content": [text("1: # Notes\n2: \n3: status: draft\n4: \n5: TODO: review the wire protocol\n6: A line with \u{1b}[1mno\u{1b}[0m escape in a file is fine.\n\n(End of file - total 6 lines)")]})
 }
 
 fn grep_call() -> Value {
@@ -208,7 +73,7 @@ fn cases() -> Vec<Case> {
     vec![
         Case {
             name: "read_notes",
-            card: card(
+            card: tool_card(
                 Some("read"),
                 r#"{"file_path":"/workspace/demo/notes.md"}"#,
                 Some(notes_call.clone()),
@@ -218,21 +83,21 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "read_window",
-            card: card(
+            card: tool_card(
                 Some("read"),
                 r#"{"file_path":"/workspace/demo/src/app.py","offset":2,"limit":3}"#,
                 Some(app_call.clone()),
                 Some(
                     json!({"card": "read", "path": "/workspace/demo/src/app.py", "offset": 2, "lines": [
                     {"number": 2, "text": "    return a + b"}, {"number": 3, "text": ""}, {"number": 4, "text": ""}],
-                    "totalLines": 8, "lang": "py", "content": [text_block("2:     return a + b\n3: \n4: \n\n(Showing lines 2-4 of 8. Use offset=5 to continue.)")]}),
+                    "totalLines": 8, "lang": "py", "content": [text("2:     return a + b\n3: \n4: \n\n(Showing lines 2-4 of 8. Use offset=5 to continue.)")]}),
                 ),
                 Some((APP_WINDOW_RESULT, false, None)),
             ),
         },
         Case {
             name: "read_pending",
-            card: card(
+            card: tool_card(
                 Some("read"),
                 r#"{"file_path":"/workspace/demo/notes.md"}"#,
                 Some(notes_call.clone()),
@@ -242,7 +107,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "read_missing_file",
-            card: card(
+            card: tool_card(
                 Some("read"),
                 r#"{"file_path":"/workspace/demo/missing.txt"}"#,
                 Some(read_call(
@@ -260,7 +125,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "grep_todo",
-            card: card(
+            card: tool_card(
                 Some("grep"),
                 r#"{"pattern":"TODO","include":"*.md"}"#,
                 Some(grep_call()),
@@ -270,7 +135,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "grep_truncated",
-            card: card(
+            card: tool_card(
                 Some("grep"),
                 r#"{"pattern":"TODO"}"#,
                 Some(
@@ -288,7 +153,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "glob",
-            card: card(
+            card: tool_card(
                 Some("glob"),
                 r#"{"pattern":"**/*.md"}"#,
                 Some(
@@ -306,7 +171,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "web_search",
-            card: card(
+            card: tool_card(
                 Some("web_search"),
                 r#"{"queries":["deepseek harness protocol"]}"#,
                 Some(
@@ -323,7 +188,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "web_search_answer_failures",
-            card: card(
+            card: tool_card(
                 Some("web_search"),
                 r#"{"queries":["deepseek harness","offline failure probe"]}"#,
                 Some(
@@ -339,7 +204,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "web_fetch_view",
-            card: card(
+            card: tool_card(
                 Some("web_fetch"),
                 r#"{"url":"http://127.0.0.1:18431/page.html"}"#,
                 Some(
@@ -353,7 +218,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "web_fetch_failure",
-            card: card(
+            card: tool_card(
                 Some("web_fetch"),
                 r#"{"url":"https://example.invalid/offline"}"#,
                 Some(
@@ -369,7 +234,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "mcp_echo_no_view",
-            card: card(
+            card: tool_card(
                 Some("mcp__fake__echo"),
                 r#"{"text":"hello from a real MCP tool"}"#,
                 None,
@@ -379,7 +244,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "question_json_result",
-            card: card(
+            card: tool_card(
                 Some("ask_user_question"),
                 r#"{"questions":[{"id":"q1","header":"Confirm","question":"Continue the capture?","options":[{"label":"Yes (Recommended)","description":"Keep going"},{"label":"No"}]}]}"#,
                 None,
@@ -393,7 +258,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "todo_write",
-            card: card(
+            card: tool_card(
                 Some("todo_write"),
                 r#"{"todos":[{"content":"Tour the shell","status":"completed"},{"content":"Tour the file tools","status":"in_progress"},{"content":"Write the report","status":"pending"}]}"#,
                 Some(
@@ -411,21 +276,21 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "background_job",
-            card: card(
+            card: tool_card(
                 Some("bash"),
                 r#"{"command":"sleep 1; echo bg-done","description":"Background sleep","run_in_background":true}"#,
                 Some(
-                    json!({"card": "generic", "title": "sleep 1; echo bg-done", "kind": "execute", "rawInput": "sleep 1; echo bg-done", "content": [text_block("Background sleep")]}),
+                    json!({"card": "generic", "title": "sleep 1; echo bg-done", "kind": "execute", "rawInput": "sleep 1; echo bg-done", "content": [text("Background sleep")]}),
                 ),
                 Some(
-                    json!({"card": "generic", "content": [text_block("```console\nstarted background job bash-1\n```")]}),
+                    json!({"card": "generic", "content": [text("```console\nstarted background job bash-1\n```")]}),
                 ),
                 Some(("started background job bash-1", false, None)),
             ),
         },
         Case {
             name: "spilled_without_view",
-            card: card(
+            card: tool_card(
                 Some("mcp__fake__dump"),
                 r#"{"count":20000}"#,
                 None,
@@ -441,7 +306,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "diff_result_without_view",
-            card: card(
+            card: tool_card(
                 Some("mcp__vcs__show"),
                 r#"{"rev":"HEAD"}"#,
                 None,
@@ -455,7 +320,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "fallback_unknown_card_tag",
-            card: card(
+            card: tool_card(
                 Some("read"),
                 r#"{"file_path":"/workspace/demo/notes.md"}"#,
                 Some(notes_call.clone()),
@@ -467,7 +332,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "fallback_unknown_search_shape",
-            card: card(
+            card: tool_card(
                 Some("grep"),
                 r#"{"pattern":"TODO","include":"*.md"}"#,
                 Some(grep_call()),
@@ -479,7 +344,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "fallback_wrong_field_type",
-            card: card(
+            card: tool_card(
                 Some("read"),
                 r#"{"file_path":"/workspace/demo/src/app.py","offset":2,"limit":3}"#,
                 Some(app_call),
@@ -492,7 +357,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "fallback_result_without_call",
-            card: card(
+            card: tool_card(
                 None,
                 "",
                 None,
@@ -502,7 +367,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "generic_non_text_block",
-            card: card(
+            card: tool_card(
                 Some("mcp__fake__screenshot"),
                 r#"{"url":"https://example.com"}"#,
                 Some(
@@ -511,18 +376,11 @@ fn cases() -> Vec<Case> {
                 ),
                 Some(json!({"card": "generic", "content": [
                     {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="},
-                    text_block("Captured **1280×720** of <https://example.com>.")]})),
+                    text("Captured **1280×720** of <https://example.com>.")]})),
                 Some(("[image]", false, None)),
             ),
         },
     ]
-}
-
-fn render_card(c: &Case, theme: &Theme, width: usize, density: Density) -> Vec<Line> {
-    let ctx = Ctx::new(width, theme, density);
-    let lines = cards::render(&c.card, &ctx);
-    check_widths(&lines, width, c.name);
-    lines
 }
 
 #[test]
@@ -533,7 +391,10 @@ fn card_snapshots() {
             let mut out = String::new();
             for w in WIDTHS {
                 out.push_str(&format!("── width {w} ──\n"));
-                out.push_str(&styled(&render_card(&c, &theme, w, Density::Preview)));
+                out.push_str(&styled(
+                    &render_card(&c.card, &theme, w, Density::Preview, c.name),
+                    Runs::Below,
+                ));
             }
             insta::assert_snapshot!(format!("{}_{theme_name}", c.name), out);
         }
@@ -547,7 +408,7 @@ fn card_headers_at_line_density() {
     let mut out = String::new();
     for c in cases() {
         out.push_str(&format!("{}: ", c.name));
-        for l in render_card(&c, &theme, 80, Density::Line) {
+        for l in render_card(&c.card, &theme, 80, Density::Line, c.name) {
             out.push_str(l.text().trim_end());
             out.push('\n');
         }
@@ -562,14 +423,14 @@ fn full_density_shows_everything() {
     let all = cases();
     for name in ["spilled_without_view", "grep_truncated"] {
         let c = all.iter().find(|c| c.name == name).expect("case");
-        let preview = render_card(c, &theme, 80, Density::Preview);
-        let full = render_card(c, &theme, 80, Density::Full);
+        let preview = render_card(&c.card, &theme, 80, Density::Preview, name);
+        let full = render_card(&c.card, &theme, 80, Density::Full, name);
         assert!(full.len() > preview.len(), "{name}");
         assert!(
             preview.iter().any(|l| l.text().contains("more line")),
             "{name}"
         );
-        insta::assert_snapshot!(format!("{name}_full_dark"), styled(&full));
+        insta::assert_snapshot!(format!("{name}_full_dark"), styled(&full, Runs::Below));
     }
 }
 
@@ -703,7 +564,7 @@ fn conversation_snapshots() {
             for (name, lines) in conversation_items(&ctx) {
                 check_widths(&lines, w, name);
                 out.push_str(&format!("── {name} ──\n"));
-                out.push_str(&styled(&lines));
+                out.push_str(&styled(&lines, Runs::Below));
             }
         }
         insta::assert_snapshot!(format!("conversation_{theme_name}"), out);
@@ -721,7 +582,7 @@ fn conversation_full_density_expands_context_and_reasoning() {
             "injected context" | "assistant with reasoning" | "diagnostic"
         ) {
             out.push_str(&format!("── {name} ──\n"));
-            out.push_str(&styled(&lines));
+            out.push_str(&styled(&lines, Runs::Below));
         }
     }
     insta::assert_snapshot!("conversation_full_dark", out);

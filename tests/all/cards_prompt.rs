@@ -7,18 +7,11 @@
 use deck::cards::{Ctx, Density, prompt};
 use deck::headless::{Format, write_lines};
 use deck::session::{Ask, Item, Prompt, Transcript};
-use deck::source::load_path;
 use deck::theme::Theme;
-use deck::wire::{Frame, Origin, Record};
 use serde_json::json;
 
-use crate::common;
-
-fn fold(path: &str) -> Transcript {
-    let l = load_path(path).unwrap();
-    let s = &l.sessions[0];
-    Transcript::from_records(s.id.clone(), &s.records)
-}
+use crate::common::dump::{THEMES, WIDTHS, check_widths};
+use crate::common::{self, build};
 
 fn prompts(t: &Transcript) -> Vec<Prompt> {
     t.items
@@ -30,13 +23,9 @@ fn prompts(t: &Transcript) -> Vec<Prompt> {
         .collect()
 }
 
-fn rec(v: serde_json::Value) -> Record {
-    Record::from_frame(Frame::from_owned(v).unwrap(), Origin::default())
-}
-
 #[test]
 fn approvals_capture_has_one_card_per_approval_and_question() {
-    let t = fold(&common::capture_str("approvals", "frames.jsonl"));
+    let t = common::fold(&common::capture_str("approvals", "frames.jsonl"));
     let ps = prompts(&t);
     assert_eq!(ps.len(), 2, "{ps:#?}");
     let approval = ps
@@ -84,7 +73,7 @@ fn approvals_capture_has_one_card_per_approval_and_question() {
 
 #[test]
 fn a_saved_log_has_the_approval_but_no_question_frames() {
-    let t = fold(&common::capture_str("approvals", "session.jsonl.zstd"));
+    let t = common::fold(&common::capture_str("approvals", "session.jsonl.zstd"));
     let ps = prompts(&t);
     assert_eq!(ps.len(), 1);
     assert_eq!(ps[0].outcome.as_deref(), Some("allowed-once"));
@@ -93,17 +82,21 @@ fn a_saved_log_has_the_approval_but_no_question_frames() {
 #[test]
 fn outcomes_update_the_card_in_place() {
     let mut t = Transcript::new(Some("s".into()));
-    t.apply(&rec(json!({"type":"server-request","rpcId":"r1","method":"approval/requested",
+    t.apply(&build::rec(json!({"type":"server-request","rpcId":"r1","method":"approval/requested",
         "payload":{"type":"approval/requested","sessionId":"s","approvalId":"a","toolName":"bash","callId":"c","reason":"why"}})));
     let rev0 = prompts(&t)[0].rev;
     assert!(prompts(&t)[0].is_waiting());
     // The mirrored session event adds its seq, not a second card.
-    t.apply(&rec(json!({"type":"approval/asked","seq":4,"time":1,
-        "data":{"id":"a","toolName":"bash","callId":"c","reason":"why"}})));
-    t.apply(&rec(json!({"type":"server-request","rpcId":"r2","method":"approval/resolved",
+    t.apply(&build::rec(
+        json!({"type":"approval/asked","seq":4,"time":1,
+        "data":{"id":"a","toolName":"bash","callId":"c","reason":"why"}}),
+    ));
+    t.apply(&build::rec(json!({"type":"server-request","rpcId":"r2","method":"approval/resolved",
         "payload":{"type":"approval/resolved","sessionId":"s","approvalId":"a","outcome":"denied"}})));
-    t.apply(&rec(json!({"type":"approval/decided","seq":5,"time":2,
-        "data":{"id":"a","outcome":"denied"}})));
+    t.apply(&build::rec(
+        json!({"type":"approval/decided","seq":5,"time":2,
+        "data":{"id":"a","outcome":"denied"}}),
+    ));
     let ps = prompts(&t);
     assert_eq!(ps.len(), 1);
     assert_eq!(ps[0].seq, Some(4));
@@ -112,9 +105,11 @@ fn outcomes_update_the_card_in_place() {
     assert!(ps[0].is_refused());
     assert!(ps[0].rev > rev0, "a changed card gets a new rev");
     // A question resolved without an envelope settles the newest question.
-    t.apply(&rec(json!({"type":"question/requested","sessionId":"s",
-        "questions":[{"id":"q","question":"Go?","options":[{"label":"Yes"}]}]})));
-    t.apply(&rec(
+    t.apply(&build::rec(
+        json!({"type":"question/requested","sessionId":"s",
+        "questions":[{"id":"q","question":"Go?","options":[{"label":"Yes"}]}]}),
+    ));
+    t.apply(&build::rec(
         json!({"type":"question/resolved","sessionId":"s","outcome":"cancelled"}),
     ));
     let ps = prompts(&t);
@@ -133,8 +128,10 @@ fn outcomes_update_the_card_in_place() {
 #[test]
 fn a_decision_without_its_request_still_shows() {
     let mut t = Transcript::new(None);
-    t.apply(&rec(json!({"type":"approval/decided","seq":9,"time":2,
-        "data":{"id":"z","outcome":"allowed-always"}})));
+    t.apply(&build::rec(
+        json!({"type":"approval/decided","seq":9,"time":2,
+        "data":{"id":"z","outcome":"allowed-always"}}),
+    ));
     let ps = prompts(&t);
     assert_eq!(ps.len(), 1);
     let lines = prompt::render(&ps[0], &Ctx::new(60, &Theme::dark(), Density::Preview));
@@ -146,22 +143,20 @@ fn prompt_snapshots() {
     let cases: Vec<(&str, Transcript)> = vec![
         (
             "approvals",
-            fold(&common::capture_str("approvals", "frames.jsonl")),
+            common::fold(&common::capture_str("approvals", "frames.jsonl")),
         ),
-        ("showcase", fold("demo-sessions/showcase.jsonl")),
+        ("showcase", common::fold("demo-sessions/showcase.jsonl")),
     ];
     for (name, t) in &cases {
         let ps = prompts(t);
         assert_eq!(ps.len(), 2, "{name}");
-        for theme_name in ["dark", "light"] {
+        for theme_name in THEMES {
             let theme = Theme::builtin(theme_name).unwrap();
             let mut out = String::new();
-            for width in [40, 80, 120] {
+            for width in WIDTHS {
                 for p in &ps {
                     let lines = prompt::render(p, &Ctx::new(width, &theme, Density::Preview));
-                    for l in &lines {
-                        assert!(l.width() <= width, "{name} {width}: {:?}", l.text());
-                    }
+                    check_widths(&lines, width, name);
                     out.push_str(&format!("── width {width}\n"));
                     out.push_str(&write_lines(&lines, Format::Styled));
                 }
@@ -173,17 +168,15 @@ fn prompt_snapshots() {
 
 /// The first `lines` lines of a capture's frame log, folded, then `extra` frames.
 fn fold_cut(capture: &str, lines: usize, extra: &[serde_json::Value]) -> Transcript {
-    let text = std::fs::read_to_string(common::capture(capture, "frames.jsonl")).unwrap();
+    let text = common::capture_text(capture, "frames.jsonl");
     let mut cut: Vec<String> = text.lines().take(lines).map(str::to_string).collect();
     cut.extend(extra.iter().map(|v| v.to_string()));
-    let l = deck::source::load_bytes("cut", (cut.join("\n") + "\n").as_bytes()).unwrap();
-    let s = &l.sessions[0];
-    Transcript::from_records(s.id.clone(), &s.records)
+    common::fold_session(&common::load_text(&(cut.join("\n") + "\n")))
 }
 
 /// Line number (1-based) of the first line of a capture holding `marker`.
 fn line_of(capture: &str, marker: &str) -> usize {
-    let text = std::fs::read_to_string(common::capture(capture, "frames.jsonl")).unwrap();
+    let text = common::capture_text(capture, "frames.jsonl");
     text.lines().position(|l| l.contains(marker)).unwrap() + 1
 }
 
@@ -229,15 +222,13 @@ fn waiting_prompts_show_their_call_and_numbered_options() {
             .find(|(_, i)| matches!(i, Item::Prompt(p) if p.is_waiting()))
             .unwrap_or_else(|| panic!("{name}: a waiting prompt"));
         let _ = idx;
-        for theme_name in ["dark", "light"] {
+        for theme_name in THEMES {
             let theme = Theme::builtin(theme_name).unwrap();
             let mut out = String::new();
-            for width in [40, 80, 120] {
+            for width in WIDTHS {
                 let opts = deck::view::transcript::LayoutOptions::new(width, Density::Preview);
                 let lines = deck::view::transcript::render_item(t, item, &theme, &opts);
-                for l in &lines {
-                    assert!(l.width() <= width, "{name} {width}: {:?}", l.text());
-                }
+                check_widths(&lines, width, name);
                 if width == 120 {
                     let text: String = lines.iter().map(|l| l.text() + "\n").collect();
                     for w in *wanted {

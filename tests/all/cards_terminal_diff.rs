@@ -1,21 +1,20 @@
 //! Snapshots of the terminal and diff cards, text and styles, at 40, 80 and
 //! 120 columns in the dark and light themes. Views are copied from the DSH
-//! tour capture (`captures/tour/frames.jsonl`), plus synthetic ones for a
+//! tour capture (`demo-sessions/tour.frames.jsonl`), plus synthetic ones for a
 //! multi-hunk diff and `\r` progress output. Durations are fixed.
 
 use std::fmt::Write as _;
 
-use deck::cards::{self, Ctx, Density};
-use deck::session::{AttachedView, Status, ToolCard, ToolResult, ViewSource};
-use deck::text::Line;
+use deck::cards::Density;
+use deck::session::{Status, ToolCard};
 use deck::theme::Theme;
-use ratatui::style::{Color, Modifier, Style};
 use serde_json::{Value, json};
 
-const WIDTHS: [usize; 3] = [40, 80, 120];
-const THEMES: [&str; 2] = ["dark", "light"];
+use crate::common::build::{STARTED, tool_card};
+use crate::common::dump::{Runs, THEMES, WIDTHS, render_card, styled};
 
-/// A settled card from a call view and a result view (raw wire JSON).
+/// A settled card from a call view and a result view (raw wire JSON): one
+/// text block, 45 ms, `status` as the reducer would set it.
 fn card(
     tool: &str,
     arguments: &str,
@@ -25,100 +24,20 @@ fn card(
     status: Status,
 ) -> ToolCard {
     ToolCard {
-        call_id: format!("call-{tool}"),
-        tool: Some(tool.to_string()),
-        arguments: arguments.to_string(),
-        turn: Some(1),
-        step: Some(0),
-        call_seq: Some(10),
-        started: Some(1_796_069_109_572),
-        ended: Some(1_796_069_109_617),
-        call_view: Some(AttachedView::new(ViewSource::Wire, call)),
-        result_view: result.map(|r| AttachedView::new(ViewSource::Wire, r)),
-        result: Some(ToolResult::new(
-            11,
-            vec![json!({"type": "text", "text": text})],
-            false,
-            None,
-            None,
-        )),
+        ended: Some(STARTED + 45),
         status,
-        rev: 1,
+        ..tool_card(
+            Some(tool),
+            arguments,
+            Some(call),
+            result,
+            Some((text, false, None)),
+        )
     }
 }
 
 fn parse(s: &str) -> Value {
     serde_json::from_str(s).expect("test JSON parses")
-}
-
-fn color(c: Color) -> String {
-    match c {
-        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
-        Color::Indexed(i) => format!("idx{i}"),
-        other => format!("{other:?}").to_lowercase(),
-    }
-}
-
-fn describe(style: Style) -> String {
-    let mut parts = Vec::new();
-    if let Some(fg) = style.fg {
-        parts.push(format!("fg={}", color(fg)));
-    }
-    if let Some(bg) = style.bg {
-        parts.push(format!("bg={}", color(bg)));
-    }
-    let mods = [
-        (Modifier::BOLD, "bold"),
-        (Modifier::DIM, "dim"),
-        (Modifier::ITALIC, "italic"),
-        (Modifier::UNDERLINED, "underline"),
-        (Modifier::REVERSED, "reversed"),
-    ];
-    for (m, name) in mods {
-        if style.add_modifier.contains(m) {
-            parts.push(name.to_string());
-        }
-    }
-    parts.join(" ")
-}
-
-/// Each line's text, then its styled runs as `[from..to style]` in columns
-/// (runs with the same style are merged; unstyled runs are left out).
-fn styled(lines: &[Line]) -> String {
-    let mut out = String::new();
-    for line in lines {
-        out.push_str(&line.text());
-        out.push('\n');
-        let mut runs: Vec<(usize, usize, String)> = Vec::new();
-        let mut col = 0;
-        for span in &line.spans {
-            let w = span.width();
-            let d = describe(span.style);
-            match runs.last_mut() {
-                Some(last) if last.1 == col && last.2 == d => last.1 += w,
-                _ => runs.push((col, col + w, d)),
-            }
-            col += w;
-        }
-        let shown: Vec<String> = runs
-            .iter()
-            .filter(|r| !r.2.is_empty() && r.0 < r.1)
-            .map(|r| format!("[{}..{} {}]", r.0, r.1, r.2))
-            .collect();
-        if !shown.is_empty() {
-            let _ = writeln!(out, "  {}", shown.join(" "));
-        }
-    }
-    out
-}
-
-fn render_at(card: &ToolCard, theme: &Theme, width: usize, density: Density) -> Vec<Line> {
-    let ctx = Ctx::new(width, theme, density);
-    let lines = cards::render(card, &ctx);
-    for l in &lines {
-        assert!(l.width() <= width, "width {width}: {:?}", l.text());
-    }
-    lines
 }
 
 /// Snapshot a card at every width in both themes (one snapshot per theme).
@@ -128,7 +47,10 @@ fn snapshot_all(name: &str, card: &ToolCard) {
         let mut out = String::new();
         for w in WIDTHS {
             let _ = writeln!(out, "── width {w} ──");
-            out.push_str(&styled(&render_at(card, &theme, w, Density::Full)));
+            out.push_str(&styled(
+                &render_card(card, &theme, w, Density::Full, name),
+                Runs::OneRow,
+            ));
         }
         insta::assert_snapshot!(format!("{name}__{theme_name}"), out);
     }
@@ -299,41 +221,44 @@ fn diff_multi_hunk() {
 #[test]
 fn diff_multi_hunk_side_by_side() {
     let theme = Theme::dark();
-    let lines = render_at(&multi_hunk_card(), &theme, 180, Density::Full);
-    insta::assert_snapshot!("diff_multi_hunk_side_by_side__dark", styled(&lines));
+    let lines = render_card(&multi_hunk_card(), &theme, 180, Density::Full, "multi hunk");
+    insta::assert_snapshot!(
+        "diff_multi_hunk_side_by_side__dark",
+        styled(&lines, Runs::OneRow)
+    );
 }
 
 #[test]
 fn densities_line_and_preview() {
     let theme = Theme::dark();
-    let line = render_at(&red_exit_card(), &theme, 80, Density::Line);
+    let line = render_card(&red_exit_card(), &theme, 80, Density::Line, "red exit");
     assert_eq!(line.len(), 1);
-    insta::assert_snapshot!("density_line__dark", styled(&line));
+    insta::assert_snapshot!("density_line__dark", styled(&line, Runs::OneRow));
 
     let output: String = (1..=40).map(|i| format!("row {i}\n")).collect();
     let call =
         json!({"card": "terminal", "title": "seq -f 'row %g' 1 40", "description": "Many rows"});
     let result = json!({"card": "terminal", "output": output, "exitCode": 0});
     let c = card("bash", "{}", call, Some(result), &output, Status::Ok);
-    let preview = render_at(&c, &theme, 80, Density::Preview);
+    let preview = render_card(&c, &theme, 80, Density::Preview, "40 rows");
     // The preview keeps the tail: the exit pill is the last row.
     assert!(preview.last().unwrap().text().contains("exit 0"));
-    insta::assert_snapshot!("density_preview__dark", styled(&preview));
+    insta::assert_snapshot!("density_preview__dark", styled(&preview, Runs::OneRow));
 }
 
 #[test]
 fn every_width_fits_through_the_frame() {
     let theme = Theme::dark();
     let cards = [
-        ls_card(),
-        red_exit_card(),
-        progress_card(),
-        multi_hunk_card(),
+        ("ls", ls_card()),
+        ("red exit", red_exit_card()),
+        ("progress", progress_card()),
+        ("multi hunk", multi_hunk_card()),
     ];
-    for c in &cards {
+    for (name, c) in &cards {
         for w in 1..=400 {
             for d in [Density::Line, Density::Preview, Density::Full] {
-                render_at(c, &theme, w, d);
+                render_card(c, &theme, w, d, name);
             }
         }
     }

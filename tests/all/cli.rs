@@ -2,25 +2,9 @@
 //! broken inputs, exit codes and messages.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-use crate::common;
-
-fn deck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_deck"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::{self, deck, deck_cmd, stderr, stdout};
 
 #[test]
 fn render_tour_frames_shows_every_card() {
@@ -53,7 +37,7 @@ fn render_tour_frames_shows_every_card() {
 #[test]
 fn render_from_stdin() {
     let bytes = std::fs::read(common::capture("tour", "session.jsonl.zstd")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_deck"))
+    let mut child = deck_cmd()
         .args(["render", "-", "--width", "80", "--density", "line"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -113,7 +97,7 @@ fn styled_output_lists_spans() {
 
 #[test]
 fn no_color_env_forces_plain_styles() {
-    let o = Command::new(env!("CARGO_BIN_EXE_deck"))
+    let o = deck_cmd()
         .args([
             "render",
             "demo-sessions/showcase.jsonl",
@@ -162,7 +146,7 @@ fn unreadable_and_empty_and_unknown_fail_with_one_line() {
 
 #[test]
 fn bad_lines_render_and_are_counted() {
-    let mut text = std::fs::read_to_string(common::capture("tour", "frames.jsonl")).unwrap();
+    let mut text = common::capture_text("tour", "frames.jsonl");
     text.insert_str(0, "garbage line\n");
     text.push_str("{\"type\":\"server-request\",\"payload\":");
     let dir = std::env::temp_dir().join(format!("deck-cli-bad-{}", std::process::id()));

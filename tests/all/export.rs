@@ -2,14 +2,11 @@
 //! played through a terminal emulator, ends on the screen deck draws; the
 //! HTML page is well-formed, self-contained and holds every card.
 
-use std::process::Command;
 use std::sync::Arc;
 
 use deck::app::cast::{CastOptions, write_cast};
 use deck::app::player::Player;
 use deck::app::{App, Msg};
-use deck::session::Transcript;
-use deck::source::load_path;
 use deck::theme::Theme;
 use serde_json::Value;
 
@@ -17,9 +14,8 @@ use crate::common;
 use crate::common::tui::rows;
 
 fn records(path: &str) -> (Option<String>, Arc<Vec<deck::wire::Record>>) {
-    let l = load_path(path).unwrap();
-    let s = &l.sessions[0];
-    (s.id.clone(), Arc::new(s.records.clone()))
+    let s = common::load(path);
+    (s.id, Arc::new(s.records))
 }
 
 fn opts(w: u16, h: u16) -> CastOptions {
@@ -128,12 +124,16 @@ fn the_html_page_is_well_formed_self_contained_and_has_every_card() {
         ("demo-sessions/showcase.jsonl".to_string(), "light"),
     ] {
         let out = dir.path().join("page.html");
-        let o = Command::new(env!("CARGO_BIN_EXE_deck"))
-            .args(["export", &path, "--format", "html", "--theme", theme, "-o"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        common::deck_ok(&[
+            "export",
+            &path,
+            "--format",
+            "html",
+            "--theme",
+            theme,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
         let html = std::fs::read_to_string(&out).unwrap();
         // Well-formed: every element closed, every entity valid.
         let mut reader = quick_xml::Reader::from_str(&html);
@@ -174,9 +174,7 @@ fn the_html_page_is_well_formed_self_contained_and_has_every_card() {
             assert!(!html.contains(banned), "{banned}");
         }
         // Every card, foldable, with its title.
-        let l = load_path(&path).unwrap();
-        let s = &l.sessions[0];
-        let t = Transcript::from_records(s.id.clone(), &s.records);
+        let t = common::fold(&path);
         assert_eq!(details, t.cards.len());
         for card in t.cards.iter() {
             let title = deck::cards::resolve(card).title;

@@ -7,22 +7,24 @@ use deck::cards::Density;
 use deck::session::Transcript;
 use deck::theme::Theme;
 use deck::view::transcript::{LayoutOptions, layout};
-use deck::wire::{Frame, Origin, Record};
 use serde_json::{Value, json};
 
+use crate::common::build::{call_data, event, frame, rec, result_data};
+use crate::common::dump::check_widths;
+use crate::common::fold_records;
+
+/// One call of tool `x` whose result came with `result_view`.
 fn card(result_view: Value) -> Transcript {
-    let frames = [
-        json!({"type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":0,"time":1,
-            "data":{"callId":"c","name":"x","arguments":"{}"}}}),
-        json!({"type":"session/event","sessionId":"s","event":{"type":"tool/result","seq":1,"time":2,
-            "data":{"message":{"content":[{"type":"tool-result","toolCallId":"c","content":[],"isError":false}]}}},
-            "view":{"for":"result","view":result_view}}),
-    ];
-    let records: Vec<Record> = frames
-        .iter()
-        .map(|f| Record::from_frame(Frame::from_value(f).expect("frame"), Origin::default()))
-        .collect();
-    Transcript::from_records(Some("s".into()), &records)
+    fold_records(&[
+        rec(frame(
+            event("tool/call", 0, 1, call_data("c", "x", "{}")),
+            None,
+        )),
+        rec(frame(
+            event("tool/result", 1, 2, result_data("c", json!([]), false)),
+            Some(("result", result_view)),
+        )),
+    ])
 }
 
 /// Every width and density of interest: nothing panics, every line fits.
@@ -30,9 +32,8 @@ fn draws_everywhere(t: &Transcript) {
     let theme = Theme::dark();
     for width in [0, 1, 2, 40, 120] {
         for density in [Density::Line, Density::Preview, Density::Full] {
-            for l in layout(t, &theme, &LayoutOptions::new(width, density)) {
-                assert!(l.width() <= width, "{width}: {:?}", l.text());
-            }
+            let lines = layout(t, &theme, &LayoutOptions::new(width, density));
+            check_widths(&lines, width, &format!("{density:?}"));
         }
     }
 }

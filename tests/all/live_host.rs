@@ -10,19 +10,16 @@ use std::time::Duration;
 use deck::session::Transcript;
 use deck::source::host::{self, Backoff, HostOptions, SessionChoice};
 use deck::source::live::{self, LinkStatus, LiveEvent};
-use deck::source::{self as src};
 use deck::wire::Record;
-use fake_host::{Cmd, FakeHost, last_seq_before};
 
-use crate::common::{self, fake_host};
+use crate::common;
+use crate::common::fake_host::{Cmd, FakeHost, last_seq_before};
 
 /// Upper bound for one test; a hang fails instead of blocking CI.
 const LIMIT: Duration = Duration::from_secs(60);
 
 fn direct() -> Transcript {
-    let loaded = src::load_path(&common::capture_str("tour", "frames.jsonl")).unwrap();
-    let s = loaded.session(None).unwrap();
-    Transcript::from_records(s.id.clone(), &s.records)
+    common::fold(&common::capture_str("tour", "frames.jsonl"))
 }
 
 fn statuses(t: &Transcript) -> Vec<(String, &'static str)> {
@@ -419,13 +416,7 @@ async fn prompts_cancels_answers_and_new_sessions_reach_the_host() {
         "{:?}",
         seen.said
     );
-    let reqs = fake.state.requests.lock().unwrap().clone();
-    let of = |m: &str| {
-        reqs.iter()
-            .filter(|(k, _)| k == m)
-            .map(|(_, v)| v.clone())
-            .collect::<Vec<_>>()
-    };
+    let of = |m: &str| fake.requests(m);
     let sid = fake.state.session_id.as_str();
     assert_eq!(
         of("session.prompt"),
@@ -467,14 +458,8 @@ async fn prompts_cancels_answers_and_new_sessions_reach_the_host() {
         .expect("created and shown");
     assert_eq!(said.as_deref(), Some("created session-created-by-deck"));
     assert_eq!(reset, Some(Some("session-created-by-deck".to_string())));
-    let reqs = fake.state.requests.lock().unwrap().clone();
-    let created: Vec<_> = reqs
-        .iter()
-        .filter(|(k, _)| k == "session.create")
-        .map(|(_, v)| v.clone())
-        .collect();
     assert_eq!(
-        created,
+        fake.requests("session.create"),
         [serde_json::json!({"cwd": "/work/x", "agentPreset": "capture"})]
     );
 }

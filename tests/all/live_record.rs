@@ -7,16 +7,12 @@ use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fake_host::{Cmd, FakeHost, last_seq_before};
 use serde_json::Value;
 
-use crate::common::{self, fake_host};
+use crate::common::fake_host::{Cmd, FakeHost, last_seq_before};
+use crate::common::{self, deck_cmd, deck_ok};
 
 const LIMIT: Duration = Duration::from_secs(60);
-
-fn deck() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_deck"))
-}
 
 /// seq → times it appears in the recording (envelopes and bare frames).
 fn recorded_seqs(path: &std::path::Path) -> BTreeMap<u64, usize> {
@@ -62,16 +58,6 @@ fn wait_file(
     }
 }
 
-fn run(args: &[&str]) -> String {
-    let out = deck().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "deck {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn recording_survives_sigkill_holds_every_event_and_renders_like_the_capture() {
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -80,7 +66,7 @@ fn recording_survives_sigkill_holds_every_event_and_renders_like_the_capture() {
     let before_drop = last_seq_before(&fake.state.mux, 300).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("rec.jsonl");
-    let mut child = deck()
+    let mut child = deck_cmd()
         .args(["record", &fake.url, "-o"])
         .arg(&file)
         .stdout(Stdio::null())
@@ -117,9 +103,9 @@ fn recording_survives_sigkill_holds_every_event_and_renders_like_the_capture() {
 
     let rec = file.to_string_lossy().into_owned();
     let cap = common::capture_str("tour", "frames.jsonl");
-    assert_eq!(run(&["inspect", &rec]), run(&["inspect", &cap]));
-    let rendered = run(&["render", &rec, "--width", "100"]);
-    assert_eq!(rendered, run(&["render", &cap, "--width", "100"]));
+    assert_eq!(deck_ok(&["inspect", &rec]), deck_ok(&["inspect", &cap]));
+    let rendered = deck_ok(&["render", &rec, "--width", "100"]);
+    assert_eq!(rendered, deck_ok(&["render", &cap, "--width", "100"]));
     drop(rt);
 }
 
@@ -129,7 +115,7 @@ fn sigterm_and_duration_stop_the_recorder_cleanly() {
     let fake = rt.block_on(FakeHost::start(0, None));
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("rec.jsonl");
-    let mut child = deck()
+    let mut child = deck_cmd()
         .args(["record", &fake.url, "-o"])
         .arg(&file)
         .stdout(Stdio::null())
@@ -147,18 +133,18 @@ fn sigterm_and_duration_stop_the_recorder_cleanly() {
     );
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = common::stderr(&out);
     assert!(err.contains("stopped: SIGTERM"), "{err}");
     assert!(err.contains("● live"), "{err}");
 
     let file2 = dir.path().join("rec2.jsonl");
-    let out = deck()
+    let out = deck_cmd()
         .args(["record", &fake.url, "--duration", "3", "-o"])
         .arg(&file2)
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--duration elapsed"));
+    assert!(common::stderr(&out).contains("--duration elapsed"));
     // Connected after the tour: everything came from history.
     assert_eq!(recorded_seqs(&file2).len(), 359);
     drop(rt);
@@ -177,7 +163,7 @@ fn sigterm_writes_history_events_still_waiting_for_their_live_copy() {
     assert!(history_last > live_last);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("rec.jsonl");
-    let mut child = deck()
+    let mut child = deck_cmd()
         .args(["record", &fake.url, "-o"])
         .arg(&file)
         .stdout(Stdio::null())
@@ -221,21 +207,21 @@ fn sigterm_writes_history_events_still_waiting_for_their_live_copy() {
 #[test]
 fn bad_sources_are_refused_with_a_message() {
     let dir = tempfile::tempdir().unwrap();
-    let out = deck()
+    let out = deck_cmd()
         .args(["record", "https://127.0.0.1:1", "-o"])
         .arg(dir.path().join("x.jsonl"))
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a host URL"));
-    let out = deck()
+    assert!(common::stderr(&out).contains("not a host URL"));
+    let out = deck_cmd()
         .args(["record", "http://127.0.0.1:1", "--duration", "-1", "-o"])
         .arg(dir.path().join("x.jsonl"))
         .output()
         .unwrap();
     assert!(!out.status.success());
     // The interactive commands need a terminal.
-    let out = deck().args(["connect"]).output().unwrap();
+    let out = deck_cmd().args(["connect"]).output().unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
+    assert!(common::stderr(&out).contains("needs a terminal"));
 }

@@ -15,7 +15,7 @@ fn seqs(records: &[Record]) -> Vec<u64> {
 
 #[test]
 fn frame_log_is_detected_and_complete() {
-    for cap in ["tour", "approvals"] {
+    for cap in common::CAPTURES {
         let l = load_path(&common::capture_str(cap, "frames.jsonl")).unwrap();
         assert_eq!(l.format, Format::FrameLog);
         assert_eq!(l.sessions.len(), 1, "{cap}");
@@ -34,7 +34,7 @@ fn frame_log_is_detected_and_complete() {
 
 #[test]
 fn session_log_plain_and_zstd_agree_with_frames() {
-    for cap in ["tour", "approvals"] {
+    for cap in common::CAPTURES {
         let plain = load_path(&common::capture_str(cap, "session.jsonl")).unwrap();
         let zst = load_path(&common::capture_str(cap, "session.jsonl.zstd")).unwrap();
         let frames = load_path(&common::capture_str(cap, "frames.jsonl")).unwrap();
@@ -93,11 +93,7 @@ fn history_pages_in_any_order_are_merged() {
 
 #[test]
 fn the_three_formats_fold_to_the_same_cards() {
-    let fold = |file: &str| {
-        let l = load_path(&common::capture_str("tour", file)).unwrap();
-        let s = &l.sessions[0];
-        Transcript::from_records(s.id.clone(), &s.records)
-    };
+    let fold = |file: &str| common::fold(&common::capture_str("tour", file));
     let frames = fold("frames.jsonl");
     let history = fold("history-default-page.json");
     assert_eq!(frames.cards.len(), 31);

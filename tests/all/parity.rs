@@ -138,8 +138,7 @@ type HistoryViews = (Option<Value>, Option<Value>);
 
 /// `summary.json`'s history-page views, by callId.
 fn load_history_views(name: &str) -> HashMap<String, HistoryViews> {
-    let text =
-        std::fs::read_to_string(common::capture(name, "summary.json")).expect("summary.json");
+    let text = common::capture_text(name, "summary.json");
     let summary: Value = serde_json::from_str(&text).expect("summary.json");
     let view = |v: &Value| (!v.is_null()).then(|| v["view"].clone());
     let tools = summary["tools"].as_array().expect("summary tools");

@@ -13,7 +13,6 @@
 
 use deck::app::{App, Msg};
 use deck::cards::Density;
-use deck::session::Transcript;
 use deck::text::{Line, ansi, markdown, wrap};
 use deck::theme::Theme;
 use deck::view::list::{Anchor, ListOptions, MARGIN, TranscriptList};
@@ -52,10 +51,6 @@ fn density() -> impl Strategy<Value = Density> {
     select(vec![Density::Line, Density::Preview, Density::Full])
 }
 
-fn fold(records: &[deck::wire::Record]) -> Transcript {
-    Transcript::from_records(Some("s".into()), records)
-}
-
 /// The first line wider than `width`, with its index, if any.
 fn too_wide(lines: &[Line], width: usize) -> Option<(usize, usize, String)> {
     lines
@@ -81,7 +76,7 @@ proptest! {
         now in prop::option::of(0i64..10_000),
         tick in 0usize..20,
     ) {
-        let t = fold(&records);
+        let t = common::fold_records(&records);
         let theme = &themes()[theme];
         let opts = LayoutOptions {
             show_reasoning,
@@ -113,7 +108,7 @@ proptest! {
         anchor in (0usize..40, 0usize..60),
         theme in 0usize..3,
     ) {
-        let t = fold(&records);
+        let t = common::fold_records(&records);
         let theme = &themes()[theme];
         let opts_at = |width| ListOptions {
             width,
@@ -205,7 +200,7 @@ proptest! {
             0..12,
         ),
     ) {
-        let mut app = App::viewer("props".into(), fold(&records), themes());
+        let mut app = App::viewer("props".into(), common::fold_records(&records), themes());
         app.update(Msg::Resize(size.0, size.1));
         app.update(Msg::Tick { real_ms: 0.0, now_ms: common::tui::NOW_MS });
         check_screen(&mut app)?;
@@ -248,7 +243,7 @@ proptest! {
         if let Ok(loaded) = deck::source::load_bytes("props", &input) {
             let theme = Theme::dark();
             for s in &loaded.sessions {
-                let t = Transcript::from_records(s.id.clone(), &s.records);
+                let t = common::fold_session(s);
                 let out = layout(&t, &theme, &LayoutOptions::new(width, density));
                 prop_assert_eq!(too_wide(&out, width), None);
             }
@@ -309,12 +304,10 @@ fn check_screen(app: &mut App) -> Result<(), TestCaseError> {
 fn capture_lines() -> &'static [String] {
     static LINES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     LINES.get_or_init(|| {
-        let lines: Vec<String> = ["tour", "approvals"]
+        let lines: Vec<String> = common::CAPTURES
             .iter()
             .flat_map(|c| {
-                let path = common::capture(c, "frames.jsonl");
-                std::fs::read_to_string(&path)
-                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+                common::capture_text(c, "frames.jsonl")
                     .lines()
                     .map(str::to_string)
                     .collect::<Vec<_>>()

@@ -2,43 +2,35 @@
 //! results without calls, interrupted calls, chunk assembly, unknown events.
 
 use deck::session::{Item, Status, Transcript, ViewSource};
-use deck::wire::{Frame, Origin, Record};
+use deck::wire::Record;
 use serde_json::{Value, json};
 
-use crate::common;
+use crate::common::build::{call_data, event, frame, in_turn, rec, result_data, text};
+use crate::common::{self, fold_records};
 
-fn rec(v: Value) -> Record {
-    Record::from_frame(Frame::from_value(&v).unwrap(), Origin::default())
-}
-
+/// A session log event at `seq`, 10 ms after the one before.
 fn ev(kind: &str, seq: u64, data: Value) -> Record {
-    rec(json!({"type": kind, "seq": seq, "time": 1000 + seq as i64 * 10, "data": data}))
+    rec(event(kind, seq, 1000 + seq as i64 * 10, data))
 }
 
+/// Call `id` of tool `name` in turn 1.
 fn call(seq: u64, id: &str, name: &str, args: &str) -> Record {
-    ev(
-        "tool/call",
-        seq,
-        json!({"turn": 1, "step": 1, "callId": id, "name": name, "arguments": args}),
-    )
+    ev("tool/call", seq, in_turn(call_data(id, name, args)))
 }
 
-fn result(seq: u64, id: &str, text: &str, is_error: bool) -> Record {
+/// The result of call `id` in turn 1: one text block.
+fn result(seq: u64, id: &str, out: &str, is_error: bool) -> Record {
+    let content = json!([text(out)]);
     ev(
         "tool/result",
         seq,
-        json!({"turn": 1, "step": 1, "message": {"content": [{"type": "tool-result", "toolCallId": id,
-            "content": [{"type": "text", "text": text}], "isError": is_error}]}}),
+        in_turn(result_data(id, content, is_error)),
     )
-}
-
-fn fold(records: &[Record]) -> Transcript {
-    Transcript::from_records(None, records)
 }
 
 #[test]
 fn pairs_by_call_id_not_order() {
-    let t = fold(&[
+    let t = fold_records(&[
         ev("turn/start", 0, json!({"turn": 1})),
         call(1, "a", "mcp__x__one", "{}"),
         call(2, "b", "mcp__x__two", "{}"),
@@ -56,7 +48,7 @@ fn pairs_by_call_id_not_order() {
 
 #[test]
 fn result_before_call_is_paired_when_the_call_arrives() {
-    let t = fold(&[
+    let t = fold_records(&[
         result(5, "x", "out", false),
         call(4, "x", "mcp__y__z", "{\"q\":1}"),
     ]);
@@ -76,7 +68,7 @@ fn result_before_call_is_paired_when_the_call_arrives() {
 
 #[test]
 fn result_without_call_still_shows() {
-    let t = fold(&[result(1, "ghost", "orphan output", false)]);
+    let t = fold_records(&[result(1, "ghost", "orphan output", false)]);
     let c = t.card("ghost").unwrap();
     assert_eq!(c.tool, None);
     assert_eq!(c.status, Status::Ok);
@@ -87,7 +79,7 @@ fn result_without_call_still_shows() {
 
 #[test]
 fn duplicate_results_keep_the_first_and_say_so() {
-    let t = fold(&[
+    let t = fold_records(&[
         call(1, "a", "t", "{}"),
         result(2, "a", "one", false),
         result(3, "a", "two", true),
@@ -102,7 +94,7 @@ fn duplicate_results_keep_the_first_and_say_so() {
 #[test]
 fn repeated_seqs_are_applied_once() {
     let r = call(1, "a", "t", "{}");
-    let t = fold(&[
+    let t = fold_records(&[
         r.clone(),
         r.clone(),
         result(2, "a", "x", false),
@@ -116,7 +108,7 @@ fn repeated_seqs_are_applied_once() {
 
 #[test]
 fn seq_gaps_and_reordering_are_said_where_they_happen() {
-    let t = fold(&[
+    let t = fold_records(&[
         ev("turn/start", 3, json!({"turn": 1})),
         ev(
             "turn/end",
@@ -147,7 +139,7 @@ fn seq_gaps_and_reordering_are_said_where_they_happen() {
 
 #[test]
 fn calls_without_results_are_interrupted_at_turn_end() {
-    let t = fold(&[
+    let t = fold_records(&[
         ev("turn/start", 0, json!({"turn": 1})),
         call(1, "a", "t", "{}"),
         call(2, "b", "t", "{}"),
@@ -165,23 +157,25 @@ fn calls_without_results_are_interrupted_at_turn_end() {
         4,
         json!({"turn": 1, "reason": {"kind": "aborted"}}),
     ));
-    let t = fold(&records);
+    let t = fold_records(&records);
     assert_eq!(t.card("a").unwrap().status, Status::Interrupted);
     assert_eq!(t.card("b").unwrap().status, Status::Ok);
 }
 
 #[test]
 fn terminal_nonzero_exit_is_failed_not_error() {
-    let t = fold(&[
-        rec(
-            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":1,"time":1,
-            "data":{"callId":"c","name":"sh","arguments":"{}"}},"view":{"for":"call","view":{"card":"terminal","title":"false"}}}),
-        ),
-        rec(
-            json!({"type":"session/event","sessionId":"s","event":{"type":"tool/result","seq":2,"time":2,
-            "data":{"message":{"content":[{"type":"tool-result","toolCallId":"c","content":[],"isError":false}]}}},
-            "view":{"for":"result","view":{"card":"terminal","output":"","exitCode":1}}}),
-        ),
+    let t = fold_records(&[
+        rec(frame(
+            event("tool/call", 1, 1, call_data("c", "sh", "{}")),
+            Some(("call", json!({"card": "terminal", "title": "false"}))),
+        )),
+        rec(frame(
+            event("tool/result", 2, 2, result_data("c", json!([]), false)),
+            Some((
+                "result",
+                json!({"card": "terminal", "output": "", "exitCode": 1}),
+            )),
+        )),
     ]);
     let c = t.card("c").unwrap();
     assert_eq!(c.status, Status::Failed);
@@ -196,7 +190,7 @@ fn error_names_and_codes_are_kept() {
         data["error"] = json!({"name": "AbortError", "code": "ABORTED"});
         event.data = data.into();
     }
-    let t = fold(&[call(1, "a", "t", "{}"), r]);
+    let t = fold_records(&[call(1, "a", "t", "{}"), r]);
     let err = t
         .card("a")
         .unwrap()
@@ -221,7 +215,7 @@ fn chunks_assemble_text_and_reasoning_without_final_message() {
             json!({"turn": 1, "step": 1, "chunk": c}),
         )
     };
-    let t = fold(&[
+    let t = fold_records(&[
         chunk(
             1,
             json!({"type":"block-start","index":0,"blockType":"reasoning"}),
@@ -250,7 +244,7 @@ fn chunks_assemble_text_and_reasoning_without_final_message() {
 
 #[test]
 fn final_message_replaces_streamed_text() {
-    let t = fold(&[
+    let t = fold_records(&[
         ev(
             "assistant/chunk",
             1,
@@ -273,7 +267,7 @@ fn final_message_replaces_streamed_text() {
 
 #[test]
 fn unknown_events_are_reported_unless_ignorable() {
-    let t = fold(&[
+    let t = fold_records(&[
         ev("future/thing", 1, json!({})),
         rec(json!({"type":"future/other","seq":2,"time":1,"data":{},"ignorable":true})),
         ev("compaction/start", 3, json!({})),
@@ -285,7 +279,7 @@ fn unknown_events_are_reported_unless_ignorable() {
 
 #[test]
 fn error_turns_keep_message_and_code() {
-    let t = fold(&[ev(
+    let t = fold_records(&[ev(
         "turn/end",
         1,
         json!({"turn":4,"reason":{"kind":"error","error":{"message":"bad request","code":"INVALID_REQUEST"}}}),
@@ -304,7 +298,7 @@ fn error_turns_keep_message_and_code() {
 
 #[test]
 fn malformed_views_fall_back_with_a_reason() {
-    let t = fold(&[rec(
+    let t = fold_records(&[rec(
         json!({"type":"session/event","event":{"type":"tool/call","seq":1,"time":1,
             "data":{"callId":"c","name":"custom","arguments":"{\"a\":1}"}},"view":{"for":"call","view":{"card":"hologram","title":"x"}}}),
     )]);
@@ -315,9 +309,7 @@ fn malformed_views_fall_back_with_a_reason() {
 
 #[test]
 fn the_tour_folds_like_the_host_says() {
-    let l = deck::source::load_path(&common::capture_str("tour", "frames.jsonl")).unwrap();
-    let s = &l.sessions[0];
-    let t = Transcript::from_records(s.id.clone(), &s.records);
+    let t = common::fold(&common::capture_str("tour", "frames.jsonl"));
     let count = |st: Status| t.cards.iter().filter(|c| c.status == st).count();
     // From cards.md: 9 isError results; `printf … exit 3` and the timed-out
     // sleep are failed terminal runs.
@@ -335,15 +327,9 @@ fn the_tour_folds_like_the_host_says() {
 
 #[test]
 fn queue_and_jobs_frames_keep_the_latest_counts() {
-    let frame = |v: Value| {
-        Record::from_frame(
-            deck::wire::Frame::from_value(&v).unwrap(),
-            deck::wire::Origin::default(),
-        )
-    };
     let queue =
-        |items: Value| frame(json!({"type": "session/queue", "sessionId": "s", "items": items}));
-    let jobs = |jobs: Value| frame(json!({"type": "session/jobs", "sessionId": "s", "jobs": jobs}));
+        |items: Value| rec(json!({"type": "session/queue", "sessionId": "s", "items": items}));
+    let jobs = |jobs: Value| rec(json!({"type": "session/jobs", "sessionId": "s", "jobs": jobs}));
     let mut t = Transcript::new(Some("s".into()));
     t.apply(&queue(json!([
         {"id": "1", "placement": "queued", "message": {"content": []}},
@@ -360,8 +346,6 @@ fn queue_and_jobs_frames_keep_the_latest_counts() {
     t.apply(&jobs(json!("not a list")));
     assert_eq!((t.queued, t.steering, t.jobs), (0, 0, (0, 0)));
     // The approvals capture: a job ran and finished, the queue drained.
-    let l = deck::source::load_path(&common::capture_str("approvals", "frames.jsonl")).unwrap();
-    let s = &l.sessions[0];
-    let t = Transcript::from_records(s.id.clone(), &s.records);
+    let t = common::fold(&common::capture_str("approvals", "frames.jsonl"));
     assert_eq!((t.queued, t.jobs), (0, (1, 0)));
 }

@@ -3,18 +3,11 @@
 
 use deck::cards::{self, Ctx, Density};
 use deck::headless::{self, Format};
-use deck::session::Transcript;
-use deck::source::load_path;
 use deck::theme::Theme;
 use deck::view::transcript::LayoutOptions;
 
-use crate::common;
-
-fn fold(path: &str) -> Transcript {
-    let l = load_path(path).unwrap();
-    let s = &l.sessions[0];
-    Transcript::from_records(s.id.clone(), &s.records)
-}
+use crate::common::dump::check_widths;
+use crate::common::{self, build, fold, fold_session, load_text};
 
 #[test]
 fn tour_at_100_columns() {
@@ -44,7 +37,7 @@ fn showcase_full_density_styled() {
 
 #[test]
 fn live_frames_and_saved_log_draw_the_same_cards() {
-    for cap in ["tour", "approvals"] {
+    for cap in common::CAPTURES {
         let live = fold(&common::capture_str(cap, "frames.jsonl"));
         let log = fold(&common::capture_str(cap, "session.jsonl.zstd"));
         assert_eq!(live.cards.len(), log.cards.len());
@@ -85,9 +78,7 @@ fn every_line_fits_every_width() {
                     &Theme::dark(),
                     &LayoutOptions::new(width, density),
                 );
-                for l in &lines {
-                    assert!(l.width() <= width, "{width} {density:?}: {:?}", l.text());
-                }
+                check_widths(&lines, width, &format!("{density:?}"));
             }
         }
     }
@@ -100,18 +91,13 @@ fn streamed_render_writes_the_same_bytes_as_the_whole_render() {
     let t = fold(&common::capture_str("tour", "frames.jsonl"));
     // More items than one window (64), so windows and their joins are
     // exercised: 150 user messages, each followed by a blank-free item.
-    let dir = tempfile::tempdir().unwrap();
-    let many = dir.path().join("many.jsonl");
     let lines: String = (0..150)
         .map(|i| {
-            format!(
-                r#"{{"type":"user/message","seq":{i},"time":{t},"data":{{"content":[{{"type":"text","text":"message {i}"}}],"role":"user","id":"m{i}"}}}}"#,
-                t = 1_796_069_109_000u64 + i
-            ) + "\n"
+            let time = 1_796_069_109_000 + i as i64;
+            build::user_message(i, time, &format!("message {i}")).to_string() + "\n"
         })
         .collect();
-    std::fs::write(&many, lines).unwrap();
-    let many = fold(many.to_str().unwrap());
+    let many = fold_session(&load_text(&lines));
     assert!(many.items.len() > 128, "{} items", many.items.len());
     let big = fold("demo-sessions/showcase.jsonl");
     for t in [&t, &big, &many] {

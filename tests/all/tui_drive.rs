@@ -27,10 +27,8 @@ struct Feed {
 impl Feed {
     fn approvals() -> Feed {
         let path = common::capture_str("approvals", "frames.jsonl");
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut records = deck::source::load_path(&path).unwrap().sessions[0]
-            .records
-            .clone();
+        let text = common::capture_text("approvals", "frames.jsonl");
+        let mut records = common::load(&path).records;
         records.sort_by_key(|r| r.origin().line);
         Feed {
             lines: text.lines().map(str::to_string).collect(),
@@ -70,8 +68,7 @@ impl Feed {
 
 /// One frame, read as a line of a frame log, as the records it makes.
 fn frame_msg(v: serde_json::Value) -> Msg {
-    let l = deck::source::load_bytes("frame", format!("{v}\n").as_bytes()).unwrap();
-    Msg::Records(l.sessions[0].records.clone())
+    Msg::Records(common::load_text(&format!("{v}\n")).records)
 }
 
 fn connect_app() -> App {

@@ -145,7 +145,7 @@ fn capital_g_resumes_following_the_tail_of_a_replay() {
 #[test]
 fn enter_and_o_toggle_the_focused_card() {
     let mut app = tour_viewer();
-    let t = fold(&tour_path());
+    let t = common::fold(&tour_path());
     let item = card_item(&t, "ls -la");
     for _ in 0..item {
         app.update(ch('j'));
@@ -181,7 +181,7 @@ fn capital_o_cycles_every_card_line_preview_full() {
 
 #[test]
 fn h_hides_tool_cards_and_r_hides_reasoning() {
-    let t = fold(&tour_path());
+    let t = common::fold(&tour_path());
     let mut app = tour_viewer();
     assert_eq!(app.list.entries.len(), t.items.len());
     app.update(ch('h'));
@@ -215,7 +215,7 @@ fn h_hides_tool_cards_and_r_hides_reasoning() {
 
 #[test]
 fn e_and_capital_e_visit_every_failed_card() {
-    let t = fold(&tour_path());
+    let t = common::fold(&tour_path());
     let bad = bad_items(&t);
     assert_eq!(bad.len(), t.error_count());
     let mut app = tour_viewer();
@@ -236,7 +236,7 @@ fn e_and_capital_e_visit_every_failed_card() {
 
 #[test]
 fn brackets_go_to_the_previous_and_next_turn() {
-    let t = fold(&tour_path());
+    let t = common::fold(&tour_path());
     let turns: Vec<usize> = t
         .items
         .iter()
@@ -259,7 +259,7 @@ fn brackets_go_to_the_previous_and_next_turn() {
 
 #[test]
 fn y_copies_the_card_text_and_capital_y_its_target() {
-    let t = fold(&tour_path());
+    let t = common::fold(&tour_path());
     let mut app = tour_viewer();
     let goto = |app: &mut App, item: usize| {
         app.update(ch('g'));
@@ -457,22 +457,18 @@ fn the_picker_opens_at_start_unless_a_session_was_chosen() {
 /// The approvals capture up to its first `approval/requested` frame: the
 /// approval waits for an answer.
 fn waiting_approval_app(answers: bool) -> App {
-    let text = std::fs::read_to_string(common::capture("approvals", "frames.jsonl")).unwrap();
+    let text = common::capture_text("approvals", "frames.jsonl");
     let upto: Vec<&str> = text
         .lines()
         .take_while(|l| !l.contains("\"approval/resolved\"") && !l.contains("\"approval/decided\""))
         .collect();
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("upto.jsonl");
-    std::fs::write(&p, upto.join("\n") + "\n").unwrap();
-    let l = deck::source::load_path(p.to_str().unwrap()).unwrap();
-    let s = &l.sessions[0];
+    let s = common::load_text(&(upto.join("\n") + "\n"));
     let mut app = App::live("test".into(), s.id.clone(), vec![Theme::dark()]);
     if answers {
         app.enable_driving(Vec::new());
     }
     app.update(Msg::Resize(100, 30));
-    app.update(Msg::Records(s.records.clone()));
+    app.update(Msg::Records(s.records));
     let entry = app
         .list
         .entries

@@ -10,12 +10,13 @@ use deck::app::{App, Effect, Msg};
 use deck::cards::Density;
 use deck::view::transcript::{LayoutOptions, layout, render_item};
 
+use crate::common;
 use crate::common::tui::*;
 
 #[test]
 fn v_opens_the_pager_and_its_keys_work() {
     let mut app = tour_viewer();
-    let t = fold(&tour_path());
+    let t = common::fold(&tour_path());
     let item = card_item(&t, "seq 1 20000");
     for _ in 0..item {
         app.update(ch('j'));
@@ -96,7 +97,7 @@ fn pager_keys_typed_before_its_first_draw_work() {
     // The driver handles every queued key before it draws: `v` then `G` or a
     // search typed fast must act on the card, not on an empty pager.
     let mut app = tour_viewer();
-    let t = fold(&tour_path());
+    let t = common::fold(&tour_path());
     for _ in 0..card_item(&t, "seq 1 20000") {
         app.update(ch('j'));
     }
@@ -113,7 +114,7 @@ fn pager_keys_typed_before_its_first_draw_work() {
 
 #[test]
 fn slash_searches_the_whole_transcript_and_n_cycles() {
-    let t = fold(&tour_path());
+    let t = common::fold(&tour_path());
     let mut app = tour_viewer();
     app.update(ch('/'));
     assert!(matches!(app.prompt, Some((PromptFor::Search, _))));
@@ -177,7 +178,7 @@ fn search_matches_follow_the_hidden_tools_filter() {
     app.update(ch('h'));
     app.update(ch('n'));
     let item = app.list.entries[app.list.focus];
-    let t = fold(&tour_path());
+    let t = common::fold(&tour_path());
     let text = deck::view::transcript::item_text(&t, &t.items[item]);
     assert!(text.contains("bg-done"), "n landed on {text:?}");
 }
@@ -215,9 +216,7 @@ fn player_keys_play_pause_speed_seek_jump_and_step() {
         (p.playing, p.clock_ms(), p.position())
     };
     let dur = app.player.as_ref().unwrap().duration_ms();
-    let records = deck::source::load_path(SHOWCASE).unwrap().sessions[0]
-        .records
-        .clone();
+    let records = common::load(SHOWCASE).records;
     let times = deck::app::player::effective_times(&records, None);
     assert_eq!(times.last().copied(), Some(dur));
     let at = |ms: u64| times.partition_point(|&t| t <= ms);
@@ -284,7 +283,7 @@ fn player_keys_play_pause_speed_seek_jump_and_step() {
     assert_eq!(p(&app).2, pos - 1);
     assert_eq!(
         app.transcript().events,
-        deck::session::Transcript::from_records(None, &records[..pos - 1]).events
+        common::fold_records(&records[..pos - 1]).events
     );
     app.update(ch(' '));
     app.update(ch('.'));

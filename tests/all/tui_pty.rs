@@ -6,7 +6,7 @@
 //! interactive commands refuse to start when stdout is not a terminal.
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::KeyCode;
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
-use crate::common::{self, fake_host};
+use crate::common::{self, build, fake_host};
 
 const ROWS: u16 = 30;
 const COLS: u16 = 100;
@@ -294,10 +294,9 @@ fn interactive_commands_refuse_without_a_terminal() {
         vec!["replay", "demo-sessions/showcase.jsonl"],
         vec!["demo"],
     ] {
-        let o = Command::new(env!("CARGO_BIN_EXE_deck"))
+        let o = common::deck_cmd()
             .args(&args)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env_remove("NO_COLOR")
             .stdin(Stdio::null())
             .output()
             .unwrap();
@@ -422,11 +421,9 @@ fn connect_opens_the_picker_and_s_switches_sessions() {
     tui.wait_for("the picker closed", |s| {
         !s.contains("sessions — Enter show")
     });
-    let asked = fake.state.requests.lock().unwrap().clone();
+    let asked = fake.requests("session.history");
     assert!(
-        asked
-            .iter()
-            .any(|(m, p)| m == "session.history" && p["sessionId"] == other.as_str()),
+        asked.iter().any(|p| p["sessionId"] == other.as_str()),
         "the other session came from history: {asked:?}"
     );
     tui.send("q");
@@ -455,16 +452,7 @@ fn connect_new_creates_a_session_and_sends_what_is_typed_and_pasted() {
     );
     // --new: the message field has the keys from the start.
     tui.wait_for("the message field", |s| s.contains("message · Enter sends"));
-    let prompts = |fake: &fake_host::FakeHost| -> Vec<serde_json::Value> {
-        fake.state
-            .requests
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|(m, _)| m == "session.prompt")
-            .map(|(_, p)| p.clone())
-            .collect()
-    };
+    let prompts = |fake: &fake_host::FakeHost| fake.requests("session.prompt");
     // Two lines (Alt-Enter between them), then Enter.
     tui.send("hello");
     tui.send("\x1b\r");
@@ -490,17 +478,8 @@ fn connect_new_creates_a_session_and_sends_what_is_typed_and_pasted() {
         sent.iter()
             .all(|p| p["sessionId"] == "session-created-by-deck" && p["mode"] == "queue")
     );
-    let created: Vec<_> = fake
-        .state
-        .requests
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|(m, _)| m == "session.create")
-        .map(|(_, p)| p.clone())
-        .collect();
     assert_eq!(
-        created,
+        fake.requests("session.create"),
         [serde_json::json!({"cwd": "/work/project", "agentPreset": "capture"})]
     );
     // Esc alone (not Alt-q): the keys back to the transcript, then q quits.
@@ -540,29 +519,24 @@ fn big_log(dir: &std::path::Path, mb: usize) -> String {
     let path = dir.join("big.frames.jsonl");
     let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
     let output: String = (0..40)
-        .map(|i| format!("line {i} of a long output\\n"))
+        .map(|i| format!("line {i} of a long output\n"))
         .collect();
+    let content = serde_json::json!([build::text(&output)]);
     let mut seq = 0u64;
     let mut written = 0usize;
     let mut n = 0u64;
     while written < mb << 20 {
         n += 1;
+        let id = format!("c{n}");
         for (kind, data) in [
-            (
-                "tool/call",
-                format!(r#"{{"callId":"c{n}","name":"bash","arguments":"{{}}"}}"#),
-            ),
+            ("tool/call", build::call_data(&id, "bash", "{}")),
             (
                 "tool/result",
-                format!(
-                    r#"{{"message":{{"content":[{{"type":"tool-result","toolCallId":"c{n}","content":[{{"type":"text","text":"{output}"}}]}}]}}}}"#
-                ),
+                build::result_data(&id, content.clone(), false),
             ),
         ] {
             seq += 1;
-            let line = format!(
-                r#"{{"type":"session/event","sessionId":"s","event":{{"type":"{kind}","seq":{seq},"time":{seq},"data":{data}}}}}"#
-            );
+            let line = build::frame(build::event(kind, seq, seq as i64, data), None).to_string();
             writeln!(f, "{line}").unwrap();
             written += line.len() + 1;
         }

@@ -11,6 +11,7 @@ use deck::app::{App, Msg};
 use deck::cards::frame::format_duration;
 use deck::session::Status;
 
+use crate::common;
 use crate::common::tui::*;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (140, 45)];
@@ -160,9 +161,7 @@ fn running_cards_count_time_on_the_session_clock() {
     assert!(a.contains(&want), "{want}\n{a}");
 
     // A live session: the wall clock.
-    let records = deck::source::load_path(SHOWCASE).unwrap().sessions[0]
-        .records
-        .clone();
+    let records = common::load(SHOWCASE).records;
     let mut app = App::live("live".into(), None, themes());
     app.update(Msg::Resize(80, 24));
     app.update(Msg::Records(records));

@@ -6,13 +6,13 @@
 
 use deck::cards::Density;
 use deck::headless::{self, Format};
-use deck::session::Transcript;
 use deck::theme::Theme;
 use deck::view::transcript::LayoutOptions;
-use deck::wire::{Frame, Origin, Record};
+use deck::wire::{Origin, Record};
 use serde_json::{Value, json};
 
-use crate::common;
+use crate::common::build::{self, call_data, event, frame, in_turn, rec, result_data};
+use crate::common::{self, fold_records};
 
 /// Hostile payloads: CSI, OSC, DCS/APC/PM/SOS, C1, lone ESC, BEL, backspace
 /// tricks, bidi overrides, and mixtures.
@@ -83,10 +83,8 @@ fn payloads() -> Vec<String> {
     p
 }
 
-fn frame(v: Value) -> Record {
-    Record::from_frame(Frame::from_value(&v).expect("frame"), Origin::default())
-}
-
+/// One tool call of `name` in turn 1 and its result, `text` both the
+/// result's text and its error's name and code, views as given.
 fn card(
     seq: &mut u64,
     name: &str,
@@ -97,31 +95,31 @@ fn card(
     is_error: bool,
 ) -> Vec<Record> {
     let id = format!("c{seq}");
-    let mut call_frame = json!({"type":"session/event","sessionId":"s","event":{"type":"tool/call","seq":*seq,"time":1000 + *seq,
-        "data":{"turn":1,"step":1,"callId":id,"name":name,"arguments":args}}});
-    if let Some(v) = call {
-        call_frame["view"] = json!({"for":"call","view":v});
-    }
+    let asked = in_turn(call_data(&id, name, args));
+    let mut answered = in_turn(result_data(&id, json!([build::text(text)]), is_error));
+    answered["error"] = json!({"name": text, "code": text});
+    vec![
+        viewed(seq, "tool/call", asked, call.map(|v| ("call", v))),
+        viewed(seq, "tool/result", answered, result.map(|v| ("result", v))),
+    ]
+}
+
+/// The next event of session `s`, its time 1 s after the epoch plus its seq.
+fn ev(seq: &mut u64, kind: &str, data: Value) -> Record {
+    viewed(seq, kind, data, None)
+}
+
+/// [`ev`] with the host's view for a phase.
+fn viewed(seq: &mut u64, kind: &str, data: Value, view: Option<(&str, Value)>) -> Record {
+    let r = rec(frame(event(kind, *seq, 1000 + *seq as i64, data), view));
     *seq += 1;
-    let mut result_frame = json!({"type":"session/event","sessionId":"s","event":{"type":"tool/result","seq":*seq,"time":1000 + *seq,
-        "data":{"turn":1,"step":1,"error":{"name":text,"code":text},"message":{"content":[{"type":"tool-result","toolCallId":id,
-        "content":[{"type":"text","text":text}],"isError":is_error}]}}}});
-    if let Some(v) = result {
-        result_frame["view"] = json!({"for":"result","view":v});
-    }
-    *seq += 1;
-    vec![frame(call_frame), frame(result_frame)]
+    r
 }
 
 /// Every card kind and conversation item, with `p` in every string field.
 fn session(p: &str) -> Vec<Record> {
     let mut seq = 0u64;
     let mut r = Vec::new();
-    let ev = |seq: &mut u64, kind: &str, data: Value| {
-        let f = json!({"type":"session/event","sessionId":"s","event":{"type":kind,"seq":*seq,"time":1000 + *seq,"data":data}});
-        *seq += 1;
-        frame(f)
-    };
     r.push(ev(&mut seq, "turn/start", json!({"turn": 1})));
     r.push(ev(&mut seq, "session/title", json!({"title": p})));
     r.push(ev(
@@ -197,7 +195,7 @@ fn session(p: &str) -> Vec<Record> {
         "approval/decided",
         json!({"id":"a","outcome":p}),
     ));
-    r.push(frame(
+    r.push(rec(
         json!({"type":"question/requested","sessionId":"s","questions":[{"question":p}]}),
     ));
     r.push(Record::Diagnostic(deck::wire::Diagnostic {
@@ -227,7 +225,7 @@ fn no_payload_escapes_into_ansi_output() {
         Theme::builtin("no-color").unwrap(),
     ];
     for p in &corpus {
-        let t = Transcript::from_records(Some("s".into()), &session(p));
+        let t = fold_records(&session(p));
         assert!(t.cards.len() >= 11, "every card kind is there");
         for (i, theme) in themes.iter().enumerate() {
             for (width, density) in [
@@ -254,10 +252,7 @@ fn no_payload_escapes_into_ansi_output() {
 
 #[test]
 fn visible_forms_are_shown_not_dropped() {
-    let t = Transcript::from_records(
-        Some("s".into()),
-        &session("A\u{1b}[2JB\u{9b}C\u{202e}D\u{7}E"),
-    );
+    let t = fold_records(&session("A\u{1b}[2JB\u{9b}C\u{202e}D\u{7}E"));
     let out = headless::render(
         &t,
         &Theme::dark(),
@@ -271,7 +266,7 @@ fn visible_forms_are_shown_not_dropped() {
 #[test]
 fn copied_text_and_the_status_bar_carry_no_controls() {
     for p in payloads() {
-        let t = Transcript::from_records(Some("s".into()), &session(&p));
+        let t = fold_records(&session(&p));
         for c in t.cards.iter() {
             let text = deck::cards::export::plain_text(c);
             assert!(

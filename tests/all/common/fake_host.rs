@@ -93,7 +93,7 @@ impl FakeHost {
 
     /// [`FakeHost::start`] with history `ahead` messages ahead of the socket.
     pub async fn start_ahead(start_at: usize, pause_at: Option<usize>, ahead: usize) -> FakeHost {
-        let read = |f: &str| std::fs::read_to_string(common::capture("tour", f)).unwrap();
+        let read = |f: &str| common::capture_text("tour", f);
         let mux: Vec<String> = read("frames.jsonl").lines().map(str::to_string).collect();
         let host: Vec<String> = read("host-frames.jsonl")
             .lines()
@@ -157,7 +157,7 @@ impl FakeHost {
     /// Also list the approvals capture's session (finished: history only,
     /// nothing on the socket). Returns its id.
     pub fn add_finished_session(&self) -> String {
-        let read = |f: &str| std::fs::read_to_string(common::capture("approvals", f)).unwrap();
+        let read = |f: &str| common::capture_text("approvals", f);
         let page: Value = serde_json::from_str(&read("history-default-page.json")).unwrap();
         let entries = page["result"]["value"]["events"]
             .as_array()
@@ -190,6 +190,18 @@ impl FakeHost {
             .unwrap()
             .iter()
             .map(|(m, _)| m.clone())
+            .collect()
+    }
+
+    /// The parameters of every `method` request served so far, in order.
+    pub fn requests(&self, method: &str) -> Vec<Value> {
+        self.state
+            .requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(m, _)| m == method)
+            .map(|(_, p)| p.clone())
             .collect()
     }
 }

@@ -1,8 +1,18 @@
-//! Shared test helpers: where the real captures live.
+//! What the tests share: where the real captures live, loading and folding
+//! logs, running the `deck` binary, and checks on terminal output. Input
+//! builders are in `build`, snapshot text in `dump`, TUI helpers in `tui`,
+//! the proptest generators in `arb`, a fake DSH host in `fake_host`.
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use deck::session::Transcript;
+use deck::source::LoadedSession;
+use deck::wire::Record;
 
 pub mod arb;
+pub mod build;
+pub mod dump;
 pub mod fake_host;
 pub mod tui;
 
@@ -26,6 +36,66 @@ pub fn capture(name: &str, file: &str) -> PathBuf {
 
 pub fn capture_str(name: &str, file: &str) -> String {
     capture(name, file).to_string_lossy().into_owned()
+}
+
+/// The text of one file of a real capture.
+pub fn capture_text(name: &str, file: &str) -> String {
+    std::fs::read_to_string(capture(name, file)).unwrap()
+}
+
+/// The first session of the log at `path`.
+pub fn load(path: &str) -> LoadedSession {
+    deck::source::load_path(path).unwrap().sessions.remove(0)
+}
+
+/// The first session of a log given as its text.
+pub fn load_text(text: &str) -> LoadedSession {
+    deck::source::load_bytes("test", text.as_bytes())
+        .unwrap()
+        .sessions
+        .remove(0)
+}
+
+/// A loaded session folded into its transcript.
+pub fn fold_session(s: &LoadedSession) -> Transcript {
+    Transcript::from_records(s.id.clone(), &s.records)
+}
+
+/// The first session of the log at `path`, folded.
+pub fn fold(path: &str) -> Transcript {
+    fold_session(&load(path))
+}
+
+/// Records folded as session `s`.
+pub fn fold_records(records: &[Record]) -> Transcript {
+    Transcript::from_records(Some("s".into()), records)
+}
+
+/// The `deck` binary, `NO_COLOR` unset whatever the test's environment.
+pub fn deck_cmd() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_deck"));
+    c.env_remove("NO_COLOR");
+    c
+}
+
+/// `deck args`, run to its end.
+pub fn deck(args: &[&str]) -> Output {
+    deck_cmd().args(args).output().unwrap()
+}
+
+/// `deck args`, which must succeed; its standard output.
+pub fn deck_ok(args: &[&str]) -> String {
+    let o = deck(args);
+    assert!(o.status.success(), "deck {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Panic unless every escape sequence in `s` is SGR (`ESC [ digits/; m`) or

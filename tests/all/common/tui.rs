@@ -22,12 +22,6 @@ pub fn tour_path() -> String {
 
 pub const SHOWCASE: &str = "demo-sessions/showcase.jsonl";
 
-pub fn fold(path: &str) -> Transcript {
-    let l = deck::source::load_path(path).unwrap();
-    let s = &l.sessions[0];
-    Transcript::from_records(s.id.clone(), &s.records)
-}
-
 /// `dark` first (the one in use), then `light`.
 pub fn themes() -> Vec<Theme> {
     vec![Theme::dark(), Theme::builtin("light").unwrap()]
@@ -35,7 +29,7 @@ pub fn themes() -> Vec<Theme> {
 
 /// A viewer over the final state of `path`, sized `w`×`h`, clock fixed.
 pub fn viewer_sized(path: &str, w: u16, h: u16) -> App {
-    let mut app = App::viewer("tour".into(), fold(path), themes());
+    let mut app = App::viewer("tour".into(), super::fold(path), themes());
     app.update(Msg::Resize(w, h));
     app.update(Msg::Tick {
         real_ms: 0.0,
