@@ -2,7 +2,7 @@
 
 Each line is a `server-request` envelope around a `session/event` frame,
 with the view (`{"for": "call"|"result", "view": …}`) beside the event, as
-in `captures/tour/frames.jsonl`. Deterministic: rpc ids and times are
+in `demo-sessions/tour.frames.jsonl`. Deterministic: rpc ids and times are
 counters, never clocks or uuids. Python 3 standard library only.
 """
 import json

@@ -20,7 +20,7 @@
 #   SOAK_BASELINE  when the reference RSS is taken, s  (60; at most SOAK_SECS/2)
 #   SOAK_SAMPLE    seconds between RSS samples         (5)
 #   SOAK_MARGIN    allowed growth over the reference,% (20)
-#   SOAK_CAPTURE   frame log to replay (../shared/dsh/captures/tour/frames.jsonl)
+#   SOAK_CAPTURE   frame log to replay (demo-sessions/tour.frames.jsonl)
 #   DECK           deck binary (default: built with `cargo build --release --locked`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,13 +31,8 @@ SAMPLE=${SOAK_SAMPLE:-5}
 MARGIN=${SOAK_MARGIN:-20}
 if [ "$BASELINE" -gt $((SECS / 2)) ]; then BASELINE=$((SECS / 2)); fi
 
-CAPTURE=${SOAK_CAPTURE:-}
-if [ -z "$CAPTURE" ]; then
-  for c in ../shared/dsh/captures/tour/frames.jsonl /work/shared/dsh/captures/tour/frames.jsonl; do
-    if [ -f "$c" ]; then CAPTURE=$c; break; fi
-  done
-fi
-[ -n "$CAPTURE" ] && [ -f "$CAPTURE" ] || { echo "soak: no capture to replay (set SOAK_CAPTURE)" >&2; exit 2; }
+CAPTURE=${SOAK_CAPTURE:-demo-sessions/tour.frames.jsonl}
+[ -f "$CAPTURE" ] || { echo "soak: no capture to replay (set SOAK_CAPTURE)" >&2; exit 2; }
 command -v tmux >/dev/null || { echo "soak: tmux is needed (apt-get install tmux)" >&2; exit 2; }
 
 if [ -z "${DECK:-}" ]; then

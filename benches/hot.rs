@@ -3,9 +3,8 @@
 //! each card kind, syntax highlighting and line diffs per 1k lines, ANSI
 //! output, and drawing the viewport.
 //!
-//! Inputs are the real tour capture (`../shared/dsh/captures/tour`, else
-//! `/work/shared/...`; the benches that need it are skipped when it is
-//! missing) and deterministic generated sessions (`support`).
+//! Inputs are the real tour capture (`demo-sessions/tour.frames.jsonl`) and
+//! deterministic generated sessions (`support`).
 //!
 //! `cargo bench --bench hot` (about two minutes), `-- --quick` for a fast
 //! pass, or a filter: `cargo bench --bench hot -- 'card/'`.
@@ -35,28 +34,10 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use serde_json::{Value, json};
 
-/// `../shared` beside the repo (CI), else `/work/shared` (helper worktrees).
-fn shared() -> PathBuf {
-    let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if beside.exists() {
-        beside
-    } else {
-        PathBuf::from("/work/shared")
-    }
-}
-
-/// The tour capture's frame log, when it is there.
-fn tour_path() -> Option<String> {
-    let p = shared().join("dsh/captures/tour/frames.jsonl");
-    if p.exists() {
-        Some(p.to_string_lossy().into_owned())
-    } else {
-        eprintln!(
-            "hot: no tour capture at {}; its benches are skipped",
-            p.display()
-        );
-        None
-    }
+/// The tour capture's frame log, in the repo.
+fn tour_path() -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("demo-sessions/tour.frames.jsonl");
+    p.to_string_lossy().into_owned()
 }
 
 fn tour_transcript(path: &str) -> Transcript {
@@ -115,24 +96,23 @@ fn parse(c: &mut Criterion) {
             criterion::BatchSize::SmallInput,
         )
     });
-    if let Some(path) = tour_path() {
-        let bytes = std::fs::read(&path).unwrap();
-        let lines: Vec<&[u8]> = bytes
-            .split(|b| *b == b'\n')
-            .filter(|l| !l.is_empty())
-            .collect();
-        g.throughput(Throughput::Bytes(bytes.len() as u64));
-        g.bench_function(format!("decode_line tour ({} lines)", lines.len()), |b| {
-            b.iter(|| {
-                for l in &lines {
-                    black_box(decode_line(l, Origin::default(), false));
-                }
-            })
-        });
-        g.bench_function("load_bytes tour", |b| {
-            b.iter(|| deck::source::load_bytes("tour", black_box(&bytes)).unwrap())
-        });
-    }
+    let path = tour_path();
+    let bytes = std::fs::read(&path).unwrap();
+    let lines: Vec<&[u8]> = bytes
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function(format!("decode_line tour ({} lines)", lines.len()), |b| {
+        b.iter(|| {
+            for l in &lines {
+                black_box(decode_line(l, Origin::default(), false));
+            }
+        })
+    });
+    g.bench_function("load_bytes tour", |b| {
+        b.iter(|| deck::source::load_bytes("tour", black_box(&bytes)).unwrap())
+    });
     g.finish();
 }
 
@@ -145,14 +125,13 @@ fn fold(c: &mut Criterion) {
     g.bench_function(format!("from_records {} events", records.len()), |b| {
         b.iter(|| Transcript::from_records(None, records.iter()).events)
     });
-    if let Some(path) = tour_path() {
-        let l = deck::source::load_path(&path).unwrap();
-        let s = &l.sessions[0];
-        g.throughput(Throughput::Elements(s.records.len() as u64));
-        g.bench_function("from_records tour", |b| {
-            b.iter(|| Transcript::from_records(s.id.clone(), s.records.iter()).events)
-        });
-    }
+    let path = tour_path();
+    let l = deck::source::load_path(&path).unwrap();
+    let s = &l.sessions[0];
+    g.throughput(Throughput::Elements(s.records.len() as u64));
+    g.bench_function("from_records tour", |b| {
+        b.iter(|| Transcript::from_records(s.id.clone(), s.records.iter()).events)
+    });
     g.finish();
 }
 
@@ -164,22 +143,21 @@ fn card_layout(c: &mut Criterion) {
     let mut g = c.benchmark_group("card");
     // Tens of ms per iteration: flat sampling keeps the run short.
     g.sampling_mode(SamplingMode::Flat);
-    if let Some(path) = tour_path() {
-        let t = tour_transcript(&path);
-        for tag in deck::wire::view::CARD_TAGS {
-            let card = t
-                .cards
-                .iter()
-                .filter(|c| cards::resolve(c).view.tag() == *tag)
-                .max_by_key(|c| cards::render(c, &ctx).len());
-            let Some(card) = card else {
-                eprintln!("hot: the tour has no {tag} card");
-                continue;
-            };
-            g.bench_with_input(BenchmarkId::new("tour", tag), card, |b, card| {
-                b.iter(|| cards::render(card, &ctx))
-            });
-        }
+    let path = tour_path();
+    let t = tour_transcript(&path);
+    for tag in deck::wire::view::CARD_TAGS {
+        let card = t
+            .cards
+            .iter()
+            .filter(|c| cards::resolve(c).view.tag() == *tag)
+            .max_by_key(|c| cards::render(c, &ctx).len());
+        let Some(card) = card else {
+            eprintln!("hot: the tour has no {tag} card");
+            continue;
+        };
+        g.bench_with_input(BenchmarkId::new("tour", tag), card, |b, card| {
+            b.iter(|| cards::render(card, &ctx))
+        });
     }
     let rust = support::rust_lines(1_000);
     let lines: Vec<Value> = rust

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Seed the fuzz corpora from the real DSH captures (../shared/dsh/captures or
-/work/shared/dsh/captures) into corpus-raw/TARGET (git-ignored). Run before a
+"""Seed the fuzz corpora from the real DSH captures in the repo (frame and zstd
+logs in demo-sessions/, the other files in tests/fixtures/captures/) into
+corpus-raw/TARGET (git-ignored). Run before a
 long `cargo +nightly fuzz run TARGET corpus-raw/TARGET`, then minimise into
 corpus/TARGET with `cargo +nightly fuzz cmin`.
 
@@ -15,14 +16,18 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-CANDIDATES = [os.path.join(ROOT, "..", "shared", "dsh", "captures"), "/work/shared/dsh/captures"]
-CAPTURES = next((c for c in CANDIDATES if os.path.isdir(c)), None)
-if CAPTURES is None:
-    sys.exit("no captures found in " + " or ".join(CANDIDATES))
+
+
+def capture(name, file):
+    """One file of a real capture, where the tests' `common::capture` finds it."""
+    if file in ("frames.jsonl", "session.jsonl.zstd"):
+        return os.path.join(ROOT, "demo-sessions", name + "." + file)
+    return os.path.join(ROOT, "tests", "fixtures", "captures", name, file)
+
+
 WIDTH80 = (80).to_bytes(2, "little")
 
 
@@ -47,10 +52,9 @@ def strings(v, key):
 
 
 for name in ("tour", "approvals"):
-    cap = os.path.join(CAPTURES, name)
-    with open(os.path.join(cap, "frames.jsonl"), "rb") as f:
+    with open(capture(name, "frames.jsonl"), "rb") as f:
         frames = f.read().splitlines()
-    with open(os.path.join(cap, "session.jsonl"), "rb") as f:
+    with open(capture(name, "session.jsonl"), "rb") as f:
         log = f.read().splitlines()
     for line in frames:
         put("loader", line + b"\n")
@@ -64,12 +68,12 @@ for name in ("tour", "approvals"):
     for line in log:
         put("loader", line + b"\n")
     for small in ("frames-reconnect.jsonl", "host-frames.jsonl"):
-        with open(os.path.join(cap, small), "rb") as f:
+        with open(capture(name, small), "rb") as f:
             put("loader", f.read())
     head = b"\n".join(log[:40]) + b"\n"
     put("loader", head)
     put("loader", subprocess.run(["zstd", "-q", "-c"], input=head, capture_output=True, check=True).stdout)
-    with open(os.path.join(cap, "history.json"), "rb") as f:
+    with open(capture(name, "history.json"), "rb") as f:
         history = json.load(f)
     page = history["pages"][0]
     page["result"]["value"]["events"] = page["result"]["value"]["events"][:6]

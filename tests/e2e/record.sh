@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Real-host end-to-end test of `deck record`, using the DSH kit: the real
-# host (npm @deepseek-ai/dsh, installed once under DECK_DSH_ROOT, default
+# Real-host end-to-end test of `deck record`, using the DSH kit in
+# tests/e2e/kit (a byte-for-byte copy of the project's reference `dsh/kit`;
+# DSH_KIT=DIR runs another copy instead): the real host (npm
+# @deepseek-ai/dsh, installed once under DECK_DSH_ROOT, default
 # ~/.cache/deck-dsh) plays the four-turn tour against a scripted model.
 #   1. deck records the whole session; every event seq the kit's driver saw
 #      is in the recording once, with the same views, and `deck render` /
@@ -18,13 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$(pwd)
-KIT=${DSH_KIT:-}
-if [ -z "$KIT" ]; then
-  for k in "$REPO/../shared/dsh/kit" /work/shared/dsh/kit; do
-    [ -f "$k/run.sh" ] && { KIT=$k; break; }
-  done
-fi
-[ -n "$KIT" ] && [ -f "$KIT/run.sh" ] || { echo "e2e: the DSH kit (shared/dsh/kit) is missing" >&2; exit 1; }
+KIT=${DSH_KIT:-$REPO/tests/e2e/kit}
+[ -f "$KIT/run.sh" ] || { echo "e2e: the DSH kit ($KIT/run.sh) is missing" >&2; exit 1; }
 DECK=${DECK:-$REPO/target/debug/deck}
 [ -x "$DECK" ] || { echo "e2e: $DECK is not built (cargo build first)" >&2; exit 1; }
 ROOT=${DECK_DSH_ROOT:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/deck-dsh}

@@ -1,0 +1,113 @@
+//! Builders for test input: records from JSON (log lines and host frames),
+//! the events and frames of tool calls, and tool cards as the reducer leaves
+//! them.
+
+use deck::session::{AttachedView, Status, ToolCard, ToolError, ToolResult, ViewSource};
+use deck::wire::{Frame, Origin, Record};
+use serde_json::{Value, json};
+
+/// Fixed call time (epoch ms) of [`tool_card`], so durations are stable.
+pub const STARTED: i64 = 1_796_069_109_719;
+
+/// A record from one line of a log: a session event or a host frame.
+pub fn rec(v: Value) -> Record {
+    Record::from_frame(Frame::from_owned(v).expect("frame"), Origin::default())
+}
+
+/// A session event as the session log stores it.
+pub fn event(kind: &str, seq: u64, time: i64, data: Value) -> Value {
+    json!({"type": kind, "seq": seq, "time": time, "data": data})
+}
+
+/// `event` as the host streams it: a `session/event` frame of session `s`,
+/// with the host's view for `phase` (`"call"` or `"result"`) when given.
+pub fn frame(event: Value, view: Option<(&str, Value)>) -> Value {
+    let mut f = json!({"type": "session/event", "sessionId": "s", "event": event});
+    if let Some((phase, view)) = view {
+        f["view"] = json!({"for": phase, "view": view});
+    }
+    f
+}
+
+/// A text content block.
+pub fn text(s: &str) -> Value {
+    json!({"type": "text", "text": s})
+}
+
+/// `tool/call` data: call `id` of tool `name`, `arguments` as JSON text.
+pub fn call_data(id: &str, name: &str, arguments: &str) -> Value {
+    json!({"callId": id, "name": name, "arguments": arguments})
+}
+
+/// `tool/result` data: the result of call `id`, its `content` blocks.
+pub fn result_data(id: &str, content: Value, is_error: bool) -> Value {
+    json!({"message": {"content": [{"type": "tool-result", "toolCallId": id,
+        "content": content, "isError": is_error}]}})
+}
+
+/// `data` placed in step 1 of turn 1 (`turn` and `step` first).
+pub fn in_turn(data: Value) -> Value {
+    let mut out = json!({"turn": 1, "step": 1});
+    if let (Some(o), Value::Object(d)) = (out.as_object_mut(), data) {
+        o.extend(d);
+    }
+    out
+}
+
+/// A `user/message` event as the session log stores it.
+pub fn user_message(seq: u64, time: i64, said: &str) -> Value {
+    event(
+        "user/message",
+        seq,
+        time,
+        json!({"content": [text(said)], "role": "user", "id": format!("u{seq}")}),
+    )
+}
+
+/// A result: its text, `isError`, and `error: {name, code}`.
+pub type Settled<'a> = (&'a str, bool, Option<(&'a str, &'a str)>);
+
+/// A tool card as the reducer leaves it: call `call_1` (of `tool`; `None`: a
+/// result whose call never came) in step 1 of turn 1, started at [`STARTED`],
+/// its views as the host sent them. With a `result` (one text block) it
+/// settled 13 ms later, `Error` when `isError`, else `Ok`; without one it
+/// is still `Pending`.
+pub fn tool_card(
+    tool: Option<&str>,
+    arguments: &str,
+    call_view: Option<Value>,
+    result_view: Option<Value>,
+    result: Option<Settled<'_>>,
+) -> ToolCard {
+    let status = match &result {
+        None => Status::Pending,
+        Some((_, true, _)) => Status::Error,
+        Some(_) => Status::Ok,
+    };
+    ToolCard {
+        call_id: "call_1".into(),
+        tool: tool.map(str::to_string),
+        arguments: arguments.into(),
+        turn: Some(1),
+        step: Some(1),
+        call_seq: tool.map(|_| 61),
+        started: Some(STARTED),
+        ended: result.as_ref().map(|_| STARTED + 13),
+        call_view: call_view.map(|v| AttachedView::new(ViewSource::Wire, v)),
+        result_view: result_view.map(|v| AttachedView::new(ViewSource::Wire, v)),
+        result: result.map(|(out, is_error, error)| {
+            ToolResult::new(
+                63,
+                vec![text(out)],
+                is_error,
+                error.map(|(name, code)| ToolError {
+                    name: Some(name.into()),
+                    code: Some(code.into()),
+                }),
+                None,
+            )
+        }),
+        status,
+        rev: 1,
+    }
+}

@@ -1,0 +1,28 @@
+//! The integration tests, one binary: each module is one area (the files in
+//! `tests/all/`), `common` holds the helpers they share. Run one area with a
+//! filter: `cargo test --test all cards_prompt`.
+
+mod common;
+
+mod broken;
+mod cards_generic_read_search_web;
+mod cards_prompt;
+mod cards_terminal_diff;
+mod cli;
+mod export;
+mod fuzz_regressions;
+mod live_follow;
+mod live_host;
+mod live_listen;
+mod live_record;
+mod loader;
+mod parity;
+mod props;
+mod reducer;
+mod render_tour;
+mod tui_drive;
+mod tui_keys;
+mod tui_keys_pager_search_player;
+mod tui_pty;
+mod tui_screens;
+mod untrusted;

@@ -1,0 +1,120 @@
+//! Whole-session renders: the tour capture at 100 columns (snapshot), and the
+//! promise that a live stream and a replay of the saved log draw the same cards.
+
+use deck::cards::{self, Ctx, Density};
+use deck::headless::{self, Format};
+use deck::theme::Theme;
+use deck::view::transcript::LayoutOptions;
+
+use crate::common::dump::check_widths;
+use crate::common::{self, build, fold, fold_session, load_text};
+
+#[test]
+fn tour_at_100_columns() {
+    let t = fold(&common::capture_str("tour", "frames.jsonl"));
+    let out = headless::render(
+        &t,
+        &Theme::dark(),
+        &LayoutOptions::new(100, Density::Preview),
+        None,
+        Format::Text,
+    );
+    insta::assert_snapshot!("tour_text_100", out);
+}
+
+#[test]
+fn showcase_full_density_styled() {
+    let t = fold("demo-sessions/showcase.jsonl");
+    let out = headless::render(
+        &t,
+        &Theme::dark(),
+        &LayoutOptions::new(100, Density::Full),
+        None,
+        Format::Styled,
+    );
+    insta::assert_snapshot!("showcase_styled_full_100", out);
+}
+
+#[test]
+fn live_frames_and_saved_log_draw_the_same_cards() {
+    for cap in common::CAPTURES {
+        let live = fold(&common::capture_str(cap, "frames.jsonl"));
+        let log = fold(&common::capture_str(cap, "session.jsonl.zstd"));
+        assert_eq!(live.cards.len(), log.cards.len());
+        let cases = [
+            (Theme::dark(), 40, Density::Preview),
+            (Theme::dark(), 100, Density::Full),
+            (Theme::builtin("light").unwrap(), 160, Density::Full),
+            (Theme::dark(), 80, Density::Line),
+        ];
+        for (theme, width, density) in cases {
+            {
+                {
+                    let ctx = Ctx::new(width, &theme, density);
+                    for (a, b) in live.cards.iter().zip(&log.cards) {
+                        assert_eq!(a.call_id, b.call_id);
+                        assert_eq!(
+                            cards::render(a, &ctx),
+                            cards::render(b, &ctx),
+                            "{cap} {} at {width} {density:?}",
+                            a.call_id
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_line_fits_every_width() {
+    let t = fold(&common::capture_str("tour", "frames.jsonl"));
+    let s = fold("demo-sessions/showcase.jsonl");
+    for tr in [&t, &s] {
+        for width in [1, 2, 7, 13, 40, 79, 121, 200] {
+            for density in [Density::Line, Density::Preview, Density::Full] {
+                let lines = deck::view::transcript::layout(
+                    tr,
+                    &Theme::dark(),
+                    &LayoutOptions::new(width, density),
+                );
+                check_widths(&lines, width, &format!("{density:?}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn streamed_render_writes_the_same_bytes_as_the_whole_render() {
+    // render_to lays out windows of items on every core and writes as it
+    // goes; the bytes must be those of the one-piece render.
+    let t = fold(&common::capture_str("tour", "frames.jsonl"));
+    // More items than one window (64), so windows and their joins are
+    // exercised: 150 user messages, each followed by a blank-free item.
+    let lines: String = (0..150)
+        .map(|i| {
+            let time = 1_796_069_109_000 + i as i64;
+            build::user_message(i, time, &format!("message {i}")).to_string() + "\n"
+        })
+        .collect();
+    let many = fold_session(&load_text(&lines));
+    assert!(many.items.len() > 128, "{} items", many.items.len());
+    let big = fold("demo-sessions/showcase.jsonl");
+    for t in [&t, &big, &many] {
+        for (format, density) in [
+            (Format::Ansi, Density::Full),
+            (Format::Styled, Density::Preview),
+            (Format::Text, Density::Line),
+        ] {
+            let opts = LayoutOptions::new(90, density);
+            let whole = headless::render(t, &Theme::dark(), &opts, None, format);
+            let mut streamed = Vec::new();
+            headless::render_to(&mut streamed, t, &Theme::dark(), &opts, None, format).unwrap();
+            assert_eq!(String::from_utf8(streamed).unwrap(), whole);
+            let mut tail = Vec::new();
+            headless::render_to(&mut tail, t, &Theme::dark(), &opts, Some(7), format).unwrap();
+            let want = headless::render(t, &Theme::dark(), &opts, Some(7), format);
+            assert_eq!(String::from_utf8(tail).unwrap(), want);
+        }
+    }
+}

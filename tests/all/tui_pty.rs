@@ -1,0 +1,620 @@
+//! The real `deck` binary end to end under a pseudo-terminal (portable-pty):
+//! its output is fed to a `vt100::Parser` to read the screen, keys are typed
+//! into the pty, and every wait polls the screen against a deadline. Checks
+//! that the terminal is restored on the way out (alternate screen left,
+//! mouse reporting off, cursor shown, cooked mode back), and that the
+//! interactive commands refuse to start when stdout is not a terminal.
+
+use std::io::{Read, Write};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossterm::event::KeyCode;
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+use crate::common::{self, build, fake_host};
+
+const ROWS: u16 = 30;
+const COLS: u16 = 100;
+/// How long any one screen may take to appear (generous: CI machines are slow).
+const DEADLINE: Duration = Duration::from_secs(10);
+
+/// A `deck` process on a pty, with the screen it drew so far.
+struct Tui {
+    master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    reader: Option<JoinHandle<()>>,
+}
+
+impl Tui {
+    fn spawn(args: &[&str]) -> Tui {
+        Tui::spawn_with(args, &[])
+    }
+
+    fn spawn_with(args: &[&str], env: &[(&str, &str)]) -> Tui {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("open a pty");
+        // A config folder that does not exist: no user config or themes
+        // from the machine running the tests.
+        let config = std::env::temp_dir().join("deck-pty-tests-no-config");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_deck"));
+        cmd.args(args);
+        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+        cmd.env("TERM", "xterm-256color");
+        cmd.env_remove("NO_COLOR");
+        cmd.env_remove("COLORFGBG");
+        cmd.env("XDG_CONFIG_HOME", &config);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pty.slave.spawn_command(cmd).expect("spawn deck");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let writer = pty.master.take_writer().unwrap();
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (p, r) = (parser.clone(), raw.clone());
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            // Ends at EOF or EIO: the child and every copy of the slave are gone.
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                p.lock().unwrap().process(&buf[..n]);
+                r.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Tui {
+            master: pty.master,
+            writer,
+            child,
+            parser,
+            raw,
+            reader: Some(reader),
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// The bottom row: the status bar.
+    fn status(&self) -> String {
+        self.screen().lines().last().unwrap_or("").to_string()
+    }
+
+    /// Poll until `pred` holds for the screen; panic with the screen when the deadline passes.
+    fn wait_for(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if pred(&s) {
+                return s;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("deck exited ({status:?}) while waiting for {what}; screen:\n{s}");
+            }
+            if start.elapsed() > DEADLINE {
+                let _ = self.child.kill();
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Wait for the process to end, then for its last output.
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > DEADLINE {
+                let _ = self.child.kill();
+                panic!("deck did not exit; screen:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        self.reader.take().unwrap().join().unwrap();
+        status
+    }
+
+    /// The pty's local mode flags, by name (`ICANON`, `ECHO` …).
+    fn local_flags(&self) -> Vec<String> {
+        let t = self.master.get_termios().expect("termios of the pty");
+        format!("{:?}", t.local_flags)
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Everything the process wrote after it last left the alternate screen.
+    fn assert_restored(&self) {
+        let raw = self.raw.lock().unwrap();
+        let out = String::from_utf8_lossy(&raw);
+        let enter = out
+            .rfind("\x1b[?1049h")
+            .expect("entered the alternate screen");
+        let leave = out.rfind("\x1b[?1049l").expect("left the alternate screen");
+        assert!(leave > enter, "the last alternate-screen switch enters it");
+        let tail = &out[leave + "\x1b[?1049l".len()..];
+        assert_eq!(
+            without_csi(tail),
+            "",
+            "only mode switches after leaving, nothing drawn: {tail:?}"
+        );
+        let parser = self.parser.lock().unwrap();
+        let screen = parser.screen();
+        assert!(!screen.alternate_screen(), "back on the main screen");
+        assert!(!screen.hide_cursor(), "the cursor is shown again");
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "mouse reporting is off"
+        );
+        drop(parser);
+        let flags = self.local_flags();
+        for f in ["ICANON", "ECHO", "ISIG"] {
+            assert!(flags.iter().any(|x| x == f), "{f} back on: {flags:?}");
+        }
+    }
+}
+
+/// `s` without its CSI sequences (`ESC [ params final`).
+fn without_csi(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.peek() == Some(&'[') {
+            chars.next();
+            for p in chars.by_ref() {
+                if ('@'..='~').contains(&p) {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+/// What the library says the status bar shows after searching the showcase
+/// for `query` at the pty's size: the binary must show the same.
+fn expected_match_message(query: &str) -> String {
+    let mut app = common::tui::viewer_sized(common::tui::SHOWCASE, COLS, ROWS);
+    common::tui::typed(&mut app, &format!("/{query}"));
+    app.update(common::tui::key(KeyCode::Enter));
+    app.message.clone().expect("a match message")
+}
+
+#[test]
+fn view_showcase_end_search_pager_and_quit() {
+    let mut tui = Tui::spawn(&["view", "demo-sessions/showcase.jsonl", "--theme", "dark"]);
+    let first = tui.wait_for("the first screen", |s| {
+        s.contains("── turn 1 ─") && s.contains("showcase.jsonl")
+    });
+    assert!(first.contains("› Tidy up the parser"), "{first}");
+    assert!(tui.status().contains("dark · ? help"), "{}", tui.status());
+    let flags = tui.local_flags();
+    assert!(!flags.iter().any(|x| x == "ICANON"), "raw mode: {flags:?}");
+    assert!(tui.parser.lock().unwrap().screen().alternate_screen());
+
+    tui.send("G");
+    let end = tui.wait_for("the end of the session", |s| {
+        s.contains("Watch the dev server logs for me.") && s.contains("tail -f logs/dev.log")
+    });
+    assert!(!end.contains("── turn 1 ─"), "{end}");
+
+    tui.send("/");
+    tui.wait_for("the search prompt", |s| s.contains("search all cards /"));
+    tui.send("parse_line\r");
+    let want = expected_match_message("parse_line");
+    assert!(want.starts_with("match 1/"), "{want}");
+    tui.wait_for("the match count", |s| s.contains(&want));
+    assert!(tui.status().contains(&want), "{}", tui.status());
+
+    tui.send("v");
+    tui.wait_for("the pager's status line", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("· wrap on · / search · q back"))
+    });
+    assert!(tui.status().contains("line 1/"), "{}", tui.status());
+
+    tui.send("q");
+    tui.wait_for("the transcript again", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("? help") && !l.contains("q back"))
+    });
+    tui.send("q");
+    let status = tui.wait_exit();
+    assert!(status.success(), "{status:?}");
+    tui.assert_restored();
+}
+
+#[test]
+fn demo_starts_paused_and_the_player_keys_move_it() {
+    let mut tui = Tui::spawn(&["demo", "--paused", "--theme", "dark"]);
+    let first = tui.wait_for("the paused player", |s| {
+        s.contains("⏸") && s.contains("demo")
+    });
+    let records = deck::source::load_bytes("demo", deck::source::demo::SHOWCASE)
+        .unwrap()
+        .sessions[0]
+        .records
+        .iter()
+        .filter(|r| matches!(r, deck::wire::Record::Event { .. }))
+        .count();
+    assert!(
+        first.contains(&format!("/{records} · 00:00/")),
+        "at the start: {first}"
+    );
+    tui.send("9");
+    tui.wait_for("90 % of the demo", |s| s.contains("Why did it stop?"));
+    tui.send(" ");
+    tui.wait_for("playing", |s| s.contains(" ▶ "));
+    tui.send("\x03");
+    let status = tui.wait_exit();
+    assert!(status.success(), "Ctrl-c quits cleanly: {status:?}");
+    tui.assert_restored();
+}
+
+#[test]
+fn interactive_commands_refuse_without_a_terminal() {
+    for args in [
+        vec!["view", "demo-sessions/showcase.jsonl"],
+        vec!["replay", "demo-sessions/showcase.jsonl"],
+        vec!["demo"],
+    ] {
+        let o = common::deck_cmd()
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{args:?}");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.starts_with("deck: the interactive view needs a terminal"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("deck render PATH"), "{err}");
+        assert!(
+            o.stdout.is_empty(),
+            "nothing drawn on a pipe: {:?}",
+            o.stdout
+        );
+    }
+}
+
+#[test]
+fn demo_end_search_pager_and_quit() {
+    // The demo itself (the bundled showcase in the player), started at its end.
+    let mut tui = Tui::spawn(&["demo", "--paused", "--at", "999999", "--theme", "dark"]);
+    tui.wait_for("the demo's player", |s| {
+        s.contains("⏸") && s.contains("demo")
+    });
+    tui.send("G");
+    tui.wait_for("the end of the session", |s| {
+        s.contains("Watch the dev server logs for me.") && s.contains("tail -f logs/dev.log")
+    });
+    tui.send("/");
+    tui.wait_for("the search prompt", |s| s.contains("search all cards /"));
+    tui.send("parse_line\r");
+    let want = expected_match_message("parse_line");
+    let total = want.split('/').nth(1).expect("match k/N").to_string();
+    tui.wait_for("the match count", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("match ") && l.contains(&format!("/{total}")))
+    });
+    tui.send("v");
+    tui.wait_for("the pager", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("· wrap on · / search · q back"))
+    });
+    tui.send("q");
+    tui.wait_for("the transcript again", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("? help") && !l.contains("q back"))
+    });
+    tui.send("q");
+    let status = tui.wait_exit();
+    assert!(status.success(), "{status:?}");
+    tui.assert_restored();
+}
+
+#[test]
+fn sigterm_sighup_and_sigint_stop_the_app_and_restore_the_terminal() {
+    for sig in ["-TERM", "-HUP", "-INT"] {
+        let mut tui = Tui::spawn(&["view", "demo-sessions/showcase.jsonl", "--theme", "dark"]);
+        tui.wait_for("the first screen", |s| s.contains("── turn 1 ─"));
+        let pid = tui.child.process_id().expect("a child pid");
+        let killed = std::process::Command::new("kill")
+            .arg(sig)
+            .arg(pid.to_string())
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        // The app stops by itself (wait_exit gives up after its deadline).
+        tui.wait_exit();
+        tui.assert_restored();
+    }
+}
+
+#[test]
+fn connect_opens_the_picker_and_s_switches_sessions() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let fake = rt.block_on(fake_host::FakeHost::start(0, None));
+    let other = fake.add_finished_session();
+    let mut tui = Tui::spawn(&["connect", &fake.url]);
+    // No --session: the picker opens on the host's sessions.
+    tui.wait_for("the session picker", |s| {
+        s.contains("sessions — Enter show") && s.contains("Capture run: approvals")
+    });
+    tui.send("\r");
+    tui.wait_for("the tour session, live", |s| {
+        !s.contains("sessions — Enter show")
+            && s.lines().last().is_some_and(|l| {
+                l.contains("Capture run: tool tour")
+                    && l.contains("31 cards")
+                    && l.contains("● live")
+            })
+    });
+    // The tour has no approval card.
+    tui.send("/Approval · bash\r");
+    tui.wait_for("no match in the tour", |s| {
+        s.lines().last().is_some_and(|l| l.contains("no match"))
+    });
+    // S: the picker again; the second session; Enter shows it.
+    tui.send("S");
+    tui.wait_for("the picker from S", |s| s.contains("sessions — Enter show"));
+    tui.send("j\r");
+    tui.wait_for("the approvals session, backfilled", |s| {
+        !s.contains("sessions — Enter show")
+            && s.lines().last().is_some_and(|l| {
+                !l.contains("switching") && l.contains("31 cards") && !l.contains("backfilling")
+            })
+    });
+    tui.send("/Approval · bash\r");
+    tui.wait_for("its approval card", |s| {
+        s.contains("⚑ Approval · bash") && s.contains("allowed once")
+    });
+    // The picker opens on the session shown: the approvals one.
+    tui.send("S");
+    tui.wait_for("the picker on the shown session", |s| {
+        s.lines()
+            .any(|l| l.contains("│ ▌") && l.contains("Capture run: approvals"))
+    });
+    tui.send("\x1b");
+    tui.wait_for("the picker closed", |s| {
+        !s.contains("sessions — Enter show")
+    });
+    let asked = fake.requests("session.history");
+    assert!(
+        asked.iter().any(|p| p["sessionId"] == other.as_str()),
+        "the other session came from history: {asked:?}"
+    );
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+    drop(rt);
+}
+
+#[test]
+fn connect_new_creates_a_session_and_sends_what_is_typed_and_pasted() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let fake = rt.block_on(fake_host::FakeHost::start(0, None));
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("history.jsonl");
+    let mut tui = Tui::spawn_with(
+        &[
+            "connect",
+            &fake.url,
+            "--new",
+            "--cwd",
+            "/work/project",
+            "--preset",
+            "capture",
+        ],
+        &[("DECK_HISTORY", history.to_str().unwrap())],
+    );
+    // --new: the message field has the keys from the start.
+    tui.wait_for("the message field", |s| s.contains("message · Enter sends"));
+    let prompts = |fake: &fake_host::FakeHost| fake.requests("session.prompt");
+    // Two lines (Alt-Enter between them), then Enter.
+    tui.send("hello");
+    tui.send("\x1b\r");
+    tui.send("world\r");
+    let start = Instant::now();
+    while prompts(&fake).is_empty() && start.elapsed() < DEADLINE {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // A bracketed paste keeps its lines; escapes in it are dropped.
+    tui.send("\x1b[200~pasted\r\nlines\x1b[31m\x1b[201~");
+    tui.wait_for("the paste in the field", |s| s.contains("lines[31m"));
+    tui.send("\r");
+    while prompts(&fake).len() < 2 && start.elapsed() < DEADLINE {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let text = |p: &serde_json::Value| p["content"][0]["text"].as_str().unwrap_or("").to_string();
+    let sent = prompts(&fake);
+    assert_eq!(
+        sent.iter().map(text).collect::<Vec<_>>(),
+        ["hello\nworld", "pasted\nlines[31m"]
+    );
+    assert!(
+        sent.iter()
+            .all(|p| p["sessionId"] == "session-created-by-deck" && p["mode"] == "queue")
+    );
+    assert_eq!(
+        fake.requests("session.create"),
+        [serde_json::json!({"cwd": "/work/project", "agentPreset": "capture"})]
+    );
+    // Esc alone (not Alt-q): the keys back to the transcript, then q quits.
+    tui.send("\x1b");
+    std::thread::sleep(Duration::from_millis(200));
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
+    assert!(raw.contains("\x1b[?2004h"), "bracketed paste turned on");
+    assert!(raw.contains("\x1b[?2004l"), "and off again");
+    // Both messages are in the history file for the next run.
+    let kept: Vec<String> = std::fs::read_to_string(&history)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(kept, ["hello\nworld", "pasted\nlines[31m"]);
+    drop(rt);
+}
+
+#[test]
+fn connect_new_without_a_host_says_so() {
+    let mut tui = Tui::spawn(&["connect", "http://127.0.0.1:9", "--new"]);
+    let status = tui.wait_exit();
+    assert!(!status.success());
+    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
+    assert!(
+        raw.contains("deck connect --new: no session created"),
+        "{raw}"
+    );
+}
+
+/// A frame log of about `mb` megabytes: terminal cards with long outputs.
+fn big_log(dir: &std::path::Path, mb: usize) -> String {
+    use std::io::Write as _;
+    let path = dir.join("big.frames.jsonl");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let output: String = (0..40)
+        .map(|i| format!("line {i} of a long output\n"))
+        .collect();
+    let content = serde_json::json!([build::text(&output)]);
+    let mut seq = 0u64;
+    let mut written = 0usize;
+    let mut n = 0u64;
+    while written < mb << 20 {
+        n += 1;
+        let id = format!("c{n}");
+        for (kind, data) in [
+            ("tool/call", build::call_data(&id, "bash", "{}")),
+            (
+                "tool/result",
+                build::result_data(&id, content.clone(), false),
+            ),
+        ] {
+            seq += 1;
+            let line = build::frame(build::event(kind, seq, seq as i64, data), None).to_string();
+            writeln!(f, "{line}").unwrap();
+            written += line.len() + 1;
+        }
+    }
+    f.flush().unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_big_log_opens_on_a_loading_screen_that_q_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = big_log(dir.path(), 60);
+    let mut tui = Tui::spawn(&["view", &path]);
+    let s = tui.wait_for("the loading screen", |s| {
+        s.contains("loading big.frames.jsonl") && s.contains("% ") && s.contains("q quits")
+    });
+    assert!(
+        s.contains(" of "),
+        "a known size shows a bar and a fraction: {s}"
+    );
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+}
+
+#[test]
+fn a_load_error_restores_the_terminal_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, "just some notes\nnot frames\n").unwrap();
+    let mut tui = Tui::spawn(&["view", &path.to_string_lossy()]);
+    let status = tui.wait_exit();
+    assert!(!status.success());
+    let s = tui.screen();
+    assert!(s.contains("unknown format"), "{s}");
+    let parser = tui.parser.lock().unwrap();
+    assert!(
+        !parser.screen().alternate_screen(),
+        "back on the main screen"
+    );
+}
+
+#[test]
+fn a_panic_gives_the_terminal_back_then_says_why() {
+    // Debug builds panic on purpose after the first draw with this set.
+    let mut tui = Tui::spawn_with(
+        &["view", "demo-sessions/showcase.jsonl", "--theme", "dark"],
+        &[("DECK_TEST_PANIC", "1"), ("RUST_BACKTRACE", "0")],
+    );
+    let status = tui.wait_exit();
+    assert!(!status.success(), "{status:?}");
+    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
+    let enter = raw
+        .find("\x1b[?1049h")
+        .expect("entered the alternate screen");
+    // The hook leaves the alternate screen first (unwinding restores again).
+    let leave = enter
+        + raw[enter..]
+            .find("\x1b[?1049l")
+            .expect("left the alternate screen");
+    // The message comes after the terminal was given back, so it stays readable.
+    let said = raw
+        .find("DECK_TEST_PANIC: a panic on purpose")
+        .expect("the panic message");
+    assert!(
+        said > leave,
+        "the message was written on the alternate screen"
+    );
+    let parser = tui.parser.lock().unwrap();
+    assert!(!parser.screen().alternate_screen());
+    assert!(!parser.screen().hide_cursor());
+    assert_eq!(
+        parser.screen().mouse_protocol_mode(),
+        vt100::MouseProtocolMode::None
+    );
+    drop(parser);
+    let flags = tui.local_flags();
+    for f in ["ICANON", "ECHO", "ISIG"] {
+        assert!(flags.iter().any(|x| x == f), "{f} back on: {flags:?}");
+    }
+}
