@@ -21,7 +21,7 @@ pub enum FormatArg {
     Styled,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
     /// An asciicast v2 recording of the replay (`asciinema play out.cast`).
     Cast,

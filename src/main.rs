@@ -188,15 +188,33 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             session,
         } => {
             let theme = Theme::resolve(theme.as_deref())?;
-            let loaded = source::load_path(&path)?;
-            let s = loaded.session(session.as_deref())?;
+            if format == deck::cli::ExportFormat::Cast && !(speed.is_finite() && speed > 0.0) {
+                anyhow::bail!("--speed must be a positive number");
+            }
+            let mut loaded = source::load_path(&path)?;
+            let at = loaded.session(session.as_deref())?.id.clone();
+            // The session's records are taken, not copied: the export holds
+            // them once.
+            let s = loaded
+                .sessions
+                .iter()
+                .position(|x| x.id == at)
+                .map(|i| loaded.sessions.swap_remove(i))
+                .unwrap_or_default();
             let title = s.id.clone().unwrap_or_else(|| path.clone());
-            let mut bytes = Vec::new();
-            match format {
+            // Written as it is made, to the file or stdout.
+            let mut out: Box<dyn Write> = if output == "-" {
+                Box::new(std::io::BufWriter::with_capacity(
+                    1 << 16,
+                    std::io::stdout().lock(),
+                ))
+            } else {
+                let f = std::fs::File::create(&output)
+                    .map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?;
+                Box::new(std::io::BufWriter::with_capacity(1 << 16, f))
+            };
+            let written = match format {
                 deck::cli::ExportFormat::Cast => {
-                    if !(speed.is_finite() && speed > 0.0) {
-                        anyhow::bail!("--speed must be a positive number");
-                    }
                     let opts = deck::app::cast::CastOptions {
                         width: width.max(20),
                         height: height.max(5),
@@ -205,24 +223,28 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                         theme,
                         title,
                     };
-                    let records = std::sync::Arc::new(s.records.clone());
-                    let stats =
-                        deck::app::cast::write_cast(records, s.id.clone(), &opts, &mut bytes)?;
+                    let stats = deck::app::cast::write_cast(
+                        std::sync::Arc::new(s.records),
+                        s.id.clone(),
+                        &opts,
+                        &mut out,
+                    )?;
                     eprintln!(
                         "deck: {} frames, {} turn markers, {:.1} s",
                         stats.frames, stats.markers, stats.duration
                     );
+                    Ok(())
                 }
                 deck::cli::ExportFormat::Html => {
                     let t = Transcript::from_records(s.id.clone(), &s.records);
-                    bytes = headless::html::page(&t, &theme, width as usize, &title).into_bytes();
+                    drop(s);
+                    headless::html::page_to(&mut out, &t, &theme, width as usize, &title)
                 }
-            }
-            if output == "-" {
-                write_stdout(&bytes)?;
-            } else {
-                std::fs::write(&output, &bytes)
-                    .map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?;
+            };
+            match written.and_then(|_| out.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => anyhow::bail!("cannot write {output}: {e}"),
+                Ok(()) => {}
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -76,7 +76,8 @@ pub fn write_cast(
         Record::Event { event, .. } if event.time > 0 => Some(event.time),
         _ => None,
     });
-    let player = Player::new(records.clone(), session_id, opts.idle_limit_ms, opts.speed);
+    // Played once through: no snapshots for seeking.
+    let player = Player::forward_only(records.clone(), session_id, opts.idle_limit_ms, opts.speed);
     let mut app = App::replayer(opts.title.clone(), player, vec![opts.theme.clone()]);
     app.list.synchronous = true;
     app.update(Msg::Resize(w, h));

@@ -39,6 +39,9 @@ pub struct Player {
     turn_marks: Vec<u64>,
     /// `events_upto[i]`: session events among the first `i` records.
     events_upto: Vec<usize>,
+    /// Snapshots are kept for seeking (off for a replay played once
+    /// through, as an export does: it holds one transcript, not hundreds).
+    seekable: bool,
 }
 
 /// Effective times: original gaps, negative gaps as zero, capped at `idle_limit_ms`.
@@ -68,8 +71,29 @@ impl Player {
         idle_limit_ms: Option<u64>,
         speed: f64,
     ) -> Player {
+        Player::with_seeking(records, session_id, idle_limit_ms, speed, true)
+    }
+
+    /// A player that plays once from the start and never seeks (an
+    /// export): no snapshots, so its memory is one transcript.
+    pub fn forward_only(
+        records: Arc<Vec<Record>>,
+        session_id: Option<String>,
+        idle_limit_ms: Option<u64>,
+        speed: f64,
+    ) -> Player {
+        Player::with_seeking(records, session_id, idle_limit_ms, speed, false)
+    }
+
+    fn with_seeking(
+        records: Arc<Vec<Record>>,
+        session_id: Option<String>,
+        idle_limit_ms: Option<u64>,
+        speed: f64,
+        seekable: bool,
+    ) -> Player {
         let times = effective_times(&records, idle_limit_ms);
-        let incoming = (records.len() > INTERVAL).then(|| {
+        let incoming = (seekable && records.len() > INTERVAL).then(|| {
             let (tx, rx) = std::sync::mpsc::channel();
             let all = records.clone();
             let sid = session_id.clone();
@@ -88,12 +112,14 @@ impl Player {
                 });
             rx
         });
-        let turn_marks = records
+        let mut turn_marks: Vec<u64> = records
             .iter()
             .zip(&times)
             .filter(|(r, _)| matches!(r, Record::Event { event, .. } if event.kind == "turn/start"))
             .map(|(_, t)| *t)
             .collect();
+        // The timeline looks marks up by time.
+        turn_marks.sort_unstable();
         let speed_index = SPEEDS
             .iter()
             .enumerate()
@@ -119,6 +145,7 @@ impl Player {
             snapshots: vec![(0, transcript.clone())],
             transcript,
             turn_marks,
+            seekable,
         }
     }
 
@@ -226,7 +253,8 @@ impl Player {
     fn apply_next(&mut self) {
         self.transcript.apply(&self.records[self.pos]);
         self.pos += 1;
-        if self.pos.is_multiple_of(INTERVAL)
+        if self.seekable
+            && self.pos.is_multiple_of(INTERVAL)
             && self.snapshots.last().is_some_and(|(p, _)| *p < self.pos)
         {
             self.snapshots.push((self.pos, self.transcript.clone()));

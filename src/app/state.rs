@@ -476,11 +476,7 @@ impl App {
         }
         // Spinners and elapsed times of running cards animate at ~10 fps.
         self.tick_acc += real_ms;
-        let running = self
-            .transcript()
-            .cards
-            .iter()
-            .any(|c| c.status == crate::session::Status::Pending);
+        let running = self.transcript().running_cards() > 0;
         if running && self.tick_acc >= 100.0 {
             self.tick_acc = 0.0;
             self.tick = self.tick.wrapping_add(1);

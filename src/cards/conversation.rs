@@ -8,7 +8,7 @@
 
 use ratatui::style::Style;
 
-use super::{Ctx, Density};
+use super::{Ctx, Density, Keep, Rows};
 use crate::session::{AssistantMessage, Diagnostic, Status, Todo, TurnMarker, UserMessage};
 use crate::text::{Line, Span, markdown, sanitize, wrap};
 use crate::theme::Role;
@@ -57,16 +57,28 @@ fn more_lines(n: usize) -> String {
 /// A user message (`› text`), or context the host injected (dim, collapsed to
 /// its first line unless the density is full).
 pub fn user(m: &UserMessage, ctx: &Ctx) -> Vec<Line> {
+    let mut rows = Rows::all();
+    user_into(m, ctx, &mut rows);
+    rows.finish(Style::default())
+}
+
+/// [`user`], row by row.
+pub fn user_into(m: &UserMessage, ctx: &Ctx, out: &mut Rows) {
     let theme = ctx.theme;
     let injected = m.source.as_deref().is_some_and(|s| s != "user");
     if !injected {
         let style = theme.style(Role::User);
         let first = [Span::new("› ", style)];
         let cont = [Span::plain("  ")];
-        return fit_all(
-            hanging(m.text.trim_end(), style, &first, &cont, ctx.width),
-            ctx.width,
-        );
+        // Line by line: a pasted message may be megabytes.
+        for (i, l) in m.text.trim_end().split('\n').enumerate() {
+            let line = Line::styled(sanitize::line(l.strip_suffix('\r').unwrap_or(l)), style);
+            let p: &[Span] = if i == 0 { &first } else { &cont };
+            for row in wrap::with_gutter(&line, ctx.width, p, &cont, false) {
+                out.push(wrap::fit(row, ctx.width));
+            }
+        }
+        return;
     }
     let muted = theme.style(Role::Muted);
     let label = sanitize::inline(m.source.as_deref().unwrap_or("context"));
@@ -75,48 +87,64 @@ pub fn user(m: &UserMessage, ctx: &Ctx) -> Vec<Line> {
     let lines = text_lines(&m.text);
     if ctx.density == Density::Full || lines.len() <= 1 {
         let text = format!("[{label}] {}", lines.join("\n"));
-        return fit_all(hanging(&text, muted, &first, &cont, ctx.width), ctx.width);
+        out.extend(fit_all(
+            hanging(&text, muted, &first, &cont, ctx.width),
+            ctx.width,
+        ));
+        return;
     }
     let head = Line::styled(format!("[{label}] {}", lines[0]), muted).prefixed(&first);
-    let mut out = vec![wrap::truncate(&head, ctx.width)];
+    out.push(wrap::truncate(&head, ctx.width));
     let more = Line::styled(more_lines(lines.len() - 1), muted).prefixed(&cont);
     out.push(wrap::truncate(&more, ctx.width));
-    out
 }
 
 /// An assistant message: text as markdown; reasoning dimmed under `∴ thinking`
 /// when shown (a few rows in preview, only the header at line density).
 pub fn assistant(m: &AssistantMessage, show_reasoning: bool, ctx: &Ctx) -> Vec<Line> {
+    let mut rows = Rows::all();
+    assistant_into(m, show_reasoning, ctx, &mut rows);
+    rows.finish(Style::default())
+}
+
+/// [`assistant`], row by row.
+pub fn assistant_into(m: &AssistantMessage, show_reasoning: bool, ctx: &Ctx, out: &mut Rows) {
     let theme = ctx.theme;
-    let mut out: Vec<Line> = Vec::new();
+    let width = ctx.width;
     let mut last_was_text = false;
     for b in &m.blocks {
         if b.text.trim().is_empty() || (b.reasoning && !show_reasoning) {
             continue;
         }
         if b.reasoning {
-            out.extend(reasoning(&b.text, ctx));
+            out.extend(fit_all(reasoning(&b.text, ctx), width));
             last_was_text = false;
             continue;
         }
         if last_was_text {
             out.push(Line::new());
         }
-        out.extend(markdown::render(
-            &b.text,
-            ctx.width,
-            theme,
-            theme.style(Role::Assistant),
-        ));
+        let style = theme.style(Role::Assistant);
+        if width == 0 {
+            // Markdown rows are at most one column wide here: none fit.
+            let mut fit = |l: Line| out.push(wrap::fit(l, 0));
+            markdown::render_into(&b.text, 1, theme, style, &mut Rows::each(&mut fit));
+        } else if m.complete {
+            // (Markdown rows are at most `width` wide already.)
+            markdown::render_into(&b.text, width, theme, style, out);
+        } else {
+            // Still streaming: drawn again for every chunk, at the cost of
+            // what is new.
+            markdown::render_growing(&b.text, width, theme, style, out);
+        }
         last_was_text = true;
     }
     if m.interrupted {
-        out.push(Line::styled(
-            "⊘ interrupted",
-            theme.status(Status::Interrupted),
+        out.push(wrap::fit(
+            Line::styled("⊘ interrupted", theme.status(Status::Interrupted)),
+            width,
         ));
     }
-    fit_all(out, ctx.width)
 }
 
 fn reasoning(text: &str, ctx: &Ctx) -> Vec<Line> {
@@ -124,34 +152,32 @@ fn reasoning(text: &str, ctx: &Ctx) -> Vec<Line> {
     let style = theme.style(Role::Reasoning);
     let indent = [Span::plain("  ")];
     let inner = ctx.width.saturating_sub(2).max(1);
-    let body = markdown::render(text, inner, theme, style);
     let mut head = Line::styled("∴ thinking", style);
     if ctx.density == Density::Line {
+        // Counted, not kept.
+        let mut body = Rows::capped(0, Keep::Head);
+        markdown::render_growing(text, inner, theme, style, &mut body);
         head.push_str(
             format!(" {}", more_lines(body.len())),
             theme.style(Role::Muted),
         );
         return vec![head];
     }
-    let mut out = vec![head];
-    let capped = ctx.density == Density::Preview && body.len() > REASONING_PREVIEW_ROWS;
-    let shown = if capped {
-        REASONING_PREVIEW_ROWS - 1
+    let mut body = if ctx.density == Density::Preview {
+        Rows::capped(REASONING_PREVIEW_ROWS, Keep::Head)
     } else {
-        body.len()
+        Rows::all()
     };
-    let hidden = body.len() - shown;
-    out.extend(body.into_iter().take(shown).map(|l| {
+    // Reasoning streams too: drawn again for every chunk.
+    markdown::render_growing(text, inner, theme, style, &mut body);
+    let mut out = vec![head];
+    out.extend(body.finish(theme.style(Role::Muted)).into_iter().map(|l| {
         if l.width() == 0 {
             l
         } else {
             l.prefixed(&indent)
         }
     }));
-    if hidden > 0 {
-        let marker = format!("… {hidden} more line{}", if hidden == 1 { "" } else { "s" });
-        out.push(Line::styled(marker, theme.style(Role::Muted)).prefixed(&indent));
-    }
     out
 }
 

@@ -246,12 +246,10 @@ pub fn render_with_call(
             density: Density::Full,
             ..inner
         };
-        lines.extend(cap(
-            super::render(card, &full),
-            CALL_ROWS,
-            Keep::Head,
-            ctx.theme.style(Role::Muted),
-        ));
+        // Only the rows shown are kept, however big the call's card.
+        let mut call_rows = super::Rows::capped(CALL_ROWS, Keep::Head);
+        super::render_into(card, &full, &mut call_rows);
+        lines.extend(call_rows.finish(ctx.theme.style(Role::Muted)));
     }
     let gutter = [Span::new(GUTTER, ctx.theme.style(Role::Border))];
     let mut out = Vec::with_capacity(lines.len() + 1);

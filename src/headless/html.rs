@@ -13,11 +13,27 @@ use ratatui::style::{Color, Modifier, Style};
 use crate::cards::Density;
 use crate::session::{Item, Transcript};
 use crate::text::Line;
+use crate::text::Rows;
 use crate::theme::Theme;
-use crate::view::transcript::{LayoutOptions, render_item};
+use crate::view::transcript::{LayoutOptions, render_item_into};
 
 /// The page for a transcript laid out at `width` columns.
 pub fn page(t: &Transcript, theme: &Theme, width: usize, title: &str) -> String {
+    let mut out = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = page_to(&mut out, t, theme, width, title);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`page`], written to `w` row by row as items are laid out (no item,
+/// and not the page, is held whole).
+pub fn page_to(
+    w: &mut dyn std::io::Write,
+    t: &Transcript,
+    theme: &Theme,
+    width: usize,
+    title: &str,
+) -> std::io::Result<()> {
     let light = theme.name.contains("light");
     let (bg, fg) = if light {
         ("#ffffff", "#1f2328")
@@ -41,35 +57,47 @@ pub fn page(t: &Transcript, theme: &Theme, width: usize, title: &str) -> String 
         env!("CARGO_PKG_VERSION"),
         escape(title)
     );
+    w.write_all(out.as_bytes())?;
     let opts = LayoutOptions::new(width, Density::Full);
     for item in t.items.iter() {
-        let lines = render_item(t, item, theme, &opts);
-        if lines.is_empty() {
-            continue;
-        }
-        match item {
-            Item::Tool(_) => {
-                out.push_str("<details class=\"card item\" open=\"open\">\n<summary>");
-                write_line(&mut out, &lines[0]);
-                out.push_str("</summary>\n<pre>");
-                for l in &lines[1..] {
-                    write_line(&mut out, l);
-                    out.push('\n');
-                }
-                out.push_str("</pre>\n</details>\n");
+        let card = matches!(item, Item::Tool(_));
+        let mut rows = 0usize;
+        let mut result = Ok(());
+        let mut each = |l: Line| {
+            if result.is_err() {
+                return;
             }
-            _ => {
-                out.push_str("<pre class=\"item\">");
-                for l in &lines {
-                    write_line(&mut out, l);
-                    out.push('\n');
+            let mut s = String::new();
+            match (card, rows) {
+                (true, 0) => {
+                    s.push_str("<details class=\"card item\" open=\"open\">\n<summary>");
+                    write_line(&mut s, &l);
+                    s.push_str("</summary>\n<pre>");
                 }
-                out.push_str("</pre>\n");
+                (false, 0) => {
+                    s.push_str("<pre class=\"item\">");
+                    write_line(&mut s, &l);
+                    s.push('\n');
+                }
+                _ => {
+                    write_line(&mut s, &l);
+                    s.push('\n');
+                }
             }
+            rows += 1;
+            result = w.write_all(s.as_bytes());
+        };
+        render_item_into(t, item, theme, &opts, 0, &mut Rows::each(&mut each));
+        result?;
+        if rows > 0 {
+            w.write_all(if card {
+                b"</pre>\n</details>\n"
+            } else {
+                b"</pre>\n"
+            })?;
         }
     }
-    out.push_str("</body>\n</html>\n");
-    out
+    w.write_all(b"</body>\n</html>\n")
 }
 
 fn write_line(out: &mut String, line: &Line) {

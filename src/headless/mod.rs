@@ -7,11 +7,13 @@ pub mod writer;
 
 pub use writer::{Format, write_lines};
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 
 use crate::session::{Item, Transcript};
+use crate::text::{Line, Rows};
 use crate::theme::Theme;
-use crate::view::transcript::{LayoutOptions, layout, render_item};
+use crate::view::transcript::{LayoutOptions, item_weight, layout, render_item, render_item_into};
 use crate::wire::Record;
 
 /// Fold records up to event `at` (all of them when `None`): every event with
@@ -55,9 +57,13 @@ pub fn render(
 /// Items laid out at once by [`render_to`] (bounds the memory it holds).
 const WINDOW: usize = 64;
 
-/// [`render`] written to `w` as it goes, the items of each window laid out
-/// and written on every core (`height`: keep only the last rows, which
-/// needs the whole layout first). Same bytes as [`render`].
+/// Items heavier than this (bytes of text) are laid out alone and written
+/// row by row as they are made, never held whole.
+pub const HEAVY: usize = 256 * 1024;
+
+/// [`render`] written to `w` as it goes: the items of each window laid
+/// out and written on every core, a heavy item row by row (`height`: keep
+/// only the last rows, in a ring of that many). Same bytes as [`render`].
 pub fn render_to(
     w: &mut dyn Write,
     t: &Transcript,
@@ -66,24 +72,88 @@ pub fn render_to(
     height: Option<usize>,
     format: Format,
 ) -> io::Result<()> {
-    if height.is_some() {
-        return w.write_all(render(t, theme, opts, height, format).as_bytes());
-    }
-    let separator = write_lines(&[crate::text::Line::new()], format);
-    let items: Vec<&Item> = t.items.iter().collect();
-    let mut first = true;
-    for window in items.chunks(WINDOW) {
-        let texts = crate::par::map(window, 2, |item| {
-            let lines = render_item(t, item, theme, opts);
-            (!lines.is_empty()).then(|| write_lines(&lines, format))
+    let Some(h) = height else {
+        return each_chunk(t, theme, opts, format, false, &mut |chunk| {
+            w.write_all(chunk.as_bytes())
         });
-        for text in texts.into_iter().flatten() {
-            if !first {
-                w.write_all(separator.as_bytes())?;
+    };
+    let mut ring: VecDeque<String> = VecDeque::with_capacity(h.min(1 << 16));
+    each_chunk(t, theme, opts, format, true, &mut |row| {
+        if h > 0 {
+            if ring.len() == h {
+                ring.pop_front();
             }
-            first = false;
-            w.write_all(text.as_bytes())?;
+            ring.push_back(row.to_string());
         }
+        Ok(())
+    })?;
+    for row in ring {
+        w.write_all(row.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The transcript laid out as `deck render` lays it out (items apart by
+/// one empty row), formatted, in order, to `f`: a chunk per item, or with
+/// `per_row` one per row.
+fn each_chunk(
+    t: &Transcript,
+    theme: &Theme,
+    opts: &LayoutOptions,
+    format: Format,
+    per_row: bool,
+    f: &mut dyn FnMut(&str) -> io::Result<()>,
+) -> io::Result<()> {
+    let separator = write_lines(&[Line::new()], format);
+    let items: Vec<&Item> = t.items.iter().collect();
+    let heavy = |item: &Item| item_weight(t, item) >= HEAVY;
+    let mut first = true;
+    let mut i = 0;
+    while i < items.len() {
+        if heavy(items[i]) {
+            let mut result = Ok(());
+            let mut each = |line: Line| {
+                if result.is_err() {
+                    return;
+                }
+                if !std::mem::replace(&mut first, false) {
+                    result = f(&separator);
+                }
+                if result.is_ok() {
+                    result = f(&write_lines(std::slice::from_ref(&line), format));
+                }
+            };
+            // (An item without rows writes nothing, not even a separator.)
+            render_item_into(t, items[i], theme, opts, 0, &mut Rows::each(&mut each));
+            result?;
+            i += 1;
+            continue;
+        }
+        let end = (i..items.len().min(i + WINDOW))
+            .find(|&j| heavy(items[j]))
+            .unwrap_or(items.len().min(i + WINDOW));
+        let texts = crate::par::map(&items[i..end], 2, |item| {
+            let lines = render_item(t, item, theme, opts);
+            (!lines.is_empty()).then(|| {
+                if per_row {
+                    lines
+                        .iter()
+                        .map(|l| write_lines(std::slice::from_ref(l), format))
+                        .collect()
+                } else {
+                    vec![write_lines(&lines, format)]
+                }
+            })
+        });
+        for chunks in texts.into_iter().flatten() {
+            if !std::mem::replace(&mut first, false) {
+                f(&separator)?;
+            }
+            for c in &chunks {
+                f(c)?;
+            }
+        }
+        i = end;
     }
     Ok(())
 }

@@ -519,7 +519,18 @@ impl Transcript {
         self.state.by_call.get(call_id).map(|&i| &*self.cards[i])
     }
 
-    /// Cards whose status is error or failed.
+    /// Cards still running (no result, turn not ended). O(1).
+    pub fn running_cards(&self) -> usize {
+        debug_assert_eq!(
+            self.state.pending_count,
+            self.cards
+                .iter()
+                .filter(|c| c.status == Status::Pending)
+                .count()
+        );
+        self.state.pending_count
+    }
+
     /// Cards that ended badly (error or failed). O(1).
     pub fn error_count(&self) -> usize {
         debug_assert_eq!(

@@ -55,6 +55,8 @@ pub(super) struct State {
     /// Kept by turn so a turn's end costs what it closes, not every card
     /// still open in other turns.
     pending: imbl::HashMap<Option<u64>, imbl::OrdSet<usize>>,
+    /// Cards in `pending` (a frame asks whether any card runs: O(1)).
+    pub(super) pending_count: usize,
     /// call seq → call id (for `sourceEventSeqs` pairing).
     pub(super) call_by_seq: imbl::HashMap<u64, Arc<str>>,
     /// `approval:<id>` / `question:<rpc id>` → item index of the prompt.
@@ -72,13 +74,17 @@ pub(super) struct State {
 impl State {
     /// Note a card without a result, in `turn`.
     pub(super) fn pending_add(&mut self, turn: Option<u64>, card: usize) {
-        self.pending.entry(turn).or_default().insert(card);
+        if self.pending.entry(turn).or_default().insert(card).is_none() {
+            self.pending_count += 1;
+        }
     }
 
     /// A card of `turn` is no longer pending (settled, or moved).
     pub(super) fn pending_remove(&mut self, turn: Option<u64>, card: usize) {
         if let Some(set) = self.pending.get_mut(&turn) {
-            set.remove(&card);
+            if set.remove(&card).is_some() {
+                self.pending_count -= 1;
+            }
             if set.is_empty() {
                 self.pending.remove(&turn);
             }
@@ -93,6 +99,7 @@ impl State {
                 out.extend(set.iter().copied());
             }
         }
+        self.pending_count -= out.len();
         out.sort_unstable();
         out
     }

@@ -13,4 +13,4 @@ pub mod sanitize;
 pub mod wrap;
 
 pub use line::{Line, Span};
-pub use rows::{Keep, Rows};
+pub use rows::{Keep, Laid, Rows};

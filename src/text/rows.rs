@@ -10,6 +10,7 @@
 //! and the same count.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use ratatui::style::Style;
 
@@ -34,7 +35,7 @@ pub struct Rows<'a> {
 }
 
 enum Out<'a> {
-    All(Vec<Line>),
+    All(Laid),
     Each(&'a mut dyn FnMut(Line)),
     Capped(Box<Capped>),
 }
@@ -57,7 +58,7 @@ impl Rows<'static> {
     /// Keep every row.
     pub fn all() -> Rows<'static> {
         Rows {
-            out: Out::All(Vec::new()),
+            out: Out::All(Laid::default()),
             pushed: 0,
             pinned: 0,
         }
@@ -132,6 +133,38 @@ impl<'a> Rows<'a> {
         }
     }
 
+    /// Rows laid out before and kept by their maker: shared, not copied,
+    /// when every row is kept ([`Rows::all`]); else as
+    /// [`extend_from_slice`](Self::extend_from_slice).
+    pub fn share(&mut self, rows: &Arc<Vec<Line>>) {
+        match &mut self.out {
+            Out::All(laid) => {
+                self.pushed += rows.len();
+                laid.share(rows);
+            }
+            _ => self.extend_from_slice(rows),
+        }
+    }
+
+    /// Copies of `lines`, as many as can be shown; the rest only counted
+    /// (a preview's hidden rows cost no copy).
+    pub fn extend_from_slice(&mut self, lines: &[Line]) {
+        for (i, l) in lines.iter().enumerate() {
+            if !self.showing() {
+                let rest = lines.len() - i;
+                self.pushed += rest;
+                if let Out::Capped(c) = &mut self.out {
+                    if c.budget.is_none() {
+                        c.budget = Some(c.rows.saturating_sub(c.pinned.len()).max(3));
+                    }
+                    c.rest += rest;
+                }
+                return;
+            }
+            self.push(l.clone());
+        }
+    }
+
     /// Rows pushed so far.
     pub fn len(&self) -> usize {
         self.pushed
@@ -160,10 +193,107 @@ impl<'a> Rows<'a> {
     /// `marker_style`); nothing for rows handed on.
     pub fn finish(self, marker_style: Style) -> Vec<Line> {
         match self.out {
-            Out::All(v) => v,
+            Out::All(v) => v.into_vec(),
             Out::Each(_) => Vec::new(),
             Out::Capped(c) => c.finish(marker_style),
         }
+    }
+
+    /// [`finish`](Self::finish), rows shared with their makers kept shared.
+    pub fn finish_laid(self, marker_style: Style) -> Laid {
+        match self.out {
+            Out::All(v) => v,
+            out => Laid::from(Rows { out, ..self }.finish(marker_style)),
+        }
+    }
+}
+
+/// Laid-out rows, in pieces that may be shared with whoever made them (a
+/// streaming answer's settled part is not copied for every frame).
+#[derive(Debug, Clone, Default)]
+pub struct Laid {
+    /// Settled pieces, and the cumulative row count at the end of each.
+    pieces: Vec<(Arc<Vec<Line>>, usize)>,
+    /// Rows after the pieces.
+    own: Vec<Line>,
+}
+
+impl Laid {
+    fn push(&mut self, line: Line) {
+        self.own.push(line);
+    }
+
+    fn share(&mut self, rows: &Arc<Vec<Line>>) {
+        if rows.is_empty() {
+            return;
+        }
+        if !self.own.is_empty() {
+            let own = std::mem::take(&mut self.own);
+            let end = self.pieces_len() + own.len();
+            self.pieces.push((Arc::new(own), end));
+        }
+        let end = self.pieces_len() + rows.len();
+        self.pieces.push((rows.clone(), end));
+    }
+
+    fn pieces_len(&self) -> usize {
+        self.pieces.last().map_or(0, |p| p.1)
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.pieces_len() + self.own.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Row `i`.
+    pub fn get(&self, i: usize) -> Option<&Line> {
+        let before = self.pieces_len();
+        if i >= before {
+            return self.own.get(i - before);
+        }
+        let k = self.pieces.partition_point(|p| p.1 <= i);
+        let start = if k == 0 { 0 } else { self.pieces[k - 1].1 };
+        self.pieces.get(k).and_then(|p| p.0.get(i - start))
+    }
+
+    /// Every row, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Line> {
+        self.pieces
+            .iter()
+            .flat_map(|p| p.0.iter())
+            .chain(self.own.iter())
+    }
+
+    /// The rows as one vector (shared pieces copied).
+    pub fn into_vec(self) -> Vec<Line> {
+        if self.pieces.is_empty() {
+            return self.own;
+        }
+        let mut out = Vec::with_capacity(self.len());
+        for (p, _) in self.pieces {
+            out.extend(Arc::try_unwrap(p).unwrap_or_else(|p| (*p).clone()));
+        }
+        out.extend(self.own);
+        out
+    }
+}
+
+impl From<Vec<Line>> for Laid {
+    fn from(own: Vec<Line>) -> Laid {
+        Laid {
+            pieces: Vec::new(),
+            own,
+        }
+    }
+}
+
+impl PartialEq for Laid {
+    fn eq(&self, other: &Laid) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -281,6 +411,46 @@ mod tests {
         r.extend(numbered(3));
         assert!(r.finish(Style::default()).is_empty());
         assert_eq!(seen, ["0", "1", "2"]);
+    }
+
+    #[test]
+    fn copies_stop_where_the_preview_stops_showing() {
+        let lines: Vec<Line> = numbered(50).collect();
+        let mut one = Rows::capped(5, Keep::Head);
+        one.extend_from_slice(&lines);
+        let mut two = Rows::capped(5, Keep::Head);
+        two.extend(lines.iter().cloned());
+        assert_eq!(one.len(), 50);
+        assert_eq!(one.finish(Style::default()), two.finish(Style::default()));
+    }
+
+    #[test]
+    fn shared_rows_are_kept_in_pieces_and_read_back_in_order() {
+        let a: Arc<Vec<Line>> = Arc::new(numbered(3).collect());
+        let b: Arc<Vec<Line>> = Arc::new(numbered(2).collect());
+        let mut r = Rows::all();
+        r.push(Line::plain("x"));
+        r.share(&a);
+        r.share(&Arc::new(Vec::new()));
+        r.share(&b);
+        r.push(Line::plain("y"));
+        assert_eq!(r.len(), 7);
+        let laid = r.finish_laid(Style::default());
+        let got: Vec<String> = (0..laid.len())
+            .map(|i| laid.get(i).unwrap().text())
+            .collect();
+        assert_eq!(got, ["x", "0", "1", "2", "0", "1", "y"]);
+        assert!(laid.get(7).is_none());
+        assert_eq!(texts(&laid.clone().into_vec()), got);
+        assert_eq!(laid, Laid::from(laid.clone().into_vec()));
+        // A preview copies what it shows and counts the rest.
+        let mut p = Rows::capped(3, Keep::Head);
+        p.share(&a);
+        p.share(&b);
+        assert_eq!(
+            texts(&p.finish(Style::default())),
+            ["0", "1", "… 3 more lines"]
+        );
     }
 
     #[test]

@@ -114,7 +114,10 @@ pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
     line
 }
 
-/// The player's timeline: state glyph, a bar with the position and turn marks, times and speed.
+/// The player's timeline: state glyph, a bar with the position and turn
+/// marks, times and speed. `marks` are sorted: each cell of the bar looks
+/// for a mark of its own (O(width · log marks), whatever the session's
+/// length).
 pub fn timeline(
     playing: bool,
     clock_ms: u64,
@@ -152,14 +155,20 @@ pub fn timeline(
                 }
             })
             .collect();
-        for m in marks {
+        let cell_of = |m: u64| {
             let f = if duration_ms == 0 {
                 0.0
             } else {
-                *m as f64 / duration_ms as f64
+                m as f64 / duration_ms as f64
             };
-            let i = ((bar_w - 1) as f64 * f.clamp(0.0, 1.0)).round() as usize;
-            cells[i] = ('┃', if i < pos { focus } else { muted });
+            ((bar_w - 1) as f64 * f.clamp(0.0, 1.0)).round() as usize
+        };
+        debug_assert!(marks.is_sorted());
+        for (i, cell) in cells.iter_mut().enumerate() {
+            let first = marks.partition_point(|&m| cell_of(m) < i);
+            if marks.get(first).is_some_and(|&m| cell_of(m) == i) {
+                *cell = ('┃', if i < pos { focus } else { muted });
+            }
         }
         cells[pos] = ('●', focus);
         for (c, st) in cells {

@@ -4,7 +4,7 @@
 
 use crate::cards::{self, Ctx, Density, conversation};
 use crate::session::{Item, Transcript};
-use crate::text::Line;
+use crate::text::{Laid, Line, Rows};
 use crate::theme::Theme;
 
 /// What to show and how.
@@ -46,6 +46,35 @@ pub fn render_item_tick(
     opts: &LayoutOptions,
     tick: usize,
 ) -> Vec<Line> {
+    let mut rows = Rows::all();
+    render_item_into(t, item, theme, opts, tick, &mut rows);
+    rows.finish(ratatui::style::Style::default())
+}
+
+/// [`render_item_tick`] for the list's cache: rows an item's maker keeps
+/// (a streaming answer's settled part) are shared, not copied.
+pub fn render_item_laid(
+    t: &Transcript,
+    item: &Item,
+    theme: &Theme,
+    opts: &LayoutOptions,
+    tick: usize,
+) -> Laid {
+    let mut rows = Rows::all();
+    render_item_into(t, item, theme, opts, tick, &mut rows);
+    rows.finish_laid(ratatui::style::Style::default())
+}
+
+/// [`render_item_tick`], row by row into `out` (what `deck render` and the
+/// HTML page use: an item is never held whole).
+pub fn render_item_into(
+    t: &Transcript,
+    item: &Item,
+    theme: &Theme,
+    opts: &LayoutOptions,
+    tick: usize,
+    out: &mut Rows,
+) {
     let ctx = Ctx {
         now_ms: opts.now_ms,
         tick,
@@ -53,14 +82,32 @@ pub fn render_item_tick(
         ..Ctx::new(opts.width, theme, opts.density)
     };
     match item {
-        Item::User(m) => conversation::user(m, &ctx),
-        Item::Assistant(m) => conversation::assistant(m, opts.show_reasoning, &ctx),
-        Item::Turn(m) => conversation::turn(m, &ctx),
-        Item::Todo { todos, .. } => conversation::todo(todos, &ctx),
-        Item::Tool(i) if !opts.hide_tools => cards::render(&t.cards[*i], &ctx),
-        Item::Tool(_) => Vec::new(),
-        Item::Prompt(p) => cards::prompt::render_with_call(p, approval_call(t, p), &ctx),
-        Item::Diagnostic(i) => conversation::diagnostic(&t.diagnostics[*i], &ctx),
+        Item::User(m) => conversation::user_into(m, &ctx, out),
+        Item::Assistant(m) => conversation::assistant_into(m, opts.show_reasoning, &ctx, out),
+        Item::Turn(m) => out.extend(conversation::turn(m, &ctx)),
+        Item::Todo { todos, .. } => out.extend(conversation::todo(todos, &ctx)),
+        Item::Tool(i) if !opts.hide_tools => cards::render_into(&t.cards[*i], &ctx, out),
+        Item::Tool(_) => {}
+        Item::Prompt(p) => out.extend(cards::prompt::render_with_call(
+            p,
+            approval_call(t, p),
+            &ctx,
+        )),
+        Item::Diagnostic(i) => out.extend(conversation::diagnostic(&t.diagnostics[*i], &ctx)),
+    }
+}
+
+/// Bytes of text an item carries: what drawing it costs, roughly.
+pub fn item_weight(t: &Transcript, item: &Item) -> usize {
+    match item {
+        Item::User(m) => m.text.len(),
+        Item::Assistant(m) => m.blocks.iter().map(|b| b.text.len()).sum(),
+        Item::Tool(i) => t
+            .cards
+            .get(*i)
+            .map_or(0, |c| crate::view::worker::weight(c)),
+        Item::Prompt(p) => approval_call(t, p).map_or(0, crate::view::worker::weight),
+        Item::Turn(_) | Item::Todo { .. } | Item::Diagnostic(_) => 0,
     }
 }
 

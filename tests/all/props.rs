@@ -147,7 +147,8 @@ proptest! {
                 },
                 0,
             );
-            prop_assert!(*lines == fresh, "entry {} (item {}): cached lines differ from a fresh layout", e, item_idx);
+            let lines = lines.iter().cloned().collect::<Vec<_>>();
+            prop_assert!(lines == fresh, "entry {} (item {}): cached lines differ from a fresh layout", e, item_idx);
             prop_assert_eq!(too_wide(&lines, inner), None, "entry {}", e);
             let h = list.height(&t, theme, &opts, e);
             prop_assert_eq!(h, lines.len() + usize::from(e + 1 < n), "entry {}", e);
@@ -289,7 +290,12 @@ fn check_screen(app: &mut App) -> Result<(), TestCaseError> {
         }
     }
     for (k, (e, n)) in runs.iter().enumerate() {
-        let lines = app.list.lines(&t, &theme, &opts, *e);
+        let lines: Vec<_> = app
+            .list
+            .lines(&t, &theme, &opts, *e)
+            .iter()
+            .cloned()
+            .collect();
         prop_assert_eq!(too_wide(&lines, inner), None, "entry {}", e);
         // The first and last entries may be cut by the screen edges.
         if k > 0 && k + 1 < runs.len() {

@@ -17,7 +17,10 @@
 //! only measures its cells ([`table::measure`]), then its rows are laid out
 //! one by one; code past what a preview shows is laid out plain.
 
+mod growing;
 mod table;
+
+pub use growing::render_growing;
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use ratatui::style::{Modifier, Style};

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use crate::cards::Density;
 use crate::session::{Item, Transcript};
-use crate::text::Line;
+use crate::text::{Laid, Line};
 use crate::theme::Theme;
-use crate::view::transcript::{LayoutOptions, render_item_tick};
+use crate::view::transcript::{LayoutOptions, render_item_laid, render_item_tick};
 use crate::view::worker::{self, JobKey, Worker};
 
 /// Columns of the focus margin at the left of every row.
@@ -41,12 +41,22 @@ struct CacheKey {
     tick: usize,
 }
 
+/// Rows of laid-out items the cache keeps; past it the items used longest
+/// ago are dropped (laid out again if they come back into view), so a long
+/// session scrolled end to end does not keep every layout.
+const CACHE_ROWS: usize = 100_000;
+
 /// Per-item laid-out lines, keyed by item index.
 #[derive(Default)]
 pub struct LineCache {
     /// item → (key, lines, interim): interim lines (a placeholder or a
     /// plain first layout) stand in until the layout thread's arrive.
-    map: HashMap<usize, (CacheKey, Arc<Vec<Line>>, bool)>,
+    map: HashMap<usize, (CacheKey, Arc<Laid>, bool)>,
+    /// item → when it was last used (a counter), for dropping old layouts.
+    used: HashMap<usize, u64>,
+    clock: u64,
+    /// Rows in `map`.
+    rows: usize,
     /// Heavy cards being laid out off-thread: job → the cache key it fills.
     waiting: HashMap<JobKey, CacheKey>,
     worker: Option<Worker>,
@@ -55,7 +65,39 @@ pub struct LineCache {
 impl LineCache {
     pub fn clear(&mut self) {
         self.map.clear();
+        self.used.clear();
+        self.rows = 0;
         self.waiting.clear();
+    }
+
+    /// An item's layout was used now.
+    fn touch(&mut self, item: usize) {
+        self.clock += 1;
+        self.used.insert(item, self.clock);
+    }
+
+    /// Keep an item's layout; past [`CACHE_ROWS`], drop the older half of
+    /// the layouts (by last use; never the one just kept).
+    fn insert(&mut self, item: usize, entry: (CacheKey, Arc<Laid>, bool)) {
+        self.rows += entry.1.len();
+        if let Some(old) = self.map.insert(item, entry) {
+            self.rows -= old.1.len();
+        }
+        self.touch(item);
+        if self.rows <= CACHE_ROWS {
+            return;
+        }
+        let mut by_age: Vec<(u64, usize)> = self.used.iter().map(|(&i, &t)| (t, i)).collect();
+        by_age.sort_unstable();
+        for &(_, i) in &by_age[..by_age.len() / 2] {
+            if i == item {
+                continue;
+            }
+            self.used.remove(&i);
+            if let Some(old) = self.map.remove(&i) {
+                self.rows -= old.1.len();
+            }
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -176,12 +218,12 @@ impl TranscriptList {
         theme: &Theme,
         opts: &ListOptions,
         entry: usize,
-    ) -> Arc<Vec<Line>> {
+    ) -> Arc<Laid> {
         let Some(&item_idx) = self.entries.get(entry) else {
-            return Arc::new(Vec::new());
+            return Arc::default();
         };
         let Some(item) = t.items.get(item_idx) else {
-            return Arc::new(Vec::new());
+            return Arc::default();
         };
         let density = self.density_of(item_idx, opts.density);
         let is_pending = |c: &crate::session::ToolCard| c.status == crate::session::Status::Pending;
@@ -203,7 +245,9 @@ impl TranscriptList {
         if let Some((k, lines, _)) = self.cache.map.get(&item_idx)
             && *k == key
         {
-            return lines.clone();
+            let lines = lines.clone();
+            self.cache.touch(item_idx);
+            return lines;
         }
         let layout = LayoutOptions {
             width: opts.width.saturating_sub(MARGIN).max(1),
@@ -250,13 +294,13 @@ impl TranscriptList {
                     );
                     self.cache.waiting.insert(job, key.clone());
                 }
-                let lines = Arc::new(interim);
-                self.cache.map.insert(item_idx, (key, lines.clone(), true));
+                let lines = Arc::new(Laid::from(interim));
+                self.cache.insert(item_idx, (key, lines.clone(), true));
                 return lines;
             }
         }
-        let lines = Arc::new(render_item_tick(t, item, theme, &layout, opts.tick));
-        self.cache.map.insert(item_idx, (key, lines.clone(), false));
+        let lines = Arc::new(render_item_laid(t, item, theme, &layout, opts.tick));
+        self.cache.insert(item_idx, (key, lines.clone(), false));
         lines
     }
 
@@ -275,8 +319,7 @@ impl TranscriptList {
             let current = self.cache.map.get(&d.key.item);
             if current.is_none_or(|(k, _, interim)| *interim && *k == key) {
                 self.cache
-                    .map
-                    .insert(d.key.item, (key, Arc::new(d.lines), false));
+                    .insert(d.key.item, (key, Arc::new(Laid::from(d.lines)), false));
             }
         }
         any
@@ -461,7 +504,17 @@ impl TranscriptList {
             .get(self.anchor.entry + keep_around)
             .copied()
             .unwrap_or(usize::MAX);
-        self.cache.map.retain(|k, _| *k >= lo && *k <= hi);
+        let keep = |k: &usize| *k >= lo && *k <= hi;
+        let mut dropped = 0;
+        self.cache.map.retain(|k, v| {
+            let kept = keep(k);
+            if !kept {
+                dropped += v.1.len();
+            }
+            kept
+        });
+        self.cache.rows -= dropped;
+        self.cache.used.retain(|k, _| keep(k));
     }
 }
 

@@ -10,9 +10,9 @@ fn showcase() -> Transcript {
     Transcript::from_records(s.id.clone(), &s.records)
 }
 
-fn coloured(lines: &[Line]) -> usize {
+fn coloured(lines: &Laid) -> usize {
     let mut fgs = std::collections::HashSet::new();
-    for l in lines {
+    for l in lines.iter() {
         for s in &l.spans {
             fgs.insert(format!("{:?}", s.style.fg));
         }
@@ -52,7 +52,7 @@ fn progressive_layout_is_plain_first_then_coloured_with_the_same_rows() {
     list.progressive = true;
     list.sync(&t, &opts);
     let first = list.lines(&t, &theme, &opts, entry);
-    let text = |ls: &[Line]| ls.iter().map(Line::text).collect::<Vec<_>>();
+    let text = |ls: &Laid| ls.iter().map(Line::text).collect::<Vec<_>>();
     assert_eq!(text(&first), text(&direct), "same text, same rows");
     assert!(
         coloured(&first) < coloured(&direct),
@@ -124,6 +124,6 @@ fn a_heavy_card_shows_a_placeholder_until_its_layout_arrives() {
         &LayoutOptions::new(80 - MARGIN, Density::Full),
         0,
     );
-    assert_eq!(*done, direct);
+    assert_eq!(*done, Laid::from(direct));
     assert!(!list.layouts_pending());
 }
