@@ -71,13 +71,13 @@ pub fn rows(v: &TerminalView, ctx: &Ctx, out: &mut Rows) {
         let (stdout, stderr) = split_stderr(output);
         let mark = theme.style(Role::Muted);
         ansi::lines_into(stdout, theme, theme.style(Role::Text), &mut |l| {
-            out.extend(hard_wrap(&l, width, mark))
+            hard_wrap_into(&l, width, mark, &mut |r| out.push(r))
         });
         if let Some(err) = stderr {
             let style = theme.style(Role::Stderr);
             out.extend(wrap::chars(&Line::styled(STDERR_LABEL, style), width));
             ansi::lines_into(err, theme, style, &mut |l| {
-                out.extend(hard_wrap(&l, width, mark))
+                hard_wrap_into(&l, width, mark, &mut |r| out.push(r))
             });
         }
     }
@@ -136,29 +136,33 @@ fn split_stderr(output: &str) -> (&str, Option<&str>) {
 }
 
 /// Hard-wrap a line of output: the first row uses the full width; each
-/// continuation row starts with a muted `↪`. Too narrow for a mark: plain
-/// hard wrap.
-fn hard_wrap(line: &Line, width: usize, mark: Style) -> Vec<Line> {
+/// continuation row starts with a muted `↪` (the rest of the line wrapped
+/// again one column narrower). Too narrow for a mark: plain hard wrap. Rows
+/// go to `f` as they are made: a line of megabytes is never held as rows.
+fn hard_wrap_into(line: &Line, width: usize, mark: Style, f: &mut dyn FnMut(Line)) {
     if line.width() <= width {
-        return vec![line.clone()];
+        return f(line.clone());
     }
     if width < 4 {
-        return wrap::chars(line, width);
+        return wrap::chars_into(line, width, f);
     }
-    let mut rows = wrap::chars(line, width);
-    if rows.len() <= 1 {
-        return rows;
-    }
-    let first = rows.remove(0);
-    let rest = Line::from_spans(rows.into_iter().flat_map(|r| r.spans).collect());
     let cont = [Span::new(CONTINUATION, mark)];
-    let mut out = vec![first];
-    out.extend(
-        wrap::chars(&rest, width - 1)
-            .into_iter()
-            .map(|r| r.prefixed(&cont)),
-    );
-    out
+    let mut rest = wrap::CharWrap::new(width - 1);
+    let mut first = true;
+    wrap::chars_into(line, width, &mut |row| {
+        if std::mem::replace(&mut first, false) {
+            return f(row);
+        }
+        for s in &row.spans {
+            rest.span(s);
+        }
+        for r in rest.rows.drain(..) {
+            f(r.prefixed(&cont));
+        }
+    });
+    for r in rest.finish() {
+        f(r.prefixed(&cont));
+    }
 }
 
 /// The exit/signal pill: ` exit 0 ` (ok) or ` exit 3 ` / ` SIGTERM ` (bad).

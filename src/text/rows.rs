@@ -32,6 +32,8 @@ pub struct Rows<'a> {
     pushed: usize,
     /// Leading rows pushed with [`Rows::pin`].
     pinned: usize,
+    /// An empty row goes before the next row (see [`Rows::gap`]).
+    gap: bool,
 }
 
 enum Out<'a> {
@@ -61,6 +63,7 @@ impl Rows<'static> {
             out: Out::All(Laid::default()),
             pushed: 0,
             pinned: 0,
+            gap: false,
         }
     }
 
@@ -80,6 +83,7 @@ impl Rows<'static> {
             })),
             pushed: 0,
             pinned: 0,
+            gap: false,
         }
     }
 }
@@ -91,6 +95,7 @@ impl<'a> Rows<'a> {
             out: Out::Each(f),
             pushed: 0,
             pinned: 0,
+            gap: false,
         }
     }
 
@@ -116,8 +121,22 @@ impl<'a> Rows<'a> {
         }
     }
 
+    /// An empty row before the next row, if one comes (what separates two
+    /// blocks laid out apart).
+    pub fn gap(&mut self) {
+        self.gap = true;
+    }
+
+    /// No empty row after all (nothing followed the blocks it was for).
+    pub fn cancel_gap(&mut self) {
+        self.gap = false;
+    }
+
     /// The next row.
     pub fn push(&mut self, line: Line) {
+        if std::mem::take(&mut self.gap) {
+            self.push(Line::new());
+        }
         self.pushed += 1;
         match &mut self.out {
             Out::All(v) => v.push(line),
@@ -137,6 +156,12 @@ impl<'a> Rows<'a> {
     /// when every row is kept ([`Rows::all`]); else as
     /// [`extend_from_slice`](Self::extend_from_slice).
     pub fn share(&mut self, rows: &Arc<Vec<Line>>) {
+        if rows.is_empty() {
+            return;
+        }
+        if std::mem::take(&mut self.gap) {
+            self.push(Line::new());
+        }
         match &mut self.out {
             Out::All(laid) => {
                 self.pushed += rows.len();
@@ -149,6 +174,9 @@ impl<'a> Rows<'a> {
     /// Copies of `lines`, as many as can be shown; the rest only counted
     /// (a preview's hidden rows cost no copy).
     pub fn extend_from_slice(&mut self, lines: &[Line]) {
+        if !lines.is_empty() && std::mem::take(&mut self.gap) {
+            self.push(Line::new());
+        }
         for (i, l) in lines.iter().enumerate() {
             if !self.showing() {
                 let rest = lines.len() - i;

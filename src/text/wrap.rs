@@ -15,35 +15,75 @@ fn graphemes(s: &str) -> impl Iterator<Item = (&str, usize)> {
 
 /// Hard-wrap a line at exactly `width` columns (code, terminal output).
 pub fn chars(line: &Line, width: usize) -> Vec<Line> {
-    let width = width.max(1);
-    if line.width() <= width {
-        return vec![line.clone()];
-    }
     let mut out = Vec::new();
-    let mut cur = Line::new();
-    let mut col = 0;
+    chars_into(line, width, &mut |l| out.push(l));
+    out
+}
+
+/// [`chars`], each row handed to `f` as it is made (a line of megabytes
+/// is never held as rows).
+pub fn chars_into(line: &Line, width: usize, f: &mut dyn FnMut(Line)) {
+    if line.width() <= width.max(1) {
+        return f(line.clone());
+    }
+    let mut wrap = CharWrap::new(width);
     for span in &line.spans {
+        wrap.span(span);
+        wrap.rows.drain(..).for_each(&mut *f);
+    }
+    wrap.finish().into_iter().for_each(f);
+}
+
+/// The hard wrap of [`chars`] fed span by span: finished rows collect in
+/// `rows` (drain them as they come).
+pub struct CharWrap {
+    width: usize,
+    cur: Line,
+    col: usize,
+    any: bool,
+    pub rows: Vec<Line>,
+}
+
+impl CharWrap {
+    pub fn new(width: usize) -> CharWrap {
+        CharWrap {
+            width: width.max(1),
+            cur: Line::new(),
+            col: 0,
+            any: false,
+            rows: Vec::new(),
+        }
+    }
+
+    /// The next span of the line.
+    pub fn span(&mut self, span: &Span) {
+        let width = self.width;
         let mut buf = String::new();
         for (g, w) in graphemes(&span.text) {
             let (g, w) = if w > width { ("?", 1) } else { (g, w) };
-            if col + w > width {
+            if self.col + w > width {
                 if !buf.is_empty() {
-                    cur.spans.push(span.restyled(std::mem::take(&mut buf)));
+                    self.cur.spans.push(span.restyled(std::mem::take(&mut buf)));
                 }
-                out.push(std::mem::take(&mut cur));
-                col = 0;
+                self.rows.push(std::mem::take(&mut self.cur));
+                self.any = true;
+                self.col = 0;
             }
             buf.push_str(g);
-            col += w;
+            self.col += w;
         }
         if !buf.is_empty() {
-            cur.spans.push(span.restyled(buf));
+            self.cur.spans.push(span.restyled(buf));
         }
     }
-    if !cur.spans.is_empty() || out.is_empty() {
-        out.push(cur);
+
+    /// The rows not drained yet, and the last one.
+    pub fn finish(mut self) -> Vec<Line> {
+        if !self.cur.spans.is_empty() || !self.any {
+            self.rows.push(self.cur);
+        }
+        self.rows
     }
-    out
 }
 
 /// Word-wrap a line to `width` columns. Words longer than the width are broken.
@@ -51,9 +91,16 @@ pub fn chars(line: &Line, width: usize) -> Vec<Line> {
 /// non-whitespace, even across spans, so punctuation stays with the styled
 /// word it follows (`**bold**.`, `` `code`, ``).
 pub fn words(line: &Line, width: usize) -> Vec<Line> {
+    let mut out = Vec::new();
+    words_into(line, width, &mut |l| out.push(l));
+    out
+}
+
+/// [`words`], each row handed to `f` as it is made.
+pub fn words_into(line: &Line, width: usize, f: &mut dyn FnMut(Line)) {
     let width = width.max(1);
     if line.width() <= width {
-        return vec![line.clone()];
+        return f(line.clone());
     }
     // Tokenize into words and whitespace runs; a token is a list of
     // (span index, text) pieces.
@@ -85,7 +132,11 @@ pub fn words(line: &Line, width: usize) -> Vec<Line> {
             }
         }
     }
-    let mut out = Vec::new();
+    let mut out = Held {
+        row: None,
+        width,
+        f,
+    };
     let mut cur = Line::new();
     let mut col = 0usize;
     let push = |cur: &mut Line, i: usize, text: &str| {
@@ -102,7 +153,7 @@ pub fn words(line: &Line, width: usize) -> Vec<Line> {
     for tok in tokens {
         let w = tok.width;
         if col + w <= width {
-            if !(tok.ws && col == 0 && !out.is_empty()) {
+            if !(tok.ws && col == 0 && out.row.is_some()) {
                 for (i, piece) in &tok.pieces {
                     push(&mut cur, *i, piece);
                 }
@@ -112,13 +163,13 @@ pub fn words(line: &Line, width: usize) -> Vec<Line> {
         }
         if tok.ws {
             // Break here; drop the whitespace.
-            out.push(std::mem::take(&mut cur));
+            out.row(std::mem::take(&mut cur));
             col = 0;
             continue;
         }
         if w <= width {
             if col > 0 {
-                out.push(std::mem::take(&mut cur));
+                out.row(std::mem::take(&mut cur));
             }
             for (i, piece) in &tok.pieces {
                 push(&mut cur, *i, piece);
@@ -131,7 +182,7 @@ pub fn words(line: &Line, width: usize) -> Vec<Line> {
             for (g, gw) in graphemes(piece) {
                 let (g, gw) = if gw > width { ("?", 1) } else { (g, gw) };
                 if col + gw > width {
-                    out.push(std::mem::take(&mut cur));
+                    out.row(std::mem::take(&mut cur));
                     col = 0;
                 }
                 push(&mut cur, *i, g);
@@ -139,14 +190,33 @@ pub fn words(line: &Line, width: usize) -> Vec<Line> {
             }
         }
     }
-    if !cur.spans.is_empty() || out.is_empty() {
-        out.push(cur);
+    if !cur.spans.is_empty() || out.row.is_none() {
+        out.row(cur);
     }
-    let n = out.len();
-    out.into_iter()
-        .enumerate()
-        .map(|(i, l)| fit(if i + 1 < n { trim_end(l) } else { l }, width))
-        .collect()
+    out.finish();
+}
+
+/// Rows of [`words_into`] on their way out: a finished row waits for the
+/// next, because every row but the last loses its trailing blanks (and
+/// every row is fitted).
+struct Held<'f> {
+    row: Option<Line>,
+    width: usize,
+    f: &'f mut dyn FnMut(Line),
+}
+
+impl Held<'_> {
+    fn row(&mut self, row: Line) {
+        if let Some(prev) = self.row.replace(row) {
+            (self.f)(fit(trim_end(prev), self.width));
+        }
+    }
+
+    fn finish(self) {
+        if let Some(last) = self.row {
+            (self.f)(fit(last, self.width));
+        }
+    }
 }
 
 /// Drop trailing whitespace of a wrapped row.

@@ -10,11 +10,7 @@
 //! blocks. Same rows as laying out the whole, always (a test holds every
 //! prefix of a corpus to it).
 //!
-//! A split point is the start of a line that follows an empty line, starts
-//! at the left margin with something that cannot continue or reshape a
-//! block above it (not a list marker, a quote, an HTML tag, a space), and
-//! lies outside any fenced code. A link reference definition anywhere
-//! (it can change a link above it) turns all of this off for that text.
+//! Split points are found by [`super::split`].
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -78,7 +74,7 @@ pub fn render_growing(md: &str, width: usize, theme: &Theme, base: Style, out: &
         pieces: Vec::new(),
     });
     let from = entry.prefix.len();
-    let Some(split) = last_split(md, from) else {
+    let Some(split) = super::split::last(md, from) else {
         // A reference definition: laid out whole, nothing kept.
         return render_into(md, width, theme, base, out);
     };
@@ -97,130 +93,17 @@ pub fn render_growing(md: &str, width: usize, theme: &Theme, base: Style, out: &
     for piece in &entry.pieces {
         out.share(piece);
     }
-    let mut gap = !entry.pieces.is_empty();
-    let mut each = |l: Line| {
-        if std::mem::replace(&mut gap, false) {
-            out.push(Line::new());
-        }
-        out.push(l);
-    };
-    render_into(&md[split..], width, theme, base, &mut Rows::each(&mut each));
+    if !entry.pieces.is_empty() {
+        out.gap();
+    }
+    render_into(&md[split..], width, theme, base, out);
+    out.cancel_gap();
     KEPT.with_borrow_mut(|all| {
         if all.len() >= ENTRIES {
             all.remove(0);
         }
         all.push(entry);
     });
-}
-
-/// The last split point of `md` at or after `from` (itself a split point,
-/// or 0), or `from` when there is none; `None` when the text from `from`
-/// holds a link reference definition.
-fn last_split(md: &str, from: usize) -> Option<usize> {
-    let mut last = from;
-    let mut fence: Option<(u8, usize)> = None;
-    let mut after_blank = false;
-    let mut at = from;
-    let mut stopped = false;
-    for line in md[from..].split_inclusive('\n') {
-        let start = at;
-        at += line.len();
-        let text = line.trim_end_matches(['\n', '\r']);
-        let indent = text.len() - text.trim_start_matches(' ').len();
-        let body = &text[indent..];
-        if indent <= 3 && is_reference_definition(body) {
-            return None;
-        }
-        if stopped {
-            continue;
-        }
-        if let Some((ch, n)) = fence {
-            if indent <= 3 && closes_fence(body, ch, n) {
-                fence = None;
-            }
-            after_blank = false;
-            continue;
-        }
-        if indent <= 3
-            && let Some(open) = opens_fence(body)
-        {
-            fence = Some(open);
-            // A fence may start right here, at a split point.
-            if after_blank && indent == 0 && start > from {
-                last = start;
-            }
-            after_blank = false;
-            continue;
-        }
-        if indent <= 3 && body.starts_with('<') {
-            // An HTML block may run over empty lines: no split from here.
-            stopped = true;
-            continue;
-        }
-        if text.trim().is_empty() {
-            after_blank = true;
-            continue;
-        }
-        // Only a whole line can be a split point: the last one may still grow.
-        if after_blank && indent == 0 && line.ends_with('\n') && can_start_alone(body) {
-            last = start;
-        }
-        after_blank = false;
-    }
-    Some(last)
-}
-
-/// `[label]: destination` — it can change a link anywhere in the text.
-fn is_reference_definition(body: &str) -> bool {
-    let Some(rest) = body.strip_prefix('[') else {
-        return false;
-    };
-    match rest.find("]:") {
-        Some(i) => !rest[..i].contains('[') && !rest[..i].is_empty(),
-        None => false,
-    }
-}
-
-/// A line that starts a block of its own whatever came before the empty
-/// line above it: not a list item (it would join a list above and could
-/// make it loose), not a quote, not indented, not a tag.
-fn can_start_alone(body: &str) -> bool {
-    let Some(first) = body.chars().next() else {
-        return false;
-    };
-    if first.is_whitespace() || matches!(first, '>' | '<') {
-        return false;
-    }
-    !is_list_marker(body)
-}
-
-fn is_list_marker(body: &str) -> bool {
-    let b = body.as_bytes();
-    if matches!(b.first(), Some(b'-' | b'*' | b'+'))
-        && matches!(b.get(1), None | Some(b' ' | b'\t'))
-    {
-        return true;
-    }
-    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
-    (1..=9).contains(&digits)
-        && matches!(b.get(digits), Some(b'.' | b')'))
-        && matches!(b.get(digits + 1), None | Some(b' ' | b'\t'))
-}
-
-/// A fence opening: its character and length.
-fn opens_fence(body: &str) -> Option<(u8, usize)> {
-    let ch = *body.as_bytes().first()?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let n = body.bytes().take_while(|&c| c == ch).count();
-    // A backtick fence's info string holds no backtick.
-    (n >= 3 && !(ch == b'`' && body[n..].contains('`'))).then_some((ch, n))
-}
-
-fn closes_fence(body: &str, ch: u8, n: usize) -> bool {
-    let m = body.bytes().take_while(|&c| c == ch).count();
-    m >= n && body[m..].trim().is_empty()
 }
 
 #[cfg(test)]
@@ -291,18 +174,7 @@ mod tests {
     fn a_reference_definition_turns_it_off() {
         let mut md = corpus();
         md.push_str("\nSee [later].\n\n[later]: https://example.com\n");
-        assert_eq!(last_split(&md, 0), None);
+        assert_eq!(super::super::split::last(&md, 0), None);
         assert_eq!(growing(&md, 60), whole(&md, 60));
-        assert!(is_reference_definition("[a b]: x"));
-        assert!(!is_reference_definition("[a](b): x"));
-    }
-
-    #[test]
-    fn splits_only_where_nothing_reaches_back() {
-        let md = "para\n\n- item\n\n```\nin\n\nfence\n```\n\nafter\n";
-        let split = last_split(md, 0).unwrap();
-        assert_eq!(&md[split..], "after\n");
-        // The last line may still grow: no split before it.
-        assert_eq!(last_split("a\n\nb", 0), Some(0));
     }
 }

@@ -18,6 +18,7 @@
 //! one by one; code past what a preview shows is laid out plain.
 
 mod growing;
+mod split;
 mod table;
 
 pub use growing::render_growing;
@@ -43,14 +44,91 @@ pub fn render(md: &str, width: usize, theme: &Theme, base: Style) -> Vec<Line> {
     rows.finish(Style::default())
 }
 
-/// [`render`], each row handed to `out` as it is made.
+/// Texts longer than this are laid out a block at a time (between split
+/// points, see [`split`]): a parse holds its text's whole tree, some 25
+/// bytes for every byte of a table. (Under test, every text is.)
+const CHUNKED_FROM: usize = if cfg!(test) { 1 } else { 64 * 1024 };
+
+/// A block (between split points) longer than this is shown as plain text,
+/// with a note saying so: its tree alone would cost 25 times its size.
+pub const MAX_BLOCK: usize = 1 << 20;
+
+/// [`render`], each row handed to `out` as it is made; a long text a block
+/// at a time.
 pub fn render_into(md: &str, width: usize, theme: &Theme, base: Style, out: &mut Rows) {
+    let splits = (md.len() >= CHUNKED_FROM)
+        .then(|| split::all(md, 0))
+        .flatten();
+    let Some(splits) = splits else {
+        return render_block(md, width, theme, base, out);
+    };
+    let before = out.len();
+    let mut start = 0;
+    for end in splits.into_iter().chain([md.len()]) {
+        if out.len() > before {
+            out.gap();
+        }
+        render_block(&md[start..end], width, theme, base, out);
+        start = end;
+    }
+    out.cancel_gap();
+}
+
+/// One block (or a whole text), in one parse; over [`MAX_BLOCK`] as plain
+/// text, but for fenced code (its tree is a node a line; it is laid out
+/// line by line anyway).
+fn render_block(md: &str, width: usize, theme: &Theme, base: Style, out: &mut Rows) {
+    let first_line = md.trim_start_matches(' ').lines().next().unwrap_or("");
+    if md.len() > MAX_BLOCK && split::opens_fence(first_line).is_none() {
+        return plain_block(md, width.max(1), theme, base, out);
+    }
+    render_whole(md, width, theme, base, out);
+}
+
+/// A block too long to parse, as its text: each line sanitized and
+/// word-wrapped, under a note that says why.
+fn plain_block(md: &str, width: usize, theme: &Theme, base: Style, out: &mut Rows) {
+    let mib = |b: usize| format!("{:.1} MiB", b as f64 / (1 << 20) as f64);
+    let note = Line::styled(
+        format!(
+            "(a markdown block of {}, over {}: shown as plain text)",
+            mib(md.len()),
+            mib(MAX_BLOCK)
+        ),
+        theme.style(Role::Muted),
+    );
+    wrap::words_into(&note, width, &mut |r| out.push(r));
+    for l in md.trim_end().split('\n') {
+        let line = Line::styled(sanitize::line(l.strip_suffix('\r').unwrap_or(l)), base);
+        wrap::words_into(&line, width, &mut |r| out.push(r));
+    }
+}
+
+/// A text in one parse.
+fn render_whole(md: &str, width: usize, theme: &Theme, base: Style, out: &mut Rows) {
     let mut w = Writer::new(width.max(1), theme, base, Sink::Rows(out));
     w.source = md;
+    if md.contains('|') {
+        // Tables' widths first, while no other parse is held: a parse
+        // holds the whole text's tree.
+        w.widths = Some(measure_tables(md, w.width, theme, base).into_iter());
+    }
     for event in Parser::new_ext(md, options()) {
         w.event(event);
     }
     w.finish();
+}
+
+/// Every table's natural column widths, in order: one measuring pass.
+fn measure_tables(md: &str, width: usize, theme: &Theme, base: Style) -> Vec<Vec<usize>> {
+    let mut m = Writer::new(width, theme, base, Sink::Measure(Vec::new()));
+    for event in Parser::new_ext(md, options()) {
+        m.event(event);
+    }
+    match m.sink {
+        Sink::Measure(all) => all,
+        Sink::Rows(_) => Vec::new(),
+    }
 }
 
 fn options() -> Options {
@@ -287,7 +365,15 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
         self.need_blank = false;
     }
 
+    /// Measuring, and not in a table: inline text is not needed.
+    fn idle(&self) -> bool {
+        matches!(self.sink, Sink::Measure(_)) && self.table.is_none()
+    }
+
     fn push_span(&mut self, span: Span) {
+        if self.idle() {
+            return;
+        }
         if self.inline.is_empty() {
             self.inline.push(Line::new());
         }
@@ -298,6 +384,9 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
 
     /// Add inline text in the current style (and link).
     fn text(&mut self, raw: &str) {
+        if self.idle() {
+            return;
+        }
         let style = self.style();
         for (i, part) in raw.split('\n').enumerate() {
             if i > 0 {
@@ -324,8 +413,10 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
             return;
         }
         let (avail, _) = self.avail();
-        let rows: Vec<Line> = logical.iter().flat_map(|l| wrap::words(l, avail)).collect();
-        self.emit(rows);
+        // Row by row: a paragraph may be megabytes.
+        for l in &logical {
+            wrap::words_into(l, avail, &mut |r| self.emit_row(r));
+        }
     }
 
     /// Start a block: flush what is pending and separate it from the last block.
@@ -640,22 +731,14 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
         }
     }
 
-    /// The natural column widths of the next table: the first table asks
-    /// for them all, from one measuring pass over the whole source.
+    /// The natural column widths of the next table (measured before the
+    /// layout began, or now).
     fn next_table_widths(&mut self) -> Vec<usize> {
-        let source = self.source;
-        let (width, theme, base) = (self.width, self.theme, self.base);
-        let widths = self.widths.get_or_insert_with(|| {
-            let mut m = Writer::new(width, theme, base, Sink::Measure(Vec::new()));
-            for event in Parser::new_ext(source, options()) {
-                m.event(event);
-            }
-            match m.sink {
-                Sink::Measure(all) => all.into_iter(),
-                Sink::Rows(_) => Vec::new().into_iter(),
-            }
-        });
-        widths.next().unwrap_or_default()
+        let (source, width, theme, base) = (self.source, self.width, self.theme, self.base);
+        self.widths
+            .get_or_insert_with(|| measure_tables(source, width, theme, base).into_iter())
+            .next()
+            .unwrap_or_default()
     }
 
     /// Highlight a code block by its language and hard-wrap it, row by row;
@@ -722,3 +805,58 @@ fn trim_end(line: &mut Line) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod chunk_tests {
+    use super::*;
+
+    #[test]
+    fn a_block_at_a_time_lays_out_as_the_whole() {
+        // Every kind of block, some reaching over empty lines.
+        let pieces = [
+            "# Title\n\ntext *em* `code` [l](https://e.com)\n",
+            "- a\n- b\n\n- c\n\n  more\n",
+            "1. x\n\n2. y\n",
+            "```py\ndef f():\n\n    return 1\n```\n",
+            "> q\n\n> r\n",
+            "| a | b |\n|:-|-:|\n| 1 | 2 |\n",
+            "    code\n\n    code\n",
+            "Setext\n===\n\n---\n",
+            "<div>\n\n*html*\n\n</div>\n",
+        ];
+        let md: String = (0..40)
+            .map(|i| pieces[i % pieces.len()])
+            .collect::<Vec<_>>()
+            .join("\n");
+        for width in [9, 33, 80] {
+            let mut whole = Rows::all();
+            render_whole(&md, width, &Theme::dark(), Style::default(), &mut whole);
+            let mut chunked = Rows::all();
+            render_into(&md, width, &Theme::dark(), Style::default(), &mut chunked);
+            assert_eq!(
+                chunked.finish(Style::default()),
+                whole.finish(Style::default()),
+                "width {width}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_block_too_long_to_parse_is_plain_text_said_so() {
+        let row = "| item | **12** | [a link](https://example.com) |\n";
+        let md = format!(
+            "| a | b | c |\n|---|---|---|\n{}",
+            row.repeat(MAX_BLOCK / row.len() + 1)
+        );
+        let mut r = Rows::all();
+        render_into(&md, 100, &Theme::dark(), Style::default(), &mut r);
+        let lines = r.finish(Style::default());
+        assert!(
+            lines[0].text().contains("shown as plain text"),
+            "{}",
+            lines[0].text()
+        );
+        assert_eq!(lines[1].text(), "| a | b | c |");
+        assert_eq!(lines.len(), 1 + 2 + MAX_BLOCK / row.len() + 1);
+    }
+}
