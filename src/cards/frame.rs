@@ -68,9 +68,21 @@ pub fn format_duration(ms: i64) -> String {
 
 /// The one-line outcome of a card (`exit 2`, `+3 −1`, `12 matches in 4 files`).
 pub fn outcome(card: &ToolCard, resolved: &Resolved) -> Option<String> {
+    outcome_with(card, resolved, None)
+}
+
+/// [`outcome`], a diff view's files diffed already (`models`).
+fn outcome_with(
+    card: &ToolCard,
+    resolved: &Resolved,
+    models: Option<&diff::Models>,
+) -> Option<String> {
     let own = match &resolved.view {
         View::Terminal(v) => terminal::outcome(v),
-        View::Diff(v) => diff::outcome(v),
+        View::Diff(v) => match models {
+            Some(m) => diff::outcome_of(v, m),
+            None => diff::outcome(v),
+        },
         View::Read(v) => read::outcome(v),
         View::Search(v) => search::outcome(v),
         View::Web(v) => web::outcome(v),
@@ -87,11 +99,11 @@ pub fn outcome(card: &ToolCard, resolved: &Resolved) -> Option<String> {
     own
 }
 
-fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Line {
+fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, models: Option<&diff::Models>) -> Line {
     let theme = ctx.theme;
     let status_style = theme.status(card.status);
     let mut right = String::new();
-    if let Some(o) = outcome(card, resolved) {
+    if let Some(o) = outcome_with(card, resolved, models) {
         right.push_str(&sanitize::inline(&o));
     }
     let time = match (card.status, card.duration_ms(), card.started, ctx.now_ms) {
@@ -153,7 +165,13 @@ fn keep(view: &View) -> Keep {
 
 /// The body rows of a card: why it fell back, its error, the card's own
 /// rows, then raw result text it shows (pinned rows first).
-fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
+fn body(
+    card: &ToolCard,
+    resolved: &Resolved,
+    ctx: &Ctx,
+    models: Option<&diff::Models>,
+    out: &mut Rows,
+) {
     let inner = Ctx {
         width: ctx.width.saturating_sub(GUTTER_WIDTH).max(1),
         ..*ctx
@@ -183,7 +201,10 @@ fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
     }
     match &resolved.view {
         View::Terminal(v) => terminal::rows(v, &inner, out),
-        View::Diff(v) => diff::rows(v, &inner, out),
+        View::Diff(v) => match models {
+            Some(m) => diff::rows_of(v, m, &inner, out),
+            None => diff::rows(v, &inner, out),
+        },
         View::Read(v) => read::rows(v, &inner, out),
         View::Search(v) => {
             let raw = resolved
@@ -240,7 +261,13 @@ pub fn render_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Ro
         out.push(Line::new());
         return;
     }
-    out.push(wrap::fit(header(card, resolved, ctx), ctx.width));
+    // A diff's files are diffed once, for the header and the body.
+    let models = match &resolved.view {
+        View::Diff(v) if ctx.density != Density::Line => Some(diff::Models::of(v)),
+        _ => None,
+    };
+    let models = models.as_ref();
+    out.push(wrap::fit(header(card, resolved, ctx, models), ctx.width));
     if ctx.density == Density::Line {
         return;
     }
@@ -249,14 +276,14 @@ pub fn render_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Ro
     if ctx.density == Density::Preview {
         // Pinned rows stay; the rest shares what is left of the budget.
         let mut capped = Rows::capped(ctx.preview_rows, keep(&resolved.view));
-        body(card, resolved, ctx, &mut capped);
+        body(card, resolved, ctx, models, &mut capped);
         for l in capped.finish(ctx.theme.style(Role::Muted)) {
             out.push(wrap::fit(l.prefixed(&gutter), width));
         }
         return;
     }
     let mut each = |l: Line| out.push(wrap::fit(l.prefixed(&gutter), width));
-    body(card, resolved, ctx, &mut Rows::each(&mut each));
+    body(card, resolved, ctx, models, &mut Rows::each(&mut each));
 }
 
 #[cfg(test)]

@@ -67,6 +67,9 @@ struct Row {
 pub struct Painter<'a> {
     theme: &'a Theme,
     model: &'a FileModel,
+    /// Changed words emphasised (not for rows only counted, or laid out
+    /// plain first).
+    emphasise: bool,
     old_hl: Vec<Option<Line>>,
     new_hl: Vec<Option<Line>>,
 }
@@ -89,6 +92,7 @@ impl<'a> Painter<'a> {
         let mut p = Painter {
             theme,
             model,
+            emphasise: rows > 0,
             old_hl: Vec::new(),
             new_hl: Vec::new(),
         };
@@ -288,7 +292,7 @@ impl<'a> Painter<'a> {
     /// One hunk, unified: context, then removed lines, then added lines.
     pub fn unified(&self, hunk: &[DiffOp], digits: usize, width: usize) -> Vec<Line> {
         let mut out = Vec::new();
-        for row in rows(self.model, hunk, false) {
+        for row in rows(self.model, hunk, false, self.emphasise) {
             let (old_side, cell) = match (&row.old, &row.new) {
                 (_, Some(n)) => (false, n),
                 (Some(o), None) => (true, o),
@@ -310,7 +314,7 @@ impl<'a> Painter<'a> {
         let right_w = width.saturating_sub(SEPARATOR_WIDTH + left_w);
         let sep = Span::new(COLUMN_SEPARATOR, self.theme.style(Role::Gutter));
         let mut out = Vec::new();
-        for row in rows(self.model, hunk, true) {
+        for row in rows(self.model, hunk, true, self.emphasise) {
             let side = |old_side: bool, cell: &Option<Cell>, w: usize| -> Vec<Line> {
                 match cell {
                     Some(c) => {
@@ -398,7 +402,7 @@ fn blocks(hunk: &[DiffOp]) -> impl Iterator<Item = Block> + '_ {
 /// The rows of a hunk. Changed blocks pair their i-th old and new lines for
 /// word emphasis; `paired` puts a pair on one row (side by side), otherwise
 /// all old rows come before all new ones.
-fn rows(model: &FileModel, hunk: &[DiffOp], paired: bool) -> Vec<Row> {
+fn rows(model: &FileModel, hunk: &[DiffOp], paired: bool, emphasise: bool) -> Vec<Row> {
     let cell = |kind, index| Cell {
         kind,
         index,
@@ -418,7 +422,7 @@ fn rows(model: &FileModel, hunk: &[DiffOp], paired: bool) -> Vec<Row> {
         };
         let mut olds: Vec<Cell> = old_r.map(|i| cell(Kind::Removed, i)).collect();
         let mut news: Vec<Cell> = new_r.map(|i| cell(Kind::Added, i)).collect();
-        for (o, n) in olds.iter_mut().zip(news.iter_mut()) {
+        for (o, n) in olds.iter_mut().zip(news.iter_mut()).take_while(|_| emphasise) {
             let (a, b) = (model.old.get(o.index), model.new.get(n.index));
             if let (Some(a), Some(b)) = (a, b)
                 && let Some(e) = emphasis(a, b)

@@ -2,12 +2,15 @@
 //! the line diff grouped into hunks, the counts, and the word-level emphasis
 //! of changed line pairs. No styles and no widths here.
 //!
-//! The line diff is exact (similar's Myers over the same line tokens as
-//! `TextDiff::from_lines`) unless the texts are too big or the diff runs out
-//! of time; then it is approximate and says why.
+//! The line diff ([`super::lines`]) is exact Myers when that is cheap,
+//! else anchored on lines unique to both sides (patience) with Myers
+//! between the anchors, all within a budget of steps that grows with the
+//! file's size: linear in it, whatever the texts. A region the budget
+//! cannot compare is shown removed and added whole, and the diff says it
+//! is approximate. Steps are counted, not timed: the same texts give the
+//! same diff on any machine, live or replayed.
 
 use std::ops::Range;
-use std::time::{Duration, Instant};
 
 use similar::{Algorithm, ChangeTag, DiffOp, TextDiff};
 
@@ -15,14 +18,9 @@ use crate::text::sanitize;
 
 /// Context lines around each change.
 pub const CONTEXT: usize = 3;
-/// Over this many lines (old + new) the diff is approximated.
-pub const MAX_LINES: usize = 20_000;
-/// Time budget of one line diff; past it similar approximates.
-pub const TIMEOUT: Duration = Duration::from_secs(2);
-/// Changed line pairs longer than this (bytes, both sides) get no word emphasis.
-const MAX_EMPHASIS_BYTES: usize = 4_000;
-/// Time budget of one word diff.
-const EMPHASIS_TIMEOUT: Duration = Duration::from_millis(50);
+/// Changed line pairs longer than this (bytes, both sides) get no word
+/// emphasis (a word diff costs the square of its words).
+const MAX_EMPHASIS_BYTES: usize = 1_000;
 /// Below this share of equal words a changed pair is shown without emphasis:
 /// emphasising nearly everything says nothing.
 const MIN_EMPHASIS_RATIO: f32 = 0.5;
@@ -92,27 +90,15 @@ impl FileModel {
     pub fn compute(old: Option<&str>, new: &str) -> FileModel {
         let old_tokens = old.map(tokens).unwrap_or_default();
         let new_tokens = tokens(new);
-        let total = old_tokens.len() + new_tokens.len();
-        let mut approximate = None;
-        let ops: Vec<DiffOp> = if total > MAX_LINES {
-            approximate = Some(format!(
-                "approximate diff: {total} lines is over the {MAX_LINES}-line limit; only the common start and end are matched"
-            ));
-            affix_ops(&old_tokens, &new_tokens)
-        } else {
-            let started = Instant::now();
-            let diff = TextDiff::configure()
-                .algorithm(Algorithm::Myers)
-                .timeout(TIMEOUT)
-                .diff_slices(&old_tokens, &new_tokens);
-            if started.elapsed() >= TIMEOUT {
-                approximate = Some(format!(
-                    "approximate diff: the line diff took over {}s and was cut short",
-                    TIMEOUT.as_secs()
-                ));
-            }
-            diff.ops().to_vec()
-        };
+        let diffed = super::lines::diff(&old_tokens, &new_tokens);
+        let approximate = (diffed.whole > 0).then(|| {
+            format!(
+                "approximate diff: {} changed region{} too costly to compare line by line shown removed and added whole",
+                diffed.whole,
+                if diffed.whole == 1 { "" } else { "s" }
+            )
+        });
+        let ops = diffed.ops;
         let (mut added, mut removed) = (0, 0);
         for op in &ops {
             removed += op.old_range().len();
@@ -147,54 +133,6 @@ impl FileModel {
     }
 }
 
-/// A cheap, correct but not minimal diff: the common first and last lines
-/// are equal, everything between is replaced.
-fn affix_ops(old: &[&str], new: &[&str]) -> Vec<DiffOp> {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let (old_mid, new_mid) = (old.len() - prefix - suffix, new.len() - prefix - suffix);
-    let mut ops = Vec::new();
-    if prefix > 0 {
-        ops.push(DiffOp::Equal {
-            old_index: 0,
-            new_index: 0,
-            len: prefix,
-        });
-    }
-    match (old_mid, new_mid) {
-        (0, 0) => {}
-        (0, n) => ops.push(DiffOp::Insert {
-            old_index: prefix,
-            new_index: prefix,
-            new_len: n,
-        }),
-        (o, 0) => ops.push(DiffOp::Delete {
-            old_index: prefix,
-            old_len: o,
-            new_index: prefix,
-        }),
-        (o, n) => ops.push(DiffOp::Replace {
-            old_index: prefix,
-            old_len: o,
-            new_index: prefix,
-            new_len: n,
-        }),
-    }
-    if suffix > 0 {
-        ops.push(DiffOp::Equal {
-            old_index: prefix + old_mid,
-            new_index: prefix + new_mid,
-            len: suffix,
-        });
-    }
-    ops
-}
-
 /// Byte ranges to emphasise in a changed pair of lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Emphasis {
@@ -212,7 +150,6 @@ pub fn emphasis(old: &str, new: &str) -> Option<Emphasis> {
     }
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Patience)
-        .timeout(EMPHASIS_TIMEOUT)
         .diff_unicode_words(old, new);
     if diff.ratio() < MIN_EMPHASIS_RATIO {
         return None;
@@ -301,16 +238,11 @@ mod tests {
     }
 
     #[test]
-    fn size_guard_approximates() {
-        let old: String = (0..12_000).map(|i| format!("{i}\n")).collect();
+    fn a_big_file_with_one_change_is_exact() {
+        let old: String = (0..50_000).map(|i| format!("{i}\n")).collect();
         let new = old.replacen("5000\n", "five thousand\n", 1);
         let m = FileModel::compute(Some(&old), &new);
-        assert!(
-            m.approximate
-                .as_deref()
-                .unwrap()
-                .contains("20000-line limit")
-        );
+        assert!(m.approximate.is_none());
         assert_eq!((m.added, m.removed), (1, 1));
         assert_eq!(m.hunks.len(), 1);
     }
