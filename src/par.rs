@@ -5,11 +5,15 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Threads to use: the cores available, at most 8.
+/// Threads to use: the cores available, at most 8. Asked of the system
+/// once: the answer reads cgroup files, a quarter of a small card's layout.
 pub fn threads() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |t| t.get())
-        .min(8)
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |t| t.get())
+            .min(8)
+    })
 }
 
 /// `items.iter().map(f).collect()`, on every core when there are at least

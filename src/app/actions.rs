@@ -27,23 +27,84 @@ impl App {
             }
             PromptFor::Search => {
                 self.query = text.to_string();
-                let (t, list, theme, opts, _) = self.parts();
-                let matches = search::find(
-                    t,
-                    &list.entries,
-                    theme,
-                    opts.width,
-                    opts.show_reasoning,
-                    text,
-                );
-                self.matches = matches;
-                self.current_match = None;
-                if self.matches.is_empty() {
-                    self.message = Some(format!("no match for {text:?}"));
-                } else {
-                    self.goto_match(true);
-                }
+                self.start_search(true);
             }
+        }
+    }
+
+    /// Search the list for `self.query`: at once, or on a thread with the
+    /// matches taken in as they come (see [`App::poll_search`]).
+    fn start_search(&mut self, jump: bool) {
+        self.matches.clear();
+        self.current_match = None;
+        self.search = None;
+        let query = self.query.clone();
+        if self.background_search {
+            let (t, list, theme, opts, _) = self.parts();
+            let job = search::Search::spawn(
+                t.clone(),
+                list.entries.clone(),
+                theme.clone(),
+                opts.width,
+                opts.show_reasoning,
+                query,
+            );
+            self.search = Some((job, jump));
+            self.poll_search();
+            return;
+        }
+        let (t, list, theme, opts, _) = self.parts();
+        let matches = search::find(
+            t,
+            &list.entries,
+            theme,
+            opts.width,
+            opts.show_reasoning,
+            &query,
+        );
+        self.matches = matches;
+        if !jump {
+            return;
+        }
+        if self.matches.is_empty() {
+            self.message = Some(format!("no match for {query:?}"));
+        } else {
+            self.goto_match(true);
+        }
+    }
+
+    /// Take the matches a running search found: go to the first one at or
+    /// after the focus as soon as there is one (or when the search ends,
+    /// to the first of all), and say how far it got.
+    pub(super) fn poll_search(&mut self) {
+        let Some((job, jump)) = self.search.as_mut() else {
+            return;
+        };
+        let found = job.poll();
+        let (done, scanned, total, jump) = (job.done, job.scanned(), job.total, *jump);
+        self.matches.extend(found);
+        if done {
+            self.search = None;
+        }
+        if !jump {
+            return;
+        }
+        let focus = self.list.focus;
+        let ahead = self.matches.iter().any(|m| m.entry >= focus);
+        if self.current_match.is_none() && !self.matches.is_empty() && (ahead || done) {
+            self.goto_match(true);
+        }
+        if !done {
+            if self.current_match.is_none() {
+                self.message = Some(format!(
+                    "searching {scanned}/{total} · {} match{} for {:?}",
+                    self.matches.len(),
+                    if self.matches.len() == 1 { "" } else { "es" },
+                    self.query
+                ));
+            }
+        } else if self.matches.is_empty() {
+            self.message = Some(format!("no match for {:?}", self.query));
         }
     }
 
@@ -174,6 +235,7 @@ impl App {
             Action::Back => {
                 self.matches.clear();
                 self.query.clear();
+                self.search = None;
             }
             Action::Next => self.move_focus(1),
             Action::Prev => self.move_focus(-1),
@@ -323,21 +385,11 @@ impl App {
     /// Matches are list positions: find them again after the list was
     /// rebuilt by a filter (tool cards or reasoning hidden or shown).
     pub(super) fn refresh_matches(&mut self) {
-        if self.matches.is_empty() {
+        if self.matches.is_empty() && self.search.is_none() {
             return;
         }
-        let query = self.query.clone();
-        let (t, list, theme, opts, _) = self.parts();
-        let matches = search::find(
-            t,
-            &list.entries,
-            theme,
-            opts.width,
-            opts.show_reasoning,
-            &query,
-        );
-        self.matches = matches;
-        self.current_match = None;
+        // Found again quietly: no jump.
+        self.start_search(false);
     }
 
     pub(super) fn pager_action(&mut self, a: Action) -> Vec<Effect> {

@@ -258,6 +258,7 @@ pub fn run_loading(
     };
     // Cards seen for the first time show at once, colours follow.
     app.list.progressive = true;
+    app.background_search = true;
     let size = term.size()?;
     app.update(Msg::Resize(size.width, size.height));
     let mut dirty = true;

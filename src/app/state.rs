@@ -91,6 +91,13 @@ pub struct App {
     pub prompt: Option<(PromptFor, String)>,
     pub query: String,
     pub matches: Vec<Match>,
+    /// Search on a thread of its own (the interactive app: keys are
+    /// answered while a long search runs); off, a search is done at once.
+    pub background_search: bool,
+    /// The search running, its matches coming into `matches`, and whether
+    /// to go to the first one (a new query) or not (found again after a
+    /// filter changed).
+    pub(super) search: Option<(crate::view::search::Search, bool)>,
     pub current_match: Option<usize>,
     pub message: Option<String>,
     /// Entries that arrived while the user was scrolled up.
@@ -146,6 +153,8 @@ impl App {
             prompt: None,
             query: String::new(),
             matches: Vec::new(),
+            background_search: false,
+            search: None,
             current_match: None,
             message: None,
             unseen: 0,
@@ -467,6 +476,10 @@ impl App {
             self.sync();
         }
         if self.list.poll_layouts() {
+            changed = true;
+        }
+        if self.search.is_some() {
+            self.poll_search();
             changed = true;
         }
         if let Overlay::Pager(p) = &mut self.overlay

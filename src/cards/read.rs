@@ -10,7 +10,7 @@ use super::{Body, Ctx, Rows, blocks_text};
 use crate::text::highlight::{Checkpoint, highlight_lines_from, lang_for_path};
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::Role;
-use crate::wire::view::ReadView;
+use crate::wire::view::{ReadLine, ReadView};
 
 /// `8 lines` for a whole file, `lines 2–4 of 8` for a window.
 pub fn outcome(v: &ReadView) -> Option<String> {
@@ -97,22 +97,28 @@ pub fn rows(v: &ReadView, ctx: &Ctx, out: &mut Rows) {
     let mut prev: Option<u64> = None;
     let mut at = Checkpoint::default();
     let mut colour = ctx.code_lines();
+    let text = theme.style(Role::Text);
+    // Once a preview shows no more, the rest is counted, not made, when
+    // that is quick (printable ASCII: a row per `inner` bytes).
+    let mut may_count = ctx.width > digits + 1;
+    let inner = ctx.width.saturating_sub(digits + 1);
+    let mut done = 0;
     for window in v.lines.chunks(WINDOW) {
-        if !out.showing() {
-            // Only counted from here on (a preview's hidden rows): plain.
-            colour = 0;
+        let mut coded = if colour > 0 {
+            let texts: Vec<&str> = window.iter().map(|l| l.text.as_str()).collect();
+            highlight_lines_from(&texts, lang.as_deref(), theme, text, colour, &mut at)
+        } else {
+            Vec::new()
         }
-        let texts: Vec<&str> = window.iter().map(|l| l.text.as_str()).collect();
-        let coded = highlight_lines_from(
-            &texts,
-            lang.as_deref(),
-            theme,
-            theme.style(Role::Text),
-            colour,
-            &mut at,
-        );
+        .into_iter();
         colour = colour.saturating_sub(window.len());
-        for (l, code) in window.iter().zip(coded) {
+        for (k, l) in window.iter().enumerate() {
+            if may_count && !out.showing() {
+                match hidden_rows(&v.lines[done + k..], prev, inner) {
+                    Some(n) => return out.skip(n),
+                    None => may_count = false,
+                }
+            }
             if prev.is_some_and(|p| l.number > p.saturating_add(1)) {
                 out.push(wrap::fit(
                     Line::styled(format!("{:>digits$}", "⋯"), gutter),
@@ -120,10 +126,27 @@ pub fn rows(v: &ReadView, ctx: &Ctx, out: &mut Rows) {
                 ));
             }
             prev = Some(l.number);
+            let code = coded
+                .next()
+                .unwrap_or_else(|| Line::styled(sanitize::line(&l.text).into_owned(), text));
             let first = [Span::new(format!("{:>digits$} ", l.number), gutter)];
             out.extend(wrap::with_gutter(&code, ctx.width, &first, &cont, true));
         }
+        done += window.len();
     }
+}
+
+/// The rows `lines` make (after the line numbered `prev`): gap marks and
+/// each line's rows at `inner` columns, when every line is printable ASCII;
+/// `None` when one is not (then they must be laid out to be counted).
+fn hidden_rows(lines: &[ReadLine], mut prev: Option<u64>, inner: usize) -> Option<usize> {
+    let mut n = 0;
+    for l in lines {
+        n += usize::from(prev.is_some_and(|p| l.number > p.saturating_add(1)));
+        prev = Some(l.number);
+        n += wrap::chars_rows_ascii(&l.text, inner)?;
+    }
+    Some(n)
 }
 
 #[cfg(test)]
@@ -190,6 +213,38 @@ mod tests {
         let b = body(&v, &Ctx::new(80, &theme, Density::Full));
         assert_eq!(b.lines[1].text(), "binary file ␛[1m");
         assert_eq!(outcome(&v).as_deref(), Some("0 lines"));
+    }
+
+    #[test]
+    fn a_preview_counts_hidden_rows_without_making_them_and_says_the_same() {
+        let theme = Theme::dark();
+        // Long and short lines, a gap in the numbers, and (second case) a
+        // line that is not ASCII, so the rows are made to be counted.
+        let mut lines: Vec<serde_json::Value> = (1..=300)
+            .filter(|n| n % 50 != 0)
+            .map(|n| serde_json::json!({"number": n, "text": "x".repeat(n as usize % 170)}))
+            .collect();
+        for tail in [false, true] {
+            if tail {
+                lines.push(serde_json::json!({"number": 999, "text": "日本語 ".repeat(40)}));
+            }
+            let v = view(
+                serde_json::json!({"card": "read", "path": "a.txt", "lines": lines, "totalLines": 999}),
+            );
+            for width in [12, 40, 80] {
+                let ctx = Ctx::new(width, &theme, Density::Preview);
+                let mut capped = Rows::capped(12, crate::cards::Keep::Head);
+                rows(&v, &ctx, &mut capped);
+                let got = capped.finish(theme.style(Role::Muted));
+                let all = body(&v, &Ctx::new(width, &theme, Density::Full));
+                let mut want = Rows::capped(12, crate::cards::Keep::Head);
+                want.pin_all(all.lines[..all.pinned].iter().cloned());
+                want.extend(all.lines[all.pinned..].iter().cloned());
+                let want = want.finish(theme.style(Role::Muted));
+                let text = |l: &[Line]| l.iter().map(Line::text).collect::<Vec<_>>();
+                assert_eq!(text(&got), text(&want), "width {width}");
+            }
+        }
     }
 
     #[test]

@@ -79,9 +79,7 @@ pub fn decode_stream_limited(
     limit: usize,
     mut sink: impl FnMut(Line),
 ) -> Outcome {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8);
+    let workers = crate::par::threads();
     let (job_tx, job_rx) = sync_channel::<Job>(workers);
     let job_rx: Arc<Mutex<Receiver<Job>>> = Arc::new(Mutex::new(job_rx));
     let (res_tx, res_rx) = sync_channel::<(usize, Vec<Line>)>(workers);

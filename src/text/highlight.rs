@@ -251,9 +251,7 @@ pub fn highlight_lines_from(
 ) -> Vec<Line> {
     let n = lines.len().min(limit);
     let setup = grammar(lang, theme);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |t| t.get())
-        .min(8);
+    let threads = crate::par::threads();
     let plain = |l: &&str| Line::styled(sanitize::line(l).into_owned(), base);
     let Some((syntax, st)) = setup.filter(|_| n >= PARALLEL_MIN && threads > 1) else {
         let mut h = Highlighter::new(lang, theme, base).limit(limit);

@@ -193,6 +193,17 @@ impl<'a> Rows<'a> {
         }
     }
 
+    /// `n` more rows that cannot be shown, only counted: for producers that
+    /// know how many rows the rest makes without making them, once
+    /// [`showing`](Self::showing) is false.
+    pub fn skip(&mut self, n: usize) {
+        debug_assert!(!self.showing(), "skip only rows that cannot be shown");
+        if let Out::Capped(c) = &mut self.out {
+            self.pushed += n;
+            c.rest += n;
+        }
+    }
+
     /// Rows pushed so far.
     pub fn len(&self) -> usize {
         self.pushed

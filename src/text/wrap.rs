@@ -34,6 +34,15 @@ pub fn chars_into(line: &Line, width: usize, f: &mut dyn FnMut(Line)) {
     wrap.finish().into_iter().for_each(f);
 }
 
+/// How many rows [`chars`] makes of `text` at `width`, when that is quick
+/// to tell: text of printable ASCII (one column a byte). `None` otherwise.
+pub fn chars_rows_ascii(text: &str, width: usize) -> Option<usize> {
+    let width = width.max(1);
+    text.bytes()
+        .all(|b| (0x20..0x7f).contains(&b))
+        .then(|| text.len().div_ceil(width).max(1))
+}
+
 /// The hard wrap of [`chars`] fed span by span: finished rows collect in
 /// `rows` (drain them as they come).
 pub struct CharWrap {

@@ -85,7 +85,7 @@ impl Pager {
         if self.built.as_ref() != Some(&key)
             && let Some(crate::session::Item::Tool(ci)) = t.items.get(self.item)
             && let Some(card) = t.cards.get(*ci)
-            && worker::weight(card) > worker::HEAVY_BYTES
+            && worker::heavy(card)
         {
             let job = JobKey {
                 item: self.item,

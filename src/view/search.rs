@@ -1,13 +1,21 @@
 //! Finding and highlighting text across the transcript. Search looks at the
 //! *full* rendering of every entry, so text in collapsed parts is found too;
 //! smart case: a query with an upper-case letter is case-sensitive.
+//!
+//! The app searches on a thread of its own ([`Search`]): matches come in
+//! as they are found, in order, and keys are answered meanwhile.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, channel};
 
 use crate::cards::Density;
 use crate::session::Transcript;
+use crate::text::Rows;
 use crate::text::{Line, Span};
 use crate::theme::Theme;
 use crate::view::list::MARGIN;
-use crate::view::transcript::{LayoutOptions, item_text, render_item};
+use crate::view::transcript::{LayoutOptions, item_text, render_item, render_item_into};
 use ratatui::style::Style;
 
 /// A match: the entry (index into the list's entries) and the row in the
@@ -53,6 +61,26 @@ pub fn find(
     reasoning: bool,
     query: &str,
 ) -> Vec<Match> {
+    let mut out = Vec::new();
+    for entry in 0..entries.len() {
+        find_in_entry(t, entries, entry, theme, width, reasoning, query, &mut out);
+    }
+    out
+}
+
+/// The rows of entry `entry` (an index into `entries`) that hold `query`,
+/// appended to `out`.
+#[allow(clippy::too_many_arguments)]
+fn find_in_entry(
+    t: &Transcript,
+    entries: &[usize],
+    entry: usize,
+    theme: &Theme,
+    width: usize,
+    reasoning: bool,
+    query: &str,
+    out: &mut Vec<Match>,
+) {
     let opts = LayoutOptions {
         width: width.saturating_sub(MARGIN).max(1),
         density: Density::Full,
@@ -66,28 +94,111 @@ pub fn find(
         density: Density::Line,
         ..opts
     };
-    let mut out = Vec::new();
-    for (entry, &item) in entries.iter().enumerate() {
-        let Some(it) = t.items.get(item) else {
-            continue;
-        };
-        // Cheap first: the item's plain text (and a card's header line, which
-        // holds its outcome); only candidates are laid out in full.
-        let candidate = !find_in(&item_text(t, it), query).is_empty()
-            || (matches!(it, crate::session::Item::Tool(_))
-                && render_item(t, it, theme, &header)
-                    .iter()
-                    .any(|l| !find_in(&l.text(), query).is_empty()));
-        if !candidate {
-            continue;
+    let Some(it) = entries.get(entry).and_then(|&item| t.items.get(item)) else {
+        return;
+    };
+    // Cheap first: the item's plain text (and a card's header line, which
+    // holds its outcome); only candidates are laid out in full.
+    let candidate = !find_in(&item_text(t, it), query).is_empty()
+        || (matches!(it, crate::session::Item::Tool(_))
+            && render_item(t, it, theme, &header)
+                .iter()
+                .any(|l| !find_in(&l.text(), query).is_empty()));
+    if !candidate {
+        return;
+    }
+    // Rows are numbered as they go by: a huge card is never held whole.
+    let mut row = 0usize;
+    let mut each = |line: Line| {
+        if !find_in(&line.text(), query).is_empty() {
+            out.push(Match { entry, row });
         }
-        for (row, line) in render_item(t, it, theme, &opts).iter().enumerate() {
-            if !find_in(&line.text(), query).is_empty() {
-                out.push(Match { entry, row });
-            }
+        row += 1;
+    };
+    render_item_into(t, it, theme, &opts, 0, &mut Rows::each(&mut each));
+}
+
+/// A search running on a thread of its own: matches arrive in order, a
+/// batch at a time; dropping it stops the thread.
+pub struct Search {
+    rx: Receiver<Vec<Match>>,
+    cancel: Arc<AtomicBool>,
+    scanned: Arc<AtomicUsize>,
+    /// Entries to search in all.
+    pub total: usize,
+    /// Every entry has been searched and every match taken.
+    pub done: bool,
+}
+
+impl Search {
+    /// Search `entries` of `t` (a snapshot: the transcript may go on) for
+    /// `query`, laid out as [`find`] does.
+    pub fn spawn(
+        t: Transcript,
+        entries: Vec<usize>,
+        theme: Theme,
+        width: usize,
+        reasoning: bool,
+        query: String,
+    ) -> Search {
+        let (tx, rx) = channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let scanned = Arc::new(AtomicUsize::new(0));
+        let total = entries.len();
+        let (stop, count) = (cancel.clone(), scanned.clone());
+        let spawned = std::thread::Builder::new()
+            .name("deck-search".into())
+            .spawn(move || {
+                let mut batch = Vec::new();
+                for entry in 0..entries.len() {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    find_in_entry(
+                        &t, &entries, entry, &theme, width, reasoning, &query, &mut batch,
+                    );
+                    count.store(entry + 1, Ordering::Relaxed);
+                    if !batch.is_empty() && tx.send(std::mem::take(&mut batch)).is_err() {
+                        return;
+                    }
+                }
+            });
+        Search {
+            rx,
+            cancel,
+            scanned,
+            total,
+            // No thread, no search: said as nothing found.
+            done: spawned.is_err(),
         }
     }
-    out
+
+    /// Matches found since the last call (in order after the earlier ones).
+    pub fn poll(&mut self) -> Vec<Match> {
+        let mut out = Vec::new();
+        loop {
+            match self.rx.try_recv() {
+                Ok(batch) => out.extend(batch),
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Entries searched so far.
+    pub fn scanned(&self) -> usize {
+        self.scanned.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Patch `style` over the parts of `line` that match `query`.

@@ -15,6 +15,27 @@ use crate::theme::Theme;
 /// Cards whose text weighs more than this are laid out off the UI thread.
 pub const HEAVY_BYTES: usize = 256 * 1024;
 
+/// Steps of diffing (see [`cards::diff::cost`]) past which a card is laid
+/// out off the UI thread, whatever its size: a few milliseconds.
+pub const HEAVY_DIFF_STEPS: u64 = 2_000_000;
+
+/// True for a card whose layout could hold a frame up: heavier than
+/// [`HEAVY_BYTES`], or with diffs that may cost more than
+/// [`HEAVY_DIFF_STEPS`] (cost estimated from the texts, not their bytes).
+pub fn heavy(card: &ToolCard) -> bool {
+    if weight(card) > HEAVY_BYTES {
+        return true;
+    }
+    [&card.result_view, &card.call_view]
+        .into_iter()
+        .flatten()
+        .filter(|v| v.tag().as_deref() == Some("diff"))
+        .any(|v| match v.typed() {
+            Ok(crate::wire::View::Diff(d)) => cards::diff::cost(&d) > HEAVY_DIFF_STEPS,
+            _ => false,
+        })
+}
+
 /// Bytes of text a card carries (arguments, result, views).
 pub fn weight(card: &ToolCard) -> usize {
     card.arguments.len()

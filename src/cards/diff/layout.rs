@@ -422,7 +422,11 @@ fn rows(model: &FileModel, hunk: &[DiffOp], paired: bool, emphasise: bool) -> Ve
         };
         let mut olds: Vec<Cell> = old_r.map(|i| cell(Kind::Removed, i)).collect();
         let mut news: Vec<Cell> = new_r.map(|i| cell(Kind::Added, i)).collect();
-        for (o, n) in olds.iter_mut().zip(news.iter_mut()).take_while(|_| emphasise) {
+        for (o, n) in olds
+            .iter_mut()
+            .zip(news.iter_mut())
+            .take_while(|_| emphasise)
+        {
             let (a, b) = (model.old.get(o.index), model.new.get(n.index));
             if let (Some(a), Some(b)) = (a, b)
                 && let Some(e) = emphasis(a, b)

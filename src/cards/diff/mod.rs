@@ -65,6 +65,23 @@ fn plural(n: usize, one: &str) -> String {
     }
 }
 
+/// Steps the line diffs of a view may take at most (see [`lines`]): each
+/// file costs at most the square of its lines, and at most its budget.
+pub fn cost(v: &DiffView) -> u64 {
+    v.diffs
+        .iter()
+        .map(|d| {
+            let n = d.old_text.as_deref().map_or(0, count_lines) + count_lines(&d.new_text);
+            let n = n as u64;
+            (n * n).min(lines::BUDGET_BASE + lines::BUDGET_PER_LINE * n)
+        })
+        .sum()
+}
+
+fn count_lines(s: &str) -> usize {
+    memchr::memchr_iter(b'\n', s.as_bytes()).count() + 1
+}
+
 /// The diffs of a view's files, computed once for its header and its body.
 pub struct Models(Vec<FileModel>);
 

@@ -265,7 +265,7 @@ impl TranscriptList {
             && !self.synchronous
             && let Some(card) = t.cards.get(*ci)
         {
-            let interim = if worker::weight(card) > worker::HEAVY_BYTES {
+            let interim = if worker::heavy(card) {
                 Some(worker::placeholder(card, theme, layout.width))
             } else if self.progressive {
                 let plain = LayoutOptions {

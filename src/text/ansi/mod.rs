@@ -23,6 +23,8 @@
 //! (DECSTBM) and scrolls inside it can lose the rows it scrolls away, as it
 //! would in a terminal without scrollback.
 
+mod simple;
+
 use ratatui::style::{Color, Modifier, Style};
 use unicode_width::UnicodeWidthChar;
 
@@ -71,6 +73,17 @@ pub fn lines_into(output: &str, theme: &Theme, base: Style, f: &mut dyn FnMut(Li
     if output.is_empty() {
         return;
     }
+    if simple::check(output) {
+        // No cursor moves: laid out as read, same result as the emulator.
+        let mut out = Out::new(base, f);
+        simple::lines(output, theme.monochrome, &mut |l| out.emit(l));
+        return;
+    }
+    emulated(output, theme, base, f);
+}
+
+/// [`lines_into`] through the emulator, whatever the output.
+fn emulated(output: &str, theme: &Theme, base: Style, f: &mut dyn FnMut(Line)) {
     let shape = Shape::measure(output);
     let mut emu = Emulator::new(shape, theme.monochrome, base, f);
     emu.feed_all(output.as_bytes());
@@ -112,15 +125,36 @@ impl Shape {
     }
 }
 
+/// Logical lines on their way out: in the base style, empty ones held
+/// back until a line with ink follows (no trailing empty lines).
+struct Out<'f> {
+    base: Style,
+    f: &'f mut dyn FnMut(Line),
+    blanks: usize,
+}
+
+impl<'f> Out<'f> {
+    fn new(base: Style, f: &'f mut dyn FnMut(Line)) -> Out<'f> {
+        Out { base, f, blanks: 0 }
+    }
+
+    fn emit(&mut self, line: Line) {
+        if line.width() == 0 {
+            self.blanks += 1;
+            return;
+        }
+        for _ in 0..std::mem::take(&mut self.blanks) {
+            (self.f)(Line::new().patch_under(self.base));
+        }
+        (self.f)(line.patch_under(self.base));
+    }
+}
+
 struct Emulator<'f> {
     parser: vt100::Parser,
     shape: Shape,
     mono: bool,
-    base: Style,
-    out: &'f mut dyn FnMut(Line),
-    /// Empty lines held back: handed out before the next line with ink,
-    /// dropped at the end (no trailing empty lines).
-    blanks: usize,
+    out: Out<'f>,
     /// A committed row that wrapped into a row not committed yet.
     pending: Option<Line>,
 }
@@ -133,23 +167,14 @@ impl<'f> Emulator<'f> {
             parser,
             shape,
             mono,
-            base,
-            out,
-            blanks: 0,
+            out: Out::new(base, out),
             pending: None,
         }
     }
 
-    /// A finished logical line, out (an empty one held back).
+    /// A finished logical line, out.
     fn emit(&mut self, line: Line) {
-        if line.width() == 0 {
-            self.blanks += 1;
-            return;
-        }
-        for _ in 0..std::mem::take(&mut self.blanks) {
-            (self.out)(Line::new().patch_under(self.base));
-        }
-        (self.out)(line.patch_under(self.base));
+        self.out.emit(line);
     }
 
     /// Feed the whole output in pieces that each move the cursor down at most
@@ -520,6 +545,70 @@ mod tests {
         assert_eq!(ls[29_999].text(), "line 29999 ok");
         assert_eq!(ls[29_999].spans[1].style.fg, Some(Color::Green));
         assert_eq!(ls[30_000].width(), 300_000);
+    }
+
+    /// Random outputs of what the simple path reads (printable ASCII, tabs,
+    /// line feeds, CR LF, SGR of every kind vt100 knows and some it does
+    /// not): the same lines as through the emulator, in colour and in
+    /// monochrome.
+    #[test]
+    fn the_simple_path_lays_out_as_the_emulator() {
+        use proptest::prelude::*;
+        let mut runner = proptest::test_runner::TestRunner::default();
+        let sgr = prop_oneof![
+            Just("\u{1b}[m".to_string()),
+            Just("\u{1b}[0m".to_string()),
+            Just("\u{1b}[;1m".to_string()),
+            Just("\u{1b}[38;5;208m".to_string()),
+            Just("\u{1b}[48;2;10;20;300m".to_string()),
+            Just("\u{1b}[38;2;1;2m".to_string()),
+            Just("\u{1b}[38;9;1m".to_string()),
+            proptest::collection::vec(
+                prop_oneof![0u16..10, 20u16..30, 30u16..50, 90u16..108, 0u16..400],
+                0..5
+            )
+            .prop_map(|ps| format!(
+                "\u{1b}[{}m",
+                ps.iter().map(u16::to_string).collect::<Vec<_>>().join(";")
+            )),
+        ];
+        let part = prop_oneof![
+            "[ -~]{0,12}".prop_map(|s| s),
+            Just("\t".to_string()),
+            Just("\n".to_string()),
+            Just("\r\n".to_string()),
+            Just("   ".to_string()),
+            sgr,
+        ];
+        let strat = proptest::collection::vec(part, 0..40);
+        let themes = [Theme::dark(), Theme::builtin("no-color").unwrap()];
+        runner
+            .run(&strat, |parts| {
+                let s: String = parts.concat();
+                prop_assert!(simple::check(&s), "{s:?}");
+                for theme in &themes {
+                    let base = Style::default().fg(Color::Rgb(9, 9, 9));
+                    let mut fast = Vec::new();
+                    lines_into(&s, theme, base, &mut |l| fast.push(l));
+                    let mut slow = Vec::new();
+                    emulated(&s, theme, base, &mut |l| slow.push(l));
+                    prop_assert_eq!(&fast, &slow, "{:?}", s);
+                }
+                Ok(())
+            })
+            .unwrap();
+        // What it does not read goes through the emulator.
+        for s in [
+            "a\rb",
+            "\u{1b}[2J",
+            "é",
+            "\u{1b}]0;t\u{7}",
+            "\u{1b}[1:2m",
+            "x\u{7f}",
+        ] {
+            assert!(!simple::check(s), "{s:?}");
+        }
+        assert!(!simple::check(&"x".repeat(MAX_COLS)));
     }
 
     #[test]
