@@ -15,8 +15,10 @@ fails when
   RSS of deck on a tiny session, measured first, plus 64 MB), or
 * a run takes longer than --timeout seconds (default 120), or exits non-zero.
 
-`--scale X` multiplies every N (CI runs at 1, a few seconds per case; 4 or
-8 shows the trend more clearly). The exit status is 1 when any case fails.
+Each size runs `--runs` times (3): the time is the median (the spread,
+min–max, is printed beside it), the RSS the largest. `--scale X` multiplies
+every N (CI runs at 1, a few seconds per case; 4 or 8 shows the trend more
+clearly). The exit status is 1 when any case fails.
 
 Cases (each names what grows):
 
@@ -28,6 +30,7 @@ Cases (each names what grows):
 | chunk-indices | distinct block indices of chunks in one step | inspect --sessions, render |
 | listen-sessions | sessions in one `deck listen -` stream (TUI on a pty) | listen - |
 | export-cast | events of a session | export --format cast |
+| export-stream | chunks of one answer streamed in paragraphs | export --format cast |
 | diff-unlike | bytes of one file pair whose lines all differ | render --density full |
 | diff-unlike-preview | the same | render (preview) |
 | diff-files | files of ~6 KB with scattered edits | render --density full |
@@ -131,6 +134,23 @@ def gen_export_cast(f, n):
             log.result(turn, step, cid, seq, out, {"card": "terminal", "output": out, "exitCode": 0})
             log.step_close(turn, step)
         log.turn_close(turn)
+
+
+def gen_export_stream(f, n):
+    # One answer streamed in n chunks, in paragraphs with a code block now
+    # and then: each frame used to lay the whole growing answer out again.
+    log = FrameLog(f)
+    log.turn_open(1, "stream an answer")
+    log.emit("step/start", {"turn": 1, "step": 1})
+    for i in range(n):
+        if i % 60 == 59:
+            text = f"word{i}.\n\n"
+        elif i % 300 == 150:
+            text = "\n\n```rust\nfn step() -> u32 { 1 }\n```\n\n"
+        else:
+            text = f"word{i} " + ("\n" if i % 12 == 11 else "")
+        log.emit("assistant/chunk", {"turn": 1, "step": 1, "chunk": {"type": "text-delta", "index": 0, "text": text}}, dt=30)
+    log.turn_close(1)
 
 
 def unlike_lines(rnd, nbytes, tag):
@@ -390,6 +410,7 @@ CASES = {
     "chunk-indices-render": (gen_chunk_indices, 12500, PREVIEW, "indices", False),
     "listen-sessions": (gen_listen_sessions, 2500, listen, "sessions", True),
     "export-cast": (gen_export_cast, 1250, export_cast, "events", False),
+    "export-stream": (gen_export_stream, 1250, export_cast, "chunks", False),
     "diff-unlike": (gen_diff_unlike, 16 << 10, FULL, "bytes", False),
     "diff-unlike-preview": (gen_diff_unlike, 16 << 10, PREVIEW, "bytes", False),
     "diff-files": (gen_diff_files, 16, FULL, "files", False),
@@ -417,6 +438,7 @@ def main():
     p.add_argument("--scale", type=float, default=1.0)
     p.add_argument("--only", default="")
     p.add_argument("--timeout", type=float, default=120.0)
+    p.add_argument("--runs", type=int, default=3)
     p.add_argument("--keep", help="write the inputs here and keep them")
     p.add_argument("--list", action="store_true")
     a = p.parse_args()
@@ -457,13 +479,22 @@ def main():
             with open(path, "w", encoding="utf-8") as f:
                 gen(f, n)
             size = os.path.getsize(path)
-            if on_pty:
-                dt, rss, st, tail = run_pty(cmd(deck, path), a.timeout, path, "ended")
-            else:
-                dt, rss, st, tail = run(cmd(deck, path), a.timeout)
+            times, rss, st, tail = [], 0, 0, ""
+            for _ in range(max(1, a.runs)):
+                if on_pty:
+                    dt, r, st, tail = run_pty(cmd(deck, path), a.timeout, path, "ended")
+                else:
+                    dt, r, st, tail = run(cmd(deck, path), a.timeout)
+                times.append(dt)
+                rss = max(rss, r)
+                if st != 0:
+                    break
+            times.sort()
+            dt = times[len(times) // 2]
             rows.append((n, size, dt, rss))
             limit = 4 * size + base
-            print(f"  {name} N={n} {unit}: input {fmt_bytes(size)}, {dt:.3f} s, peak RSS {fmt_bytes(rss)}"
+            spread = f" ({times[0]:.3f}–{times[-1]:.3f})" if len(times) > 1 else ""
+            print(f"  {name} N={n} {unit}: input {fmt_bytes(size)}, {dt:.3f} s{spread}, peak RSS {fmt_bytes(rss)}"
                   + ("" if rss <= limit else f" (over {fmt_bytes(limit)})"), flush=True)
             if st != 0:
                 problems.append(f"exit {st} at N={n}: {tail.strip()[-200:]}")

@@ -73,6 +73,11 @@ impl App {
         }
     }
 
+    /// True while a search runs on its thread.
+    pub fn searching(&self) -> bool {
+        self.search.is_some()
+    }
+
     /// Take the matches a running search found: go to the first one at or
     /// after the focus as soon as there is one (or when the search ends,
     /// to the first of all), and say how far it got.

@@ -11,6 +11,7 @@ mod cards_terminal_diff;
 mod cli;
 mod export;
 mod fuzz_regressions;
+mod limits;
 mod live_follow;
 mod live_host;
 mod live_listen;
