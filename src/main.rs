@@ -15,6 +15,7 @@ use deck::view::transcript::LayoutOptions;
 use serde_json::{Value, json};
 
 fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(deck::app::run::say_panic));
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

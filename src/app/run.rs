@@ -68,11 +68,32 @@ impl Drop for Guard {
     }
 }
 
+/// Say a panic on stderr like any message of deck's: sanitized (its text
+/// may quote input), with a backtrace when `RUST_BACKTRACE` asks for one.
+pub fn say_panic(info: &std::panic::PanicHookInfo<'_>) {
+    let what = info
+        .payload()
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into());
+    let place = info
+        .location()
+        .map(|l| format!(" at {}:{}:{}", l.file(), l.line(), l.column()))
+        .unwrap_or_default();
+    eprintln!(
+        "deck panicked{place}: {}",
+        crate::text::sanitize::message(&what)
+    );
+    if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
+        eprintln!("{}", std::backtrace::Backtrace::force_capture());
+    }
+}
+
 fn setup() -> anyhow::Result<Terminal<CrosstermBackend<Stdout>>> {
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
+    std::panic::set_hook(Box::new(|info| {
         restore();
-        hook(info);
+        say_panic(info);
     }));
     terminal::enable_raw_mode().context("cannot switch the terminal to raw mode")?;
     let mut out = std::io::stdout();
