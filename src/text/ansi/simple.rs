@@ -190,12 +190,42 @@ fn colour(c: u32) -> Color {
     super::color(vt100::Color::Idx(c as u8)).unwrap_or(Color::Reset)
 }
 
+/// A run of a line's text in one set of attributes: `text[.. end]` from
+/// the previous run's end.
+#[derive(Clone, Copy)]
+struct Run {
+    end: usize,
+    attrs: Attrs,
+}
+
+/// The line being read: its text and runs.
+#[derive(Default)]
+struct Cells {
+    text: String,
+    runs: Vec<Run>,
+}
+
+impl Cells {
+    fn push(&mut self, s: &str, attrs: Attrs) {
+        self.text.push_str(s);
+        let end = self.text.len();
+        match self.runs.last_mut() {
+            Some(r) if r.attrs == attrs => r.end = end,
+            _ => self.runs.push(Run { end, attrs }),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.runs.clear();
+    }
+}
+
 /// Lay out an output that passed [`check`]: each logical line to `f`.
 pub fn lines(output: &str, mono: bool, f: &mut dyn FnMut(Line)) {
     let b = output.as_bytes();
     let mut attrs = Attrs::default();
-    // The cells of the line being read: (byte or blank, attributes).
-    let mut cells: Vec<(u8, Attrs)> = Vec::new();
+    let mut cells = Cells::default();
     let mut params: Vec<u16> = Vec::with_capacity(MAX_PARAMS);
     let mut i = 0;
     while i < b.len() {
@@ -205,9 +235,10 @@ pub fn lines(output: &str, mono: bool, f: &mut dyn FnMut(Line)) {
                 cells.clear();
             }
             b'\t' => {
-                let to = (cells.len() / TAB_STOP + 1) * TAB_STOP;
+                let col = cells.text.len();
+                let to = (col / TAB_STOP + 1) * TAB_STOP;
                 // The cursor moves; the cells it passes stay blank.
-                cells.resize(to, (b' ', Attrs::default()));
+                cells.push(&"        "[..to - col], Attrs::default());
             }
             b'\r' => {}
             0x1b => {
@@ -221,41 +252,57 @@ pub fn lines(output: &str, mono: bool, f: &mut dyn FnMut(Line)) {
                 i = end;
                 continue;
             }
-            c => cells.push((c, attrs)),
+            _ => {
+                // Printable text up to the next control byte, at once.
+                let end = b[i..]
+                    .iter()
+                    .position(|&c| !(0x20..0x7f).contains(&c))
+                    .map_or(b.len(), |k| i + k);
+                cells.push(&output[i..end], attrs);
+                i = end;
+                continue;
+            }
         }
         i += 1;
     }
-    if !cells.is_empty() {
+    if !cells.text.is_empty() {
         f(line_of(&cells, mono));
     }
 }
 
 /// One line's cells as spans: up to its last cell with ink, runs of one
 /// style (as the emulator's `row_line`).
-fn line_of(cells: &[(u8, Attrs)], mono: bool) -> Line {
-    let end = cells
-        .iter()
-        .rposition(|(c, a)| *c != b' ' || a.inked_blank(mono))
-        .map_or(0, |i| i + 1);
+fn line_of(cells: &Cells, mono: bool) -> Line {
+    // Where the ink ends: a blank cell has ink only in some attributes.
+    let mut cut = 0;
+    let start_of = |k: usize| if k == 0 { 0 } else { cells.runs[k - 1].end };
+    for k in (0..cells.runs.len()).rev() {
+        let r = cells.runs[k];
+        let from = start_of(k);
+        if r.attrs.inked_blank(mono) {
+            cut = r.end;
+            break;
+        }
+        if let Some(p) = cells.text[from..r.end].rfind(|c| c != ' ') {
+            cut = from + p + 1;
+            break;
+        }
+    }
     let mut line = Line::new();
     let mut buf = String::new();
     let mut cur = Style::default();
-    // The style is worked out once per run of equal attributes.
-    let mut last: Option<(Attrs, Style)> = None;
-    for (c, a) in &cells[..end] {
-        let style = match last {
-            Some((la, ls)) if la == *a => ls,
-            _ => {
-                let s = a.style(mono);
-                last = Some((*a, s));
-                s
-            }
-        };
+    let mut from = 0;
+    for r in &cells.runs {
+        if from >= cut {
+            break;
+        }
+        let style = r.attrs.style(mono);
         if style != cur && !buf.is_empty() {
             line.push(Span::new(std::mem::take(&mut buf), cur));
         }
         cur = style;
-        buf.push(*c as char);
+        buf.push_str(&cells.text[from..r.end.min(cut)]);
+        from = r.end;
     }
     if !buf.is_empty() {
         line.push(Span::new(buf, cur));
