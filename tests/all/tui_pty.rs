@@ -217,8 +217,12 @@ fn expected_match_message(query: &str) -> String {
 #[test]
 fn view_showcase_end_search_pager_and_quit() {
     let mut tui = Tui::spawn(&["view", "demo-sessions/showcase.jsonl", "--theme", "dark"]);
+    // The whole first frame: the screen is read as it arrives, and the
+    // status bar is its last row.
     let first = tui.wait_for("the first screen", |s| {
-        s.contains("── turn 1 ─") && s.contains("showcase.jsonl")
+        s.contains("── turn 1 ─")
+            && s.contains("showcase.jsonl")
+            && s.lines().last().is_some_and(|l| l.contains("? help"))
     });
     assert!(first.contains("› Tidy up the parser"), "{first}");
     assert!(tui.status().contains("dark · ? help"), "{}", tui.status());
