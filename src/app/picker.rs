@@ -13,6 +13,18 @@ use crate::text::{Line, wrap};
 use crate::theme::Role;
 
 impl App {
+    /// Sort the picker's rows from the book (newest activity first), and
+    /// keep the picker's row inside them.
+    pub(super) fn sort_sessions(&mut self) {
+        let mut list = self.book.rows().to_vec();
+        list.sort_by_key(|s| std::cmp::Reverse(s.updated_at));
+        self.sessions = list;
+        self.sessions_stale = false;
+        if let Some(p) = self.picker {
+            self.picker = Some(p.min(self.sessions.len().saturating_sub(1)));
+        }
+    }
+
     /// Open the session picker on the session shown.
     pub(super) fn open_picker(&mut self) {
         if self.sessions_stale {

@@ -447,18 +447,6 @@ impl App {
         }
     }
 
-    /// Sort the picker's rows from the book (newest activity first), and
-    /// keep the picker's row inside them.
-    pub(super) fn sort_sessions(&mut self) {
-        let mut list = self.book.rows().to_vec();
-        list.sort_by_key(|s| std::cmp::Reverse(s.updated_at));
-        self.sessions = list;
-        self.sessions_stale = false;
-        if let Some(p) = self.picker {
-            self.picker = Some(p.min(self.sessions.len().saturating_sub(1)));
-        }
-    }
-
     fn on_tick(&mut self, real_ms: f64, now_ms: i64) -> Vec<Effect> {
         self.now_ms = Some(now_ms);
         self.drive_tick(real_ms);

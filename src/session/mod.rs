@@ -7,6 +7,7 @@
 mod known;
 mod prompts;
 mod reducer;
+mod seqs;
 mod tools;
 
 pub use known::KNOWN_EVENT_TYPES;

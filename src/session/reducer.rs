@@ -2,43 +2,17 @@
 //! `callId` (or `sourceEventSeqs`), never by order; duplicates of an applied
 //! seq are skipped; anything unknown becomes a diagnostic at its place.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::known::KNOWN_EVENT_TYPES;
+use super::seqs::SeqSet;
 use super::{
     AssistantBlock, AssistantMessage, Blocks, Item, Status, Todo, Transcript, TurnEnd, TurnMarker,
     UserMessage,
 };
 use crate::wire::{Diagnostic, Origin, RawJson, Record, SessionEvent, ViewEnvelope};
-
-/// Seqs applied: a bitset for the dense range every session uses, a set for
-/// anything beyond (cheap to clone either way).
-#[derive(Debug, Clone, Default)]
-struct SeqSet {
-    bits: Vec<u64>,
-    far: HashSet<u64>,
-}
-
-impl SeqSet {
-    const DENSE: u64 = 1 << 24;
-
-    /// Insert; false when already present.
-    fn insert(&mut self, seq: u64) -> bool {
-        if seq >= Self::DENSE {
-            return self.far.insert(seq);
-        }
-        let (w, b) = ((seq / 64) as usize, seq % 64);
-        if self.bits.len() <= w {
-            self.bits.resize(w + 1, 0);
-        }
-        let had = self.bits[w] & (1 << b) != 0;
-        self.bits[w] |= 1 << b;
-        !had
-    }
-}
 
 /// Reducer bookkeeping. Persistent maps and sets, so cloning a transcript
 /// stays O(1) however long the session.

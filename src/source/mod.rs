@@ -13,6 +13,7 @@ pub mod blocks;
 pub mod chunks;
 pub mod demo;
 pub mod follow;
+pub mod history_doc;
 pub mod host;
 pub mod limits;
 pub mod lines;

@@ -164,7 +164,7 @@ impl LineStream {
             }
             Decoded::Packed(records) => (self.current.clone(), records),
             Decoded::History { value, origin } => {
-                match super::load::history_records(&value, origin) {
+                match super::history_doc::records(&value, origin) {
                     Some((id, records)) => (id.or_else(|| self.current.clone()), records),
                     None => {
                         let d = Diagnostic {

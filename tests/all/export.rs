@@ -5,13 +5,10 @@
 use std::sync::Arc;
 
 use deck::app::cast::{CastOptions, write_cast};
-use deck::app::player::Player;
-use deck::app::{App, Msg};
 use deck::theme::Theme;
 use serde_json::Value;
 
 use crate::common;
-use crate::common::tui::rows;
 
 fn records(path: &str) -> (Option<String>, Arc<Vec<deck::wire::Record>>) {
     let s = common::load(path);
@@ -35,22 +32,14 @@ fn final_screen(
     recs: Arc<Vec<deck::wire::Record>>,
     o: &CastOptions,
 ) -> Vec<String> {
-    let player = Player::new(recs, sid, o.idle_limit_ms, o.speed);
-    let mut app = App::replayer(o.title.clone(), player, vec![o.theme.clone()]);
-    app.list.synchronous = true;
-    app.update(Msg::Resize(o.width, o.height));
-    while let Some(due) = app.player.as_ref().and_then(Player::next_due_ms) {
-        let now_ms = app
-            .player
-            .as_ref()
-            .and_then(Player::session_time_ms)
-            .unwrap_or(0);
-        app.update(Msg::Tick {
-            real_ms: due,
-            now_ms,
-        });
-    }
-    rows(&common::tui::draw(&mut app))
+    common::tui::replay_final_screen(
+        sid,
+        recs,
+        o.idle_limit_ms,
+        o.speed,
+        &o.theme,
+        (o.width, o.height),
+    )
 }
 
 #[test]

@@ -195,7 +195,6 @@ fn a_streamed_answer_replays_to_the_screen_deck_draws() {
     // One answer streamed in 3k chunks, in paragraphs and a code block: the
     // export drew the whole growing answer again for every frame.
     use deck::app::cast::{CastOptions, write_cast};
-    use deck::app::player::Player;
     let mut records = Vec::new();
     let mut seq = 0u64;
     let mut push = |kind: &str, data: Value| {
@@ -224,7 +223,7 @@ fn a_streamed_answer_replays_to_the_screen_deck_draws() {
         speed: 4.0,
         idle_limit_ms: Some(1000),
         theme: Theme::dark(),
-        title: "stream".into(),
+        title: "test".into(),
     };
     let mut out = Vec::new();
     write_cast(records.clone(), Some("s".into()), &o, &mut out).unwrap();
@@ -241,22 +240,14 @@ fn a_streamed_answer_replays_to_the_screen_deck_draws() {
         .map(|r| r.trim_end().to_string())
         .collect();
     // What the app draws of the folded session, on its own.
-    let player = Player::new(records, Some("s".into()), o.idle_limit_ms, o.speed);
-    let mut app = App::replayer(o.title.clone(), player, vec![o.theme.clone()]);
-    app.list.synchronous = true;
-    app.update(Msg::Resize(80, 24));
-    while let Some(due) = app.player.as_ref().and_then(Player::next_due_ms) {
-        let now_ms = app
-            .player
-            .as_ref()
-            .and_then(Player::session_time_ms)
-            .unwrap_or(0);
-        app.update(Msg::Tick {
-            real_ms: due,
-            now_ms,
-        });
-    }
-    let drawn = common::tui::rows(&common::tui::draw(&mut app));
+    let drawn = common::tui::replay_final_screen(
+        Some("s".into()),
+        records,
+        o.idle_limit_ms,
+        o.speed,
+        &o.theme,
+        (80, 24),
+    );
     assert!(played.iter().any(|r| r.contains("w2999.")), "{played:#?}");
     assert_eq!(played, drawn);
 }

@@ -235,3 +235,53 @@ fn empty_input_gives_no_lines() {
     assert!(md("", 40).is_empty());
     assert!(md("\n\n", 40).is_empty());
 }
+
+#[test]
+fn a_block_at_a_time_lays_out_as_the_whole() {
+    // Every kind of block, some reaching over empty lines.
+    let pieces = [
+        "# Title\n\ntext *em* `code` [l](https://e.com)\n",
+        "- a\n- b\n\n- c\n\n  more\n",
+        "1. x\n\n2. y\n",
+        "```py\ndef f():\n\n    return 1\n```\n",
+        "> q\n\n> r\n",
+        "| a | b |\n|:-|-:|\n| 1 | 2 |\n",
+        "    code\n\n    code\n",
+        "Setext\n===\n\n---\n",
+        "<div>\n\n*html*\n\n</div>\n",
+    ];
+    let md: String = (0..40)
+        .map(|i| pieces[i % pieces.len()])
+        .collect::<Vec<_>>()
+        .join("\n");
+    for width in [9, 33, 80] {
+        let mut whole = Rows::all();
+        render_whole(&md, width, &Theme::dark(), Style::default(), &mut whole);
+        let mut chunked = Rows::all();
+        render_into(&md, width, &Theme::dark(), Style::default(), &mut chunked);
+        assert_eq!(
+            chunked.finish(Style::default()),
+            whole.finish(Style::default()),
+            "width {width}"
+        );
+    }
+}
+
+#[test]
+fn a_block_too_long_to_parse_is_plain_text_said_so() {
+    let row = "| item | **12** | [a link](https://example.com) |\n";
+    let md = format!(
+        "| a | b | c |\n|---|---|---|\n{}",
+        row.repeat(MAX_BLOCK / row.len() + 1)
+    );
+    let mut r = Rows::all();
+    render_into(&md, 100, &Theme::dark(), Style::default(), &mut r);
+    let lines = r.finish(Style::default());
+    assert!(
+        lines[0].text().contains("shown as plain text"),
+        "{}",
+        lines[0].text()
+    );
+    assert_eq!(lines[1].text(), "| a | b | c |");
+    assert_eq!(lines.len(), 1 + 2 + MAX_BLOCK / row.len() + 1);
+}

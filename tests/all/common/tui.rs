@@ -212,3 +212,32 @@ pub fn pager(app: &App) -> &deck::view::pager::Pager {
         _ => panic!("the pager is not open"),
     }
 }
+
+/// The screen a replay of `recs` ends on, as the app draws it (every
+/// layout done at once, clock simulated), `w`×`h`.
+pub fn replay_final_screen(
+    sid: Option<String>,
+    recs: std::sync::Arc<Vec<deck::wire::Record>>,
+    idle_limit_ms: Option<u64>,
+    speed: f64,
+    theme: &Theme,
+    (w, h): (u16, u16),
+) -> Vec<String> {
+    use deck::app::player::Player;
+    let player = Player::new(recs, sid, idle_limit_ms, speed);
+    let mut app = App::replayer("test".into(), player, vec![theme.clone()]);
+    app.list.synchronous = true;
+    app.update(Msg::Resize(w, h));
+    while let Some(due) = app.player.as_ref().and_then(Player::next_due_ms) {
+        let now_ms = app
+            .player
+            .as_ref()
+            .and_then(Player::session_time_ms)
+            .unwrap_or(0);
+        app.update(Msg::Tick {
+            real_ms: due,
+            now_ms,
+        });
+    }
+    rows(&draw(&mut app))
+}
