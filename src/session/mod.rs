@@ -124,6 +124,13 @@ impl AttachedView {
 
     /// The typed view, or why it did not type.
     pub fn typed(&self) -> Result<View, String> {
+        // A read view as the host writes it: typed without a JSON tree.
+        let text = self.raw.as_str();
+        if text.trim_start().starts_with(r#"{"card":"read""#)
+            && let Some(r) = crate::wire::read_fast::read_view(text)
+        {
+            return Ok(View::Read(r));
+        }
         let v = self
             .raw
             .try_parse()

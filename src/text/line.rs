@@ -8,6 +8,21 @@ use std::sync::Arc;
 use ratatui::style::Style;
 use unicode_width::UnicodeWidthStr;
 
+/// True for text of printable ASCII only: a byte a column, a byte a
+/// grapheme (the common case, checked far faster than it is measured).
+pub fn printable_ascii(s: &str) -> bool {
+    s.bytes().all(|b| (0x20..0x7f).contains(&b))
+}
+
+/// Display width in terminal columns (printable ASCII counted by bytes).
+pub fn str_width(s: &str) -> usize {
+    if printable_ascii(s) {
+        s.len()
+    } else {
+        s.width()
+    }
+}
+
 /// A run of text with one style and, optionally, a link target.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Span {
@@ -49,7 +64,7 @@ impl Span {
 
     /// Display width in terminal columns.
     pub fn width(&self) -> usize {
-        self.text.width()
+        str_width(&self.text)
     }
 }
 

@@ -9,8 +9,15 @@ use unicode_width::UnicodeWidthStr;
 use super::line::{Line, Span};
 
 /// Split one span into (grapheme, width) pieces.
+/// Printable ASCII (the common case) is a byte a grapheme a column.
 fn graphemes(s: &str) -> impl Iterator<Item = (&str, usize)> {
-    s.graphemes(true).map(|g| (g, g.width()))
+    let ascii = super::line::printable_ascii(s);
+    let bytes = ascii.then(|| (0..s.len()).map(move |i| (&s[i..i + 1], 1)));
+    let unicode = (!ascii).then(|| s.graphemes(true).map(|g| (g, g.width())));
+    bytes
+        .into_iter()
+        .flatten()
+        .chain(unicode.into_iter().flatten())
 }
 
 /// Hard-wrap a line at exactly `width` columns (code, terminal output).

@@ -9,6 +9,7 @@ pub mod event;
 mod fast;
 pub mod frame;
 pub mod raw;
+pub mod read_fast;
 pub mod read_prefix;
 pub mod record;
 pub mod view;
