@@ -27,13 +27,15 @@ pub use growing::render_growing;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser};
 use ratatui::style::Style;
 
-use crate::text::highlight::Highlighter;
+use crate::text::highlight::{Checkpoint, highlight_lines_from};
 use crate::text::rows::Rows;
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::{Role, Theme};
 
 /// Bullets by nesting depth.
 const BULLETS: &[&str] = &["•", "◦", "▪", "‣"];
+/// Lines of a code block highlighted at a time.
+const CODE_WINDOW: usize = 8 * 1024;
 /// Indent of fenced and indented code blocks.
 const CODE_INDENT: &str = "  ";
 
@@ -548,7 +550,6 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
         };
         let inner = avail - indent.len();
         let pad = [Span::plain(indent)];
-        let mut h = Highlighter::new(code.lang.as_deref(), self.theme, base);
         // A text ending with a newline has no empty last line.
         let pieces = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
         let last = if text.ends_with('\n') && pieces > 1 {
@@ -556,17 +557,32 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
         } else {
             pieces
         };
-        for raw in text.split('\n').take(last) {
-            if !self.showing() {
-                h.stop();
-            }
-            let line = h.line(raw.strip_suffix('\r').unwrap_or(raw));
-            for r in wrap::chars(&line, inner) {
-                self.emit_row(if indent.is_empty() {
-                    r
-                } else {
-                    r.prefixed(&pad)
-                });
+        let lines: Vec<&str> = text
+            .split('\n')
+            .take(last)
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .collect();
+        // A window of lines at a time, each on every core (the same colours
+        // as line by line); plain once a preview shows no more.
+        let mut at = Checkpoint::default();
+        for window in lines.chunks(CODE_WINDOW) {
+            let colour = if self.showing() { usize::MAX } else { 0 };
+            let coded = highlight_lines_from(
+                window,
+                code.lang.as_deref(),
+                self.theme,
+                base,
+                colour,
+                &mut at,
+            );
+            for line in coded {
+                for r in wrap::chars(&line, inner) {
+                    self.emit_row(if indent.is_empty() {
+                        r
+                    } else {
+                        r.prefixed(&pad)
+                    });
+                }
             }
         }
     }
