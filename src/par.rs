@@ -1,54 +1,24 @@
-//! Ordered parallel map over a slice on scoped threads: the one place deck
+//! Ordered parallel map over a slice, on rayon's pool: the one place deck
 //! spreads independent, CPU-bound work (files of a diff, cards of a
 //! headless render) over the cores. Results come back in input order, so
-//! callers stay deterministic.
+//! callers stay deterministic; nested maps share the one pool (no thread
+//! is started per call).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use rayon::prelude::*;
 
-/// Threads to use: the cores available, at most 8. Asked of the system
-/// once: the answer reads cgroup files, a quarter of a small card's layout.
+/// Threads to use: the size of rayon's pool (the cores available).
 pub fn threads() -> usize {
-    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *THREADS.get_or_init(|| {
-        std::thread::available_parallelism()
-            .map_or(1, |t| t.get())
-            .min(8)
-    })
+    rayon::current_num_threads()
 }
 
 /// `items.iter().map(f).collect()`, on every core when there are at least
-/// `min` items (else on this thread). Items are handed out one at a time,
-/// so uneven items still balance.
-pub fn map<T: Sync, R: Send>(items: &[T], min: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = threads().min(items.len());
-    if threads < 2 || items.len() < min.max(2) {
+/// `min` items (else on this thread).
+pub fn map<T: Sync, R: Send>(items: &[T], min: usize, f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    if threads() < 2 || items.len() < min.max(2) {
         return items.iter().map(f).collect();
     }
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else {
-                return done;
-            };
-            done.push((i, f(item)));
-        }
-    };
-    let mut all: Vec<(usize, R)> = std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-        let mut all = work();
-        for h in helpers {
-            match h.join() {
-                Ok(part) => all.extend(part),
-                // A panic in `f` is a bug: surface it on the caller's thread.
-                Err(e) => std::panic::resume_unwind(e),
-            }
-        }
-        all
-    });
-    all.sort_unstable_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, r)| r).collect()
+    // One item at a time, so uneven items still balance.
+    items.par_iter().with_max_len(1).map(f).collect()
 }
 
 #[cfg(test)]
@@ -73,5 +43,20 @@ mod tests {
     fn small_inputs_and_empty() {
         assert_eq!(map(&[] as &[u8], 0, |&b| b), Vec::<u8>::new());
         assert_eq!(map(&[3u8], 0, |&b| b * 2), vec![6]);
+    }
+
+    #[test]
+    fn nested_maps_share_the_pool() {
+        // A map inside a map (files of a diff inside items of a render).
+        let outer: Vec<u64> = (0..8).collect();
+        let got = map(&outer, 1, |&o| {
+            let inner: Vec<u64> = (0..50).collect();
+            map(&inner, 1, |&i| o * 100 + i).iter().sum::<u64>()
+        });
+        let want: Vec<u64> = outer
+            .iter()
+            .map(|&o| (0..50).map(|i| o * 100 + i).sum())
+            .collect();
+        assert_eq!(got, want);
     }
 }

@@ -32,10 +32,7 @@ pub enum ConfigError {
 
 /// `$XDG_CONFIG_HOME/deck`, else `~/.config/deck`.
 pub fn config_dir() -> Option<PathBuf> {
-    if let Some(x) = std::env::var_os("XDG_CONFIG_HOME").filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(x).join("deck"));
-    }
-    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config/deck"))
+    super::dirs::config()
 }
 
 /// Parse config text; errors name `path` and carry the parser's line/column.

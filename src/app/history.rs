@@ -29,11 +29,7 @@ impl Store {
         let path = match std::env::var_os("DECK_HISTORY") {
             Some(p) if p.is_empty() => None,
             Some(p) => Some(PathBuf::from(p)),
-            None => std::env::var_os("XDG_STATE_HOME")
-                .filter(|d| !d.is_empty())
-                .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
-                .map(|d| d.join("deck/prompts.jsonl")),
+            None => super::dirs::state().map(|d| d.join("prompts.jsonl")),
         };
         Store { path }
     }

@@ -9,6 +9,7 @@ pub mod bench;
 pub mod cast;
 pub mod composer;
 pub mod config;
+pub mod dirs;
 pub mod draw;
 pub mod drive;
 pub mod help;

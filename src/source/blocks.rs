@@ -1,16 +1,15 @@
 //! The loader's line decoding, streamed and spread over the cores.
 //!
 //! A reader thread cuts the input into blocks of whole lines (a few MB
-//! each), worker threads decode the blocks' lines ([`decode_line`]), and the calling thread gets the decoded
-//! lines back in input order. Lines decode independently, so this is the
+//! each), rayon's pool decodes the blocks' lines ([`decode_line`]), and the
+//! calling thread gets the decoded lines back in input order. Lines decode independently, so this is the
 //! part of loading that scales; the fold that follows stays ordered.
 //! Memory stays bounded: at most a few blocks are in flight, and the input
 //! is never held whole.
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
-use std::sync::mpsc::{Receiver, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{channel, sync_channel};
 
 use super::lines::{Decoded, LineSplitter, cut_line};
 use crate::wire::Diagnostic;
@@ -79,40 +78,45 @@ pub fn decode_stream_limited(
     limit: usize,
     mut sink: impl FnMut(Line),
 ) -> Outcome {
-    let workers = crate::par::threads();
-    let (job_tx, job_rx) = sync_channel::<Job>(workers);
-    let job_rx: Arc<Mutex<Receiver<Job>>> = Arc::new(Mutex::new(job_rx));
-    let (res_tx, res_rx) = sync_channel::<(usize, Vec<Line>)>(workers);
+    // Blocks decoded at once at most: memory stays a few blocks.
+    let most = 2 * crate::par::threads().max(1);
+    let (job_tx, job_rx) = sync_channel::<Job>(most);
+    let (res_tx, res_rx) = channel::<(usize, Vec<Line>)>();
     std::thread::scope(|scope| {
+        // Reading blocks on I/O: a thread of its own, not one of the pool's.
         let reader =
             scope.spawn(move || read_blocks(head, input, limit, |job| job_tx.send(job).is_ok()));
-        for _ in 0..workers {
-            let rx = job_rx.clone();
-            let tx = res_tx.clone();
-            scope.spawn(move || {
-                loop {
-                    let job = match rx.lock() {
-                        Ok(r) => r.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok(job) = job else { return };
-                    if tx.send((job.index, decode_job(&job, limit))).is_err() {
-                        return;
+        rayon::in_place_scope(|pool| {
+            let (mut next, mut in_flight, mut read_all) = (0usize, 0usize, false);
+            let mut early: BTreeMap<usize, Vec<Line>> = BTreeMap::new();
+            loop {
+                while !read_all && in_flight < most {
+                    match job_rx.recv() {
+                        Ok(job) => {
+                            let tx = res_tx.clone();
+                            pool.spawn(move |_| {
+                                let _ = tx.send((job.index, decode_job(&job, limit)));
+                            });
+                            in_flight += 1;
+                        }
+                        Err(_) => read_all = true,
                     }
                 }
-            });
-        }
-        drop(res_tx);
-        // Put blocks back in order as they come.
-        let mut next = 0usize;
-        let mut early: BTreeMap<usize, Vec<Line>> = BTreeMap::new();
-        for (index, lines) in res_rx {
-            early.insert(index, lines);
-            while let Some(lines) = early.remove(&next) {
-                lines.into_iter().for_each(&mut sink);
-                next += 1;
+                if in_flight == 0 {
+                    break;
+                }
+                // Put blocks back in order as they come.
+                let Ok((index, lines)) = res_rx.recv() else {
+                    break;
+                };
+                in_flight -= 1;
+                early.insert(index, lines);
+                while let Some(lines) = early.remove(&next) {
+                    lines.into_iter().for_each(&mut sink);
+                    next += 1;
+                }
             }
-        }
+        });
         reader.join().unwrap_or(Outcome {
             lines: 0,
             error: Some((0, io::Error::other("the reader thread panicked"))),

@@ -300,27 +300,32 @@ pub fn highlight_lines_from(
     };
     // The top-level state as a piece after the first sees it: past a first line.
     let top = || run(None, &[""]).1;
-    let (first, end, pieces) = std::thread::scope(|s| {
-        let handles: Vec<_> = starts
-            .windows(2)
-            .skip(1)
-            .map(|w| {
-                let piece = &lines[w[0]..w[1]];
-                s.spawn(move || {
-                    let top = top();
-                    let (out, end) = run(Some(top.clone()), piece);
-                    (out, end == top)
-                })
-            })
-            .collect();
-        // The first piece, from the real start, here meanwhile.
-        let (first, end) = run(from, &lines[starts[0]..starts[1]]);
-        let pieces: Vec<(Vec<Line>, bool)> = handles
-            .into_iter()
-            .map(|h| h.join().expect("a highlight thread"))
-            .collect();
-        (first, end, pieces)
+    // The pieces after the first on rayon's pool (states made and kept
+    // on the thread that runs them); the first, from the real start, here
+    // meanwhile.
+    let later: Vec<std::sync::Mutex<Option<(Vec<Line>, bool)>>> = starts
+        .windows(2)
+        .skip(1)
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
+    let (first, end) = rayon::in_place_scope(|s| {
+        for (w, slot) in starts.windows(2).skip(1).zip(&later) {
+            let piece = &lines[w[0]..w[1]];
+            s.spawn(move |_| {
+                let top = top();
+                let (out, end) = run(Some(top.clone()), piece);
+                if let Ok(mut slot) = slot.lock() {
+                    *slot = Some((out, end == top));
+                }
+            });
+        }
+        run(from, &lines[starts[0]..starts[1]])
     });
+    // Every slot is filled when the scope ends (a panic there went on).
+    let pieces: Vec<(Vec<Line>, bool)> = later
+        .into_iter()
+        .filter_map(|m| m.into_inner().ok().flatten())
+        .collect();
     enum Carry {
         Top,
         Known(State),
