@@ -303,7 +303,9 @@ pub fn highlight_lines_from(
     // The pieces after the first on rayon's pool (states made and kept
     // on the thread that runs them); the first, from the real start, here
     // meanwhile.
-    let later: Vec<std::sync::Mutex<Option<(Vec<Line>, bool)>>> = starts
+    // A piece's lines, and whether it ended back at the top level.
+    type Slot = std::sync::Mutex<Option<(Vec<Line>, bool)>>;
+    let later: Vec<Slot> = starts
         .windows(2)
         .skip(1)
         .map(|_| std::sync::Mutex::new(None))
