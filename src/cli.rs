@@ -1,6 +1,9 @@
-//! Command-line interface: clap derive types only; `main.rs` runs them.
+//! Command-line interface: clap derive types only; `commands` runs them.
 
 use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::cards::Density;
+use crate::headless::Format;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -14,26 +17,12 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    Text,
-    Ansi,
-    Styled,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
     /// An asciicast v2 recording of the replay (`asciinema play out.cast`).
     Cast,
     /// One self-contained HTML page with every card.
     Html,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum DensityArg {
-    Line,
-    Preview,
-    Full,
 }
 
 /// Options shared by the interactive commands.
@@ -45,7 +34,7 @@ pub struct TuiArgs {
     pub theme: Option<String>,
     /// Initial density of every card.
     #[arg(long, value_enum)]
-    pub density: Option<DensityArg>,
+    pub density: Option<Density>,
 }
 
 /// Player options.
@@ -94,60 +83,12 @@ pub enum Command {
     },
     /// Turn a session into something others can play or read: an asciicast
     /// of its replay, or an HTML page.
-    Export {
-        /// Input file; `-` reads stdin.
-        path: String,
-        #[arg(long, value_enum)]
-        format: ExportFormat,
-        /// Where to write (`-`: stdout).
-        #[arg(short, long)]
-        output: String,
-        /// Columns (cast: the terminal's width; html: the layout width).
-        #[arg(long, default_value_t = 100)]
-        width: u16,
-        /// Rows of the recorded terminal (cast).
-        #[arg(long, default_value_t = 30)]
-        height: u16,
-        /// Playback speed of the recording (cast).
-        #[arg(long, default_value_t = 1.0)]
-        speed: f64,
-        /// Cap idle gaps between events to this many seconds (cast).
-        #[arg(long, default_value_t = 2.0)]
-        idle_limit: f64,
-        /// Theme name or path to a theme .toml.
-        #[arg(long)]
-        theme: Option<String>,
-        #[arg(long)]
-        session: Option<String>,
-    },
+    Export(ExportArgs),
     /// Render a session (frame log, session log, or history) without a terminal UI.
-    Render {
-        /// Input file; `-` reads stdin. Plain or zstd-compressed.
-        path: String,
-        /// Columns to lay out at.
-        #[arg(long, default_value_t = 100)]
-        width: usize,
-        /// Show only one screen: the last H rows.
-        #[arg(long)]
-        height: Option<usize>,
-        /// The state after event SEQ.
-        #[arg(long)]
-        at: Option<u64>,
-        #[arg(long, value_enum, default_value_t = FormatArg::Text)]
-        format: FormatArg,
-        /// Theme name (dark, light, no-color) or path to a theme .toml.
-        #[arg(long)]
-        theme: Option<String>,
-        #[arg(long, value_enum, default_value_t = DensityArg::Preview)]
-        density: DensityArg,
-        /// Session id, when the input holds several.
-        #[arg(long)]
-        session: Option<String>,
-        /// Hide reasoning blocks.
-        #[arg(long)]
-        no_reasoning: bool,
-    },
-    /// Measure deck (see `bench/compare.sh` for the side-by-side comparisons).
+    Render(RenderArgs),
+    /// Measure deck's frame and pager times (for the bench scripts; hidden
+    /// from `--help`).
+    #[command(hide = true)]
     Bench {
         #[command(subcommand)]
         what: BenchCommand,
@@ -224,8 +165,6 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
-    /// Load once, then draw N screens at random scroll positions and focus
-    /// changes; prints `p50 <µs> p99 <µs> max <µs>`.
     /// Open the pager on the heaviest tool card and time it; prints
     /// `first <µs> rows <n> text_ms <ms> colours_ms <ms> jumps p50 <µs> p99 <µs> max <µs>`.
     Pager {
@@ -243,6 +182,8 @@ pub enum BenchCommand {
         #[arg(long)]
         session: Option<String>,
     },
+    /// Load once, then draw N screens at random scroll positions and focus
+    /// changes; prints `p50 <µs> p99 <µs> max <µs>`.
     Frames {
         path: String,
         #[arg(long, default_value_t = 200)]
@@ -254,4 +195,62 @@ pub enum BenchCommand {
         #[arg(long)]
         session: Option<String>,
     },
+}
+
+/// `deck export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// Input file; `-` reads stdin.
+    pub path: String,
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// Where to write (`-`: stdout).
+    #[arg(short, long)]
+    pub output: String,
+    /// Columns (cast: the terminal's width; html: the layout width).
+    #[arg(long, default_value_t = 100)]
+    pub width: u16,
+    /// Rows of the recorded terminal (cast).
+    #[arg(long, default_value_t = 30)]
+    pub height: u16,
+    /// Playback speed of the recording (cast).
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    /// Cap idle gaps between events to this many seconds (cast).
+    #[arg(long, default_value_t = 2.0)]
+    pub idle_limit: f64,
+    /// Theme name or path to a theme .toml.
+    #[arg(long)]
+    pub theme: Option<String>,
+    #[arg(long)]
+    pub session: Option<String>,
+}
+
+/// `deck render`.
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// Input file; `-` reads stdin. Plain or zstd-compressed.
+    pub path: String,
+    /// Columns to lay out at.
+    #[arg(long, default_value_t = 100)]
+    pub width: usize,
+    /// Show only one screen: the last H rows.
+    #[arg(long)]
+    pub height: Option<usize>,
+    /// The state after event SEQ.
+    #[arg(long)]
+    pub at: Option<u64>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Theme name (dark, light, no-color) or path to a theme .toml.
+    #[arg(long)]
+    pub theme: Option<String>,
+    #[arg(long, value_enum, default_value_t = Density::Preview)]
+    pub density: Density,
+    /// Session id, when the input holds several.
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Hide reasoning blocks.
+    #[arg(long)]
+    pub no_reasoning: bool,
 }

@@ -8,6 +8,7 @@
 pub mod app;
 pub mod cards;
 pub mod cli;
+pub mod commands;
 pub mod headless;
 pub mod par;
 pub mod present;

@@ -211,10 +211,7 @@ impl App {
         };
         let text = if target {
             match it {
-                Item::Tool(i) => t
-                    .cards
-                    .get(*i)
-                    .and_then(|c| crate::cards::export::target(c)),
+                Item::Tool(i) => t.cards.get(*i).and_then(|c| crate::cards::plain::target(c)),
                 _ => None,
             }
         } else {

@@ -5,8 +5,6 @@
 
 mod actions;
 mod answer;
-pub mod bench;
-pub mod cast;
 pub mod composer;
 pub mod config;
 pub mod dirs;
@@ -15,8 +13,6 @@ pub mod drive;
 pub mod help;
 pub mod history;
 pub mod keymap;
-pub mod launch;
-pub mod live;
 mod picker;
 pub mod player;
 pub mod run;

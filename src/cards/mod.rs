@@ -13,9 +13,9 @@
 
 pub mod conversation;
 pub mod diff;
-pub mod export;
 pub mod frame;
 pub mod generic;
+pub mod plain;
 pub mod prompt;
 pub mod read;
 pub mod search;
@@ -31,7 +31,7 @@ use crate::wire::View;
 use crate::wire::view::{Block, GenericView, TerminalView};
 
 /// How much of a card to show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum Density {
     /// One line: glyph, title, outcome.
     Line,

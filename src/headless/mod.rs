@@ -2,7 +2,6 @@
 //! written as plain text, ANSI (SGR + OSC 8 only) or a styled, diffable text
 //! format. Used by `deck render`, snapshot tests and CI.
 
-pub mod html;
 pub mod writer;
 
 pub use writer::{Format, write_lines};

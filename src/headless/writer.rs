@@ -10,10 +10,13 @@ use ratatui::style::{Color, Modifier, Style};
 use crate::text::{Line, Span};
 
 /// Output format of `deck render`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// Plain text, no styles.
     Text,
+    /// Text with the theme's colours (SGR) and links (OSC 8).
     Ansi,
+    /// Text plus a diffable list of style spans per line (for snapshot tests).
     Styled,
 }
 

@@ -181,7 +181,7 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
         Item::Tool(i) => t
             .cards
             .get(*i)
-            .map(|c| cards::export::plain_text(c))
+            .map(|c| cards::plain::plain_text(c))
             .unwrap_or_default(),
         Item::Prompt(p) => cards::prompt::plain_text(p),
         Item::Diagnostic(i) => t

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use deck::app::cast::{CastOptions, write_cast};
+use deck::commands::export::cast::{CastOptions, write_cast};
 use deck::theme::Theme;
 use serde_json::Value;
 

@@ -194,7 +194,7 @@ fn a_stream_of_many_sessions_is_listed_one_change_at_a_time() {
 fn a_streamed_answer_replays_to_the_screen_deck_draws() {
     // One answer streamed in 3k chunks, in paragraphs and a code block: the
     // export drew the whole growing answer again for every frame.
-    use deck::app::cast::{CastOptions, write_cast};
+    use deck::commands::export::cast::{CastOptions, write_cast};
     let mut records = Vec::new();
     let mut seq = 0u64;
     let mut push = |kind: &str, data: Value| {

@@ -268,7 +268,7 @@ fn copied_text_and_the_status_bar_carry_no_controls() {
     for p in payloads() {
         let t = fold_records(&session(&p));
         for c in t.cards.iter() {
-            let text = deck::cards::export::plain_text(c);
+            let text = deck::cards::plain::plain_text(c);
             assert!(
                 text.chars()
                     .all(|ch| ch == '\n' || ch == '\t' || !ch.is_control()),

@@ -4,9 +4,9 @@
 //! Everything is deterministic: dark theme first, a fixed clock, no env.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use deck::app::launch::replay_app;
 use deck::app::{App, Effect, Msg};
 use deck::cli::PlayerArgs;
+use deck::commands::replay::replay_app;
 use deck::session::{Item, Transcript};
 use deck::theme::Theme;
 use ratatui::buffer::Buffer;

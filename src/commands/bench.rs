@@ -1,4 +1,5 @@
-//! `deck bench frames`: how long a screen takes to draw, measured on the
+//! `deck bench frames|pager` (hidden from `--help`; the bench scripts call
+//! it): how long a screen takes to draw, measured on the
 //! real app and renderer. Loads once, then draws N screens at pseudo-random
 //! scroll positions and focus changes and reports the distribution.
 
@@ -7,7 +8,8 @@ use std::time::Instant;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::state::{App, Msg};
+use crate::app::{App, Msg};
+use crate::cli::BenchCommand;
 use crate::session::Transcript;
 use crate::theme::Theme;
 
@@ -35,7 +37,7 @@ pub fn frames(t: Transcript, width: u16, height: u16, iterations: usize) -> Fram
     app.list.progressive = true;
     app.update(Msg::Resize(width, height));
     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
-    super::draw::draw(&mut app, &mut buf);
+    crate::app::draw::draw(&mut app, &mut buf);
     let entries = app.list.entries.len().max(1);
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
     let mut times = Vec::with_capacity(iterations);
@@ -66,7 +68,7 @@ pub fn frames(t: Transcript, width: u16, height: u16, iterations: usize) -> Fram
         app.update(msg);
         let start = Instant::now();
         buf.reset();
-        super::draw::draw(&mut app, &mut buf);
+        crate::app::draw::draw(&mut app, &mut buf);
         times.push(start.elapsed().as_micros());
     }
     percentiles(times)
@@ -124,10 +126,10 @@ pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64)
     let start = Instant::now();
     app.update(key(KeyCode::Char('v')));
     buf.reset();
-    super::draw::draw(&mut app, &mut buf);
+    crate::app::draw::draw(&mut app, &mut buf);
     let first_us = start.elapsed().as_micros();
     let pager = |app: &App| match &app.overlay {
-        super::state::Overlay::Pager(p) => Some((p.len(), p.progress())),
+        crate::app::state::Overlay::Pager(p) => Some((p.len(), p.progress())),
         _ => None,
     };
     let first_rows = pager(&app).map_or(0, |(n, _)| n);
@@ -148,7 +150,7 @@ pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64)
         }
     }
     buf.reset();
-    super::draw::draw(&mut app, &mut buf);
+    crate::app::draw::draw(&mut app, &mut buf);
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut times = Vec::with_capacity(jumps);
     for n in 0..jumps {
@@ -160,7 +162,7 @@ pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64)
             1 => key(KeyCode::Char('g')),
             2 => key(KeyCode::PageDown),
             _ => {
-                if let super::state::Overlay::Pager(p) = &mut app.overlay {
+                if let crate::app::state::Overlay::Pager(p) = &mut app.overlay {
                     p.scroll = (x >> 8) as usize % p.len().max(1);
                 }
                 key(KeyCode::Char('j'))
@@ -169,7 +171,7 @@ pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64)
         let start = Instant::now();
         app.update(msg);
         buf.reset();
-        super::draw::draw(&mut app, &mut buf);
+        crate::app::draw::draw(&mut app, &mut buf);
         times.push(start.elapsed().as_micros());
     }
     PagerTimes {
@@ -194,6 +196,47 @@ fn percentiles(mut times: Vec<u128>) -> FrameTimes {
         p99: pick(0.99),
         max: times.last().copied().unwrap_or(0),
     }
+}
+
+/// Run `deck bench frames|pager`: load once, measure, print one line.
+pub fn run(what: BenchCommand) -> anyhow::Result<()> {
+    let line = match what {
+        BenchCommand::Frames {
+            path,
+            width,
+            height,
+            iterations,
+            session,
+        } => frames(
+            load(&path, session.as_deref())?,
+            width,
+            height,
+            iterations.max(1),
+        )
+        .to_string(),
+        BenchCommand::Pager {
+            path,
+            width,
+            height,
+            jumps,
+            wait_ms,
+            session,
+        } => pager(
+            load(&path, session.as_deref())?,
+            width,
+            height,
+            jumps.max(1),
+            wait_ms,
+        )
+        .to_string(),
+    };
+    super::write_stdout(format!("{line}\n").as_bytes())
+}
+
+fn load(path: &str, session: Option<&str>) -> anyhow::Result<Transcript> {
+    let loaded = crate::source::load_path(path)?;
+    let s = loaded.session(session)?;
+    Ok(Transcript::from_records(s.id.clone(), &s.records))
 }
 
 #[cfg(test)]

@@ -16,8 +16,8 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use serde_json::json;
 
-use super::player::Player;
-use super::state::{App, Msg};
+use crate::app::player::Player;
+use crate::app::{App, Msg};
 use crate::theme::Theme;
 use crate::wire::Record;
 
@@ -109,7 +109,7 @@ pub fn write_cast(
     };
     // The first screen: clear it, as the app does when it starts.
     let mut first = b"\x1b[2J\x1b[H".to_vec();
-    term.draw(|f| super::draw::draw(&mut app, f.buffer_mut()))?;
+    term.draw(|f| crate::app::draw::draw(&mut app, f.buffer_mut()))?;
     first.extend(capture.take());
     emit(out, 0.0, "o", &String::from_utf8_lossy(&first))?;
     stats.frames += 1;
@@ -146,7 +146,7 @@ pub fn write_cast(
             emit(out, at, "m", &label)?;
             stats.markers += 1;
         }
-        term.draw(|f| super::draw::draw(&mut app, f.buffer_mut()))?;
+        term.draw(|f| crate::app::draw::draw(&mut app, f.buffer_mut()))?;
         let bytes = capture.take();
         if !bytes.is_empty() {
             emit(out, at, "o", &String::from_utf8_lossy(&bytes))?;

@@ -1,15 +1,14 @@
-//! Starting the interactive commands: load the input, apply the config
-//! file and the command-line options, build the app and run the driver.
+//! `deck replay PATH`: play a saved session with its original timing, behind
+//! a loading screen; the player starts where `--at` says, at `--speed`.
 
 use std::sync::Arc;
 
-use super::config::{self, Config};
-use super::player::Player;
-use super::state::App;
-use crate::cards::Density;
-use crate::cli::{DensityArg, PlayerArgs, TuiArgs};
-use crate::session::Transcript;
-use crate::source::{self, Loaded};
+use super::tui::{base_app, label, load};
+use crate::app::config::{self, Config};
+use crate::app::player::Player;
+use crate::app::{App, run};
+use crate::cli::{PlayerArgs, TuiArgs};
+use crate::source::Loaded;
 
 /// Default cap on idle gaps in replays, seconds.
 pub const DEFAULT_IDLE_LIMIT: f64 = 3.0;
@@ -45,27 +44,6 @@ pub fn parse_at(s: &str) -> Result<StartAt, String> {
         .map_err(|_| format!("--at {s:?}: expected an event seq or a time like 1:30"))
 }
 
-fn density(arg: Option<DensityArg>, cfg: &Config) -> Density {
-    match arg {
-        Some(DensityArg::Line) => Density::Line,
-        Some(DensityArg::Preview) => Density::Preview,
-        Some(DensityArg::Full) => Density::Full,
-        None => cfg
-            .density
-            .as_deref()
-            .and_then(Density::parse)
-            .unwrap_or_default(),
-    }
-}
-
-pub(crate) fn base_app(app: &mut App, tui: &TuiArgs, cfg: &Config) -> anyhow::Result<()> {
-    let (themes, idx) = config::resolve_themes(tui.theme.as_deref(), cfg)?;
-    app.themes = themes;
-    app.theme_idx = idx;
-    app.density = density(tui.density, cfg);
-    Ok(())
-}
-
 /// Build a replay app (also used by tests and the demo).
 pub fn replay_app(
     label: String,
@@ -96,27 +74,17 @@ pub fn replay_app(
     Ok(App::replayer(label, p, Vec::new()))
 }
 
-/// `deck` / `deck demo`.
-pub fn demo(tui: TuiArgs, player: PlayerArgs) -> anyhow::Result<()> {
-    super::run::ensure_terminal()?;
-    let cfg = config::load()?;
-    let loaded = source::load_bytes("demo", source::demo::SHOWCASE)?;
-    let mut app = replay_app("demo".into(), &loaded, None, &player, &cfg)?;
-    base_app(&mut app, &tui, &cfg)?;
-    super::run::run(app, None)
-}
-
 /// `deck replay PATH`: loaded behind a loading screen.
-pub fn replay(
+pub fn run(
     path: &str,
     session: Option<&str>,
     tui: TuiArgs,
     player: PlayerArgs,
 ) -> anyhow::Result<()> {
-    super::run::ensure_terminal()?;
+    run::ensure_terminal()?;
     let cfg = config::load()?;
     let (path, session) = (path.to_string(), session.map(str::to_string));
-    super::run::run_loading(
+    run::run_loading(
         label(&path),
         move |progress| {
             let loaded = load(&path, progress)?;
@@ -127,52 +95,6 @@ pub fn replay(
         None,
         None,
     )
-}
-
-/// `deck view PATH`: loaded and folded behind a loading screen.
-pub fn view(path: &str, session: Option<&str>, tui: TuiArgs) -> anyhow::Result<()> {
-    super::run::ensure_terminal()?;
-    let cfg = config::load()?;
-    let (path, session) = (path.to_string(), session.map(str::to_string));
-    super::run::run_loading(
-        label(&path),
-        move |progress| {
-            let loaded = load(&path, progress)?;
-            let s = loaded.session(session.as_deref())?;
-            let t = Transcript::from_records(s.id.clone(), &s.records);
-            let mut app = App::viewer(label(&path), t, Vec::new());
-            base_app(&mut app, &tui, &cfg)?;
-            Ok(app)
-        },
-        None,
-        None,
-    )
-}
-
-/// Load a path, telling `progress` how far it got.
-fn load(path: &str, progress: &super::run::Progress) -> anyhow::Result<Loaded> {
-    if path != "-"
-        && let Ok(m) = std::fs::metadata(path)
-    {
-        progress
-            .total
-            .store(m.len(), std::sync::atomic::Ordering::Relaxed);
-    }
-    let loaded = source::load_path_counted(path, &progress.bytes)?;
-    progress
-        .folding
-        .store(true, std::sync::atomic::Ordering::Relaxed);
-    Ok(loaded)
-}
-
-/// The file name, for the status bar.
-pub fn label(path: &str) -> String {
-    if path == "-" {
-        return "stdin".into();
-    }
-    std::path::Path::new(path)
-        .file_name()
-        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]

@@ -1,0 +1,78 @@
+//! `deck connect [URL]`: show a session of a running DSH host live, and
+//! drive it — switch sessions, send prompts, answer what the host asks.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+use super::live::{Drive, run_tui_with, runtime, spawn_source};
+use crate::app::history;
+use crate::app::run::{Switcher, ensure_terminal};
+use crate::cli::TuiArgs;
+use crate::source::host::{self, HostOptions, SessionChoice};
+use crate::source::live;
+
+/// Which session `deck connect` shows, and where new ones start.
+#[derive(Debug, Default, Clone)]
+pub struct Open {
+    pub session: Option<String>,
+    pub latest: bool,
+    /// Create one first.
+    pub new: bool,
+    /// Where created sessions start (default: the current directory).
+    pub cwd: Option<PathBuf>,
+    pub preset: Option<String>,
+}
+
+/// `deck connect [URL] [--session ID | --latest | --new [--cwd DIR]]`.
+pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
+    ensure_terminal()?;
+    let host_url = host::HostUrl::parse(url)?;
+    let rt = runtime()?;
+    let cwd = match &open.cwd {
+        Some(d) => Some(
+            std::path::absolute(d)
+                .with_context(|| format!("--cwd {}", d.display()))?
+                .to_string_lossy()
+                .into_owned(),
+        ),
+        None => std::env::current_dir()
+            .ok()
+            .map(|p| p.to_string_lossy().into_owned()),
+    };
+    let mut session = open.session.clone();
+    if open.new {
+        let rpc = host::Rpc::new(host_url);
+        let id = rt
+            .block_on(host::create(&rpc, cwd.as_deref(), open.preset.as_deref()))
+            .map_err(|e| anyhow::anyhow!("deck connect --new: no session created: {e}"))?;
+        session = Some(id);
+    }
+    let choice = match &session {
+        Some(id) => SessionChoice::Id(id.clone()),
+        None => SessionChoice::Latest,
+    };
+    let (tx, rx) = live::channel();
+    let opts = HostOptions::new(url, choice);
+    let (ctl_tx, ctl_rx) = tokio::sync::mpsc::channel(8);
+    spawn_source(&rt, tx, move |tx| host::run(opts, None, tx, Some(ctl_rx)));
+    let label = url.trim_start_matches("http://").to_string();
+    // Switching sessions, prompts, cancels and answers go to the host
+    // client; sent prompts also join the history file.
+    let history = history::Store::from_env();
+    let past = history.load();
+    let switch: Switcher = Box::new(move |c| {
+        if let host::Control::Prompt { text, .. } = &c {
+            history.append(text);
+        }
+        let _ = ctl_tx.try_send(c);
+    });
+    let pick = session.is_none() && !open.latest;
+    let drive = Drive {
+        history: past,
+        typing: open.new,
+        cwd,
+        preset: open.preset,
+    };
+    run_tui_with(label, session, &tui, rt, rx, Some((switch, drive)), pick)
+}

@@ -1,0 +1,17 @@
+//! `deck` and `deck demo`: play the bundled showcase session.
+
+use super::replay::replay_app;
+use super::tui::base_app;
+use crate::app::{config, run};
+use crate::cli::{PlayerArgs, TuiArgs};
+use crate::source;
+
+/// `deck` / `deck demo`.
+pub fn run(tui: TuiArgs, player: PlayerArgs) -> anyhow::Result<()> {
+    run::ensure_terminal()?;
+    let cfg = config::load()?;
+    let loaded = source::load_bytes("demo", source::demo::SHOWCASE)?;
+    let mut app = replay_app("demo".into(), &loaded, None, &player, &cfg)?;
+    base_app(&mut app, &tui, &cfg)?;
+    run::run(app, None)
+}

@@ -1,0 +1,120 @@
+//! `deck inspect PATH`: one JSON line per tool call (status, views and where
+//! they came from), or per diagnostic, or per session in the input.
+
+use std::io::Write;
+
+use serde_json::{Value, json};
+
+use super::{finish, report_diagnostics, write_stdout};
+use crate::cards::{self, Resolution};
+use crate::session::{ToolCard, Transcript};
+use crate::source;
+use crate::text::sanitize::json_text;
+use crate::wire::{Diagnostic, RawJson};
+
+/// Run `deck inspect`.
+pub fn run(
+    path: &str,
+    session: Option<&str>,
+    diagnostics: bool,
+    sessions: bool,
+) -> anyhow::Result<()> {
+    let loaded = source::load_path(path)?;
+    if sessions {
+        let mut out = String::new();
+        for s in &loaded.sessions {
+            let t = Transcript::from_records(s.id.clone(), &s.records);
+            out.push_str(&json_text(&session_line(&loaded, s, &t).to_string()));
+            out.push('\n');
+        }
+        return write_stdout(out.as_bytes());
+    }
+    let s = loaded.session(session)?;
+    let t = Transcript::from_records(s.id.clone(), &s.records);
+    if diagnostics {
+        // Lines skipped or repaired, and views that did not type, in input
+        // order.
+        let mut all: Vec<Diagnostic> = t.diagnostics.iter().cloned().collect();
+        all.extend(t.cards.iter().flat_map(|c| cards::view_problems(c)));
+        all.sort_by_key(|d| (d.origin.line, d.origin.offset));
+        let mut out = String::new();
+        for d in &all {
+            let line = json!({"line": d.origin.line, "offset": d.origin.offset, "reason": d.reason, "raw": d.raw});
+            out.push_str(&json_text(&line.to_string()));
+            out.push('\n');
+        }
+        write_stdout(out.as_bytes())?;
+    } else {
+        // One line per card, written as it is made: views go out as the
+        // JSON text they are kept as.
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let mut line = Vec::new();
+        let written: std::io::Result<()> = t.cards.iter().try_for_each(|card| {
+            line.clear();
+            serde_json::to_writer(&mut line, &inspect_line(card))?;
+            // serde_json writes valid UTF-8.
+            let text = String::from_utf8_lossy(&line);
+            w.write_all(json_text(&text).as_bytes())?;
+            w.write_all(b"\n")
+        });
+        finish(written.and_then(|_| w.flush()))?;
+    }
+    report_diagnostics(&t);
+    Ok(())
+}
+
+fn session_line(loaded: &source::Loaded, s: &source::LoadedSession, t: &Transcript) -> Value {
+    json!({
+        "sessionId": s.id,
+        "format": loaded.format.name(),
+        "compressed": loaded.compressed,
+        "title": t.title,
+        "events": t.events,
+        "lastSeq": t.last_seq,
+        "cards": t.cards.len(),
+        "errors": t.error_count(),
+        "diagnostics": t.diagnostics.len(),
+    })
+}
+
+/// One `deck inspect` line (fields in this order).
+#[derive(serde::Serialize)]
+struct InspectLine<'a> {
+    #[serde(rename = "callId")]
+    call_id: &'a str,
+    tool: Option<&'a str>,
+    status: &'a str,
+    #[serde(rename = "callView")]
+    call_view: Option<&'a RawJson>,
+    #[serde(rename = "resultView")]
+    result_view: Option<&'a RawJson>,
+    #[serde(rename = "viewSource")]
+    view_source: &'static str,
+    #[serde(rename = "fallbackReason", skip_serializing_if = "Option::is_none")]
+    fallback_reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Value>,
+}
+
+fn inspect_line(card: &ToolCard) -> InspectLine<'_> {
+    let resolved = cards::resolve(card);
+    let view_source = match cards::resolution_of(card, &resolved) {
+        Resolution::Wire => "wire",
+        Resolution::Presenter => "presenter",
+        Resolution::Fallback => "fallback",
+    };
+    InspectLine {
+        call_id: &card.call_id,
+        tool: card.tool.as_deref(),
+        status: card.status.name(),
+        call_view: card.call_view.as_ref().map(|a| &a.raw),
+        result_view: card.result_view.as_ref().map(|a| &a.raw),
+        view_source,
+        fallback_reason: resolved.fallback,
+        error: card
+            .result
+            .as_ref()
+            .and_then(|r| r.error.as_ref())
+            .map(|err| json!({"name": err.name, "code": err.code})),
+    }
+}

@@ -1,0 +1,125 @@
+//! One file per subcommand. [`run`] dispatches the parsed command line; each
+//! command loads its input through `source`, folds it with `session`, and
+//! draws it with the same renderers (`headless` for files, `app` for the
+//! terminal). Only this folder (and `main.rs`) writes to stdout.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use crate::cli::{Cli, Command};
+use crate::session::Transcript;
+
+pub mod bench;
+mod connect;
+mod demo;
+pub mod export;
+mod follow;
+mod inspect;
+mod listen;
+mod live;
+mod record;
+mod render;
+pub mod replay;
+mod tui;
+mod view;
+
+/// Run a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let Some(command) = cli.command else {
+        demo::run(Default::default(), Default::default())?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    match command {
+        Command::Demo { tui, player } => demo::run(tui, player)?,
+        Command::Replay {
+            path,
+            session,
+            tui,
+            player,
+        } => replay::run(&path, session.as_deref(), tui, player)?,
+        Command::View { path, session, tui } => view::run(&path, session.as_deref(), tui)?,
+        Command::Listen {
+            endpoint,
+            session,
+            tui,
+        } => listen::run(&endpoint, session, tui)?,
+        Command::Follow { path, session, tui } => follow::run(path, session, tui)?,
+        Command::Connect {
+            url,
+            session,
+            latest,
+            new,
+            cwd,
+            preset,
+            tui,
+        } => {
+            let open = connect::Open {
+                session,
+                latest,
+                new,
+                cwd,
+                preset,
+            };
+            connect::run(&url, open, tui)?
+        }
+        Command::Record {
+            source,
+            output,
+            session,
+            duration,
+        } => record::run(&source, output, session, duration)?,
+        Command::Render(args) => render::run(args)?,
+        Command::Bench { what } => bench::run(what)?,
+        Command::Export(args) => export::run(args)?,
+        Command::Inspect {
+            path,
+            session,
+            diagnostics,
+            sessions,
+        } => inspect::run(&path, session.as_deref(), diagnostics, sessions)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An error and its causes on one line, each cause said once (an I/O error
+/// that a message already quotes is not repeated), sanitized: paths and ids
+/// in it come from the command line and from files.
+pub fn error_message(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !msg.contains(&c) {
+            msg.push_str(": ");
+            msg.push_str(&c);
+        }
+    }
+    crate::text::sanitize::message(&msg)
+}
+
+/// Say on stderr how many lines were skipped or repaired.
+fn report_diagnostics(t: &Transcript) {
+    let n = t.diagnostics.len();
+    if n > 0 {
+        eprintln!(
+            "deck: {n} diagnostic{} (lines skipped or repaired); list them with `deck inspect --diagnostics`",
+            if n == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// Write to stdout; a closed pipe (`deck render … | head`) is not an error.
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
+}
+
+/// Flush a buffered writer of stdout or a file; a closed pipe is not an error.
+fn finish(written: std::io::Result<()>) -> std::io::Result<()> {
+    match written {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}

@@ -1,0 +1,50 @@
+//! What the interactive commands share: the config file and the
+//! command-line options applied to a new app, and inputs loaded behind the
+//! loading screen.
+
+use crate::app::config::{self, Config};
+use crate::app::{App, run};
+use crate::cards::Density;
+use crate::cli::TuiArgs;
+use crate::source::{self, Loaded};
+
+/// `--density`, else the config file's, else the default.
+fn density(arg: Option<Density>, cfg: &Config) -> Density {
+    arg.or_else(|| cfg.density.as_deref().and_then(Density::parse))
+        .unwrap_or_default()
+}
+
+/// Apply the config file and the command-line options to a new app.
+pub(crate) fn base_app(app: &mut App, tui: &TuiArgs, cfg: &Config) -> anyhow::Result<()> {
+    let (themes, idx) = config::resolve_themes(tui.theme.as_deref(), cfg)?;
+    app.themes = themes;
+    app.theme_idx = idx;
+    app.density = density(tui.density, cfg);
+    Ok(())
+}
+
+/// Load a path, telling `progress` how far it got.
+pub(crate) fn load(path: &str, progress: &run::Progress) -> anyhow::Result<Loaded> {
+    if path != "-"
+        && let Ok(m) = std::fs::metadata(path)
+    {
+        progress
+            .total
+            .store(m.len(), std::sync::atomic::Ordering::Relaxed);
+    }
+    let loaded = source::load_path_counted(path, &progress.bytes)?;
+    progress
+        .folding
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    Ok(loaded)
+}
+
+/// The file name, for the status bar.
+pub fn label(path: &str) -> String {
+    if path == "-" {
+        return "stdin".into();
+    }
+    std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}

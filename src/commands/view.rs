@@ -1,0 +1,26 @@
+//! `deck view PATH`: open the final state of a session at once, for reading.
+
+use super::tui::{base_app, label, load};
+use crate::app::{App, config, run};
+use crate::cli::TuiArgs;
+use crate::session::Transcript;
+
+/// `deck view PATH`: loaded and folded behind a loading screen.
+pub fn run(path: &str, session: Option<&str>, tui: TuiArgs) -> anyhow::Result<()> {
+    run::ensure_terminal()?;
+    let cfg = config::load()?;
+    let (path, session) = (path.to_string(), session.map(str::to_string));
+    run::run_loading(
+        label(&path),
+        move |progress| {
+            let loaded = load(&path, progress)?;
+            let s = loaded.session(session.as_deref())?;
+            let t = Transcript::from_records(s.id.clone(), &s.records);
+            let mut app = App::viewer(label(&path), t, Vec::new());
+            base_app(&mut app, &tui, &cfg)?;
+            Ok(app)
+        },
+        None,
+        None,
+    )
+}
