@@ -305,11 +305,11 @@ fn viewport(c: &mut Criterion) {
     let mut app = App::viewer("bench".into(), t.clone(), vec![Theme::dark()]);
     app.update(Msg::Resize(200, 60));
     let mut buf = Buffer::empty(Rect::new(0, 0, 200, 60));
-    deck::app::draw::draw(&mut app, &mut buf);
+    deck::app::draw::frame(&mut app, &mut buf);
     g.bench_function("app draw 200x60 same screen", |b| {
         b.iter(|| {
             buf.reset();
-            deck::app::draw::draw(&mut app, &mut buf);
+            deck::app::draw::frame(&mut app, &mut buf);
         })
     });
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -319,11 +319,11 @@ fn viewport(c: &mut Criterion) {
                 KeyCode::PageDown,
                 KeyModifiers::NONE,
             )));
-            if app.list.anchor.entry + 20 >= app.list.entries.len() {
+            if app.list().anchor.entry + 20 >= app.list().entries.len() {
                 app.update(Msg::Key(KeyEvent::new(KeyCode::Home, KeyModifiers::NONE)));
             }
             buf.reset();
-            deck::app::draw::draw(&mut app, &mut buf);
+            deck::app::draw::frame(&mut app, &mut buf);
         })
     });
     // deck connect with a 60 KB paste in the message field: a key that
@@ -341,7 +341,7 @@ fn viewport(c: &mut Criterion) {
         b.iter(|| {
             app.update(Msg::Key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE)));
             buf.reset();
-            deck::app::draw::draw(&mut app, &mut buf);
+            deck::app::draw::frame(&mut app, &mut buf);
         })
     });
     g.finish();

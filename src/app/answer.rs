@@ -5,19 +5,11 @@
 
 use serde_json::{Value, json};
 
-use super::state::{App, Effect};
+use super::drive::Draft;
+use super::msg::Effect;
+use super::state::App;
 use crate::session::{Ask, Prompt, Question};
 use crate::source::host::Control;
-
-/// A question being answered: the choices so far.
-#[derive(Debug, Clone)]
-pub(super) struct Draft {
-    pub(super) item: usize,
-    /// The question being answered (several may be asked at once).
-    pub(super) at: usize,
-    pub(super) chosen: Vec<Vec<String>>,
-    pub(super) custom: Vec<Option<String>>,
-}
 
 /// What a key did to the question being answered.
 enum Step {

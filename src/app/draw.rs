@@ -1,98 +1,117 @@
-//! Drawing the app into a ratatui buffer: the transcript list (through the
-//! same card renderers as `deck render`), the focus margin, search
-//! highlights, the player timeline, the prompt, the status bar and overlays.
-//! Used by the terminal driver and by screen snapshot tests (TestBackend).
+//! The screen, in two steps. [`App::prepare`] lays out what the next frame
+//! shows (the pager's card, the transcript rows on screen, through the same
+//! card renderers as `deck render`); [`draw`] only paints the app into a
+//! ratatui buffer — the transcript with its focus margin and search
+//! highlights, the player's timeline, the search line, the message field,
+//! the status bar and the overlays. [`frame`] does both (exports, benches
+//! and screen tests).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
+use ratatui::widgets::Widget;
 
-use super::help;
-use super::state::{App, Overlay, PromptFor};
+use super::help::HelpView;
+use super::modal::Modal;
+use super::pager::{PagerPart, PagerView};
+use super::paint::put;
+use super::picker::PickerView;
+use super::state::{App, ScreenRow};
 use crate::text::{Line, Span, wrap};
-use crate::theme::Role;
+use crate::theme::{Role, Theme};
 use crate::view::list::MARGIN;
 use crate::view::search::highlight;
 use crate::view::status;
 
-pub(super) fn put(buf: &mut Buffer, x: u16, y: u16, width: u16, line: &Line) {
-    let rl: ratatui::text::Line<'static> = line.into();
-    buf.set_line(x, y, &rl, width);
+/// What the rows under the transcript hold, bottom up after the status
+/// bar: the search line, the message field, the timeline.
+struct Bottom {
+    prompt: Option<(String, bool)>,
+    composer: Vec<Line>,
+    timeline: bool,
 }
 
-/// Draw the whole screen.
-pub fn draw(app: &mut App, buf: &mut Buffer) {
+impl App {
+    fn bottom(&self) -> Bottom {
+        let under_pager = self.modal.is_pager();
+        Bottom {
+            prompt: self.modal.prompt().map(|(t, pager)| (t.to_string(), pager)),
+            composer: if under_pager {
+                Vec::new()
+            } else {
+                self.composer_lines().unwrap_or_default()
+            },
+            timeline: !under_pager && self.shown.player.is_some(),
+        }
+    }
+
+    /// Lay out the next frame for a screen of `area`: the pager's card, or
+    /// the transcript's rows on screen (kept for [`draw`] and for clicks).
+    pub fn prepare(&mut self, area: Rect) {
+        if area.width == 0 || area.height == 0 {
+            return;
+        }
+        self.width = area.width;
+        self.height = area.height;
+        let b = self.bottom();
+        let prompt = usize::from(b.prompt.is_some());
+        if self.modal.is_pager() {
+            let rows = (area.height as usize).saturating_sub(1 + prompt);
+            if let Modal::Pager(mut part) = std::mem::take(&mut self.modal) {
+                prepare_pager(&mut part, self, rows);
+                self.modal = Modal::Pager(part);
+            }
+            return;
+        }
+        let used = 1 + prompt + b.composer.len() + usize::from(b.timeline);
+        let rows = (area.height as usize).saturating_sub(used);
+        let (t, list, theme, opts, _) = self.parts();
+        let visible = list.visible(t, theme, &opts, rows);
+        list.trim_cache(rows.max(16));
+        self.screen = visible;
+    }
+}
+
+fn prepare_pager(part: &mut PagerPart, app: &mut App, rows: usize) {
+    let cx = app.pager_cx();
+    part.build(&cx);
+    part.pager.scroll_by(0, rows);
+}
+
+/// Lay out and draw the whole screen into `buf`.
+pub fn frame(app: &mut App, buf: &mut Buffer) {
+    app.prepare(buf.area);
+    draw(app, buf);
+}
+
+/// Paint the screen as [`App::prepare`] laid it out.
+pub fn draw(app: &App, buf: &mut Buffer) {
     let area = buf.area;
     if area.width == 0 || area.height == 0 {
         return;
     }
-    app.width = area.width;
-    app.height = area.height;
     let w = area.width as usize;
-    let mut y = area.y + area.height;
-
-    // Bottom up: status, prompt, timeline.
-    y -= 1;
-    let theme = app.theme().clone();
-    if matches!(app.overlay, Overlay::Pager(_)) {
-        let rows = (area.height as usize).saturating_sub(1 + usize::from(app.prompt.is_some()));
-        build_pager(app, w, rows);
-    }
-    if let Overlay::Pager(p) = &app.overlay {
-        let title = p.title().to_string();
-        let msg = app.message.clone().unwrap_or_else(|| {
-            format!(
-                "line {}/{}{} · wrap {} · / search · q back",
-                (p.scroll + 1).min(p.len().max(1)),
-                p.len(),
-                p.progress().map(|s| format!(" · {s}")).unwrap_or_default(),
-                if p.wrap { "on" } else { "off" }
-            )
-        });
-        let info = status::StatusInfo {
-            source: "pager".into(),
-            title: Some(title),
-            message: Some(msg),
-            ..app.status()
-        };
-        put(
-            buf,
-            area.x,
-            y,
-            area.width,
-            &status::status_line(&info, &theme, w),
-        );
-    } else {
-        put(
-            buf,
-            area.x,
-            y,
-            area.width,
-            &status::status_line(&app.status(), &theme, w),
-        );
-    }
-    if let Some((target, text)) = &app.prompt {
+    let theme = app.theme();
+    let b = app.bottom();
+    // Bottom up: status, search line, message field, timeline.
+    let mut y = area.y + area.height - 1;
+    put(buf, area.x, y, area.width, &status_line(app, theme, w));
+    if let Some((text, in_pager)) = &b.prompt {
         y = y.saturating_sub(1);
-        let label = if *target == PromptFor::PagerSearch {
-            "/"
-        } else {
-            "search all cards /"
-        };
+        let label = if *in_pager { "/" } else { "search all cards /" };
         let line = Line::new()
             .with(label.to_string(), theme.style(Role::Focus))
             .with(crate::text::sanitize::inline(text), theme.style(Role::Text))
             .with("█", theme.style(Role::Muted));
         put(buf, area.x, y, area.width, &wrap::truncate(&line, w));
     }
-    if matches!(app.overlay, Overlay::None | Overlay::Help)
-        && let Some(lines) = app.composer_lines()
-    {
-        for line in lines.iter().rev() {
-            y = y.saturating_sub(1);
-            put(buf, area.x, y, area.width, line);
-        }
+    for line in b.composer.iter().rev() {
+        y = y.saturating_sub(1);
+        put(buf, area.x, y, area.width, line);
     }
-    if let (Overlay::None | Overlay::Help, Some(p)) = (&app.overlay, &app.player) {
+    if b.timeline
+        && let Some(p) = &app.shown.player
+    {
         y = y.saturating_sub(1);
         let tl = status::timeline(
             p.playing,
@@ -100,147 +119,97 @@ pub fn draw(app: &mut App, buf: &mut Buffer) {
             p.duration_ms(),
             p.speed(),
             p.turn_marks(),
-            &theme,
+            theme,
             w,
         );
         put(buf, area.x, y, area.width, &tl);
     }
-    let rows = y.saturating_sub(area.y) as usize;
-
-    if matches!(app.overlay, Overlay::Pager(_)) {
-        draw_pager(app, buf, rows);
-        return;
-    }
-    draw_list(app, buf, rows);
-    if app.picker.is_some() {
-        super::picker::draw_picker(
-            app,
-            buf,
-            Rect {
-                x: area.x,
-                y: area.y,
-                width: area.width,
-                height: rows as u16,
-            },
-        );
-    }
-    if matches!(app.overlay, Overlay::Help) {
-        draw_help(
-            app,
-            buf,
-            Rect {
-                x: area.x,
-                y: area.y,
-                width: area.width,
-                height: rows as u16,
-            },
-        );
-    }
-}
-
-fn build_pager(app: &mut App, w: usize, rows: usize) {
-    let theme = app.theme().clone();
-    let Overlay::Pager(mut p) = std::mem::replace(&mut app.overlay, Overlay::None) else {
-        return;
+    let above = Rect {
+        height: y.saturating_sub(area.y),
+        ..area
     };
-    p.build(app.transcript(), &theme, w);
-    p.scroll_by(0, rows);
-    app.overlay = Overlay::Pager(p);
-}
-
-fn draw_pager(app: &mut App, buf: &mut Buffer, rows: usize) {
-    let area = buf.area;
-    let w = area.width as usize;
-    let theme = app.theme().clone();
-    let Overlay::Pager(p) = std::mem::replace(&mut app.overlay, Overlay::None) else {
-        return;
-    };
-    for (i, line) in p.visible(&theme, w, rows).iter().enumerate() {
-        put(buf, area.x, area.y + i as u16, area.width, line);
-    }
-    app.overlay = Overlay::Pager(p);
-}
-
-fn draw_list(app: &mut App, buf: &mut Buffer, rows: usize) {
-    let area = buf.area;
-    let query = app.query.clone();
-    let theme = app.theme().clone();
-    let (t, list, _, opts, _) = app.parts();
-    let visible = list.visible(t, &theme, &opts, rows);
-    list.trim_cache(rows.max(16));
-    app.row_map = visible.iter().map(|(e, _, _)| Some(*e)).collect();
-    let focus = app.list.focus;
-    let bar = Span::new("▌ ", theme.style(Role::Focus));
-    let blank = Span::new(" ".repeat(MARGIN), Style::default());
-    let hl = theme.style(Role::Match);
-    for (i, (entry, _, line)) in visible.iter().enumerate() {
-        let y = area.y + i as u16;
-        let Some(line) = line else { continue };
-        let line = if query.is_empty() {
-            line.clone()
-        } else {
-            highlight(line, &query, hl)
-        };
-        let margin = if *entry == focus && !app.list.follow {
-            &bar
-        } else {
-            &blank
-        };
-        put(
-            buf,
-            area.x,
-            y,
-            area.width,
-            &line.prefixed(std::slice::from_ref(margin)),
-        );
-    }
-}
-
-fn draw_help(app: &App, buf: &mut Buffer, area: Rect) {
-    let theme = app.theme();
-    let lines = help::lines(theme);
-    let w = (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(area.width as usize) as u16;
-    let h = (lines.len() + 2).min(area.height as usize) as u16;
-    if w < 2 || h < 2 {
-        // No room for a box (a terminal one or two rows high).
+    if let Some(pager) = app.modal.pager() {
+        PagerView { pager, theme }.render(above, buf);
         return;
     }
-    let x0 = area.x + (area.width - w) / 2;
-    let y0 = area.y + (area.height - h) / 2;
-    let border = theme.style(Role::Border);
-    let fill = theme.style(Role::Text);
-    for y in y0..y0 + h {
-        for x in x0..x0 + w {
-            if let Some(cell) = buf.cell_mut((x, y)) {
-                cell.reset();
-                cell.set_style(fill);
-            }
+    TranscriptView {
+        rows: &app.screen,
+        focus: (!app.list.follow).then_some(app.list.focus),
+        query: &app.found.query,
+        theme,
+    }
+    .render(above, buf);
+    match &app.modal {
+        Modal::Picker(picker) => PickerView {
+            picker: *picker,
+            sessions: &app.sessions,
+            theme,
+            can_create: app.drive.is_some(),
         }
+        .render(above, buf),
+        Modal::Help(help) => HelpView { help, theme }.render(above, buf),
+        _ => {}
     }
-    let top = format!("┌{}┐", "─".repeat(w.saturating_sub(2) as usize));
-    let inner = h.saturating_sub(2) as usize;
-    let max_scroll = lines.len().saturating_sub(inner);
-    let scroll = app.help_scroll.min(max_scroll);
-    // When the help does not fit, the bottom border says how to see the rest.
-    let hint = if max_scroll == 0 {
-        String::new()
-    } else if scroll < max_scroll {
-        " ↓ j/k scroll · q close ".to_string()
-    } else {
-        " ↑ j/k scroll · q close ".to_string()
+}
+
+/// The status bar; the pager's says where in the card it is.
+fn status_line(app: &App, theme: &Theme, w: usize) -> Line {
+    let Some(p) = app.modal.pager() else {
+        return status::status_line(&app.status(), theme, w);
     };
-    let dashes = (w.saturating_sub(2) as usize).saturating_sub(hint.chars().count());
-    let bottom = if dashes + hint.chars().count() == w.saturating_sub(2) as usize {
-        format!("└{hint}{}┘", "─".repeat(dashes))
-    } else {
-        format!("└{}┘", "─".repeat(w.saturating_sub(2) as usize))
+    let msg = app.message.clone().unwrap_or_else(|| {
+        format!(
+            "line {}/{}{} · wrap {} · / search · q back",
+            (p.scroll + 1).min(p.len().max(1)),
+            p.len(),
+            p.progress().map(|s| format!(" · {s}")).unwrap_or_default(),
+            if p.wrap { "on" } else { "off" }
+        )
+    });
+    let info = status::StatusInfo {
+        source: "pager".into(),
+        title: Some(p.title().to_string()),
+        message: Some(msg),
+        ..app.status()
     };
-    buf.set_string(x0, y0, &top, border);
-    buf.set_string(x0, y0 + h - 1, &bottom, border);
-    for (i, line) in lines.iter().skip(scroll).take(inner).enumerate() {
-        let y = y0 + 1 + i as u16;
-        buf.set_string(x0, y, "│", border);
-        buf.set_string(x0 + w - 1, y, "│", border);
-        put(buf, x0 + 2, y, w.saturating_sub(4), line);
+    status::status_line(&info, theme, w)
+}
+
+/// The transcript's rows as laid out, the focused entry marked in the
+/// margin, matches of the search highlighted.
+pub struct TranscriptView<'a> {
+    pub rows: &'a [ScreenRow],
+    /// The entry with the focus mark (none while following the tail).
+    pub focus: Option<usize>,
+    pub query: &'a str,
+    pub theme: &'a Theme,
+}
+
+impl Widget for TranscriptView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let bar = Span::new("▌ ", theme.style(Role::Focus));
+        let blank = Span::new(" ".repeat(MARGIN), Style::default());
+        let hl = theme.style(Role::Match);
+        for (i, (entry, _, line)) in self.rows.iter().take(area.height as usize).enumerate() {
+            let Some(line) = line else { continue };
+            let line = if self.query.is_empty() {
+                line.clone()
+            } else {
+                highlight(line, self.query, hl)
+            };
+            let margin = if Some(*entry) == self.focus {
+                &bar
+            } else {
+                &blank
+            };
+            put(
+                buf,
+                area.x,
+                area.y + i as u16,
+                area.width,
+                &line.prefixed(std::slice::from_ref(margin)),
+            );
+        }
     }
 }

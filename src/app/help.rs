@@ -1,8 +1,48 @@
-//! The help overlay, generated from the key map so it never drifts.
+//! The help overlay: every key of [`keys::TABLE`](super::keys::TABLE), by
+//! section, in a box that scrolls when the screen is short. Opened over the
+//! pager, it goes back to the pager when closed.
 
-use super::keymap::BINDINGS;
+use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::keys::{self, Action, Part};
+use super::pager::PagerPart;
+use super::paint::{clear, put};
+use super::part::Outcome;
 use crate::text::Line;
 use crate::theme::{Role, Theme};
+
+/// The help overlay's state.
+pub struct Help {
+    /// First line shown.
+    pub scroll: usize,
+    /// The pager it was opened from, to go back to.
+    pub under: Option<Box<PagerPart>>,
+}
+
+impl Help {
+    pub fn new(under: Option<Box<PagerPart>>) -> Help {
+        Help { scroll: 0, under }
+    }
+
+    /// j/k and the page keys scroll a help taller than the screen; any
+    /// other key closes it.
+    pub fn handle(&mut self, key: KeyEvent, height: u16) -> Outcome {
+        let page = (height as usize).saturating_sub(4).max(1);
+        match keys::action(Part::Help, key) {
+            Some(Action::Quit) => return Outcome::Quit,
+            Some(Action::Next) => self.scroll += 1,
+            Some(Action::Prev) => self.scroll = self.scroll.saturating_sub(1),
+            Some(Action::PageDown) => self.scroll += page,
+            Some(Action::PageUp) => self.scroll = self.scroll.saturating_sub(page),
+            _ => return Outcome::Close(Vec::new()),
+        }
+        self.scroll = self.scroll.min(line_count());
+        Outcome::Stay
+    }
+}
 
 /// Lines of the help overlay.
 pub fn lines(theme: &Theme) -> Vec<Line> {
@@ -11,27 +51,18 @@ pub fn lines(theme: &Theme) -> Vec<Line> {
         Line::new(),
     ];
     let mut section = "";
-    for (keys, _, what, sec) in BINDINGS {
-        if *sec != section {
+    for l in keys::help_lines() {
+        if l.section != section {
             if !section.is_empty() {
                 out.push(Line::new());
             }
-            out.push(Line::styled(sec.to_string(), theme.style(Role::Heading)));
-            section = sec;
+            out.push(Line::styled(l.section, theme.style(Role::Heading)));
+            section = l.section;
         }
         out.push(
             Line::new()
-                .with(format!("  {keys:<20}"), theme.style(Role::Command))
-                .with(what.to_string(), theme.style(Role::Text)),
-        );
-    }
-    out.push(Line::new());
-    out.push(Line::styled("deck connect", theme.style(Role::Heading)));
-    for (keys, what) in super::drive::KEYS {
-        out.push(
-            Line::new()
-                .with(format!("  {keys:<20}"), theme.style(Role::Command))
-                .with(what.to_string(), theme.style(Role::Text)),
+                .with(format!("  {:<20}", l.keys), theme.style(Role::Command))
+                .with(l.what, theme.style(Role::Text)),
         );
     }
     out.push(Line::new());
@@ -39,9 +70,75 @@ pub fn lines(theme: &Theme) -> Vec<Line> {
         "mouse: wheel scrolls · click focuses · click again toggles",
         theme.style(Role::Muted),
     ));
-    out.push(Line::styled(
-        "pager: / search · n N · w wrap · h l scroll · q back",
-        theme.style(Role::Muted),
-    ));
     out
+}
+
+/// How many lines [`lines`] has.
+fn line_count() -> usize {
+    let rows = keys::help_lines();
+    let mut sections = rows.iter().map(|l| l.section).collect::<Vec<_>>();
+    sections.dedup();
+    // Title and blank, the rows, a heading per section and a blank between
+    // sections, then a blank and the mouse line.
+    2 + rows.len() + sections.len() * 2 - 1 + 2
+}
+
+/// The help box, centred in the area.
+pub struct HelpView<'a> {
+    pub help: &'a Help,
+    pub theme: &'a Theme,
+}
+
+impl Widget for HelpView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let lines = lines(theme);
+        let w =
+            (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(area.width as usize) as u16;
+        let h = (lines.len() + 2).min(area.height as usize) as u16;
+        if w < 2 || h < 2 {
+            // No room for a box (a terminal one or two rows high).
+            return;
+        }
+        let x0 = area.x + (area.width - w) / 2;
+        let y0 = area.y + (area.height - h) / 2;
+        let border = theme.style(Role::Border);
+        clear(buf, Rect::new(x0, y0, w, h), theme.style(Role::Text));
+        let top = format!("┌{}┐", "─".repeat(w.saturating_sub(2) as usize));
+        let inner = h.saturating_sub(2) as usize;
+        let max_scroll = lines.len().saturating_sub(inner);
+        let scroll = self.help.scroll.min(max_scroll);
+        // When the help does not fit, the bottom border says how to see the rest.
+        let hint = if max_scroll == 0 {
+            String::new()
+        } else if scroll < max_scroll {
+            " ↓ j/k scroll · q close ".to_string()
+        } else {
+            " ↑ j/k scroll · q close ".to_string()
+        };
+        let dashes = (w.saturating_sub(2) as usize).saturating_sub(hint.chars().count());
+        let bottom = if dashes + hint.chars().count() == w.saturating_sub(2) as usize {
+            format!("└{hint}{}┘", "─".repeat(dashes))
+        } else {
+            format!("└{}┘", "─".repeat(w.saturating_sub(2) as usize))
+        };
+        buf.set_string(x0, y0, &top, border);
+        buf.set_string(x0, y0 + h - 1, &bottom, border);
+        for (i, line) in lines.iter().skip(scroll).take(inner).enumerate() {
+            let y = y0 + 1 + i as u16;
+            buf.set_string(x0, y, "│", border);
+            buf.set_string(x0 + w - 1, y, "│", border);
+            put(buf, x0 + 2, y, w.saturating_sub(4), line);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_count_is_the_number_of_lines() {
+        assert_eq!(line_count(), lines(&Theme::dark()).len());
+    }
 }

@@ -1,21 +1,38 @@
-//! The interactive program: pure app state and key map (`state`, `keymap`,
-//! `player`), and the terminal driver (`run`) that does all the I/O — reading
-//! keys, drawing through the same card renderers as `deck render`, writing
-//! OSC 52, restoring the terminal on every way out.
+//! The interactive program. [`App`] is pure state changed only by
+//! [`App::update`] (messages in, effects out); what has the keys is one
+//! [`Modal`](modal::Modal), and every key is a row of the one key table
+//! ([`keys`]), which help is written from. The parts of the screen are
+//! small states with their own key handling and a widget each: the
+//! transcript (`transcript`, `finding`), the pager, help, the session
+//! picker, the search line, the message field of `deck connect`
+//! (`connect`, `answer`, `composer`) and the replay [`player`]. [`draw`]
+//! paints an app laid out by [`App::prepare`]; the terminal driver
+//! ([`run`]) does all the I/O — reading keys, writing OSC 52, restoring the
+//! terminal on every way out.
 
-mod actions;
 mod answer;
 pub mod composer;
 pub mod config;
+mod connect;
 pub mod dirs;
 pub mod draw;
 pub mod drive;
+mod finding;
 pub mod help;
 pub mod history;
-pub mod keymap;
-mod picker;
+pub mod keys;
+pub mod modal;
+pub mod msg;
+pub mod pager;
+mod paint;
+pub mod part;
+pub mod picker;
 pub mod player;
 pub mod run;
+pub mod search;
 pub mod state;
+mod transcript;
 
-pub use state::{App, Effect, Msg};
+pub use modal::Modal;
+pub use msg::{Effect, Msg};
+pub use state::App;

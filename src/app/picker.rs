@@ -1,178 +1,225 @@
-//! The session picker of `deck connect` (`S`): each session's title,
-//! running mark, cwd and last activity; `j`/`k` move, Enter shows one,
-//! `n` creates one, Esc closes. Its keys (part of [`App::update`]) and its
-//! drawing.
+//! The session picker of `deck connect` (`S`): the host's sessions
+//! ([`Sessions`], newest activity first), a row to move with `j`/`k`, Enter
+//! to show one, `n` to create one, Esc to close; and its box, drawn over the
+//! transcript ([`PickerView`]): each session's title, running mark, cwd and
+//! last activity.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
 
-use super::draw::put;
-use super::state::{App, Effect};
+use super::keys::{self, Action, Part};
+use super::msg::Effect;
+use super::paint::{clear, put};
+use super::part::Outcome;
+use crate::source::sessions::{SessionBook, SessionChange, SessionSummary};
 use crate::text::{Line, wrap};
-use crate::theme::Role;
+use crate::theme::{Role, Theme};
 
-impl App {
-    /// Sort the picker's rows from the book (newest activity first), and
-    /// keep the picker's row inside them.
-    pub(super) fn sort_sessions(&mut self) {
+/// The host's sessions: every one reported, indexed by id, and the
+/// picker's rows sorted from them (again when they changed, at most once a
+/// tick).
+#[derive(Default)]
+pub struct Sessions {
+    /// Newest activity first.
+    rows: Vec<SessionSummary>,
+    book: SessionBook,
+    /// `book` changed since `rows` were sorted.
+    stale: bool,
+    /// Open the picker when the first list arrives (`deck connect` without
+    /// `--session` or `--latest`).
+    pub pick_on_start: bool,
+}
+
+impl Sessions {
+    pub fn rows(&self) -> &[SessionSummary] {
+        &self.rows
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.book.is_empty()
+    }
+
+    pub fn is_stale(&self) -> bool {
+        self.stale
+    }
+
+    /// A whole new list.
+    pub fn replace(&mut self, list: Vec<SessionSummary>) {
+        self.book.replace(list);
+        self.sort();
+    }
+
+    /// One session new, changed or gone: O(1) here; the rows are sorted
+    /// again later ([`Sessions::sort`]).
+    pub fn apply(&mut self, change: SessionChange) {
+        self.book.apply(change);
+        self.stale = true;
+    }
+
+    /// Sort the rows from the book, newest activity first.
+    pub fn sort(&mut self) {
         let mut list = self.book.rows().to_vec();
         list.sort_by_key(|s| std::cmp::Reverse(s.updated_at));
-        self.sessions = list;
-        self.sessions_stale = false;
-        if let Some(p) = self.picker {
-            self.picker = Some(p.min(self.sessions.len().saturating_sub(1)));
-        }
-    }
-
-    /// Open the session picker on the session shown.
-    pub(super) fn open_picker(&mut self) {
-        if self.sessions_stale {
-            self.sort_sessions();
-        }
-        let current = self.transcript().session_id.clone();
-        let at = self
-            .sessions
-            .iter()
-            .position(|s| Some(&s.id) == current.as_ref())
-            .unwrap_or(0);
-        self.picker = Some(at);
-    }
-
-    pub(super) fn on_picker_key(&mut self, k: KeyEvent) -> Vec<Effect> {
-        if self.sessions_stale {
-            self.sort_sessions();
-        }
-        let Some(at) = self.picker else {
-            return Vec::new();
-        };
-        let last = self.sessions.len().saturating_sub(1);
-        match k.code {
-            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-                return vec![Effect::Quit];
-            }
-            KeyCode::Char('j') | KeyCode::Down => self.picker = Some((at + 1).min(last)),
-            KeyCode::Char('k') | KeyCode::Up => self.picker = Some(at.saturating_sub(1)),
-            KeyCode::Enter => {
-                self.picker = None;
-                if let Some(s) = self.sessions.get(at)
-                    && self.transcript().session_id.as_deref() != Some(s.id.as_str())
-                {
-                    self.message = Some(format!(
-                        "switching to {}",
-                        s.title.as_deref().unwrap_or(&s.id)
-                    ));
-                    return vec![Effect::Switch(s.id.clone())];
-                }
-            }
-            KeyCode::Char('n') if self.drive.is_some() => return self.create_session(),
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('S') => self.picker = None,
-            _ => {}
-        }
-        Vec::new()
+        self.rows = list;
+        self.stale = false;
     }
 }
 
-/// The session picker: title, running mark, cwd and last activity per session.
-pub(super) fn draw_picker(app: &App, buf: &mut Buffer, area: Rect) {
-    let theme = app.theme();
-    let Some(sel) = app.picker else { return };
-    let w = area.width.saturating_sub(4).min(110);
-    let inner = area.height.saturating_sub(4) as usize;
-    if w < 12 || inner == 0 {
-        return;
+/// The picker, open on a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Picker {
+    pub row: usize,
+}
+
+impl Picker {
+    /// Open on the session shown (else the first).
+    pub fn open(sessions: &Sessions, current: Option<&str>) -> Picker {
+        let row = sessions
+            .rows
+            .iter()
+            .position(|s| Some(s.id.as_str()) == current)
+            .unwrap_or(0);
+        Picker { row }
     }
-    let empty = app.sessions.is_empty();
-    let h = (app.sessions.len().max(usize::from(empty)).min(inner) + 3) as u16;
-    let x0 = area.x + (area.width - w) / 2;
-    let y0 = area.y + (area.height.saturating_sub(h)) / 2;
-    let border = theme.style(Role::Border);
-    for y in y0..y0 + h {
-        for x in x0..x0 + w {
-            if let Some(cell) = buf.cell_mut((x, y)) {
-                cell.reset();
-                cell.set_style(theme.style(Role::Text));
+
+    /// Keep the row inside the rows.
+    pub fn clamp(&mut self, sessions: &Sessions) {
+        self.row = self.row.min(sessions.rows.len().saturating_sub(1));
+    }
+
+    /// A key. Enter on another session than `current` closes the picker
+    /// with a switch; `n` asks the app for a new session (when it can make
+    /// one).
+    pub fn handle(
+        &mut self,
+        key: KeyEvent,
+        sessions: &Sessions,
+        current: Option<&str>,
+        can_create: bool,
+        message: &mut Option<String>,
+    ) -> Outcome {
+        let last = sessions.rows.len().saturating_sub(1);
+        match keys::action(Part::Picker, key) {
+            Some(Action::Quit) => Outcome::Quit,
+            Some(Action::Next) => {
+                self.row = (self.row + 1).min(last);
+                Outcome::Stay
             }
+            Some(Action::Prev) => {
+                self.row = self.row.saturating_sub(1);
+                Outcome::Stay
+            }
+            Some(Action::Show) => match sessions.rows.get(self.row) {
+                Some(s) if current != Some(s.id.as_str()) => {
+                    *message = Some(format!(
+                        "switching to {}",
+                        s.title.as_deref().unwrap_or(&s.id)
+                    ));
+                    Outcome::Close(vec![Effect::Switch(s.id.clone())])
+                }
+                _ => Outcome::Close(Vec::new()),
+            },
+            Some(Action::NewSession) if can_create => Outcome::App(Action::NewSession),
+            Some(Action::Back) => Outcome::Close(Vec::new()),
+            _ => Outcome::Stay,
         }
     }
-    let iw = w.saturating_sub(4) as usize;
-    buf.set_string(x0, y0, format!("┌{}┐", "─".repeat(w as usize - 2)), border);
-    buf.set_string(
-        x0,
-        y0 + h - 1,
-        format!("└{}┘", "─".repeat(w as usize - 2)),
-        border,
-    );
-    let title = Line::styled(
-        if app.drive.is_some() {
-            "sessions — Enter show · n new session · j/k move · Esc close"
-        } else {
-            "sessions — Enter show · j/k move · Esc close"
-        },
-        theme.style(Role::Title),
-    );
-    put(buf, x0 + 2, y0 + 1, iw as u16, &wrap::truncate(&title, iw));
-    let first = sel.saturating_sub(inner.saturating_sub(1));
-    let newest = app
-        .sessions
-        .iter()
-        .filter_map(|s| s.updated_at)
-        .max()
-        .unwrap_or(0);
-    for (row, (i, s)) in app
-        .sessions
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(inner)
-        .enumerate()
-    {
-        let mark = if i == sel { "▌ " } else { "  " };
-        let name = crate::text::sanitize::inline(s.title.as_deref().unwrap_or(&s.id));
-        let cwd = crate::text::sanitize::inline(s.cwd.as_deref().unwrap_or(""));
-        let ago = s
-            .updated_at
-            .map(|t| {
-                format!(
-                    "{} before the newest",
-                    crate::cards::frame::format_duration(newest - t)
-                )
-            })
-            .filter(|_| s.updated_at != Some(newest))
-            .unwrap_or_else(|| "most recent".into());
-        let mut line = Line::new()
-            .with(mark, theme.style(Role::Focus))
-            .with(
-                if s.running { "● " } else { "○ " },
-                theme.style(if s.running {
-                    Role::StatusPending
-                } else {
-                    Role::Muted
-                }),
+}
+
+/// The picker's box: title, running mark, cwd and last activity per session.
+pub struct PickerView<'a> {
+    pub picker: Picker,
+    pub sessions: &'a Sessions,
+    pub theme: &'a Theme,
+    /// `n` makes a session (`deck connect`).
+    pub can_create: bool,
+}
+
+impl Widget for PickerView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let rows = &self.sessions.rows;
+        let sel = self.picker.row;
+        let w = area.width.saturating_sub(4).min(110);
+        let inner = area.height.saturating_sub(4) as usize;
+        if w < 12 || inner == 0 {
+            return;
+        }
+        let empty = rows.is_empty();
+        let h = (rows.len().max(usize::from(empty)).min(inner) + 3) as u16;
+        let x0 = area.x + (area.width - w) / 2;
+        let y0 = area.y + (area.height.saturating_sub(h)) / 2;
+        let border = theme.style(Role::Border);
+        clear(buf, Rect::new(x0, y0, w, h), theme.style(Role::Text));
+        let iw = w.saturating_sub(4) as usize;
+        buf.set_string(x0, y0, format!("┌{}┐", "─".repeat(w as usize - 2)), border);
+        buf.set_string(
+            x0,
+            y0 + h - 1,
+            format!("└{}┘", "─".repeat(w as usize - 2)),
+            border,
+        );
+        let title = Line::styled(
+            if self.can_create {
+                "sessions — Enter show · n new session · j/k move · Esc close"
+            } else {
+                "sessions — Enter show · j/k move · Esc close"
+            },
+            theme.style(Role::Title),
+        );
+        put(buf, x0 + 2, y0 + 1, iw as u16, &wrap::truncate(&title, iw));
+        let first = sel.saturating_sub(inner.saturating_sub(1));
+        let newest = rows.iter().filter_map(|s| s.updated_at).max().unwrap_or(0);
+        for (row, (i, s)) in rows.iter().enumerate().skip(first).take(inner).enumerate() {
+            let line = session_line(s, i == sel, newest, theme);
+            let y = y0 + 2 + row as u16;
+            buf.set_string(x0, y, "│", border);
+            buf.set_string(x0 + w - 1, y, "│", border);
+            put(buf, x0 + 2, y, iw as u16, &wrap::truncate(&line, iw));
+        }
+        if empty {
+            let l = Line::styled("no sessions yet: n creates one", theme.style(Role::Muted));
+            buf.set_string(x0, y0 + 2, "│", border);
+            buf.set_string(x0 + w - 1, y0 + 2, "│", border);
+            put(buf, x0 + 2, y0 + 2, iw as u16, &wrap::truncate(&l, iw));
+        }
+        buf.set_string(x0, y0 + 1, "│", border);
+        buf.set_string(x0 + w - 1, y0 + 1, "│", border);
+    }
+}
+
+/// One session's row: mark, running dot, title, cwd, age.
+fn session_line(s: &SessionSummary, selected: bool, newest: i64, theme: &Theme) -> Line {
+    let mark = if selected { "▌ " } else { "  " };
+    let name = crate::text::sanitize::inline(s.title.as_deref().unwrap_or(&s.id));
+    let cwd = crate::text::sanitize::inline(s.cwd.as_deref().unwrap_or(""));
+    let ago = s
+        .updated_at
+        .map(|t| {
+            format!(
+                "{} before the newest",
+                crate::cards::frame::format_duration(newest - t)
             )
-            .with(
-                name,
-                if i == sel {
-                    theme.style(Role::Focus)
-                } else {
-                    theme.style(Role::Text)
-                },
-            );
-        line.push_str(format!("  {cwd}"), theme.style(Role::Path));
-        line.push_str(format!("  {ago}"), theme.style(Role::Muted));
-        let y = y0 + 2 + row as u16;
-        buf.set_string(x0, y, "│", border);
-        buf.set_string(x0 + w - 1, y, "│", border);
-        put(buf, x0 + 2, y, iw as u16, &wrap::truncate(&line, iw));
-    }
-    if empty {
-        let l = Line::styled("no sessions yet: n creates one", theme.style(Role::Muted));
-        buf.set_string(x0, y0 + 2, "│", border);
-        buf.set_string(x0 + w - 1, y0 + 2, "│", border);
-        put(buf, x0 + 2, y0 + 2, iw as u16, &wrap::truncate(&l, iw));
-    }
-    for y in y0 + 1..y0 + 2 {
-        buf.set_string(x0, y, "│", border);
-        buf.set_string(x0 + w - 1, y, "│", border);
-    }
+        })
+        .filter(|_| s.updated_at != Some(newest))
+        .unwrap_or_else(|| "most recent".into());
+    let mut line = Line::new()
+        .with(mark, theme.style(Role::Focus))
+        .with(
+            if s.running { "● " } else { "○ " },
+            theme.style(if s.running {
+                Role::StatusPending
+            } else {
+                Role::Muted
+            }),
+        )
+        .with(
+            name,
+            theme.style(if selected { Role::Focus } else { Role::Text }),
+        );
+    line.push_str(format!("  {cwd}"), theme.style(Role::Path));
+    line.push_str(format!("  {ago}"), theme.style(Role::Muted));
+    line
 }

@@ -25,7 +25,8 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
 use super::draw::draw;
-use super::state::{App, Effect, Msg};
+use super::msg::{Effect, Msg};
+use super::state::App;
 use crate::text::sanitize;
 use crate::wire::Record;
 
@@ -278,8 +279,8 @@ pub fn run_loading(
         }
     };
     // Cards seen for the first time show at once, colours follow.
-    app.list.progressive = true;
-    app.background_search = true;
+    app.lay_out_progressively();
+    app.search_in_background();
     let size = term.size()?;
     app.update(Msg::Resize(size.width, size.height));
     let mut dirty = true;
@@ -304,7 +305,10 @@ pub fn run_loading(
         urgent &= dirty;
         if dirty && (urgent || last_draw.elapsed() >= FRAME) {
             execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
-            term.draw(|f| draw(&mut app, f.buffer_mut()))?;
+            term.draw(|f| {
+                app.prepare(f.area());
+                draw(&app, f.buffer_mut());
+            })?;
             execute!(term.backend_mut(), EndSynchronizedUpdate)?;
             last_draw = Instant::now();
             trace.drawn(last_draw);
@@ -324,12 +328,11 @@ pub fn run_loading(
             FRAME.saturating_sub(last_draw.elapsed())
         } else {
             let due = app
-                .player
-                .as_ref()
+                .player()
                 .and_then(|p| p.next_due_ms())
                 .map(|ms| Duration::from_secs_f64(ms / 1000.0));
-            let laying_out = app.list.layouts_pending()
-                || matches!(&app.overlay, super::state::Overlay::Pager(p) if p.is_laying_out());
+            let laying_out = app.list().layouts_pending()
+                || app.modal().pager().is_some_and(|p| p.is_laying_out());
             let anim = Duration::from_millis(if laying_out { 8 } else { 100 });
             due.map_or(anim, |d| d.min(anim))
                 .max(Duration::from_millis(1))
@@ -566,11 +569,11 @@ fn perform(
             }
             Effect::Switch(id) => match on_switch {
                 Some(switch) => switch(crate::source::host::Control::Switch(id)),
-                None => app.message = Some("this source has one session".into()),
+                None => app.say("this source has one session"),
             },
             Effect::Host(c) => match on_switch {
                 Some(host) => host(c),
-                None => app.message = Some("not connected to a DSH host".into()),
+                None => app.say("not connected to a DSH host"),
             },
         }
     }

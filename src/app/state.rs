@@ -1,176 +1,138 @@
 //! The app state and its one way to change: [`App::update`] takes a message
 //! (key, mouse, resize, clock tick, new records) and returns effects for the
-//! driver to perform (quit, copy). No I/O here: tests drive it directly.
+//! driver to perform (quit, copy, host work). No I/O here: tests drive it
+//! directly. What has the keys is one [`Modal`]; a key goes to it, or with
+//! none open to `deck connect`'s keys and then the transcript's
+//! (`transcript.rs`, `connect.rs`).
 
-use std::sync::Arc;
+use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-
-use super::keymap;
+use super::drive::Driving;
+use super::help::Help;
+use super::modal::Modal;
+use super::msg::{Effect, Msg};
+use super::part::Outcome;
+use super::picker::{Picker, Sessions};
 use super::player::Player;
+use super::search::Found;
 use crate::cards::Density;
 use crate::session::Transcript;
+use crate::text::Line;
 use crate::theme::Theme;
 use crate::view::list::{ListOptions, TranscriptList};
-use crate::view::pager::Pager;
-use crate::view::search::Match;
 use crate::view::status::{self, StatusInfo};
-use crate::wire::Record;
 
-/// Messages the driver feeds in.
-#[derive(Debug, Clone)]
-pub enum Msg {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Resize(u16, u16),
-    /// Wall time passed (`real_ms`) and the current epoch time.
-    Tick {
-        real_ms: f64,
-        now_ms: i64,
-    },
-    /// Records that arrived from a live source.
-    Records(Vec<Record>),
-    /// The live link's state, for the status bar (`● live`, `disconnected …`).
-    Link(String),
-    /// The live source switched session (or restarted): a new transcript.
-    Reset {
-        session_id: Option<String>,
-    },
-    /// The host's sessions (for the `S` picker).
-    Sessions(Vec<crate::source::sessions::SessionSummary>),
-    /// One session new, changed or gone.
-    Session(crate::source::sessions::SessionChange),
-    /// What came of an action on the host, for the status line.
-    Notice(String),
-    /// Text pasted into the terminal (bracketed paste).
-    Paste(String),
+/// The session shown: a replay's player owns its transcript; a viewer or a
+/// live source has its own.
+pub(super) struct Shown {
+    pub(super) own: Transcript,
+    pub(super) player: Option<Player>,
+    /// Live sessions run on the wall clock; replays and views on the
+    /// session's own.
+    pub(super) wall_clock: bool,
+    pub(super) now_ms: Option<i64>,
 }
 
-/// What the driver must do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    Quit,
-    /// Put text on the clipboard (OSC 52).
-    Copy(String),
-    /// Something visible changed.
-    Redraw,
-    /// Show another session of the live host.
-    Switch(String),
-    /// Ask the live host to act (answer an approval …).
-    Host(crate::source::host::Control),
+impl Shown {
+    pub(super) fn transcript(&self) -> &Transcript {
+        self.player.as_ref().map_or(&self.own, Player::transcript)
+    }
+
+    /// "Now" for running cards' elapsed times: the wall clock for a live
+    /// session; a replay's own clock; the last event of a saved session
+    /// (its running cards were left running then, not for as long as the
+    /// file is old).
+    fn display_now_ms(&self) -> Option<i64> {
+        if self.wall_clock {
+            return self.now_ms;
+        }
+        match &self.player {
+            Some(p) => p.session_time_ms(),
+            None => self.own.last_time,
+        }
+    }
 }
 
-/// Full-screen overlays.
-pub enum Overlay {
-    None,
-    Help,
-    Pager(Box<Pager>),
+/// The themes to cycle through with `t`, and the one in use.
+pub(super) struct Looks {
+    pub(super) themes: Vec<Theme>,
+    pub(super) idx: usize,
 }
 
-/// Where the prompt's input goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PromptFor {
-    Search,
-    PagerSearch,
+impl Looks {
+    pub(super) fn theme(&self) -> &Theme {
+        &self.themes[self.idx.min(self.themes.len() - 1)]
+    }
 }
+
+/// One row of the transcript as last laid out for the screen: (entry, row
+/// in the entry, its line; `None` for the gap between entries).
+pub type ScreenRow = (usize, usize, Option<Line>);
 
 pub struct App {
     /// Shown first in the status bar: the file, `demo`, or the live source.
-    pub label: String,
-    pub(super) own: Transcript,
-    pub player: Option<Player>,
-    pub list: TranscriptList,
-    pub density: Density,
-    pub show_reasoning: bool,
-    pub hide_tools: bool,
-    pub themes: Vec<Theme>,
-    pub theme_idx: usize,
-    pub width: u16,
-    pub height: u16,
-    pub overlay: Overlay,
-    pub prompt: Option<(PromptFor, String)>,
-    pub query: String,
-    pub matches: Vec<Match>,
-    /// Search on a thread of its own (the interactive app: keys are
-    /// answered while a long search runs); off, a search is done at once.
-    pub background_search: bool,
-    /// The search running, its matches coming into `matches`, and whether
-    /// to go to the first one (a new query) or not (found again after a
-    /// filter changed).
-    pub(super) search: Option<(crate::view::search::Search, bool)>,
-    pub current_match: Option<usize>,
-    pub message: Option<String>,
+    pub(super) label: String,
+    pub(super) shown: Shown,
+    pub(super) list: TranscriptList,
+    pub(super) density: Density,
+    pub(super) show_reasoning: bool,
+    pub(super) hide_tools: bool,
+    pub(super) looks: Looks,
+    pub(super) width: u16,
+    pub(super) height: u16,
+    /// What has the keys.
+    pub(super) modal: Modal,
+    pub(super) found: Found,
+    /// The status line's message (cleared by the next key).
+    pub(super) message: Option<String>,
     /// Entries that arrived while the user was scrolled up.
-    pub unseen: usize,
-    pub tick: usize,
-    pub now_ms: Option<i64>,
-    /// Rows of the transcript drawn last, for mouse hits: entry per row.
-    pub row_map: Vec<Option<usize>>,
+    pub(super) unseen: usize,
+    /// Spinner frame of running cards, and wall time since it last moved.
+    pub(super) tick: usize,
     tick_acc: f64,
-    /// Live sessions run on the wall clock; replays and views on the session's own.
-    wall_clock: bool,
+    /// The transcript's rows as last laid out (see `draw.rs`): what is
+    /// drawn, and what a click lands on.
+    pub(super) screen: Vec<ScreenRow>,
     /// `deck connect`: the composer, and answers to what the host asks.
-    pub drive: Option<super::drive::Driving>,
-    /// The pager the help overlay was opened from, to go back to.
-    pub(super) pager_under_help: Option<Box<Pager>>,
-    /// First help line shown (the help scrolls on small screens).
-    pub help_scroll: usize,
-    /// The live host's sessions, newest activity first (the picker's rows;
-    /// sorted again from `book` when it changed, at most once a tick).
-    pub sessions: Vec<crate::source::sessions::SessionSummary>,
-    /// Every session the source reported, indexed by id.
-    pub(super) book: crate::source::sessions::SessionBook,
-    /// `book` changed since `sessions` was sorted.
-    pub(super) sessions_stale: bool,
-    /// The session picker is open on this row.
-    pub picker: Option<usize>,
-    /// Open the picker when the first session list arrives (`deck connect`
-    /// without `--session` or `--latest`).
-    pub pick_on_start: bool,
+    pub(super) drive: Option<Driving>,
+    pub(super) sessions: Sessions,
     /// The live link's state (shown where a replay shows its position).
-    pub link: Option<String>,
+    pub(super) link: Option<String>,
 }
 
 impl App {
     fn with(label: String, own: Transcript, player: Option<Player>, themes: Vec<Theme>) -> App {
         App {
             label,
-            own,
-            player,
+            shown: Shown {
+                own,
+                player,
+                wall_clock: false,
+                now_ms: None,
+            },
             list: TranscriptList::new(),
             density: Density::Preview,
             show_reasoning: true,
             hide_tools: false,
-            themes: if themes.is_empty() {
-                vec![Theme::dark()]
-            } else {
-                themes
+            looks: Looks {
+                themes: if themes.is_empty() {
+                    vec![Theme::dark()]
+                } else {
+                    themes
+                },
+                idx: 0,
             },
-            theme_idx: 0,
             width: 80,
             height: 24,
-            overlay: Overlay::None,
-            prompt: None,
-            query: String::new(),
-            matches: Vec::new(),
-            background_search: false,
-            search: None,
-            current_match: None,
+            modal: Modal::None,
+            found: Found::default(),
             message: None,
             unseen: 0,
             tick: 0,
-            now_ms: None,
-            row_map: Vec::new(),
             tick_acc: 0.0,
-            wall_clock: false,
+            screen: Vec::new(),
             drive: None,
-            pager_under_help: None,
-            help_scroll: 0,
-            sessions: Vec::new(),
-            book: Default::default(),
-            sessions_stale: false,
-            picker: None,
-            pick_on_start: false,
+            sessions: Sessions::default(),
             link: None,
         }
     }
@@ -194,24 +156,155 @@ impl App {
     /// A live session fed by [`Msg::Records`].
     pub fn live(label: String, session_id: Option<String>, themes: Vec<Theme>) -> App {
         let mut app = App::with(label, Transcript::new(session_id), None, themes);
-        app.wall_clock = true;
+        app.shown.wall_clock = true;
         app.sync();
         app
     }
 
+    // Settings, before the app runs.
+
+    /// The themes `t` cycles through, and the one to start with.
+    pub fn set_themes(&mut self, themes: Vec<Theme>, idx: usize) {
+        if !themes.is_empty() {
+            self.looks.themes = themes;
+        }
+        self.looks.idx = idx.min(self.looks.themes.len() - 1);
+    }
+
+    pub fn set_density(&mut self, density: Density) {
+        self.density = density;
+    }
+
+    /// Turn on driving (`deck connect`): the composer, with the history of
+    /// messages sent before, oldest first. The transcript keeps the keys
+    /// until `i` (or Tab) gives them to the composer.
+    pub fn enable_driving(&mut self, history: Vec<String>) {
+        self.drive = Some(Driving::new(history));
+    }
+
+    /// Give the keys to the message field (`deck connect --new`).
+    pub fn start_typing(&mut self) {
+        self.set_typing(true);
+    }
+
+    /// Open the session picker when the first session list arrives.
+    pub fn pick_on_start(&mut self) {
+        self.sessions.pick_on_start = true;
+    }
+
+    /// Search on a thread of its own (keys answered meanwhile).
+    pub fn search_in_background(&mut self) {
+        self.found.background = true;
+    }
+
+    /// First layouts of cards plain (colours follow from the layout
+    /// thread), and heavy cards laid out there: the interactive app.
+    pub fn lay_out_progressively(&mut self) {
+        self.list.progressive = true;
+    }
+
+    /// Every layout done at once, on this thread (exports and tests).
+    pub fn lay_out_synchronously(&mut self) {
+        self.list.synchronous = true;
+    }
+
+    // What the app shows.
+
     pub fn theme(&self) -> &Theme {
-        &self.themes[self.theme_idx.min(self.themes.len() - 1)]
+        self.looks.theme()
+    }
+
+    pub fn theme_idx(&self) -> usize {
+        self.looks.idx
     }
 
     pub fn transcript(&self) -> &Transcript {
-        self.player.as_ref().map_or(&self.own, Player::transcript)
+        self.shown.transcript()
+    }
+
+    pub fn player(&self) -> Option<&Player> {
+        self.shown.player.as_ref()
+    }
+
+    pub fn list(&self) -> &TranscriptList {
+        &self.list
+    }
+
+    /// The list, to lay entries out as the screen does (tests, benches).
+    pub fn list_mut(&mut self) -> &mut TranscriptList {
+        &mut self.list
+    }
+
+    pub fn modal(&self) -> &Modal {
+        &self.modal
+    }
+
+    /// Say `text` on the status line (until the next key).
+    pub fn say(&mut self, text: &str) {
+        self.message = Some(text.to_string());
+    }
+
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    pub fn density(&self) -> Density {
+        self.density
+    }
+
+    pub fn show_reasoning(&self) -> bool {
+        self.show_reasoning
+    }
+
+    pub fn hide_tools(&self) -> bool {
+        self.hide_tools
+    }
+
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    pub fn unseen(&self) -> usize {
+        self.unseen
+    }
+
+    /// The search's query, matches and the match gone to.
+    pub fn found(&self) -> &Found {
+        &self.found
+    }
+
+    /// The host's sessions, newest activity first.
+    pub fn sessions(&self) -> &[crate::source::sessions::SessionSummary] {
+        self.sessions.rows()
+    }
+
+    /// The entry drawn on each row of the transcript, as last laid out.
+    pub fn row_map(&self) -> Vec<Option<usize>> {
+        self.screen.iter().map(|(e, _, _)| Some(*e)).collect()
+    }
+
+    pub fn driving(&self) -> Option<&Driving> {
+        self.drive.as_ref()
+    }
+
+    pub fn driving_mut(&mut self) -> Option<&mut Driving> {
+        self.drive.as_mut()
+    }
+
+    /// The message field has the keys.
+    pub fn typing(&self) -> bool {
+        matches!(self.modal, Modal::Compose)
     }
 
     /// Rows of the transcript area.
     pub fn list_rows(&self) -> usize {
         let bottom = 1
-            + usize::from(self.player.is_some())
-            + usize::from(self.prompt.is_some())
+            + usize::from(self.shown.player.is_some())
+            + usize::from(self.modal.prompt().is_some())
             + self.composer_lines().map_or(0, |l| l.len());
         (self.height as usize).saturating_sub(bottom).max(1)
     }
@@ -222,100 +315,24 @@ impl App {
             density: self.density,
             show_reasoning: self.show_reasoning,
             hide_tools: self.hide_tools,
-            now_ms: self.display_now_ms(),
+            now_ms: self.shown.display_now_ms(),
             tick: self.tick,
         }
     }
 
-    /// "Now" for running cards' elapsed times: the wall clock for a live
-    /// session; a replay's own clock; the last event of a saved session (its
-    /// running cards were left running then, not for as long as the file is old).
-    pub fn display_now_ms(&self) -> Option<i64> {
-        if self.wall_clock {
-            return self.now_ms;
-        }
-        match &self.player {
-            Some(p) => p.session_time_ms(),
-            None => self.own.last_time,
-        }
-    }
-
     /// Split borrow: the transcript, the list and the theme at once.
-    pub(crate) fn parts(
+    pub(super) fn parts(
         &mut self,
     ) -> (&Transcript, &mut TranscriptList, &Theme, ListOptions, usize) {
         let opts = self.list_options();
         let rows = self.list_rows();
-        let t = self.player.as_ref().map_or(&self.own, Player::transcript);
-        let theme = &self.themes[self.theme_idx.min(self.themes.len() - 1)];
-        (t, &mut self.list, theme, opts, rows)
-    }
-
-    /// Bring the list in line with the transcript.
-    pub(super) fn sync(&mut self) {
-        let before = self.list.entries.len();
-        let (t, list, _, opts, _) = self.parts();
-        list.sync(t, &opts);
-        let after = self.list.entries.len();
-        if !self.list.follow && after > before {
-            self.unseen += after - before;
-        }
-    }
-
-    /// After a player seek the transcript is a new fold: rebuild the list.
-    pub(super) fn resync_after_seek(&mut self) {
-        let focus_item = self.list.entries.get(self.list.focus).copied();
-        self.list.reset();
-        self.sync();
-        if let Some(item) = focus_item
-            && !self.list.follow
-        {
-            let e = self.list.entries.partition_point(|&x| x < item);
-            self.list.focus = e.min(self.list.entries.len().saturating_sub(1));
-            self.reveal();
-        }
-    }
-
-    pub(super) fn reveal(&mut self) {
-        let (t, list, theme, opts, rows) = self.parts();
-        list.reveal_focus(t, theme, &opts, rows);
-    }
-
-    pub(super) fn scroll(&mut self, delta: isize) {
-        let (t, list, theme, opts, rows) = self.parts();
-        if list.follow {
-            list.anchor = list.tail_anchor(t, theme, &opts, rows);
-        }
-        list.scroll(t, theme, &opts, rows, delta);
-        let tail = list.tail_anchor(t, theme, &opts, rows);
-        if delta > 0 && list.anchor >= tail {
-            list.follow = true;
-        }
-        if self.list.follow {
-            self.unseen = 0;
-        }
-        self.keep_focus_on_screen();
-    }
-
-    /// After a scroll, bring a focus that left the screen back onto it: the
-    /// nearest entry whose first row is visible (keys act on what is seen).
-    pub(super) fn keep_focus_on_screen(&mut self) {
-        let focus = self.list.focus;
-        let (t, list, theme, opts, rows) = self.parts();
-        let visible = list.visible(t, theme, &opts, rows);
-        let (Some(first), Some(last)) = (visible.first(), visible.last()) else {
-            return;
-        };
-        if (first.0..=last.0).contains(&focus) {
-            return;
-        }
-        let mut tops = visible.iter().filter(|(_, r, _)| *r == 0).map(|v| v.0);
-        let to = if focus < first.0 {
-            tops.next()
-        } else {
-            tops.next_back()
-        };
-        self.list.focus = to.unwrap_or(first.0);
+        (
+            self.shown.transcript(),
+            &mut self.list,
+            self.looks.theme(),
+            opts,
+            rows,
+        )
     }
 
     /// The focused item index.
@@ -323,33 +340,10 @@ impl App {
         self.list.entries.get(self.list.focus).copied()
     }
 
-    pub(super) fn set_focus(&mut self, entry: usize) {
-        if self.list.entries.is_empty() {
-            return;
-        }
-        self.list.follow = false;
-        self.list.focus = entry.min(self.list.entries.len() - 1);
-        self.reveal();
-    }
-
-    pub(super) fn move_focus(&mut self, delta: isize) {
-        if self.list.entries.is_empty() {
-            return;
-        }
-        if self.list.follow {
-            // Leaving follow mode starts from what is on screen.
-            let (t, list, theme, opts, rows) = self.parts();
-            list.anchor = list.tail_anchor(t, theme, &opts, rows);
-        }
-        let n = self.list.entries.len() as isize;
-        let f = (self.list.focus as isize + delta).clamp(0, n - 1) as usize;
-        self.set_focus(f);
-    }
-
     /// Status bar contents.
     pub fn status(&self) -> StatusInfo {
         let t = self.transcript();
-        let position = self.player.as_ref().map(|p| {
+        let position = self.shown.player.as_ref().map(|p| {
             let (done, all) = p.events();
             format!(
                 "event {}/{} · {}/{} · {}",
@@ -390,7 +384,7 @@ impl App {
             Msg::Tick { real_ms, now_ms } => self.on_tick(real_ms, now_ms),
             Msg::Records(records) => {
                 for r in &records {
-                    self.own.apply(r);
+                    self.shown.own.apply(r);
                 }
                 self.sync();
                 self.track_prompts();
@@ -411,17 +405,23 @@ impl App {
             Msg::Reset { session_id } => {
                 // "switching to …" and any other message were about the old one.
                 self.message = None;
-                self.own = Transcript::new(session_id);
-                self.drive_reset();
+                self.shown.own = Transcript::new(session_id);
+                if let Some(d) = self.drive.as_mut() {
+                    d.reset();
+                }
                 self.list.reset();
                 self.unseen = 0;
                 self.sync();
                 vec![Effect::Redraw]
             }
             Msg::Sessions(list) => {
-                self.book.replace(list);
-                self.sort_sessions();
-                if std::mem::take(&mut self.pick_on_start) && self.sessions.len() > 1 {
+                self.sessions.replace(list);
+                if let Modal::Picker(p) = &mut self.modal {
+                    p.clamp(&self.sessions);
+                }
+                if std::mem::take(&mut self.sessions.pick_on_start)
+                    && self.sessions.rows().len() > 1
+                {
                     self.open_picker();
                 }
                 vec![Effect::Redraw]
@@ -429,9 +429,8 @@ impl App {
             Msg::Session(change) => {
                 // O(1) here; the picker's rows are sorted again on the next
                 // tick (when it is open) or when it opens.
-                self.book.apply(change);
-                self.sessions_stale = true;
-                if self.picker.is_some() {
+                self.sessions.apply(change);
+                if matches!(self.modal, Modal::Picker(_)) {
                     vec![Effect::Redraw]
                 } else {
                     Vec::new()
@@ -448,14 +447,19 @@ impl App {
     }
 
     fn on_tick(&mut self, real_ms: f64, now_ms: i64) -> Vec<Effect> {
-        self.now_ms = Some(now_ms);
-        self.drive_tick(real_ms);
+        self.shown.now_ms = Some(now_ms);
+        if let Some(d) = self.drive.as_mut() {
+            d.tick(real_ms);
+        }
         let mut changed = false;
-        if self.sessions_stale && self.picker.is_some() {
-            self.sort_sessions();
+        if self.sessions.is_stale()
+            && let Modal::Picker(p) = &mut self.modal
+        {
+            self.sessions.sort();
+            p.clamp(&self.sessions);
             changed = true;
         }
-        if let Some(p) = self.player.as_mut()
+        if let Some(p) = self.shown.player.as_mut()
             && p.tick(real_ms)
         {
             changed = true;
@@ -466,12 +470,12 @@ impl App {
         if self.list.poll_layouts() {
             changed = true;
         }
-        if self.search.is_some() {
+        if self.found.running.is_some() {
             self.poll_search();
             changed = true;
         }
-        if let Overlay::Pager(p) = &mut self.overlay
-            && p.poll()
+        if let Modal::Pager(p) = &mut self.modal
+            && p.pager.poll()
         {
             changed = true;
         }
@@ -490,105 +494,155 @@ impl App {
         }
     }
 
-    fn on_mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
-        if !matches!(self.overlay, Overlay::None) {
-            self.build_pager();
-            if let Overlay::Pager(p) = &mut self.overlay {
-                let rows = (self.height as usize).saturating_sub(1);
-                match m.kind {
-                    MouseEventKind::ScrollDown => p.scroll_by(3, rows),
-                    MouseEventKind::ScrollUp => p.scroll_by(-3, rows),
-                    _ => return Vec::new(),
-                }
-                return vec![Effect::Redraw];
-            }
-            return Vec::new();
+    /// Open the session picker on the session shown.
+    pub(super) fn open_picker(&mut self) {
+        if self.sessions.is_stale() {
+            self.sessions.sort();
         }
-        match m.kind {
-            MouseEventKind::ScrollDown => self.scroll(3),
-            MouseEventKind::ScrollUp => self.scroll(-3),
-            MouseEventKind::Down(MouseButton::Left) => {
-                let Some(Some(entry)) = self.row_map.get(m.row as usize).copied() else {
-                    return Vec::new();
-                };
-                if entry == self.list.focus && !self.list.follow {
-                    self.toggle_card();
-                } else {
-                    self.list.follow = false;
-                    self.list.focus = entry;
+        let current = self.transcript().session_id.as_deref();
+        self.modal = Modal::Picker(Picker::open(&self.sessions, current));
+    }
+
+    /// A key goes to what has it: the modal part, else `deck connect`'s
+    /// keys, else the transcript's.
+    fn on_key(&mut self, k: KeyEvent) -> Vec<Effect> {
+        match std::mem::take(&mut self.modal) {
+            Modal::None => self.transcript_key(k),
+            Modal::Compose => {
+                self.modal = Modal::Compose;
+                self.transcript_key(k)
+            }
+            Modal::Search(mut prompt) => match prompt.handle(k) {
+                Outcome::Stay => {
+                    self.modal = Modal::Search(prompt);
+                    Vec::new()
                 }
+                Outcome::App(super::keys::Action::Submit) => {
+                    self.found.query = prompt.text;
+                    self.start_search(true);
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            },
+            Modal::Pager(mut part) => {
+                let cx = self.pager_cx();
+                let out = part.handle(k, cx);
+                self.after_part(out, Modal::Pager(part))
+            }
+            Modal::Help(mut help) => match help.handle(k, self.height) {
+                Outcome::Stay => {
+                    self.modal = Modal::Help(help);
+                    Vec::new()
+                }
+                Outcome::Quit => vec![Effect::Quit],
+                _ => {
+                    self.modal = help.under.map_or(Modal::None, Modal::Pager);
+                    Vec::new()
+                }
+            },
+            Modal::Picker(mut picker) => {
+                if self.sessions.is_stale() {
+                    self.sessions.sort();
+                    picker.clamp(&self.sessions);
+                }
+                let current = self.shown.transcript().session_id.as_deref();
+                let out = picker.handle(
+                    k,
+                    &self.sessions,
+                    current,
+                    self.drive.is_some(),
+                    &mut self.message,
+                );
+                self.after_part(out, Modal::Picker(picker))
+            }
+        }
+    }
+
+    /// What the pager's keys need.
+    pub(super) fn pager_cx(&mut self) -> super::pager::PagerCx<'_> {
+        super::pager::PagerCx {
+            transcript: self.shown.transcript(),
+            theme: self.looks.theme(),
+            width: self.width,
+            height: self.height,
+            message: &mut self.message,
+        }
+    }
+
+    /// Follow a part's answer to a key; `part` is the part, taken out of
+    /// [`App::modal`] while it answered.
+    fn after_part(&mut self, out: Outcome, part: Modal) -> Vec<Effect> {
+        match out {
+            Outcome::Stay => {
+                self.modal = part;
+                Vec::new()
+            }
+            Outcome::Close(fx) => fx,
+            Outcome::Quit => {
+                self.modal = part;
+                vec![Effect::Quit]
+            }
+            Outcome::Help => {
+                self.modal = match part {
+                    Modal::Pager(p) => Modal::Help(Help::new(Some(p))),
+                    _ => Modal::Help(Help::new(None)),
+                };
+                Vec::new()
+            }
+            Outcome::App(a) => {
+                self.modal = part;
+                self.app_action(a)
+            }
+        }
+    }
+
+    fn on_mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
+        let down = match m.kind {
+            MouseEventKind::ScrollDown => true,
+            MouseEventKind::ScrollUp => false,
+            _ if matches!(self.modal, Modal::None | Modal::Compose | Modal::Search(_)) => {
+                return self.transcript_click(m);
             }
             _ => return Vec::new(),
+        };
+        match std::mem::take(&mut self.modal) {
+            Modal::Pager(mut part) => {
+                let cx = self.pager_cx();
+                part.wheel(down, cx);
+                self.modal = Modal::Pager(part);
+            }
+            m @ (Modal::Help(_) | Modal::Picker(_)) => {
+                self.modal = m;
+                return Vec::new();
+            }
+            m => {
+                self.modal = m;
+                self.scroll(if down { 3 } else { -3 });
+            }
         }
         vec![Effect::Redraw]
     }
 
-    fn on_key(&mut self, k: KeyEvent) -> Vec<Effect> {
-        if self.picker.is_some() {
-            return self.on_picker_key(k);
-        }
-        if let Some((target, mut text)) = self.prompt.take() {
-            match k.code {
-                KeyCode::Esc => {}
-                KeyCode::Enter => self.run_search(target, &text),
-                KeyCode::Backspace => {
-                    text.pop();
-                    self.prompt = Some((target, text));
-                }
-                KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {}
-                KeyCode::Char(c) => {
-                    text.push(c);
-                    self.prompt = Some((target, text));
-                }
-                _ => self.prompt = Some((target, text)),
-            }
-            return Vec::new();
-        }
-        match &self.overlay {
-            Overlay::Help => {
-                if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
-                    return vec![Effect::Quit];
-                }
-                // j/k and the page keys scroll a help taller than the screen;
-                // any other key closes it.
-                let page = (self.height as usize).saturating_sub(4).max(1);
-                match k.code {
-                    KeyCode::Char('j') | KeyCode::Down => self.help_scroll += 1,
-                    KeyCode::Char('k') | KeyCode::Up => {
-                        self.help_scroll = self.help_scroll.saturating_sub(1)
-                    }
-                    KeyCode::Char(' ') | KeyCode::PageDown => self.help_scroll += page,
-                    KeyCode::PageUp => self.help_scroll = self.help_scroll.saturating_sub(page),
-                    _ => {
-                        self.help_scroll = 0;
-                        self.overlay = self
-                            .pager_under_help
-                            .take()
-                            .map_or(Overlay::None, Overlay::Pager);
-                    }
-                }
-                let total = super::help::lines(self.theme()).len();
-                self.help_scroll = self.help_scroll.min(total);
-                Vec::new()
-            }
-            Overlay::Pager(_) => match keymap::pager_key(k) {
-                Some(a) => self.pager_action(a),
-                None => Vec::new(),
-            },
-            Overlay::None => {
-                if let Some(fx) = self.drive_key(k) {
-                    return fx;
-                }
-                match keymap::transcript_key(k) {
-                    Some(a) => self.act(a),
-                    None => Vec::new(),
+    /// Pasted text (bracketed paste): into the search line being typed
+    /// (its first line), else whole into the message field.
+    fn paste(&mut self, text: &str) -> Vec<Effect> {
+        match &mut self.modal {
+            Modal::Search(p) => p.paste(text),
+            Modal::Pager(part) if part.prompt.is_some() => {
+                if let Some(p) = part.prompt.as_mut() {
+                    p.paste(text);
                 }
             }
+            modal => {
+                let Some(d) = self.drive.as_mut() else {
+                    return Vec::new();
+                };
+                if matches!(modal, Modal::None) {
+                    *modal = Modal::Compose;
+                }
+                d.composer.insert(text);
+            }
         }
-    }
-
-    /// Snapshot of records for tests and the driver: shared, immutable.
-    pub fn shared_records(records: Vec<Record>) -> Arc<Vec<Record>> {
-        Arc::new(records)
+        vec![Effect::Redraw]
     }
 }

@@ -34,11 +34,11 @@ pub fn frames(t: Transcript, width: u16, height: u16, iterations: usize) -> Fram
     let mut app = App::viewer("bench".into(), t, vec![Theme::dark()]);
     // As the interactive app draws: first layouts plain, colours from the
     // layout thread (taken in before each move, as the app's tick does).
-    app.list.progressive = true;
+    app.lay_out_progressively();
     app.update(Msg::Resize(width, height));
     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
-    crate::app::draw::draw(&mut app, &mut buf);
-    let entries = app.list.entries.len().max(1);
+    crate::app::draw::frame(&mut app, &mut buf);
+    let entries = app.list().entries.len().max(1);
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
     let mut times = Vec::with_capacity(iterations);
     for _ in 0..iterations {
@@ -55,20 +55,15 @@ pub fn frames(t: Transcript, width: u16, height: u16, iterations: usize) -> Fram
             5 => Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)),
             // A jump to a random place: focus an entry anywhere in the session.
             _ => {
-                app.list.follow = false;
-                app.list.focus = (x >> 8) as usize % entries;
-                app.list.anchor = crate::view::list::Anchor {
-                    entry: app.list.focus,
-                    row: 0,
-                };
+                app.show_at_top((x >> 8) as usize % entries);
                 key(KeyCode::Char('j'))
             }
         };
-        app.list.poll_layouts();
+        app.take_layouts();
         app.update(msg);
         let start = Instant::now();
         buf.reset();
-        crate::app::draw::draw(&mut app, &mut buf);
+        crate::app::draw::frame(&mut app, &mut buf);
         times.push(start.elapsed().as_micros());
     }
     percentiles(times)
@@ -118,20 +113,16 @@ pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64)
     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
     // No list drawn first: its stand-in for the card would already have
     // scanned the view; this is the cold open.
-    if let Some(entry) = heaviest.and_then(|i| app.list.entries.iter().position(|&e| e == i)) {
-        app.list.follow = false;
-        app.list.focus = entry;
+    if let Some(entry) = heaviest.and_then(|i| app.list().entries.iter().position(|&e| e == i)) {
+        app.set_focus(entry);
     }
     let key = |c: KeyCode| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
     let start = Instant::now();
     app.update(key(KeyCode::Char('v')));
     buf.reset();
-    crate::app::draw::draw(&mut app, &mut buf);
+    crate::app::draw::frame(&mut app, &mut buf);
     let first_us = start.elapsed().as_micros();
-    let pager = |app: &App| match &app.overlay {
-        crate::app::state::Overlay::Pager(p) => Some((p.len(), p.progress())),
-        _ => None,
-    };
+    let pager = |app: &App| app.modal().pager().map(|p| (p.len(), p.progress()));
     let first_rows = pager(&app).map_or(0, |(n, _)| n);
     let (mut text_ms, mut colours_ms) = (None, None);
     let tick = Msg::Tick {
@@ -150,7 +141,7 @@ pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64)
         }
     }
     buf.reset();
-    crate::app::draw::draw(&mut app, &mut buf);
+    crate::app::draw::frame(&mut app, &mut buf);
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut times = Vec::with_capacity(jumps);
     for n in 0..jumps {
@@ -162,16 +153,15 @@ pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64)
             1 => key(KeyCode::Char('g')),
             2 => key(KeyCode::PageDown),
             _ => {
-                if let crate::app::state::Overlay::Pager(p) = &mut app.overlay {
-                    p.scroll = (x >> 8) as usize % p.len().max(1);
-                }
+                let len = app.modal().pager().map_or(1, |p| p.len().max(1));
+                app.scroll_pager_to((x >> 8) as usize % len);
                 key(KeyCode::Char('j'))
             }
         };
         let start = Instant::now();
         app.update(msg);
         buf.reset();
-        crate::app::draw::draw(&mut app, &mut buf);
+        crate::app::draw::frame(&mut app, &mut buf);
         times.push(start.elapsed().as_micros());
     }
     PagerTimes {

@@ -90,15 +90,19 @@ pub(crate) fn run_tui_with(
 ) -> anyhow::Result<()> {
     let cfg = config::load()?;
     let mut app = App::live(label, session, Vec::new());
-    app.pick_on_start = pick_on_start;
+    if pick_on_start {
+        app.pick_on_start();
+    }
     // Only a host client can send prompts and answer what the host asks.
     let on_switch = host.map(|(switch, drive)| {
         app.enable_driving(drive.history);
-        if let Some(d) = app.drive.as_mut() {
+        if let Some(d) = app.driving_mut() {
             d.cwd = drive.cwd;
             d.preset = drive.preset;
+        }
+        if drive.typing {
             // A session made to talk to: the message field has the keys.
-            d.typing = drive.typing;
+            app.start_typing();
         }
         switch
     });

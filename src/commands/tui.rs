@@ -17,9 +17,8 @@ fn density(arg: Option<Density>, cfg: &Config) -> Density {
 /// Apply the config file and the command-line options to a new app.
 pub(crate) fn base_app(app: &mut App, tui: &TuiArgs, cfg: &Config) -> anyhow::Result<()> {
     let (themes, idx) = config::resolve_themes(tui.theme.as_deref(), cfg)?;
-    app.themes = themes;
-    app.theme_idx = idx;
-    app.density = density(tui.density, cfg);
+    app.set_themes(themes, idx);
+    app.set_density(density(tui.density, cfg));
     Ok(())
 }
 

@@ -184,10 +184,10 @@ fn a_stream_of_many_sessions_is_listed_one_change_at_a_time() {
     }
     app.update(Msg::Session(SessionChange::Gone("s19999".into())));
     app.update(common::tui::ch('S'));
-    assert_eq!(app.picker, Some(0));
-    assert_eq!(app.sessions.len(), 19_999);
-    assert_eq!(app.sessions[0].id, "s19998", "newest first");
-    assert_eq!(app.sessions.last().unwrap().id, "s0");
+    assert_eq!(app.modal().picker(), Some(0));
+    assert_eq!(app.sessions().len(), 19_999);
+    assert_eq!(app.sessions()[0].id, "s19998", "newest first");
+    assert_eq!(app.sessions().last().unwrap().id, "s0");
 }
 
 #[test]
@@ -306,7 +306,7 @@ fn a_search_runs_beside_the_keys_and_finds_what_a_search_at_once_finds() {
     let mut sync = App::viewer("tour".into(), t.clone(), vec![Theme::dark()]);
     sync.update(Msg::Resize(100, 30));
     let mut app = App::viewer("tour".into(), t, vec![Theme::dark()]);
-    app.background_search = true;
+    app.search_in_background();
     app.update(Msg::Resize(100, 30));
     for a in [&mut sync, &mut app] {
         common::tui::typed(a, "/notes");
@@ -324,9 +324,9 @@ fn a_search_runs_beside_the_keys_and_finds_what_a_search_at_once_finds() {
         ticks += 1;
         assert!(ticks < 5_000, "the search never ended");
     }
-    assert!(!sync.matches.is_empty());
-    assert_eq!(app.matches, sync.matches);
-    assert!(app.current_match.is_some(), "it went to a match");
+    assert!(!sync.found().matches.is_empty());
+    assert_eq!(app.found().matches, sync.found().matches);
+    assert!(app.found().current.is_some(), "it went to a match");
 }
 
 #[test]

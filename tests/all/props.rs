@@ -271,19 +271,19 @@ proptest! {
 /// Draw the app and check the list rows against the list's own heights.
 fn check_screen(app: &mut App) -> Result<(), TestCaseError> {
     let area = common::tui::draw(app).area;
-    if area.is_empty() || matches!(app.overlay, deck::app::state::Overlay::Pager(_)) {
+    if area.is_empty() || app.modal().is_pager() {
         // Nothing drawn, or the pager over the list: `row_map` is still the
         // last list screen's.
         return Ok(());
     }
-    let w = app.width as usize;
+    let w = app.width() as usize;
     let t = app.transcript().clone();
     let theme = app.theme().clone();
     let opts = app.list_options();
     let inner = w.saturating_sub(MARGIN).max(1);
     // Rows per entry, in screen order (the list draws from the top).
     let mut runs: Vec<(usize, usize)> = Vec::new();
-    for e in app.row_map.iter().flatten() {
+    for e in app.row_map().iter().flatten() {
         match runs.last_mut() {
             Some((last, n)) if last == e => *n += 1,
             _ => runs.push((*e, 1)),
@@ -291,7 +291,7 @@ fn check_screen(app: &mut App) -> Result<(), TestCaseError> {
     }
     for (k, (e, n)) in runs.iter().enumerate() {
         let lines: Vec<_> = app
-            .list
+            .list_mut()
             .lines(&t, &theme, &opts, *e)
             .iter()
             .cloned()
@@ -299,7 +299,7 @@ fn check_screen(app: &mut App) -> Result<(), TestCaseError> {
         prop_assert_eq!(too_wide(&lines, inner), None, "entry {}", e);
         // The first and last entries may be cut by the screen edges.
         if k > 0 && k + 1 < runs.len() {
-            let h = app.list.height(&t, &theme, &opts, *e);
+            let h = app.list_mut().height(&t, &theme, &opts, *e);
             prop_assert_eq!(*n, h, "entry {} drew {} rows, height {}", e, n, h);
         }
     }

@@ -107,13 +107,10 @@ fn focused_item(app: &App) -> Item {
 #[test]
 fn typing_sends_a_queued_prompt_and_keeps_history() {
     let mut app = connect_app();
-    assert!(
-        !app.driving().unwrap().typing,
-        "the transcript has the keys first"
-    );
+    assert!(!app.typing(), "the transcript has the keys first");
     // `i` gives the keys to the composer; letters now type (j is not "next").
     app.update(ch('i'));
-    assert!(app.driving().unwrap().typing);
+    assert!(app.typing());
     typed(&mut app, "hello j");
     app.update(alt_enter());
     typed(&mut app, "second");
@@ -146,7 +143,7 @@ fn typing_sends_a_queued_prompt_and_keeps_history() {
     typed(&mut app, "   ");
     assert!(hosts(&app.update(key(KeyCode::Enter))).is_empty());
     app.update(key(KeyCode::Esc));
-    assert!(!app.driving().unwrap().typing);
+    assert!(!app.typing());
     // Ctrl-c with text clears it; on an empty field (idle) it quits.
     app.update(key(KeyCode::Tab));
     typed(&mut app, "oops");
@@ -159,10 +156,7 @@ fn typing_sends_a_queued_prompt_and_keeps_history() {
 fn pasted_text_lands_whole_and_without_controls() {
     let mut app = connect_app();
     app.update(Msg::Paste("line one\r\nline two\x1b[2J\tend".into()));
-    assert!(
-        app.driving().unwrap().typing,
-        "a paste gives the composer the keys"
-    );
+    assert!(app.typing(), "a paste gives the composer the keys");
     assert_eq!(composer_text(&app), "line one\nline two[2J    end");
     let fx = app.update(key(KeyCode::Enter));
     assert_eq!(
@@ -176,7 +170,7 @@ fn pasted_text_lands_whole_and_without_controls() {
     app.update(key(KeyCode::Esc));
     app.update(ch('/'));
     app.update(Msg::Paste("needle\nrest".into()));
-    assert_eq!(app.prompt.as_ref().unwrap().1, "needle");
+    assert_eq!(app.modal().prompt().unwrap().0, "needle");
 }
 
 #[test]
@@ -207,7 +201,7 @@ fn while_a_turn_runs_enter_steers_and_ctrl_c_or_esc_esc_cancel() {
     // Esc Esc cancels; the first Esc alone only warns.
     let fx = app.update(key(KeyCode::Esc));
     assert!(hosts(&fx).is_empty());
-    assert!(app.message.as_deref().unwrap().contains("Esc again"));
+    assert!(app.message().unwrap().contains("Esc again"));
     assert_eq!(hosts(&app.update(key(KeyCode::Esc))), [Control::Cancel]);
     // Two Esc more than a second apart do not.
     app.update(key(KeyCode::Esc));
@@ -242,7 +236,7 @@ fn a_new_approval_takes_the_focus_shows_its_call_and_closes_when_resolved() {
     let mut feed = Feed::approvals();
     feed.until(&mut app, "\"method\":\"approval/requested\"");
     // The approval/asked event came first: no rpc id yet, nothing focused.
-    assert!(app.list.follow);
+    assert!(app.list().follow);
     app.update(ch('i'));
     typed(&mut app, "half a thought");
     app.update(Msg::Notice("prompt sent".into()));
@@ -251,8 +245,8 @@ fn a_new_approval_takes_the_focus_shows_its_call_and_closes_when_resolved() {
         panic!("the approval is focused");
     };
     assert!(p.is_waiting());
+    assert!(!app.typing(), "y / n must answer it, not type");
     let d = app.driving().unwrap();
-    assert!(!d.typing, "y / n must answer it, not type");
     assert_eq!(d.composer.text(), "half a thought", "the draft is kept");
     let s = screen(&mut app);
     assert!(s.contains("◌ ⚑ Approval · bash"), "{s}");
@@ -310,9 +304,9 @@ fn a_new_approval_takes_the_focus_shows_its_call_and_closes_when_resolved() {
         rows.is_empty() || !rows.iter().any(|l| l.contains("$ echo probe")),
         "{rows:#?}"
     );
-    assert!(app.list.follow);
+    assert!(app.list().follow);
+    assert!(app.typing());
     let d = app.driving().unwrap();
-    assert!(d.typing);
     assert_eq!(d.composer.text(), "half a thought");
     // A later key does not answer anything.
     assert!(hosts(&app.update(key(KeyCode::Esc))).is_empty());
@@ -358,7 +352,7 @@ fn a_question_is_focused_numbered_and_answered_by_option_key() {
     );
     // An option that does not exist says so.
     assert!(hosts(&app.update(ch('5'))).is_empty());
-    assert!(app.message.as_deref().unwrap().contains("no option 5"));
+    assert!(app.message().unwrap().contains("no option 5"));
     let fx = app.update(ch('1'));
     assert_eq!(
         hosts(&fx),
@@ -372,7 +366,7 @@ fn a_question_is_focused_numbered_and_answered_by_option_key() {
     );
     // question/resolved: closed, the tail followed again.
     feed.next(&mut app, 1);
-    assert!(app.list.follow);
+    assert!(app.list().follow);
 }
 
 #[test]
@@ -409,15 +403,15 @@ fn several_questions_and_several_choices() {
     app.update(frame_msg(frame));
     assert!(matches!(focused_item(&app), Item::Prompt(_)));
     assert!(hosts(&app.update(ch('2'))).is_empty(), "first question: Go");
-    assert!(app.message.as_deref().unwrap().starts_with("question 2/2"));
+    assert!(app.message().unwrap().starts_with("question 2/2"));
     // Enter before any choice says what to do.
     assert!(hosts(&app.update(key(KeyCode::Enter))).is_empty());
-    assert!(app.message.as_deref().unwrap().contains("choose"));
+    assert!(app.message().unwrap().contains("choose"));
     app.update(ch('1'));
     app.update(ch('3'));
     app.update(ch('2'));
     app.update(ch('2'));
-    assert!(app.message.as_deref().unwrap().contains("cli, docs"));
+    assert!(app.message().unwrap().contains("cli, docs"));
     let fx = app.update(key(KeyCode::Enter));
     assert_eq!(
         hosts(&fx),
@@ -435,13 +429,13 @@ fn several_questions_and_several_choices() {
 #[test]
 fn n_in_the_picker_creates_a_session_where_asked() {
     let mut app = connect_app();
-    if let Some(d) = app.drive.as_mut() {
+    if let Some(d) = app.driving_mut() {
         d.cwd = Some("/work/project".into());
         d.preset = Some("capture".into());
     }
     app.update(ch('S'));
     assert!(
-        app.picker.is_some(),
+        app.modal().picker().is_some(),
         "connected, S opens even an empty list"
     );
     let s = screen(&mut app);
@@ -455,7 +449,7 @@ fn n_in_the_picker_creates_a_session_where_asked() {
             preset: Some("capture".into()),
         }]
     );
-    assert!(app.picker.is_none());
+    assert!(app.modal().picker().is_none());
     // No session shown yet: the field says how to get one.
     let mut empty = App::live("host".into(), None, themes());
     empty.enable_driving(Vec::new());
@@ -516,11 +510,11 @@ fn approvals_asked_together_are_answered_one_after_the_other() {
     // The newest first; once it is resolved, the one still waiting.
     assert_eq!(approval_id(&app.update(ch('y'))), "a2");
     app.update(resolved("r3", "a2"));
-    assert!(!app.driving().unwrap().typing);
-    assert!(!app.list.follow);
+    assert!(!app.typing());
+    assert!(!app.list().follow);
     assert_eq!(approval_id(&app.update(ch('n'))), "a1");
     app.update(resolved("r4", "a1"));
     // Both done: the tail and the message field as they were before.
-    assert!(app.list.follow);
-    assert!(app.driving().unwrap().typing);
+    assert!(app.list().follow);
+    assert!(app.typing());
 }

@@ -6,7 +6,7 @@
 //! search, player and mouse are in `tui_keys_pager_search_player.rs`.
 
 use crossterm::event::KeyCode;
-use deck::app::state::Overlay;
+use deck::app::Modal;
 use deck::app::{App, Effect, Msg};
 use deck::cards::Density;
 use deck::session::Item;
@@ -18,26 +18,29 @@ use crate::common::tui::*;
 #[test]
 fn j_k_and_arrows_move_the_focus() {
     let mut app = tour_viewer();
-    let last = app.list.entries.len() - 1;
-    assert_eq!((app.list.focus, app.list.follow), (0, false));
+    let last = app.list().entries.len() - 1;
+    assert_eq!((app.list().focus, app.list().follow), (0, false));
     app.update(ch('j'));
-    assert_eq!(app.list.focus, 1);
+    assert_eq!(app.list().focus, 1);
     app.update(key(KeyCode::Down));
-    assert_eq!(app.list.focus, 2);
+    assert_eq!(app.list().focus, 2);
     app.update(ch('k'));
-    assert_eq!(app.list.focus, 1);
+    assert_eq!(app.list().focus, 1);
     app.update(key(KeyCode::Up));
     app.update(key(KeyCode::Up));
-    assert_eq!(app.list.focus, 0, "k stops at the first card");
+    assert_eq!(app.list().focus, 0, "k stops at the first card");
     for _ in 0..last + 5 {
         app.update(ch('j'));
     }
-    assert_eq!(app.list.focus, last, "j stops at the last card");
-    assert!(!app.list.follow, "moving the focus never follows the tail");
+    assert_eq!(app.list().focus, last, "j stops at the last card");
+    assert!(
+        !app.list().follow,
+        "moving the focus never follows the tail"
+    );
     // The focus is kept on screen: the last card is drawn, with the focus bar.
     let buf = draw(&mut app);
-    assert!(app.row_map.contains(&Some(last)));
-    let r = app.row_map.iter().position(|e| *e == Some(last)).unwrap();
+    assert!(app.row_map().contains(&Some(last)));
+    let r = app.row_map().iter().position(|e| *e == Some(last)).unwrap();
     assert!(rows(&buf)[r].starts_with('▌'), "{}", rows(&buf)[r]);
 }
 
@@ -63,7 +66,7 @@ fn ctrl_d_u_and_page_keys_scroll_half_and_full_pages() {
     app.update(ctrl('b'));
     app.update(ctrl('b'));
     assert_eq!(list_rows(&mut app), window(0), "clamped at the top");
-    assert!(!app.list.follow);
+    assert!(!app.list().follow);
 }
 
 #[test]
@@ -74,18 +77,18 @@ fn scrolling_keeps_the_focus_on_screen() {
         app.update(k);
         draw(&mut app);
         assert!(
-            app.row_map.contains(&Some(app.list.focus)),
+            app.row_map().contains(&Some(app.list().focus)),
             "focus {} is off screen",
-            app.list.focus
+            app.list().focus
         );
     }
     app.update(key(KeyCode::PageUp));
     draw(&mut app);
-    assert!(app.row_map.contains(&Some(app.list.focus)));
-    let before = app.list.focus;
+    assert!(app.row_map().contains(&Some(app.list().focus)));
+    let before = app.list().focus;
     app.update(ch('j'));
     assert_eq!(
-        app.list.focus,
+        app.list().focus,
         before + 1,
         "j goes on from the card on screen"
     );
@@ -94,52 +97,52 @@ fn scrolling_keeps_the_focus_on_screen() {
 #[test]
 fn g_home_go_to_the_top_and_capital_g_end_to_the_bottom() {
     let mut app = tour_viewer();
-    let last = app.list.entries.len() - 1;
+    let last = app.list().entries.len() - 1;
     app.update(ch('G'));
-    assert_eq!((app.list.focus, app.list.follow), (last, true));
+    assert_eq!((app.list().focus, app.list().follow), (last, true));
     let s = screen(&mut app);
     assert!(s.contains("turn 4 · error"), "{s}");
     assert!(!s.contains("turn 1 ──"), "{s}");
     app.update(ch('g'));
-    assert_eq!((app.list.focus, app.list.follow), (0, false));
-    assert_eq!((app.list.anchor.entry, app.list.anchor.row), (0, 0));
+    assert_eq!((app.list().focus, app.list().follow), (0, false));
+    assert_eq!((app.list().anchor.entry, app.list().anchor.row), (0, 0));
     assert!(screen(&mut app).starts_with("▌ ── turn 1 ─"));
     app.update(key(KeyCode::End));
-    assert_eq!((app.list.focus, app.list.follow), (last, true));
+    assert_eq!((app.list().focus, app.list().follow), (last, true));
     app.update(key(KeyCode::Home));
-    assert_eq!((app.list.focus, app.list.follow), (0, false));
+    assert_eq!((app.list().focus, app.list().follow), (0, false));
 }
 
 #[test]
 fn capital_g_resumes_following_the_tail_of_a_replay() {
     let mut app = replayer_sized(&tour_path(), None, 80, 24);
     app.update(ch('5'));
-    assert!(app.list.follow, "a replay follows the tail");
+    assert!(app.list().follow, "a replay follows the tail");
     app.update(ch('g'));
-    let n = app.list.entries.len();
-    while app.list.entries.len() == n {
+    let n = app.list().entries.len();
+    while app.list().entries.len() == n {
         app.update(ch('.'));
     }
-    let grown = app.list.entries.len() - n;
+    let grown = app.list().entries.len() - n;
     assert_eq!(
-        (app.list.focus, app.unseen),
+        (app.list().focus, app.unseen()),
         (0, grown),
         "scrolled up: counted"
     );
     assert!(screen(&mut app).contains(&format!("↓ {grown} new")));
     app.update(ch('G'));
-    assert_eq!(app.unseen, 0);
-    assert!(app.list.follow);
-    let n = app.list.entries.len();
-    while app.list.entries.len() == n {
+    assert_eq!(app.unseen(), 0);
+    assert!(app.list().follow);
+    let n = app.list().entries.len();
+    while app.list().entries.len() == n {
         app.update(ch('.'));
     }
     assert_eq!(
-        app.list.focus,
-        app.list.entries.len() - 1,
+        app.list().focus,
+        app.list().entries.len() - 1,
         "follows new cards"
     );
-    assert_eq!(app.unseen, 0);
+    assert_eq!(app.unseen(), 0);
 }
 
 #[test]
@@ -151,58 +154,58 @@ fn enter_and_o_toggle_the_focused_card() {
         app.update(ch('j'));
     }
     assert_eq!(focused(&app), item);
-    assert_eq!(app.list.overrides.get(&item), None);
+    assert_eq!(app.list().overrides.get(&item), None);
     app.update(key(KeyCode::Enter));
-    assert_eq!(app.list.overrides.get(&item), Some(&Density::Full));
+    assert_eq!(app.list().overrides.get(&item), Some(&Density::Full));
     app.update(key(KeyCode::Enter));
-    assert_eq!(app.list.overrides.get(&item), Some(&Density::Preview));
+    assert_eq!(app.list().overrides.get(&item), Some(&Density::Preview));
     app.update(ch('o'));
-    assert_eq!(app.list.overrides.get(&item), Some(&Density::Full));
-    assert_eq!(app.list.overrides.len(), 1, "only the focused card");
+    assert_eq!(app.list().overrides.get(&item), Some(&Density::Full));
+    assert_eq!(app.list().overrides.len(), 1, "only the focused card");
 }
 
 #[test]
 fn capital_o_cycles_every_card_line_preview_full() {
     let mut app = tour_viewer();
     app.update(key(KeyCode::Enter));
-    assert_eq!(app.density, Density::Preview);
+    assert_eq!(app.density(), Density::Preview);
     app.update(ch('O'));
-    assert_eq!(app.density, Density::Full);
-    assert!(app.list.overrides.is_empty(), "per-card toggles reset");
-    assert_eq!(app.message.as_deref(), Some("all cards: full"));
+    assert_eq!(app.density(), Density::Full);
+    assert!(app.list().overrides.is_empty(), "per-card toggles reset");
+    assert_eq!(app.message(), Some("all cards: full"));
     app.update(ch('O'));
-    assert_eq!(app.density, Density::Line);
-    assert_eq!(app.message.as_deref(), Some("all cards: line"));
+    assert_eq!(app.density(), Density::Line);
+    assert_eq!(app.message(), Some("all cards: line"));
     // One line per card: the ls card's output is gone.
     assert!(!screen(&mut app).contains("List workspace files"));
     app.update(ch('O'));
-    assert_eq!(app.density, Density::Preview);
+    assert_eq!(app.density(), Density::Preview);
 }
 
 #[test]
 fn h_hides_tool_cards_and_r_hides_reasoning() {
     let t = common::fold(&tour_path());
     let mut app = tour_viewer();
-    assert_eq!(app.list.entries.len(), t.items.len());
+    assert_eq!(app.list().entries.len(), t.items.len());
     app.update(ch('h'));
-    assert!(app.hide_tools);
-    assert_eq!(app.list.entries.len(), t.items.len() - t.cards.len());
+    assert!(app.hide_tools());
+    assert_eq!(app.list().entries.len(), t.items.len() - t.cards.len());
     assert!(
-        app.list
+        app.list()
             .entries
             .iter()
             .all(|&i| !matches!(t.items[i], Item::Tool(_)))
     );
-    assert_eq!(app.message.as_deref(), Some("tool cards hidden"));
+    assert_eq!(app.message(), Some("tool cards hidden"));
     assert!(!screen(&mut app).contains("ls -la"));
     app.update(ch('h'));
-    assert_eq!(app.list.entries.len(), t.items.len());
-    assert_eq!(app.message.as_deref(), Some("tool cards shown"));
+    assert_eq!(app.list().entries.len(), t.items.len());
+    assert_eq!(app.message(), Some("tool cards shown"));
 
     assert!(screen(&mut app).contains("∴ thinking"));
     app.update(ch('r'));
-    assert!(!app.show_reasoning);
-    assert_eq!(app.message.as_deref(), Some("reasoning hidden"));
+    assert!(!app.show_reasoning());
+    assert_eq!(app.message(), Some("reasoning hidden"));
     let s = screen(&mut app);
     assert!(!s.contains("∴ thinking"), "{s}");
     assert!(
@@ -225,13 +228,13 @@ fn e_and_capital_e_visit_every_failed_card() {
     }
     app.update(ch('e'));
     assert_eq!(focused(&app), *bad.last().unwrap());
-    assert_eq!(app.message.as_deref(), Some("no more failed cards"));
+    assert_eq!(app.message(), Some("no more failed cards"));
     for &want in bad.iter().rev().skip(1) {
         app.update(ch('E'));
         assert_eq!(focused(&app), want);
     }
     app.update(ch('E'));
-    assert_eq!(app.message.as_deref(), Some("no more failed cards"));
+    assert_eq!(app.message(), Some("no more failed cards"));
 }
 
 #[test]
@@ -251,10 +254,10 @@ fn brackets_go_to_the_previous_and_next_turn() {
         assert_eq!(focused(&app), want);
     }
     app.update(ch(']'));
-    assert_eq!(app.message.as_deref(), Some("no more turns"));
+    assert_eq!(app.message(), Some("no more turns"));
     app.update(ch('['));
     assert_eq!(focused(&app), turns[2]);
-    assert_eq!(app.list.anchor.entry, turns[2], "the turn is at the top");
+    assert_eq!(app.list().anchor.entry, turns[2], "the turn is at the top");
 }
 
 #[test]
@@ -278,7 +281,7 @@ fn y_copies_the_card_text_and_capital_y_its_target() {
     );
     assert!(text.contains("README.md") && text.ends_with("[exit code: 0]"));
     assert!(!text.contains('│') && !text.contains('✓'), "{text}");
-    assert!(app.message.as_deref().unwrap().starts_with("copied "));
+    assert!(app.message().unwrap().starts_with("copied "));
     assert_eq!(app.update(ch('Y'))[0], Effect::Copy("ls -la".into()));
     goto(&mut app, card_item(&t, "Read /workspace/demo/notes.md"));
     assert_eq!(
@@ -297,7 +300,7 @@ fn y_copies_the_card_text_and_capital_y_its_target() {
     };
     assert!(text.starts_with("[capture-turn-1] Please take a tour"));
     assert_eq!(app.update(ch('Y')), vec![Effect::Redraw]);
-    assert_eq!(app.message.as_deref(), Some("nothing to copy"));
+    assert_eq!(app.message(), Some("nothing to copy"));
 }
 
 #[test]
@@ -305,8 +308,8 @@ fn t_cycles_themes() {
     let mut app = tour_viewer();
     assert_eq!(app.theme().name, "dark");
     app.update(ch('t'));
-    assert_eq!((app.theme_idx, app.theme().name.as_str()), (1, "light"));
-    assert_eq!(app.message.as_deref(), Some("theme light"));
+    assert_eq!((app.theme_idx(), app.theme().name.as_str()), (1, "light"));
+    assert_eq!(app.message(), Some("theme light"));
     assert!(screen(&mut app).contains("· light · ? help"));
     app.update(ch('t'));
     assert_eq!(app.theme().name, "dark");
@@ -316,14 +319,14 @@ fn t_cycles_themes() {
 fn question_mark_opens_help_and_other_keys_close_it() {
     let mut app = tour_viewer();
     app.update(ch('?'));
-    assert!(matches!(app.overlay, Overlay::Help));
+    assert!(app.modal().is_help());
     assert!(screen(&mut app).contains("deck — keys"));
     assert_eq!(app.update(ch('x')), vec![Effect::Redraw]);
-    assert!(matches!(app.overlay, Overlay::None));
-    assert_eq!(app.list.focus, 0, "the closing key does nothing else");
+    assert!(matches!(app.modal(), Modal::None));
+    assert_eq!(app.list().focus, 0, "the closing key does nothing else");
     app.update(ch('?'));
     app.update(key(KeyCode::Esc));
-    assert!(matches!(app.overlay, Overlay::None), "Esc closes too");
+    assert!(matches!(app.modal(), Modal::None), "Esc closes too");
     app.update(ch('?'));
     assert!(app.update(ctrl('c')).contains(&Effect::Quit));
 }
@@ -333,7 +336,7 @@ fn help_opened_from_the_pager_returns_to_the_pager() {
     let mut app = tour_viewer();
     app.update(ch('v'));
     app.update(ch('?'));
-    assert!(matches!(app.overlay, Overlay::Help));
+    assert!(app.modal().is_help());
     app.update(key(KeyCode::Esc));
     assert_eq!(pager(&app).item, 0);
 }
@@ -350,7 +353,7 @@ fn q_and_ctrl_c_quit() {
     app.update(ch('/'));
     assert_eq!(app.update(ch('q')), vec![Effect::Redraw]);
     assert_eq!(app.update(ctrl('c')), vec![Effect::Redraw]);
-    assert_eq!(app.prompt, None);
+    assert_eq!(app.modal().prompt(), None);
 }
 
 #[test]
@@ -360,24 +363,26 @@ fn help_taller_than_the_screen_scrolls_with_j_and_k() {
     let first = screen(&mut app);
     assert!(first.contains("↓ j/k scroll · q close"), "{first}");
     assert!(
-        !first.contains("pager: / search"),
+        !first.contains("mouse: wheel scrolls"),
         "the end is below the fold"
     );
-    for _ in 0..40 {
+    for _ in 0..200 {
         app.update(ch('j'));
     }
-    assert!(
-        matches!(app.overlay, Overlay::Help),
-        "j scrolls, it does not close"
-    );
+    assert!(app.modal().is_help(), "j scrolls, it does not close");
     let end = screen(&mut app);
-    assert!(end.contains("pager: / search"), "{end}");
+    assert!(end.contains("mouse: wheel scrolls"), "{end}");
     assert!(end.contains("↑ j/k scroll"), "{end}");
     app.update(ch('k'));
-    assert!(app.help_scroll > 0);
+    assert!(app.modal().help_scroll() > Some(0));
     app.update(ch('x'));
-    assert!(matches!(app.overlay, Overlay::None));
-    assert_eq!(app.help_scroll, 0, "the next help starts at the top");
+    assert!(matches!(app.modal(), Modal::None));
+    app.update(ch('?'));
+    assert_eq!(
+        app.modal().help_scroll(),
+        Some(0),
+        "the next help starts at the top"
+    );
 }
 
 fn summaries() -> Vec<deck::source::sessions::SessionSummary> {
@@ -398,60 +403,50 @@ fn capital_s_opens_the_session_picker_and_enter_switches() {
     let mut app = App::live("host".into(), Some("session-2".into()), themes());
     app.update(deck::app::Msg::Resize(100, 30));
     app.update(ch('S'));
-    assert!(app.picker.is_none());
-    assert!(
-        app.message
-            .as_deref()
-            .unwrap_or("")
-            .contains("deck connect")
-    );
+    assert!(app.modal().picker().is_none());
+    assert!(app.message().unwrap_or("").contains("deck connect"));
     app.update(deck::app::Msg::Sessions(summaries()));
     app.update(ch('S'));
     // Newest first, on the session shown.
-    assert_eq!(app.sessions[0].id, "session-2");
-    assert_eq!(app.picker, Some(0));
+    assert_eq!(app.sessions()[0].id, "session-2");
+    assert_eq!(app.modal().picker(), Some(0));
     let s = screen(&mut app);
     assert!(
         s.contains("Session number 1") && s.contains("/work/s1") && s.contains("● "),
         "{s}"
     );
     app.update(ch('j'));
-    assert_eq!(app.picker, Some(1));
+    assert_eq!(app.modal().picker(), Some(1));
     let fx = app.update(key(KeyCode::Enter));
     assert!(fx.contains(&Effect::Switch("session-1".into())), "{fx:?}");
-    assert!(app.picker.is_none());
-    assert!(
-        app.message
-            .as_deref()
-            .unwrap_or("")
-            .starts_with("switching to")
-    );
+    assert!(app.modal().picker().is_none());
+    assert!(app.message().unwrap_or("").starts_with("switching to"));
     // The client answers with a reset: the message goes, the new session shows.
     app.update(deck::app::Msg::Reset {
         session_id: Some("session-1".into()),
     });
-    assert!(app.message.is_none());
+    assert!(app.message().is_none());
     assert_eq!(app.transcript().session_id.as_deref(), Some("session-1"));
     // Enter on the session already shown only closes.
     app.update(ch('S'));
-    assert_eq!(app.picker, Some(1));
+    assert_eq!(app.modal().picker(), Some(1));
     let fx = app.update(key(KeyCode::Enter));
     assert!(!fx.iter().any(|e| matches!(e, Effect::Switch(_))));
     app.update(ch('S'));
     app.update(key(KeyCode::Esc));
-    assert!(app.picker.is_none());
+    assert!(app.modal().picker().is_none());
 }
 
 #[test]
 fn the_picker_opens_at_start_unless_a_session_was_chosen() {
     let mut app = App::live("host".into(), None, themes());
-    app.pick_on_start = true;
+    app.pick_on_start();
     app.update(deck::app::Msg::Sessions(summaries()));
-    assert_eq!(app.picker, Some(0));
+    assert_eq!(app.modal().picker(), Some(0));
     // Only the first list opens it.
     app.update(key(KeyCode::Esc));
     app.update(deck::app::Msg::Sessions(summaries()));
-    assert!(app.picker.is_none());
+    assert!(app.modal().picker().is_none());
 }
 
 /// The approvals capture up to its first `approval/requested` frame: the
@@ -470,13 +465,12 @@ fn waiting_approval_app(answers: bool) -> App {
     app.update(Msg::Resize(100, 30));
     app.update(Msg::Records(s.records));
     let entry = app
-        .list
+        .list()
         .entries
         .iter()
         .position(|&i| matches!(app_item(&app, i), Some(deck::session::Item::Prompt(p)) if p.is_waiting()))
         .expect("a waiting approval");
-    app.list.follow = false;
-    app.list.focus = entry;
+    app.set_focus(entry);
     app
 }
 

@@ -1,11 +1,11 @@
 //! Keys of the TUI's pager, search and replay player, and the mouse, driven
 //! through `App::update` on the real tour capture (the showcase for the
 //! player): the state and the effects each must produce. Mouse hits need a
-//! drawn screen (`app.row_map`), so those tests draw first.
+//! drawn screen (`app.row_map()`), so those tests draw first.
 
 use crossterm::event::{KeyCode, KeyModifiers, MouseEventKind};
-use deck::app::keymap::Action;
-use deck::app::state::{Overlay, PromptFor};
+use deck::app::Modal;
+use deck::app::keys::Action;
 use deck::app::{App, Effect, Msg};
 use deck::cards::Density;
 use deck::view::transcript::{LayoutOptions, layout, render_item};
@@ -44,10 +44,10 @@ fn v_opens_the_pager_and_its_keys_work() {
 
     // Search inside the card: the rows holding "1000", in order.
     app.update(ch('/'));
-    assert!(matches!(app.prompt, Some((PromptFor::PagerSearch, _))));
+    assert!(app.modal().prompt().is_some_and(|(_, pager)| pager));
     typed(&mut app, "1000");
     app.update(key(KeyCode::Enter));
-    assert_eq!(app.prompt, None);
+    assert_eq!(app.modal().prompt(), None);
     let full = render_item(
         &t,
         &t.items[item],
@@ -72,24 +72,21 @@ fn v_opens_the_pager_and_its_keys_work() {
 
     app.update(ch('w'));
     assert!(!pager(&app).wrap);
-    assert_eq!(
-        app.message.as_deref(),
-        Some("wrap off: h/l scroll sideways")
-    );
+    assert_eq!(app.message(), Some("wrap off: h/l scroll sideways"));
     app.update(ch('w'));
     assert!(pager(&app).wrap);
-    assert_eq!(app.message.as_deref(), Some("wrap on"));
+    assert_eq!(app.message(), Some("wrap on"));
 
     assert_eq!(
         app.update(ch('q')),
         vec![Effect::Redraw],
         "q leaves the pager"
     );
-    assert!(matches!(app.overlay, Overlay::None));
+    assert!(matches!(app.modal(), Modal::None));
     assert_eq!(focused(&app), item);
     app.update(ch('v'));
     app.update(key(KeyCode::Esc));
-    assert!(matches!(app.overlay, Overlay::None));
+    assert!(matches!(app.modal(), Modal::None));
 }
 
 #[test]
@@ -109,7 +106,7 @@ fn pager_keys_typed_before_its_first_draw_work() {
     app.update(key(KeyCode::Enter));
     assert_eq!(pager(&app).matches.len(), 1);
     assert_eq!(pager(&app).current, Some(0));
-    assert_eq!(app.message, None, "found, so no `no match` message");
+    assert_eq!(app.message(), None, "found, so no `no match` message");
 }
 
 #[test]
@@ -117,11 +114,11 @@ fn slash_searches_the_whole_transcript_and_n_cycles() {
     let t = common::fold(&tour_path());
     let mut app = tour_viewer();
     app.update(ch('/'));
-    assert!(matches!(app.prompt, Some((PromptFor::Search, _))));
+    assert!(app.modal().prompt().is_some_and(|(_, pager)| !pager));
     assert!(screen(&mut app).contains("search all cards /"));
     typed(&mut app, "notes.mdx");
     app.update(key(KeyCode::Backspace));
-    assert_eq!(app.prompt, Some((PromptFor::Search, "notes.md".into())));
+    assert_eq!(app.modal().prompt(), Some(("notes.md", false)));
     app.update(key(KeyCode::Enter));
     // Independently: rows of the full-density layout that hold the query.
     let full = layout(&t, app.theme(), &LayoutOptions::new(78, Density::Full));
@@ -130,26 +127,26 @@ fn slash_searches_the_whole_transcript_and_n_cycles() {
         .filter(|l| l.text().contains("notes.md"))
         .count();
     assert!(n > 3, "{n}");
-    assert_eq!(app.matches.len(), n);
-    assert_eq!(app.current_match, Some(0));
+    assert_eq!(app.found().matches.len(), n);
+    assert_eq!(app.found().current, Some(0));
     assert_eq!(
-        app.message.as_deref(),
+        app.message(),
         Some(format!("match 1/{n} for \"notes.md\"").as_str())
     );
-    let m = app.matches[0];
-    assert_eq!(app.list.focus, m.entry);
+    let m = app.found().matches[0];
+    assert_eq!(app.list().focus, m.entry);
     assert_eq!(
-        app.list.overrides.get(&app.list.entries[m.entry]),
+        app.list().overrides.get(&app.list().entries[m.entry]),
         Some(&Density::Full),
         "the card holding the match is shown in full"
     );
     app.update(ch('n'));
-    assert_eq!(app.current_match, Some(1));
-    assert!(app.message.as_deref().unwrap().starts_with("match 2/"));
+    assert_eq!(app.found().current, Some(1));
+    assert!(app.message().unwrap().starts_with("match 2/"));
     app.update(ch('N'));
     app.update(ch('N'));
-    assert_eq!(app.current_match, Some(n - 1), "N wraps to the last");
-    assert_eq!(app.list.focus, app.matches[n - 1].entry);
+    assert_eq!(app.found().current, Some(n - 1), "N wraps to the last");
+    assert_eq!(app.list().focus, app.found().matches[n - 1].entry);
     // The match is drawn on screen, highlighted.
     let s = screen(&mut app);
     assert!(s.contains("notes.md"), "{s}");
@@ -157,13 +154,16 @@ fn slash_searches_the_whole_transcript_and_n_cycles() {
     // Esc in the prompt cancels; Esc after a search clears it.
     typed(&mut app, "/zzz");
     app.update(key(KeyCode::Esc));
-    assert_eq!((app.prompt.is_none(), app.matches.len()), (true, n));
+    assert_eq!(
+        (app.modal().prompt().is_none(), app.found().matches.len()),
+        (true, n)
+    );
     app.update(key(KeyCode::Esc));
-    assert!(app.matches.is_empty() && app.query.is_empty());
+    assert!(app.found().matches.is_empty() && app.found().query.is_empty());
     typed(&mut app, "/no-such-text-anywhere");
     app.update(key(KeyCode::Enter));
     assert_eq!(
-        app.message.as_deref(),
+        app.message(),
         Some("no match for \"no-such-text-anywhere\"")
     );
 }
@@ -174,10 +174,10 @@ fn search_matches_follow_the_hidden_tools_filter() {
     let mut app = tour_viewer();
     typed(&mut app, "/bg-done");
     app.update(key(KeyCode::Enter));
-    assert!(!app.matches.is_empty());
+    assert!(!app.found().matches.is_empty());
     app.update(ch('h'));
     app.update(ch('n'));
-    let item = app.list.entries[app.list.focus];
+    let item = app.list().entries[app.list().focus];
     let t = common::fold(&tour_path());
     let text = deck::view::transcript::item_text(&t, &t.items[item]);
     assert!(text.contains("bg-done"), "n landed on {text:?}");
@@ -189,33 +189,33 @@ fn n_after_a_replay_seeked_back_stays_in_the_list() {
     app.act(Action::Jump(10));
     typed(&mut app, "/bg-done");
     app.update(key(KeyCode::Enter));
-    let found = app.matches.len();
+    let found = app.found().matches.len();
     assert!(found > 0);
     app.update(ch('0'));
-    while app.list.entries.len() < 5 {
+    while app.list().entries.len() < 5 {
         app.update(ch('.'));
     }
-    let n = app.list.entries.len();
+    let n = app.list().entries.len();
     assert!(
-        app.matches.iter().all(|m| m.entry >= n),
+        app.found().matches.iter().all(|m| m.entry >= n),
         "all behind the clock: {n} {:?}",
-        app.matches
+        app.found().matches
     );
     for _ in 0..=found {
         app.update(ch('n'));
-        assert!(app.list.focus < n, "focus {} of {n}", app.list.focus);
+        assert!(app.list().focus < n, "focus {} of {n}", app.list().focus);
     }
-    assert_eq!(app.message.as_deref(), Some("no match for \"bg-done\""));
+    assert_eq!(app.message(), Some("no match for \"bg-done\""));
 }
 
 #[test]
 fn player_keys_play_pause_speed_seek_jump_and_step() {
     let mut app = replayer_sized(SHOWCASE, Some(0.0), 80, 24);
     let p = |app: &App| {
-        let p = app.player.as_ref().unwrap();
+        let p = app.player().unwrap();
         (p.playing, p.clock_ms(), p.position())
     };
-    let dur = app.player.as_ref().unwrap().duration_ms();
+    let dur = app.player().unwrap().duration_ms();
     let records = common::load(SHOWCASE).records;
     let times = deck::app::player::effective_times(&records, None);
     assert_eq!(times.last().copied(), Some(dur));
@@ -227,19 +227,19 @@ fn player_keys_play_pause_speed_seek_jump_and_step() {
     app.update(ch(' '));
     assert!(!p(&app).0);
 
-    let speed = |app: &App| app.player.as_ref().unwrap().speed();
+    let speed = |app: &App| app.player().unwrap().speed();
     app.update(ch('+'));
     assert_eq!(speed(&app), 2.0);
     for _ in 0..10 {
         app.update(ch('+'));
     }
     assert_eq!(speed(&app), 64.0);
-    assert_eq!(app.message.as_deref(), Some("speed 64×"));
+    assert_eq!(app.message(), Some("speed 64×"));
     for _ in 0..12 {
         app.update(ch('-'));
     }
     assert_eq!(speed(&app), 0.25);
-    assert_eq!(app.message.as_deref(), Some("speed 0.25×"));
+    assert_eq!(app.message(), Some("speed 0.25×"));
 
     app.update(key(KeyCode::Right));
     assert_eq!(p(&app), (false, 5_000, at(5_000)));
@@ -293,7 +293,7 @@ fn player_keys_play_pause_speed_seek_jump_and_step() {
     let mut v = tour_viewer();
     v.update(ch(' '));
     assert_eq!(
-        v.message.as_deref(),
+        v.message(),
         Some("not a replay: player keys need `deck replay`")
     );
 }
@@ -311,38 +311,38 @@ fn mouse_wheel_scrolls_and_clicks_focus_then_toggle() {
 
     app.update(ch('g'));
     draw(&mut app);
-    let row = app.row_map.iter().position(|e| *e == Some(4)).unwrap() as u16;
+    let row = app.row_map().iter().position(|e| *e == Some(4)).unwrap() as u16;
     assert_eq!(app.update(click(row)), vec![Effect::Redraw]);
-    assert_eq!((app.list.focus, app.list.follow), (4, false));
+    assert_eq!((app.list().focus, app.list().follow), (4, false));
     assert!(
-        app.list.overrides.is_empty(),
+        app.list().overrides.is_empty(),
         "the first click only focuses"
     );
     draw(&mut app);
     app.update(click(row));
-    assert_eq!(app.list.overrides.get(&4), Some(&Density::Full));
+    assert_eq!(app.list().overrides.get(&4), Some(&Density::Full));
     draw(&mut app);
     app.update(click(row));
-    assert_eq!(app.list.overrides.get(&4), Some(&Density::Preview));
+    assert_eq!(app.list().overrides.get(&4), Some(&Density::Preview));
     // The status bar is not an entry.
     assert_eq!(app.update(click(23)), Vec::<Effect>::new());
-    assert_eq!(app.list.focus, 4);
+    assert_eq!(app.list().focus, 4);
 
     // While following the tail, a click on the last card focuses it first.
     app.update(ch('G'));
     draw(&mut app);
-    let last = app.list.entries.len() - 1;
-    let row = app.row_map.iter().position(|e| *e == Some(last)).unwrap() as u16;
+    let last = app.list().entries.len() - 1;
+    let row = app.row_map().iter().position(|e| *e == Some(last)).unwrap() as u16;
     app.update(click(row));
-    assert_eq!((app.list.focus, app.list.follow), (last, false));
-    assert_eq!(app.list.overrides.get(&last), None);
+    assert_eq!((app.list().focus, app.list().follow), (last, false));
+    assert_eq!(app.list().overrides.get(&last), None);
 }
 
 #[test]
 fn resize_and_ticks_change_the_layout_only() {
     let mut app = tour_viewer();
     assert_eq!(app.update(Msg::Resize(120, 40)), vec![Effect::Redraw]);
-    assert_eq!((app.width, app.height, app.list_rows()), (120, 40, 39));
+    assert_eq!((app.width(), app.height(), app.list_rows()), (120, 40, 39));
     assert!(
         app.update(Msg::Tick {
             real_ms: 1000.0,

@@ -211,7 +211,7 @@ fn expected_match_message(query: &str) -> String {
     let mut app = common::tui::viewer_sized(common::tui::SHOWCASE, COLS, ROWS);
     common::tui::typed(&mut app, &format!("/{query}"));
     app.update(common::tui::key(KeyCode::Enter));
-    app.message.clone().expect("a match message")
+    app.message().map(str::to_string).expect("a match message")
 }
 
 #[test]

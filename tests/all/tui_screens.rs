@@ -6,7 +6,7 @@
 //! time on the session's clock, and tiny terminals draw without panicking.
 
 use crossterm::event::KeyCode;
-use deck::app::keymap::Action;
+use deck::app::keys::Action;
 use deck::app::{App, Msg};
 use deck::cards::frame::format_duration;
 use deck::session::Status;
@@ -98,7 +98,7 @@ fn player_at_0_50_and_100_percent() {
     });
     let mut app = tour_replay(80, 24);
     app.act(Action::Jump(10));
-    let p = app.player.as_ref().unwrap();
+    let p = app.player().unwrap();
     assert!(p.at_end() && !p.playing);
     let (done, all) = p.events();
     assert_eq!(done, all);
@@ -156,7 +156,7 @@ fn running_cards_count_time_on_the_session_clock() {
     });
     assert_eq!(screen(&mut app), a);
     let card = running_card(&app);
-    let now = app.player.as_ref().unwrap().session_time_ms().unwrap();
+    let now = app.player().unwrap().session_time_ms().unwrap();
     let want = format!("running {}", format_duration(now - card.started.unwrap()));
     assert!(a.contains(&want), "{want}\n{a}");
 

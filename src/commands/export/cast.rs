@@ -79,7 +79,7 @@ pub fn write_cast(
     // Played once through: no snapshots for seeking.
     let player = Player::forward_only(records.clone(), session_id, opts.idle_limit_ms, opts.speed);
     let mut app = App::replayer(opts.title.clone(), player, vec![opts.theme.clone()]);
-    app.list.synchronous = true;
+    app.lay_out_synchronously();
     app.update(Msg::Resize(w, h));
     let capture = Capture::default();
     let mut term = Terminal::with_options(
@@ -109,7 +109,7 @@ pub fn write_cast(
     };
     // The first screen: clear it, as the app does when it starts.
     let mut first = b"\x1b[2J\x1b[H".to_vec();
-    term.draw(|f| crate::app::draw::draw(&mut app, f.buffer_mut()))?;
+    term.draw(|f| crate::app::draw::frame(&mut app, f.buffer_mut()))?;
     first.extend(capture.take());
     emit(out, 0.0, "o", &String::from_utf8_lossy(&first))?;
     stats.frames += 1;
@@ -117,7 +117,7 @@ pub fn write_cast(
     let mut seen = 0usize;
     // Advance to the next record due, then on while records fall within the
     // same frame's time.
-    while let Some(due) = app.player.as_ref().and_then(Player::next_due_ms) {
+    while let Some(due) = app.player().and_then(Player::next_due_ms) {
         let mut step = due;
         let mut turns = Vec::new();
         let mut since = 0.0;
@@ -125,7 +125,7 @@ pub fn write_cast(
             tick(&mut app, step);
             now += step;
             since += step;
-            let p = app.player.as_ref().expect("a replay has a player");
+            let p = app.player().expect("a replay has a player");
             let (pos, len) = (p.position(), p.len());
             for r in &records[seen..pos.min(len)] {
                 if let Record::Event { event, .. } = r
@@ -146,7 +146,7 @@ pub fn write_cast(
             emit(out, at, "m", &label)?;
             stats.markers += 1;
         }
-        term.draw(|f| crate::app::draw::draw(&mut app, f.buffer_mut()))?;
+        term.draw(|f| crate::app::draw::frame(&mut app, f.buffer_mut()))?;
         let bytes = capture.take();
         if !bytes.is_empty() {
             emit(out, at, "o", &String::from_utf8_lossy(&bytes))?;
@@ -159,11 +159,7 @@ pub fn write_cast(
 
 /// Advance the app's clock by `ms` (the player, spinners, elapsed times).
 fn tick(app: &mut App, ms: f64) {
-    let now_ms = app
-        .player
-        .as_ref()
-        .and_then(Player::session_time_ms)
-        .unwrap_or(0);
+    let now_ms = app.player().and_then(Player::session_time_ms).unwrap_or(0);
     app.update(Msg::Tick {
         real_ms: ms,
         now_ms,

@@ -52,8 +52,7 @@ pub fn replayer_sized(path: &str, idle_limit: Option<f64>, w: u16, h: u16) -> Ap
         ..Default::default()
     };
     let mut app = replay_app("tour".into(), &loaded, None, &args, &Default::default()).unwrap();
-    app.themes = themes();
-    app.theme_idx = 0;
+    app.set_themes(themes(), 0);
     app.update(Msg::Resize(w, h));
     app.update(Msg::Tick {
         real_ms: 0.0,
@@ -104,8 +103,8 @@ pub fn click(row: u16) -> Msg {
 
 /// Draw the whole screen at the app's size.
 pub fn draw(app: &mut App) -> Buffer {
-    let mut buf = Buffer::empty(Rect::new(0, 0, app.width, app.height));
-    deck::app::draw::draw(app, &mut buf);
+    let mut buf = Buffer::empty(Rect::new(0, 0, app.width(), app.height()));
+    deck::app::draw::frame(app, &mut buf);
     buf
 }
 
@@ -207,10 +206,7 @@ pub fn tall_tour() -> Vec<String> {
 }
 
 pub fn pager(app: &App) -> &deck::view::pager::Pager {
-    match &app.overlay {
-        deck::app::state::Overlay::Pager(p) => p,
-        _ => panic!("the pager is not open"),
-    }
+    app.modal().pager().expect("the pager is not open")
 }
 
 /// The screen a replay of `recs` ends on, as the app draws it (every
@@ -226,14 +222,10 @@ pub fn replay_final_screen(
     use deck::app::player::Player;
     let player = Player::new(recs, sid, idle_limit_ms, speed);
     let mut app = App::replayer("test".into(), player, vec![theme.clone()]);
-    app.list.synchronous = true;
+    app.lay_out_synchronously();
     app.update(Msg::Resize(w, h));
-    while let Some(due) = app.player.as_ref().and_then(Player::next_due_ms) {
-        let now_ms = app
-            .player
-            .as_ref()
-            .and_then(Player::session_time_ms)
-            .unwrap_or(0);
+    while let Some(due) = app.player().and_then(Player::next_due_ms) {
+        let now_ms = app.player().and_then(Player::session_time_ms).unwrap_or(0);
         app.update(Msg::Tick {
             real_ms: due,
             now_ms,

@@ -1,0 +1,52 @@
+//! What goes into the app and what comes out: the driver feeds [`Msg`]s to
+//! [`App::update`](super::App::update) and performs the [`Effect`]s it
+//! returns (the app itself does no I/O).
+
+use crossterm::event::{KeyEvent, MouseEvent};
+
+use crate::source::host::Control;
+use crate::source::sessions::{SessionChange, SessionSummary};
+use crate::wire::Record;
+
+/// Messages the driver feeds in.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    /// Wall time passed (`real_ms`) and the current epoch time.
+    Tick {
+        real_ms: f64,
+        now_ms: i64,
+    },
+    /// Records that arrived from a live source.
+    Records(Vec<Record>),
+    /// The live link's state, for the status bar (`● live`, `disconnected …`).
+    Link(String),
+    /// The live source switched session (or restarted): a new transcript.
+    Reset {
+        session_id: Option<String>,
+    },
+    /// The host's sessions (for the `S` picker).
+    Sessions(Vec<SessionSummary>),
+    /// One session new, changed or gone.
+    Session(SessionChange),
+    /// What came of an action on the host, for the status line.
+    Notice(String),
+    /// Text pasted into the terminal (bracketed paste).
+    Paste(String),
+}
+
+/// What the driver must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Quit,
+    /// Put text on the clipboard (OSC 52).
+    Copy(String),
+    /// Something visible changed.
+    Redraw,
+    /// Show another session of the live host.
+    Switch(String),
+    /// Ask the live host to act (answer an approval …).
+    Host(Control),
+}
