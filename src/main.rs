@@ -15,6 +15,7 @@ use deck::view::transcript::LayoutOptions;
 use serde_json::{Value, json};
 
 fn main() -> ExitCode {
+    deck::app::logging::init();
     std::panic::set_hook(Box::new(deck::app::run::say_panic));
     let cli = Cli::parse();
     match run(cli) {

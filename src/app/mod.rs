@@ -17,6 +17,7 @@ pub mod history;
 pub mod keymap;
 pub mod launch;
 pub mod live;
+pub mod logging;
 mod picker;
 pub mod player;
 pub mod run;
