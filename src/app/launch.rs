@@ -99,6 +99,7 @@ pub fn replay_app(
 /// `deck` / `deck demo`.
 pub fn demo(tui: TuiArgs, player: PlayerArgs) -> anyhow::Result<()> {
     super::run::ensure_terminal()?;
+    tracing::info!(mode = "demo", "opening");
     let cfg = config::load()?;
     let loaded = source::load_bytes("demo", source::demo::SHOWCASE)?;
     let mut app = replay_app("demo".into(), &loaded, None, &player, &cfg)?;
@@ -114,6 +115,7 @@ pub fn replay(
     player: PlayerArgs,
 ) -> anyhow::Result<()> {
     super::run::ensure_terminal()?;
+    tracing::info!(mode = "replay", path, session, "opening");
     let cfg = config::load()?;
     let (path, session) = (path.to_string(), session.map(str::to_string));
     super::run::run_loading(
@@ -132,6 +134,7 @@ pub fn replay(
 /// `deck view PATH`: loaded and folded behind a loading screen.
 pub fn view(path: &str, session: Option<&str>, tui: TuiArgs) -> anyhow::Result<()> {
     super::run::ensure_terminal()?;
+    tracing::info!(mode = "view", path, session, "opening");
     let cfg = config::load()?;
     let (path, session) = (path.to_string(), session.map(str::to_string));
     super::run::run_loading(
@@ -139,7 +142,13 @@ pub fn view(path: &str, session: Option<&str>, tui: TuiArgs) -> anyhow::Result<(
         move |progress| {
             let loaded = load(&path, progress)?;
             let s = loaded.session(session.as_deref())?;
+            let started = std::time::Instant::now();
             let t = Transcript::from_records(s.id.clone(), &s.records);
+            tracing::debug!(
+                cards = t.cards.len(),
+                ms = started.elapsed().as_secs_f64() * 1000.0,
+                "folded"
+            );
             let mut app = App::viewer(label(&path), t, Vec::new());
             base_app(&mut app, &tui, &cfg)?;
             Ok(app)

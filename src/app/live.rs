@@ -124,6 +124,7 @@ pub fn listen(endpoint: &str, session: Option<String>, tui: TuiArgs) -> anyhow::
     let rt = runtime()?;
     let bound = rt.block_on(listen::bind(&ep))?;
     let label = bound.describe();
+    tracing::info!(mode = "listen", on = label, session, "opening");
     let (tx, rx) = live::channel();
     let s = session.clone();
     spawn_source(&rt, tx, move |tx| bound.serve(s, None, tx));
@@ -135,6 +136,7 @@ pub fn follow(path: PathBuf, session: Option<String>, tui: TuiArgs) -> anyhow::R
     ensure_terminal()?;
     let rt = runtime()?;
     let label = super::launch::label(&path.to_string_lossy());
+    tracing::info!(mode = "follow", path = %path.display(), session, "opening");
     let (tx, rx) = live::channel();
     let mut f = Follow::new(path);
     f.session.clone_from(&session);
@@ -158,6 +160,14 @@ pub struct Open {
 pub fn connect(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
     ensure_terminal()?;
     let host_url = host::HostUrl::parse(url)?;
+    tracing::info!(
+        mode = "connect",
+        url = %host_url,
+        session = open.session,
+        latest = open.latest,
+        new = open.new,
+        "opening"
+    );
     let rt = runtime()?;
     let cwd = match &open.cwd {
         Some(d) => Some(
@@ -176,6 +186,7 @@ pub fn connect(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
         let id = rt
             .block_on(host::create(&rpc, cwd.as_deref(), open.preset.as_deref()))
             .map_err(|e| anyhow::anyhow!("deck connect --new: no session created: {e}"))?;
+        tracing::info!(session = id, "created a session");
         session = Some(id);
     }
     let choice = match &session {
@@ -232,6 +243,7 @@ pub fn record(
         None => None,
     };
     let shown = output.display().to_string();
+    tracing::info!(mode = "record", source, output = shown, session, "opening");
     let opts = Recording {
         source: ep,
         output,

@@ -165,10 +165,17 @@ impl Rpc {
 
     /// Call `method` and return its `value`.
     pub async fn call(&self, method: &str, payload: Value) -> Result<Value, RpcError> {
-        match tokio::time::timeout(CALL_TIMEOUT, self.call_inner(method, payload)).await {
+        let started = std::time::Instant::now();
+        let r = match tokio::time::timeout(CALL_TIMEOUT, self.call_inner(method, payload)).await {
             Ok(r) => r,
             Err(_) => Err(RpcError::Timeout(method.to_string(), CALL_TIMEOUT)),
+        };
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        match &r {
+            Ok(_) => tracing::debug!(method, ms, "rpc"),
+            Err(e) => tracing::debug!(method, ms, error = %e, "rpc failed"),
         }
+        r
     }
 
     async fn call_inner(&self, method: &str, payload: Value) -> Result<Value, RpcError> {
@@ -275,11 +282,16 @@ impl Rpc {
             .into_client_request()
             .map_err(|e| ws_err(e.to_string()))?;
         let handshake = tokio_tungstenite::client_async(req, stream);
-        match tokio::time::timeout(CALL_TIMEOUT, handshake).await {
+        let r = match tokio::time::timeout(CALL_TIMEOUT, handshake).await {
             Ok(Ok((ws, _))) => Ok(ws),
             Ok(Err(e)) => Err(ws_err(e.to_string())),
             Err(_) => Err(ws_err("no handshake answer".into())),
+        };
+        match &r {
+            Ok(_) => tracing::debug!(path, "websocket open"),
+            Err(e) => tracing::debug!(path, error = %e, "websocket failed"),
         }
+        r
     }
 }
 
