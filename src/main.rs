@@ -7,6 +7,7 @@ use clap::Parser;
 use deck::cli::Cli;
 
 fn main() -> ExitCode {
+    deck::app::logging::init();
     std::panic::set_hook(Box::new(deck::app::run::say_panic));
     match deck::commands::run(Cli::parse()) {
         Ok(code) => code,

@@ -21,6 +21,7 @@ mod finding;
 pub mod help;
 pub mod history;
 pub mod keys;
+pub mod logging;
 pub mod modal;
 pub mod msg;
 pub mod pager;

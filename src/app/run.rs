@@ -58,6 +58,7 @@ fn restore() {
         cursor::Show
     );
     let _ = terminal::disable_raw_mode();
+    tracing::debug!("terminal restored");
 }
 
 /// Restores the terminal when dropped (normal exit and early returns).
@@ -82,6 +83,13 @@ pub fn say_panic(info: &std::panic::PanicHookInfo<'_>) {
         .location()
         .map(|l| format!(" at {}:{}:{}", l.file(), l.line(), l.column()))
         .unwrap_or_default();
+    // The log first: it keeps the backtrace whatever RUST_BACKTRACE says.
+    tracing::error!(
+        at = place.trim_start_matches(" at "),
+        message = %what,
+        backtrace = %std::backtrace::Backtrace::force_capture(),
+        "deck panicked"
+    );
     eprintln!(
         "deck panicked{place}: {}",
         crate::text::sanitize::message(&what)
@@ -105,6 +113,7 @@ fn setup() -> anyhow::Result<Terminal<CrosstermBackend<Stdout>>> {
         EnableBracketedPaste,
         cursor::Hide
     )?;
+    tracing::debug!(size = ?terminal::size().ok(), "terminal set up");
     Ok(Terminal::new(CrosstermBackend::new(out))?)
 }
 
@@ -265,11 +274,15 @@ pub fn run_loading(
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
         if stop.load(Ordering::Relaxed) {
+            tracing::info!("stopped by a signal while loading");
             return Ok(());
         }
         while let Ok((_, ev)) = input.try_recv() {
             match ev {
-                Some(Err(_)) => return Ok(()),
+                Some(Err(e)) => {
+                    tracing::warn!(error = %e, "the terminal is gone (read error) while loading");
+                    return Ok(());
+                }
                 Some(Ok(Event::Key(k))) if loading_quits(&k) => return Ok(()),
                 _ => {}
             }
@@ -298,6 +311,7 @@ pub fn run_loading(
     });
     loop {
         if stop.load(Ordering::Relaxed) {
+            tracing::info!("stopped by a signal");
             break;
         }
         // A key is answered on the next draw at once; other changes are
@@ -363,10 +377,14 @@ pub fn run_loading(
                         next = input.try_recv().ok();
                         continue;
                     };
-                    let Ok(ev) = ev else {
-                        // The terminal is gone (read error): stop.
-                        quit = true;
-                        break;
+                    let ev = match ev {
+                        Ok(ev) => ev,
+                        Err(e) => {
+                            // The terminal is gone (read error): stop.
+                            tracing::warn!(error = %e, "the terminal is gone (read error)");
+                            quit = true;
+                            break;
+                        }
                     };
                     let msg = match ev {
                         Event::Key(k) if k.kind != event::KeyEventKind::Release => {
@@ -395,7 +413,10 @@ pub fn run_loading(
             }
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             // The input thread ended: the terminal is gone.
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => quit = true,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                tracing::warn!("the input thread ended: the terminal is gone");
+                quit = true;
+            }
         }
         if quit {
             break;

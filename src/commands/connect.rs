@@ -28,6 +28,14 @@ pub struct Open {
 pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
     ensure_terminal()?;
     let host_url = host::HostUrl::parse(url)?;
+    tracing::info!(
+        mode = "connect",
+        url = %host_url,
+        session = open.session,
+        latest = open.latest,
+        new = open.new,
+        "opening"
+    );
     let rt = runtime()?;
     let cwd = match &open.cwd {
         Some(d) => Some(
@@ -46,6 +54,7 @@ pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
         let id = rt
             .block_on(host::create(&rpc, cwd.as_deref(), open.preset.as_deref()))
             .map_err(|e| anyhow::anyhow!("deck connect --new: no session created: {e}"))?;
+        tracing::info!(session = id, "created a session");
         session = Some(id);
     }
     let choice = match &session {

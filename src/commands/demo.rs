@@ -9,6 +9,7 @@ use crate::source;
 /// `deck` / `deck demo`.
 pub fn run(tui: TuiArgs, player: PlayerArgs) -> anyhow::Result<()> {
     run::ensure_terminal()?;
+    tracing::info!(mode = "demo", "opening");
     let cfg = config::load()?;
     let loaded = source::load_bytes("demo", source::demo::SHOWCASE)?;
     let mut app = replay_app("demo".into(), &loaded, None, &player, &cfg)?;

@@ -15,6 +15,7 @@ pub fn run(path: PathBuf, session: Option<String>, tui: TuiArgs) -> anyhow::Resu
     ensure_terminal()?;
     let rt = runtime()?;
     let label = label(&path.to_string_lossy());
+    tracing::info!(mode = "follow", path = %path.display(), session, "opening");
     let (tx, rx) = live::channel();
     let mut f = Follow::new(path);
     f.session.clone_from(&session);

@@ -14,6 +14,7 @@ pub fn run(endpoint: &str, session: Option<String>, tui: TuiArgs) -> anyhow::Res
     let rt = runtime()?;
     let bound = rt.block_on(listen::bind(&ep))?;
     let label = bound.describe();
+    tracing::info!(mode = "listen", on = label, session, "opening");
     let (tx, rx) = live::channel();
     let s = session.clone();
     spawn_source(&rt, tx, move |tx| bound.serve(s, None, tx));

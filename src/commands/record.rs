@@ -26,6 +26,7 @@ pub fn run(
         None => None,
     };
     let shown = output.display().to_string();
+    tracing::info!(mode = "record", source, output = shown, session, "opening");
     let opts = Recording {
         source: ep,
         output,

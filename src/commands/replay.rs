@@ -82,6 +82,7 @@ pub fn run(
     player: PlayerArgs,
 ) -> anyhow::Result<()> {
     run::ensure_terminal()?;
+    tracing::info!(mode = "replay", path, session, "opening");
     let cfg = config::load()?;
     let (path, session) = (path.to_string(), session.map(str::to_string));
     run::run_loading(

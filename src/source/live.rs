@@ -140,14 +140,19 @@ impl LiveTx {
         self.send(LiveEvent::Records(records)).await
     }
 
+    /// Report the link's state (each change is logged).
     pub async fn status(&self, s: LinkStatus) -> Result<(), Closed> {
+        tracing::info!(status = ?s, "link");
         self.send(LiveEvent::Status(s)).await
     }
 
+    /// Report a problem of the source itself (logged).
     pub async fn diagnostic(&self, reason: impl Into<String>) -> Result<(), Closed> {
+        let reason = reason.into();
+        tracing::info!(%reason, "source diagnostic");
         self.send(LiveEvent::Diagnostic(Diagnostic {
             origin: Default::default(),
-            reason: reason.into(),
+            reason,
             raw: String::new(),
         }))
         .await

@@ -128,16 +128,23 @@ pub fn load_path_counted(
     path: &str,
     read: &std::sync::Arc<std::sync::atomic::AtomicU64>,
 ) -> Result<Loaded, LoadError> {
+    let started = std::time::Instant::now();
+    tracing::info!(input = path, "loading");
     let io = |source| LoadError::Io {
         path: path.to_string(),
         source,
     };
-    if path == "-" {
+    let loaded = if path == "-" {
         let input = Counted(std::io::stdin(), read.clone());
-        return load_reader(path, input).map_err(io)?;
-    }
-    let file = std::fs::File::open(path).map_err(io)?;
-    load_reader(path, Counted(file, read.clone())).map_err(io)?
+        load_reader(path, input).map_err(io).and_then(|r| r)
+    } else {
+        std::fs::File::open(path)
+            .and_then(|file| load_reader(path, Counted(file, read.clone())))
+            .map_err(io)
+            .and_then(|r| r)
+    };
+    super::load_log::loaded(path, &loaded, started.elapsed());
+    loaded
 }
 
 /// A reader that counts the bytes it hands out.
@@ -174,12 +181,15 @@ pub fn load_reader(
 
 /// Load bytes already in memory. `name` is used in messages.
 pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
-    load_reader(name, bytes).unwrap_or_else(|source| {
+    let started = std::time::Instant::now();
+    let loaded = load_reader(name, bytes).unwrap_or_else(|source| {
         Err(LoadError::Io {
             path: name.into(),
             source,
         })
-    })
+    });
+    super::load_log::loaded(name, &loaded, started.elapsed());
+    loaded
 }
 
 /// How much of the input format detection reads at most: a first line

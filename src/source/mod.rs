@@ -20,6 +20,7 @@ pub mod lines;
 pub mod listen;
 pub mod live;
 pub mod load;
+mod load_log;
 pub mod record;
 pub mod sessions;
 pub mod stream;

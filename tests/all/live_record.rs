@@ -213,7 +213,16 @@ fn bad_sources_are_refused_with_a_message() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(common::stderr(&out).contains("not a host URL"));
+    let said = common::stderr(&out);
+    assert!(said.contains("not a host URL"), "{said}");
+    assert!(said.contains("TLS"), "the reason is said: {said}");
+    let out = deck_cmd()
+        .args(["record", "http://127.0.0.1", "-o"])
+        .arg(dir.path().join("x.jsonl"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(common::stderr(&out).contains("no port"));
     let out = deck_cmd()
         .args(["record", "http://127.0.0.1:1", "--duration", "-1", "-o"])
         .arg(dir.path().join("x.jsonl"))

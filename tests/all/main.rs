@@ -17,6 +17,7 @@ mod live_host;
 mod live_listen;
 mod live_record;
 mod loader;
+mod logging;
 mod parity;
 mod props;
 mod reducer;

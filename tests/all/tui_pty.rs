@@ -22,7 +22,7 @@ const COLS: u16 = 100;
 const DEADLINE: Duration = Duration::from_secs(10);
 
 /// A `deck` process on a pty, with the screen it drew so far.
-struct Tui {
+pub(crate) struct Tui {
     master: Box<dyn MasterPty + Send>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn Child + Send + Sync>,
@@ -36,7 +36,7 @@ impl Tui {
         Tui::spawn_with(args, &[])
     }
 
-    fn spawn_with(args: &[&str], env: &[(&str, &str)]) -> Tui {
+    pub(crate) fn spawn_with(args: &[&str], env: &[(&str, &str)]) -> Tui {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -55,6 +55,7 @@ impl Tui {
         cmd.env_remove("NO_COLOR");
         cmd.env_remove("COLORFGBG");
         cmd.env("XDG_CONFIG_HOME", &config);
+        cmd.env_remove("DECK_LOG");
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -119,8 +120,13 @@ impl Tui {
         self.writer.flush().unwrap();
     }
 
+    /// Everything the process wrote to the terminal so far.
+    pub(crate) fn raw_text(&self) -> String {
+        String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned()
+    }
+
     /// Wait for the process to end, then for its last output.
-    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+    pub(crate) fn wait_exit(&mut self) -> portable_pty::ExitStatus {
         let start = Instant::now();
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {

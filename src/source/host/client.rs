@@ -115,19 +115,32 @@ impl Client {
                 attempt: failures + 1,
             })
             .await?;
+            tracing::debug!(url = %self.rpc.url, attempt = failures + 1, "connecting to the host");
             let reason = match self.connect().await {
                 Ok((mux, host)) => {
+                    tracing::info!(
+                        url = %self.rpc.url,
+                        sessions = self.book.list().len(),
+                        reconnect = !first,
+                        "connected to the host"
+                    );
                     if first {
                         self.check_session()?;
                         first = false;
                     }
                     failures = 0;
                     match self.serve(mux, host, &mut internal, &mut control).await? {
-                        Lost::Stop => return Ok(()),
+                        Lost::Stop => {
+                            tracing::info!("host client stopped: the consumer went away");
+                            return Ok(());
+                        }
                         Lost::Link(reason) => reason,
                     }
                 }
-                Err(e) => e.to_string(),
+                Err(e) => {
+                    tracing::debug!(error = %e, "cannot reach the host");
+                    e.to_string()
+                }
             };
             for (_, h) in self.fetches.drain() {
                 h.abort();
@@ -138,6 +151,12 @@ impl Client {
             self.recording.link_lost()?;
             failures += 1;
             let wait = self.opts.backoff.delay(failures);
+            tracing::warn!(
+                %reason,
+                failures,
+                retry_in_ms = wait.as_millis() as u64,
+                "host link lost"
+            );
             self.set_status(LinkStatus::Disconnected {
                 reason,
                 retry_in_ms: wait.as_millis() as u64,
@@ -305,6 +324,7 @@ impl Client {
     }
 
     async fn diagnostic(&self, reason: String, raw: &str) -> Result<(), HostError> {
+        tracing::debug!(%reason, message = self.messages, "host diagnostic");
         self.tx
             .send(LiveEvent::Diagnostic(Diagnostic {
                 origin: Origin {
@@ -446,6 +466,7 @@ impl Client {
                         self.handle(&session, out).await?;
                     }
                     Err(reason) => {
+                        tracing::warn!(session, %reason, not_found, "history page failed");
                         stitch.fetch_failed();
                         if not_found {
                             self.stitches.remove(&session);

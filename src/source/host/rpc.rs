@@ -22,8 +22,10 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[derive(Debug, thiserror::Error)]
 pub enum RpcError {
-    #[error("not a host URL {0:?} (expected http://HOST:PORT, e.g. http://127.0.0.1:3080)")]
-    Url(String),
+    #[error(
+        "not a host URL {url:?}: {reason} (expected http://HOST:PORT, e.g. http://127.0.0.1:3080)"
+    )]
+    Url { url: String, reason: String },
     #[error("cannot connect to {addr}: {source}")]
     Connect {
         addr: String,
@@ -65,6 +67,7 @@ impl RpcError {
 /// Where the host is: `http://HOST:PORT[/prefix]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostUrl {
+    /// A name or an address; an IPv6 address without its brackets.
     pub host: String,
     pub port: u16,
     /// Path before `/api`, without a trailing slash (usually empty).
@@ -72,31 +75,54 @@ pub struct HostUrl {
 }
 
 impl HostUrl {
+    /// Parse `http://HOST:PORT[/prefix]` (`ws://` too, any case; IPv6 hosts
+    /// in brackets) with [`http::Uri`]. The port is required: the host has
+    /// no standard one. TLS (`https://`, `wss://`), user info, a query or a
+    /// fragment are refused, each with its reason.
     pub fn parse(s: &str) -> Result<HostUrl, RpcError> {
-        let bad = || RpcError::Url(s.to_string());
-        let rest = s
-            .strip_prefix("http://")
-            .or_else(|| s.strip_prefix("ws://"))
-            .ok_or_else(bad)?;
-        let (authority, path) = match rest.find('/') {
-            Some(i) => (&rest[..i], &rest[i..]),
-            None => (rest, ""),
+        let bad = |reason: &str| RpcError::Url {
+            url: s.to_string(),
+            reason: reason.to_string(),
         };
-        let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
-            // [v6]:port
-            let (h, p) = rest.split_once("]:").ok_or_else(bad)?;
-            (h, p)
-        } else {
-            authority.rsplit_once(':').ok_or_else(bad)?
-        };
-        let port = port.parse::<u16>().map_err(|_| bad())?;
-        if host.is_empty() || (host.contains(':') && !authority.starts_with('[')) {
-            return Err(bad());
+        let uri: http::Uri = s
+            .parse()
+            .map_err(|e: http::uri::InvalidUri| bad(&format!("{e}")))?;
+        match uri.scheme_str() {
+            Some(x) if x.eq_ignore_ascii_case("http") || x.eq_ignore_ascii_case("ws") => {}
+            Some(x) if x.eq_ignore_ascii_case("https") || x.eq_ignore_ascii_case("wss") => {
+                return Err(bad("TLS (https://, wss://) is not supported"));
+            }
+            Some(_) => return Err(bad("the scheme is not http:// or ws://")),
+            None => return Err(bad("no scheme")),
         }
+        let authority = uri.authority().ok_or_else(|| bad("no host"))?;
+        if authority.as_str().contains('@') {
+            return Err(bad("user info is not supported"));
+        }
+        if uri.query().is_some() || s.contains('#') {
+            return Err(bad("a query or fragment is not supported"));
+        }
+        // `host()` keeps an IPv6 address's brackets; what follows it is
+        // `:PORT` or nothing.
+        let bracketed = authority.host();
+        let after = &authority.as_str()[bracketed.len()..];
+        let host = bracketed
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(bracketed);
+        if host.is_empty() {
+            return Err(bad("no host"));
+        }
+        let port = match after.strip_prefix(':') {
+            None | Some("") => return Err(bad("no port")),
+            Some(p) => p
+                .parse::<u16>()
+                .map_err(|_| bad("the port is not a number from 0 to 65535"))?,
+        };
         Ok(HostUrl {
             host: host.to_string(),
             port,
-            prefix: path.trim_end_matches('/').to_string(),
+            prefix: uri.path().trim_end_matches('/').to_string(),
         })
     }
 
@@ -139,10 +165,17 @@ impl Rpc {
 
     /// Call `method` and return its `value`.
     pub async fn call(&self, method: &str, payload: Value) -> Result<Value, RpcError> {
-        match tokio::time::timeout(CALL_TIMEOUT, self.call_inner(method, payload)).await {
+        let started = std::time::Instant::now();
+        let r = match tokio::time::timeout(CALL_TIMEOUT, self.call_inner(method, payload)).await {
             Ok(r) => r,
             Err(_) => Err(RpcError::Timeout(method.to_string(), CALL_TIMEOUT)),
+        };
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        match &r {
+            Ok(_) => tracing::debug!(method, ms, "rpc"),
+            Err(e) => tracing::debug!(method, ms, error = %e, "rpc failed"),
         }
+        r
     }
 
     async fn call_inner(&self, method: &str, payload: Value) -> Result<Value, RpcError> {
@@ -249,17 +282,42 @@ impl Rpc {
             .into_client_request()
             .map_err(|e| ws_err(e.to_string()))?;
         let handshake = tokio_tungstenite::client_async(req, stream);
-        match tokio::time::timeout(CALL_TIMEOUT, handshake).await {
+        let r = match tokio::time::timeout(CALL_TIMEOUT, handshake).await {
             Ok(Ok((ws, _))) => Ok(ws),
             Ok(Err(e)) => Err(ws_err(e.to_string())),
             Err(_) => Err(ws_err("no handshake answer".into())),
+        };
+        match &r {
+            Ok(_) => tracing::debug!(path, "websocket open"),
+            Err(e) => tracing::debug!(path, error = %e, "websocket failed"),
         }
+        r
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parts(s: &str) -> (String, u16, String) {
+        let u = HostUrl::parse(s).unwrap();
+        (u.host, u.port, u.prefix)
+    }
+
+    /// The reason `s` is refused, and that the message says what to give.
+    fn refused(s: &str) -> String {
+        let e = HostUrl::parse(s).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.starts_with("not a host URL"), "{msg}");
+        assert!(msg.contains("expected http://HOST:PORT"), "{msg}");
+        match e {
+            RpcError::Url { url, reason } => {
+                assert_eq!(url, s);
+                reason
+            }
+            e => panic!("not a URL error: {e}"),
+        }
+    }
 
     #[test]
     fn host_urls_parse() {
@@ -278,5 +336,98 @@ mod tests {
         assert!(HostUrl::parse("http://:1").is_err());
         assert!(HostUrl::parse("http://h:port").is_err());
         assert!(HostUrl::parse("http://h").is_err());
+    }
+
+    #[test]
+    fn schemes_http_and_ws_in_any_case() {
+        let want = ("h".to_string(), 1, String::new());
+        for s in ["http://h:1", "ws://h:1", "HTTP://h:1", "Ws://h:1/"] {
+            assert_eq!(parts(s), want, "{s}");
+        }
+        // A ws:// URL is the same host, said as http://.
+        assert_eq!(
+            HostUrl::parse("ws://h:1/p").unwrap().to_string(),
+            "http://h:1/p"
+        );
+    }
+
+    #[test]
+    fn tls_and_other_schemes_are_refused_with_their_reason() {
+        for s in ["https://x:1", "wss://x:1", "HTTPS://x:1"] {
+            assert!(refused(s).contains("TLS"), "{s}");
+        }
+        assert!(refused("ftp://x:1").contains("not http:// or ws://"));
+        assert!(refused("unix://x:1").contains("not http:// or ws://"));
+        assert_eq!(refused("127.0.0.1:3080"), "no scheme");
+    }
+
+    #[test]
+    fn ipv6_hosts_keep_their_address_and_port() {
+        assert_eq!(parts("http://[::1]:3080"), ("::1".into(), 3080, "".into()));
+        assert_eq!(
+            parts("ws://[2001:db8::7]:65535/x/"),
+            ("2001:db8::7".into(), 65535, "/x".into())
+        );
+        assert_eq!(
+            HostUrl::parse("http://[2001:db8::7]:80/x")
+                .unwrap()
+                .to_string(),
+            "http://[2001:db8::7]:80/x"
+        );
+        // Unbracketed, or without a port.
+        assert!(HostUrl::parse("http://::1:3080").is_err());
+        assert_eq!(refused("http://[::1]"), "no port");
+        assert_eq!(refused("http://[::1]:"), "no port");
+    }
+
+    #[test]
+    fn the_port_is_required_and_in_range() {
+        // No default port: the host has no standard one.
+        assert_eq!(refused("http://h"), "no port");
+        assert_eq!(refused("http://h/dsh"), "no port");
+        assert_eq!(refused("http://h:"), "no port");
+        assert_eq!(parts("http://h:0").1, 0);
+        assert_eq!(parts("http://h:65535").1, 65535);
+        assert!(HostUrl::parse("http://h:65536").is_err());
+        assert!(HostUrl::parse("http://h:port").is_err());
+        assert!(HostUrl::parse("http://h:-1").is_err());
+    }
+
+    #[test]
+    fn paths_become_the_prefix_without_trailing_slashes() {
+        assert_eq!(parts("http://h:1").2, "");
+        assert_eq!(parts("http://h:1/").2, "");
+        assert_eq!(parts("http://h:1/a/b").2, "/a/b");
+        assert_eq!(parts("http://h:1/a/b//").2, "/a/b");
+        assert_eq!(
+            HostUrl::parse("http://h:1/a/").unwrap().to_string(),
+            "http://h:1/a"
+        );
+    }
+
+    #[test]
+    fn bad_input_is_refused_with_a_reason() {
+        for s in [
+            "",
+            "http://",
+            "http://:1",
+            "http:///x",
+            "not a url",
+            "http://h :1",
+        ] {
+            let reason = refused(s);
+            assert!(!reason.is_empty(), "{s:?}");
+        }
+        assert_eq!(refused("http://:1"), "no host");
+        assert_eq!(refused("http://u@h:1"), "user info is not supported");
+        assert_eq!(refused("http://u:p@h:1"), "user info is not supported");
+        assert_eq!(
+            refused("http://h:1/?x=1"),
+            "a query or fragment is not supported"
+        );
+        assert_eq!(
+            refused("http://h:1/#f"),
+            "a query or fragment is not supported"
+        );
     }
 }

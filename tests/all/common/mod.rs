@@ -71,10 +71,12 @@ pub fn fold_records(records: &[Record]) -> Transcript {
     Transcript::from_records(Some("s".into()), records)
 }
 
-/// The `deck` binary, `NO_COLOR` unset whatever the test's environment.
+/// The `deck` binary, `NO_COLOR` and `DECK_LOG` unset whatever the test's
+/// environment.
 pub fn deck_cmd() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_deck"));
     c.env_remove("NO_COLOR");
+    c.env_remove("DECK_LOG");
     c
 }
 
