@@ -8,7 +8,7 @@ use deck::cli::Cli;
 
 fn main() -> ExitCode {
     deck::app::logging::init();
-    std::panic::set_hook(Box::new(deck::app::run::say_panic));
+    std::panic::set_hook(Box::new(deck::app::terminal::say_panic));
     match deck::commands::run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {

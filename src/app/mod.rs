@@ -21,6 +21,7 @@ mod finding;
 pub mod help;
 pub mod history;
 pub mod keys;
+pub mod loading;
 pub mod logging;
 pub mod modal;
 pub mod msg;
@@ -32,7 +33,9 @@ pub mod player;
 pub mod run;
 pub mod search;
 pub mod state;
+pub mod terminal;
 mod transcript;
+mod update;
 
 pub use modal::Modal;
 pub use msg::{Effect, Msg};

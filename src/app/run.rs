@@ -4,30 +4,23 @@
 //! never when nothing changed. The terminal is restored on every way out:
 //! quit, error, panic (hook), SIGINT, SIGTERM and SIGHUP.
 
-use std::io::{IsTerminal, Stdout, Write};
+use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use base64::Engine;
-use crossterm::event::{
-    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    Event,
-};
-use crossterm::terminal::{
-    self, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen,
-    LeaveAlternateScreen,
-};
-use crossterm::{cursor, execute};
-use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
+use crossterm::event::{self, Event};
+use crossterm::execute;
+use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 
 use super::draw::draw;
+use super::loading::{Progress, draw_loading, loading_quits};
 use super::msg::{Effect, Msg};
 use super::state::App;
-use crate::text::sanitize;
+pub use super::terminal::ensure_terminal;
+use super::terminal::{Guard, osc52, setup};
 use crate::wire::Record;
 
 /// Minimum time between two draws (~60 per second).
@@ -36,96 +29,6 @@ const FRAME: Duration = Duration::from_millis(16);
 const APPLY_BUDGET: Duration = Duration::from_millis(6);
 /// A load shorter than this shows no loading screen.
 const LOADING_SCREEN_AFTER: Duration = Duration::from_millis(40);
-
-/// Refuse to start a TUI when stdout is not a terminal.
-pub fn ensure_terminal() -> anyhow::Result<()> {
-    if !std::io::stdout().is_terminal() {
-        anyhow::bail!(
-            "the interactive view needs a terminal, and stdout is not one; use `deck render PATH` to write a session to a file or pipe"
-        );
-    }
-    Ok(())
-}
-
-fn restore() {
-    let mut out = std::io::stdout();
-    let _ = execute!(
-        out,
-        EndSynchronizedUpdate,
-        DisableMouseCapture,
-        DisableBracketedPaste,
-        LeaveAlternateScreen,
-        cursor::Show
-    );
-    let _ = terminal::disable_raw_mode();
-    tracing::debug!("terminal restored");
-}
-
-/// Restores the terminal when dropped (normal exit and early returns).
-struct Guard;
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        restore();
-    }
-}
-
-/// Say a panic on stderr like any message of deck's: sanitized (its text
-/// may quote input), with a backtrace when `RUST_BACKTRACE` asks for one.
-pub fn say_panic(info: &std::panic::PanicHookInfo<'_>) {
-    let what = info
-        .payload()
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| info.payload().downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".into());
-    let place = info
-        .location()
-        .map(|l| format!(" at {}:{}:{}", l.file(), l.line(), l.column()))
-        .unwrap_or_default();
-    // The log first: it keeps the backtrace whatever RUST_BACKTRACE says.
-    tracing::error!(
-        at = place.trim_start_matches(" at "),
-        message = %what,
-        backtrace = %std::backtrace::Backtrace::force_capture(),
-        "deck panicked"
-    );
-    eprintln!(
-        "deck panicked{place}: {}",
-        crate::text::sanitize::message(&what)
-    );
-    if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
-        eprintln!("{}", std::backtrace::Backtrace::force_capture());
-    }
-}
-
-fn setup() -> anyhow::Result<Terminal<CrosstermBackend<Stdout>>> {
-    std::panic::set_hook(Box::new(|info| {
-        restore();
-        say_panic(info);
-    }));
-    terminal::enable_raw_mode().context("cannot switch the terminal to raw mode")?;
-    let mut out = std::io::stdout();
-    execute!(
-        out,
-        EnterAlternateScreen,
-        EnableMouseCapture,
-        EnableBracketedPaste,
-        cursor::Hide
-    )?;
-    tracing::debug!(size = ?terminal::size().ok(), "terminal set up");
-    Ok(Terminal::new(CrosstermBackend::new(out))?)
-}
-
-/// The OSC 52 sequence that puts `text` on the clipboard. The text is
-/// stripped of controls and base64-encoded, so it cannot carry escapes.
-pub fn osc52(text: &str) -> String {
-    let clean = sanitize::strip_controls(text);
-    format!(
-        "\x1b]52;c;{}\x07",
-        base64::engine::general_purpose::STANDARD.encode(clean)
-    )
-}
 
 fn now_ms() -> i64 {
     SystemTime::now()
@@ -202,17 +105,6 @@ pub fn run_feed_with(
     on_switch: Option<Switcher>,
 ) -> anyhow::Result<()> {
     run_loading(String::new(), move |_| Ok(app), live, on_switch)
-}
-
-/// How far a load got, shared with the loading screen.
-#[derive(Debug, Default)]
-pub struct Progress {
-    /// Input bytes read so far.
-    pub bytes: Arc<AtomicU64>,
-    /// Input size, 0 when unknown (stdin).
-    pub total: AtomicU64,
-    /// After reading: folding the events.
-    pub folding: AtomicBool,
 }
 
 /// Build the app with `make` on a thread while the terminal shows a loading
@@ -511,67 +403,6 @@ impl KeyTrace {
     }
 }
 
-/// Keys that leave the loading screen.
-fn loading_quits(k: &event::KeyEvent) -> bool {
-    use crossterm::event::{KeyCode, KeyModifiers};
-    k.kind != event::KeyEventKind::Release
-        && (matches!(k.code, KeyCode::Char('q') | KeyCode::Esc)
-            || (k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL)))
-}
-
-/// The loading screen: what, how far (a bar when the size is known), and how to leave.
-pub fn draw_loading(
-    buf: &mut ratatui::buffer::Buffer,
-    label: &str,
-    progress: &Progress,
-    started: Instant,
-) {
-    use ratatui::style::{Modifier, Style};
-    let area = buf.area;
-    let done = progress.bytes.load(Ordering::Relaxed);
-    let total = progress.total.load(Ordering::Relaxed);
-    let mb = |b: u64| b as f64 / 1e6;
-    let what = if progress.folding.load(Ordering::Relaxed) {
-        format!("folding {label}")
-    } else {
-        format!("loading {label}")
-    };
-    let bar_w = (area.width as usize).saturating_sub(24).clamp(10, 50);
-    let amount = if total > 0 {
-        let frac = (done as f64 / total as f64).clamp(0.0, 1.0);
-        let full = (frac * bar_w as f64).round() as usize;
-        format!(
-            "{}{} {:>3.0}%  {:.0} of {:.0} MB",
-            "█".repeat(full),
-            "░".repeat(bar_w - full),
-            frac * 100.0,
-            mb(done),
-            mb(total)
-        )
-    } else {
-        format!("{:.0} MB read", mb(done))
-    };
-    let lines = [
-        (what, Style::default().add_modifier(Modifier::BOLD)),
-        (amount, Style::default()),
-        (
-            format!("{:.1} s · q quits", started.elapsed().as_secs_f64()),
-            Style::default().add_modifier(Modifier::DIM),
-        ),
-    ];
-    buf.reset();
-    let top = area.height.saturating_sub(lines.len() as u16) / 2;
-    for (i, (text, style)) in lines.iter().enumerate() {
-        let text = crate::text::wrap::truncate_str(&sanitize::inline(text), area.width as usize);
-        let w = unicode_width::UnicodeWidthStr::width(text.as_str()) as u16;
-        let x = area.x + area.width.saturating_sub(w) / 2;
-        let y = area.y + top + i as u16;
-        if y < area.y + area.height {
-            buf.set_string(x, y, text, *style);
-        }
-    }
-}
-
 fn perform(
     app: &mut App,
     msg: Msg,
@@ -599,25 +430,4 @@ fn perform(
         }
     }
     Ok(quit)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn osc52_payload_carries_no_escapes() {
-        let s = osc52("hi\u{1b}]52;c;evil\u{7}\nthere");
-        assert!(s.starts_with("\x1b]52;c;"));
-        let payload = &s[7..s.len() - 1];
-        assert!(
-            payload
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=')
-        );
-        let decoded = base64::engine::general_purpose::STANDARD
-            .decode(payload)
-            .unwrap();
-        assert_eq!(String::from_utf8(decoded).unwrap(), "hi]52;c;evil\nthere");
-    }
 }

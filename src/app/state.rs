@@ -5,14 +5,10 @@
 //! none open to `deck connect`'s keys and then the transcript's
 //! (`transcript.rs`, `connect.rs`).
 
-use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
-
 use super::drive::Driving;
-use super::help::Help;
 use super::modal::Modal;
-use super::msg::{Effect, Msg};
-use super::part::Outcome;
-use super::picker::{Picker, Sessions};
+
+use super::picker::Sessions;
 use super::player::Player;
 use super::search::Found;
 use crate::cards::Density;
@@ -89,7 +85,7 @@ pub struct App {
     pub(super) unseen: usize,
     /// Spinner frame of running cards, and wall time since it last moved.
     pub(super) tick: usize,
-    tick_acc: f64,
+    pub(super) tick_acc: f64,
     /// The transcript's rows as last laid out (see `draw.rs`): what is
     /// drawn, and what a click lands on.
     pub(super) screen: Vec<ScreenRow>,
@@ -153,7 +149,7 @@ impl App {
         app
     }
 
-    /// A live session fed by [`Msg::Records`].
+    /// A live session fed by [`Msg::Records`](super::Msg::Records).
     pub fn live(label: String, session_id: Option<String>, themes: Vec<Theme>) -> App {
         let mut app = App::with(label, Transcript::new(session_id), None, themes);
         app.shown.wall_clock = true;
@@ -371,278 +367,5 @@ impl App {
             message,
             activity: status::activity(t.queued, t.steering, t.jobs),
         }
-    }
-
-    /// The one way to change the app.
-    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
-        match msg {
-            Msg::Resize(w, h) => {
-                self.width = w;
-                self.height = h;
-                vec![Effect::Redraw]
-            }
-            Msg::Tick { real_ms, now_ms } => self.on_tick(real_ms, now_ms),
-            Msg::Records(records) => {
-                for r in &records {
-                    self.shown.own.apply(r);
-                }
-                self.sync();
-                self.track_prompts();
-                vec![Effect::Redraw]
-            }
-            Msg::Paste(text) => {
-                self.message = None;
-                self.paste(&text)
-            }
-            Msg::Link(text) => {
-                self.link = Some(text);
-                vec![Effect::Redraw]
-            }
-            Msg::Notice(text) => {
-                self.message = Some(crate::text::sanitize::inline(&text));
-                vec![Effect::Redraw]
-            }
-            Msg::Reset { session_id } => {
-                // "switching to …" and any other message were about the old one.
-                self.message = None;
-                self.shown.own = Transcript::new(session_id);
-                if let Some(d) = self.drive.as_mut() {
-                    d.reset();
-                }
-                self.list.reset();
-                self.unseen = 0;
-                self.sync();
-                vec![Effect::Redraw]
-            }
-            Msg::Sessions(list) => {
-                self.sessions.replace(list);
-                if let Modal::Picker(p) = &mut self.modal {
-                    p.clamp(&self.sessions);
-                }
-                if std::mem::take(&mut self.sessions.pick_on_start)
-                    && self.sessions.rows().len() > 1
-                {
-                    self.open_picker();
-                }
-                vec![Effect::Redraw]
-            }
-            Msg::Session(change) => {
-                // O(1) here; the picker's rows are sorted again on the next
-                // tick (when it is open) or when it opens.
-                self.sessions.apply(change);
-                if matches!(self.modal, Modal::Picker(_)) {
-                    vec![Effect::Redraw]
-                } else {
-                    Vec::new()
-                }
-            }
-            Msg::Mouse(m) => self.on_mouse(m),
-            Msg::Key(k) => {
-                self.message = None;
-                let mut fx = self.on_key(k);
-                fx.push(Effect::Redraw);
-                fx
-            }
-        }
-    }
-
-    fn on_tick(&mut self, real_ms: f64, now_ms: i64) -> Vec<Effect> {
-        self.shown.now_ms = Some(now_ms);
-        if let Some(d) = self.drive.as_mut() {
-            d.tick(real_ms);
-        }
-        let mut changed = false;
-        if self.sessions.is_stale()
-            && let Modal::Picker(p) = &mut self.modal
-        {
-            self.sessions.sort();
-            p.clamp(&self.sessions);
-            changed = true;
-        }
-        if let Some(p) = self.shown.player.as_mut()
-            && p.tick(real_ms)
-        {
-            changed = true;
-        }
-        if changed {
-            self.sync();
-        }
-        if self.list.poll_layouts() {
-            changed = true;
-        }
-        if self.found.running.is_some() {
-            self.poll_search();
-            changed = true;
-        }
-        if let Modal::Pager(p) = &mut self.modal
-            && p.pager.poll()
-        {
-            changed = true;
-        }
-        // Spinners and elapsed times of running cards animate at ~10 fps.
-        self.tick_acc += real_ms;
-        let running = self.transcript().running_cards() > 0;
-        if running && self.tick_acc >= 100.0 {
-            self.tick_acc = 0.0;
-            self.tick = self.tick.wrapping_add(1);
-            changed = true;
-        }
-        if changed {
-            vec![Effect::Redraw]
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// Open the session picker on the session shown.
-    pub(super) fn open_picker(&mut self) {
-        if self.sessions.is_stale() {
-            self.sessions.sort();
-        }
-        let current = self.transcript().session_id.as_deref();
-        self.modal = Modal::Picker(Picker::open(&self.sessions, current));
-    }
-
-    /// A key goes to what has it: the modal part, else `deck connect`'s
-    /// keys, else the transcript's.
-    fn on_key(&mut self, k: KeyEvent) -> Vec<Effect> {
-        match std::mem::take(&mut self.modal) {
-            Modal::None => self.transcript_key(k),
-            Modal::Compose => {
-                self.modal = Modal::Compose;
-                self.transcript_key(k)
-            }
-            Modal::Search(mut prompt) => match prompt.handle(k) {
-                Outcome::Stay => {
-                    self.modal = Modal::Search(prompt);
-                    Vec::new()
-                }
-                Outcome::App(super::keys::Action::Submit) => {
-                    self.found.query = prompt.text;
-                    self.start_search(true);
-                    Vec::new()
-                }
-                _ => Vec::new(),
-            },
-            Modal::Pager(mut part) => {
-                let cx = self.pager_cx();
-                let out = part.handle(k, cx);
-                self.after_part(out, Modal::Pager(part))
-            }
-            Modal::Help(mut help) => match help.handle(k, self.height) {
-                Outcome::Stay => {
-                    self.modal = Modal::Help(help);
-                    Vec::new()
-                }
-                Outcome::Quit => vec![Effect::Quit],
-                _ => {
-                    self.modal = help.under.map_or(Modal::None, Modal::Pager);
-                    Vec::new()
-                }
-            },
-            Modal::Picker(mut picker) => {
-                if self.sessions.is_stale() {
-                    self.sessions.sort();
-                    picker.clamp(&self.sessions);
-                }
-                let current = self.shown.transcript().session_id.as_deref();
-                let out = picker.handle(
-                    k,
-                    &self.sessions,
-                    current,
-                    self.drive.is_some(),
-                    &mut self.message,
-                );
-                self.after_part(out, Modal::Picker(picker))
-            }
-        }
-    }
-
-    /// What the pager's keys need.
-    pub(super) fn pager_cx(&mut self) -> super::pager::PagerCx<'_> {
-        super::pager::PagerCx {
-            transcript: self.shown.transcript(),
-            theme: self.looks.theme(),
-            width: self.width,
-            height: self.height,
-            message: &mut self.message,
-        }
-    }
-
-    /// Follow a part's answer to a key; `part` is the part, taken out of
-    /// [`App::modal`] while it answered.
-    fn after_part(&mut self, out: Outcome, part: Modal) -> Vec<Effect> {
-        match out {
-            Outcome::Stay => {
-                self.modal = part;
-                Vec::new()
-            }
-            Outcome::Close(fx) => fx,
-            Outcome::Quit => {
-                self.modal = part;
-                vec![Effect::Quit]
-            }
-            Outcome::Help => {
-                self.modal = match part {
-                    Modal::Pager(p) => Modal::Help(Help::new(Some(p))),
-                    _ => Modal::Help(Help::new(None)),
-                };
-                Vec::new()
-            }
-            Outcome::App(a) => {
-                self.modal = part;
-                self.app_action(a)
-            }
-        }
-    }
-
-    fn on_mouse(&mut self, m: MouseEvent) -> Vec<Effect> {
-        let down = match m.kind {
-            MouseEventKind::ScrollDown => true,
-            MouseEventKind::ScrollUp => false,
-            _ if matches!(self.modal, Modal::None | Modal::Compose | Modal::Search(_)) => {
-                return self.transcript_click(m);
-            }
-            _ => return Vec::new(),
-        };
-        match std::mem::take(&mut self.modal) {
-            Modal::Pager(mut part) => {
-                let cx = self.pager_cx();
-                part.wheel(down, cx);
-                self.modal = Modal::Pager(part);
-            }
-            m @ (Modal::Help(_) | Modal::Picker(_)) => {
-                self.modal = m;
-                return Vec::new();
-            }
-            m => {
-                self.modal = m;
-                self.scroll(if down { 3 } else { -3 });
-            }
-        }
-        vec![Effect::Redraw]
-    }
-
-    /// Pasted text (bracketed paste): into the search line being typed
-    /// (its first line), else whole into the message field.
-    fn paste(&mut self, text: &str) -> Vec<Effect> {
-        match &mut self.modal {
-            Modal::Search(p) => p.paste(text),
-            Modal::Pager(part) if part.prompt.is_some() => {
-                if let Some(p) = part.prompt.as_mut() {
-                    p.paste(text);
-                }
-            }
-            modal => {
-                let Some(d) = self.drive.as_mut() else {
-                    return Vec::new();
-                };
-                if matches!(modal, Modal::None) {
-                    *modal = Modal::Compose;
-                }
-                d.composer.insert(text);
-            }
-        }
-        vec![Effect::Redraw]
     }
 }

@@ -2,8 +2,8 @@
 //! command-line options applied to a new app, and inputs loaded behind the
 //! loading screen.
 
+use crate::app::App;
 use crate::app::config::{self, Config};
-use crate::app::{App, run};
 use crate::cards::Density;
 use crate::cli::TuiArgs;
 use crate::source::{self, Loaded};
@@ -23,7 +23,7 @@ pub(crate) fn base_app(app: &mut App, tui: &TuiArgs, cfg: &Config) -> anyhow::Re
 }
 
 /// Load a path, telling `progress` how far it got.
-pub(crate) fn load(path: &str, progress: &run::Progress) -> anyhow::Result<Loaded> {
+pub(crate) fn load(path: &str, progress: &crate::app::loading::Progress) -> anyhow::Result<Loaded> {
     if path != "-"
         && let Ok(m) = std::fs::metadata(path)
     {

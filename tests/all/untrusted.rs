@@ -278,7 +278,7 @@ fn copied_text_and_the_status_bar_carry_no_controls() {
                 !text.chars().any(deck::text::sanitize::is_bidi_control),
                 "{text:?}"
             );
-            let osc = deck::app::run::osc52(&text);
+            let osc = deck::app::terminal::osc52(&text);
             common::assert_osc52_only(&osc);
         }
         let info = deck::view::status::StatusInfo {

@@ -12,25 +12,25 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::history::{self, Page};
+use super::history::Page;
 use super::options::{Control, HostError, HostOptions, SessionChoice};
 use super::recording::Recording;
 use super::rpc::{HostUrl, Rpc, RpcError};
-use super::stitch::{Fetch, Out, Stitch};
+use super::stitch::Stitch;
 use crate::source::live::{LinkStatus, LiveEvent, LiveTx, Tap};
 use crate::source::sessions::SessionBook;
-use crate::wire::{Diagnostic, Frame, Origin, Record};
+use crate::wire::{Diagnostic, Origin};
 
 type Ws = WebSocketStream<TcpStream>;
 
-enum Internal {
+pub(super) enum Internal {
     Fetched {
         session: String,
         result: Result<Page, String>,
@@ -49,20 +49,20 @@ enum Lost {
     Stop,
 }
 
-struct Client {
-    rpc: Arc<Rpc>,
-    opts: HostOptions,
+pub(super) struct Client {
+    pub(super) rpc: Arc<Rpc>,
+    pub(super) opts: HostOptions,
     /// What goes to the recording (`deck record`), each event once.
-    recording: Recording,
-    tx: LiveTx,
-    book: SessionBook,
-    shown: Option<String>,
-    stitches: HashMap<String, Stitch>,
-    fetches: HashMap<String, JoinHandle<()>>,
-    internal_tx: mpsc::UnboundedSender<Internal>,
-    status: Option<LinkStatus>,
-    ended: bool,
-    messages: usize,
+    pub(super) recording: Recording,
+    pub(super) tx: LiveTx,
+    pub(super) book: SessionBook,
+    pub(super) shown: Option<String>,
+    pub(super) stitches: HashMap<String, Stitch>,
+    pub(super) fetches: HashMap<String, JoinHandle<()>>,
+    pub(super) internal_tx: mpsc::UnboundedSender<Internal>,
+    pub(super) status: Option<LinkStatus>,
+    pub(super) ended: bool,
+    pub(super) messages: usize,
 }
 
 /// Run a host client until the consumer goes away.
@@ -185,7 +185,7 @@ impl Client {
         Ok((mux, host))
     }
 
-    fn check_session(&self) -> Result<(), HostError> {
+    pub(super) fn check_session(&self) -> Result<(), HostError> {
         match &self.opts.session {
             SessionChoice::Id(id) if !self.book.contains(id) => Err(HostError::NoSuchSession {
                 id: id.clone(),
@@ -201,7 +201,7 @@ impl Client {
         }
     }
 
-    fn follows(&self, id: &str) -> bool {
+    pub(super) fn follows(&self, id: &str) -> bool {
         self.opts.session == SessionChoice::All || self.shown.as_deref() == Some(id)
     }
 
@@ -305,7 +305,7 @@ impl Client {
     }
 
     /// Show `id` from now on.
-    async fn choose(&mut self, id: String) -> Result<(), HostError> {
+    pub(super) async fn choose(&mut self, id: String) -> Result<(), HostError> {
         if self.opts.session != SessionChoice::All {
             for (_, h) in self.fetches.drain() {
                 h.abort();
@@ -323,7 +323,7 @@ impl Client {
         Ok(())
     }
 
-    async fn diagnostic(&self, reason: String, raw: &str) -> Result<(), HostError> {
+    pub(super) async fn diagnostic(&self, reason: String, raw: &str) -> Result<(), HostError> {
         tracing::debug!(%reason, message = self.messages, "host diagnostic");
         self.tx
             .send(LiveEvent::Diagnostic(Diagnostic {
@@ -338,201 +338,7 @@ impl Client {
         Ok(())
     }
 
-    async fn on_mux(&mut self, text: &str) -> Result<(), HostError> {
-        self.messages += 1;
-        self.recording.message(text.as_bytes())?;
-        let origin = Origin {
-            line: self.messages,
-            offset: 0,
-        };
-        let frame = match Frame::from_text(text) {
-            Ok(f) => f,
-            Err(reason) => {
-                return self
-                    .diagnostic(format!("mux message: {reason}"), text)
-                    .await;
-            }
-        };
-        let Some(sid) = frame.session_id().map(str::to_string) else {
-            if self.shown.is_some() {
-                let r = Record::from_frame(frame, origin);
-                self.tx.records(vec![r]).await?;
-            }
-            return Ok(());
-        };
-        let (change, last_seq) = match &frame {
-            Frame::Event { event, .. } => (self.book.on_event(&sid, event.seq, event.time), None),
-            Frame::Other { kind, payload, .. } => (
-                self.book.on_frame(&sid, kind, payload),
-                (kind == "session/subscribed")
-                    .then(|| payload.get("lastSeq").and_then(Value::as_u64))
-                    .flatten(),
-            ),
-        };
-        if let Some(change) = change {
-            self.tx.send(LiveEvent::Session(change)).await?;
-        }
-        if let Some(last) = last_seq {
-            self.recording.subscribed(&sid, last);
-        }
-        if let Frame::Event { event, .. } = &frame {
-            self.recording.live_event(&sid, event.seq);
-        }
-        let new = !self.stitches.contains_key(&sid);
-        if self.shown.is_none() && self.opts.session == SessionChoice::Latest {
-            self.choose(sid.clone()).await?;
-        }
-        if !self.follows(&sid) {
-            return Ok(());
-        }
-        let stitch = self.stitches.entry(sid.clone()).or_default();
-        let mut out = stitch.on_live(Record::from_frame(frame, origin));
-        if let Some(last) = last_seq {
-            let more = stitch.on_last_seq(last);
-            out.records.extend(more.records);
-            out.fetch = out.fetch.or(more.fetch);
-        }
-        if new && out.fetch.is_none() {
-            // A session first seen mid-way: its beginning is in history.
-            out.fetch = stitch.catch_up().fetch;
-        }
-        self.handle(&sid, out).await
-    }
-
-    async fn on_host(&mut self, text: &str) -> Result<(), HostError> {
-        self.recording.message(text.as_bytes())?;
-        let Ok(v) = serde_json::from_str::<Value>(text) else {
-            return self.diagnostic("host message: not JSON".into(), text).await;
-        };
-        let payload = v.get("payload").unwrap_or(&v);
-        if let Some(change) = self.book.on_host_frame(payload) {
-            self.tx.send(LiveEvent::Session(change)).await?;
-        }
-        let kind = payload.get("type").and_then(Value::as_str).unwrap_or("");
-        let sid = payload.get("sessionId").and_then(Value::as_str);
-        match (kind, sid) {
-            ("host/session-added", Some(id))
-                if self.shown.is_none() && self.opts.session == SessionChoice::Latest =>
-            {
-                self.choose(id.to_string()).await?;
-            }
-            ("host/session-removed", Some(id)) if self.shown.as_deref() == Some(id) => {
-                self.ended = true;
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    async fn on_internal(&mut self, i: Internal) -> Result<(), HostError> {
-        match i {
-            Internal::Created(id) => {
-                // The new session may not be in the book yet; it follows.
-                self.choose(id.clone()).await?;
-                // Said after the reset, which clears what was said before it.
-                self.tx
-                    .send(LiveEvent::Said(format!("created {id}")))
-                    .await?;
-                let out = self.stitches.entry(id.clone()).or_default().catch_up();
-                self.handle(&id, out).await?;
-            }
-            Internal::Retry { session } => {
-                if let Some(s) = self.stitches.get_mut(&session) {
-                    let out = s.plan_now();
-                    self.handle(&session, out).await?;
-                }
-            }
-            Internal::Fetched {
-                session,
-                result,
-                not_found,
-            } => {
-                self.fetches.remove(&session);
-                let Some(stitch) = self.stitches.get_mut(&session) else {
-                    return Ok(());
-                };
-                match result {
-                    Ok(page) => {
-                        let mut records = Vec::with_capacity(page.entries.len());
-                        for (record, raw) in page.entries {
-                            if let Some(seq) = record.seq()
-                                && stitch.wants(seq)
-                            {
-                                self.recording.history_event(&session, seq, raw)?;
-                            }
-                            records.push(record);
-                        }
-                        let out = stitch.on_page(records, page.has_more);
-                        self.handle(&session, out).await?;
-                    }
-                    Err(reason) => {
-                        tracing::warn!(session, %reason, not_found, "history page failed");
-                        stitch.fetch_failed();
-                        if not_found {
-                            self.stitches.remove(&session);
-                            if self.shown.as_deref() == Some(&session) {
-                                self.ended = true;
-                            }
-                        } else {
-                            let tx = self.internal_tx.clone();
-                            let wait = self.opts.backoff.cap;
-                            tokio::spawn(async move {
-                                tokio::time::sleep(wait).await;
-                                let _ = tx.send(Internal::Retry { session });
-                            });
-                        }
-                        self.diagnostic(reason, "").await?;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Deliver a stitcher's output and start the fetch it asks for.
-    async fn handle(&mut self, session: &str, out: Out) -> Result<(), HostError> {
-        if self.shown.as_deref() == Some(session) && self.opts.session != SessionChoice::All {
-            self.tx.records(out.records).await?;
-        }
-        if let Some(f) = out.fetch {
-            self.fetch(session.to_string(), f);
-        }
-        Ok(())
-    }
-
-    fn fetch(&mut self, session: String, f: Fetch) {
-        let rpc = self.rpc.clone();
-        let done = self.internal_tx.clone();
-        let mut payload = json!({"sessionId": session});
-        if let Some(b) = f.before_seq {
-            payload["beforeSeq"] = json!(b);
-        }
-        if let Some(m) = self.opts.max_messages {
-            payload["maxMessages"] = json!(m);
-        }
-        let sid = session.clone();
-        let h = tokio::spawn(async move {
-            let r = rpc.call("session.history", payload).await;
-            let not_found = r
-                .as_ref()
-                .err()
-                .and_then(RpcError::code)
-                .is_some_and(|c| c == "session-not-found");
-            let result = r
-                .map_err(|e| e.to_string())
-                .and_then(|v| history::parse_page(&v));
-            let _ = done.send(Internal::Fetched {
-                session: sid,
-                result,
-                not_found,
-            });
-        });
-        if let Some(old) = self.fetches.insert(session, h) {
-            old.abort();
-        }
-    }
-
-    async fn update_status(&mut self) -> Result<(), HostError> {
+    pub(super) async fn update_status(&mut self) -> Result<(), HostError> {
         let s = if self.ended {
             LinkStatus::Ended
         } else {

@@ -7,6 +7,7 @@
 
 mod actions;
 pub mod client;
+mod frames;
 pub mod history;
 pub mod options;
 mod recording;

@@ -1,0 +1,82 @@
+//! The loading screen shown while a big input loads on its thread: what is
+//! loaded, how far (a bar when the size is known), and how to leave.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use crossterm::event;
+
+use crate::text::sanitize;
+
+/// How far a load got, shared with the loading screen.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Input bytes read so far.
+    pub bytes: Arc<AtomicU64>,
+    /// Input size, 0 when unknown (stdin).
+    pub total: AtomicU64,
+    /// After reading: folding the events.
+    pub folding: AtomicBool,
+}
+
+/// Keys that leave the loading screen.
+pub(super) fn loading_quits(k: &event::KeyEvent) -> bool {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    k.kind != event::KeyEventKind::Release
+        && (matches!(k.code, KeyCode::Char('q') | KeyCode::Esc)
+            || (k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL)))
+}
+
+/// The loading screen: what, how far (a bar when the size is known), and how to leave.
+pub fn draw_loading(
+    buf: &mut ratatui::buffer::Buffer,
+    label: &str,
+    progress: &Progress,
+    started: Instant,
+) {
+    use ratatui::style::{Modifier, Style};
+    let area = buf.area;
+    let done = progress.bytes.load(Ordering::Relaxed);
+    let total = progress.total.load(Ordering::Relaxed);
+    let mb = |b: u64| b as f64 / 1e6;
+    let what = if progress.folding.load(Ordering::Relaxed) {
+        format!("folding {label}")
+    } else {
+        format!("loading {label}")
+    };
+    let bar_w = (area.width as usize).saturating_sub(24).clamp(10, 50);
+    let amount = if total > 0 {
+        let frac = (done as f64 / total as f64).clamp(0.0, 1.0);
+        let full = (frac * bar_w as f64).round() as usize;
+        format!(
+            "{}{} {:>3.0}%  {:.0} of {:.0} MB",
+            "█".repeat(full),
+            "░".repeat(bar_w - full),
+            frac * 100.0,
+            mb(done),
+            mb(total)
+        )
+    } else {
+        format!("{:.0} MB read", mb(done))
+    };
+    let lines = [
+        (what, Style::default().add_modifier(Modifier::BOLD)),
+        (amount, Style::default()),
+        (
+            format!("{:.1} s · q quits", started.elapsed().as_secs_f64()),
+            Style::default().add_modifier(Modifier::DIM),
+        ),
+    ];
+    buf.reset();
+    let top = area.height.saturating_sub(lines.len() as u16) / 2;
+    for (i, (text, style)) in lines.iter().enumerate() {
+        let text = crate::text::wrap::truncate_str(&sanitize::inline(text), area.width as usize);
+        let w = unicode_width::UnicodeWidthStr::width(text.as_str()) as u16;
+        let x = area.x + area.width.saturating_sub(w) / 2;
+        let y = area.y + top + i as u16;
+        if y < area.y + area.height {
+            buf.set_string(x, y, text, *style);
+        }
+    }
+}
