@@ -9,6 +9,8 @@
 //! `cargo bench --bench hot` (about two minutes), `-- --quick` for a fast
 //! pass, or a filter: `cargo bench --bench hot -- 'card/'`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
 mod support;
 
 use std::hint::black_box;

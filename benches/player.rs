@@ -2,6 +2,8 @@
 //! random places (backwards and far ahead) once the background fold has
 //! kept its snapshots. Target: a seek fits in one frame (16 ms).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
 mod support;
 
 use std::sync::Arc;

@@ -208,18 +208,29 @@ impl Theme {
         BUILTIN
             .iter()
             .find(|(n, _)| *n == name)
-            .map(|(n, text)| Theme::from_toml(text, n).expect("built-in themes parse"))
+            .and_then(|(n, text)| Theme::from_toml(text, n).ok())
     }
 
     /// `dark`, the default.
     pub fn dark() -> Theme {
-        Theme::builtin("dark").expect("dark theme")
+        Theme::builtin("dark").unwrap_or_else(Theme::plain)
+    }
+
+    /// No styles at all: what `no-color` is, when even built-in themes
+    /// could not be read (they are tested to parse).
+    fn plain() -> Theme {
+        Theme {
+            name: "no-color".into(),
+            syntax: None,
+            styles: Default::default(),
+            monochrome: true,
+        }
     }
 
     /// Resolve `--theme NAME|PATH`, honouring `NO_COLOR` (which forces `no-color`).
     pub fn resolve(spec: Option<&str>) -> Result<Theme, ThemeError> {
         if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
-            return Ok(Theme::builtin("no-color").expect("no-color theme"));
+            return Ok(Theme::builtin("no-color").unwrap_or_else(Theme::plain));
         }
         Theme::load(spec.unwrap_or("dark"))
     }

@@ -295,8 +295,12 @@ pub fn highlight_lines_from(
             left: usize::MAX,
         };
         let out = piece.iter().map(|l| h.line(l)).collect();
-        let state = h.inner.take().map(HighlightLines::state);
-        (out, state.expect("set above"))
+        // `inner` is set above; a fresh state stands in for the impossible.
+        let state = h.inner.take().map_or_else(
+            || HighlightLines::new(syntax, st).state(),
+            HighlightLines::state,
+        );
+        (out, state)
     };
     // The top-level state as a piece after the first sees it: past a first line.
     let top = || run(None, &[""]).1;

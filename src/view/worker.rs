@@ -69,10 +69,14 @@ pub struct Done {
     pub lines: Vec<Line>,
 }
 
-/// The worker thread and its queues.
+/// The worker thread and its queues. When no thread can be started, jobs
+/// are laid out as they are asked for (slower, never lost).
 pub struct Worker {
-    jobs: Sender<Job>,
+    /// `None`: no thread.
+    jobs: Option<Sender<Job>>,
     done: Receiver<Done>,
+    /// Laid out here, for want of a thread.
+    inline: Vec<Done>,
     queued: HashSet<JobKey>,
 }
 
@@ -82,41 +86,46 @@ impl Default for Worker {
     }
 }
 
+/// Lay a job out.
+fn lay_out(job: Job) -> Done {
+    let ctx = Ctx {
+        now_ms: job.now_ms,
+        plain_code: job.key.plain,
+        ..Ctx::new(job.key.width, &job.theme, job.key.density)
+    };
+    let lines = cards::render(&job.card, &ctx);
+    // A big read card may be opened in the pager next: its view's shape
+    // lets the pager type only the lines it shows.
+    if let Some(v) = &job.card.result_view {
+        v.warm_head();
+    }
+    Done {
+        key: job.key,
+        lines,
+    }
+}
+
 impl Worker {
     pub fn new() -> Worker {
         let (jobs, rx) = channel::<Job>();
         let (tx, done) = channel::<Done>();
-        thread::Builder::new()
+        let spawned = thread::Builder::new()
             .name("deck-layout".into())
             .spawn(move || {
                 lower_priority();
                 while let Ok(job) = rx.recv() {
-                    let ctx = Ctx {
-                        now_ms: job.now_ms,
-                        plain_code: job.key.plain,
-                        ..Ctx::new(job.key.width, &job.theme, job.key.density)
-                    };
-                    let lines = cards::render(&job.card, &ctx);
-                    // A big read card may be opened in the pager next: its
-                    // view's shape lets the pager type only the lines it shows.
-                    if let Some(v) = &job.card.result_view {
-                        v.warm_head();
-                    }
-                    if tx
-                        .send(Done {
-                            key: job.key,
-                            lines,
-                        })
-                        .is_err()
-                    {
+                    if tx.send(lay_out(job)).is_err() {
                         break;
                     }
                 }
-            })
-            .expect("spawn the layout thread");
+            });
+        if let Err(e) = &spawned {
+            tracing::warn!(error = %e, "no layout thread: heavy cards are laid out at once");
+        }
         Worker {
-            jobs,
+            jobs: spawned.is_ok().then_some(jobs),
             done,
+            inline: Vec::new(),
             queued: HashSet::new(),
         }
     }
@@ -133,16 +142,23 @@ impl Worker {
             theme: theme.clone(),
             now_ms,
         };
-        // A dead worker only means heavy cards stay as placeholders.
-        let _ = self.jobs.send(job);
+        match &self.jobs {
+            // A dead worker only means heavy cards stay as placeholders.
+            Some(jobs) => {
+                let _ = jobs.send(job);
+            }
+            None => self.inline.push(lay_out(job)),
+        }
     }
 
     /// Finished layouts since the last call.
     pub fn poll(&mut self) -> Vec<Done> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.inline);
         while let Ok(d) = self.done.try_recv() {
-            self.queued.remove(&d.key);
             out.push(d);
+        }
+        for d in &out {
+            self.queued.remove(&d.key);
         }
         out
     }

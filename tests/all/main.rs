@@ -2,6 +2,8 @@
 //! `tests/all/`), `common` holds the helpers they share. Run one area with a
 //! filter: `cargo test --test all cards_prompt`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
 mod common;
 
 mod broken;

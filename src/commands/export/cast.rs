@@ -125,7 +125,7 @@ pub fn write_cast(
             tick(&mut app, step);
             now += step;
             since += step;
-            let p = app.player().expect("a replay has a player");
+            let Some(p) = app.player() else { break };
             let (pos, len) = (p.position(), p.len());
             for r in &records[seen..pos.min(len)] {
                 if let Record::Event { event, .. } = r
