@@ -27,8 +27,8 @@ use serde_json::Value;
 use crate::session::{AttachedView, ToolCard};
 use crate::text::Line;
 use crate::theme::Theme;
-use crate::wire::View;
 use crate::wire::view::{Block, GenericView, TerminalView};
+use crate::wire::{View, WireError};
 
 /// How much of a card to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
@@ -205,7 +205,10 @@ pub fn quick_title(card: &ToolCard) -> String {
         .unwrap_or_else(|| card.tool_name().to_string())
 }
 
-fn resolve_by(card: &ToolCard, typed: impl Fn(&AttachedView) -> Result<View, String>) -> Resolved {
+fn resolve_by(
+    card: &ToolCard,
+    typed: impl Fn(&AttachedView) -> Result<View, WireError>,
+) -> Resolved {
     let parsed = |v: &Option<AttachedView>| v.as_ref().map(&typed);
     let tool = card.tool_name().to_string();
     // The result's raw text, read only where a card shows it.

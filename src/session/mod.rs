@@ -18,7 +18,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use crate::wire::Diagnostic;
-use crate::wire::{RawJson, View};
+use crate::wire::{RawJson, View, WireError};
 
 /// A tool card's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -123,26 +123,15 @@ impl AttachedView {
     }
 
     /// The typed view, or why it did not type.
-    pub fn typed(&self) -> Result<View, String> {
-        // A read view as the host writes it: typed without a JSON tree.
-        let text = self.raw.as_str();
-        if text.trim_start().starts_with(r#"{"card":"read""#)
-            && let Some(r) = crate::wire::read_fast::read_view(text)
-        {
-            return Ok(View::Read(r));
-        }
-        let v = self
-            .raw
-            .try_parse()
-            .map_err(|e| format!("not readable: {e}"))?;
-        View::parse(&v)
+    pub fn typed(&self) -> Result<View, WireError> {
+        View::from_json(self.raw.as_str())
     }
 
     /// The view typed only as far as `lines` lines of a `read` view (see
     /// [`crate::wire::read_prefix`]); other views are typed whole. The
     /// view's shape is found once (one pass over the text); after that a
     /// scan stops after its lines.
-    pub fn typed_head(&self, lines: usize) -> Result<View, String> {
+    pub fn typed_head(&self, lines: usize) -> Result<View, WireError> {
         use crate::wire::read_prefix::read_prefix;
         let head = self
             .shape()
@@ -173,13 +162,7 @@ impl AttachedView {
 
     /// The view's `card` tag, read without typing the view.
     pub fn tag(&self) -> Option<String> {
-        #[derive(serde::Deserialize)]
-        struct Tag {
-            card: Option<String>,
-        }
-        serde_json::from_str::<Tag>(self.raw.as_str())
-            .ok()
-            .and_then(|t| t.card)
+        View::tag_of(self.raw.as_str())
     }
 }
 

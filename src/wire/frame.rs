@@ -39,7 +39,7 @@ pub enum ViewFor {
 #[derive(Debug, Clone)]
 pub struct ViewEnvelope {
     pub for_: ViewFor,
-    /// The render intent, raw: typed later by [`super::View::parse`] so a
+    /// The render intent, raw: typed later by [`super::View::from_json`] so a
     /// malformed view becomes a fallback card, not a lost frame.
     pub view: RawJson,
 }
@@ -60,8 +60,8 @@ impl ViewEnvelope {
     }
 
     /// The typed view, or why it did not type (parsed on each call).
-    pub fn parsed(&self) -> Result<View, String> {
-        View::parse(&self.view.parse())
+    pub fn parsed(&self) -> Result<View, super::WireError> {
+        View::from_json(self.view.as_str())
     }
 }
 

@@ -14,6 +14,8 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use super::error::WireError;
+
 /// Immutable JSON text, shared (clones are pointer copies).
 #[derive(Clone, PartialEq, Eq)]
 pub struct RawJson(Arc<str>);
@@ -60,8 +62,8 @@ impl RawJson {
     /// The value, or why it cannot be built: the text is valid JSON (it came
     /// from a parser), but one nested deeper than serde_json's recursion
     /// limit (128) has no tree.
-    pub fn try_parse(&self) -> Result<Value, String> {
-        serde_json::from_str(&self.0).map_err(|e| e.to_string())
+    pub fn try_parse(&self) -> Result<Value, WireError> {
+        serde_json::from_str(&self.0).map_err(|e| WireError::Unreadable(e.to_string()))
     }
 }
 

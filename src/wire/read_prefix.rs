@@ -18,6 +18,7 @@ use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 
+use super::de::strict::Obj;
 use super::view::{MoreLines, ReadLine, ReadView};
 
 /// Everything of a read view but its lines' text: what a scan that stops
@@ -179,12 +180,6 @@ struct Lines<'f> {
     found: &'f mut Found,
 }
 
-#[derive(Deserialize)]
-struct Line {
-    number: u64,
-    text: String,
-}
-
 /// A line past the limit: its number; its text skipped (not checked to be
 /// a string: the full, lenient typing that follows does that).
 #[derive(Deserialize)]
@@ -212,10 +207,10 @@ impl<'de> Visitor<'de> for Lines<'_> {
         let f = self.found;
         let (mut count, mut last) = (0, 0);
         while f.lines.len() < self.limit {
-            match seq.next_element::<Line>()? {
-                Some(Line { number, text }) => {
-                    f.lines.push(ReadLine { number, text });
-                    (count, last) = (count + 1, number);
+            match seq.next_element::<Obj<ReadLine>>()? {
+                Some(Obj(line)) => {
+                    (count, last) = (count + 1, line.number);
+                    f.lines.push(line);
                 }
                 None => {
                     f.counted = Some((count, last));

@@ -1,11 +1,25 @@
 //! Render intents (views), typed. One enum for call and result views: the
 //! union of their fields, with everything a result view may omit optional.
 //!
-//! [`View::parse`] is strict about types (a field of the wrong type is an
-//! error naming the field, so the card falls back with that reason) and
-//! lenient about extra fields (ignored). It never panics.
+//! Each card's struct derives `Deserialize` over the strict readers of
+//! `wire/de.rs`: strict about types (a field of the wrong type is an error
+//! naming the field, so the card falls back with that reason), lenient
+//! about extra fields (ignored). Decoding is what `#[serde(tag = "card")]`
+//! does, in two steps: the tags first (`card`, and a search view's `shape`
+//! or a web view's `kind`), then that card's struct straight from the text.
+//! (The derived internally tagged enum would buffer the view into serde's
+//! content tree — as costly as a JSON tree — and lose the field path.)
+//!
+//! A view that does not decode from its text (a wrong field, a duplicate
+//! key) is decoded again from its JSON tree: there, as in any tree, the last
+//! of duplicate keys wins, and `serde_path_to_error` names the field that
+//! did not fit. It never panics.
 
-use serde_json::{Map, Value};
+use serde::{Deserialize, Deserializer, de};
+use serde_json::Value;
+
+use super::de::{field_error, loose, object_or_type, strict};
+use super::error::{JsonType, WireError};
 
 /// A content block. Text is shown; other block types get a placeholder naming the type.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,56 +29,84 @@ pub enum Block {
 }
 
 /// `{path, line?}` — a location a call touches.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Location {
+    #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
+    #[serde(default, deserialize_with = "strict::opt_u64")]
     pub line: Option<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct GenericView {
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
     /// read | edit | delete | move | search | execute | fetch | other (kept as sent).
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub kind: Option<String>,
+    /// Any JSON but `null`.
+    #[serde(default)]
     pub raw_input: Option<Value>,
+    #[serde(default, deserialize_with = "strict::opt_array")]
     pub content: Option<Vec<Block>>,
+    #[serde(default, deserialize_with = "strict::objects_or_none")]
     pub locations: Vec<Location>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TerminalView {
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub description: Option<String>,
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub cwd: Option<String>,
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub output: Option<String>,
+    #[serde(default, deserialize_with = "strict::opt_i64")]
     pub exit_code: Option<i64>,
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub signal: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FileDiff {
+    #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
     /// `None`: a new file (or an overwrite without prior content): all lines added.
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub old_text: Option<String>,
+    #[serde(deserialize_with = "strict::req_str")]
     pub new_text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 pub struct DiffView {
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
+    #[serde(deserialize_with = "strict::objects")]
     pub diffs: Vec<FileDiff>,
+    #[serde(default, deserialize_with = "strict::objects_or_none")]
     pub locations: Vec<Location>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchMatch {
+    #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
     pub line_number: u64,
+    #[serde(deserialize_with = "strict::req_str")]
     pub line: String,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SearchFile {
+    #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
+    #[serde(deserialize_with = "strict::objects")]
     pub matches: Vec<SearchMatch>,
 }
 
@@ -82,25 +124,41 @@ pub struct SearchView {
     pub total: u64,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct ReadLine {
+    #[serde(deserialize_with = "strict::req_u64")]
     pub number: u64,
+    #[serde(deserialize_with = "strict::req_str")]
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReadView {
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
+    #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
+    #[serde(default = "first_line", deserialize_with = "strict::u64_or::<_, 1>")]
     pub offset: u64,
+    #[serde(deserialize_with = "strict::objects")]
     pub lines: Vec<ReadLine>,
+    #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
     pub total_lines: u64,
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub lang: Option<String>,
+    #[serde(default, deserialize_with = "strict::opt_array")]
     pub content: Option<Vec<Block>>,
     /// Lines after `lines` that were counted but not read (a view typed
     /// only as far as a screen needs: [`super::read_prefix`]); `None` when
     /// `lines` holds them all.
+    #[serde(skip)]
     pub more: Option<MoreLines>,
+}
+
+/// A read view's `offset` when it has none: the first line.
+fn first_line() -> u64 {
+    1
 }
 
 /// Lines of a read view counted but not kept.
@@ -111,18 +169,26 @@ pub struct MoreLines {
     pub last: u64,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WebSource {
+    #[serde(deserialize_with = "strict::req_str")]
     pub url: String,
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub snippet: Option<String>,
+    #[serde(default, deserialize_with = "strict::opt_str")]
     pub published_at: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct WebFailure {
+    #[serde(default, deserialize_with = "strict::str_or_empty")]
     pub query: String,
+    #[serde(default, deserialize_with = "strict::str_or_empty")]
     pub code: String,
+    #[serde(default, deserialize_with = "strict::str_or_empty")]
     pub message: String,
 }
 
@@ -185,369 +251,265 @@ impl View {
         }
     }
 
-    /// Type a raw view. The error is the reason shown on the fallback card.
-    pub fn parse(v: &Value) -> Result<View, String> {
-        let o = v
-            .as_object()
-            .ok_or_else(|| format!("view is {}, not an object", type_name(v)))?;
-        let f = Fields(o);
-        let card = match o.get("card") {
-            Some(Value::String(s)) => s.as_str(),
-            Some(other) => return Err(format!("card: expected string, got {}", type_name(other))),
-            None => return Err("view has no \"card\" tag".into()),
+    /// Type a view from its JSON text. The error is the reason shown on
+    /// the fallback card.
+    pub fn from_json(text: &str) -> Result<View, WireError> {
+        let from_text = || Tag::of(Tags::from_text(text)?).ok()?.decode(text).ok();
+        if let Some(view) = from_text() {
+            return Ok(view);
+        }
+        let tree: Value =
+            serde_json::from_str(text).map_err(|e| WireError::Unreadable(e.to_string()))?;
+        View::parse(&tree)
+    }
+
+    /// Type a view from its JSON tree.
+    pub fn parse(v: &Value) -> Result<View, WireError> {
+        let tags = match object_or_type(v) {
+            Ok(Ok(tags)) => tags,
+            Ok(Err(got)) => return Err(WireError::ViewNotObject(got)),
+            // A tree has no duplicate keys; a reader of the tags never fails on one.
+            Err(e) => return Err(WireError::Unreadable(e.to_string())),
         };
-        let title = f.opt_str("title")?;
-        Ok(match card {
-            "generic" => View::Generic(GenericView {
-                title,
-                kind: f.opt_str("kind")?,
-                raw_input: o.get("rawInput").filter(|v| !v.is_null()).cloned(),
-                content: f.opt_blocks("content")?,
-                locations: f.locations()?,
-            }),
-            "terminal" => View::Terminal(TerminalView {
-                title,
-                description: f.opt_str("description")?,
-                cwd: f.opt_str("cwd")?,
-                output: f.opt_str("output")?,
-                exit_code: f.opt_i64("exitCode")?,
-                signal: f.opt_str("signal")?,
-            }),
-            "diff" => View::Diff(DiffView {
-                title,
-                diffs: f
-                    .req_array("diffs")?
-                    .iter()
-                    .enumerate()
-                    .map(|(i, d)| file_diff(d).map_err(|e| item("diffs", i, e)))
-                    .collect::<Result<_, _>>()?,
-                locations: f.locations()?,
-            }),
-            "search" => {
-                let body = match o.get("shape").and_then(Value::as_str) {
-                    Some("matches") => SearchBody::Matches(
-                        f.req_array("files")?
-                            .iter()
-                            .enumerate()
-                            .map(|(i, x)| search_file(x).map_err(|e| item("files", i, e)))
-                            .collect::<Result<_, _>>()?,
-                    ),
-                    Some("paths") => SearchBody::Paths(
-                        f.req_array("paths")?
-                            .iter()
-                            .enumerate()
-                            .map(|(i, p)| {
-                                p.as_str().map(str::to_string).ok_or_else(|| {
-                                    format!("paths[{i}]: expected string, got {}", type_name(p))
-                                })
-                            })
-                            .collect::<Result<_, _>>()?,
-                    ),
-                    Some(other) => return Err(format!("unknown search shape {other:?}")),
-                    None => return Err("search view without a string \"shape\"".into()),
-                };
+        Tag::of(tags)?.decode(v)
+    }
+
+    /// The `card` tag of a view's text, read without typing the view.
+    pub fn tag_of(text: &str) -> Option<String> {
+        Tags::from_text(text)?.card?.ok()
+    }
+}
+
+/// The keys a view is switched on.
+#[derive(Deserialize)]
+struct Tags {
+    /// The tag, or the type of what came instead.
+    #[serde(default, deserialize_with = "card_tag")]
+    card: Option<Result<String, JsonType>>,
+    #[serde(default, deserialize_with = "loose::string")]
+    shape: Option<String>,
+    #[serde(default, deserialize_with = "loose::string")]
+    kind: Option<String>,
+}
+
+fn card_tag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Result<String, JsonType>>, D::Error> {
+    strict::str_or_type(d).map(Some)
+}
+
+impl Tags {
+    /// The tags of an object's text (`None`: not an object, not JSON, or a
+    /// tag key twice).
+    fn from_text(text: &str) -> Option<Tags> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let tags = object_or_type(&mut de).ok()?.ok()?;
+        de.end().ok()?;
+        Some(tags)
+    }
+}
+
+/// Which struct a view decodes into.
+#[derive(Debug, Clone, Copy)]
+enum Tag {
+    Generic,
+    Terminal,
+    Diff,
+    Read,
+    SearchMatches,
+    SearchPaths,
+    WebSearch,
+    WebFetch,
+}
+
+impl Tag {
+    fn of(tags: Tags) -> Result<Tag, WireError> {
+        let card = match tags.card {
+            None => return Err(WireError::NoCard),
+            Some(Err(got)) => return Err(WireError::CardNotString(got)),
+            Some(Ok(card)) => card,
+        };
+        Ok(match card.as_str() {
+            "generic" => Tag::Generic,
+            "terminal" => Tag::Terminal,
+            "diff" => Tag::Diff,
+            "read" => Tag::Read,
+            "search" => match tags.shape.as_deref() {
+                Some("matches") => Tag::SearchMatches,
+                Some("paths") => Tag::SearchPaths,
+                Some(other) => return Err(WireError::UnknownSearchShape(other.into())),
+                None => return Err(WireError::NoSearchShape),
+            },
+            "web" => match tags.kind.as_deref() {
+                Some("search") => Tag::WebSearch,
+                Some("fetch") => Tag::WebFetch,
+                Some(other) => return Err(WireError::UnknownWebKind(other.into())),
+                None => return Err(WireError::NoWebKind),
+            },
+            _ => return Err(WireError::UnknownCard(card)),
+        })
+    }
+
+    /// The view of this tag, decoded from `source`.
+    fn decode<S: Source>(self, source: S) -> Result<View, S::Error> {
+        Ok(match self {
+            Tag::Generic => View::Generic(source.typed()?),
+            Tag::Terminal => View::Terminal(source.typed()?),
+            Tag::Diff => View::Diff(source.typed()?),
+            Tag::Read => View::Read(source.typed()?),
+            Tag::SearchMatches => {
+                let s: SearchMatches = source.typed()?;
                 View::Search(SearchView {
-                    title,
-                    body,
-                    truncated: f.opt_bool("truncated")?.unwrap_or(false),
-                    total: f.opt_u64("total")?.unwrap_or(0),
+                    title: s.title,
+                    body: SearchBody::Matches(s.files),
+                    truncated: s.truncated,
+                    total: s.total,
                 })
             }
-            "read" => View::Read(ReadView {
-                title,
-                path: f.req_str("path")?,
-                offset: f.opt_u64("offset")?.unwrap_or(1),
-                lines: f
-                    .req_array("lines")?
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| read_line(l).map_err(|e| item("lines", i, e)))
-                    .collect::<Result<_, _>>()?,
-                total_lines: f.opt_u64("totalLines")?.unwrap_or(0),
-                lang: f.opt_str("lang")?,
-                content: f.opt_blocks("content")?,
-                more: None,
-            }),
-            "web" => {
-                let body = match o.get("kind").and_then(Value::as_str) {
-                    Some("search") => WebBody::Search {
-                        sources: f
-                            .opt_array("sources")?
-                            .unwrap_or(&[])
-                            .iter()
-                            .enumerate()
-                            .map(|(i, s)| web_source(s).map_err(|e| item("sources", i, e)))
-                            .collect::<Result<_, _>>()?,
-                        answer: f.opt_str("answer")?,
-                        failures: f
-                            .opt_array("failures")?
-                            .unwrap_or(&[])
-                            .iter()
-                            .enumerate()
-                            .map(|(i, s)| web_failure(s).map_err(|e| item("failures", i, e)))
-                            .collect::<Result<_, _>>()?,
-                    },
-                    Some("fetch") => WebBody::Fetch {
-                        url: f.req_str("url")?,
-                        status_code: f.opt_i64("statusCode")?,
-                    },
-                    Some(other) => return Err(format!("unknown web kind {other:?}")),
-                    None => return Err("web view without a string \"kind\"".into()),
-                };
+            Tag::SearchPaths => {
+                let s: SearchPaths = source.typed()?;
+                View::Search(SearchView {
+                    title: s.title,
+                    body: SearchBody::Paths(s.paths),
+                    truncated: s.truncated,
+                    total: s.total,
+                })
+            }
+            Tag::WebSearch => {
+                let w: WebSearch = source.typed()?;
                 View::Web(WebView {
-                    title,
-                    body,
-                    truncated: f.opt_bool("truncated")?.unwrap_or(false),
+                    title: w.title,
+                    body: WebBody::Search {
+                        sources: w.sources,
+                        answer: w.answer,
+                        failures: w.failures,
+                    },
+                    truncated: w.truncated,
                 })
             }
-            other => return Err(format!("unknown card {other:?}")),
-        })
-    }
-}
-
-/// A JSON type name for error messages.
-pub fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-struct Fields<'a>(&'a Map<String, Value>);
-
-impl<'a> Fields<'a> {
-    fn get(&self, k: &str) -> Option<&'a Value> {
-        self.0.get(k).filter(|v| !v.is_null())
-    }
-    fn wrong(k: &str, want: &str, v: &Value) -> String {
-        format!("{k}: expected {want}, got {}", type_name(v))
-    }
-    fn opt_str(&self, k: &str) -> Result<Option<String>, String> {
-        match self.get(k) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(v) => Err(Self::wrong(k, "string", v)),
-        }
-    }
-    fn req_str(&self, k: &str) -> Result<String, String> {
-        self.opt_str(k)?.ok_or_else(|| format!("{k}: missing"))
-    }
-    fn opt_i64(&self, k: &str) -> Result<Option<i64>, String> {
-        match self.get(k) {
-            None => Ok(None),
-            Some(v) => v
-                .as_i64()
-                .map(Some)
-                .ok_or_else(|| Self::wrong(k, "integer", v)),
-        }
-    }
-    fn opt_u64(&self, k: &str) -> Result<Option<u64>, String> {
-        match self.get(k) {
-            None => Ok(None),
-            Some(v) => v
-                .as_u64()
-                .map(Some)
-                .ok_or_else(|| Self::wrong(k, "non-negative integer", v)),
-        }
-    }
-    fn opt_bool(&self, k: &str) -> Result<Option<bool>, String> {
-        match self.get(k) {
-            None => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(v) => Err(Self::wrong(k, "boolean", v)),
-        }
-    }
-    fn opt_array(&self, k: &str) -> Result<Option<&'a [Value]>, String> {
-        match self.get(k) {
-            None => Ok(None),
-            Some(Value::Array(a)) => Ok(Some(a.as_slice())),
-            Some(v) => Err(Self::wrong(k, "array", v)),
-        }
-    }
-    fn req_array(&self, k: &str) -> Result<&'a [Value], String> {
-        self.opt_array(k)?.ok_or_else(|| format!("{k}: missing"))
-    }
-    fn opt_blocks(&self, k: &str) -> Result<Option<Vec<Block>>, String> {
-        match self.opt_array(k)? {
-            None => Ok(None),
-            Some(a) => a
-                .iter()
-                .enumerate()
-                .map(|(i, b)| block(b).map_err(|e| item(k, i, e)))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Some),
-        }
-    }
-    fn locations(&self) -> Result<Vec<Location>, String> {
-        self.opt_array("locations")?
-            .unwrap_or(&[])
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                let o = l.as_object().ok_or_else(|| {
-                    format!("locations[{i}]: expected object, got {}", type_name(l))
-                })?;
-                let f = Fields(o);
-                Ok(Location {
-                    path: f.req_str("path").map_err(|e| item("locations", i, e))?,
-                    line: f.opt_u64("line").map_err(|e| item("locations", i, e))?,
+            Tag::WebFetch => {
+                let w: WebFetch = source.typed()?;
+                View::Web(WebView {
+                    title: w.title,
+                    body: WebBody::Fetch {
+                        url: w.url,
+                        status_code: w.status_code,
+                    },
+                    truncated: w.truncated,
                 })
-            })
-            .collect()
-    }
-}
-
-/// An error inside the `i`th item of array `k`: `k[i].field: …`, or
-/// `k[i]: …` when the item itself is wrong.
-fn item(k: &str, i: usize, e: String) -> String {
-    match e.strip_prefix(':') {
-        Some(rest) => format!("{k}[{i}]:{rest}"),
-        None => format!("{k}[{i}].{e}"),
-    }
-}
-
-fn obj(v: &Value) -> Result<Fields<'_>, String> {
-    v.as_object()
-        .map(Fields)
-        .ok_or_else(|| format!(": expected object, got {}", type_name(v)))
-}
-
-/// Parse one content block.
-pub fn block(v: &Value) -> Result<Block, String> {
-    let f = obj(v)?;
-    match f.0.get("type").and_then(Value::as_str) {
-        Some("text") => Ok(Block::Text(f.req_str("text")?)),
-        Some(other) => Ok(Block::Other {
-            kind: other.to_string(),
-        }),
-        None => Err("type: missing".into()),
-    }
-}
-
-fn file_diff(v: &Value) -> Result<FileDiff, String> {
-    let f = obj(v)?;
-    Ok(FileDiff {
-        path: f.req_str("path")?,
-        old_text: f.opt_str("oldText")?,
-        new_text: f.req_str("newText")?,
-    })
-}
-
-fn search_file(v: &Value) -> Result<SearchFile, String> {
-    let f = obj(v)?;
-    let matches = f
-        .req_array("matches")?
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let g = obj(m).map_err(|e| item("matches", i, e))?;
-            Ok(SearchMatch {
-                line_number: g
-                    .opt_u64("lineNumber")
-                    .map_err(|e| item("matches", i, e))?
-                    .unwrap_or(0),
-                line: g.req_str("line").map_err(|e| item("matches", i, e))?,
-            })
+            }
         })
-        .collect::<Result<_, String>>()?;
-    Ok(SearchFile {
-        path: f.req_str("path")?,
-        matches,
-    })
+    }
 }
 
-fn read_line(v: &Value) -> Result<ReadLine, String> {
-    let f = obj(v)?;
-    Ok(ReadLine {
-        number: f.opt_u64("number")?.ok_or("number: missing")?,
-        text: f.req_str("text")?,
-    })
+/// Where a view's struct is decoded from: its text (fast, the error
+/// unsaid) or its tree (the error with the field's path).
+trait Source {
+    type Error;
+    fn typed<T: de::DeserializeOwned>(&self) -> Result<T, Self::Error>;
 }
 
-fn web_source(v: &Value) -> Result<WebSource, String> {
-    let f = obj(v)?;
-    Ok(WebSource {
-        url: f.req_str("url")?,
-        title: f.opt_str("title")?,
-        snippet: f.opt_str("snippet")?,
-        published_at: f.opt_str("publishedAt")?,
-    })
+impl Source for &str {
+    type Error = serde_json::Error;
+    fn typed<T: de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self)
+    }
 }
 
-fn web_failure(v: &Value) -> Result<WebFailure, String> {
-    let f = obj(v)?;
-    Ok(WebFailure {
-        query: f.opt_str("query")?.unwrap_or_default(),
-        code: f.opt_str("code")?.unwrap_or_default(),
-        message: f.opt_str("message")?.unwrap_or_default(),
-    })
+impl Source for &Value {
+    type Error = WireError;
+    fn typed<T: de::DeserializeOwned>(&self) -> Result<T, WireError> {
+        serde_path_to_error::deserialize(*self)
+            .map_err(|e| field_error(e.path(), &e.inner().to_string()))
+    }
+}
+
+/// `search` with `shape: "matches"`.
+#[derive(Deserialize)]
+struct SearchMatches {
+    #[serde(default, deserialize_with = "strict::opt_str")]
+    title: Option<String>,
+    #[serde(deserialize_with = "strict::objects")]
+    files: Vec<SearchFile>,
+    #[serde(default, deserialize_with = "strict::bool_or_false")]
+    truncated: bool,
+    #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
+    total: u64,
+}
+
+/// `search` with `shape: "paths"`.
+#[derive(Deserialize)]
+struct SearchPaths {
+    #[serde(default, deserialize_with = "strict::opt_str")]
+    title: Option<String>,
+    #[serde(deserialize_with = "strict::strings")]
+    paths: Vec<String>,
+    #[serde(default, deserialize_with = "strict::bool_or_false")]
+    truncated: bool,
+    #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
+    total: u64,
+}
+
+/// `web` with `kind: "search"`.
+#[derive(Deserialize)]
+struct WebSearch {
+    #[serde(default, deserialize_with = "strict::opt_str")]
+    title: Option<String>,
+    #[serde(default, deserialize_with = "strict::objects_or_none")]
+    sources: Vec<WebSource>,
+    #[serde(default, deserialize_with = "strict::opt_str")]
+    answer: Option<String>,
+    #[serde(default, deserialize_with = "strict::objects_or_none")]
+    failures: Vec<WebFailure>,
+    #[serde(default, deserialize_with = "strict::bool_or_false")]
+    truncated: bool,
+}
+
+/// `web` with `kind: "fetch"`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WebFetch {
+    #[serde(default, deserialize_with = "strict::opt_str")]
+    title: Option<String>,
+    #[serde(deserialize_with = "strict::req_str")]
+    url: String,
+    #[serde(default, deserialize_with = "strict::opt_i64")]
+    status_code: Option<i64>,
+    #[serde(default, deserialize_with = "strict::bool_or_false")]
+    truncated: bool,
+}
+
+/// A content block: an object with a `type`; a `text` block's `text` is a
+/// string (checked once the type is known, whatever the keys' order).
+impl<'de> Deserialize<'de> for Block {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Block, D::Error> {
+        #[derive(Deserialize)]
+        struct Fields {
+            #[serde(rename = "type", default, deserialize_with = "loose::string")]
+            kind: Option<String>,
+            #[serde(default, deserialize_with = "text_field")]
+            text: Option<Result<String, JsonType>>,
+        }
+        fn text_field<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<Result<String, JsonType>>, D::Error> {
+            strict::str_or_type(d).map(Some)
+        }
+        let Fields { kind, text } = match object_or_type(d)? {
+            Ok(fields) => fields,
+            Err(got) => return Err(strict::misfit("object", got)),
+        };
+        match kind.as_deref() {
+            Some("text") => match text {
+                Some(Ok(t)) => Ok(Block::Text(t)),
+                None | Some(Err(JsonType::Null)) => Err(super::de::below("text", "missing")),
+                Some(Err(got)) => Err(super::de::below("text", strict::not_a_string(got))),
+            },
+            Some(_) => Ok(Block::Other {
+                kind: kind.unwrap_or_default(),
+            }),
+            None => Err(de::Error::missing_field("type")),
+        }
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn parses_every_tag() {
-        let cases = [
-            json!({"card":"generic","title":"t","kind":"read","locations":[{"path":"a","line":1}]}),
-            json!({"card":"terminal","title":"ls","output":"x","exitCode":0}),
-            json!({"card":"diff","title":"Edit","diffs":[{"path":"a","oldText":null,"newText":"x"}]}),
-            json!({"card":"search","shape":"matches","files":[{"path":"a","matches":[{"lineNumber":1,"line":"x"}]}],"truncated":false,"total":1}),
-            json!({"card":"search","shape":"paths","paths":["a"],"truncated":true,"total":9}),
-            json!({"card":"read","path":"a","offset":1,"lines":[{"number":1,"text":"x"}],"totalLines":1,"lang":"py"}),
-            json!({"card":"web","kind":"search","sources":[{"url":"u"}],"truncated":false}),
-            json!({"card":"web","kind":"fetch","url":"u","statusCode":200,"truncated":false}),
-        ];
-        for c in cases {
-            let v = View::parse(&c).unwrap_or_else(|e| panic!("{c}: {e}"));
-            assert_eq!(v.tag(), c["card"].as_str().unwrap());
-        }
-    }
-
-    #[test]
-    fn wrong_shapes_name_the_field() {
-        let err = |v: Value| View::parse(&v).unwrap_err();
-        assert_eq!(err(json!({"card":"nope"})), "unknown card \"nope\"");
-        assert_eq!(
-            err(json!({"card":"terminal","exitCode":"3"})),
-            "exitCode: expected integer, got string"
-        );
-        assert_eq!(
-            err(json!({"card":"diff","diffs":[{"path":1}]})),
-            "diffs[0].path: expected string, got number"
-        );
-        assert_eq!(
-            err(json!({"card":"search","shape":"tree"})),
-            "unknown search shape \"tree\""
-        );
-        assert_eq!(
-            err(json!({"card":"web","kind":"video"})),
-            "unknown web kind \"video\""
-        );
-        assert!(
-            err(json!({"card":"read","path":"a","lines":[{"number":"1","text":""}]}))
-                .starts_with("lines[0].number")
-        );
-        assert!(err(json!(["card"])).contains("not an object"));
-        assert!(err(json!({"title":"x"})).contains("card"));
-    }
-
-    #[test]
-    fn other_blocks_are_kept_as_placeholders() {
-        let v = View::parse(&json!({"card":"generic","content":[{"type":"image","data":"…"}]}))
-            .unwrap();
-        let View::Generic(g) = v else { panic!() };
-        assert_eq!(
-            g.content.unwrap()[0],
-            Block::Other {
-                kind: "image".into()
-            }
-        );
-    }
-}
+mod tests;
