@@ -1,20 +1,61 @@
-//! deck — a terminal client for DeepSeek Harness (DSH) sessions.
+//! deck — a terminal client for DeepSeek Harness (DSH) sessions, and the
+//! library under it.
 //!
-//! Data flows one way: `source` (bytes in) → `wire` (lenient serde model) →
-//! `session` (pure reducer) → `present` (built-in presenters, the only module
-//! that names tools) → `cards` (one renderer per card tag, over `text`) →
-//! `view` (transcript layout) → `headless` (buffers) and, later, `app` (TUI).
+//! Data flows one way: [`source`] (bytes in: files, stdin, sockets, the DSH
+//! host) → [`wire`] (the lenient serde model of frames, events and views) →
+//! [`session`] (the pure reducer: events → a [`Transcript`](session::Transcript)
+//! of items and tool cards) → `present` (built-in presenters for DSH's stock
+//! tools, the only place that names a tool) → [`cards`] (one renderer per
+//! card tag, over `text`) → `view` (layout of a transcript, the list, the
+//! pager) → `app` (the TUI), [`headless`] (the same layout into text) and
+//! the subcommands.
+//!
+//! The API: load a session ([`source::load_path`], [`source::load_bytes`]),
+//! fold it ([`session::Transcript::from_records`]), draw it ([`headless`],
+//! [`cards::render`]), in a [`theme::Theme`]. Tool authors who want deck's
+//! cards in their own snapshot tests call [`testing`].
 
-pub mod app;
+/// A module of deck's own: `pub(crate)`; `pub`, hidden from the docs, when
+/// deck's own tests and benches build it (the `internals` feature).
+macro_rules! internal {
+    ($(#[$attr:meta])* mod $name:ident;) => {
+        $(#[$attr])*
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        $(#[$attr])*
+        #[cfg(not(feature = "internals"))]
+        pub(crate) mod $name;
+    };
+}
+
 pub mod cards;
-pub mod cli;
-pub mod commands;
 pub mod headless;
-pub mod par;
-pub mod present;
 pub mod session;
 pub mod source;
-pub mod text;
+pub mod testing;
 pub mod theme;
-pub mod view;
 pub mod wire;
+
+internal!(
+    mod app;
+);
+internal!(
+    mod par;
+);
+internal!(
+    mod present;
+);
+internal!(
+    mod text;
+);
+internal!(
+    mod view;
+);
+
+/// The command line, for the `deck` binary.
+#[doc(hidden)]
+pub mod cli;
+/// The subcommands, for the `deck` binary.
+#[doc(hidden)]
+pub mod commands;

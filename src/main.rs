@@ -7,8 +7,7 @@ use clap::Parser;
 use deck::cli::Cli;
 
 fn main() -> ExitCode {
-    deck::app::logging::init();
-    std::panic::set_hook(Box::new(deck::app::terminal::say_panic));
+    deck::commands::init();
     match deck::commands::run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {

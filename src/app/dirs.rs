@@ -20,8 +20,3 @@ pub fn state() -> Option<PathBuf> {
         .and_then(|x| x.state_dir())
         .map(|d| d.join("deck"))
 }
-
-/// `$XDG_CACHE_HOME/deck`.
-pub fn cache() -> Option<PathBuf> {
-    Xdg::new().ok().map(|x| x.cache_dir().join("deck"))
-}

@@ -21,6 +21,7 @@ pub struct Store {
 }
 
 impl Store {
+    #[cfg(any(test, feature = "internals"))]
     pub fn at(path: Option<PathBuf>) -> Store {
         Store { path }
     }

@@ -37,6 +37,8 @@ pub mod terminal;
 mod transcript;
 mod update;
 
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub use modal::Modal;
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub use msg::{Effect, Msg};
 pub use state::App;

@@ -56,6 +56,7 @@ fn more_lines(n: usize) -> String {
 
 /// A user message (`› text`), or context the host injected (dim, collapsed to
 /// its first line unless the density is full).
+#[cfg(any(test, feature = "internals"))]
 pub fn user(m: &UserMessage, ctx: &Ctx) -> Vec<Line> {
     let mut rows = Rows::all();
     user_into(m, ctx, &mut rows);
@@ -101,6 +102,7 @@ pub fn user_into(m: &UserMessage, ctx: &Ctx, out: &mut Rows) {
 
 /// An assistant message: text as markdown; reasoning dimmed under `∴ thinking`
 /// when shown (a few rows in preview, only the header at line density).
+#[cfg(any(test, feature = "internals"))]
 pub fn assistant(m: &AssistantMessage, show_reasoning: bool, ctx: &Ctx) -> Vec<Line> {
     let mut rows = Rows::all();
     assistant_into(m, show_reasoning, ctx, &mut rows);

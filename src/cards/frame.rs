@@ -67,6 +67,7 @@ pub fn format_duration(ms: i64) -> String {
 }
 
 /// The one-line outcome of a card (`exit 2`, `+3 −1`, `12 matches in 4 files`).
+#[cfg(any(test, feature = "internals"))]
 pub fn outcome(card: &ToolCard, resolved: &Resolved) -> Option<String> {
     outcome_with(card, resolved, None)
 }

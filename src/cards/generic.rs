@@ -11,7 +11,7 @@
 use ratatui::style::Style;
 use serde_json::Value;
 
-use super::{Body, Ctx, Resolved, Rows};
+use super::{Ctx, Resolved, Rows};
 use crate::text::highlight::Highlighter;
 use crate::text::{Line, markdown, sanitize, wrap};
 use crate::theme::Role;
@@ -37,8 +37,9 @@ pub fn outcome(_v: &GenericView, r: &Resolved) -> Option<String> {
 }
 
 /// The body of a generic view: raw input, locations, content blocks.
-pub fn body(v: &GenericView, ctx: &Ctx) -> Body {
-    Body::collect(None, |out| rows(v, ctx, out))
+#[cfg(any(test, feature = "internals"))]
+pub fn body(v: &GenericView, ctx: &Ctx) -> super::Body {
+    super::Body::collect(None, |out| rows(v, ctx, out))
 }
 
 /// [`body`], row by row.
@@ -166,6 +167,7 @@ pub(crate) fn split_spill(text: &str) -> (&str, Vec<&str>) {
 }
 
 /// The raw result content of a call whose result has no view of its own.
+#[cfg(any(test, feature = "internals"))]
 pub fn raw_result(text: &str, ctx: &Ctx) -> Vec<Line> {
     let mut rows = Rows::all();
     raw_result_into(text, ctx, &mut rows);

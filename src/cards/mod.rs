@@ -11,21 +11,40 @@
 //! rows it shows (whatever the card's size), and `deck render` writes rows
 //! as they are made, so no card is ever held whole there.
 
-pub mod conversation;
-pub mod diff;
-pub mod frame;
-pub mod generic;
-pub mod plain;
-pub mod prompt;
-pub mod read;
-pub mod search;
-pub mod terminal;
-pub mod web;
+internal!(
+    mod conversation;
+);
+internal!(
+    mod diff;
+);
+internal!(
+    mod frame;
+);
+internal!(
+    mod generic;
+);
+internal!(
+    mod plain;
+);
+internal!(
+    mod prompt;
+);
+internal!(
+    mod read;
+);
+internal!(
+    mod search;
+);
+internal!(
+    mod terminal;
+);
+internal!(
+    mod web;
+);
 
 use serde_json::Value;
 
 use crate::session::{AttachedView, ToolCard};
-use crate::text::Line;
 use crate::theme::Theme;
 use crate::wire::view::{Block, GenericView, TerminalView};
 use crate::wire::{View, WireError};
@@ -97,6 +116,7 @@ impl<'a> Ctx<'a> {
 }
 
 pub use crate::text::rows::{Keep, Rows};
+pub use crate::text::{Line, Span};
 
 /// A card's body, before density capping, kept whole (for tests and small
 /// uses; drawing goes through the cards' `rows` functions).

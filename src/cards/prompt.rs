@@ -209,6 +209,7 @@ fn body(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
 }
 
 /// Draw a prompt card at the context's density.
+#[cfg(any(test, feature = "internals"))]
 pub fn render(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
     render_with_call(p, None, ctx)
 }

@@ -6,7 +6,7 @@
 //! view's `lang` or the path's extension, and the view's `content` text when it
 //! carries no lines. File text is sanitized by the highlighter.
 
-use super::{Body, Ctx, Rows, blocks_text};
+use super::{Ctx, Rows, blocks_text};
 use crate::text::highlight::{Checkpoint, highlight_lines_from, lang_for_path};
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::Role;
@@ -48,8 +48,9 @@ fn range(v: &ReadView) -> String {
 const WINDOW: usize = 8 * 1024;
 
 /// The body, kept whole (see [`rows`]).
-pub fn body(v: &ReadView, ctx: &Ctx) -> Body {
-    Body::collect(None, |out| rows(v, ctx, out))
+#[cfg(any(test, feature = "internals"))]
+pub fn body(v: &ReadView, ctx: &Ctx) -> super::Body {
+    super::Body::collect(None, |out| rows(v, ctx, out))
 }
 
 /// The body row by row: the path header (pinned when the file has lines),

@@ -7,7 +7,7 @@
 //! / recovery note found in the raw result text. Text is sanitized here.
 
 use super::generic::is_spill_line;
-use super::{Body, Ctx, Rows};
+use super::{Ctx, Rows};
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::Role;
 use crate::wire::view::{SearchBody, SearchFile, SearchView};
@@ -112,8 +112,9 @@ fn emphasised(line: &str, term: Option<&str>, ctx: &Ctx) -> Line {
 
 /// The body: banner, spill note, then matches or paths. `title` is the card's
 /// title (it may name the query); `raw` is the raw result text.
-pub fn body(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx) -> Body {
-    Body::collect(None, |out| rows(v, title, raw, ctx, out))
+#[cfg(any(test, feature = "internals"))]
+pub fn body(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx) -> super::Body {
+    super::Body::collect(None, |out| rows(v, title, raw, ctx, out))
 }
 
 /// [`body`], row by row.

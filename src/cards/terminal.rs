@@ -13,7 +13,7 @@
 
 use ratatui::style::Style;
 
-use super::{Body, Ctx, Keep, Rows};
+use super::{Ctx, Rows};
 use crate::text::highlight::Highlighter;
 use crate::text::{Line, Span, ansi, sanitize, wrap};
 use crate::theme::Role;
@@ -42,8 +42,9 @@ pub fn outcome(v: &TerminalView) -> Option<String> {
 }
 
 /// The body, kept whole (see [`rows`]).
-pub fn body(v: &TerminalView, ctx: &Ctx) -> Body {
-    Body::collect(Some(Keep::Tail), |out| rows(v, ctx, out))
+#[cfg(any(test, feature = "internals"))]
+pub fn body(v: &TerminalView, ctx: &Ctx) -> super::Body {
+    super::Body::collect(Some(super::Keep::Tail), |out| rows(v, ctx, out))
 }
 
 /// The body row by row: the command (when the header cuts it), the
@@ -199,7 +200,7 @@ mod tests {
         }
     }
 
-    fn texts(b: &Body) -> Vec<String> {
+    fn texts(b: &crate::cards::Body) -> Vec<String> {
         b.lines.iter().map(Line::text).collect()
     }
 
@@ -243,7 +244,7 @@ mod tests {
         assert_eq!(b.lines[4].spans[0].style, stderr);
         assert_ne!(b.lines[2].spans[0].style, stderr);
         assert_eq!(b.lines[5].spans[0].style, theme.style(Role::PillOk));
-        assert_eq!(b.keep, Some(Keep::Tail));
+        assert_eq!(b.keep, Some(crate::cards::Keep::Tail));
         // Only stderr.
         assert_eq!(split_stderr("[stderr]\nboom"), ("", Some("boom")));
         assert_eq!(split_stderr("plain"), ("plain", None));

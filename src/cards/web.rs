@@ -6,7 +6,7 @@
 //! queries in the warning role) and of a fetch (the URL linked, the HTTP
 //! status, a truncation note). URLs and text are sanitized here.
 
-use super::{Body, Ctx, Rows};
+use super::{Ctx, Rows};
 use crate::session::Status;
 use crate::text::{Line, Span, markdown, sanitize, wrap};
 use crate::theme::Role;
@@ -95,8 +95,9 @@ fn source(i: usize, s: &WebSource, digits: usize, ctx: &Ctx) -> Vec<Line> {
     out.into_iter().map(|l| wrap::fit(l, ctx.width)).collect()
 }
 
-pub fn body(v: &WebView, ctx: &Ctx) -> Body {
-    Body::collect(None, |out| rows(v, ctx, out))
+#[cfg(any(test, feature = "internals"))]
+pub fn body(v: &WebView, ctx: &Ctx) -> super::Body {
+    super::Body::collect(None, |out| rows(v, ctx, out))
 }
 
 /// [`body`], row by row.

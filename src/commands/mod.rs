@@ -1,4 +1,4 @@
-//! One file per subcommand. [`run`] dispatches the parsed command line; each
+//! One file per subcommand. `run` dispatches the parsed command line; each
 //! command loads its input through `source`, folds it with `session`, and
 //! draws it with the same renderers (`headless` for files, `app` for the
 //! terminal). Only this folder (and `main.rs`) writes to stdout.
@@ -22,6 +22,13 @@ mod render;
 pub mod replay;
 mod tui;
 mod view;
+
+/// What every run starts with: the log (when `DECK_LOG` asks for it) and
+/// the panic hook that says a panic like any message of deck's.
+pub fn init() {
+    crate::app::logging::init();
+    std::panic::set_hook(Box::new(crate::app::terminal::say_panic));
+}
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {

@@ -2,8 +2,11 @@
 //! written as plain text, ANSI (SGR + OSC 8 only) or a styled, diffable text
 //! format. Used by `deck render`, snapshot tests and CI.
 
-pub mod writer;
+internal!(
+    mod writer;
+);
 
+pub use crate::view::transcript::LayoutOptions;
 pub use writer::{Format, write_lines};
 
 use std::collections::VecDeque;
@@ -12,7 +15,7 @@ use std::io::{self, Write};
 use crate::session::{Item, Transcript};
 use crate::text::{Line, Rows};
 use crate::theme::Theme;
-use crate::view::transcript::{LayoutOptions, item_weight, layout, render_item, render_item_into};
+use crate::view::transcript::{item_weight, layout, render_item, render_item_into};
 use crate::wire::Record;
 
 /// Fold records up to event `at` (all of them when `None`): every event with

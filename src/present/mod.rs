@@ -64,6 +64,7 @@ static PRESENTERS: &[(&str, &Presenter)] = &[
     ("todo_write", &todo::TODO_WRITE),
 ];
 
+#[cfg(any(test, feature = "internals"))]
 /// The names of the stock tools deck has presenters for.
 pub fn stock_tools() -> impl Iterator<Item = &'static str> {
     PRESENTERS.iter().map(|(name, _)| *name)

@@ -337,6 +337,7 @@ impl LineSplitter {
 
     /// Bytes of an unfinished last line held back (for a line being cut,
     /// the head kept).
+    #[cfg(any(test, feature = "internals"))]
     pub fn pending(&self) -> usize {
         self.partial.len()
     }
@@ -367,6 +368,7 @@ impl LineSplitter {
     }
 
     /// Lines completed so far.
+    #[cfg(any(test, feature = "internals"))]
     pub fn lines(&self) -> usize {
         self.line
     }

@@ -112,6 +112,7 @@ impl Bound {
     }
 
     /// The TCP address, when this is TCP.
+    #[cfg(any(test, feature = "internals"))]
     pub fn tcp_addr(&self) -> Option<std::net::SocketAddr> {
         match self {
             Bound::Tcp(l) => l.local_addr().ok(),

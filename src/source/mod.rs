@@ -5,25 +5,51 @@
 //! dropped silently.
 //!
 //! Live sources (`listen`, `follow`, the DSH `host` client) are producers on
-//! one bounded channel of [`live::LiveEvent`]s; `record` taps what they
+//! one bounded channel of `LiveEvent`s; `record` taps what they
 //! receive into a file. The consumer folds records with the same reducer as
 //! replay.
 
-pub mod blocks;
-pub mod chunks;
-pub mod demo;
-pub mod follow;
-pub mod history_doc;
-pub mod host;
-pub mod limits;
-pub mod lines;
-pub mod listen;
-pub mod live;
+internal!(
+    mod blocks;
+);
+internal!(
+    mod chunks;
+);
+internal!(
+    mod demo;
+);
+internal!(
+    mod follow;
+);
+internal!(
+    mod history_doc;
+);
+internal!(
+    mod host;
+);
+internal!(
+    mod limits;
+);
+internal!(
+    mod lines;
+);
+internal!(
+    mod listen;
+);
+internal!(
+    mod live;
+);
 pub mod load;
 mod load_log;
-pub mod record;
-pub mod sessions;
-pub mod stream;
+internal!(
+    mod record;
+);
+internal!(
+    mod sessions;
+);
+internal!(
+    mod stream;
+);
 
 pub use load::{
     Format, LoadError, Loaded, LoadedSession, load_bytes, load_path, load_path_counted,

@@ -157,6 +157,7 @@ impl SessionBook {
     }
 
     /// Number of sessions.
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         self.list.len()
     }

@@ -113,6 +113,7 @@ impl LineStream {
     }
 
     /// Bytes of an incomplete last line held back.
+    #[cfg(any(test, feature = "internals"))]
     pub fn pending(&self) -> usize {
         self.splitter.pending()
     }

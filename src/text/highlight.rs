@@ -215,6 +215,7 @@ type State = (
     syntect::parsing::ParseState,
 );
 
+#[cfg(any(test, feature = "internals"))]
 /// Highlight many lines of one text (a file, one side of a diff), using
 /// every core for long texts; the first `limit` lines get colours, the rest
 /// come out plain. Same result as feeding them one by one to a
@@ -384,11 +385,13 @@ pub fn highlight_lines_from(
     out
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// Highlight a whole text: one [`Line`] per source line.
 pub fn highlight(text: &str, lang: Option<&str>, theme: &Theme, base: Style) -> Vec<Line> {
     highlight_first(text, lang, theme, base, usize::MAX)
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// [`highlight`] colouring only the first `lines` lines.
 pub fn highlight_first(
     text: &str,

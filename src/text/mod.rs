@@ -13,4 +13,5 @@ pub mod sanitize;
 pub mod wrap;
 
 pub use line::{Line, Span};
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub use rows::{Keep, Laid, Rows};

@@ -157,6 +157,7 @@ pub fn strip_controls(s: &str) -> String {
         .collect()
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// True if `s` contains nothing the sanitizer would change.
 pub fn is_clean(s: &str) -> bool {
     !s.chars().any(needs_work)

@@ -3,7 +3,7 @@
 //! reverse-video cell, a hint in place of empty text, and only as many rows
 //! as fit (scrolled to keep the cursor in view).
 
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Modifier;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
@@ -127,8 +127,9 @@ pub fn window(lines: Vec<Line>, cursor_row: usize, max_rows: usize) -> Vec<Line>
     lines.into_iter().skip(first).take(max_rows).collect()
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// The style of the cursor cell (for tests that look for it).
-pub fn cursor_style(theme: &Theme) -> Style {
+pub fn cursor_style(theme: &Theme) -> ratatui::style::Style {
     theme.style(Role::Text).add_modifier(Modifier::REVERSED)
 }
 
@@ -199,7 +200,7 @@ mod tests {
     #[test]
     fn the_window_keeps_the_cursor() {
         let lines: Vec<Line> = (0..10)
-            .map(|i| Line::styled(i.to_string(), Style::default()))
+            .map(|i| Line::styled(i.to_string(), ratatui::style::Style::default()))
             .collect();
         let shown = window(lines.clone(), 7, 3);
         assert_eq!(

@@ -163,6 +163,7 @@ impl Worker {
         out
     }
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_busy(&self) -> bool {
         !self.queued.is_empty()
     }

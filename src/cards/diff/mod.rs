@@ -21,7 +21,7 @@ mod model;
 
 use std::collections::BTreeSet;
 
-use super::{Body, Ctx, Rows};
+use super::{Ctx, Rows};
 use crate::text::highlight::lang_for_path;
 use crate::text::{Line, sanitize, wrap};
 use crate::theme::Role;
@@ -109,8 +109,9 @@ pub fn outcome_of(v: &DiffView, models: &Models) -> Option<String> {
 }
 
 /// The body, kept whole (see [`rows`]).
-pub fn body(v: &DiffView, ctx: &Ctx) -> Body {
-    Body::collect(None, |out| rows(v, ctx, out))
+#[cfg(any(test, feature = "internals"))]
+pub fn body(v: &DiffView, ctx: &Ctx) -> super::Body {
+    super::Body::collect(None, |out| rows(v, ctx, out))
 }
 
 /// Runs of files laid out at once on every core at full density (the
@@ -253,7 +254,7 @@ mod tests {
         }
     }
 
-    fn texts(b: &Body) -> Vec<String> {
+    fn texts(b: &crate::cards::Body) -> Vec<String> {
         b.lines.iter().map(Line::text).collect()
     }
 

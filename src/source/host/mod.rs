@@ -16,5 +16,7 @@ pub mod stitch;
 
 pub use actions::create;
 pub use client::run;
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub use options::{Backoff, Control, HostError, HostOptions, SessionChoice};
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub use rpc::{HostUrl, Rpc, RpcError};

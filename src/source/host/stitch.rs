@@ -54,6 +54,7 @@ pub struct Stitch {
 }
 
 impl Stitch {
+    #[cfg(any(test, feature = "internals"))]
     pub fn new() -> Stitch {
         Stitch::default()
     }
@@ -64,6 +65,7 @@ impl Stitch {
     }
 
     /// Events dropped because their seq was already delivered or held.
+    #[cfg(any(test, feature = "internals"))]
     pub fn duplicates(&self) -> usize {
         self.duplicates
     }
@@ -79,6 +81,7 @@ impl Stitch {
     }
 
     /// Events held back waiting for a gap to fill.
+    #[cfg(any(test, feature = "internals"))]
     pub fn held(&self) -> usize {
         self.held.len()
     }

@@ -29,8 +29,8 @@ use ratatui::style::{Color, Modifier, Style};
 use unicode_width::UnicodeWidthChar;
 
 use super::line::{Line, Span};
-use super::{sanitize, wrap};
-use crate::theme::{Role, Theme};
+use super::sanitize;
+use crate::theme::Theme;
 
 /// Widest emulated screen; longer lines wrap inside the emulator and are re-joined.
 pub const MAX_COLS: usize = 1024;
@@ -46,16 +46,18 @@ const MIN_COLS: usize = 4;
 /// Tab stops of the emulated terminal.
 const TAB_STOP: usize = 8;
 
+#[cfg(any(test, feature = "internals"))]
 /// Emulate `output` and hard-wrap the resulting lines at `width` columns, in
 /// the theme's text style.
 pub fn render(output: &str, width: usize, theme: &Theme) -> Vec<Line> {
     let width = width.max(1);
-    lines(output, theme, theme.style(Role::Text))
+    lines(output, theme, theme.style(crate::theme::Role::Text))
         .iter()
-        .flat_map(|l| wrap::chars(l, width))
+        .flat_map(|l| super::wrap::chars(l, width))
         .collect()
 }
 
+#[cfg(any(test, feature = "internals"))]
 /// Emulate `output` and return its logical lines, unwrapped. `base` is the
 /// style under every cell: cells in the terminal's default colours (including
 /// after `ESC[0m` / `ESC[39m`) show `base`, never a hard reset. In a

@@ -40,6 +40,7 @@ const CODE_WINDOW: usize = 8 * 1024;
 /// Indent of fenced and indented code blocks.
 const CODE_INDENT: &str = "  ";
 
+#[cfg(any(test, feature = "internals"))]
 /// Render markdown `md` into lines at most `width` columns wide, in `base`
 /// style (patched by the theme's markdown roles).
 pub fn render(md: &str, width: usize, theme: &Theme, base: Style) -> Vec<Line> {

@@ -100,10 +100,12 @@ impl LineCache {
         }
     }
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         self.map.len()
     }
 
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
