@@ -12,7 +12,7 @@ use super::raw::RawJson;
 const INTERNED_MAX: usize = 1024;
 
 /// An event type, shared: a session has hundreds of thousands of events
-/// and a few dozen types. Past [`INTERNED_MAX`] distinct types (a hostile
+/// and a few dozen types. Past `INTERNED_MAX` distinct types (a hostile
 /// log), types are kept per event instead.
 pub fn intern_kind(kind: &str) -> Cow<'static, str> {
     static SET: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
