@@ -14,6 +14,11 @@ use crate::theme::Theme;
 use crate::view::transcript::{LayoutOptions, render_item_laid, render_item_tick};
 use crate::view::worker::{self, JobKey, Worker};
 
+mod cache;
+
+use cache::CacheKey;
+pub use cache::LineCache;
+
 /// Columns of the focus margin at the left of every row.
 pub const MARGIN: usize = 2;
 
@@ -28,86 +33,6 @@ pub fn item_rev(t: &Transcript, item: &Item) -> u64 {
                 | crate::view::transcript::approval_call(t, p).map_or(0, |c| c.rev & 0xffff_ffff)
         }
         _ => 0,
-    }
-}
-
-#[derive(Clone, PartialEq, Eq)]
-struct CacheKey {
-    rev: u64,
-    width: usize,
-    theme: String,
-    density: Density,
-    reasoning: bool,
-    tick: usize,
-}
-
-/// Rows of laid-out items the cache keeps; past it the items used longest
-/// ago are dropped (laid out again if they come back into view), so a long
-/// session scrolled end to end does not keep every layout.
-const CACHE_ROWS: usize = 100_000;
-
-/// Per-item laid-out lines, keyed by item index.
-#[derive(Default)]
-pub struct LineCache {
-    /// item → (key, lines, interim): interim lines (a placeholder or a
-    /// plain first layout) stand in until the layout thread's arrive.
-    map: HashMap<usize, (CacheKey, Arc<Laid>, bool)>,
-    /// item → when it was last used (a counter), for dropping old layouts.
-    used: HashMap<usize, u64>,
-    clock: u64,
-    /// Rows in `map`.
-    rows: usize,
-    /// Heavy cards being laid out off-thread: job → the cache key it fills.
-    waiting: HashMap<JobKey, CacheKey>,
-    worker: Option<Worker>,
-}
-
-impl LineCache {
-    pub fn clear(&mut self) {
-        self.map.clear();
-        self.used.clear();
-        self.rows = 0;
-        self.waiting.clear();
-    }
-
-    /// An item's layout was used now.
-    fn touch(&mut self, item: usize) {
-        self.clock += 1;
-        self.used.insert(item, self.clock);
-    }
-
-    /// Keep an item's layout; past [`CACHE_ROWS`], drop the older half of
-    /// the layouts (by last use; never the one just kept).
-    fn insert(&mut self, item: usize, entry: (CacheKey, Arc<Laid>, bool)) {
-        self.rows += entry.1.len();
-        if let Some(old) = self.map.insert(item, entry) {
-            self.rows -= old.1.len();
-        }
-        self.touch(item);
-        if self.rows <= CACHE_ROWS {
-            return;
-        }
-        let mut by_age: Vec<(u64, usize)> = self.used.iter().map(|(&i, &t)| (t, i)).collect();
-        by_age.sort_unstable();
-        for &(_, i) in &by_age[..by_age.len() / 2] {
-            if i == item {
-                continue;
-            }
-            self.used.remove(&i);
-            if let Some(old) = self.map.remove(&i) {
-                self.rows -= old.1.len();
-            }
-        }
-    }
-
-    #[cfg(any(test, feature = "internals"))]
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    #[cfg(any(test, feature = "internals"))]
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
     }
 }
 
