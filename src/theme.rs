@@ -81,6 +81,7 @@ roles! {
 
 /// A loaded theme: one style per role plus the syntax theme to highlight with.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Theme {
     pub name: String,
     /// syntect theme name; `None` disables syntax colours.
@@ -104,6 +105,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
 ];
 
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ThemeError {
     #[error(
         "theme {0:?} not found (built-in: dark, light, no-color, ansi-dark, ansi-light, high-contrast; or a path to a .toml file)"

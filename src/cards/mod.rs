@@ -51,6 +51,7 @@ use crate::wire::{View, WireError};
 
 /// How much of a card to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[non_exhaustive]
 pub enum Density {
     /// One line: glyph, title, outcome.
     Line,
@@ -74,6 +75,7 @@ impl Density {
 
 /// Rendering context.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Ctx<'a> {
     pub width: usize,
     pub theme: &'a Theme,
@@ -121,6 +123,7 @@ pub use crate::text::{Line, Span};
 /// A card's body, before density capping, kept whole (for tests and small
 /// uses; drawing goes through the cards' `rows` functions).
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Body {
     pub lines: Vec<Line>,
     pub keep: Option<Keep>,
@@ -145,6 +148,7 @@ impl Body {
 
 /// What a card shows, after applying the fallback rules of the protocol.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Resolved {
     /// The card to draw; a fallback is a `View::Generic`.
     pub view: View,
@@ -157,6 +161,7 @@ pub struct Resolved {
 
 /// How a card was resolved, for `deck inspect`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Resolution {
     Wire,
     Presenter,

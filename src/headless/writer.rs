@@ -11,6 +11,7 @@ use crate::text::{Line, Span};
 
 /// Output format of `deck render`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[non_exhaustive]
 pub enum Format {
     /// Plain text, no styles.
     Text,

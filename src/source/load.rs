@@ -23,6 +23,7 @@ const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// The detected input format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     FrameLog,
     SessionLog,
@@ -40,6 +41,7 @@ impl Format {
 }
 
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LoadError {
     #[error("cannot read {path}: {source}")]
     Io {
@@ -63,6 +65,7 @@ pub enum LoadError {
 
 /// One session's records, in input order.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct LoadedSession {
     pub id: Option<String>,
     /// The session log header line, when there was one.
@@ -82,6 +85,7 @@ impl LoadedSession {
 
 /// Everything read from one input.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Loaded {
     pub name: String,
     pub format: Format,

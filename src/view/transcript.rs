@@ -9,6 +9,7 @@ use crate::theme::Theme;
 
 /// What to show and how.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct LayoutOptions {
     pub width: usize,
     pub density: Density,

@@ -78,12 +78,10 @@ proptest! {
     ) {
         let t = common::fold_records(&records);
         let theme = &themes()[theme];
-        let opts = LayoutOptions {
-            show_reasoning,
-            plain_code,
-            now_ms: now.map(|n| 1_796_000_000_000 + n),
-            ..LayoutOptions::new(width, density)
-        };
+        let mut opts = LayoutOptions::new(width, density);
+        opts.show_reasoning = show_reasoning;
+        opts.plain_code = plain_code;
+        opts.now_ms = now.map(|n| 1_796_000_000_000 + n);
         for item in t.items.iter() {
             let lines = render_item_tick(&t, item, theme, &opts, tick);
             prop_assert_eq!(too_wide(&lines, width), None, "item {:?}", item);
@@ -137,16 +135,9 @@ proptest! {
         for e in 0..n {
             let item_idx = list.entries[e];
             let lines = list.lines(&t, theme, &opts, e);
-            let fresh = render_item_tick(
-                &t,
-                &t.items[item_idx],
-                theme,
-                &LayoutOptions {
-                    show_reasoning,
-                    ..LayoutOptions::new(inner, list.density_of(item_idx, density))
-                },
-                0,
-            );
+            let mut item_opts = LayoutOptions::new(inner, list.density_of(item_idx, density));
+            item_opts.show_reasoning = show_reasoning;
+            let fresh = render_item_tick(&t, &t.items[item_idx], theme, &item_opts, 0);
             let lines = lines.iter().cloned().collect::<Vec<_>>();
             prop_assert!(lines == fresh, "entry {} (item {}): cached lines differ from a fresh layout", e, item_idx);
             prop_assert_eq!(too_wide(&lines, inner), None, "entry {}", e);
