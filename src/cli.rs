@@ -28,9 +28,7 @@ pub enum ExportFormat {
 /// Options shared by the interactive commands.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct TuiArgs {
-    /// Theme: auto (from the terminal's background), dark, light, no-color,
-    /// ansi-dark, ansi-light, high-contrast, a user theme, or a .toml path.
-    #[arg(long)]
+    #[arg(long, help = theme_help(true))]
     pub theme: Option<String>,
     /// Initial density of every card.
     #[arg(long, value_enum)]
@@ -169,9 +167,9 @@ pub enum BenchCommand {
     /// `first <µs> rows <n> text_ms <ms> colours_ms <ms> jumps p50 <µs> p99 <µs> max <µs>`.
     Pager {
         path: String,
-        #[arg(long, default_value_t = 200)]
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u16).range(1..))]
         width: u16,
-        #[arg(long, default_value_t = 60)]
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u16).range(1..))]
         height: u16,
         /// Frames timed after jumps once the card is laid out.
         #[arg(long, default_value_t = 200)]
@@ -186,9 +184,9 @@ pub enum BenchCommand {
     /// changes; prints `p50 <µs> p99 <µs> max <µs>`.
     Frames {
         path: String,
-        #[arg(long, default_value_t = 200)]
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u16).range(1..))]
         width: u16,
-        #[arg(long, default_value_t = 60)]
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u16).range(1..))]
         height: u16,
         #[arg(long, default_value_t = 1000)]
         iterations: usize,
@@ -202,16 +200,17 @@ pub enum BenchCommand {
 pub struct ExportArgs {
     /// Input file; `-` reads stdin.
     pub path: String,
+    /// What to write [default: from the output's name: `.cast` or `.html`].
     #[arg(long, value_enum)]
-    pub format: ExportFormat,
+    pub format: Option<ExportFormat>,
     /// Where to write (`-`: stdout).
     #[arg(short, long)]
     pub output: String,
     /// Columns (cast: the terminal's width; html: the layout width).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(20..))]
     pub width: u16,
     /// Rows of the recorded terminal (cast).
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u16).range(5..))]
     pub height: u16,
     /// Playback speed of the recording (cast).
     #[arg(long, default_value_t = 1.0)]
@@ -219,8 +218,7 @@ pub struct ExportArgs {
     /// Cap idle gaps between events to this many seconds (cast).
     #[arg(long, default_value_t = 2.0)]
     pub idle_limit: f64,
-    /// Theme name or path to a theme .toml.
-    #[arg(long)]
+    #[arg(long, help = theme_help(false))]
     pub theme: Option<String>,
     #[arg(long)]
     pub session: Option<String>,
@@ -232,25 +230,48 @@ pub struct RenderArgs {
     /// Input file; `-` reads stdin. Plain or zstd-compressed.
     pub path: String,
     /// Columns to lay out at.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = positive)]
     pub width: usize,
     /// Show only one screen: the last H rows.
-    #[arg(long)]
+    #[arg(long, value_parser = positive)]
     pub height: Option<usize>,
     /// The state after event SEQ.
     #[arg(long)]
     pub at: Option<u64>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Theme name (dark, light, no-color) or path to a theme .toml.
-    #[arg(long)]
+    #[arg(long, help = theme_help(false))]
     pub theme: Option<String>,
-    #[arg(long, value_enum, default_value_t = Density::Preview)]
-    pub density: Density,
+    /// How much of each card to show [default: the config file's, else preview].
+    #[arg(long, value_enum)]
+    pub density: Option<Density>,
     /// Session id, when the input holds several.
     #[arg(long)]
     pub session: Option<String>,
     /// Hide reasoning blocks.
     #[arg(long)]
     pub no_reasoning: bool,
+}
+
+/// A whole number of at least 1 (columns, rows).
+fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--theme`'s help: every built-in theme by name.
+fn theme_help(interactive: bool) -> String {
+    let names: Vec<&str> = crate::theme::BUILTIN.iter().map(|(n, _)| *n).collect();
+    let auto = if interactive {
+        "auto (from the terminal's background; the default), "
+    } else {
+        "auto (COLORFGBG, else dark), "
+    };
+    format!(
+        "Theme: {auto}{}, a user theme (a .toml in the config folder's themes/), or a .toml path",
+        names.join(", ")
+    )
 }

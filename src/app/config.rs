@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::cards::Density;
 use crate::theme::{Theme, ThemeError};
 
 /// `config.toml`.
@@ -16,7 +17,7 @@ pub struct Config {
     /// A theme name, a path, or `auto`.
     pub theme: Option<String>,
     /// line | preview | full
-    pub density: Option<String>,
+    pub density: Option<Density>,
     pub speed: Option<f64>,
     /// Seconds; idle gaps in replays are capped to this.
     pub idle_limit: Option<f64>,
@@ -24,8 +25,14 @@ pub struct Config {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{path}: {message}")]
-    Invalid { path: String, message: String },
+    /// `path:line:column: message`, as compilers and editors write it.
+    #[error("{path}:{line}:{column}: {message}")]
+    Invalid {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error(transparent)]
     Theme(#[from] ThemeError),
 }
@@ -35,21 +42,32 @@ pub fn config_dir() -> Option<PathBuf> {
     super::dirs::config()
 }
 
-/// Parse config text; errors name `path` and carry the parser's line/column.
+/// Parse config text; an error names `path`, the line and column of the
+/// fault (1-based) and the parser's message.
 pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
-    let cfg: Config = toml::from_str(text).map_err(|e| ConfigError::Invalid {
-        path: path.to_string(),
-        message: e.to_string().trim().replace('\n', " "),
-    })?;
-    if let Some(d) = &cfg.density
-        && crate::cards::Density::parse(d).is_none()
-    {
-        return Err(ConfigError::Invalid {
-            path: path.into(),
-            message: format!("density {d:?}: expected line, preview or full"),
-        });
-    }
-    Ok(cfg)
+    toml::from_str(text).map_err(|e| {
+        let (line, column) = line_col(text, e.span().map_or(0, |s| s.start));
+        ConfigError::Invalid {
+            path: path.to_string(),
+            line,
+            column,
+            message: e.message().trim().replace('\n', " "),
+        }
+    })
+}
+
+/// The 1-based line and column (in characters) of byte `at` of `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let at = (0..=at.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
 }
 
 /// Load the config file if there is one.
@@ -100,14 +118,8 @@ pub fn all_themes(dir: Option<&Path>) -> Result<Vec<Theme>, ThemeError> {
 /// Pick dark or light for `auto`: the terminal's background (OSC 11, short
 /// timeout), else `COLORFGBG`, else dark.
 pub fn detect_background() -> &'static str {
-    if let Ok(v) = std::env::var("COLORFGBG")
-        && let Some(bg) = v.rsplit(';').next().and_then(|s| s.parse::<u8>().ok())
-    {
-        return if matches!(bg, 7 | 15) {
-            "light"
-        } else {
-            "dark"
-        };
+    if let Some(bg) = background_from_env() {
+        return bg;
     }
     let mut opts = terminal_colorsaurus::QueryOptions::default();
     opts.timeout = std::time::Duration::from_millis(150);
@@ -146,6 +158,34 @@ pub fn resolve_themes(
     Ok((themes.clone(), themes.len() - 1))
 }
 
+/// The one theme of a command that draws without a terminal (`render`,
+/// `export`): `--theme`, else the config file's, else dark; `NO_COLOR`
+/// forces `no-color`; `auto` reads `COLORFGBG` (there is no terminal to ask).
+pub fn resolve_theme(spec: Option<&str>, cfg: &Config) -> Result<Theme, ConfigError> {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let wanted = match spec.or(cfg.theme.as_deref()) {
+        _ if no_color => "no-color",
+        Some("auto") => background_from_env().unwrap_or("dark"),
+        Some(name) => name,
+        None => "dark",
+    };
+    if let Some(t) = Theme::builtin(wanted) {
+        return Ok(t);
+    }
+    let themes = all_themes(config_dir().as_deref())?;
+    if let Some(t) = themes.into_iter().find(|t| t.name == wanted) {
+        return Ok(t);
+    }
+    Ok(Theme::load(wanted)?)
+}
+
+/// dark or light from `COLORFGBG` (`fg;bg`), when it says.
+fn background_from_env() -> Option<&'static str> {
+    let v = std::env::var("COLORFGBG").ok()?;
+    let bg = v.rsplit(';').next()?.parse::<u8>().ok()?;
+    Some(if matches!(bg, 7 | 15) { "light" } else { "dark" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,17 +209,21 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(
-            err.starts_with("/home/u/.config/deck/config.toml:"),
-            "{err}"
+        assert_eq!(
+            err,
+            "/home/u/.config/deck/config.toml:2:9: invalid type: string \"fast\", expected f64"
         );
-        assert!(err.contains("line 2"), "{err}");
         let err = parse("colour = 1\n", "c.toml").unwrap_err().to_string();
-        assert!(err.contains("colour"), "{err}");
-        let err = parse("density = \"huge\"\n", "c.toml")
+        assert!(err.starts_with("c.toml:1:1: unknown field `colour`"), "{err}");
+        let err = parse("theme = \"é\"\ndensity = \"huge\"\n", "c.toml")
             .unwrap_err()
             .to_string();
-        assert!(err.contains("density"), "{err}");
+        assert_eq!(
+            err,
+            "c.toml:2:11: unknown variant `huge`, expected one of `line`, `preview`, `full`"
+        );
+        let err = parse("theme = \"dark\n", "c.toml").unwrap_err().to_string();
+        assert!(err.starts_with("c.toml:1:14: "), "{err}");
     }
 
     #[test]

@@ -50,7 +50,8 @@ use crate::wire::view::{Block, GenericView, TerminalView};
 use crate::wire::{View, WireError};
 
 /// How much of a card to show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Density {
     /// One line: glyph, title, outcome.

@@ -63,7 +63,17 @@ pub fn replay_app(
         None
     };
     let speed = player.speed.or(cfg.speed).unwrap_or(1.0);
+    if !(speed.is_finite() && speed > 0.0) {
+        anyhow::bail!("--speed {speed}: must be a positive number (0.25 … 64)");
+    }
     let mut p = Player::new(Arc::new(s.records.clone()), s.id.clone(), idle_ms, speed);
+    // The player plays at fixed speeds; say when the one asked for is not one.
+    let snapped = (p.speed() != speed).then(|| {
+        format!(
+            "--speed {speed}: playing at {}× (speeds go 0.25× … 64×)",
+            p.speed()
+        )
+    });
     if let Some(at) = &player.at {
         match parse_at(at).map_err(anyhow::Error::msg)? {
             StartAt::Seq(seq) => p.seek_seq(seq),
@@ -71,7 +81,11 @@ pub fn replay_app(
         }
     }
     p.playing = !player.paused;
-    Ok(App::replayer(label, p, Vec::new()))
+    let mut app = App::replayer(label, p, Vec::new());
+    if let Some(note) = snapped {
+        app.say(&note);
+    }
+    Ok(app)
 }
 
 /// `deck replay PATH`: loaded behind a loading screen.

@@ -10,8 +10,7 @@ use crate::source::{self, Loaded};
 
 /// `--density`, else the config file's, else the default.
 fn density(arg: Option<Density>, cfg: &Config) -> Density {
-    arg.or_else(|| cfg.density.as_deref().and_then(Density::parse))
-        .unwrap_or_default()
+    arg.or(cfg.density).unwrap_or_default()
 }
 
 /// Apply the config file and the command-line options to a new app.

@@ -53,6 +53,8 @@ pub enum LoadError {
     Empty(String),
     #[error("{path}: unknown format: {reason}")]
     UnknownFormat { path: String, reason: String },
+    #[error("{0}: not a session log (binary data)")]
+    Binary(String),
     #[error("{path}: {reason}")]
     Damaged { path: String, reason: String },
     #[error("{path}: no session {id:?} (sessions: {known})")]
@@ -339,6 +341,25 @@ impl Sessions {
     }
 }
 
+/// The first bytes of an input are not text: a NUL, or more than one in
+/// ten bytes a control character no log holds (tab, newlines, form feed and
+/// ESC aside) or not UTF-8.
+fn looks_binary(head: &[u8]) -> bool {
+    let head = &head[..head.len().min(8192)];
+    if head.contains(&0) {
+        return true;
+    }
+    let text = String::from_utf8_lossy(head);
+    let odd = text
+        .chars()
+        .filter(|&c| {
+            c == char::REPLACEMENT_CHARACTER
+                || (c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x1b'))
+        })
+        .count();
+    odd * 10 > text.chars().count()
+}
+
 fn load_lines(
     name: &str,
     compressed: bool,
@@ -354,6 +375,7 @@ fn load_lines(
     let mut format = Format::FrameLog;
     let mut decoded = 0usize;
     let mut first_reason: Option<String> = None;
+    let binary = looks_binary(&head);
     let outcome = decode_stream(head, rest, |(d, lossy)| {
         if let Some(l) = lossy {
             sessions.push(None, Record::Diagnostic(l));
@@ -425,6 +447,9 @@ fn load_lines(
         }
         if first_reason.is_none() {
             return Err(LoadError::Empty(name.to_string()));
+        }
+        if binary {
+            return Err(LoadError::Binary(name.to_string()));
         }
         return Err(LoadError::UnknownFormat {
             path: name.to_string(),

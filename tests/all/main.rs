@@ -11,6 +11,7 @@ mod cards_generic_read_search_web;
 mod cards_prompt;
 mod cards_terminal_diff;
 mod cli;
+mod cli_edges;
 mod export;
 mod fuzz_regressions;
 mod limits;

@@ -5,18 +5,23 @@
 
 use std::io::Write;
 
+use crate::app::config;
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::session::Transcript;
 use crate::source;
-use crate::theme::Theme;
 
 pub mod cast;
 pub mod html;
 
 /// Run `deck export`.
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
-    let theme = Theme::resolve(args.theme.as_deref())?;
-    if args.format == ExportFormat::Cast && !(args.speed.is_finite() && args.speed > 0.0) {
+    let format = match args.format {
+        Some(f) => f,
+        None => format_of(&args.output)?,
+    };
+    let cfg = config::load()?;
+    let theme = config::resolve_theme(args.theme.as_deref(), &cfg)?;
+    if format == ExportFormat::Cast && !(args.speed.is_finite() && args.speed > 0.0) {
         anyhow::bail!("--speed must be a positive number");
     }
     let mut loaded = source::load_path(&args.path)?;
@@ -41,11 +46,11 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?;
         Box::new(std::io::BufWriter::with_capacity(1 << 16, f))
     };
-    let written = match args.format {
+    let written = match format {
         ExportFormat::Cast => {
             let opts = cast::CastOptions {
-                width: args.width.max(20),
-                height: args.height.max(5),
+                width: args.width,
+                height: args.height,
                 speed: args.speed,
                 idle_limit_ms: (args.idle_limit > 0.0).then_some((args.idle_limit * 1000.0) as u64),
                 theme,
@@ -71,4 +76,33 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     };
     super::finish(written.and_then(|_| out.flush()))
         .map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))
+}
+
+/// The format an output's name asks for: `.cast`, `.html` (or `.htm`).
+fn format_of(output: &str) -> anyhow::Result<ExportFormat> {
+    let ext = std::path::Path::new(output)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("cast") => Ok(ExportFormat::Cast),
+        Some("html" | "htm") => Ok(ExportFormat::Html),
+        _ => anyhow::bail!(
+            "which format? {output:?} ends in neither .cast nor .html: add --format cast or --format html"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_format_follows_the_output_name() {
+        assert_eq!(format_of("out.cast").unwrap(), ExportFormat::Cast);
+        assert_eq!(format_of("a/b.HTML").unwrap(), ExportFormat::Html);
+        assert_eq!(format_of("page.htm").unwrap(), ExportFormat::Html);
+        let err = format_of("-").unwrap_err().to_string();
+        assert!(err.contains("--format cast or --format html"), "{err}");
+        assert!(format_of("out.txt").is_err());
+    }
 }

@@ -71,12 +71,17 @@ pub fn fold_records(records: &[Record]) -> Transcript {
     Transcript::from_records(Some("s".into()), records)
 }
 
-/// The `deck` binary, `NO_COLOR` and `DECK_LOG` unset whatever the test's
+/// The `deck` binary, `NO_COLOR` and `DECK_LOG` unset and no config file
+/// (`XDG_CONFIG_HOME` a folder that does not exist), whatever the test's
 /// environment.
 pub fn deck_cmd() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_deck"));
     c.env_remove("NO_COLOR");
     c.env_remove("DECK_LOG");
+    c.env(
+        "XDG_CONFIG_HOME",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-config-here"),
+    );
     c
 }
 
