@@ -55,6 +55,11 @@ impl App {
         self.height = area.height;
         let b = self.bottom();
         let prompt = usize::from(b.prompt.is_some());
+        let above_timeline = 1 + prompt + b.composer.len();
+        self.timeline_row = b
+            .timeline
+            .then(|| area.y + area.height)
+            .and_then(|bottom| bottom.checked_sub(above_timeline as u16 + 1));
         if self.modal.is_pager() {
             let rows = (area.height as usize).saturating_sub(1 + prompt);
             if let Modal::Pager(mut part) = std::mem::take(&mut self.modal) {

@@ -89,6 +89,8 @@ pub struct App {
     /// The transcript's rows as last laid out (see `draw.rs`): what is
     /// drawn, and what a click lands on.
     pub(super) screen: Vec<ScreenRow>,
+    /// The screen row of the player's timeline, as last laid out.
+    pub(super) timeline_row: Option<u16>,
     /// `deck connect`: the composer, and answers to what the host asks.
     pub(super) drive: Option<Driving>,
     pub(super) sessions: Sessions,
@@ -127,6 +129,7 @@ impl App {
             tick: 0,
             tick_acc: 0.0,
             screen: Vec::new(),
+            timeline_row: None,
             drive: None,
             sessions: Sessions::default(),
             link: None,

@@ -46,6 +46,8 @@ impl App {
         let focus_item = self.focused_item();
         self.list.reset();
         self.sync();
+        // A new fold, not new arrivals.
+        self.unseen = 0;
         if let Some(item) = focus_item
             && !self.list.follow
         {
@@ -352,11 +354,47 @@ impl App {
         if matches!(a, Action::Faster | Action::Slower) {
             self.message = Some(format!("speed {}", status::speed(speed)));
         }
+        let seek = !matches!(a, Action::PlayPause | Action::Faster | Action::Slower);
+        self.after_player_moved(before, after, seek);
+    }
+
+    /// Bring the list in line with a player that moved from `before` to
+    /// `after` records. A seek is the user's own move: what it brings in is
+    /// not "new" (the `↓ N new` badge starts again from nothing).
+    fn after_player_moved(&mut self, before: usize, after: usize, seek: bool) {
         if after < before {
             self.resync_after_seek();
         } else if after > before {
             self.sync();
         }
+        if seek {
+            self.unseen = 0;
+        }
+    }
+
+    /// A click on the player's timeline: seek to that point of it.
+    pub(super) fn timeline_click(&mut self, m: MouseEvent) -> Vec<Effect> {
+        if m.kind != MouseEventKind::Down(MouseButton::Left) {
+            return Vec::new();
+        }
+        let width = usize::from(self.width);
+        let Some(p) = self.shown.player.as_mut() else {
+            return Vec::new();
+        };
+        let Some(f) = status::timeline_fraction(
+            usize::from(m.column),
+            p.clock_ms(),
+            p.duration_ms(),
+            p.speed(),
+            width,
+        ) else {
+            return Vec::new();
+        };
+        let before = p.position();
+        p.seek_fraction(f);
+        let after = p.position();
+        self.after_player_moved(before, after, true);
+        vec![Effect::Redraw]
     }
 
     /// A click on the transcript: focus the entry under it, or toggle it

@@ -243,6 +243,9 @@ impl App {
             MouseEventKind::ScrollDown => true,
             MouseEventKind::ScrollUp => false,
             _ if matches!(self.modal, Modal::None | Modal::Compose | Modal::Search(_)) => {
+                if Some(m.row) == self.timeline_row {
+                    return self.timeline_click(m);
+                }
                 return self.transcript_click(m);
             }
             _ => return Vec::new(),

@@ -130,12 +130,7 @@ pub fn timeline(
     let muted = theme.style(Role::Muted);
     let focus = theme.style(Role::Focus);
     let head = if playing { " ▶ " } else { " ⏸ " };
-    let tail = format!(
-        " {}/{} · {} ",
-        clock(clock_ms),
-        clock(duration_ms),
-        speed(speed_x)
-    );
+    let tail = timeline_tail(clock_ms, duration_ms, speed_x);
     let bar_w = width.saturating_sub(head.width() + tail.width());
     let mut line = Line::new();
     line.push_str(head, focus);
@@ -179,9 +174,55 @@ pub fn timeline(
     wrap::fit(line, width)
 }
 
+/// The times and speed at the timeline's right end.
+fn timeline_tail(clock_ms: u64, duration_ms: u64, speed_x: f64) -> String {
+    format!(
+        " {}/{} · {} ",
+        clock(clock_ms),
+        clock(duration_ms),
+        speed(speed_x)
+    )
+}
+
+/// Where a click at `column` of a [`timeline`] of `width` columns seeks to,
+/// as a fraction of the duration: its bar's first cell is 0, its last 1;
+/// `None` off the bar.
+pub fn timeline_fraction(
+    column: usize,
+    clock_ms: u64,
+    duration_ms: u64,
+    speed_x: f64,
+    width: usize,
+) -> Option<f64> {
+    const HEAD: usize = 3;
+    let tail = timeline_tail(clock_ms, duration_ms, speed_x);
+    let bar_w = width.saturating_sub(HEAD + tail.width());
+    if bar_w < 2 || column < HEAD || column >= HEAD + bar_w {
+        return None;
+    }
+    Some((column - HEAD) as f64 / (bar_w - 1) as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_click_on_the_timeline_bar_is_a_fraction_of_it() {
+        let theme = Theme::dark();
+        let width = 60;
+        let line = timeline(false, 0, 100_000, 1.0, &[], &theme, width).text();
+        let first = line.chars().position(|c| c == '●').unwrap();
+        let last = line.chars().count() - 1 - line.chars().rev().position(|c| c == '─').unwrap();
+        let at = |col| timeline_fraction(col, 0, 100_000, 1.0, width);
+        assert_eq!(at(first), Some(0.0));
+        assert_eq!(at(last), Some(1.0));
+        let mid = at((first + last) / 2).unwrap();
+        assert!((mid - 0.5).abs() < 0.05, "{mid}");
+        assert_eq!(at(first - 1), None);
+        assert_eq!(at(last + 1), None);
+        assert_eq!(timeline_fraction(3, 0, 100_000, 1.0, 10), None);
+    }
 
     #[test]
     fn queue_badge_and_jobs_line_show_only_while_there_is_something() {

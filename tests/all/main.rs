@@ -28,6 +28,7 @@ mod render_tour;
 mod tui_drive;
 mod tui_keys;
 mod tui_keys_pager_search_player;
+mod tui_player;
 mod tui_pty;
 mod tui_screens;
 mod untrusted;
