@@ -354,7 +354,11 @@ impl App {
         if matches!(a, Action::Faster | Action::Slower) {
             self.message = Some(format!("speed {}", status::speed(speed)));
         }
-        let seek = !matches!(a, Action::PlayPause | Action::Faster | Action::Slower);
+        // Stepping forward plays one event: what it brings is counted.
+        let seek = !matches!(
+            a,
+            Action::PlayPause | Action::Faster | Action::Slower | Action::StepForward
+        );
         self.after_player_moved(before, after, seek);
     }
 

@@ -18,7 +18,7 @@ fn the_new_badge_counts_arrivals_not_seeks() {
     app.update(ch('9'));
     assert_eq!(app.unseen(), 0, "a seek forward is the user's own move");
     app.update(ch('3'));
-    app.update(ch('.'));
+    app.update(ch(','));
     assert_eq!(app.unseen(), 0);
     assert!(!screen(&mut app).contains("new"));
     // Playing on while scrolled away: what arrives is counted.
