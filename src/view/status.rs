@@ -59,49 +59,89 @@ pub fn activity(queued: usize, steering: usize, (jobs, running): (usize, usize))
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
-/// The status bar at `width` columns.
+/// `1 card`, `2 cards`.
+pub fn count(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+/// One part of the status bar's right side; the least important go first
+/// when the bar is too narrow (`? help` never does).
+struct Part {
+    text: String,
+    style: Style,
+    keep: u8,
+}
+
+/// Columns the left side (source and title) keeps at least, when it can.
+const LEFT_MIN: usize = 12;
+
+/// The status bar at `width` columns: source and title on the left; on the
+/// right the message, activity, counts, position, theme and `? help`. When
+/// they do not fit, the theme goes first, then the activity and the
+/// diagnostics, the position, the cards count, the errors and the message;
+/// `? help` stays.
 pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
     let bar = theme.style(Role::StatusBar);
+    let bold = bar.add_modifier(ratatui::style::Modifier::BOLD);
     let bad = theme
         .style(Role::StatusError)
         .bg(bar.bg.unwrap_or_default());
     let mut left = Line::new();
     left.push_str(" ", bar);
-    left.push_str(
-        sanitize::inline(&info.source),
-        bar.add_modifier(ratatui::style::Modifier::BOLD),
-    );
+    left.push_str(sanitize::inline(&info.source), bold);
     if let Some(t) = &info.title {
         left.push_str(" · ", bar);
         left.push_str(sanitize::inline(t), bar);
     }
-    let mut right = Line::new();
-    if let Some(m) = &info.message {
-        right.push_str(
-            format!("{}  ", sanitize::inline(m)),
-            bar.add_modifier(ratatui::style::Modifier::BOLD),
-        );
-    }
+    let part = |text: String, style: Style, keep: u8| Part { text, style, keep };
+    let message = info
+        .message
+        .as_ref()
+        .map(|m| part(sanitize::inline(m), bold, 7));
+    let mut parts: Vec<Part> = Vec::new();
     if let Some(a) = &info.activity {
-        right.push_str(format!("{a} · "), bar);
+        parts.push(part(a.clone(), bar, 2));
     }
-    right.push_str(format!("{} cards", info.cards), bar);
+    parts.push(part(count(info.cards, "card"), bar, 4));
     if info.errors > 0 {
-        right.push_str(" · ", bar);
-        right.push_str(
-            format!("{} errors", info.errors),
-            if theme.monochrome { bar } else { bad },
-        );
+        let style = if theme.monochrome { bar } else { bad };
+        parts.push(part(count(info.errors, "error"), style, 6));
     }
     if info.diagnostics > 0 {
-        right.push_str(" · ", bar);
-        right.push_str(format!("{} diagnostics", info.diagnostics), bar);
+        parts.push(part(count(info.diagnostics, "diagnostic"), bar, 2));
     }
     if let Some(p) = &info.position {
-        right.push_str(" · ", bar);
-        right.push_str(p.clone(), bar);
+        parts.push(part(p.clone(), bar, 3));
     }
-    right.push_str(format!(" · {} · ? help ", info.theme), bar);
+    parts.push(part(info.theme.clone(), bar, 1));
+    parts.push(part("? help".into(), bar, u8::MAX));
+    let mut message = message;
+    let right = loop {
+        let right = right_side(message.as_ref(), &parts);
+        let room = width.saturating_sub(left.width().min(LEFT_MIN) + 1);
+        if right.width() <= room {
+            break right;
+        }
+        // Drop the least important part (the message competes too).
+        let least = parts
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.keep < u8::MAX)
+            .min_by_key(|(_, p)| p.keep)
+            .map(|(i, p)| (i, p.keep));
+        match least {
+            Some((_, keep)) if message.as_ref().is_some_and(|m| m.keep < keep) => message = None,
+            Some((i, _)) => {
+                parts.remove(i);
+            }
+            None if message.is_some() => message = None,
+            None => break right,
+        }
+    };
     let rw = right.width();
     if rw >= width {
         return wrap::truncate(&right, width).pad_to(width, bar);
@@ -112,6 +152,23 @@ pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
     line.push(Span::new(" ".repeat(pad), bar));
     line.spans.extend(right.spans);
     line
+}
+
+/// `message  part · part · … · ? help `.
+fn right_side(message: Option<&Part>, parts: &[Part]) -> Line {
+    let bar = parts.last().map_or_else(Style::default, |p| p.style);
+    let mut right = Line::new();
+    if let Some(m) = message {
+        right.push_str(format!("{}  ", m.text), m.style);
+    }
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            right.push_str(" · ", bar);
+        }
+        right.push_str(p.text.clone(), p.style);
+    }
+    right.push_str(" ", bar);
+    right
 }
 
 /// The player's timeline: state glyph, a bar with the position and turn
@@ -265,11 +322,44 @@ mod tests {
         let l = status_line(&info, &theme, 140).text();
         assert!(
             l.contains(
-                "2 queued · jobs 1/2 running · 31 cards · 9 errors · 1 diagnostics · event 120/359"
+                "2 queued · jobs 1/2 running · 31 cards · 9 errors · 1 diagnostic · event 120/359"
             ),
             "{l}"
         );
         assert!(l.ends_with("dark · ? help "));
+    }
+
+    #[test]
+    fn a_narrow_bar_drops_the_least_first_and_keeps_help() {
+        let info = StatusInfo {
+            source: "tour.frames.jsonl".into(),
+            title: Some("Capture run: tool tour".into()),
+            cards: 1,
+            errors: 1,
+            diagnostics: 2,
+            position: Some("event 120/359 · 00:42/02:10 · 2×".into()),
+            theme: "high-contrast".into(),
+            message: Some("↓ 3 new".into()),
+            activity: None,
+        };
+        let theme = Theme::dark();
+        let at = |w| status_line(&info, &theme, w).text();
+        let wide = at(200);
+        assert!(
+            wide.ends_with(
+                "↓ 3 new  1 card · 1 error · 2 diagnostics · event 120/359 · 00:42/02:10 · 2× · high-contrast · ? help "
+            ),
+            "{wide}"
+        );
+        let narrow = at(80);
+        assert!(narrow.ends_with("? help "), "{narrow}");
+        assert!(!narrow.contains("high-contrast"), "{narrow}");
+        assert!(narrow.contains("↓ 3 new") && narrow.contains("1 error"), "{narrow}");
+        assert!(narrow.starts_with(" tour.frames"), "{narrow}");
+        for w in [40, 30, 20, 12, 7] {
+            assert!(at(w).ends_with("? help "), "{w}: {}", at(w));
+        }
+        assert_eq!(count(0, "error"), "0 errors");
     }
 
     #[test]
