@@ -60,9 +60,11 @@ impl PagerPart {
                     let text = self.prompt.take().map(|p| p.text).unwrap_or_default();
                     self.build(&cx);
                     self.pager.set_query(&text);
-                    if !self.pager.next_match(true, Self::rows(cx.height)) {
-                        *cx.message = Some(format!("no match for {text:?}"));
-                    }
+                    *cx.message = Some(if self.pager.next_match(true, Self::rows(cx.height)) {
+                        self.pager.match_note().unwrap_or_default()
+                    } else {
+                        format!("no match for {text:?}")
+                    });
                 }
                 _ => {}
             }
@@ -91,8 +93,8 @@ impl PagerPart {
             Action::HalfPageUp => p.scroll_by(-r / 2, rows),
             Action::PageDown => p.scroll_by(r, rows),
             Action::PageUp => p.scroll_by(-r, rows),
-            Action::Top => p.scroll = 0,
-            Action::Bottom => p.scroll_by(isize::MAX / 2, rows),
+            Action::Top => p.to_top(),
+            Action::Bottom => p.to_end(rows),
             Action::ToggleWrap => {
                 p.toggle_wrap();
                 *cx.message = Some(if p.wrap {
@@ -104,10 +106,12 @@ impl PagerPart {
             Action::ScrollLeft => p.scroll_sideways(-8),
             Action::ScrollRight => p.scroll_sideways(8),
             Action::StartSearch => self.prompt = Some(Prompt::default()),
-            Action::NextMatch | Action::PrevMatch
-                if !p.next_match(a == Action::NextMatch, rows) =>
-            {
-                *cx.message = Some("no match".into());
+            Action::NextMatch | Action::PrevMatch => {
+                *cx.message = Some(if p.next_match(a == Action::NextMatch, rows) {
+                    p.match_note().unwrap_or_default()
+                } else {
+                    "no match".into()
+                });
             }
             Action::Copy | Action::CopyTarget | Action::CycleTheme => return Outcome::App(a),
             _ => {}

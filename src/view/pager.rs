@@ -34,6 +34,9 @@ pub struct Pager {
     /// `lines` are only the card's first rows (or a stand-in) until the
     /// plain layout arrives.
     partial: bool,
+    /// `G` was pressed and nothing has scrolled since: the view stays at
+    /// the end as the rest of the card arrives.
+    at_end: bool,
 }
 
 /// Lines of a big `read` view drawn at once when its pager opens (a few
@@ -56,6 +59,7 @@ impl Pager {
             worker: None,
             waiting: None,
             partial: false,
+            at_end: false,
         }
     }
 
@@ -210,10 +214,37 @@ impl Pager {
         self.lines.is_empty()
     }
 
-    /// Scroll by rows, clamped so the last page stays full.
+    /// Scroll by rows, clamped so the last page stays full; after
+    /// [`Pager::to_end`], at the end however far the card has grown.
     pub fn scroll_by(&mut self, delta: isize, rows: usize) {
         let max = self.lines.len().saturating_sub(rows);
-        self.scroll = (self.scroll as isize + delta).clamp(0, max as isize) as usize;
+        if delta < 0 {
+            self.at_end = false;
+        }
+        self.scroll = if self.at_end {
+            max
+        } else {
+            (self.scroll as isize + delta).clamp(0, max as isize) as usize
+        };
+    }
+
+    /// `G`: the last page, and stay there while the card is still being
+    /// laid out.
+    pub fn to_end(&mut self, rows: usize) {
+        self.at_end = true;
+        self.scroll_by(0, rows);
+    }
+
+    /// `g`: the first page.
+    pub fn to_top(&mut self) {
+        self.at_end = false;
+        self.scroll = 0;
+    }
+
+    /// `match i/N` for the current match.
+    pub fn match_note(&self) -> Option<String> {
+        self.current
+            .map(|c| format!("match {}/{}", c + 1, self.matches.len()))
     }
 
     pub fn scroll_sideways(&mut self, delta: isize) {
@@ -265,6 +296,7 @@ impl Pager {
             (Some(c), false) => (c + n - 1) % n,
         };
         self.current = Some(i);
+        self.at_end = false;
         let row = self.matches[i];
         if row < self.scroll || row >= self.scroll + rows {
             self.scroll = row.saturating_sub(rows / 3);
@@ -329,6 +361,44 @@ mod tests {
             .map(|f| Record::from_frame(Frame::from_value(f).unwrap(), Origin::default()))
             .collect();
         Transcript::from_records(None, &records)
+    }
+
+    #[test]
+    fn g_stays_at_the_end_while_the_card_grows() {
+        let line = |i: usize| Line::styled(format!("row {i}"), ratatui::style::Style::default());
+        let mut p = Pager::new(0);
+        p.lines = (0..10).map(line).collect();
+        p.to_end(4);
+        assert_eq!(p.scroll, 6);
+        // The rest of the card arrives from the layout thread.
+        p.lines = (0..100).map(line).collect();
+        p.scroll_by(0, 4);
+        assert_eq!(p.scroll, 96, "still at the end");
+        p.scroll_by(-1, 4);
+        assert_eq!(p.scroll, 95);
+        p.lines = (0..200).map(line).collect();
+        p.scroll_by(0, 4);
+        assert_eq!(p.scroll, 95, "scrolled away: stays put");
+        p.to_end(4);
+        p.to_top();
+        p.lines = (0..300).map(line).collect();
+        p.scroll_by(0, 4);
+        assert_eq!(p.scroll, 0);
+    }
+
+    #[test]
+    fn matches_are_numbered() {
+        let mut p = Pager::new(0);
+        p.lines = ["a x", "b", "x c", "x"]
+            .iter()
+            .map(|t| Line::styled(*t, ratatui::style::Style::default()))
+            .collect();
+        p.set_query("x");
+        assert_eq!(p.match_note(), None);
+        assert!(p.next_match(true, 2));
+        assert_eq!(p.match_note().as_deref(), Some("match 1/3"));
+        assert!(p.next_match(false, 2));
+        assert_eq!(p.match_note().as_deref(), Some("match 3/3"));
     }
 
     /// A read card of `n` lines of Rust (a block comment across lines, so

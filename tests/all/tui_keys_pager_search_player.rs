@@ -106,7 +106,9 @@ fn pager_keys_typed_before_its_first_draw_work() {
     app.update(key(KeyCode::Enter));
     assert_eq!(pager(&app).matches.len(), 1);
     assert_eq!(pager(&app).current, Some(0));
-    assert_eq!(app.message(), None, "found, so no `no match` message");
+    assert_eq!(app.message(), Some("match 1/1"), "found: which of how many");
+    app.update(ch('n'));
+    assert_eq!(app.message(), Some("match 1/1"));
 }
 
 #[test]
