@@ -25,6 +25,7 @@ mod parity;
 mod props;
 mod reducer;
 mod render_tour;
+mod truthful;
 mod tui_drive;
 mod tui_keys;
 mod tui_keys_pager_search_player;

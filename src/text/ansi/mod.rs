@@ -87,7 +87,9 @@ pub fn lines_into(output: &str, theme: &Theme, base: Style, f: &mut dyn FnMut(Li
 /// [`lines_into`] through the emulator, whatever the output.
 fn emulated(output: &str, theme: &Theme, base: Style, f: &mut dyn FnMut(Line)) {
     let shape = Shape::measure(output);
+    let marker = base.patch(theme.style(crate::theme::Role::Muted));
     let mut emu = Emulator::new(shape, theme.monochrome, base, f);
+    emu.marker = marker;
     emu.feed_all(output.as_bytes());
     emu.finish();
 }
@@ -159,6 +161,31 @@ struct Emulator<'f> {
     out: Out<'f>,
     /// A committed row that wrapped into a row not committed yet.
     pending: Option<Line>,
+    /// The style of the lines that mark a cleared screen.
+    marker: Style,
+}
+
+/// Sequences that wipe what a terminal shows (erase the screen, reset the
+/// terminal, switch to or from the alternate screen), and the line that
+/// marks each in the output instead: what was printed before stays.
+const WIPES: &[(&[u8], &str)] = &[
+    (b"\x1b[2J", "screen cleared"),
+    (b"\x1b[3J", "screen cleared"),
+    (b"\x1bc", "terminal reset"),
+    (b"\x1b[?1049h", "full-screen output"),
+    (b"\x1b[?1049l", "end of full-screen output"),
+    (b"\x1b[?1047h", "full-screen output"),
+    (b"\x1b[?1047l", "end of full-screen output"),
+    (b"\x1b[?47h", "full-screen output"),
+    (b"\x1b[?47l", "end of full-screen output"),
+];
+
+/// The wipe starting at `b[i]` (an ESC), if it is one: its length and marker.
+fn wipe_at(b: &[u8], i: usize) -> Option<(usize, &'static str)> {
+    WIPES
+        .iter()
+        .find(|(seq, _)| b[i..].starts_with(seq))
+        .map(|(seq, what)| (seq.len(), *what))
 }
 
 impl<'f> Emulator<'f> {
@@ -171,6 +198,7 @@ impl<'f> Emulator<'f> {
             mono,
             out: Out::new(base, out),
             pending: None,
+            marker: base,
         }
     }
 
@@ -182,11 +210,23 @@ impl<'f> Emulator<'f> {
     /// Feed the whole output in pieces that each move the cursor down at most
     /// a couple of rows: split after every line-advancing byte and every
     /// `cols` bytes. A bare `\n` is fed as `\r\n` (what a tty's `onlcr` does).
+    /// A wipe (see [`WIPES`]) commits the screen as it was, then a marker
+    /// line, and leaves an empty screen with the cursor home.
     fn feed_all(&mut self, bytes: &[u8]) {
         let chunk = self.shape.cols;
         let mut start = 0;
+        let mut skip_to = 0;
         for (i, &b) in bytes.iter().enumerate() {
+            if i < skip_to {
+                continue;
+            }
             match b {
+                0x1b if let Some((len, what)) = wipe_at(bytes, i) => {
+                    self.feed(&bytes[start..i]);
+                    self.wipe(what, &bytes[i..i + len]);
+                    skip_to = i + len;
+                    start = skip_to;
+                }
                 b'\n' => {
                     self.feed(&bytes[start..i]);
                     self.feed(b"\r\n");
@@ -217,6 +257,55 @@ impl<'f> Emulator<'f> {
             self.commit(row.saturating_sub(keep));
         }
         self.parser.process(piece);
+    }
+
+    /// A wipe: everything on the screen so far into the result, a marker
+    /// line when something was shown since the last one, and an empty
+    /// screen. A reset also goes to the emulator (it resets the styles);
+    /// the alternate screen is never entered, so nothing drawn there is
+    /// lost when it is left.
+    fn wipe(&mut self, what: &str, seq: &[u8]) {
+        let shown = self.flush_screen();
+        if shown {
+            let marker = Line::styled(format!("── {what} ──"), self.marker);
+            self.emit(marker);
+        }
+        if seq == b"\x1bc" {
+            self.parser.process(seq);
+        }
+        self.parser.process(b"\x1b[2J\x1b[H");
+    }
+
+    /// Commit every row of the screen with anything in it (and up to the
+    /// cursor's row, mid-line); true when there was any.
+    fn flush_screen(&mut self) -> bool {
+        let last = self.last_row();
+        if let Some(last) = last {
+            for r in 0..=last {
+                self.take_row(r);
+            }
+        }
+        if let Some(p) = self.pending.take() {
+            self.emit(p);
+        }
+        last.is_some()
+    }
+
+    /// The last row with ink, or the cursor's when it is mid-line.
+    fn last_row(&self) -> Option<usize> {
+        let screen = self.parser.screen();
+        let (crow, ccol) = screen.cursor_position();
+        let mut last: Option<usize> = (ccol > 0).then_some(usize::from(crow));
+        for r in (0..self.shape.rows).rev() {
+            if last.is_some_and(|l| l >= r) {
+                break;
+            }
+            if self.row_has_ink(r as u16) {
+                last = Some(r);
+                break;
+            }
+        }
+        last
     }
 
     /// Move the top `n` rows of the screen into the result and scroll them away.
@@ -255,26 +344,7 @@ impl<'f> Emulator<'f> {
     /// The rest: the rows still on screen, up to the last one with
     /// anything in it (or the cursor's, when it is mid-line).
     fn finish(mut self) {
-        let screen = self.parser.screen();
-        let (crow, ccol) = screen.cursor_position();
-        let mut last: Option<usize> = (ccol > 0).then_some(usize::from(crow));
-        for r in (0..self.shape.rows).rev() {
-            if last.is_some_and(|l| l >= r) {
-                break;
-            }
-            if self.row_has_ink(r as u16) {
-                last = Some(r);
-                break;
-            }
-        }
-        if let Some(last) = last {
-            for r in 0..=last {
-                self.take_row(r);
-            }
-        }
-        if let Some(p) = self.pending.take() {
-            self.emit(p);
-        }
+        self.flush_screen();
     }
 
     fn row_has_ink(&self, row: u16) -> bool {

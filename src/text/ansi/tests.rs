@@ -98,8 +98,11 @@ fn cursor_moves_clears_and_strings_never_reach_the_text() {
 }
 
 #[test]
-fn clear_screen_clears_and_redraws() {
-    assert_eq!(plain("old\n\u{1b}[2J\u{1b}[Hnew\n"), vec!["new"]);
+fn clear_screen_keeps_the_old_text_and_redraws() {
+    assert_eq!(
+        plain("old\n\u{1b}[2J\u{1b}[Hnew\n"),
+        vec!["old", "── screen cleared ──", "new"]
+    );
     // A two-row progress redraw through cursor-up.
     let out = "a 1/2\nb 1/2\n\u{1b}[2A\r\u{1b}[2Ka 2/2\n\u{1b}[2Kb 2/2\n";
     assert_eq!(plain(out), vec!["a 2/2", "b 2/2"]);
@@ -242,4 +245,70 @@ fn arbitrary_bytes_never_panic_or_leak_controls() {
             Ok(())
         })
         .unwrap();
+}
+
+#[test]
+fn clearing_the_screen_keeps_what_was_printed() {
+    assert_eq!(
+        plain("one\ntwo\n\u{1b}[2J\u{1b}[Hthree\n"),
+        vec!["one", "two", "── screen cleared ──", "three"]
+    );
+    // Cursor home first, then erase (what `clear` prints), twice over:
+    // one marker for one wipe of something shown.
+    assert_eq!(
+        plain("build 1\n\u{1b}[H\u{1b}[2J\u{1b}[3Jbuild 2\n\u{1b}[H\u{1b}[2J\u{1b}[3Jbuild 3"),
+        vec![
+            "build 1",
+            "── screen cleared ──",
+            "build 2",
+            "── screen cleared ──",
+            "build 3"
+        ]
+    );
+    // Nothing shown yet: nothing lost, no marker.
+    assert_eq!(plain("\u{1b}[2J\u{1b}[Hhello\n"), vec!["hello"]);
+    // Mid-line text before the wipe is kept too.
+    assert_eq!(
+        plain("partial\u{1b}[2J\u{1b}[Hnext"),
+        vec!["partial", "── screen cleared ──", "next"]
+    );
+}
+
+#[test]
+fn the_alternate_screen_and_a_reset_keep_what_was_printed() {
+    assert_eq!(
+        plain("before\n\u{1b}[?1049h\u{1b}[Hin the full screen\u{1b}[?1049lafter\n"),
+        vec![
+            "before",
+            "── full-screen output ──",
+            "in the full screen",
+            "── end of full-screen output ──",
+            "after"
+        ]
+    );
+    let theme = Theme::dark();
+    let out = lines("\u{1b}[31mred\u{1b}cplain", &theme, Style::default());
+    let texts: Vec<String> = out.iter().map(Line::text).collect();
+    assert_eq!(texts, vec!["red", "── terminal reset ──", "plain"]);
+    assert_ne!(out[0].spans[0].style.fg, None, "red is red");
+    assert_eq!(out[2].spans[0].style.fg, None, "the reset dropped the colour");
+    assert_eq!(
+        out[1].spans[0].style,
+        theme.style(crate::theme::Role::Muted),
+        "the marker is muted"
+    );
+    no_controls(&out);
+}
+
+#[test]
+fn progress_redraws_still_resolve_around_a_wipe() {
+    assert_eq!(
+        plain("10%\r50%\r100%\n\u{1b}[2J\u{1b}[Hdone 1/2\rdone 2/2\n"),
+        vec!["100%", "── screen cleared ──", "done 2/2"]
+    );
+    // Multi-line cursor-up redraws are untouched.
+    assert_eq!(
+        plain("a: 0%\nb: 0%\n\u{1b}[2A\ra: 100%\nb: 100%\n"),
+        vec!["a: 100%", "b: 100%"]
+    );
 }
