@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use crate::session::Transcript;
-use crate::wire::Record;
+use crate::wire::{EventKind, Record};
 
 /// Speeds offered by `+`/`-`.
 pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
@@ -115,7 +115,7 @@ impl Player {
         let mut turn_marks: Vec<u64> = records
             .iter()
             .zip(&times)
-            .filter(|(r, _)| matches!(r, Record::Event { event, .. } if event.kind == "turn/start"))
+            .filter(|(r, _)| matches!(r, Record::Event { event, .. } if event.kind == EventKind::TurnStart))
             .map(|(_, t)| *t)
             .collect();
         // The timeline looks marks up by time.

@@ -4,13 +4,13 @@
 //! Same records in, same transcript out: live, replay and headless all use
 //! [`Transcript::apply`]. No I/O, no clocks, no terminal here.
 
-mod known;
+mod messages;
 mod prompts;
 mod reducer;
 mod seqs;
+mod state;
 mod tools;
 
-pub use known::KNOWN_EVENT_TYPES;
 pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};
 
 use std::sync::Arc;
@@ -482,7 +482,7 @@ pub struct Transcript {
     pub jobs: (usize, usize),
     /// The turn started and not ended yet (a prompt sent now steers it).
     pub running: Option<u64>,
-    state: reducer::State,
+    state: state::State,
 }
 
 impl Transcript {

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::reducer::Ev;
 use super::{Item, Transcript};
 
 /// What the host asked.
@@ -344,17 +343,6 @@ impl Transcript {
                 *a = answers;
             }
         });
-    }
-
-    /// Session events about approvals.
-    pub(super) fn approval_event(&mut self, kind: &str, ev: &Ev<'_>) {
-        match kind {
-            "approval/asked" => {
-                self.approval_asked(&ev.data, "id", Some(ev.seq), None);
-            }
-            "approval/decided" => self.approval_decided(&ev.data, "id", Some(ev.seq)),
-            _ => {}
-        }
     }
 }
 

@@ -86,7 +86,7 @@ fn the_cast_is_asciicast_v2_and_replays_to_the_screen_deck_draws() {
         assert!(frames > 2, "{path}: {frames} frames");
         let turns = recs
             .iter()
-            .filter(|r| matches!(r, deck::wire::Record::Event { event, .. } if event.kind == "turn/start"))
+            .filter(|r| matches!(r, deck::wire::Record::Event { event, .. } if event.kind == deck::wire::EventKind::TurnStart))
             .count();
         assert_eq!(markers, turns);
         // The emulator's screen is the one deck draws at the end.

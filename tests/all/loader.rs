@@ -68,7 +68,7 @@ fn session_log_plain_and_zstd_agree_with_frames() {
         assert_eq!(a.len(), b.len(), "{cap}");
         for (x, y) in a.iter().zip(&b) {
             assert_eq!((x.seq, &x.kind, x.time), (y.seq, &y.kind, y.time), "{cap}");
-            if x.kind == "assistant/chunk" {
+            if x.kind == deck::wire::EventKind::AssistantChunk {
                 assert_eq!(x.data, y.data, "{cap} seq {}", x.seq);
             }
         }

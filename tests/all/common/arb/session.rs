@@ -147,7 +147,7 @@ fn frame(v: Value) -> Record {
         Ok(f) => Record::from_frame(f, Origin::default()),
         Err(reason) => Record::Diagnostic(Diagnostic {
             origin: Origin::default(),
-            reason,
+            reason: reason.to_string(),
             raw: v.to_string(),
         }),
     }
