@@ -101,7 +101,7 @@ impl Player {
             let _ = std::thread::Builder::new()
                 .name("deck-snapshots".into())
                 .spawn(move || {
-                    let mut t = Transcript::new(sid);
+                    let mut t = Transcript::new(sid, crate::present::stock());
                     for (i, r) in all.iter().enumerate() {
                         t.apply(r);
                         if (i + 1).is_multiple_of(INTERVAL) && tx.send((i + 1, t.clone())).is_err()
@@ -125,7 +125,7 @@ impl Player {
             .enumerate()
             .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
             .map_or(2, |(i, _)| i);
-        let transcript = Transcript::new(session_id.clone());
+        let transcript = Transcript::new(session_id.clone(), crate::present::stock());
         let mut events_upto = Vec::with_capacity(records.len() + 1);
         events_upto.push(0);
         for r in records.iter() {
@@ -316,7 +316,9 @@ impl Player {
                 .rev()
                 .find(|(p, _)| *p == best)
                 .map(|(_, s)| s.clone())
-                .unwrap_or_else(|| Transcript::new(self.session_id.clone()));
+                .unwrap_or_else(|| {
+                    Transcript::new(self.session_id.clone(), crate::present::stock())
+                });
             self.pos = best;
             self.transcript = snap;
         }
@@ -445,7 +447,7 @@ mod tests {
         let mut p = Player::new(r.clone(), None, None, 1.0);
         p.seek_records(5000);
         p.seek_records(1234);
-        let direct = Transcript::from_records(None, &r[..1234]);
+        let direct = Transcript::from_records(None, &r[..1234], crate::present::stock());
         assert_eq!(p.transcript().events, direct.events);
         assert_eq!(p.transcript().items, direct.items);
         p.seek_fraction(0.5);
@@ -475,7 +477,8 @@ mod tests {
         // A far jump ahead restores a snapshot instead of folding from the start.
         p.seek_records(INTERVAL * 5 + 3);
         assert_eq!(p.position(), INTERVAL * 5 + 3);
-        let direct = Transcript::from_records(None, &r[..INTERVAL * 5 + 3]);
+        let direct =
+            Transcript::from_records(None, &r[..INTERVAL * 5 + 3], crate::present::stock());
         assert_eq!(p.transcript().items, direct.items);
         assert_eq!(p.transcript().events, direct.events);
     }

@@ -144,14 +144,24 @@ impl App {
 
     /// A recorded session played back.
     pub fn replayer(label: String, player: Player, themes: Vec<Theme>) -> App {
-        let mut app = App::with(label, Transcript::default(), Some(player), themes);
+        let mut app = App::with(
+            label,
+            Transcript::new(None, crate::present::stock()),
+            Some(player),
+            themes,
+        );
         app.sync();
         app
     }
 
     /// A live session fed by [`Msg::Records`](super::Msg::Records).
     pub fn live(label: String, session_id: Option<String>, themes: Vec<Theme>) -> App {
-        let mut app = App::with(label, Transcript::new(session_id), None, themes);
+        let mut app = App::with(
+            label,
+            Transcript::new(session_id, crate::present::stock()),
+            None,
+            themes,
+        );
         app.shown.wall_clock = true;
         app.sync();
         app

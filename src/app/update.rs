@@ -47,7 +47,7 @@ impl App {
             Msg::Reset { session_id } => {
                 // "switching to …" and any other message were about the old one.
                 self.message = None;
-                self.shown.own = Transcript::new(session_id);
+                self.shown.own = Transcript::new(session_id, crate::present::stock());
                 if let Some(d) = self.drive.as_mut() {
                     d.reset();
                 }

@@ -23,14 +23,14 @@ pub fn run(
     if sessions {
         let mut out = String::new();
         for s in &loaded.sessions {
-            let t = Transcript::from_records(s.id.clone(), &s.records);
+            let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
             out.push_str(&json_text(&session_line(&loaded, s, &t).to_string()));
             out.push('\n');
         }
         return write_stdout(out.as_bytes());
     }
     let s = loaded.session(session)?;
-    let t = Transcript::from_records(s.id.clone(), &s.records);
+    let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
     if diagnostics {
         // Lines skipped or repaired, and views that did not type, in input
         // order.

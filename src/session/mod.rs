@@ -5,12 +5,14 @@
 //! [`Transcript::apply`]. No I/O, no clocks, no terminal here.
 
 mod messages;
+mod presenter;
 mod prompts;
 mod reducer;
 mod seqs;
 mod state;
 mod tools;
 
+pub use presenter::{Presenters, SharedPresenters};
 pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};
 
 use std::sync::Arc;
@@ -458,7 +460,7 @@ pub enum Item {
 }
 
 /// The reducer's state: everything drawn for one session.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Transcript {
     pub session_id: Option<String>,
     pub title: Option<String>,
@@ -483,13 +485,30 @@ pub struct Transcript {
     /// The turn started and not ended yet (a prompt sent now steers it).
     pub running: Option<u64>,
     state: state::State,
+    /// Views for calls and results the host sent none for.
+    presenters: SharedPresenters,
 }
 
 impl Transcript {
-    pub fn new(session_id: Option<String>) -> Transcript {
+    /// An empty transcript whose cards get their missing views from
+    /// `presenters`.
+    pub fn new(session_id: Option<String>, presenters: SharedPresenters) -> Transcript {
         Transcript {
             session_id,
-            ..Transcript::default()
+            title: None,
+            items: imbl::Vector::new(),
+            cards: imbl::Vector::new(),
+            diagnostics: imbl::Vector::new(),
+            last_seq: None,
+            events: 0,
+            first_time: None,
+            last_time: None,
+            queued: 0,
+            steering: 0,
+            jobs: (0, 0),
+            running: None,
+            state: state::State::default(),
+            presenters,
         }
     }
 
@@ -497,8 +516,9 @@ impl Transcript {
     pub fn from_records<'a>(
         session_id: Option<String>,
         records: impl IntoIterator<Item = &'a crate::wire::Record>,
+        presenters: SharedPresenters,
     ) -> Transcript {
-        let mut t = Transcript::new(session_id);
+        let mut t = Transcript::new(session_id, presenters);
         for r in records {
             t.apply(r);
         }

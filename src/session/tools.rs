@@ -1,14 +1,16 @@
 //! Tool cards in the fold: a call opens a card, a result settles it,
 //! paired by `callId` (or `sourceEventSeqs`), in either order. Views come
-//! from the frame when the host sent one, else from deck's presenters.
+//! from the frame when the host sent one, else from the transcript's
+//! [`Presenters`].
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::reducer::Ev;
-use super::{AttachedView, Item, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource};
-use crate::present;
+use super::{
+    AttachedView, Item, Presenters, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource,
+};
 use crate::wire::payload;
 use crate::wire::{Origin, View, ViewEnvelope, ViewFor};
 
@@ -77,7 +79,9 @@ impl Transcript {
             .insert(ev.seq, Arc::from(call_id.as_str()));
         let call_view = match view.filter(|v| v.for_ == ViewFor::Call) {
             Some(env) => Some(AttachedView::from_wire(env)),
-            None => present::call_view(&name, &arguments)
+            None => self
+                .presenters
+                .call_view(&name, &arguments)
                 .map(|v| AttachedView::new(ViewSource::Presenter, v)),
         }
         .map(|v| v.at(origin));
@@ -103,7 +107,7 @@ impl Transcript {
                 .as_ref()
                 .is_none_or(|v| v.source == ViewSource::Presenter)
         {
-            card.result_view = presented_result(card);
+            card.result_view = presented_result(&*self.presenters, card);
             card.status = settle_status(card);
         }
         card.rev += 1;
@@ -161,7 +165,7 @@ impl Transcript {
         }
         card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
             Some(env) => Some(AttachedView::from_wire(env)),
-            None => presented_result(card),
+            None => presented_result(&*self.presenters, card),
         }
         .map(|v| v.at(origin));
         card.status = settle_status(card);
@@ -174,18 +178,19 @@ impl Transcript {
 
 /// The presenter's view of a card's result (its data read now: only
 /// results without a view from the host are).
-fn presented_result(card: &ToolCard) -> Option<AttachedView> {
+fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<AttachedView> {
     let result = card.result.as_ref()?;
     let tool = card.tool.as_deref()?;
     let data = result.data();
-    present::result_view(
-        tool,
-        &card.arguments,
-        &super::content_of(&data),
-        result.is_error,
-        super::meta_of(&data).as_ref(),
-    )
-    .map(|v| AttachedView::new(ViewSource::Presenter, v))
+    presenters
+        .result_view(
+            tool,
+            &card.arguments,
+            &super::content_of(&data),
+            result.is_error,
+            super::meta_of(&data).as_ref(),
+        )
+        .map(|v| AttachedView::new(ViewSource::Presenter, v))
 }
 
 /// Status of a settled card: error from `isError`, failed from a terminal

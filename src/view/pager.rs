@@ -328,7 +328,7 @@ mod tests {
             .iter()
             .map(|f| Record::from_frame(Frame::from_value(f).unwrap(), Origin::default()))
             .collect();
-        Transcript::from_records(None, &records)
+        Transcript::from_records(None, &records, crate::present::stock())
     }
 
     /// A read card of `n` lines of Rust (a block comment across lines, so
@@ -440,7 +440,7 @@ mod tests {
             .iter()
             .map(|f| Record::from_frame(Frame::from_value(f).unwrap(), Origin::default()))
             .collect();
-        Transcript::from_records(None, &records)
+        Transcript::from_records(None, &records, crate::present::stock())
     }
 
     #[test]

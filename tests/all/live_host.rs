@@ -42,7 +42,7 @@ struct Seen {
 impl Seen {
     fn new() -> Seen {
         Seen {
-            transcript: Transcript::new(None),
+            transcript: Transcript::new(None, deck::present::stock()),
             seqs: BTreeMap::new(),
             links: Vec::new(),
             sessions: 0,
@@ -73,7 +73,7 @@ impl Seen {
             }
             LiveEvent::Reset { session_id } => {
                 assert!(self.seqs.is_empty(), "reset after records");
-                self.transcript = Transcript::new(session_id);
+                self.transcript = Transcript::new(session_id, deck::present::stock());
             }
             LiveEvent::Diagnostic(d) => self.diagnostics.push(d.reason),
             LiveEvent::Said(text) => self.said.push(text),

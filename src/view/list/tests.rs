@@ -7,7 +7,7 @@ use crate::source::{demo, load_bytes};
 fn showcase() -> Transcript {
     let l = load_bytes("demo", demo::SHOWCASE).unwrap();
     let s = &l.sessions[0];
-    Transcript::from_records(s.id.clone(), &s.records)
+    Transcript::from_records(s.id.clone(), &s.records, crate::present::stock())
 }
 
 fn coloured(lines: &Laid) -> usize {
@@ -86,7 +86,7 @@ fn heavy() -> Transcript {
             crate::wire::Record::from_frame(f, crate::wire::Origin::default())
         })
         .collect();
-    Transcript::from_records(None, &records)
+    Transcript::from_records(None, &records, crate::present::stock())
 }
 
 fn wait_for_layouts(list: &mut TranscriptList) {
