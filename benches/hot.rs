@@ -50,7 +50,7 @@ fn tour_transcript(path: &str) -> Transcript {
 
 fn fold_one(records: &[Record]) -> Arc<ToolCard> {
     let t = Transcript::from_records(None, records.iter(), deck::present::stock());
-    t.cards[0].clone()
+    t.cards()[0].clone()
 }
 
 /// One terminal result line as the host sends it: `n` lines of ANSI output.
@@ -125,7 +125,7 @@ fn fold(c: &mut Criterion) {
     let records = support::records(3_000);
     g.throughput(Throughput::Elements(records.len() as u64));
     g.bench_function(format!("from_records {} events", records.len()), |b| {
-        b.iter(|| Transcript::from_records(None, records.iter(), deck::present::stock()).events)
+        b.iter(|| Transcript::from_records(None, records.iter(), deck::present::stock()).events())
     });
     let path = tour_path();
     let l = deck::source::load_path(&path).unwrap();
@@ -133,7 +133,8 @@ fn fold(c: &mut Criterion) {
     g.throughput(Throughput::Elements(s.records.len() as u64));
     g.bench_function("from_records tour", |b| {
         b.iter(|| {
-            Transcript::from_records(s.id.clone(), s.records.iter(), deck::present::stock()).events
+            Transcript::from_records(s.id.clone(), s.records.iter(), deck::present::stock())
+                .events()
         })
     });
     g.finish();
@@ -151,7 +152,7 @@ fn card_layout(c: &mut Criterion) {
     let t = tour_transcript(&path);
     for tag in deck::wire::view::CARD_TAGS {
         let card = t
-            .cards
+            .cards()
             .iter()
             .filter(|c| cards::resolve(c).view.tag() == *tag)
             .max_by_key(|c| cards::render(c, &ctx).len());

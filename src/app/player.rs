@@ -448,8 +448,8 @@ mod tests {
         p.seek_records(5000);
         p.seek_records(1234);
         let direct = Transcript::from_records(None, &r[..1234], crate::present::stock());
-        assert_eq!(p.transcript().events, direct.events);
-        assert_eq!(p.transcript().items, direct.items);
+        assert_eq!(p.transcript().events(), direct.events());
+        assert_eq!(p.transcript().items(), direct.items());
         p.seek_fraction(0.5);
         assert_eq!(p.position(), 2500);
         p.step_back();
@@ -479,8 +479,8 @@ mod tests {
         assert_eq!(p.position(), INTERVAL * 5 + 3);
         let direct =
             Transcript::from_records(None, &r[..INTERVAL * 5 + 3], crate::present::stock());
-        assert_eq!(p.transcript().items, direct.items);
-        assert_eq!(p.transcript().events, direct.events);
+        assert_eq!(p.transcript().items(), direct.items());
+        assert_eq!(p.transcript().events(), direct.events());
     }
 
     #[test]

@@ -44,7 +44,7 @@ impl Shown {
         }
         match &self.player {
             Some(p) => p.session_time_ms(),
-            None => self.own.last_time,
+            None => self.own.last_time(),
         }
     }
 }
@@ -368,14 +368,14 @@ impl App {
             .or_else(|| (self.unseen > 0).then(|| format!("↓ {} new", self.unseen)));
         StatusInfo {
             source: self.label.clone(),
-            title: t.title.clone(),
-            cards: t.cards.len(),
+            title: t.title().map(str::to_string),
+            cards: t.cards().len(),
             errors: t.error_count(),
-            diagnostics: t.diagnostics.len(),
+            diagnostics: t.diagnostics().len(),
             position,
             theme: self.theme().name.clone(),
             message,
-            activity: status::activity(t.queued, t.steering, t.jobs),
+            activity: status::activity(t.queued(), t.steering(), t.jobs()),
         }
     }
 }

@@ -99,11 +99,11 @@ impl std::fmt::Display for PagerTimes {
 pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64) -> PagerTimes {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let heaviest = t
-        .items
+        .items()
         .iter()
         .enumerate()
         .filter_map(|(i, it)| match it {
-            crate::session::Item::Tool(c) => Some((crate::view::worker::weight(&t.cards[*c]), i)),
+            crate::session::Item::Tool(c) => Some((crate::view::worker::weight(&t.cards()[*c]), i)),
             _ => None,
         })
         .max()

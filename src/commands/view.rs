@@ -19,7 +19,7 @@ pub fn run(path: &str, session: Option<&str>, tui: TuiArgs) -> anyhow::Result<()
             let started = std::time::Instant::now();
             let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
             tracing::debug!(
-                cards = t.cards.len(),
+                cards = t.cards().len(),
                 ms = started.elapsed().as_secs_f64() * 1000.0,
                 "folded"
             );

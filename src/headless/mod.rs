@@ -104,7 +104,7 @@ fn each_chunk(
     f: &mut dyn FnMut(&str) -> io::Result<()>,
 ) -> io::Result<()> {
     let separator = write_lines(&[Line::new()], format);
-    let items: Vec<&Item> = t.items.iter().collect();
+    let items: Vec<&Item> = t.items().iter().collect();
     let heavy = |item: &Item| item_weight(t, item) >= HEAVY;
     let mut first = true;
     let mut i = 0;

@@ -462,28 +462,28 @@ pub enum Item {
 /// The reducer's state: everything drawn for one session.
 #[derive(Debug, Clone)]
 pub struct Transcript {
-    pub session_id: Option<String>,
-    pub title: Option<String>,
+    session_id: Option<String>,
+    title: Option<String>,
     /// Persistent vectors: cloning a transcript (the player keeps snapshots
     /// for seeking) is O(1) and shares everything until it changes.
-    pub items: imbl::Vector<Item>,
+    items: imbl::Vector<Item>,
     /// Cards are shared between snapshots and copied only when they change.
-    pub cards: imbl::Vector<Arc<ToolCard>>,
-    pub diagnostics: imbl::Vector<Diagnostic>,
+    cards: imbl::Vector<Arc<ToolCard>>,
+    diagnostics: imbl::Vector<Diagnostic>,
     /// Highest seq applied.
-    pub last_seq: Option<u64>,
+    last_seq: Option<u64>,
     /// Number of events applied (duplicates not counted).
-    pub events: usize,
-    pub first_time: Option<i64>,
-    pub last_time: Option<i64>,
+    events: usize,
+    first_time: Option<i64>,
+    last_time: Option<i64>,
     /// Messages waiting for the next turn (`session/queue`, placement `queued`).
-    pub queued: usize,
+    queued: usize,
     /// Messages sent into the running turn, not taken in yet (placement `steering`).
-    pub steering: usize,
+    steering: usize,
     /// Background jobs (`session/jobs`): how many, and how many still run.
-    pub jobs: (usize, usize),
+    jobs: (usize, usize),
     /// The turn started and not ended yet (a prompt sent now steers it).
-    pub running: Option<u64>,
+    running: Option<u64>,
     state: state::State,
     /// Views for calls and results the host sent none for.
     presenters: SharedPresenters,
@@ -523,6 +523,71 @@ impl Transcript {
             t.apply(r);
         }
         t
+    }
+
+    /// The session's id, when known.
+    pub fn session_id(&self) -> Option<&str> {
+        self.session_id.as_deref()
+    }
+
+    /// The session's title (`session/title`).
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The entries, in order. Persistent: cloning is O(1).
+    pub fn items(&self) -> &imbl::Vector<Item> {
+        &self.items
+    }
+
+    /// The tool cards, in the order their calls (or results) came;
+    /// [`Item::Tool`] indexes them.
+    pub fn cards(&self) -> &imbl::Vector<Arc<ToolCard>> {
+        &self.cards
+    }
+
+    /// What was skipped or repaired; [`Item::Diagnostic`] indexes them.
+    pub fn diagnostics(&self) -> &imbl::Vector<Diagnostic> {
+        &self.diagnostics
+    }
+
+    /// Highest seq applied.
+    pub fn last_seq(&self) -> Option<u64> {
+        self.last_seq
+    }
+
+    /// Number of events applied (duplicates not counted).
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// Epoch ms of the earliest and the latest event with a time.
+    pub fn first_time(&self) -> Option<i64> {
+        self.first_time
+    }
+
+    pub fn last_time(&self) -> Option<i64> {
+        self.last_time
+    }
+
+    /// Messages waiting for the next turn (`session/queue`, placement `queued`).
+    pub fn queued(&self) -> usize {
+        self.queued
+    }
+
+    /// Messages sent into the running turn, not taken in yet.
+    pub fn steering(&self) -> usize {
+        self.steering
+    }
+
+    /// Background jobs (`session/jobs`): how many, and how many still run.
+    pub fn jobs(&self) -> (usize, usize) {
+        self.jobs
+    }
+
+    /// The turn started and not ended yet (a prompt sent now steers it).
+    pub fn running(&self) -> Option<u64> {
+        self.running
     }
 
     /// The card for a call id.

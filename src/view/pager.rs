@@ -62,7 +62,7 @@ impl Pager {
     /// Lay the card out (cached by width, revision, theme, wrap).
     pub fn build(&mut self, t: &Transcript, theme: &Theme, width: usize) -> &[Line] {
         let rev = t
-            .items
+            .items()
             .get(self.item)
             .map_or(0, |i| crate::view::list::item_rev(t, i));
         let w = if self.wrap {
@@ -71,10 +71,10 @@ impl Pager {
             NOWRAP_WIDTH.max(width)
         };
         if self.title.as_ref().is_none_or(|(r, _)| *r != rev) {
-            let title = match t.items.get(self.item) {
+            let title = match t.items().get(self.item) {
                 // A big read view is not typed whole for its title.
                 Some(crate::session::Item::Tool(i)) => t
-                    .cards
+                    .cards()
                     .get(*i)
                     .map(|c| crate::cards::resolve_head(c, 1).title),
                 _ => None,
@@ -83,8 +83,8 @@ impl Pager {
         }
         let key = (w, rev, theme.name.clone(), self.wrap);
         if self.built.as_ref() != Some(&key)
-            && let Some(crate::session::Item::Tool(ci)) = t.items.get(self.item)
-            && let Some(card) = t.cards.get(*ci)
+            && let Some(crate::session::Item::Tool(ci)) = t.items().get(self.item)
+            && let Some(card) = t.cards().get(*ci)
             && worker::heavy(card)
         {
             let job = JobKey {
@@ -135,7 +135,7 @@ impl Pager {
                 plain_code: false,
             };
             self.lines = t
-                .items
+                .items()
                 .get(self.item)
                 .map(|it| render_item(t, it, theme, &opts))
                 .unwrap_or_default();
@@ -371,7 +371,7 @@ mod tests {
     fn a_big_read_card_opens_with_its_first_rows_then_all_text_then_colours() {
         let t = read_transcript(6_000);
         let theme = Theme::dark();
-        let card = &t.cards[0];
+        let card = &t.cards()[0];
         assert!(worker::weight(card) > worker::HEAVY_BYTES);
         let full = crate::cards::render(card, &crate::cards::Ctx::new(100, &theme, Density::Full));
         let mut p = Pager::new(0);
@@ -416,12 +416,12 @@ mod tests {
                 "view":{"for":"result","view":{"card":"read","path":"a.txt","lines":lines,"totalLines":200}}}),
         ]);
         let theme = Theme::dark();
-        assert!(worker::weight(&t.cards[0]) > worker::HEAVY_BYTES);
+        assert!(worker::weight(&t.cards()[0]) > worker::HEAVY_BYTES);
         let mut p = Pager::new(0);
         let rows = p.build(&t, &theme, 80).to_vec();
         assert!(!p.is_laying_out());
         let full = crate::cards::render(
-            &t.cards[0],
+            &t.cards()[0],
             &crate::cards::Ctx::new(80, &theme, Density::Full),
         );
         assert_eq!(rows, full);

@@ -14,7 +14,7 @@ use crate::common::dump::{THEMES, WIDTHS, check_widths};
 use crate::common::{self, build};
 
 fn prompts(t: &Transcript) -> Vec<Prompt> {
-    t.items
+    t.items()
         .iter()
         .filter_map(|i| match i {
             Item::Prompt(p) => Some((**p).clone()),
@@ -216,7 +216,7 @@ fn waiting_prompts_show_their_call_and_numbered_options() {
     ];
     for (name, t, wanted) in &cases {
         let (idx, item) = t
-            .items
+            .items()
             .iter()
             .enumerate()
             .find(|(_, i)| matches!(i, Item::Prompt(p) if p.is_waiting()))

@@ -164,8 +164,8 @@ fn the_html_page_is_well_formed_self_contained_and_has_every_card() {
         }
         // Every card, foldable, with its title.
         let t = common::fold(&path);
-        assert_eq!(details, t.cards.len());
-        for card in t.cards.iter() {
+        assert_eq!(details, t.cards().len());
+        for card in t.cards().iter() {
             let title = deck::cards::resolve(card).title;
             let shown = deck::text::sanitize::inline(&title);
             let head: String = shown.chars().take(30).collect();

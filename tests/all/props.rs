@@ -84,7 +84,7 @@ proptest! {
             now_ms: now.map(|n| 1_796_000_000_000 + n),
             ..LayoutOptions::new(width, density)
         };
-        for item in t.items.iter() {
+        for item in t.items().iter() {
             let lines = render_item_tick(&t, item, theme, &opts, tick);
             prop_assert_eq!(too_wide(&lines, width), None, "item {:?}", item);
         }
@@ -139,7 +139,7 @@ proptest! {
             let lines = list.lines(&t, theme, &opts, e);
             let fresh = render_item_tick(
                 &t,
-                &t.items[item_idx],
+                &t.items()[item_idx],
                 theme,
                 &LayoutOptions {
                     show_reasoning,
