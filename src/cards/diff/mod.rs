@@ -18,6 +18,7 @@
 mod layout;
 mod lines;
 mod model;
+mod rows;
 
 use std::collections::BTreeSet;
 
