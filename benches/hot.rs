@@ -29,8 +29,7 @@ use deck::source::lines::decode_line;
 use deck::text::highlight::{Highlighter, highlight};
 use deck::theme::Theme;
 use deck::view::list::{Anchor, ListOptions, TranscriptList};
-use deck::wire::view::{DiffView, FileDiff};
-use deck::wire::{Frame, Origin, Record};
+use deck::wire::{Frame, Origin, Record, View};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -225,14 +224,17 @@ fn highlighting(c: &mut Criterion) {
 fn diffing(c: &mut Criterion) {
     let theme = Theme::dark();
     let rust = support::rust_lines(1_000);
-    let view = DiffView {
-        title: None,
-        diffs: vec![FileDiff {
-            path: "src/big.rs".into(),
-            old_text: Some(rust.join("\n") + "\n"),
-            new_text: support::edited(&rust).join("\n") + "\n",
+    // Views are built as the host sends them: from their JSON.
+    let View::Diff(view) = View::parse(&json!({
+        "card": "diff",
+        "diffs": [{
+            "path": "src/big.rs",
+            "oldText": rust.join("\n") + "\n",
+            "newText": support::edited(&rust).join("\n") + "\n",
         }],
-        locations: Vec::new(),
+    }))
+    .unwrap() else {
+        unreachable!("a diff view")
     };
     let mut g = c.benchmark_group("diff");
     // Tens of ms per iteration: flat sampling keeps the run short.

@@ -154,9 +154,16 @@ impl AttachedView {
 
 /// `error: {name, code}` on a failed tool result.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct ToolError {
     pub name: Option<String>,
     pub code: Option<String>,
+}
+
+impl ToolError {
+    pub fn new(name: Option<String>, code: Option<String>) -> ToolError {
+        ToolError { name, code }
+    }
 }
 
 /// The settled result of a call. Content and meta are read from the
@@ -279,6 +286,7 @@ pub fn text_of(content: &[Value]) -> String {
 
 /// One tool call and everything known about it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ToolCard {
     pub call_id: String,
     /// The tool name; `None` for a result whose call was never seen.
@@ -300,6 +308,26 @@ pub struct ToolCard {
 }
 
 impl ToolCard {
+    /// The card of call `call_id` before anything is known of it: pending,
+    /// no tool, no views, no result. Its parts are filled in as they come.
+    pub fn new(call_id: impl Into<String>) -> ToolCard {
+        ToolCard {
+            call_id: call_id.into(),
+            tool: None,
+            arguments: String::new(),
+            turn: None,
+            step: None,
+            call_seq: None,
+            started: None,
+            ended: None,
+            call_view: None,
+            result_view: None,
+            result: None,
+            status: Status::Pending,
+            rev: 0,
+        }
+    }
+
     pub fn tool_name(&self) -> &str {
         self.tool.as_deref().unwrap_or("(unknown tool)")
     }

@@ -7,10 +7,21 @@ use super::Prompt;
 
 /// One block of an assistant message, in stream index order.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct AssistantBlock {
     pub index: u64,
     pub reasoning: bool,
     pub text: String,
+}
+
+impl AssistantBlock {
+    pub fn new(index: u64, reasoning: bool, text: impl Into<String>) -> AssistantBlock {
+        AssistantBlock {
+            index,
+            reasoning,
+            text: text.into(),
+        }
+    }
 }
 
 /// The blocks of an assistant message by stream index: a chunk finds its
@@ -34,11 +45,9 @@ impl Blocks {
 
     /// The block of stream index `index`, made (empty) when new.
     pub fn entry(&mut self, index: u64, reasoning: bool) -> &mut AssistantBlock {
-        self.0.entry(index).or_insert_with(|| AssistantBlock {
-            index,
-            reasoning,
-            text: String::new(),
-        })
+        self.0
+            .entry(index)
+            .or_insert_with(|| AssistantBlock::new(index, reasoning, ""))
     }
 }
 
@@ -71,6 +80,7 @@ impl std::ops::Index<usize> for Blocks {
 /// An assistant message of one (turn, step), assembled from chunks or taken
 /// from the final `assistant/message`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct AssistantMessage {
     pub turn: u64,
     pub step: u64,
@@ -82,8 +92,25 @@ pub struct AssistantMessage {
     pub rev: u64,
 }
 
+impl AssistantMessage {
+    /// A message of (turn, step) still streaming (not complete, not
+    /// interrupted), first seen at `time`.
+    pub fn new(turn: u64, step: u64, blocks: Blocks, time: i64) -> AssistantMessage {
+        AssistantMessage {
+            turn,
+            step,
+            blocks,
+            complete: false,
+            interrupted: false,
+            time,
+            rev: 0,
+        }
+    }
+}
+
 /// A user (or injected) message.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct UserMessage {
     pub seq: u64,
     pub time: i64,
@@ -93,8 +120,20 @@ pub struct UserMessage {
     pub source: Option<String>,
 }
 
+impl UserMessage {
+    pub fn new(seq: u64, time: i64, text: String, source: Option<String>) -> UserMessage {
+        UserMessage {
+            seq,
+            time,
+            text,
+            source,
+        }
+    }
+}
+
 /// How a turn ended.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct TurnEnd {
     /// completed | aborted | blocked | error | max-tokens | …
     pub reason: String,
@@ -102,7 +141,19 @@ pub struct TurnEnd {
     pub code: Option<String>,
 }
 
+impl TurnEnd {
+    pub fn new(reason: String, message: Option<String>, code: Option<String>) -> TurnEnd {
+        TurnEnd {
+            reason,
+            message,
+            code,
+        }
+    }
+}
+
+/// A turn's start, or its end and how.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct TurnMarker {
     pub turn: u64,
     pub seq: u64,
@@ -111,17 +162,44 @@ pub struct TurnMarker {
     pub end: Option<TurnEnd>,
 }
 
+impl TurnMarker {
+    pub fn start(turn: u64, seq: u64, time: i64) -> TurnMarker {
+        TurnMarker {
+            turn,
+            seq,
+            time,
+            end: None,
+        }
+    }
+
+    pub fn end(turn: u64, seq: u64, time: i64, end: TurnEnd) -> TurnMarker {
+        TurnMarker {
+            end: Some(end),
+            ..TurnMarker::start(turn, seq, time)
+        }
+    }
+}
+
+/// One item of a todo list.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Todo {
     pub content: String,
     /// pending | in_progress | completed | …
     pub status: String,
 }
 
+impl Todo {
+    pub fn new(content: String, status: String) -> Todo {
+        Todo { content, status }
+    }
+}
+
 /// One entry of the transcript, in order. Heavy payloads sit behind `Arc`,
 /// so cloning a transcript (the player's seek snapshots) copies pointers,
 /// not text.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Item {
     User(Arc<UserMessage>),
     Assistant(Arc<AssistantMessage>),

@@ -48,12 +48,8 @@ impl Transcript {
     pub(super) fn turn_start(&mut self, ev: &Ev<'_>, p: payload::TurnStart) {
         let turn = p.turn.unwrap_or(0);
         self.running = Some(turn);
-        self.items.push_back(Item::Turn(TurnMarker {
-            turn,
-            seq: ev.seq,
-            time: ev.time,
-            end: None,
-        }));
+        self.items
+            .push_back(Item::Turn(TurnMarker::start(turn, ev.seq, ev.time)));
     }
 
     pub(super) fn turn_end(&mut self, ev: &Ev<'_>, p: payload::TurnEnd) {
@@ -88,25 +84,18 @@ impl Transcript {
                 m.rev += 1;
             }
         }
-        self.items.push_back(Item::Turn(TurnMarker {
-            turn,
-            seq: ev.seq,
-            time: ev.time,
-            end: Some(TurnEnd {
-                reason: kind.to_string(),
-                message,
-                code,
-            }),
-        }));
+        let end = TurnEnd::new(kind.to_string(), message, code);
+        self.items
+            .push_back(Item::Turn(TurnMarker::end(turn, ev.seq, ev.time, end)));
     }
 
     pub(super) fn user_message(&mut self, ev: &Ev<'_>, p: payload::UserMessage) {
-        self.items.push_back(Item::User(Arc::new(UserMessage {
-            seq: ev.seq,
-            time: ev.time,
-            text: text_of_content(&p.content),
-            source: p.source.and_then(|s| s.kind),
-        })));
+        self.items.push_back(Item::User(Arc::new(UserMessage::new(
+            ev.seq,
+            ev.time,
+            text_of_content(&p.content),
+            p.source.and_then(|s| s.kind),
+        ))));
     }
 
     pub(super) fn todo_write(&mut self, ev: &Ev<'_>, p: payload::TodoWrite) {
@@ -116,10 +105,10 @@ impl Transcript {
             .into_iter()
             .map(|t| {
                 let t = t.unwrap_or_default();
-                Todo {
-                    content: t.content.unwrap_or_default(),
-                    status: t.status.unwrap_or_else(|| "pending".to_string()),
-                }
+                Todo::new(
+                    t.content.unwrap_or_default(),
+                    t.status.unwrap_or_else(|| "pending".to_string()),
+                )
             })
             .collect();
         self.items.push_back(Item::Todo {
@@ -133,15 +122,12 @@ impl Transcript {
             Some(&i) => i,
             None => {
                 self.items
-                    .push_back(Item::Assistant(Arc::new(AssistantMessage {
+                    .push_back(Item::Assistant(Arc::new(AssistantMessage::new(
                         turn,
                         step,
-                        blocks: Blocks::default(),
-                        complete: false,
-                        interrupted: false,
+                        Blocks::default(),
                         time,
-                        rev: 0,
-                    })));
+                    ))));
                 let i = self.items.len() - 1;
                 self.state.assistant.insert((turn, step), i);
                 self.state.open_add(turn, i);
@@ -204,11 +190,11 @@ impl Transcript {
                 Some("reasoning") => true,
                 _ => continue,
             };
-            blocks.push(AssistantBlock {
-                index: i as u64,
+            blocks.push(AssistantBlock::new(
+                i as u64,
                 reasoning,
-                text: part.text.unwrap_or_default(),
-            });
+                part.text.unwrap_or_default(),
+            ));
         }
         let interrupted = p.interrupted.unwrap_or(false);
         if blocks.is_empty() && !self.state.assistant.contains_key(&(turn, step)) {

@@ -14,6 +14,7 @@ use super::{Item, Transcript};
 
 /// What the host asked.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Ask {
     /// Permission to run a tool call.
     Approval {
@@ -33,6 +34,7 @@ pub enum Ask {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Question {
     pub id: String,
     pub header: String,
@@ -42,12 +44,14 @@ pub struct Question {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Choice {
     pub label: String,
     pub description: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Answer {
     pub id: String,
     pub selected: Vec<String>,
@@ -57,6 +61,7 @@ pub struct Answer {
 
 /// An approval or a question, with its outcome.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Prompt {
     pub ask: Ask,
     /// Seq of the session event that announced it (approvals only).

@@ -81,11 +81,7 @@ impl Transcript {
 
     pub(super) fn diagnose(&mut self, origin: Origin, reason: String, raw: &impl serde::Serialize) {
         let raw = serde_json::to_string(raw).unwrap_or_default();
-        self.push_diagnostic(Diagnostic {
-            origin,
-            reason,
-            raw,
-        });
+        self.push_diagnostic(Diagnostic::new(origin, reason, raw));
     }
 
     fn apply_frame(&mut self, kind: &str, rpc_id: Option<&str>, payload: &Value, origin: Origin) {

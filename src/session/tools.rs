@@ -19,21 +19,7 @@ impl Transcript {
         if let Some(&i) = self.state.by_call.get(call_id) {
             return i;
         }
-        self.cards.push_back(Arc::new(ToolCard {
-            call_id: call_id.to_string(),
-            tool: None,
-            arguments: String::new(),
-            turn: None,
-            step: None,
-            call_seq: None,
-            started: None,
-            ended: None,
-            call_view: None,
-            result_view: None,
-            result: None,
-            status: Status::Pending,
-            rev: 0,
-        }));
+        self.cards.push_back(Arc::new(ToolCard::new(call_id)));
         let i = self.cards.len() - 1;
         self.state.by_call.insert(Arc::from(call_id), i);
         self.state.pending_add(None, i);
@@ -136,10 +122,7 @@ impl Transcript {
             return;
         };
         let is_error = p.part().and_then(|part| part.is_error).unwrap_or(false);
-        let error = p.error.map(|e| ToolError {
-            name: e.name,
-            code: e.code,
-        });
+        let error = p.error.map(|e| ToolError::new(e.name, e.code));
         let i = self.card_index(&call_id);
         if let Some(prev) = &self.cards[i].result {
             let first = prev.seq;

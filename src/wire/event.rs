@@ -9,6 +9,7 @@ use super::raw::RawJson;
 /// One session event. `data` stays JSON text: the reducer parses it when it
 /// folds the event (see [`RawJson`] for why).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SessionEvent {
     pub kind: EventKind,
     pub seq: u64,

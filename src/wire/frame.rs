@@ -38,6 +38,7 @@ pub enum ViewFor {
 
 /// `view: {for, view}` attached to a `tool/call` or `tool/result` frame.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ViewEnvelope {
     pub for_: ViewFor,
     /// The render intent, raw: typed later by [`super::View::from_json`] so a
@@ -68,6 +69,7 @@ impl ViewEnvelope {
 
 /// One decoded frame.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Frame {
     /// A session event, with its view when the host attached one.
     Event {

@@ -16,6 +16,7 @@ macro_rules! event_kinds {
         /// does not read is [`EventKind::Declared`] (DSH knows it) or
         /// [`EventKind::Other`].
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum EventKind {
             $($(#[$doc])* $variant,)*
             /// Another type DSH declares (`step/start`, `request/header` …):

@@ -34,6 +34,7 @@ pub enum Block {
 
 /// `{path, line?}` — a location a call touches.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct Location {
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
@@ -43,6 +44,7 @@ pub struct Location {
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct GenericView {
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
@@ -60,6 +62,7 @@ pub struct GenericView {
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TerminalView {
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
@@ -77,6 +80,7 @@ pub struct TerminalView {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FileDiff {
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
@@ -88,6 +92,7 @@ pub struct FileDiff {
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[non_exhaustive]
 pub struct DiffView {
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
@@ -99,6 +104,7 @@ pub struct DiffView {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct SearchMatch {
     #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
     pub line_number: u64,
@@ -107,6 +113,7 @@ pub struct SearchMatch {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct SearchFile {
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
@@ -121,6 +128,7 @@ pub enum SearchBody {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SearchView {
     pub title: Option<String>,
     pub body: SearchBody,
@@ -129,6 +137,7 @@ pub struct SearchView {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct ReadLine {
     #[serde(deserialize_with = "strict::req_u64")]
     pub number: u64,
@@ -138,6 +147,7 @@ pub struct ReadLine {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReadView {
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
@@ -175,6 +185,7 @@ pub struct MoreLines {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct WebSource {
     #[serde(deserialize_with = "strict::req_str")]
     pub url: String,
@@ -187,6 +198,7 @@ pub struct WebSource {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct WebFailure {
     #[serde(default, deserialize_with = "strict::str_or_empty")]
     pub query: String,
@@ -210,6 +222,7 @@ pub enum WebBody {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct WebView {
     pub title: Option<String>,
     pub body: WebBody,
@@ -218,6 +231,7 @@ pub struct WebView {
 
 /// A typed view, switched on its `card` tag.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum View {
     Generic(GenericView),
     Terminal(TerminalView),

@@ -198,14 +198,14 @@ fn session(p: &str) -> Vec<Record> {
     r.push(rec(
         json!({"type":"question/requested","sessionId":"s","questions":[{"question":p}]}),
     ));
-    r.push(Record::Diagnostic(deck::wire::Diagnostic {
-        origin: Origin {
+    r.push(Record::Diagnostic(deck::wire::Diagnostic::new(
+        Origin {
             line: 7,
             offset: 99,
         },
-        reason: p.to_string(),
-        raw: p.to_string(),
-    }));
+        p.to_string(),
+        p.to_string(),
+    )));
     r.push(ev(&mut seq, p, json!({"x": p})));
     r.push(ev(
         &mut seq,
