@@ -112,12 +112,15 @@ pub(crate) fn text_or_objects<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     d.deserialize_any(V(PhantomData))
 }
 
-/// What [`text_or_objects`] read.
+/// What `text_or_objects` read: message content.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum TextOrObjects<T> {
+    /// Absent, or neither a string nor an array.
     #[default]
     Neither,
+    /// A bare string.
     Text(String),
+    /// An array: each item read as `T`, `None` where it is not an object.
     Objects(Vec<Option<T>>),
 }
 
