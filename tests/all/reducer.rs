@@ -351,3 +351,56 @@ fn queue_and_jobs_frames_keep_the_latest_counts() {
     let t = common::fold(&common::capture_str("approvals", "frames.jsonl"));
     assert_eq!((t.queued(), t.jobs()), (0, (1, 0)));
 }
+
+/// Presenters that name what they were asked, so a test sees which views
+/// came from them and with what.
+#[derive(Debug)]
+struct Echo;
+
+impl deck::session::Presenters for Echo {
+    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
+        Some(json!({"card": "generic", "title": format!("call {tool} {arguments}")}))
+    }
+
+    fn result_view(
+        &self,
+        tool: &str,
+        _arguments: &str,
+        content: &[Value],
+        is_error: bool,
+        _meta: Option<&Value>,
+    ) -> Option<Value> {
+        let text = deck::session::text_of(content);
+        Some(json!({"card": "generic", "title": format!("result {tool} {text} {is_error}")}))
+    }
+}
+
+#[test]
+fn views_the_host_did_not_send_come_from_the_presenters_given() {
+    let records = [
+        ev("turn/start", 0, json!({"turn": 1})),
+        // The result first: its view waits for the call's tool name.
+        result(1, "a", "out", false),
+        call(2, "a", "mcp__x__one", "{\"k\":1}"),
+        call(3, "b", "mcp__x__two", "{}"),
+        result(4, "b", "more", true),
+    ];
+    let t = Transcript::from_records(None, &records, std::sync::Arc::new(Echo));
+    let title = |id: &str, slot: &str| {
+        let card = t.card(id).unwrap();
+        let view = match slot {
+            "call" => card.call_view.as_ref(),
+            _ => card.result_view.as_ref(),
+        }
+        .unwrap();
+        assert_eq!(view.source, ViewSource::Presenter);
+        view.typed().unwrap().title().unwrap().to_string()
+    };
+    assert_eq!(title("a", "call"), "call mcp__x__one {\"k\":1}");
+    assert_eq!(title("a", "result"), "result mcp__x__one out false");
+    assert_eq!(title("b", "result"), "result mcp__x__two more true");
+    // Deck's stock presenters know no such tools: no views at all.
+    let stock = common::fold_records(&records);
+    assert!(stock.card("a").unwrap().call_view.is_none());
+    assert!(stock.card("b").unwrap().result_view.is_none());
+}
