@@ -29,8 +29,7 @@ use deck::source::lines::decode_line;
 use deck::text::highlight::{Highlighter, highlight};
 use deck::theme::Theme;
 use deck::view::list::{Anchor, ListOptions, TranscriptList};
-use deck::wire::view::{DiffView, FileDiff};
-use deck::wire::{Frame, Origin, Record};
+use deck::wire::{Frame, Origin, Record, View};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -45,12 +44,12 @@ fn tour_path() -> String {
 fn tour_transcript(path: &str) -> Transcript {
     let l = deck::source::load_path(path).expect("tour loads");
     let s = &l.sessions[0];
-    Transcript::from_records(s.id.clone(), &s.records)
+    Transcript::from_records(s.id.clone(), &s.records, deck::present::stock())
 }
 
 fn fold_one(records: &[Record]) -> Arc<ToolCard> {
-    let t = Transcript::from_records(None, records.iter());
-    t.cards[0].clone()
+    let t = Transcript::from_records(None, records.iter(), deck::present::stock());
+    t.cards()[0].clone()
 }
 
 /// One terminal result line as the host sends it: `n` lines of ANSI output.
@@ -125,14 +124,17 @@ fn fold(c: &mut Criterion) {
     let records = support::records(3_000);
     g.throughput(Throughput::Elements(records.len() as u64));
     g.bench_function(format!("from_records {} events", records.len()), |b| {
-        b.iter(|| Transcript::from_records(None, records.iter()).events)
+        b.iter(|| Transcript::from_records(None, records.iter(), deck::present::stock()).events())
     });
     let path = tour_path();
     let l = deck::source::load_path(&path).unwrap();
     let s = &l.sessions[0];
     g.throughput(Throughput::Elements(s.records.len() as u64));
     g.bench_function("from_records tour", |b| {
-        b.iter(|| Transcript::from_records(s.id.clone(), s.records.iter()).events)
+        b.iter(|| {
+            Transcript::from_records(s.id.clone(), s.records.iter(), deck::present::stock())
+                .events()
+        })
     });
     g.finish();
 }
@@ -149,7 +151,7 @@ fn card_layout(c: &mut Criterion) {
     let t = tour_transcript(&path);
     for tag in deck::wire::view::CARD_TAGS {
         let card = t
-            .cards
+            .cards()
             .iter()
             .filter(|c| cards::resolve(c).view.tag() == *tag)
             .max_by_key(|c| cards::render(c, &ctx).len());
@@ -222,14 +224,17 @@ fn highlighting(c: &mut Criterion) {
 fn diffing(c: &mut Criterion) {
     let theme = Theme::dark();
     let rust = support::rust_lines(1_000);
-    let view = DiffView {
-        title: None,
-        diffs: vec![FileDiff {
-            path: "src/big.rs".into(),
-            old_text: Some(rust.join("\n") + "\n"),
-            new_text: support::edited(&rust).join("\n") + "\n",
+    // Views are built as the host sends them: from their JSON.
+    let View::Diff(view) = View::parse(&json!({
+        "card": "diff",
+        "diffs": [{
+            "path": "src/big.rs",
+            "oldText": rust.join("\n") + "\n",
+            "newText": support::edited(&rust).join("\n") + "\n",
         }],
-        locations: Vec::new(),
+    }))
+    .unwrap() else {
+        unreachable!("a diff view")
     };
     let mut g = c.benchmark_group("diff");
     // Tens of ms per iteration: flat sampling keeps the run short.
@@ -273,7 +278,7 @@ fn output(c: &mut Criterion) {
 fn viewport(c: &mut Criterion) {
     let theme = Theme::dark();
     let records = support::records(3_000);
-    let t = Transcript::from_records(Some("bench".into()), records.iter());
+    let t = Transcript::from_records(Some("bench".into()), records.iter(), deck::present::stock());
     let mut g = c.benchmark_group("viewport");
 
     // Cold: a fresh list laid out at a pseudo-random place each time.

@@ -8,12 +8,16 @@
 //! tools, the only place that names a tool) → [`cards`] (one renderer per
 //! card tag, over `text`) → `view` (layout of a transcript, the list, the
 //! pager) → `app` (the TUI), [`headless`] (the same layout into text) and
-//! the subcommands.
+//! the subcommands. Imports point the same way: the session asks for
+//! presenters through its [`Presenters`](session::Presenters) trait and is
+//! given [`stock()`] by whoever builds a transcript; the theme knows roles,
+//! not card statuses.
 //!
 //! The API: load a session ([`source::load_path`], [`source::load_bytes`]),
-//! fold it ([`session::Transcript::from_records`]), draw it ([`headless`],
-//! [`cards::render`]), in a [`theme::Theme`]. Tool authors who want deck's
-//! cards in their own snapshot tests call [`testing`].
+//! fold it ([`session::Transcript::from_records`] with [`stock()`], or
+//! [`headless::fold`]), draw it ([`headless`], [`cards::render`]), in a
+//! [`theme::Theme`]. Tool authors who want deck's cards in their own
+//! snapshot tests call [`testing`].
 
 /// A module of deck's own: `pub(crate)`; `pub`, hidden from the docs, when
 /// deck's own tests and benches build it (the `internals` feature).
@@ -52,6 +56,11 @@ internal!(
 internal!(
     mod view;
 );
+
+/// deck's built-in presenters (DSH's stock tools), for
+/// [`Transcript::from_records`](session::Transcript::from_records): the
+/// views of calls whose host sent none.
+pub use present::{Stock, stock};
 
 /// The command line, for the `deck` binary.
 #[doc(hidden)]

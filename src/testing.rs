@@ -280,14 +280,18 @@ fn fold(log: &str) -> Result<Transcript, Error> {
     let Some(s) = loaded.sessions.into_iter().next() else {
         return Err(Error::Load("no session in the input".into()));
     };
-    Ok(Transcript::from_records(s.id, &s.records))
+    Ok(Transcript::from_records(
+        s.id,
+        &s.records,
+        crate::present::stock(),
+    ))
 }
 
 /// A whole transcript drawn as `deck render` draws it.
 fn draw(t: &Transcript, width: usize, theme: &Theme, density: Density) -> Rendered {
     let lines = layout(t, theme, &LayoutOptions::new(width, density));
     let problems = t
-        .cards
+        .cards()
         .iter()
         .flat_map(|c| crate::cards::view_problems(c))
         .map(|d| d.reason)

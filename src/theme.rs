@@ -260,18 +260,6 @@ impl Theme {
         }
         Style::default()
     }
-
-    /// The style of a status glyph.
-    pub fn status(&self, status: crate::session::Status) -> Style {
-        use crate::session::Status;
-        self.style(match status {
-            Status::Pending => Role::StatusPending,
-            Status::Ok => Role::StatusOk,
-            Status::Error => Role::StatusError,
-            Status::Failed => Role::StatusFailed,
-            Status::Interrupted => Role::StatusInterrupted,
-        })
-    }
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ impl App {
         let what = if allow { "allowed once" } else { "rejected" };
         self.message = Some(format!("{what} …"));
         let value = json!({
-            "sessionId": self.transcript().session_id,
+            "sessionId": self.transcript().session_id(),
             "approvalId": id,
             "outcome": outcome,
         });
@@ -172,7 +172,7 @@ impl App {
         vec![Effect::Host(Control::Respond {
             rpc_id,
             value: json!({
-                "sessionId": self.transcript().session_id,
+                "sessionId": self.transcript().session_id(),
                 "answer": {"answers": answers},
             }),
             what: "answered".into(),

@@ -21,12 +21,12 @@ use crate::source::host::Control;
 impl App {
     /// A turn of the shown session is running.
     pub fn turn_running(&self) -> bool {
-        self.transcript().running.is_some()
+        self.transcript().running().is_some()
     }
 
     pub(super) fn focused_prompt(&self) -> Option<(usize, Arc<Prompt>)> {
         let item = self.focused_item()?;
-        match self.transcript().items.get(item)? {
+        match self.transcript().items().get(item)? {
             Item::Prompt(p) if p.is_waiting() && p.rpc_id.is_some() => Some((item, p.clone())),
             _ => None,
         }
@@ -119,7 +119,7 @@ impl App {
                 "› ",
                 "approval: y allow once · n reject · i type a message".into(),
             ),
-            _ if self.transcript().session_id.is_none() => (
+            _ if self.transcript().session_id().is_none() => (
                 "› ",
                 "no session shown: S picks one (n there creates one)".into(),
             ),
@@ -300,7 +300,7 @@ impl App {
                 return;
             };
             for i in t.prompt_items() {
-                let Some(Item::Prompt(p)) = t.items.get(i) else {
+                let Some(Item::Prompt(p)) = t.items().get(i) else {
                     continue;
                 };
                 if p.is_waiting() && p.rpc_id.is_some() && !d.seen.contains(&i) {
@@ -308,7 +308,7 @@ impl App {
                 }
             }
             if let Some((item, _, _)) = d.auto
-                && !matches!(t.items.get(item), Some(Item::Prompt(p)) if p.is_waiting())
+                && !matches!(t.items().get(item), Some(Item::Prompt(p)) if p.is_waiting())
             {
                 resolved = d.auto;
             }
@@ -318,7 +318,7 @@ impl App {
             arrived = t
                 .prompt_items()
                 .filter(|&i| {
-                    matches!(t.items.get(i), Some(Item::Prompt(p)) if p.is_waiting() && p.rpc_id.is_some())
+                    matches!(t.items().get(i), Some(Item::Prompt(p)) if p.is_waiting() && p.rpc_id.is_some())
                 })
                 .min();
         }
@@ -344,7 +344,9 @@ impl App {
             let t = self.transcript();
             let seen: Vec<usize> = t
                 .prompt_items()
-                .filter(|&i| matches!(t.items.get(i), Some(Item::Prompt(p)) if p.rpc_id.is_some()))
+                .filter(
+                    |&i| matches!(t.items().get(i), Some(Item::Prompt(p)) if p.rpc_id.is_some()),
+                )
                 .collect();
             let entry = self.list.entries.partition_point(|&x| x < item);
             let follow = self.list.follow;

@@ -93,8 +93,8 @@ impl PagerPart {
             Action::HalfPageUp => p.scroll_by(-r / 2, rows),
             Action::PageDown => p.scroll_by(r, rows),
             Action::PageUp => p.scroll_by(-r, rows),
-            Action::Top => p.to_top(),
-            Action::Bottom => p.to_end(rows),
+            Action::Top => p.go_to_top(),
+            Action::Bottom => p.go_to_end(rows),
             Action::ToggleWrap => {
                 p.toggle_wrap();
                 *cx.message = Some(if p.wrap {

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use crate::session::Transcript;
-use crate::wire::Record;
+use crate::wire::{EventKind, Record};
 
 /// Speeds offered by `+`/`-`.
 pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
@@ -101,7 +101,7 @@ impl Player {
             let _ = std::thread::Builder::new()
                 .name("deck-snapshots".into())
                 .spawn(move || {
-                    let mut t = Transcript::new(sid);
+                    let mut t = Transcript::new(sid, crate::present::stock());
                     for (i, r) in all.iter().enumerate() {
                         t.apply(r);
                         if (i + 1).is_multiple_of(INTERVAL) && tx.send((i + 1, t.clone())).is_err()
@@ -115,7 +115,7 @@ impl Player {
         let mut turn_marks: Vec<u64> = records
             .iter()
             .zip(&times)
-            .filter(|(r, _)| matches!(r, Record::Event { event, .. } if event.kind == "turn/start"))
+            .filter(|(r, _)| matches!(r, Record::Event { event, .. } if event.kind == EventKind::TurnStart))
             .map(|(_, t)| *t)
             .collect();
         // The timeline looks marks up by time.
@@ -125,7 +125,7 @@ impl Player {
             .enumerate()
             .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
             .map_or(2, |(i, _)| i);
-        let transcript = Transcript::new(session_id.clone());
+        let transcript = Transcript::new(session_id.clone(), crate::present::stock());
         let mut events_upto = Vec::with_capacity(records.len() + 1);
         events_upto.push(0);
         for r in records.iter() {
@@ -316,7 +316,9 @@ impl Player {
                 .rev()
                 .find(|(p, _)| *p == best)
                 .map(|(_, s)| s.clone())
-                .unwrap_or_else(|| Transcript::new(self.session_id.clone()));
+                .unwrap_or_else(|| {
+                    Transcript::new(self.session_id.clone(), crate::present::stock())
+                });
             self.pos = best;
             self.transcript = snap;
         }

@@ -44,7 +44,7 @@ impl Shown {
         }
         match &self.player {
             Some(p) => p.session_time_ms(),
-            None => self.own.last_time,
+            None => self.own.last_time(),
         }
     }
 }
@@ -147,14 +147,24 @@ impl App {
 
     /// A recorded session played back.
     pub fn replayer(label: String, player: Player, themes: Vec<Theme>) -> App {
-        let mut app = App::with(label, Transcript::default(), Some(player), themes);
+        let mut app = App::with(
+            label,
+            Transcript::new(None, crate::present::stock()),
+            Some(player),
+            themes,
+        );
         app.sync();
         app
     }
 
     /// A live session fed by [`Msg::Records`](super::Msg::Records).
     pub fn live(label: String, session_id: Option<String>, themes: Vec<Theme>) -> App {
-        let mut app = App::with(label, Transcript::new(session_id), None, themes);
+        let mut app = App::with(
+            label,
+            Transcript::new(session_id, crate::present::stock()),
+            None,
+            themes,
+        );
         app.shown.wall_clock = true;
         app.sync();
         app
@@ -361,14 +371,14 @@ impl App {
             .or_else(|| (self.unseen > 0).then(|| format!("↓ {} new", self.unseen)));
         StatusInfo {
             source: self.label.clone(),
-            title: t.title.clone(),
-            cards: t.cards.len(),
+            title: t.title().map(str::to_string),
+            cards: t.cards().len(),
             errors: t.error_count(),
-            diagnostics: t.diagnostics.len(),
+            diagnostics: t.diagnostics().len(),
             position,
             theme: self.theme().name.clone(),
             message,
-            activity: status::activity(t.queued, t.steering, t.jobs),
+            activity: status::activity(t.queued(), t.steering(), t.jobs()),
         }
     }
 }

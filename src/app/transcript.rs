@@ -170,11 +170,11 @@ impl App {
         let t = self.shown.transcript();
         let n = self.list.entries.len();
         let found = if forward {
-            (self.list.focus + 1..n).find(|&e| pred(t, &t.items[self.list.entries[e]]))
+            (self.list.focus + 1..n).find(|&e| pred(t, &t.items()[self.list.entries[e]]))
         } else {
             (0..self.list.focus)
                 .rev()
-                .find(|&e| pred(t, &t.items[self.list.entries[e]]))
+                .find(|&e| pred(t, &t.items()[self.list.entries[e]]))
         };
         match found {
             Some(e) => {
@@ -191,12 +191,15 @@ impl App {
             return Vec::new();
         };
         let t = self.transcript();
-        let Some(it) = t.items.get(item) else {
+        let Some(it) = t.items().get(item) else {
             return Vec::new();
         };
         let text = if target {
             match it {
-                Item::Tool(i) => t.cards.get(*i).and_then(|c| crate::cards::plain::target(c)),
+                Item::Tool(i) => t
+                    .cards()
+                    .get(*i)
+                    .and_then(|c| crate::cards::plain::target(c)),
                 _ => None,
             }
         } else {
@@ -290,7 +293,7 @@ impl App {
             Action::PrevMatch => self.goto_match(false),
             Action::NextError | Action::PrevError => {
                 let forward = a == Action::NextError;
-                let bad = |t: &Transcript, it: &Item| matches!(it, Item::Tool(i) if t.cards[*i].status.is_bad());
+                let bad = |t: &Transcript, it: &Item| matches!(it, Item::Tool(i) if t.cards()[*i].status.is_bad());
                 if !self.jump_to(forward, bad) {
                     self.message = Some("no more failed cards".into());
                 }

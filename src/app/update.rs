@@ -47,7 +47,7 @@ impl App {
             Msg::Reset { session_id } => {
                 // "switching to …" and any other message were about the old one.
                 self.message = None;
-                self.shown.own = Transcript::new(session_id);
+                self.shown.own = Transcript::new(session_id, crate::present::stock());
                 if let Some(d) = self.drive.as_mut() {
                     d.reset();
                 }
@@ -141,7 +141,7 @@ impl App {
         if self.sessions.is_stale() {
             self.sessions.sort();
         }
-        let current = self.transcript().session_id.as_deref();
+        let current = self.transcript().session_id();
         self.modal = Modal::Picker(Picker::open(&self.sessions, current));
     }
 
@@ -187,7 +187,7 @@ impl App {
                     self.sessions.sort();
                     picker.clamp(&self.sessions);
                 }
-                let current = self.shown.transcript().session_id.as_deref();
+                let current = self.shown.transcript().session_id();
                 let out = picker.handle(
                     k,
                     &self.sessions,

@@ -143,7 +143,10 @@ pub fn assistant_into(m: &AssistantMessage, show_reasoning: bool, ctx: &Ctx, out
     }
     if m.interrupted {
         out.push(wrap::fit(
-            Line::styled("⊘ interrupted", theme.status(Status::Interrupted)),
+            Line::styled(
+                "⊘ interrupted",
+                super::status_style(theme, Status::Interrupted),
+            ),
             width,
         ));
     }
@@ -205,8 +208,8 @@ pub fn turn(t: &TurnMarker, ctx: &Ctx) -> Vec<Line> {
     };
     let reason_style = match end.reason.as_str() {
         "completed" => rule_style,
-        "error" => theme.status(Status::Error),
-        "aborted" => theme.status(Status::Interrupted),
+        "error" => super::status_style(theme, Status::Error),
+        "aborted" => super::status_style(theme, Status::Interrupted),
         _ => theme.style(Role::Warning),
     };
     label.push_str(" · ", rule_style);
@@ -214,7 +217,7 @@ pub fn turn(t: &TurnMarker, ctx: &Ctx) -> Vec<Line> {
     let mut out = vec![rule(label, ctx)];
     if end.message.is_some() || end.code.is_some() {
         let style = if end.reason == "error" {
-            theme.status(Status::Error)
+            super::status_style(theme, Status::Error)
         } else {
             reason_style
         };

@@ -1,11 +1,14 @@
 //! The shared card frame: header line (status glyph, kind glyph, title,
 //! outcome, duration), the body gutter, and density capping. Card files
 //! produce bodies; this file decides how much of them is shown.
+//!
+//! A leaf: what a card's tag draws inside the frame comes through [`Parts`]
+//! (`cards/mod.rs` dispatches over the tags), so no card file is named here.
 
 use ratatui::style::Style;
 use unicode_width::UnicodeWidthStr;
 
-use super::{Ctx, Density, Keep, Resolved, Rows, diff, generic, read, search, terminal, web};
+use super::{Ctx, Density, Keep, Resolved, Rows};
 use crate::session::{Status, ToolCard};
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::Role;
@@ -66,29 +69,18 @@ pub fn format_duration(ms: i64) -> String {
     }
 }
 
-/// The one-line outcome of a card (`exit 2`, `+3 −1`, `12 matches in 4 files`).
-#[cfg(any(test, feature = "internals"))]
-pub fn outcome(card: &ToolCard, resolved: &Resolved) -> Option<String> {
-    outcome_with(card, resolved, None)
+/// What a card's tag draws inside the frame.
+pub trait Parts {
+    /// The tag's one-line outcome (`exit 2`, `+3 −1`, `12 matches in 4 files`).
+    fn outcome(&self) -> Option<String>;
+    /// The tag's body rows (with any raw result text it shows), `ctx` the
+    /// width inside the gutter.
+    fn rows(&self, ctx: &Ctx, out: &mut Rows);
 }
 
-/// [`outcome`], a diff view's files diffed already (`models`).
-fn outcome_with(
-    card: &ToolCard,
-    resolved: &Resolved,
-    models: Option<&diff::Models>,
-) -> Option<String> {
-    let own = match &resolved.view {
-        View::Terminal(v) => terminal::outcome(v),
-        View::Diff(v) => match models {
-            Some(m) => diff::outcome_of(v, m),
-            None => diff::outcome(v),
-        },
-        View::Read(v) => read::outcome(v),
-        View::Search(v) => search::outcome(v),
-        View::Web(v) => web::outcome(v),
-        View::Generic(v) => generic::outcome(v, resolved),
-    };
+/// The one-line outcome of a card: its status's when it ended badly or
+/// was interrupted, else its tag's (`own`).
+pub fn outcome(card: &ToolCard, own: Option<String>) -> Option<String> {
     if card.status == Status::Error {
         let err = card.result.as_ref().and_then(|r| r.error.as_ref());
         let code = err.and_then(|e| e.code.clone().or_else(|| e.name.clone()));
@@ -100,11 +92,11 @@ fn outcome_with(
     own
 }
 
-fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, models: Option<&diff::Models>) -> Line {
+fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts) -> Line {
     let theme = ctx.theme;
-    let status_style = theme.status(card.status);
+    let status_style = super::status_style(theme, card.status);
     let mut right = String::new();
-    if let Some(o) = outcome_with(card, resolved, models) {
+    if let Some(o) = outcome(card, parts.outcome()) {
         right.push_str(&sanitize::inline(&o));
     }
     let time = match (card.status, card.duration_ms(), card.started, ctx.now_ms) {
@@ -164,15 +156,9 @@ fn keep(view: &View) -> Keep {
     }
 }
 
-/// The body rows of a card: why it fell back, its error, the card's own
-/// rows, then raw result text it shows (pinned rows first).
-fn body(
-    card: &ToolCard,
-    resolved: &Resolved,
-    ctx: &Ctx,
-    models: Option<&diff::Models>,
-    out: &mut Rows,
-) {
+/// The body rows of a card: why it fell back, its error, then the tag's
+/// own rows (pinned rows first).
+fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts, out: &mut Rows) {
     let inner = Ctx {
         width: ctx.width.saturating_sub(GUTTER_WIDTH).max(1),
         ..*ctx
@@ -195,33 +181,12 @@ fn body(
         if !parts.is_empty() {
             let l = Line::styled(
                 sanitize::inline(&parts.join(" · ")),
-                theme.status(Status::Error),
+                super::status_style(theme, Status::Error),
             );
             out.pin_all(wrap::words(&l, inner.width));
         }
     }
-    match &resolved.view {
-        View::Terminal(v) => terminal::rows(v, &inner, out),
-        View::Diff(v) => match models {
-            Some(m) => diff::rows_of(v, m, &inner, out),
-            None => diff::rows(v, &inner, out),
-        },
-        View::Read(v) => read::rows(v, &inner, out),
-        View::Search(v) => {
-            let raw = resolved
-                .raw_result
-                .clone()
-                .or_else(|| card.result.as_ref().map(|r| r.text()));
-            search::rows(v, &resolved.title, raw.as_deref(), &inner, out)
-        }
-        View::Web(v) => web::rows(v, &inner, out),
-        View::Generic(v) => generic::rows(v, &inner, out),
-    }
-    if let Some(raw) = &resolved.raw_result
-        && !matches!(resolved.view, View::Search(_))
-    {
-        generic::raw_result_into(raw, &inner, out);
-    }
+    parts.rows(&inner, out);
 }
 
 /// Cap a body for the preview density: keep `rows` rows including an exact
@@ -248,27 +213,21 @@ pub fn cap(lines: Vec<Line>, rows: usize, keep: Keep, marker_style: Style) -> Ve
     }
 }
 
-/// Draw a card: header, then the body at the context's density.
-pub fn render(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Vec<Line> {
-    let mut rows = Rows::all();
-    render_into(card, resolved, ctx, &mut rows);
-    rows.finish(Style::default())
-}
-
-/// [`render`], row by row into `out`. A preview holds only the rows it
-/// shows; at full density every row goes straight on.
-pub fn render_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
+/// Draw a card, row by row into `out`: header, then the body at the
+/// context's density. A preview holds only the rows it shows; at full
+/// density every row goes straight on.
+pub fn render_into(
+    card: &ToolCard,
+    resolved: &Resolved,
+    ctx: &Ctx,
+    parts: &dyn Parts,
+    out: &mut Rows,
+) {
     if ctx.width == 0 {
         out.push(Line::new());
         return;
     }
-    // A diff's files are diffed once, for the header and the body.
-    let models = match &resolved.view {
-        View::Diff(v) if ctx.density != Density::Line => Some(diff::Models::of(v)),
-        _ => None,
-    };
-    let models = models.as_ref();
-    out.push(wrap::fit(header(card, resolved, ctx, models), ctx.width));
+    out.push(wrap::fit(header(card, resolved, ctx, parts), ctx.width));
     if ctx.density == Density::Line {
         return;
     }
@@ -277,14 +236,14 @@ pub fn render_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Ro
     if ctx.density == Density::Preview {
         // Pinned rows stay; the rest shares what is left of the budget.
         let mut capped = Rows::capped(ctx.preview_rows, keep(&resolved.view));
-        body(card, resolved, ctx, models, &mut capped);
+        body(card, resolved, ctx, parts, &mut capped);
         for l in capped.finish(ctx.theme.style(Role::Muted)) {
             out.push(wrap::fit(l.prefixed(&gutter), width));
         }
         return;
     }
     let mut each = |l: Line| out.push(wrap::fit(l.prefixed(&gutter), width));
-    body(card, resolved, ctx, models, &mut Rows::each(&mut each));
+    body(card, resolved, ctx, parts, &mut Rows::each(&mut each));
 }
 
 #[cfg(test)]

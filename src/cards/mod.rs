@@ -44,10 +44,28 @@ internal!(
 
 use serde_json::Value;
 
-use crate::session::{AttachedView, ToolCard};
-use crate::theme::Theme;
+use ratatui::style::Style;
+
+use crate::session::{AttachedView, Status, ToolCard};
+use crate::theme::{Role, Theme};
 use crate::wire::view::{Block, GenericView, TerminalView};
 use crate::wire::{View, WireError};
+
+/// The theme role of a card status (its glyph and what shares its colour).
+pub fn status_role(status: Status) -> Role {
+    match status {
+        Status::Pending => Role::StatusPending,
+        Status::Ok => Role::StatusOk,
+        Status::Error => Role::StatusError,
+        Status::Failed => Role::StatusFailed,
+        Status::Interrupted => Role::StatusInterrupted,
+    }
+}
+
+/// The style of a card status in `theme`.
+pub fn status_style(theme: &Theme, status: Status) -> Style {
+    theme.style(status_role(status))
+}
 
 /// How much of a card to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum, serde::Deserialize)]
@@ -199,7 +217,7 @@ pub fn render_head(card: &ToolCard, ctx: &Ctx, lines: usize) -> Option<(Vec<Line
         return None;
     };
     let complete = v.more.is_none();
-    Some((frame::render(card, &r, ctx), complete))
+    Some((draw(card, &r, ctx), complete))
 }
 
 /// A card's views that do not type, as diagnostics: where each was read,
@@ -377,11 +395,83 @@ pub fn blocks_text(blocks: &[Block]) -> String {
 /// Render a tool card at `ctx.width` and `ctx.density`.
 pub fn render(card: &ToolCard, ctx: &Ctx) -> Vec<Line> {
     let resolved = resolve(card);
-    frame::render(card, &resolved, ctx)
+    draw(card, &resolved, ctx)
 }
 
 /// [`render`], row by row into `out`.
 pub fn render_into(card: &ToolCard, ctx: &Ctx, out: &mut Rows) {
     let resolved = resolve(card);
-    frame::render_into(card, &resolved, ctx, out);
+    draw_into(card, &resolved, ctx, out);
+}
+
+/// A resolved card drawn whole.
+fn draw(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Vec<Line> {
+    let mut rows = Rows::all();
+    draw_into(card, resolved, ctx, &mut rows);
+    rows.finish(ratatui::style::Style::default())
+}
+
+/// A resolved card in its frame, its parts drawn by its tag's file.
+fn draw_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
+    // A diff's files are diffed once, for the header and the body.
+    let models = match &resolved.view {
+        View::Diff(v) if ctx.width > 0 && ctx.density != Density::Line => Some(diff::Models::of(v)),
+        _ => None,
+    };
+    let parts = Tagged {
+        card,
+        resolved,
+        models,
+    };
+    frame::render_into(card, resolved, ctx, &parts, out);
+}
+
+/// The dispatch over card tags: what each tag's file draws in the frame.
+struct Tagged<'a> {
+    card: &'a ToolCard,
+    resolved: &'a Resolved,
+    /// A diff view's files, diffed (not at line density).
+    models: Option<diff::Models>,
+}
+
+impl frame::Parts for Tagged<'_> {
+    fn outcome(&self) -> Option<String> {
+        match &self.resolved.view {
+            View::Terminal(v) => terminal::outcome(v),
+            View::Diff(v) => match &self.models {
+                Some(m) => diff::outcome_of(v, m),
+                None => diff::outcome(v),
+            },
+            View::Read(v) => read::outcome(v),
+            View::Search(v) => search::outcome(v),
+            View::Web(v) => web::outcome(v),
+            View::Generic(v) => generic::outcome(v, self.resolved),
+        }
+    }
+
+    fn rows(&self, inner: &Ctx, out: &mut Rows) {
+        let resolved = self.resolved;
+        match &resolved.view {
+            View::Terminal(v) => terminal::rows(v, inner, out),
+            View::Diff(v) => match &self.models {
+                Some(m) => diff::rows_of(v, m, inner, out),
+                None => diff::rows(v, inner, out),
+            },
+            View::Read(v) => read::rows(v, inner, out),
+            View::Search(v) => {
+                let raw = resolved
+                    .raw_result
+                    .clone()
+                    .or_else(|| self.card.result.as_ref().map(|r| r.text()));
+                search::rows(v, &resolved.title, raw.as_deref(), inner, out)
+            }
+            View::Web(v) => web::rows(v, inner, out),
+            View::Generic(v) => generic::rows(v, inner, out),
+        }
+        if let Some(raw) = &resolved.raw_result
+            && !matches!(resolved.view, View::Search(_))
+        {
+            generic::raw_result_into(raw, inner, out);
+        }
+    }
 }

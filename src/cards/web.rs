@@ -148,7 +148,7 @@ pub fn rows(v: &WebView, ctx: &Ctx, lines: &mut Rows) {
                     Status::Error
                 };
                 let mut l = Line::styled("HTTP ", theme.style(Role::Muted));
-                l.push_str(code.to_string(), theme.status(status));
+                l.push_str(code.to_string(), super::status_style(theme, status));
                 lines.push(wrap::fit(l, ctx.width));
             }
         }

@@ -99,11 +99,11 @@ impl std::fmt::Display for PagerTimes {
 pub fn pager(t: Transcript, width: u16, height: u16, jumps: usize, wait_ms: u64) -> PagerTimes {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let heaviest = t
-        .items
+        .items()
         .iter()
         .enumerate()
         .filter_map(|(i, it)| match it {
-            crate::session::Item::Tool(c) => Some((crate::view::worker::weight(&t.cards[*c]), i)),
+            crate::session::Item::Tool(c) => Some((crate::view::worker::weight(&t.cards()[*c]), i)),
             _ => None,
         })
         .max()
@@ -226,7 +226,11 @@ pub fn run(what: BenchCommand) -> anyhow::Result<()> {
 fn load(path: &str, session: Option<&str>) -> anyhow::Result<Transcript> {
     let loaded = crate::source::load_path(path)?;
     let s = loaded.session(session)?;
-    Ok(Transcript::from_records(s.id.clone(), &s.records))
+    Ok(Transcript::from_records(
+        s.id.clone(),
+        &s.records,
+        crate::present::stock(),
+    ))
 }
 
 #[cfg(test)]
@@ -238,7 +242,7 @@ mod tests {
     fn frames_reports_ordered_percentiles() {
         let l = load_bytes("demo", crate::source::demo::SHOWCASE).unwrap();
         let s = &l.sessions[0];
-        let t = Transcript::from_records(s.id.clone(), &s.records);
+        let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
         let ft = frames(t, 120, 40, 50);
         assert!(ft.p50 <= ft.p99 && ft.p99 <= ft.max, "{ft}");
         assert!(ft.max > 0);

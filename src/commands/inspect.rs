@@ -23,19 +23,19 @@ pub fn run(
     if sessions {
         let mut out = String::new();
         for s in &loaded.sessions {
-            let t = Transcript::from_records(s.id.clone(), &s.records);
+            let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
             out.push_str(&json_text(&session_line(&loaded, s, &t).to_string()));
             out.push('\n');
         }
         return write_stdout(out.as_bytes());
     }
     let s = loaded.session(session)?;
-    let t = Transcript::from_records(s.id.clone(), &s.records);
+    let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
     if diagnostics {
         // Lines skipped or repaired, and views that did not type, in input
         // order.
-        let mut all: Vec<Diagnostic> = t.diagnostics.iter().cloned().collect();
-        all.extend(t.cards.iter().flat_map(|c| cards::view_problems(c)));
+        let mut all: Vec<Diagnostic> = t.diagnostics().iter().cloned().collect();
+        all.extend(t.cards().iter().flat_map(|c| cards::view_problems(c)));
         all.sort_by_key(|d| (d.origin.line, d.origin.offset));
         let mut out = String::new();
         for d in &all {
@@ -49,7 +49,7 @@ pub fn run(
         // JSON text they are kept as.
         let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         let mut line = Vec::new();
-        let written: std::io::Result<()> = t.cards.iter().try_for_each(|card| {
+        let written: std::io::Result<()> = t.cards().iter().try_for_each(|card| {
             line.clear();
             serde_json::to_writer(&mut line, &inspect_line(card))?;
             // serde_json writes valid UTF-8.
@@ -68,12 +68,12 @@ fn session_line(loaded: &source::Loaded, s: &source::LoadedSession, t: &Transcri
         "sessionId": s.id,
         "format": loaded.format.name(),
         "compressed": loaded.compressed,
-        "title": t.title,
-        "events": t.events,
-        "lastSeq": t.last_seq,
-        "cards": t.cards.len(),
+        "title": t.title(),
+        "events": t.events(),
+        "lastSeq": t.last_seq(),
+        "cards": t.cards().len(),
         "errors": t.error_count(),
-        "diagnostics": t.diagnostics.len(),
+        "diagnostics": t.diagnostics().len(),
     })
 }
 

@@ -17,9 +17,9 @@ pub fn run(path: &str, session: Option<&str>, tui: TuiArgs) -> anyhow::Result<()
             let loaded = load(&path, progress)?;
             let s = loaded.session(session.as_deref())?;
             let started = std::time::Instant::now();
-            let t = Transcript::from_records(s.id.clone(), &s.records);
+            let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
             tracing::debug!(
-                cards = t.cards.len(),
+                cards = t.cards().len(),
                 ms = started.elapsed().as_secs_f64() * 1000.0,
                 "folded"
             );

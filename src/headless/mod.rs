@@ -22,7 +22,7 @@ use crate::wire::Record;
 /// a seq ≤ `at`, and the other records (frames, diagnostics) that come before
 /// the last such event in input order.
 pub fn fold(session_id: Option<String>, records: &[Record], at: Option<u64>) -> Transcript {
-    let mut t = Transcript::new(session_id);
+    let mut t = Transcript::new(session_id, crate::present::stock());
     let Some(limit) = at else {
         records.iter().for_each(|r| t.apply(r));
         return t;
@@ -107,7 +107,7 @@ fn each_chunk(
     f: &mut dyn FnMut(&str) -> io::Result<()>,
 ) -> io::Result<()> {
     let separator = write_lines(&[Line::new()], format);
-    let items: Vec<&Item> = t.items.iter().collect();
+    let items: Vec<&Item> = t.items().iter().collect();
     let heavy = |item: &Item| item_weight(t, item) >= HEAVY;
     let mut first = true;
     let mut i = 0;

@@ -27,7 +27,11 @@ mod web;
 #[cfg(test)]
 mod tests;
 
+use std::sync::{Arc, OnceLock};
+
 use serde_json::{Map, Value};
+
+use crate::session::{Presenters, SharedPresenters};
 
 use schema::Param;
 
@@ -76,6 +80,38 @@ fn presenter(tool: &str) -> Option<&'static Presenter> {
         .iter()
         .find(|(name, _)| *name == tool)
         .map(|(_, p)| *p)
+}
+
+/// Deck's stock presenters, as the session asks for them: what every
+/// transcript deck builds is given ([`stock`]), so live, replay and
+/// headless make the same cards.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stock;
+
+impl Presenters for Stock {
+    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
+        call_view(tool, arguments)
+    }
+
+    fn result_view(
+        &self,
+        tool: &str,
+        arguments: &str,
+        content: &[Value],
+        is_error: bool,
+        meta: Option<&Value>,
+    ) -> Option<Value> {
+        result_view(tool, arguments, content, is_error, meta)
+    }
+}
+
+/// The stock presenters, shared: give these to every [`Transcript`] deck
+/// builds.
+///
+/// [`Transcript`]: crate::session::Transcript
+pub fn stock() -> SharedPresenters {
+    static STOCK: OnceLock<SharedPresenters> = OnceLock::new();
+    Arc::clone(STOCK.get_or_init(|| Arc::new(Stock)))
 }
 
 /// The call view for a call of `tool` with raw JSON `arguments`.

@@ -10,11 +10,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::reducer::Ev;
 use super::{Item, Transcript};
 
 /// What the host asked.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Ask {
     /// Permission to run a tool call.
     Approval {
@@ -34,6 +34,7 @@ pub enum Ask {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Question {
     pub id: String,
     pub header: String,
@@ -43,12 +44,14 @@ pub struct Question {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Choice {
     pub label: String,
     pub description: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Answer {
     pub id: String,
     pub selected: Vec<String>,
@@ -58,6 +61,7 @@ pub struct Answer {
 
 /// An approval or a question, with its outcome.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Prompt {
     pub ask: Ask,
     /// Seq of the session event that announced it (approvals only).
@@ -344,17 +348,6 @@ impl Transcript {
                 *a = answers;
             }
         });
-    }
-
-    /// Session events about approvals.
-    pub(super) fn approval_event(&mut self, kind: &str, ev: &Ev<'_>) {
-        match kind {
-            "approval/asked" => {
-                self.approval_asked(&ev.data, "id", Some(ev.seq), None);
-            }
-            "approval/decided" => self.approval_decided(&ev.data, "id", Some(ev.seq)),
-            _ => {}
-        }
     }
 }
 

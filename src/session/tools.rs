@@ -1,14 +1,17 @@
 //! Tool cards in the fold: a call opens a card, a result settles it,
 //! paired by `callId` (or `sourceEventSeqs`), in either order. Views come
-//! from the frame when the host sent one, else from deck's presenters.
+//! from the frame when the host sent one, else from the transcript's
+//! [`Presenters`].
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::reducer::Ev;
-use super::{AttachedView, Item, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource};
-use crate::present;
+use super::{
+    AttachedView, Item, Presenters, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource,
+};
+use crate::wire::payload;
 use crate::wire::{Origin, View, ViewEnvelope, ViewFor};
 
 impl Transcript {
@@ -16,21 +19,7 @@ impl Transcript {
         if let Some(&i) = self.state.by_call.get(call_id) {
             return i;
         }
-        self.cards.push_back(Arc::new(ToolCard {
-            call_id: call_id.to_string(),
-            tool: None,
-            arguments: String::new(),
-            turn: None,
-            step: None,
-            call_seq: None,
-            started: None,
-            ended: None,
-            call_view: None,
-            result_view: None,
-            result: None,
-            status: Status::Pending,
-            rev: 0,
-        }));
+        self.cards.push_back(Arc::new(ToolCard::new(call_id)));
         let i = self.cards.len() - 1;
         self.state.by_call.insert(Arc::from(call_id), i);
         self.state.pending_add(None, i);
@@ -38,18 +27,24 @@ impl Transcript {
         i
     }
 
-    pub(super) fn tool_call(&mut self, ev: &Ev<'_>, view: Option<&ViewEnvelope>, origin: Origin) {
-        let Some(call_id) = ev.str("callId").map(str::to_string) else {
+    pub(super) fn tool_call(
+        &mut self,
+        ev: &Ev<'_>,
+        p: payload::ToolCall,
+        view: Option<&ViewEnvelope>,
+        origin: Origin,
+    ) {
+        let Some(call_id) = p.call_id else {
             self.diagnose(
                 origin,
                 format!("tool/call (seq {}) without a callId", ev.seq),
-                &ev.data,
+                &ev.data(),
             );
             return;
         };
-        let name = ev.str("name").unwrap_or("").to_string();
-        let arguments = match ev.data.get("arguments") {
-            Some(Value::String(s)) => s.clone(),
+        let name = p.name.unwrap_or_default();
+        let arguments = match p.arguments {
+            Some(Value::String(s)) => s,
             Some(v) if !v.is_null() => v.to_string(),
             _ => String::new(),
         };
@@ -61,7 +56,7 @@ impl Transcript {
                     "second tool/call for call {call_id:?} (seq {}); the first is kept",
                     ev.seq
                 ),
-                &ev.data,
+                &ev.data(),
             );
             return;
         }
@@ -70,11 +65,13 @@ impl Transcript {
             .insert(ev.seq, Arc::from(call_id.as_str()));
         let call_view = match view.filter(|v| v.for_ == ViewFor::Call) {
             Some(env) => Some(AttachedView::from_wire(env)),
-            None => present::call_view(&name, &arguments)
+            None => self
+                .presenters
+                .call_view(&name, &arguments)
                 .map(|v| AttachedView::new(ViewSource::Presenter, v)),
         }
         .map(|v| v.at(origin));
-        let turn = ev.u64("turn");
+        let turn = p.turn;
         if self.cards[i].result.is_none() {
             // Still pending: it now belongs to its call's turn.
             self.state.pending_remove(self.cards[i].turn, i);
@@ -85,7 +82,7 @@ impl Transcript {
         card.tool = Some(name);
         card.arguments = arguments;
         card.turn = turn;
-        card.step = ev.u64("step");
+        card.step = p.step;
         card.call_seq = Some(ev.seq);
         card.started = Some(ev.time);
         card.call_view = call_view;
@@ -96,7 +93,7 @@ impl Transcript {
                 .as_ref()
                 .is_none_or(|v| v.source == ViewSource::Presenter)
         {
-            card.result_view = presented_result(card, None);
+            card.result_view = presented_result(&*self.presenters, card);
             card.status = settle_status(card);
         }
         card.rev += 1;
@@ -104,57 +101,35 @@ impl Transcript {
         self.state.count_bad(was_bad, now_bad);
     }
 
-    pub(super) fn tool_result(&mut self, ev: &Ev<'_>, view: Option<&ViewEnvelope>, origin: Origin) {
-        let message = ev.data.get("message");
-        let part = message
-            .and_then(|m| m.get("content"))
-            .and_then(Value::as_array)
-            .and_then(|c| {
-                c.iter()
-                    .find(|p| p.get("type").and_then(Value::as_str) == Some("tool-result"))
-            });
-        let call_id = part
-            .and_then(|p| p.get("toolCallId"))
-            .or_else(|| {
-                message
-                    .and_then(|m| m.get("source"))
-                    .and_then(|s| s.get("callId"))
-            })
-            .or_else(|| ev.data.get("callId"))
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .or_else(|| {
-                ev.source_event_seqs
-                    .iter()
-                    .find_map(|s| self.state.call_by_seq.get(s).map(|c| c.to_string()))
-            });
+    pub(super) fn tool_result(
+        &mut self,
+        ev: &Ev<'_>,
+        p: payload::ToolResult,
+        view: Option<&ViewEnvelope>,
+        origin: Origin,
+    ) {
+        let call_id = p.call_id().map(str::to_string).or_else(|| {
+            ev.source_event_seqs
+                .iter()
+                .find_map(|s| self.state.call_by_seq.get(s).map(|c| c.to_string()))
+        });
         let Some(call_id) = call_id else {
             self.diagnose(
                 origin,
                 format!("tool/result (seq {}) names no call", ev.seq),
-                &ev.data,
+                &ev.data(),
             );
             return;
         };
-        let is_error = part
-            .and_then(|p| p.get("isError"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        let error = ev
-            .data
-            .get("error")
-            .filter(|e| e.is_object())
-            .map(|e| ToolError {
-                name: e.get("name").and_then(Value::as_str).map(str::to_string),
-                code: e.get("code").and_then(Value::as_str).map(str::to_string),
-            });
+        let is_error = p.part().and_then(|part| part.is_error).unwrap_or(false);
+        let error = p.error.map(|e| ToolError::new(e.name, e.code));
         let i = self.card_index(&call_id);
         if let Some(prev) = &self.cards[i].result {
             let first = prev.seq;
             self.diagnose(
                 origin,
                 format!("duplicate result for call {call_id:?} (seq {}; first at seq {first}); the first is kept", ev.seq),
-                &ev.data,
+                &ev.data(),
             );
             return;
         }
@@ -169,11 +144,11 @@ impl Transcript {
         ));
         card.ended = Some(ev.time);
         if card.turn.is_none() {
-            card.turn = ev.u64("turn");
+            card.turn = p.turn;
         }
         card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
             Some(env) => Some(AttachedView::from_wire(env)),
-            None => presented_result(card, Some(&ev.data)),
+            None => presented_result(&*self.presenters, card),
         }
         .map(|v| v.at(origin));
         card.status = settle_status(card);
@@ -184,27 +159,21 @@ impl Transcript {
     }
 }
 
-/// The presenter's view of a card's result. `data`: the result event's data
-/// when the fold has it parsed already.
-fn presented_result(card: &ToolCard, data: Option<&Value>) -> Option<AttachedView> {
+/// The presenter's view of a card's result (its data read now: only
+/// results without a view from the host are).
+fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<AttachedView> {
     let result = card.result.as_ref()?;
     let tool = card.tool.as_deref()?;
-    let parsed;
-    let data = match data {
-        Some(d) => d,
-        None => {
-            parsed = result.data();
-            &parsed
-        }
-    };
-    present::result_view(
-        tool,
-        &card.arguments,
-        &super::content_of(data),
-        result.is_error,
-        super::meta_of(data).as_ref(),
-    )
-    .map(|v| AttachedView::new(ViewSource::Presenter, v))
+    let data = result.data();
+    presenters
+        .result_view(
+            tool,
+            &card.arguments,
+            &super::content_of(&data),
+            result.is_error,
+            super::meta_of(&data).as_ref(),
+        )
+        .map(|v| AttachedView::new(ViewSource::Presenter, v))
 }
 
 /// Status of a settled card: error from `isError`, failed from a terminal

@@ -90,7 +90,7 @@ pub fn expand(row: &Map<String, Value>) -> Result<Vec<SessionEvent>, String> {
             }
         };
         out.push(SessionEvent {
-            kind: "assistant/chunk".into(),
+            kind: crate::wire::EventKind::AssistantChunk,
             seq: seq0 + k as u64,
             time,
             data: crate::wire::RawJson::from_value(

@@ -69,8 +69,8 @@ pub fn decode_line(raw: &[u8], origin: Origin, truncated: bool) -> (Decoded, Opt
     // Frames and events (nearly every line) without building a JSON tree.
     if let Some(frame) = Frame::decode_fast(&line)
         && let Frame::Event { event, .. } = &frame
-        && !chunks::is_chunk_row(&event.kind)
-        && !event.kind.starts_with("host/")
+        && !chunks::is_chunk_row(event.kind.as_str())
+        && !event.kind.as_str().starts_with("host/")
     {
         let session = frame.session_id().map(str::to_string);
         let records = vec![Record::from_frame(frame, origin)];

@@ -66,7 +66,7 @@ impl Pager {
     /// Lay the card out (cached by width, revision, theme, wrap).
     pub fn build(&mut self, t: &Transcript, theme: &Theme, width: usize) -> &[Line] {
         let rev = t
-            .items
+            .items()
             .get(self.item)
             .map_or(0, |i| crate::view::list::item_rev(t, i));
         let w = if self.wrap {
@@ -75,10 +75,10 @@ impl Pager {
             NOWRAP_WIDTH.max(width)
         };
         if self.title.as_ref().is_none_or(|(r, _)| *r != rev) {
-            let title = match t.items.get(self.item) {
+            let title = match t.items().get(self.item) {
                 // A big read view is not typed whole for its title.
                 Some(crate::session::Item::Tool(i)) => t
-                    .cards
+                    .cards()
                     .get(*i)
                     .map(|c| crate::cards::resolve_head(c, 1).title),
                 _ => None,
@@ -87,8 +87,8 @@ impl Pager {
         }
         let key = (w, rev, theme.name.clone(), self.wrap);
         if self.built.as_ref() != Some(&key)
-            && let Some(crate::session::Item::Tool(ci)) = t.items.get(self.item)
-            && let Some(card) = t.cards.get(*ci)
+            && let Some(crate::session::Item::Tool(ci)) = t.items().get(self.item)
+            && let Some(card) = t.cards().get(*ci)
             && worker::heavy(card)
         {
             let job = JobKey {
@@ -139,7 +139,7 @@ impl Pager {
                 plain_code: false,
             };
             self.lines = t
-                .items
+                .items()
                 .get(self.item)
                 .map(|it| render_item(t, it, theme, &opts))
                 .unwrap_or_default();
@@ -215,7 +215,7 @@ impl Pager {
     }
 
     /// Scroll by rows, clamped so the last page stays full; after
-    /// [`Pager::to_end`], at the end however far the card has grown.
+    /// [`Pager::go_to_end`], at the end however far the card has grown.
     pub fn scroll_by(&mut self, delta: isize, rows: usize) {
         let max = self.lines.len().saturating_sub(rows);
         if delta < 0 {
@@ -230,13 +230,13 @@ impl Pager {
 
     /// `G`: the last page, and stay there while the card is still being
     /// laid out.
-    pub fn to_end(&mut self, rows: usize) {
+    pub fn go_to_end(&mut self, rows: usize) {
         self.at_end = true;
         self.scroll_by(0, rows);
     }
 
     /// `g`: the first page.
-    pub fn to_top(&mut self) {
+    pub fn go_to_top(&mut self) {
         self.at_end = false;
         self.scroll = 0;
     }
@@ -360,7 +360,7 @@ mod tests {
             .iter()
             .map(|f| Record::from_frame(Frame::from_value(f).unwrap(), Origin::default()))
             .collect();
-        Transcript::from_records(None, &records)
+        Transcript::from_records(None, &records, crate::present::stock())
     }
 
     #[test]
@@ -368,7 +368,7 @@ mod tests {
         let line = |i: usize| Line::styled(format!("row {i}"), ratatui::style::Style::default());
         let mut p = Pager::new(0);
         p.lines = (0..10).map(line).collect();
-        p.to_end(4);
+        p.go_to_end(4);
         assert_eq!(p.scroll, 6);
         // The rest of the card arrives from the layout thread.
         p.lines = (0..100).map(line).collect();
@@ -379,8 +379,8 @@ mod tests {
         p.lines = (0..200).map(line).collect();
         p.scroll_by(0, 4);
         assert_eq!(p.scroll, 95, "scrolled away: stays put");
-        p.to_end(4);
-        p.to_top();
+        p.go_to_end(4);
+        p.go_to_top();
         p.lines = (0..300).map(line).collect();
         p.scroll_by(0, 4);
         assert_eq!(p.scroll, 0);
@@ -441,7 +441,7 @@ mod tests {
     fn a_big_read_card_opens_with_its_first_rows_then_all_text_then_colours() {
         let t = read_transcript(6_000);
         let theme = Theme::dark();
-        let card = &t.cards[0];
+        let card = &t.cards()[0];
         assert!(worker::weight(card) > worker::HEAVY_BYTES);
         let full = crate::cards::render(card, &crate::cards::Ctx::new(100, &theme, Density::Full));
         let mut p = Pager::new(0);
@@ -486,12 +486,12 @@ mod tests {
                 "view":{"for":"result","view":{"card":"read","path":"a.txt","lines":lines,"totalLines":200}}}),
         ]);
         let theme = Theme::dark();
-        assert!(worker::weight(&t.cards[0]) > worker::HEAVY_BYTES);
+        assert!(worker::weight(&t.cards()[0]) > worker::HEAVY_BYTES);
         let mut p = Pager::new(0);
         let rows = p.build(&t, &theme, 80).to_vec();
         assert!(!p.is_laying_out());
         let full = crate::cards::render(
-            &t.cards[0],
+            &t.cards()[0],
             &crate::cards::Ctx::new(80, &theme, Density::Full),
         );
         assert_eq!(rows, full);
@@ -510,7 +510,7 @@ mod tests {
             .iter()
             .map(|f| Record::from_frame(Frame::from_value(f).unwrap(), Origin::default()))
             .collect();
-        Transcript::from_records(None, &records)
+        Transcript::from_records(None, &records, crate::present::stock())
     }
 
     #[test]

@@ -94,7 +94,7 @@ fn find_in_entry(
         density: Density::Line,
         ..opts
     };
-    let Some(it) = entries.get(entry).and_then(|&item| t.items.get(item)) else {
+    let Some(it) = entries.get(entry).and_then(|&item| t.items().get(item)) else {
         return;
     };
     // Cheap first: the item's plain text (and a card's header line, which

@@ -87,14 +87,14 @@ pub fn render_item_into(
         Item::Assistant(m) => conversation::assistant_into(m, opts.show_reasoning, &ctx, out),
         Item::Turn(m) => out.extend(conversation::turn(m, &ctx)),
         Item::Todo { todos, .. } => out.extend(conversation::todo(todos, &ctx)),
-        Item::Tool(i) if !opts.hide_tools => cards::render_into(&t.cards[*i], &ctx, out),
+        Item::Tool(i) if !opts.hide_tools => cards::render_into(&t.cards()[*i], &ctx, out),
         Item::Tool(_) => {}
         Item::Prompt(p) => out.extend(cards::prompt::render_with_call(
             p,
             approval_call(t, p),
             &ctx,
         )),
-        Item::Diagnostic(i) => out.extend(conversation::diagnostic(&t.diagnostics[*i], &ctx)),
+        Item::Diagnostic(i) => out.extend(conversation::diagnostic(&t.diagnostics()[*i], &ctx)),
     }
 }
 
@@ -104,7 +104,7 @@ pub fn item_weight(t: &Transcript, item: &Item) -> usize {
         Item::User(m) => m.text.len(),
         Item::Assistant(m) => m.blocks.iter().map(|b| b.text.len()).sum(),
         Item::Tool(i) => t
-            .cards
+            .cards()
             .get(*i)
             .map_or(0, |c| crate::view::worker::weight(c)),
         Item::Prompt(p) => approval_call(t, p).map_or(0, crate::view::worker::weight),
@@ -128,7 +128,7 @@ pub fn approval_call<'a>(
 /// Lay out the whole transcript.
 pub fn layout(t: &Transcript, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> {
     let mut out = Vec::new();
-    for item in &t.items {
+    for item in t.items() {
         let lines = render_item(t, item, theme, opts);
         if lines.is_empty() {
             continue;
@@ -180,13 +180,13 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
                 .join("\n"),
         ),
         Item::Tool(i) => t
-            .cards
+            .cards()
             .get(*i)
             .map(|c| cards::plain::plain_text(c))
             .unwrap_or_default(),
         Item::Prompt(p) => cards::prompt::plain_text(p),
         Item::Diagnostic(i) => t
-            .diagnostics
+            .diagnostics()
             .get(*i)
             .map(|d| strip_controls(&format!("line {}: {}\n{}", d.origin.line, d.reason, d.raw)))
             .unwrap_or_default(),

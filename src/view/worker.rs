@@ -189,7 +189,7 @@ pub fn placeholder(card: &ToolCard, theme: &Theme, width: usize) -> Vec<Line> {
     let head = Line::new()
         .with(
             cards::frame::status_glyph(card.status, 0),
-            theme.status(card.status),
+            crate::cards::status_style(theme, card.status),
         )
         .with(" ", ratatui::style::Style::default())
         .with(title, theme.style(Role::Title));

@@ -50,6 +50,7 @@ impl fmt::Display for JsonType {
 /// What did not decode. The text of each is what users read in a
 /// diagnostic or on a fallback card.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum WireError {
     /// The text is not JSON.
     #[error("not JSON: {0}")]

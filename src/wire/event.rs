@@ -1,40 +1,17 @@
 //! Session events: `{type, seq, time, data, ignorable?, sourceEventSeqs?, surfaceOp?}`.
 
-use std::borrow::Cow;
-use std::collections::HashSet;
-use std::sync::{Mutex, OnceLock};
-
 use serde_json::{Map, Value};
 
+use super::error::WireError;
+use super::kind::EventKind;
 use super::raw::RawJson;
-
-/// Distinct event types kept once for the whole process.
-const INTERNED_MAX: usize = 1024;
-
-/// An event type, shared: a session has hundreds of thousands of events
-/// and a few dozen types. Past `INTERNED_MAX` distinct types (a hostile
-/// log), types are kept per event instead.
-pub fn intern_kind(kind: &str) -> Cow<'static, str> {
-    static SET: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let Ok(mut set) = SET.get_or_init(Mutex::default).lock() else {
-        return Cow::Owned(kind.to_string());
-    };
-    if let Some(k) = set.get(kind) {
-        return Cow::Borrowed(k);
-    }
-    if set.len() >= INTERNED_MAX {
-        return Cow::Owned(kind.to_string());
-    }
-    let k: &'static str = Box::leak(kind.to_string().into_boxed_str());
-    set.insert(k);
-    Cow::Borrowed(k)
-}
 
 /// One session event. `data` stays JSON text: the reducer parses it when it
 /// folds the event (see [`RawJson`] for why).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SessionEvent {
-    pub kind: Cow<'static, str>,
+    pub kind: EventKind,
     pub seq: u64,
     /// Unix epoch milliseconds (0 when absent).
     pub time: i64,
@@ -46,32 +23,32 @@ pub struct SessionEvent {
 
 impl SessionEvent {
     /// Read an event from a JSON object. Errors name the missing or ill-typed field.
-    pub fn from_value(v: &Value) -> Result<SessionEvent, String> {
+    pub fn from_value(v: &Value) -> Result<SessionEvent, WireError> {
         match v {
             Value::Object(o) => Self::from_map(o),
-            _ => Err("event is not a JSON object".into()),
+            _ => Err(WireError::EventNotObject),
         }
     }
 
     /// [`SessionEvent::from_value`] without copying: takes the value apart.
-    pub fn from_owned(v: Value) -> Result<SessionEvent, String> {
+    pub fn from_owned(v: Value) -> Result<SessionEvent, WireError> {
         match v {
             Value::Object(o) => Self::from_map(&o),
-            _ => Err("event is not a JSON object".into()),
+            _ => Err(WireError::EventNotObject),
         }
     }
 
-    fn from_map(obj: &Map<String, Value>) -> Result<SessionEvent, String> {
+    fn from_map(obj: &Map<String, Value>) -> Result<SessionEvent, WireError> {
         let kind = obj
             .get("type")
             .and_then(Value::as_str)
-            .map(intern_kind)
-            .ok_or("event has no string \"type\"")?;
+            .map(EventKind::parse)
+            .ok_or(WireError::EventNoType)?;
         let seq = match obj.get("seq") {
             Some(s) => s
                 .as_u64()
-                .ok_or_else(|| format!("event {kind:?}: \"seq\" is not a non-negative integer"))?,
-            None => return Err(format!("event {kind:?} has no \"seq\"")),
+                .ok_or_else(|| WireError::BadSeq(kind.to_string()))?,
+            None => return Err(WireError::NoSeq(kind.to_string())),
         };
         let time = obj
             .get("time")
@@ -108,8 +85,7 @@ mod tests {
     #[test]
     fn reads_a_full_event() {
         let e = SessionEvent::from_value(&json!({"type":"tool/call","seq":3,"time":17,"data":{"callId":"c"},"sourceEventSeqs":[1]})).unwrap();
-        assert_eq!((&*e.kind, e.seq, e.time), ("tool/call", 3, 17));
-        assert!(matches!(intern_kind("tool/call"), Cow::Borrowed(_)));
+        assert_eq!((&e.kind, e.seq, e.time), (&EventKind::ToolCall, 3, 17));
         assert_eq!(e.data.parse()["callId"], "c");
         assert_eq!(e.source_event_seqs, vec![1]);
     }
@@ -119,16 +95,19 @@ mod tests {
         assert!(
             SessionEvent::from_value(&json!({"seq":1}))
                 .unwrap_err()
+                .to_string()
                 .contains("type")
         );
         assert!(
             SessionEvent::from_value(&json!({"type":"x"}))
                 .unwrap_err()
+                .to_string()
                 .contains("seq")
         );
         assert!(
             SessionEvent::from_value(&json!({"type":"x","seq":"1"}))
                 .unwrap_err()
+                .to_string()
                 .contains("seq")
         );
         assert!(SessionEvent::from_value(&json!([1])).is_err());

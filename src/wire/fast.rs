@@ -16,6 +16,7 @@ use serde_json::value::RawValue;
 
 use super::SessionEvent;
 use super::frame::{Frame, KNOWN_FRAMES, ViewEnvelope, ViewFor};
+use super::kind::EventKind;
 use super::raw::RawJson;
 
 #[derive(Deserialize)]
@@ -75,7 +76,7 @@ fn event(
     source_event_seqs: Option<Vec<u64>>,
 ) -> SessionEvent {
     SessionEvent {
-        kind: super::event::intern_kind(&ty),
+        kind: EventKind::parse(&ty),
         seq,
         time: time_of(time),
         data: data.map_or_else(RawJson::null, RawJson::from_raw),

@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::error::WireError;
 use super::event::SessionEvent;
 use super::raw::RawJson;
 use super::view::View;
@@ -37,6 +38,7 @@ pub enum ViewFor {
 
 /// `view: {for, view}` attached to a `tool/call` or `tool/result` frame.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ViewEnvelope {
     pub for_: ViewFor,
     /// The render intent, raw: typed later by [`super::View::from_json`] so a
@@ -60,13 +62,14 @@ impl ViewEnvelope {
     }
 
     /// The typed view, or why it did not type (parsed on each call).
-    pub fn parsed(&self) -> Result<View, super::WireError> {
+    pub fn parsed(&self) -> Result<View, WireError> {
         View::from_json(self.view.as_str())
     }
 }
 
 /// One decoded frame.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Frame {
     /// A session event, with its view when the host attached one.
     Event {
@@ -94,17 +97,17 @@ impl Frame {
     }
 
     /// Decode one message. Errors say what did not fit.
-    pub fn from_value(v: &Value) -> Result<Frame, String> {
+    pub fn from_value(v: &Value) -> Result<Frame, WireError> {
         Frame::from_owned(v.clone())
     }
 
     /// Decode one message from its text: frame and event lines without
     /// building a JSON tree (see `wire/fast.rs`), anything else leniently.
-    pub fn from_text(text: &str) -> Result<Frame, String> {
+    pub fn from_text(text: &str) -> Result<Frame, WireError> {
         if let Some(f) = Frame::decode_fast(text) {
             return Ok(f);
         }
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let v: Value = serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
         Frame::from_owned(v)
     }
 
@@ -114,20 +117,19 @@ impl Frame {
     }
 
     /// [`Frame::from_value`] without copying: takes the message apart.
-    pub fn from_owned(v: Value) -> Result<Frame, String> {
+    pub fn from_owned(v: Value) -> Result<Frame, WireError> {
         let Value::Object(mut obj) = v else {
-            return Err("message is not a JSON object".into());
+            return Err(WireError::MessageNotObject);
         };
         let ty = obj
             .get("type")
             .and_then(Value::as_str)
-            .ok_or("message has no string \"type\"")?
+            .ok_or(WireError::MessageNoType)?
             .to_string();
         if ty == "server-request" {
-            let payload = obj
-                .remove("payload")
-                .ok_or("server-request without \"payload\"")?;
-            let mut frame = Frame::from_owned(payload).map_err(|e| format!("payload: {e}"))?;
+            let payload = obj.remove("payload").ok_or(WireError::NoPayload)?;
+            let mut frame =
+                Frame::from_owned(payload).map_err(|e| WireError::Payload(Box::new(e)))?;
             if let Frame::Other { rpc_id, .. } = &mut frame
                 && rpc_id.is_none()
             {
@@ -140,9 +142,7 @@ impl Frame {
             .and_then(Value::as_str)
             .map(str::to_string);
         if ty == "session/event" {
-            let event = obj
-                .remove("event")
-                .ok_or("session/event without \"event\"")?;
+            let event = obj.remove("event").ok_or(WireError::NoEvent)?;
             let event = SessionEvent::from_owned(event)?;
             let view = match obj.remove("view") {
                 None | Some(Value::Null) => None,
@@ -167,7 +167,7 @@ impl Frame {
             });
         }
         if !is_known_frame(&ty) {
-            return Err(format!("unknown frame type {ty:?}"));
+            return Err(WireError::UnknownFrame(ty));
         }
         let rpc_id = obj.get("rpcId").and_then(Value::as_str).map(str::to_string);
         Ok(Frame::Other {
@@ -179,17 +179,17 @@ impl Frame {
     }
 }
 
-fn parse_envelope(v: Value) -> Result<ViewEnvelope, String> {
+fn parse_envelope(v: Value) -> Result<ViewEnvelope, WireError> {
     let Value::Object(mut o) = v else {
-        return Err("view envelope is not an object".into());
+        return Err(WireError::EnvelopeNotObject);
     };
     let for_ = match o.get("for").and_then(Value::as_str) {
         Some("call") => ViewFor::Call,
         Some("result") => ViewFor::Result,
-        Some(other) => return Err(format!("view.for: unknown slot {other:?}")),
-        None => return Err("view without \"for\"".into()),
+        Some(other) => return Err(WireError::UnknownSlot(other.to_string())),
+        None => return Err(WireError::NoSlot),
     };
-    let view = o.remove("view").ok_or("view envelope without \"view\"")?;
+    let view = o.remove("view").ok_or(WireError::NoView)?;
     Ok(ViewEnvelope::new(for_, view))
 }
 

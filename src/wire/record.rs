@@ -15,14 +15,26 @@ pub struct Origin {
 /// A line (or part of an input) that was skipped or repaired. The raw text is
 /// kept whole so nothing is lost.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Diagnostic {
     pub origin: Origin,
     pub reason: String,
     pub raw: String,
 }
 
+impl Diagnostic {
+    pub fn new(origin: Origin, reason: String, raw: String) -> Diagnostic {
+        Diagnostic {
+            origin,
+            reason,
+            raw,
+        }
+    }
+}
+
 /// One unit of input for the reducer.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Record {
     Event {
         event: SessionEvent,

@@ -2,7 +2,7 @@
 //! union of their fields, with everything a result view may omit optional.
 //!
 //! Each card's struct derives `Deserialize` over the strict readers of
-//! `wire/de.rs`: strict about types (a field of the wrong type is an error
+//! `wire/de/strict.rs`: strict about types (a field of the wrong type is an error
 //! naming the field, so the card falls back with that reason), lenient
 //! about extra fields (ignored). Decoding is what `#[serde(tag = "card")]`
 //! does, in two steps: the tags first (`card`, and a search view's `shape`
@@ -14,12 +14,16 @@
 //! key) is decoded again from its JSON tree: there, as in any tree, the last
 //! of duplicate keys wins, and `serde_path_to_error` names the field that
 //! did not fit. It never panics.
+//!
+//! This file owns the view types and their entry points; `view/decode.rs`
+//! the switch on tags and the decoding of each card's struct.
 
 use serde::{Deserialize, Deserializer, de};
 use serde_json::Value;
 
-use super::de::{field_error, loose, object_or_type, strict};
+use super::de::{loose, object_or_type, strict};
 use super::error::{JsonType, WireError};
+use decode::{Tag, Tags};
 
 /// A content block. Text is shown; other block types get a placeholder naming the type.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +34,7 @@ pub enum Block {
 
 /// `{path, line?}` — a location a call touches.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct Location {
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
@@ -39,6 +44,7 @@ pub struct Location {
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct GenericView {
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
@@ -56,6 +62,7 @@ pub struct GenericView {
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TerminalView {
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
@@ -73,6 +80,7 @@ pub struct TerminalView {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FileDiff {
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
@@ -84,6 +92,7 @@ pub struct FileDiff {
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[non_exhaustive]
 pub struct DiffView {
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
@@ -95,6 +104,7 @@ pub struct DiffView {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct SearchMatch {
     #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
     pub line_number: u64,
@@ -103,6 +113,7 @@ pub struct SearchMatch {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct SearchFile {
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
@@ -117,6 +128,7 @@ pub enum SearchBody {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SearchView {
     pub title: Option<String>,
     pub body: SearchBody,
@@ -125,6 +137,7 @@ pub struct SearchView {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct ReadLine {
     #[serde(deserialize_with = "strict::req_u64")]
     pub number: u64,
@@ -134,6 +147,7 @@ pub struct ReadLine {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ReadView {
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
@@ -171,6 +185,7 @@ pub struct MoreLines {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct WebSource {
     #[serde(deserialize_with = "strict::req_str")]
     pub url: String,
@@ -183,6 +198,7 @@ pub struct WebSource {
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[non_exhaustive]
 pub struct WebFailure {
     #[serde(default, deserialize_with = "strict::str_or_empty")]
     pub query: String,
@@ -206,6 +222,7 @@ pub enum WebBody {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct WebView {
     pub title: Option<String>,
     pub body: WebBody,
@@ -214,6 +231,7 @@ pub struct WebView {
 
 /// A typed view, switched on its `card` tag.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum View {
     Generic(GenericView),
     Terminal(TerminalView),
@@ -280,203 +298,6 @@ impl View {
     }
 }
 
-/// The keys a view is switched on.
-#[derive(Deserialize)]
-struct Tags {
-    /// The tag, or the type of what came instead.
-    #[serde(default, deserialize_with = "card_tag")]
-    card: Option<Result<String, JsonType>>,
-    #[serde(default, deserialize_with = "loose::string")]
-    shape: Option<String>,
-    #[serde(default, deserialize_with = "loose::string")]
-    kind: Option<String>,
-}
-
-fn card_tag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Result<String, JsonType>>, D::Error> {
-    strict::str_or_type(d).map(Some)
-}
-
-impl Tags {
-    /// The tags of an object's text (`None`: not an object, not JSON, or a
-    /// tag key twice).
-    fn from_text(text: &str) -> Option<Tags> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let tags = object_or_type(&mut de).ok()?.ok()?;
-        de.end().ok()?;
-        Some(tags)
-    }
-}
-
-/// Which struct a view decodes into.
-#[derive(Debug, Clone, Copy)]
-enum Tag {
-    Generic,
-    Terminal,
-    Diff,
-    Read,
-    SearchMatches,
-    SearchPaths,
-    WebSearch,
-    WebFetch,
-}
-
-impl Tag {
-    fn of(tags: Tags) -> Result<Tag, WireError> {
-        let card = match tags.card {
-            None => return Err(WireError::NoCard),
-            Some(Err(got)) => return Err(WireError::CardNotString(got)),
-            Some(Ok(card)) => card,
-        };
-        Ok(match card.as_str() {
-            "generic" => Tag::Generic,
-            "terminal" => Tag::Terminal,
-            "diff" => Tag::Diff,
-            "read" => Tag::Read,
-            "search" => match tags.shape.as_deref() {
-                Some("matches") => Tag::SearchMatches,
-                Some("paths") => Tag::SearchPaths,
-                Some(other) => return Err(WireError::UnknownSearchShape(other.into())),
-                None => return Err(WireError::NoSearchShape),
-            },
-            "web" => match tags.kind.as_deref() {
-                Some("search") => Tag::WebSearch,
-                Some("fetch") => Tag::WebFetch,
-                Some(other) => return Err(WireError::UnknownWebKind(other.into())),
-                None => return Err(WireError::NoWebKind),
-            },
-            _ => return Err(WireError::UnknownCard(card)),
-        })
-    }
-
-    /// The view of this tag, decoded from `source`.
-    fn decode<S: Source>(self, source: S) -> Result<View, S::Error> {
-        Ok(match self {
-            Tag::Generic => View::Generic(source.typed()?),
-            Tag::Terminal => View::Terminal(source.typed()?),
-            Tag::Diff => View::Diff(source.typed()?),
-            Tag::Read => View::Read(source.typed()?),
-            Tag::SearchMatches => {
-                let s: SearchMatches = source.typed()?;
-                View::Search(SearchView {
-                    title: s.title,
-                    body: SearchBody::Matches(s.files),
-                    truncated: s.truncated,
-                    total: s.total,
-                })
-            }
-            Tag::SearchPaths => {
-                let s: SearchPaths = source.typed()?;
-                View::Search(SearchView {
-                    title: s.title,
-                    body: SearchBody::Paths(s.paths),
-                    truncated: s.truncated,
-                    total: s.total,
-                })
-            }
-            Tag::WebSearch => {
-                let w: WebSearch = source.typed()?;
-                View::Web(WebView {
-                    title: w.title,
-                    body: WebBody::Search {
-                        sources: w.sources,
-                        answer: w.answer,
-                        failures: w.failures,
-                    },
-                    truncated: w.truncated,
-                })
-            }
-            Tag::WebFetch => {
-                let w: WebFetch = source.typed()?;
-                View::Web(WebView {
-                    title: w.title,
-                    body: WebBody::Fetch {
-                        url: w.url,
-                        status_code: w.status_code,
-                    },
-                    truncated: w.truncated,
-                })
-            }
-        })
-    }
-}
-
-/// Where a view's struct is decoded from: its text (fast, the error
-/// unsaid) or its tree (the error with the field's path).
-trait Source {
-    type Error;
-    fn typed<T: de::DeserializeOwned>(&self) -> Result<T, Self::Error>;
-}
-
-impl Source for &str {
-    type Error = serde_json::Error;
-    fn typed<T: de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
-        serde_json::from_str(self)
-    }
-}
-
-impl Source for &Value {
-    type Error = WireError;
-    fn typed<T: de::DeserializeOwned>(&self) -> Result<T, WireError> {
-        serde_path_to_error::deserialize(*self)
-            .map_err(|e| field_error(e.path(), &e.inner().to_string()))
-    }
-}
-
-/// `search` with `shape: "matches"`.
-#[derive(Deserialize)]
-struct SearchMatches {
-    #[serde(default, deserialize_with = "strict::opt_str")]
-    title: Option<String>,
-    #[serde(deserialize_with = "strict::objects")]
-    files: Vec<SearchFile>,
-    #[serde(default, deserialize_with = "strict::bool_or_false")]
-    truncated: bool,
-    #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
-    total: u64,
-}
-
-/// `search` with `shape: "paths"`.
-#[derive(Deserialize)]
-struct SearchPaths {
-    #[serde(default, deserialize_with = "strict::opt_str")]
-    title: Option<String>,
-    #[serde(deserialize_with = "strict::strings")]
-    paths: Vec<String>,
-    #[serde(default, deserialize_with = "strict::bool_or_false")]
-    truncated: bool,
-    #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
-    total: u64,
-}
-
-/// `web` with `kind: "search"`.
-#[derive(Deserialize)]
-struct WebSearch {
-    #[serde(default, deserialize_with = "strict::opt_str")]
-    title: Option<String>,
-    #[serde(default, deserialize_with = "strict::objects_or_none")]
-    sources: Vec<WebSource>,
-    #[serde(default, deserialize_with = "strict::opt_str")]
-    answer: Option<String>,
-    #[serde(default, deserialize_with = "strict::objects_or_none")]
-    failures: Vec<WebFailure>,
-    #[serde(default, deserialize_with = "strict::bool_or_false")]
-    truncated: bool,
-}
-
-/// `web` with `kind: "fetch"`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WebFetch {
-    #[serde(default, deserialize_with = "strict::opt_str")]
-    title: Option<String>,
-    #[serde(deserialize_with = "strict::req_str")]
-    url: String,
-    #[serde(default, deserialize_with = "strict::opt_i64")]
-    status_code: Option<i64>,
-    #[serde(default, deserialize_with = "strict::bool_or_false")]
-    truncated: bool,
-}
-
 /// A content block: an object with a `type`; a `text` block's `text` is a
 /// string (checked once the type is known, whatever the keys' order).
 impl<'de> Deserialize<'de> for Block {
@@ -511,5 +332,6 @@ impl<'de> Deserialize<'de> for Block {
     }
 }
 
+mod decode;
 #[cfg(test)]
 mod tests;

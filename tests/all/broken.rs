@@ -42,8 +42,8 @@ fn a_50_mb_line_is_one_diagnostic_shown_short_and_kept_whole() {
         ),
     );
     let t = common::fold(&path);
-    assert_eq!(t.diagnostics.len(), 1);
-    let d = &t.diagnostics[0];
+    assert_eq!(t.diagnostics().len(), 1);
+    let d = &t.diagnostics()[0];
     assert_eq!(
         (d.origin.line, d.origin.offset),
         (2, TURN_START.len() as u64 + 1)
@@ -71,7 +71,7 @@ fn a_50_mb_message_renders_whole() {
         &format!("{TURN_START}\n{}\n", build::user_message(1, 2, &text)),
     );
     let t = common::fold(&path);
-    assert!(t.diagnostics.is_empty());
+    assert!(t.diagnostics().is_empty());
     let out = render(&t, 100);
     // Every word is there, wrapped.
     assert_eq!(out.matches("word").count(), 10_000_000);
@@ -107,15 +107,15 @@ fn json_nested_100k_deep_is_diagnosed_not_overflowed() {
     let path = write(&dir, "deep.jsonl", &(lines.join("\n") + "\n"));
     let t = common::fold(&path);
     let seen: Vec<(usize, bool)> = t
-        .diagnostics
+        .diagnostics()
         .iter()
         .map(|d| (d.origin.line, d.reason.contains("recursion limit")))
         .collect();
-    assert_eq!(seen, vec![(2, true), (3, true)], "{:?}", t.diagnostics);
+    assert_eq!(seen, vec![(2, true), (3, true)], "{:?}", t.diagnostics());
     // The deep data is kept as its text, not as an empty tree.
-    assert!(t.diagnostics[0].raw.contains("[[[[[[[["));
+    assert!(t.diagnostics()[0].raw.contains("[[[[[[[["));
     // The deep view falls back, naming where it was read.
-    let card = &t.cards[0];
+    let card = &t.cards()[0];
     let fallback = cards::resolve(card).fallback.unwrap();
     assert!(
         fallback.starts_with("result view (line 5, byte ") && fallback.contains("recursion limit"),
@@ -352,8 +352,8 @@ fn every_field_of_every_card_given_a_wrong_type_falls_back_naming_it() {
     let text = lines.join("\n") + "\n";
     let path = write(&dir, "shapes.jsonl", &text);
     let t = common::fold(&path);
-    assert_eq!(t.cards.len(), want.len());
-    for (card, (expect, line, tag)) in t.cards.iter().zip(&want) {
+    assert_eq!(t.cards().len(), want.len());
+    for (card, (expect, line, tag)) in t.cards().iter().zip(&want) {
         let r = cards::resolve(card);
         let problems = cards::view_problems(card);
         match expect {
@@ -382,7 +382,7 @@ fn every_field_of_every_card_given_a_wrong_type_falls_back_naming_it() {
     for width in [0, 1, 20, 80, 200] {
         let out = render(&t, width);
         if width >= 80 {
-            for card in t.cards.iter() {
+            for card in t.cards().iter() {
                 let title = cards::resolve(card).title;
                 assert!(out.contains(&title), "{title}");
             }

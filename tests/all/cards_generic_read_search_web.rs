@@ -437,45 +437,29 @@ fn full_density_shows_everything() {
 // ---------------------------------------------------------------- conversation
 
 fn assistant(turn: u64, step: u64, blocks: &[(bool, &str)], interrupted: bool) -> AssistantMessage {
-    AssistantMessage {
-        turn,
-        step,
-        blocks: blocks
-            .iter()
-            .enumerate()
-            .map(|(i, (reasoning, text))| AssistantBlock {
-                index: i as u64,
-                reasoning: *reasoning,
-                text: text.to_string(),
-            })
-            .collect(),
-        complete: true,
-        interrupted,
-        time: STARTED,
-        rev: 1,
-    }
+    let blocks = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, (reasoning, text))| AssistantBlock::new(i as u64, *reasoning, *text))
+        .collect();
+    let mut m = AssistantMessage::new(turn, step, blocks, STARTED);
+    m.complete = true;
+    m.interrupted = interrupted;
+    m.rev = 1;
+    m
 }
 
 fn user(text: &str, source: &str) -> UserMessage {
-    UserMessage {
-        seq: 7,
-        time: STARTED,
-        text: text.into(),
-        source: Some(source.into()),
-    }
+    UserMessage::new(7, STARTED, text.into(), Some(source.into()))
 }
 
 fn turn_end(turn: u64, reason: &str, message: Option<&str>, code: Option<&str>) -> TurnMarker {
-    TurnMarker {
-        turn,
-        seq: 264,
-        time: STARTED,
-        end: Some(TurnEnd {
-            reason: reason.into(),
-            message: message.map(str::to_string),
-            code: code.map(str::to_string),
-        }),
-    }
+    let end = TurnEnd::new(
+        reason.into(),
+        message.map(str::to_string),
+        code.map(str::to_string),
+    );
+    TurnMarker::end(turn, 264, STARTED, end)
 }
 
 fn conversation_items(ctx: &Ctx) -> Vec<(&'static str, Vec<Line>)> {
@@ -485,13 +469,10 @@ fn conversation_items(ctx: &Ctx) -> Vec<(&'static str, Vec<Line>)> {
         ("Write the report", "pending"),
     ]
     .iter()
-    .map(|(c, s)| Todo {
-        content: c.to_string(),
-        status: s.to_string(),
-    })
+    .map(|(c, s)| Todo::new(c.to_string(), s.to_string()))
     .collect();
     vec![
-        ("turn start", conversation::turn(&TurnMarker { turn: 1, seq: 6, time: STARTED, end: None }, ctx)),
+        ("turn start", conversation::turn(&TurnMarker::start(1, 6, STARTED), ctx)),
         ("user", conversation::user(&user("[capture-turn-1] Please take a tour of every tool you have, one after another.", "user"), ctx)),
         (
             "injected context",
@@ -542,11 +523,11 @@ fn conversation_items(ctx: &Ctx) -> Vec<(&'static str, Vec<Line>)> {
         (
             "diagnostic",
             conversation::diagnostic(
-                &Diagnostic {
-                    origin: Origin { line: 12, offset: 3456 },
-                    reason: "unknown event type \"agent/teleport\" (seq 99) without \"ignorable\"".into(),
-                    raw: r#"{"type":"agent/teleport","seq":99,"time":1796069109719,"data":{"to":"mars","escape":"\u001b[2J","payload":"a long payload that keeps going and going so the raw text needs more than two rows"}}"#.into(),
-                },
+                &Diagnostic::new(
+                    Origin { line: 12, offset: 3456 },
+                    "unknown event type \"agent/teleport\" (seq 99) without \"ignorable\"".into(),
+                    r#"{"type":"agent/teleport","seq":99,"time":1796069109719,"data":{"to":"mars","escape":"\u001b[2J","payload":"a long payload that keeps going and going so the raw text needs more than two rows"}}"#.into(),
+                ),
                 ctx,
             ),
         ),

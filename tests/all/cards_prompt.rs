@@ -14,7 +14,7 @@ use crate::common::dump::{THEMES, WIDTHS, check_widths};
 use crate::common::{self, build};
 
 fn prompts(t: &Transcript) -> Vec<Prompt> {
-    t.items
+    t.items()
         .iter()
         .filter_map(|i| match i {
             Item::Prompt(p) => Some((**p).clone()),
@@ -81,7 +81,7 @@ fn a_saved_log_has_the_approval_but_no_question_frames() {
 
 #[test]
 fn outcomes_update_the_card_in_place() {
-    let mut t = Transcript::new(Some("s".into()));
+    let mut t = Transcript::new(Some("s".into()), deck::present::stock());
     t.apply(&build::rec(json!({"type":"server-request","rpcId":"r1","method":"approval/requested",
         "payload":{"type":"approval/requested","sessionId":"s","approvalId":"a","toolName":"bash","callId":"c","reason":"why"}})));
     let rev0 = prompts(&t)[0].rev;
@@ -127,7 +127,7 @@ fn outcomes_update_the_card_in_place() {
 
 #[test]
 fn a_decision_without_its_request_still_shows() {
-    let mut t = Transcript::new(None);
+    let mut t = Transcript::new(None, deck::present::stock());
     t.apply(&build::rec(
         json!({"type":"approval/decided","seq":9,"time":2,
         "data":{"id":"z","outcome":"allowed-always"}}),
@@ -216,7 +216,7 @@ fn waiting_prompts_show_their_call_and_numbered_options() {
     ];
     for (name, t, wanted) in &cases {
         let (idx, item) = t
-            .items
+            .items()
             .iter()
             .enumerate()
             .find(|(_, i)| matches!(i, Item::Prompt(p) if p.is_waiting()))

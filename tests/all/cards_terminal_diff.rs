@@ -23,17 +23,16 @@ fn card(
     text: &str,
     status: Status,
 ) -> ToolCard {
-    ToolCard {
-        ended: Some(STARTED + 45),
-        status,
-        ..tool_card(
-            Some(tool),
-            arguments,
-            Some(call),
-            result,
-            Some((text, false, None)),
-        )
-    }
+    let mut card = tool_card(
+        Some(tool),
+        arguments,
+        Some(call),
+        result,
+        Some((text, false, None)),
+    );
+    card.ended = Some(STARTED + 45);
+    card.status = status;
+    card
 }
 
 fn parse(s: &str) -> Value {

@@ -86,7 +86,7 @@ fn the_cast_is_asciicast_v2_and_replays_to_the_screen_deck_draws() {
         assert!(frames > 2, "{path}: {frames} frames");
         let turns = recs
             .iter()
-            .filter(|r| matches!(r, deck::wire::Record::Event { event, .. } if event.kind == "turn/start"))
+            .filter(|r| matches!(r, deck::wire::Record::Event { event, .. } if event.kind == deck::wire::EventKind::TurnStart))
             .count();
         assert_eq!(markers, turns);
         // The emulator's screen is the one deck draws at the end.
@@ -164,8 +164,8 @@ fn the_html_page_is_well_formed_self_contained_and_has_every_card() {
         }
         // Every card, foldable, with its title.
         let t = common::fold(&path);
-        assert_eq!(details, t.cards.len());
-        for card in t.cards.iter() {
+        assert_eq!(details, t.cards().len());
+        for card in t.cards().iter() {
             let title = deck::cards::resolve(card).title;
             let shown = deck::text::sanitize::inline(&title);
             let head: String = shown.chars().take(30).collect();

@@ -107,7 +107,7 @@ fn turns_left_open_are_closed_by_their_own_ends_only() {
         n as usize,
         "every turn's call still runs"
     );
-    assert!(t.items.iter().all(|i| match i {
+    assert!(t.items().iter().all(|i| match i {
         Item::Assistant(m) => !m.complete,
         _ => true,
     }));
@@ -131,7 +131,7 @@ fn turns_left_open_are_closed_by_their_own_ends_only() {
         let c = t.card(&format!("c{turn}")).unwrap();
         assert_eq!((c.status, c.turn), (Status::Interrupted, Some(turn)));
     }
-    assert!(t.items.iter().all(|i| match i {
+    assert!(t.items().iter().all(|i| match i {
         Item::Assistant(m) => m.complete && m.interrupted,
         _ => true,
     }));
@@ -157,7 +157,7 @@ fn chunks_of_scrambled_block_indices_assemble_in_index_order() {
         )));
     }
     let t = common::fold_records(&records);
-    let Some(Item::Assistant(m)) = t.items.iter().next() else {
+    let Some(Item::Assistant(m)) = t.items().iter().next() else {
         panic!("one message");
     };
     assert_eq!(m.blocks.len(), n as usize);

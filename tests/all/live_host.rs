@@ -23,7 +23,7 @@ fn direct() -> Transcript {
 }
 
 fn statuses(t: &Transcript) -> Vec<(String, &'static str)> {
-    t.cards
+    t.cards()
         .iter()
         .map(|c| (c.call_id.clone(), c.status.name()))
         .collect()
@@ -42,7 +42,7 @@ struct Seen {
 impl Seen {
     fn new() -> Seen {
         Seen {
-            transcript: Transcript::new(None),
+            transcript: Transcript::new(None, deck::present::stock()),
             seqs: BTreeMap::new(),
             links: Vec::new(),
             sessions: 0,
@@ -73,7 +73,7 @@ impl Seen {
             }
             LiveEvent::Reset { session_id } => {
                 assert!(self.seqs.is_empty(), "reset after records");
-                self.transcript = Transcript::new(session_id);
+                self.transcript = Transcript::new(session_id, deck::present::stock());
             }
             LiveEvent::Diagnostic(d) => self.diagnostics.push(d.reason),
             LiveEvent::Said(text) => self.said.push(text),
@@ -138,11 +138,11 @@ async fn reconnects_and_ends_with_every_seq_exactly_once() {
     );
     assert_eq!(seen.transcript.duplicates(), 0);
     let d = direct();
-    assert_eq!(seen.transcript.events, d.events);
-    assert_eq!(seen.transcript.cards.len(), d.cards.len());
+    assert_eq!(seen.transcript.events(), d.events());
+    assert_eq!(seen.transcript.cards().len(), d.cards().len());
     assert_eq!(statuses(&seen.transcript), statuses(&d));
-    assert_eq!(seen.transcript.items.len(), d.items.len());
-    assert_eq!(seen.transcript.title, d.title);
+    assert_eq!(seen.transcript.items().len(), d.items().len());
+    assert_eq!(seen.transcript.title(), d.title());
 
     // The link went: connecting, backfilling, live, disconnected, connecting again.
     assert!(matches!(
@@ -299,9 +299,9 @@ fn assert_whole(seen: &Seen) {
         "a seq was delivered twice"
     );
     let d = direct();
-    assert_eq!(seen.transcript.cards.len(), d.cards.len());
+    assert_eq!(seen.transcript.cards().len(), d.cards().len());
     assert_eq!(statuses(&seen.transcript), statuses(&d));
-    assert_eq!(seen.transcript.items.len(), d.items.len());
+    assert_eq!(seen.transcript.items().len(), d.items().len());
     assert_eq!(seen.links.last(), Some(&LinkStatus::Live));
 }
 

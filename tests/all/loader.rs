@@ -68,7 +68,7 @@ fn session_log_plain_and_zstd_agree_with_frames() {
         assert_eq!(a.len(), b.len(), "{cap}");
         for (x, y) in a.iter().zip(&b) {
             assert_eq!((x.seq, &x.kind, x.time), (y.seq, &y.kind, y.time), "{cap}");
-            if x.kind == "assistant/chunk" {
+            if x.kind == deck::wire::EventKind::AssistantChunk {
                 assert_eq!(x.data, y.data, "{cap} seq {}", x.seq);
             }
         }
@@ -96,17 +96,17 @@ fn the_three_formats_fold_to_the_same_cards() {
     let fold = |file: &str| common::fold(&common::capture_str("tour", file));
     let frames = fold("frames.jsonl");
     let history = fold("history-default-page.json");
-    assert_eq!(frames.cards.len(), 31);
-    assert_eq!(history.cards.len(), 31);
-    for (a, b) in frames.cards.iter().zip(&history.cards) {
+    assert_eq!(frames.cards().len(), 31);
+    assert_eq!(history.cards().len(), 31);
+    for (a, b) in frames.cards().iter().zip(history.cards()) {
         assert_eq!(a.call_id, b.call_id);
         assert_eq!(a.status, b.status, "{}", a.call_id);
         assert_eq!(a.call_view, b.call_view, "{}", a.call_id);
         assert_eq!(a.result_view, b.result_view, "{}", a.call_id);
     }
     let log = fold("session.jsonl.zstd");
-    assert_eq!(log.cards.len(), 31);
-    let statuses = |t: &Transcript| t.cards.iter().map(|c| c.status).collect::<Vec<_>>();
+    assert_eq!(log.cards().len(), 31);
+    let statuses = |t: &Transcript| t.cards().iter().map(|c| c.status).collect::<Vec<_>>();
     assert_eq!(
         statuses(&log)
             .iter()

@@ -82,7 +82,7 @@ proptest! {
         opts.show_reasoning = show_reasoning;
         opts.plain_code = plain_code;
         opts.now_ms = now.map(|n| 1_796_000_000_000 + n);
-        for item in t.items.iter() {
+        for item in t.items().iter() {
             let lines = render_item_tick(&t, item, theme, &opts, tick);
             prop_assert_eq!(too_wide(&lines, width), None, "item {:?}", item);
         }
@@ -137,7 +137,7 @@ proptest! {
             let lines = list.lines(&t, theme, &opts, e);
             let mut item_opts = LayoutOptions::new(inner, list.density_of(item_idx, density));
             item_opts.show_reasoning = show_reasoning;
-            let fresh = render_item_tick(&t, &t.items[item_idx], theme, &item_opts, 0);
+            let fresh = render_item_tick(&t, &t.items()[item_idx], theme, &item_opts, 0);
             let lines = lines.iter().cloned().collect::<Vec<_>>();
             prop_assert!(lines == fresh, "entry {} (item {}): cached lines differ from a fresh layout", e, item_idx);
             prop_assert_eq!(too_wide(&lines, inner), None, "entry {}", e);

@@ -52,13 +52,13 @@ fn result_before_call_is_paired_when_the_call_arrives() {
         result(5, "x", "out", false),
         call(4, "x", "mcp__y__z", "{\"q\":1}"),
     ]);
-    assert_eq!(t.cards.len(), 1);
+    assert_eq!(t.cards().len(), 1);
     let c = t.card("x").unwrap();
     assert_eq!(c.tool.as_deref(), Some("mcp__y__z"));
     assert_eq!(c.arguments, "{\"q\":1}");
     assert_eq!(c.status, Status::Ok);
     assert_eq!(
-        t.items
+        t.items()
             .iter()
             .filter(|i| matches!(i, Item::Tool(_)))
             .count(),
@@ -87,8 +87,8 @@ fn duplicate_results_keep_the_first_and_say_so() {
     let c = t.card("a").unwrap();
     assert_eq!(c.result.as_ref().unwrap().text(), "one");
     assert_eq!(c.status, Status::Ok);
-    assert_eq!(t.diagnostics.len(), 1);
-    assert!(t.diagnostics[0].reason.contains("duplicate result"));
+    assert_eq!(t.diagnostics().len(), 1);
+    assert!(t.diagnostics()[0].reason.contains("duplicate result"));
 }
 
 #[test]
@@ -100,10 +100,10 @@ fn repeated_seqs_are_applied_once() {
         result(2, "a", "x", false),
         result(2, "a", "x", false),
     ]);
-    assert_eq!(t.events, 2);
+    assert_eq!(t.events(), 2);
     assert_eq!(t.duplicates(), 2);
     // Counted, not reported (a backfilled recording may repeat events).
-    assert!(t.diagnostics.is_empty());
+    assert!(t.diagnostics().is_empty());
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn seq_gaps_and_reordering_are_said_where_they_happen() {
         ),
         ev("session/title", 5, json!({"title": "late"})),
     ]);
-    let reasons: Vec<&str> = t.diagnostics.iter().map(|d| d.reason.as_str()).collect();
+    let reasons: Vec<&str> = t.diagnostics().iter().map(|d| d.reason.as_str()).collect();
     assert_eq!(
         reasons,
         [
@@ -133,8 +133,8 @@ fn seq_gaps_and_reordering_are_said_where_they_happen() {
         ]
     );
     // Everything is applied all the same.
-    assert_eq!(t.events, 5);
-    assert_eq!(t.title.as_deref(), Some("late"));
+    assert_eq!(t.events(), 5);
+    assert_eq!(t.title(), Some("late"));
 }
 
 #[test]
@@ -232,8 +232,8 @@ fn chunks_assemble_text_and_reasoning_without_final_message() {
         chunk(5, json!({"type":"text-delta","index":1,"text":"Hel"})),
         chunk(6, json!({"type":"text-delta","index":1,"text":"lo"})),
     ]);
-    let Item::Assistant(m) = &t.items[0] else {
-        panic!("{:?}", t.items)
+    let Item::Assistant(m) = &t.items()[0] else {
+        panic!("{:?}", t.items())
     };
     assert_eq!(m.blocks.len(), 2);
     assert!(m.blocks[0].reasoning);
@@ -257,8 +257,8 @@ fn final_message_replaces_streamed_text() {
             {"type":"text","text":"Hello, world"},{"type":"tool-call","id":"c","name":"t","arguments":"{}"}]}}),
         ),
     ]);
-    assert_eq!(t.items.len(), 1);
-    let Item::Assistant(m) = &t.items[0] else {
+    assert_eq!(t.items().len(), 1);
+    let Item::Assistant(m) = &t.items()[0] else {
         panic!()
     };
     assert_eq!(m.blocks[0].text, "Hello, world");
@@ -272,9 +272,9 @@ fn unknown_events_are_reported_unless_ignorable() {
         rec(json!({"type":"future/other","seq":2,"time":1,"data":{},"ignorable":true})),
         ev("compaction/start", 3, json!({})),
     ]);
-    assert_eq!(t.diagnostics.len(), 1);
-    assert!(t.diagnostics[0].reason.contains("future/thing"));
-    assert!(matches!(t.items[0], Item::Diagnostic(0)));
+    assert_eq!(t.diagnostics().len(), 1);
+    assert!(t.diagnostics()[0].reason.contains("future/thing"));
+    assert!(matches!(t.items()[0], Item::Diagnostic(0)));
 }
 
 #[test]
@@ -284,7 +284,9 @@ fn error_turns_keep_message_and_code() {
         1,
         json!({"turn":4,"reason":{"kind":"error","error":{"message":"bad request","code":"INVALID_REQUEST"}}}),
     )]);
-    let Item::Turn(m) = &t.items[0] else { panic!() };
+    let Item::Turn(m) = &t.items()[0] else {
+        panic!()
+    };
     let end = m.end.as_ref().unwrap();
     assert_eq!(
         (
@@ -310,15 +312,15 @@ fn malformed_views_fall_back_with_a_reason() {
 #[test]
 fn the_tour_folds_like_the_host_says() {
     let t = common::fold(&common::capture_str("tour", "frames.jsonl"));
-    let count = |st: Status| t.cards.iter().filter(|c| c.status == st).count();
+    let count = |st: Status| t.cards().iter().filter(|c| c.status == st).count();
     // From cards.md: 9 isError results; `printf … exit 3` and the timed-out
     // sleep are failed terminal runs.
     assert_eq!(count(Status::Error), 9);
     assert_eq!(count(Status::Failed), 2);
     assert_eq!(count(Status::Pending) + count(Status::Interrupted), 0);
-    assert_eq!(t.title.as_deref().map(|s| !s.is_empty()), Some(true));
+    assert_eq!(t.title().map(|s| !s.is_empty()), Some(true));
     let turns = t
-        .items
+        .items()
         .iter()
         .filter(|i| matches!(i, Item::Turn(m) if m.end.is_some()))
         .count();
@@ -330,7 +332,7 @@ fn queue_and_jobs_frames_keep_the_latest_counts() {
     let queue =
         |items: Value| rec(json!({"type": "session/queue", "sessionId": "s", "items": items}));
     let jobs = |jobs: Value| rec(json!({"type": "session/jobs", "sessionId": "s", "jobs": jobs}));
-    let mut t = Transcript::new(Some("s".into()));
+    let mut t = Transcript::new(Some("s".into()), deck::present::stock());
     t.apply(&queue(json!([
         {"id": "1", "placement": "queued", "message": {"content": []}},
         {"id": "2", "placement": "context", "message": {"content": []}},
@@ -341,11 +343,64 @@ fn queue_and_jobs_frames_keep_the_latest_counts() {
         {"id": "bash-1", "kind": "bash", "label": "sleep 1", "status": "running"},
         {"id": "bash-2", "kind": "bash", "label": "make", "status": "completed"}
     ])));
-    assert_eq!((t.queued, t.steering, t.jobs), (2, 1, (2, 1)));
+    assert_eq!((t.queued(), t.steering(), t.jobs()), (2, 1, (2, 1)));
     t.apply(&queue(json!([])));
     t.apply(&jobs(json!("not a list")));
-    assert_eq!((t.queued, t.steering, t.jobs), (0, 0, (0, 0)));
+    assert_eq!((t.queued(), t.steering(), t.jobs()), (0, 0, (0, 0)));
     // The approvals capture: a job ran and finished, the queue drained.
     let t = common::fold(&common::capture_str("approvals", "frames.jsonl"));
-    assert_eq!((t.queued, t.jobs), (0, (1, 0)));
+    assert_eq!((t.queued(), t.jobs()), (0, (1, 0)));
+}
+
+/// Presenters that name what they were asked, so a test sees which views
+/// came from them and with what.
+#[derive(Debug)]
+struct Echo;
+
+impl deck::session::Presenters for Echo {
+    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
+        Some(json!({"card": "generic", "title": format!("call {tool} {arguments}")}))
+    }
+
+    fn result_view(
+        &self,
+        tool: &str,
+        _arguments: &str,
+        content: &[Value],
+        is_error: bool,
+        _meta: Option<&Value>,
+    ) -> Option<Value> {
+        let text = deck::session::text_of(content);
+        Some(json!({"card": "generic", "title": format!("result {tool} {text} {is_error}")}))
+    }
+}
+
+#[test]
+fn views_the_host_did_not_send_come_from_the_presenters_given() {
+    let records = [
+        ev("turn/start", 0, json!({"turn": 1})),
+        // The result first: its view waits for the call's tool name.
+        result(1, "a", "out", false),
+        call(2, "a", "mcp__x__one", "{\"k\":1}"),
+        call(3, "b", "mcp__x__two", "{}"),
+        result(4, "b", "more", true),
+    ];
+    let t = Transcript::from_records(None, &records, std::sync::Arc::new(Echo));
+    let title = |id: &str, slot: &str| {
+        let card = t.card(id).unwrap();
+        let view = match slot {
+            "call" => card.call_view.as_ref(),
+            _ => card.result_view.as_ref(),
+        }
+        .unwrap();
+        assert_eq!(view.source, ViewSource::Presenter);
+        view.typed().unwrap().title().unwrap().to_string()
+    };
+    assert_eq!(title("a", "call"), "call mcp__x__one {\"k\":1}");
+    assert_eq!(title("a", "result"), "result mcp__x__one out false");
+    assert_eq!(title("b", "result"), "result mcp__x__two more true");
+    // Deck's stock presenters know no such tools: no views at all.
+    let stock = common::fold_records(&records);
+    assert!(stock.card("a").unwrap().call_view.is_none());
+    assert!(stock.card("b").unwrap().result_view.is_none());
 }

@@ -40,7 +40,7 @@ fn live_frames_and_saved_log_draw_the_same_cards() {
     for cap in common::CAPTURES {
         let live = fold(&common::capture_str(cap, "frames.jsonl"));
         let log = fold(&common::capture_str(cap, "session.jsonl.zstd"));
-        assert_eq!(live.cards.len(), log.cards.len());
+        assert_eq!(live.cards().len(), log.cards().len());
         let cases = [
             (Theme::dark(), 40, Density::Preview),
             (Theme::dark(), 100, Density::Full),
@@ -51,7 +51,7 @@ fn live_frames_and_saved_log_draw_the_same_cards() {
             {
                 {
                     let ctx = Ctx::new(width, &theme, density);
-                    for (a, b) in live.cards.iter().zip(&log.cards) {
+                    for (a, b) in live.cards().iter().zip(log.cards()) {
                         assert_eq!(a.call_id, b.call_id);
                         assert_eq!(
                             cards::render(a, &ctx),
@@ -98,7 +98,7 @@ fn streamed_render_writes_the_same_bytes_as_the_whole_render() {
         })
         .collect();
     let many = fold_session(&load_text(&lines));
-    assert!(many.items.len() > 128, "{} items", many.items.len());
+    assert!(many.items().len() > 128, "{} items", many.items().len());
     let big = fold("demo-sessions/showcase.jsonl");
     for t in [&t, &big, &many] {
         for (format, density) in [

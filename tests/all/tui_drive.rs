@@ -101,7 +101,7 @@ fn composer_text(app: &App) -> String {
 
 fn focused_item(app: &App) -> Item {
     let i = app.focused_item().unwrap();
-    app.transcript().items[i].clone()
+    app.transcript().items()[i].clone()
 }
 
 #[test]

@@ -186,20 +186,20 @@ fn capital_o_cycles_every_card_line_preview_full() {
 fn h_hides_tool_cards_and_r_hides_reasoning() {
     let t = common::fold(&tour_path());
     let mut app = tour_viewer();
-    assert_eq!(app.list().entries.len(), t.items.len());
+    assert_eq!(app.list().entries.len(), t.items().len());
     app.update(ch('h'));
     assert!(app.hide_tools());
-    assert_eq!(app.list().entries.len(), t.items.len() - t.cards.len());
+    assert_eq!(app.list().entries.len(), t.items().len() - t.cards().len());
     assert!(
         app.list()
             .entries
             .iter()
-            .all(|&i| !matches!(t.items[i], Item::Tool(_)))
+            .all(|&i| !matches!(t.items()[i], Item::Tool(_)))
     );
     assert_eq!(app.message(), Some("tool cards hidden"));
     assert!(!screen(&mut app).contains("ls -la"));
     app.update(ch('h'));
-    assert_eq!(app.list().entries.len(), t.items.len());
+    assert_eq!(app.list().entries.len(), t.items().len());
     assert_eq!(app.message(), Some("tool cards shown"));
 
     assert!(screen(&mut app).contains("∴ thinking"));
@@ -241,7 +241,7 @@ fn e_and_capital_e_visit_every_failed_card() {
 fn brackets_go_to_the_previous_and_next_turn() {
     let t = common::fold(&tour_path());
     let turns: Vec<usize> = t
-        .items
+        .items()
         .iter()
         .enumerate()
         .filter(|(_, it)| matches!(it, Item::Turn(m) if m.end.is_none()))
@@ -426,7 +426,7 @@ fn capital_s_opens_the_session_picker_and_enter_switches() {
         session_id: Some("session-1".into()),
     });
     assert!(app.message().is_none());
-    assert_eq!(app.transcript().session_id.as_deref(), Some("session-1"));
+    assert_eq!(app.transcript().session_id(), Some("session-1"));
     // Enter on the session already shown only closes.
     app.update(ch('S'));
     assert_eq!(app.modal().picker(), Some(1));
@@ -475,7 +475,7 @@ fn waiting_approval_app(answers: bool) -> App {
 }
 
 fn app_item(app: &App, i: usize) -> Option<deck::session::Item> {
-    app.transcript().items.get(i).cloned()
+    app.transcript().items().get(i).cloned()
 }
 
 #[test]

@@ -50,7 +50,7 @@ fn v_opens_the_pager_and_its_keys_work() {
     assert_eq!(app.modal().prompt(), None);
     let full = render_item(
         &t,
-        &t.items[item],
+        &t.items()[item],
         app.theme(),
         &LayoutOptions::new(80, Density::Full),
     );
@@ -181,7 +181,7 @@ fn search_matches_follow_the_hidden_tools_filter() {
     app.update(ch('n'));
     let item = app.list().entries[app.list().focus];
     let t = common::fold(&tour_path());
-    let text = deck::view::transcript::item_text(&t, &t.items[item]);
+    let text = deck::view::transcript::item_text(&t, &t.items()[item]);
     assert!(text.contains("bg-done"), "n landed on {text:?}");
 }
 
@@ -284,8 +284,8 @@ fn player_keys_play_pause_speed_seek_jump_and_step() {
     app.update(ch(','));
     assert_eq!(p(&app).2, pos - 1);
     assert_eq!(
-        app.transcript().events,
-        common::fold_records(&records[..pos - 1]).events
+        app.transcript().events(),
+        common::fold_records(&records[..pos - 1]).events()
     );
     app.update(ch(' '));
     app.update(ch('.'));

@@ -122,7 +122,7 @@ fn search_with_styles() {
 /// The item of the first running card.
 fn running_card(app: &App) -> deck::session::ToolCard {
     let t = app.transcript();
-    t.cards
+    t.cards()
         .iter()
         .find(|c| c.status == Status::Pending)
         .map(|c| (**c).clone())
@@ -136,7 +136,7 @@ fn running_cards_count_time_on_the_session_clock() {
     let mut app = viewer_sized(SHOWCASE, 80, 24);
     app.update(ch('G'));
     let card = running_card(&app);
-    let last = app.transcript().last_time.unwrap();
+    let last = app.transcript().last_time().unwrap();
     let want = format!("running {}", format_duration(last - card.started.unwrap()));
     let before = screen(&mut app);
     assert!(before.contains(&want), "{want}\n{before}");

@@ -198,14 +198,14 @@ fn session(p: &str) -> Vec<Record> {
     r.push(rec(
         json!({"type":"question/requested","sessionId":"s","questions":[{"question":p}]}),
     ));
-    r.push(Record::Diagnostic(deck::wire::Diagnostic {
-        origin: Origin {
+    r.push(Record::Diagnostic(deck::wire::Diagnostic::new(
+        Origin {
             line: 7,
             offset: 99,
         },
-        reason: p.to_string(),
-        raw: p.to_string(),
-    }));
+        p.to_string(),
+        p.to_string(),
+    )));
     r.push(ev(&mut seq, p, json!({"x": p})));
     r.push(ev(
         &mut seq,
@@ -226,7 +226,7 @@ fn no_payload_escapes_into_ansi_output() {
     ];
     for p in &corpus {
         let t = fold_records(&session(p));
-        assert!(t.cards.len() >= 11, "every card kind is there");
+        assert!(t.cards().len() >= 11, "every card kind is there");
         for (i, theme) in themes.iter().enumerate() {
             for (width, density) in [
                 (40, Density::Full),
@@ -267,7 +267,7 @@ fn visible_forms_are_shown_not_dropped() {
 fn copied_text_and_the_status_bar_carry_no_controls() {
     for p in payloads() {
         let t = fold_records(&session(&p));
-        for c in t.cards.iter() {
+        for c in t.cards().iter() {
             let text = deck::cards::plain::plain_text(c);
             assert!(
                 text.chars()
@@ -283,7 +283,7 @@ fn copied_text_and_the_status_bar_carry_no_controls() {
         }
         let info = deck::view::status::StatusInfo {
             source: p.clone(),
-            title: t.title.clone(),
+            title: t.title().map(str::to_string),
             message: Some(p.clone()),
             ..Default::default()
         };

@@ -62,9 +62,9 @@ fn seeking_back_refolds_to_the_same_state() {
     let mut p = Player::new(r.clone(), None, None, 1.0);
     p.seek_records(5000);
     p.seek_records(1234);
-    let direct = Transcript::from_records(None, &r[..1234]);
-    assert_eq!(p.transcript().events, direct.events);
-    assert_eq!(p.transcript().items, direct.items);
+    let direct = Transcript::from_records(None, &r[..1234], crate::present::stock());
+    assert_eq!(p.transcript().events(), direct.events());
+    assert_eq!(p.transcript().items(), direct.items());
     p.seek_fraction(0.5);
     assert_eq!(p.position(), 2500);
     p.step_back();
@@ -92,9 +92,10 @@ fn background_snapshots_make_far_seeks_short() {
     // A far jump ahead restores a snapshot instead of folding from the start.
     p.seek_records(INTERVAL * 5 + 3);
     assert_eq!(p.position(), INTERVAL * 5 + 3);
-    let direct = Transcript::from_records(None, &r[..INTERVAL * 5 + 3]);
-    assert_eq!(p.transcript().items, direct.items);
-    assert_eq!(p.transcript().events, direct.events);
+    let direct =
+        Transcript::from_records(None, &r[..INTERVAL * 5 + 3], crate::present::stock());
+    assert_eq!(p.transcript().items(), direct.items());
+    assert_eq!(p.transcript().events(), direct.events());
 }
 
 #[test]

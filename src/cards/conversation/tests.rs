@@ -135,7 +135,10 @@ fn turns_are_rules_with_reasons() {
             "  invalid request"
         ]
     );
-    assert_eq!(lines[1].spans[1].style, theme.status(Status::Error));
+    assert_eq!(
+        lines[1].spans[1].style,
+        crate::cards::status_style(&theme, Status::Error)
+    );
     assert!(lines.iter().all(|l| l.width() <= 30));
 }
 

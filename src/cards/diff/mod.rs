@@ -11,13 +11,14 @@
 //! more the hunks are laid out side by side.
 //!
 //! Split: [`lines`] is the line diff (linear work, see there), [`model`]
-//! computes (lines, hunks, counts, emphasis), [`layout`] styles and wraps
-//! rows. Must not: name a tool, or show file text
+//! computes (lines, hunks, counts, emphasis), `rows` pairs a hunk's lines
+//! into rows, [`layout`] styles and wraps them. Must not: name a tool, or show file text
 //! that has not been through the sanitizer.
 
 mod layout;
 mod lines;
 mod model;
+mod rows;
 
 use std::collections::BTreeSet;
 

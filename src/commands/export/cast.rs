@@ -19,7 +19,7 @@ use serde_json::json;
 use crate::app::player::Player;
 use crate::app::{App, Msg};
 use crate::theme::Theme;
-use crate::wire::Record;
+use crate::wire::{EventKind, Record};
 
 /// Draws closer together than this are merged into one frame (30 fps).
 const FRAME_MS: f64 = 1000.0 / 30.0;
@@ -129,7 +129,7 @@ pub fn write_cast(
             let (pos, len) = (p.position(), p.len());
             for r in &records[seen..pos.min(len)] {
                 if let Record::Event { event, .. } = r
-                    && event.kind == "turn/start"
+                    && event.kind == EventKind::TurnStart
                 {
                     let n = event.data.parse()["turn"].as_u64();
                     turns.push(n.map_or("turn".to_string(), |n| format!("turn {n}")));

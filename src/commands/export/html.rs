@@ -59,7 +59,7 @@ pub fn page_to(
     );
     w.write_all(out.as_bytes())?;
     let opts = LayoutOptions::new(width, Density::Full);
-    for item in t.items.iter() {
+    for item in t.items().iter() {
         let card = matches!(item, Item::Tool(_));
         let mut rows = 0usize;
         let mut result = Ok(());

@@ -69,7 +69,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             Ok(())
         }
         ExportFormat::Html => {
-            let t = Transcript::from_records(s.id.clone(), &s.records);
+            let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
             drop(s);
             html::page_to(&mut out, &t, &theme, args.width as usize, &title)
         }

@@ -25,7 +25,7 @@ pub const MARGIN: usize = 2;
 /// A change counter for an item (cards and assistant messages grow).
 pub fn item_rev(t: &Transcript, item: &Item) -> u64 {
     match item {
-        Item::Tool(i) => t.cards.get(*i).map_or(0, |c| c.rev),
+        Item::Tool(i) => t.cards().get(*i).map_or(0, |c| c.rev),
         Item::Assistant(m) => m.rev,
         // A waiting approval draws its call's card: either changing redraws it.
         Item::Prompt(p) => {
@@ -88,13 +88,13 @@ impl TranscriptList {
 
     /// Rebuild the entry list after the transcript or the filters changed.
     pub fn sync(&mut self, t: &Transcript, opts: &ListOptions) {
-        let key = (t.items.len(), opts.hide_tools, opts.show_reasoning);
+        let key = (t.items().len(), opts.hide_tools, opts.show_reasoning);
         if self.built_for == Some(key) {
             return;
         }
         let keep_item = self.entries.get(self.focus).copied();
         // Appending without a filter change keeps indices stable.
-        let appendable = matches!(self.built_for, Some((n, h, r)) if h == opts.hide_tools && r == opts.show_reasoning && n <= t.items.len());
+        let appendable = matches!(self.built_for, Some((n, h, r)) if h == opts.hide_tools && r == opts.show_reasoning && n <= t.items().len());
         let start = if appendable {
             self.built_for.map_or(0, |k| k.0)
         } else {
@@ -105,8 +105,8 @@ impl TranscriptList {
         }
         // Only the new items (indexing a persistent vector is O(log n); an
         // iterator skipped to `start` would walk every earlier item).
-        for i in start..t.items.len() {
-            if is_shown(&t.items[i], opts) {
+        for i in start..t.items().len() {
+            if is_shown(&t.items()[i], opts) {
                 self.entries.push(i);
             }
         }
@@ -149,13 +149,13 @@ impl TranscriptList {
         let Some(&item_idx) = self.entries.get(entry) else {
             return Arc::default();
         };
-        let Some(item) = t.items.get(item_idx) else {
+        let Some(item) = t.items().get(item_idx) else {
             return Arc::default();
         };
         let density = self.density_of(item_idx, opts.density);
         let is_pending = |c: &crate::session::ToolCard| c.status == crate::session::Status::Pending;
         let pending = match item {
-            Item::Tool(i) => t.cards.get(*i).is_some_and(|c| is_pending(c)),
+            Item::Tool(i) => t.cards().get(*i).is_some_and(|c| is_pending(c)),
             // A waiting approval draws its running call.
             Item::Prompt(p) => crate::view::transcript::approval_call(t, p).is_some_and(is_pending),
             _ => false,
@@ -190,7 +190,7 @@ impl TranscriptList {
         if let Item::Tool(ci) = item
             && !pending
             && !self.synchronous
-            && let Some(card) = t.cards.get(*ci)
+            && let Some(card) = t.cards().get(*ci)
         {
             let interim = if worker::heavy(card) {
                 Some(worker::placeholder(card, theme, layout.width))

@@ -7,7 +7,7 @@ use crate::source::{demo, load_bytes};
 fn showcase() -> Transcript {
     let l = load_bytes("demo", demo::SHOWCASE).unwrap();
     let s = &l.sessions[0];
-    Transcript::from_records(s.id.clone(), &s.records)
+    Transcript::from_records(s.id.clone(), &s.records, crate::present::stock())
 }
 
 fn coloured(lines: &Laid) -> usize {
@@ -33,10 +33,10 @@ fn progressive_layout_is_plain_first_then_coloured_with_the_same_rows() {
         tick: 0,
     };
     let read_item = t
-        .items
+        .items()
         .iter()
         .position(|it| {
-            matches!(it, Item::Tool(i) if t.cards[*i].result_view.as_ref().and_then(|v| v.tag()).as_deref() == Some("read"))
+            matches!(it, Item::Tool(i) if t.cards()[*i].result_view.as_ref().and_then(|v| v.tag()).as_deref() == Some("read"))
         })
         .expect("the showcase has a read card");
     let mut final_list = TranscriptList::new();
@@ -86,7 +86,7 @@ fn heavy() -> Transcript {
             crate::wire::Record::from_frame(f, crate::wire::Origin::default())
         })
         .collect();
-    Transcript::from_records(None, &records)
+    Transcript::from_records(None, &records, crate::present::stock())
 }
 
 fn wait_for_layouts(list: &mut TranscriptList) {
@@ -119,7 +119,7 @@ fn a_heavy_card_shows_a_placeholder_until_its_layout_arrives() {
     let done = list.lines(&t, &theme, &opts, 0);
     let direct = render_item_tick(
         &t,
-        &t.items[0],
+        &t.items()[0],
         &theme,
         &LayoutOptions::new(80 - MARGIN, Density::Full),
         0,

@@ -84,30 +84,26 @@ pub fn tool_card(
         Some((_, true, _)) => Status::Error,
         Some(_) => Status::Ok,
     };
-    ToolCard {
-        call_id: "call_1".into(),
-        tool: tool.map(str::to_string),
-        arguments: arguments.into(),
-        turn: Some(1),
-        step: Some(1),
-        call_seq: tool.map(|_| 61),
-        started: Some(STARTED),
-        ended: result.as_ref().map(|_| STARTED + 13),
-        call_view: call_view.map(|v| AttachedView::new(ViewSource::Wire, v)),
-        result_view: result_view.map(|v| AttachedView::new(ViewSource::Wire, v)),
-        result: result.map(|(out, is_error, error)| {
-            ToolResult::new(
-                63,
-                vec![text(out)],
-                is_error,
-                error.map(|(name, code)| ToolError {
-                    name: Some(name.into()),
-                    code: Some(code.into()),
-                }),
-                None,
-            )
-        }),
-        status,
-        rev: 1,
-    }
+    let mut card = ToolCard::new("call_1");
+    card.tool = tool.map(str::to_string);
+    card.arguments = arguments.into();
+    card.turn = Some(1);
+    card.step = Some(1);
+    card.call_seq = tool.map(|_| 61);
+    card.started = Some(STARTED);
+    card.ended = result.as_ref().map(|_| STARTED + 13);
+    card.call_view = call_view.map(|v| AttachedView::new(ViewSource::Wire, v));
+    card.result_view = result_view.map(|v| AttachedView::new(ViewSource::Wire, v));
+    card.result = result.map(|(out, is_error, error)| {
+        ToolResult::new(
+            63,
+            vec![text(out)],
+            is_error,
+            error.map(|(name, code)| ToolError::new(Some(name.into()), Some(code.into()))),
+            None,
+        )
+    });
+    card.status = status;
+    card.rev = 1;
+    card
 }

@@ -171,20 +171,20 @@ pub fn focused(app: &App) -> usize {
 
 /// Item indices of tool cards whose status is error or failed.
 pub fn bad_items(t: &Transcript) -> Vec<usize> {
-    t.items
+    t.items()
         .iter()
         .enumerate()
-        .filter(|(_, it)| matches!(it, Item::Tool(c) if t.cards[*c].status.is_bad()))
+        .filter(|(_, it)| matches!(it, Item::Tool(c) if t.cards()[*c].status.is_bad()))
         .map(|(i, _)| i)
         .collect()
 }
 
 /// Item index of the first tool card whose title starts with `title`.
 pub fn card_item(t: &Transcript, title: &str) -> usize {
-    t.items
+    t.items()
         .iter()
         .position(|it| {
-            matches!(it, Item::Tool(c) if deck::cards::resolve(&t.cards[*c]).title.starts_with(title))
+            matches!(it, Item::Tool(c) if deck::cards::resolve(&t.cards()[*c]).title.starts_with(title))
         })
         .unwrap_or_else(|| panic!("no card {title:?}"))
 }

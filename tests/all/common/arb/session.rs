@@ -145,11 +145,11 @@ pub fn session() -> BoxedStrategy<Vec<Record>> {
 fn frame(v: Value) -> Record {
     match Frame::from_value(&v) {
         Ok(f) => Record::from_frame(f, Origin::default()),
-        Err(reason) => Record::Diagnostic(Diagnostic {
-            origin: Origin::default(),
-            reason,
-            raw: v.to_string(),
-        }),
+        Err(reason) => Record::Diagnostic(Diagnostic::new(
+            Origin::default(),
+            reason.to_string(),
+            v.to_string(),
+        )),
     }
 }
 
@@ -238,14 +238,14 @@ pub fn records(steps: &[Step]) -> Vec<Record> {
             Step::Question(questions) => out.push(frame(
                 json!({"type":"question/requested","sessionId":"s","questions":questions}),
             )),
-            Step::Diagnostic(reason, raw) => out.push(Record::Diagnostic(Diagnostic {
-                origin: Origin {
+            Step::Diagnostic(reason, raw) => out.push(Record::Diagnostic(Diagnostic::new(
+                Origin {
                     line: i + 1,
                     offset: 0,
                 },
-                reason: reason.clone(),
-                raw: raw.clone(),
-            })),
+                reason.clone(),
+                raw.clone(),
+            ))),
             Step::Unknown(kind, data) => out.push(next(kind, data.clone(), None)),
         }
     }

@@ -1,0 +1,339 @@
+//! A tool card and its parts: the call's status ([`Status`]), the views
+//! attached to its two slots ([`AttachedView`], typed only when drawn), and
+//! its settled result ([`ToolResult`], read from the event's data text).
+
+use serde_json::Value;
+
+use crate::wire::{RawJson, View, WireError};
+
+/// A tool card's outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Call seen, no result yet.
+    Pending,
+    Ok,
+    /// `isError: true`.
+    Error,
+    /// A terminal result with a non-zero exit code or a signal.
+    Failed,
+    /// The turn ended with no result.
+    Interrupted,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::Ok => "ok",
+            Status::Error => "error",
+            Status::Failed => "failed",
+            Status::Interrupted => "interrupted",
+        }
+    }
+
+    /// Error-like: what `e`/`E` jump between and the status line counts.
+    pub fn is_bad(self) -> bool {
+        matches!(self, Status::Error | Status::Failed)
+    }
+}
+
+/// Where a card's view came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewSource {
+    /// Sent by the host with the frame.
+    Wire,
+    /// Derived by deck's built-in presenters (logs, old hosts).
+    Presenter,
+}
+
+/// A view attached to a card slot, as JSON text. It is typed when a card
+/// is drawn (and the drawing cached), not kept typed: a session's views
+/// would otherwise be held twice. Equal views are equal wherever they
+/// were read (`origin` and the cache are not compared).
+#[derive(Debug, Clone)]
+pub struct AttachedView {
+    pub source: ViewSource,
+    pub raw: RawJson,
+    /// Where the record that brought the view was read (line 0: not from a file).
+    pub origin: crate::wire::Origin,
+    /// A read view's shape once a head scan found it (shared by clones, so
+    /// the layout thread's scan serves the UI thread's next one).
+    shape: ShapeCache,
+}
+
+impl PartialEq for AttachedView {
+    fn eq(&self, other: &AttachedView) -> bool {
+        self.source == other.source && self.raw == other.raw
+    }
+}
+
+/// See [`AttachedView::typed_head`]; `None` inside: not a read view with lines.
+#[derive(Debug, Clone, Default)]
+struct ShapeCache(std::sync::Arc<std::sync::OnceLock<Option<crate::wire::read_prefix::Shape>>>);
+
+impl AttachedView {
+    pub fn new(source: ViewSource, raw: Value) -> AttachedView {
+        AttachedView {
+            source,
+            raw: RawJson::from_value(&raw),
+            origin: crate::wire::Origin::default(),
+            shape: ShapeCache::default(),
+        }
+    }
+
+    /// A view sent by the host (shares the record's text).
+    pub fn from_wire(env: &crate::wire::ViewEnvelope) -> AttachedView {
+        AttachedView {
+            source: ViewSource::Wire,
+            raw: env.view.clone(),
+            origin: crate::wire::Origin::default(),
+            shape: ShapeCache::default(),
+        }
+    }
+
+    /// The same view, read at `origin`.
+    pub fn at(self, origin: crate::wire::Origin) -> AttachedView {
+        AttachedView { origin, ..self }
+    }
+
+    /// `call view` / `result view` and where it was read, for messages.
+    pub fn place(&self, slot: &str) -> String {
+        if self.origin.line == 0 {
+            format!("{slot} view")
+        } else {
+            format!(
+                "{slot} view (line {}, byte {})",
+                self.origin.line, self.origin.offset
+            )
+        }
+    }
+
+    /// The typed view, or why it did not type.
+    pub fn typed(&self) -> Result<View, WireError> {
+        View::from_json(self.raw.as_str())
+    }
+
+    /// The view typed only as far as `lines` lines of a `read` view (see
+    /// [`crate::wire::read_prefix`]); other views are typed whole. The
+    /// view's shape is found once (one pass over the text); after that a
+    /// scan stops after its lines.
+    pub fn typed_head(&self, lines: usize) -> Result<View, WireError> {
+        use crate::wire::read_prefix::read_prefix;
+        let head = self
+            .shape()
+            .and_then(|s| read_prefix(self.raw.as_str(), lines, Some(s)));
+        match head {
+            Some((v, _)) => Ok(View::Read(v)),
+            None => self.typed(),
+        }
+    }
+
+    /// Find a read view's shape now, so that a later
+    /// [`typed_head`](Self::typed_head) reads only its head: for the layout
+    /// thread, ahead of the pager.
+    pub fn warm_head(&self) {
+        self.shape();
+    }
+
+    /// The read view's shape, found on first use; `None`: not a read view
+    /// with lines.
+    fn shape(&self) -> Option<&crate::wire::read_prefix::Shape> {
+        self.shape
+            .0
+            .get_or_init(|| {
+                crate::wire::read_prefix::read_prefix(self.raw.as_str(), 1, None).map(|(_, s)| s)
+            })
+            .as_ref()
+    }
+
+    /// The view's `card` tag, read without typing the view.
+    pub fn tag(&self) -> Option<String> {
+        View::tag_of(self.raw.as_str())
+    }
+}
+
+/// `error: {name, code}` on a failed tool result.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ToolError {
+    pub name: Option<String>,
+    pub code: Option<String>,
+}
+
+impl ToolError {
+    pub fn new(name: Option<String>, code: Option<String>) -> ToolError {
+        ToolError { name, code }
+    }
+}
+
+/// The settled result of a call. Content and meta are read from the
+/// event's data (shared with the event, never copied), parsed on each read:
+/// cards are drawn once per layout and then cached.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    pub seq: u64,
+    /// The `tool/result` event's data.
+    data: RawJson,
+    pub is_error: bool,
+    pub error: Option<ToolError>,
+}
+
+impl ToolResult {
+    /// A result over a `tool/result` event's data.
+    pub fn from_event_data(
+        seq: u64,
+        data: RawJson,
+        is_error: bool,
+        error: Option<ToolError>,
+    ) -> ToolResult {
+        ToolResult {
+            seq,
+            data,
+            is_error,
+            error,
+        }
+    }
+
+    /// A result from its parts (tests, synthetic cards).
+    pub fn new(
+        seq: u64,
+        content: Vec<Value>,
+        is_error: bool,
+        error: Option<ToolError>,
+        meta: Option<Value>,
+    ) -> ToolResult {
+        let mut data = serde_json::json!({"message": {"content": [
+            {"type": "tool-result", "content": content, "isError": is_error}
+        ]}});
+        if let Some(m) = meta {
+            data["meta"] = m;
+        }
+        ToolResult {
+            seq,
+            data: RawJson::from_value(&data),
+            is_error,
+            error,
+        }
+    }
+
+    /// The event's data, parsed.
+    pub fn data(&self) -> Value {
+        self.data.parse()
+    }
+
+    /// Bytes of JSON the result carries.
+    pub fn size(&self) -> usize {
+        self.data.len()
+    }
+
+    /// The raw result content blocks (`message.content[0].content`); a bare
+    /// string content reads as one text block.
+    pub fn content(&self) -> Vec<Value> {
+        content_of(&self.data()).into_owned()
+    }
+
+    /// `tool/result.data.meta` (the tool's presentationMeta).
+    pub fn meta(&self) -> Option<Value> {
+        meta_of(&self.data())
+    }
+
+    /// The text of the result content blocks, joined with newlines.
+    pub fn text(&self) -> String {
+        text_of(&content_of(&self.data()))
+    }
+}
+
+/// The `tool-result` part of a `tool/result` event's data.
+fn part_of(data: &Value) -> Option<&Value> {
+    data.get("message")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .and_then(|c| {
+            c.iter()
+                .find(|p| p.get("type").and_then(Value::as_str) == Some("tool-result"))
+        })
+}
+
+/// [`ToolResult::content`] of parsed data (borrowed from it).
+pub fn content_of(data: &Value) -> std::borrow::Cow<'_, [Value]> {
+    match part_of(data).and_then(|p| p.get("content")) {
+        Some(Value::Array(a)) => std::borrow::Cow::Borrowed(a.as_slice()),
+        Some(Value::String(s)) => {
+            std::borrow::Cow::Owned(vec![serde_json::json!({"type": "text", "text": s})])
+        }
+        _ => std::borrow::Cow::Borrowed(&[]),
+    }
+}
+
+/// [`ToolResult::meta`] of parsed data.
+pub fn meta_of(data: &Value) -> Option<Value> {
+    data.get("meta").filter(|m| !m.is_null()).cloned()
+}
+
+/// The text blocks of result content, joined with newlines.
+pub fn text_of(content: &[Value]) -> String {
+    let mut out = String::new();
+    for b in content {
+        if let Some(t) = b.get("text").and_then(Value::as_str) {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(t);
+        }
+    }
+    out
+}
+
+/// One tool call and everything known about it.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ToolCard {
+    pub call_id: String,
+    /// The tool name; `None` for a result whose call was never seen.
+    pub tool: Option<String>,
+    /// The model's raw JSON arguments string.
+    pub arguments: String,
+    pub turn: Option<u64>,
+    pub step: Option<u64>,
+    pub call_seq: Option<u64>,
+    /// Epoch ms of the call and of the result.
+    pub started: Option<i64>,
+    pub ended: Option<i64>,
+    pub call_view: Option<AttachedView>,
+    pub result_view: Option<AttachedView>,
+    pub result: Option<ToolResult>,
+    pub status: Status,
+    /// Bumped on every change (for render caches).
+    pub rev: u64,
+}
+
+impl ToolCard {
+    /// The card of call `call_id` before anything is known of it: pending,
+    /// no tool, no views, no result. Its parts are filled in as they come.
+    pub fn new(call_id: impl Into<String>) -> ToolCard {
+        ToolCard {
+            call_id: call_id.into(),
+            tool: None,
+            arguments: String::new(),
+            turn: None,
+            step: None,
+            call_seq: None,
+            started: None,
+            ended: None,
+            call_view: None,
+            result_view: None,
+            result: None,
+            status: Status::Pending,
+            rev: 0,
+        }
+    }
+
+    pub fn tool_name(&self) -> &str {
+        self.tool.as_deref().unwrap_or("(unknown tool)")
+    }
+
+    /// Duration in ms, when both ends are known.
+    pub fn duration_ms(&self) -> Option<i64> {
+        Some(self.ended? - self.started?).filter(|d| *d >= 0)
+    }
+}

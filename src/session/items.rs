@@ -1,0 +1,217 @@
+//! The transcript's entries ([`Item`]) other than tool cards: turn markers,
+//! user and assistant messages (the latter by stream block), todo lists.
+
+use std::sync::Arc;
+
+use super::Prompt;
+
+/// One block of an assistant message, in stream index order.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AssistantBlock {
+    pub index: u64,
+    pub reasoning: bool,
+    pub text: String,
+}
+
+impl AssistantBlock {
+    pub fn new(index: u64, reasoning: bool, text: impl Into<String>) -> AssistantBlock {
+        AssistantBlock {
+            index,
+            reasoning,
+            text: text.into(),
+        }
+    }
+}
+
+/// The blocks of an assistant message by stream index: a chunk finds its
+/// block in O(log n) whatever order the indices come in.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Blocks(std::collections::BTreeMap<u64, AssistantBlock>);
+
+impl Blocks {
+    /// Blocks in index order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &AssistantBlock> + ExactSizeIterator {
+        self.0.values()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The block of stream index `index`, made (empty) when new.
+    pub fn entry(&mut self, index: u64, reasoning: bool) -> &mut AssistantBlock {
+        self.0
+            .entry(index)
+            .or_insert_with(|| AssistantBlock::new(index, reasoning, ""))
+    }
+}
+
+/// Blocks in any order; a repeated index keeps the last.
+impl FromIterator<AssistantBlock> for Blocks {
+    fn from_iter<I: IntoIterator<Item = AssistantBlock>>(iter: I) -> Blocks {
+        Blocks(iter.into_iter().map(|b| (b.index, b)).collect())
+    }
+}
+
+impl<'a> IntoIterator for &'a Blocks {
+    type Item = &'a AssistantBlock;
+    type IntoIter = std::collections::btree_map::Values<'a, u64, AssistantBlock>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.values()
+    }
+}
+
+/// The `i`-th block in index order (O(i); for tests and small messages).
+impl std::ops::Index<usize> for Blocks {
+    type Output = AssistantBlock;
+    fn index(&self, i: usize) -> &AssistantBlock {
+        self.0
+            .values()
+            .nth(i)
+            .unwrap_or_else(|| panic!("block {i} of {}", self.0.len()))
+    }
+}
+
+/// An assistant message of one (turn, step), assembled from chunks or taken
+/// from the final `assistant/message`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AssistantMessage {
+    pub turn: u64,
+    pub step: u64,
+    pub blocks: Blocks,
+    /// True once the final `assistant/message` arrived.
+    pub complete: bool,
+    pub interrupted: bool,
+    pub time: i64,
+    pub rev: u64,
+}
+
+impl AssistantMessage {
+    /// A message of (turn, step) still streaming (not complete, not
+    /// interrupted), first seen at `time`.
+    pub fn new(turn: u64, step: u64, blocks: Blocks, time: i64) -> AssistantMessage {
+        AssistantMessage {
+            turn,
+            step,
+            blocks,
+            complete: false,
+            interrupted: false,
+            time,
+            rev: 0,
+        }
+    }
+}
+
+/// A user (or injected) message.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct UserMessage {
+    pub seq: u64,
+    pub time: i64,
+    pub text: String,
+    /// `source.kind` (`user`, `plugin`, `job` …); anything but `user` is context
+    /// the host injected rather than something the person typed.
+    pub source: Option<String>,
+}
+
+impl UserMessage {
+    pub fn new(seq: u64, time: i64, text: String, source: Option<String>) -> UserMessage {
+        UserMessage {
+            seq,
+            time,
+            text,
+            source,
+        }
+    }
+}
+
+/// How a turn ended.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct TurnEnd {
+    /// completed | aborted | blocked | error | max-tokens | …
+    pub reason: String,
+    pub message: Option<String>,
+    pub code: Option<String>,
+}
+
+impl TurnEnd {
+    pub fn new(reason: String, message: Option<String>, code: Option<String>) -> TurnEnd {
+        TurnEnd {
+            reason,
+            message,
+            code,
+        }
+    }
+}
+
+/// A turn's start, or its end and how.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct TurnMarker {
+    pub turn: u64,
+    pub seq: u64,
+    pub time: i64,
+    /// `None` for a turn start.
+    pub end: Option<TurnEnd>,
+}
+
+impl TurnMarker {
+    pub fn start(turn: u64, seq: u64, time: i64) -> TurnMarker {
+        TurnMarker {
+            turn,
+            seq,
+            time,
+            end: None,
+        }
+    }
+
+    pub fn end(turn: u64, seq: u64, time: i64, end: TurnEnd) -> TurnMarker {
+        TurnMarker {
+            end: Some(end),
+            ..TurnMarker::start(turn, seq, time)
+        }
+    }
+}
+
+/// One item of a todo list.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Todo {
+    pub content: String,
+    /// pending | in_progress | completed | …
+    pub status: String,
+}
+
+impl Todo {
+    pub fn new(content: String, status: String) -> Todo {
+        Todo { content, status }
+    }
+}
+
+/// One entry of the transcript, in order. Heavy payloads sit behind `Arc`,
+/// so cloning a transcript (the player's seek snapshots) copies pointers,
+/// not text.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Item {
+    User(Arc<UserMessage>),
+    Assistant(Arc<AssistantMessage>),
+    Turn(TurnMarker),
+    Todo {
+        seq: u64,
+        todos: Arc<Vec<Todo>>,
+    },
+    /// Index into [`Transcript::cards`](super::Transcript::cards).
+    Tool(usize),
+    /// An approval or a question, updated in place when it is answered.
+    Prompt(Arc<Prompt>),
+    /// Index into [`Transcript::diagnostics`](super::Transcript::diagnostics).
+    Diagnostic(usize),
+}

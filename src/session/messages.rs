@@ -1,0 +1,214 @@
+//! Turns, messages and todos in the fold: turn markers (a turn's end
+//! interrupts what it leaves open), user messages, assistant messages
+//! assembled from streamed chunks or taken whole from `assistant/message`,
+//! and todo lists.
+
+use std::sync::Arc;
+
+use super::reducer::Ev;
+use super::{
+    AssistantBlock, AssistantMessage, Blocks, Item, Status, Todo, Transcript, TurnEnd, TurnMarker,
+    UserMessage,
+};
+use crate::wire::payload::{self, ContentBlock, TextOrObjects};
+
+/// A user message's text: its text blocks, `[type]` for other blocks, one
+/// a line; or its content when that is a bare string.
+fn text_of_content(content: &TextOrObjects<ContentBlock>) -> String {
+    let mut out = String::new();
+    match content {
+        TextOrObjects::Objects(blocks) => {
+            for b in blocks.iter().flatten() {
+                match b.kind.as_deref() {
+                    Some("text") => {
+                        if let Some(t) = &b.text {
+                            if !out.is_empty() {
+                                out.push('\n');
+                            }
+                            out.push_str(t);
+                        }
+                    }
+                    Some(other) => {
+                        if !out.is_empty() {
+                            out.push('\n');
+                        }
+                        out.push_str(&format!("[{other}]"));
+                    }
+                    None => {}
+                }
+            }
+        }
+        TextOrObjects::Text(s) => out.push_str(s),
+        TextOrObjects::Neither => {}
+    }
+    out
+}
+
+impl Transcript {
+    pub(super) fn turn_start(&mut self, ev: &Ev<'_>, p: payload::TurnStart) {
+        let turn = p.turn.unwrap_or(0);
+        self.running = Some(turn);
+        self.items
+            .push_back(Item::Turn(TurnMarker::start(turn, ev.seq, ev.time)));
+    }
+
+    pub(super) fn turn_end(&mut self, ev: &Ev<'_>, p: payload::TurnEnd) {
+        let turn = p.turn.unwrap_or(0);
+        if self.running.is_none_or(|r| r <= turn) {
+            self.running = None;
+        }
+        let reason = p.reason.unwrap_or_default();
+        let failure = reason.failure();
+        // The failure's message when it has the key, else the reason's.
+        let message = match failure.and_then(|f| f.message.as_ref()) {
+            Some(m) => m.clone(),
+            None => reason.message.clone(),
+        };
+        let code = failure.and_then(|f| f.code.clone());
+        let kind = reason.kind.as_deref().unwrap_or("completed");
+        for i in self.state.pending_take(turn) {
+            let card = Arc::make_mut(&mut self.cards[i]);
+            let was_bad = card.status.is_bad();
+            card.status = Status::Interrupted;
+            card.ended = Some(ev.time);
+            card.rev += 1;
+            let now_bad = card.status.is_bad();
+            self.state.count_bad(was_bad, now_bad);
+        }
+        let closing = self.state.open_assistant.remove(&turn).unwrap_or_default();
+        for i in closing {
+            if let Item::Assistant(m) = &mut self.items[i] {
+                let m = Arc::make_mut(m);
+                m.complete = true;
+                m.interrupted = kind != "completed";
+                m.rev += 1;
+            }
+        }
+        let end = TurnEnd::new(kind.to_string(), message, code);
+        self.items
+            .push_back(Item::Turn(TurnMarker::end(turn, ev.seq, ev.time, end)));
+    }
+
+    pub(super) fn user_message(&mut self, ev: &Ev<'_>, p: payload::UserMessage) {
+        self.items.push_back(Item::User(Arc::new(UserMessage::new(
+            ev.seq,
+            ev.time,
+            text_of_content(&p.content),
+            p.source.and_then(|s| s.kind),
+        ))));
+    }
+
+    pub(super) fn todo_write(&mut self, ev: &Ev<'_>, p: payload::TodoWrite) {
+        let todos = p
+            .todos
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| {
+                let t = t.unwrap_or_default();
+                Todo::new(
+                    t.content.unwrap_or_default(),
+                    t.status.unwrap_or_else(|| "pending".to_string()),
+                )
+            })
+            .collect();
+        self.items.push_back(Item::Todo {
+            seq: ev.seq,
+            todos: Arc::new(todos),
+        });
+    }
+
+    fn assistant_item(&mut self, turn: u64, step: u64, time: i64) -> &mut AssistantMessage {
+        let idx = match self.state.assistant.get(&(turn, step)) {
+            Some(&i) => i,
+            None => {
+                self.items
+                    .push_back(Item::Assistant(Arc::new(AssistantMessage::new(
+                        turn,
+                        step,
+                        Blocks::default(),
+                        time,
+                    ))));
+                let i = self.items.len() - 1;
+                self.state.assistant.insert((turn, step), i);
+                self.state.open_add(turn, i);
+                i
+            }
+        };
+        match &mut self.items[idx] {
+            Item::Assistant(m) => Arc::make_mut(m),
+            _ => unreachable!("assistant index points at an assistant item"),
+        }
+    }
+
+    pub(super) fn assistant_chunk(&mut self, ev: &Ev<'_>, p: payload::AssistantChunk) {
+        let (turn, step) = (p.turn.unwrap_or(0), p.step.unwrap_or(0));
+        let Some(chunk) = p.chunk else {
+            return;
+        };
+        let index = chunk.index.unwrap_or(0);
+        let delta = || chunk.text.clone().unwrap_or_default();
+        let (reasoning, text, replace) = match chunk.kind.as_deref().unwrap_or("") {
+            "block-start" => match chunk.block_type.as_deref() {
+                Some("text") => (false, String::new(), false),
+                Some("reasoning") => (true, String::new(), false),
+                _ => return,
+            },
+            "text-delta" => (false, delta(), false),
+            "reasoning-delta" => (true, delta(), false),
+            "block-end" => {
+                let block = chunk.block.as_ref();
+                let text = || block.and_then(|b| b.text.clone()).unwrap_or_default();
+                match block.and_then(|b| b.kind.as_deref()) {
+                    Some("text") => (false, text(), true),
+                    Some("reasoning") => (true, text(), true),
+                    _ => return,
+                }
+            }
+            _ => return,
+        };
+        let msg = self.assistant_item(turn, step, ev.time);
+        if msg.complete {
+            return;
+        }
+        let block = msg.blocks.entry(index, reasoning);
+        if replace {
+            block.text = text;
+        } else {
+            block.text.push_str(&text);
+        }
+        msg.rev += 1;
+    }
+
+    pub(super) fn assistant_message(&mut self, ev: &Ev<'_>, p: payload::AssistantMessage) {
+        let (turn, step) = (p.turn.unwrap_or(0), p.step.unwrap_or(0));
+        let content = p.message.and_then(|m| m.content).unwrap_or_default();
+        let mut blocks = Vec::new();
+        for (i, part) in content.into_iter().enumerate() {
+            let Some(part) = part else { continue };
+            let reasoning = match part.kind.as_deref() {
+                Some("text") => false,
+                Some("reasoning") => true,
+                _ => continue,
+            };
+            blocks.push(AssistantBlock::new(
+                i as u64,
+                reasoning,
+                part.text.unwrap_or_default(),
+            ));
+        }
+        let interrupted = p.interrupted.unwrap_or(false);
+        if blocks.is_empty() && !self.state.assistant.contains_key(&(turn, step)) {
+            return;
+        }
+        let msg = self.assistant_item(turn, step, ev.time);
+        if !blocks.is_empty() || msg.blocks.is_empty() {
+            msg.blocks = blocks.into_iter().collect();
+        }
+        msg.complete = true;
+        msg.interrupted = interrupted;
+        msg.rev += 1;
+        if let Some(&i) = self.state.assistant.get(&(turn, step)) {
+            self.state.open_remove(turn, i);
+        }
+    }
+}
