@@ -101,33 +101,29 @@ pub fn draw(app: &App, buf: &mut Buffer) {
     // Bottom up: status, search line, message field, timeline.
     let mut y = area.y + area.height - 1;
     put(buf, area.x, y, area.width, &status_line(app, theme, w));
+    let mut row = |height: u16| {
+        y = y.saturating_sub(height);
+        Rect {
+            y,
+            height,
+            ..area
+        }
+    };
     if let Some((text, in_pager)) = &b.prompt {
-        y = y.saturating_sub(1);
-        let label = if *in_pager { "/" } else { "search all cards /" };
-        let line = Line::new()
-            .with(label.to_string(), theme.style(Role::Focus))
-            .with(crate::text::sanitize::inline(text), theme.style(Role::Text))
-            .with("█", theme.style(Role::Muted));
-        put(buf, area.x, y, area.width, &wrap::truncate(&line, w));
+        SearchLineView {
+            text,
+            in_pager: *in_pager,
+            theme,
+        }
+        .render(row(1), buf);
     }
-    for line in b.composer.iter().rev() {
-        y = y.saturating_sub(1);
-        put(buf, area.x, y, area.width, line);
+    if !b.composer.is_empty() {
+        ComposerView { lines: &b.composer }.render(row(b.composer.len() as u16), buf);
     }
     if b.timeline
-        && let Some(p) = &app.shown.player
+        && let Some(player) = &app.shown.player
     {
-        y = y.saturating_sub(1);
-        let tl = status::timeline(
-            p.playing,
-            p.clock_ms(),
-            p.duration_ms(),
-            p.speed(),
-            p.turn_marks(),
-            theme,
-            w,
-        );
-        put(buf, area.x, y, area.width, &tl);
+        TimelineView { player, theme }.render(row(1), buf);
     }
     let above = Rect {
         height: y.saturating_sub(area.y),
@@ -154,6 +150,67 @@ pub fn draw(app: &App, buf: &mut Buffer) {
         .render(above, buf),
         Modal::Help(help) => HelpView { help, theme }.render(above, buf),
         _ => {}
+    }
+}
+
+/// The search line being typed: `search all cards /` (or the pager's `/`),
+/// the text, a cursor block.
+struct SearchLineView<'a> {
+    text: &'a str,
+    in_pager: bool,
+    theme: &'a Theme,
+}
+
+impl Widget for SearchLineView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let label = if self.in_pager {
+            "/"
+        } else {
+            "search all cards /"
+        };
+        let line = Line::new()
+            .with(label.to_string(), theme.style(Role::Focus))
+            .with(crate::text::sanitize::inline(self.text), theme.style(Role::Text))
+            .with("█", theme.style(Role::Muted));
+        let w = usize::from(area.width);
+        put(buf, area.x, area.y, area.width, &wrap::truncate(&line, w));
+    }
+}
+
+/// `deck connect`'s message field, as laid out (its rows fill the area).
+struct ComposerView<'a> {
+    lines: &'a [Line],
+}
+
+impl Widget for ComposerView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        for (line, y) in self.lines.iter().zip(area.y..area.y + area.height) {
+            put(buf, area.x, y, area.width, line);
+        }
+    }
+}
+
+/// The player's timeline: play state, the bar with turn marks, times and
+/// speed.
+struct TimelineView<'a> {
+    player: &'a crate::app::player::Player,
+    theme: &'a Theme,
+}
+
+impl Widget for TimelineView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let p = self.player;
+        let line = status::timeline(
+            p.playing,
+            p.clock_ms(),
+            p.duration_ms(),
+            p.speed(),
+            p.turn_marks(),
+            self.theme,
+            usize::from(area.width),
+        );
+        put(buf, area.x, area.y, area.width, &line);
     }
 }
 
