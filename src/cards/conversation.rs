@@ -9,7 +9,9 @@
 use ratatui::style::Style;
 
 use super::{Ctx, Density, Keep, Rows};
-use crate::session::{AssistantMessage, Diagnostic, Status, Todo, TurnMarker, UserMessage};
+use crate::session::{
+    AssistantMessage, Diagnostic, Retry, Status, Todo, TurnMarker, UserMessage,
+};
 use crate::text::{Line, Span, markdown, sanitize, wrap};
 use crate::theme::Role;
 
@@ -150,6 +152,25 @@ pub fn assistant_into(m: &AssistantMessage, show_reasoning: bool, ctx: &Ctx, out
             width,
         ));
     }
+    if m.cut_off {
+        out.push(wrap::fit(
+            Line::styled("✂ cut off: the request failed here", theme.style(Role::Warning)),
+            width,
+        ));
+    }
+}
+
+/// A failed model request tried again:
+/// `↻ retrying (2/5) after 429 Too Many Requests · 2.1 s`.
+pub fn retry(r: &Retry, ctx: &Ctx) -> Vec<Line> {
+    let style = ctx.theme.style(Role::Warning);
+    hanging(
+        &r.summary(),
+        style,
+        &[Span::new("↻ ", style)],
+        &[Span::plain("  ")],
+        ctx.width,
+    )
 }
 
 fn reasoning(text: &str, ctx: &Ctx) -> Vec<Line> {

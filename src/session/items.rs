@@ -85,9 +85,13 @@ pub struct AssistantMessage {
     pub turn: u64,
     pub step: u64,
     pub blocks: Blocks,
-    /// True once the final `assistant/message` arrived.
+    /// True once the final `assistant/message` arrived (or the attempt
+    /// that streamed it failed).
     pub complete: bool,
     pub interrupted: bool,
+    /// The model request streaming it failed midway and was tried again:
+    /// the text is what arrived before it was cut off.
+    pub cut_off: bool,
     pub time: i64,
     pub rev: u64,
 }
@@ -102,9 +106,49 @@ impl AssistantMessage {
             blocks,
             complete: false,
             interrupted: false,
+            cut_off: false,
             time,
             rev: 0,
         }
+    }
+}
+
+/// A model request that failed and is tried again (`llm/retry`).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Retry {
+    pub turn: u64,
+    pub step: u64,
+    /// Which retry this is (1 for the first), when the event says.
+    pub retry: Option<u64>,
+    /// How many the policy allows, when it has a limit.
+    pub max_retries: Option<u64>,
+    /// The wait before it, in ms.
+    pub delay_ms: Option<u64>,
+    /// Why the attempt failed: `429 Too Many Requests`, `TIMEOUT: …`.
+    pub reason: String,
+    pub seq: u64,
+    pub time: i64,
+}
+
+impl Retry {
+    /// `retrying (2/5) after 429 Too Many Requests · 2.1 s`.
+    pub fn summary(&self) -> String {
+        let count = match (self.retry, self.max_retries) {
+            (Some(n), Some(max)) => format!(" ({n}/{max})"),
+            (Some(n), None) => format!(" ({n})"),
+            _ => String::new(),
+        };
+        let reason = if self.reason.is_empty() {
+            String::new()
+        } else {
+            format!(" after {}", self.reason)
+        };
+        let delay = self
+            .delay_ms
+            .map(|ms| format!(" · {:.1} s", ms as f64 / 1000.0))
+            .unwrap_or_default();
+        format!("retrying{count}{reason}{delay}")
     }
 }
 
@@ -214,4 +258,6 @@ pub enum Item {
     Prompt(Arc<Prompt>),
     /// Index into [`Transcript::diagnostics`](super::Transcript::diagnostics).
     Diagnostic(usize),
+    /// A failed model request tried again.
+    Retry(Arc<Retry>),
 }

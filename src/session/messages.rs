@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use super::reducer::Ev;
 use super::{
-    AssistantBlock, AssistantMessage, Blocks, Item, Status, Todo, Transcript, TurnEnd, TurnMarker,
-    UserMessage,
+    AssistantBlock, AssistantMessage, Blocks, Item, Retry, Status, Todo, Transcript, TurnEnd,
+    TurnMarker, UserMessage,
 };
 use crate::wire::payload::{self, ContentBlock, TextOrObjects};
 
@@ -210,5 +210,56 @@ impl Transcript {
         if let Some(&i) = self.state.assistant.get(&(turn, step)) {
             self.state.open_remove(turn, i);
         }
+    }
+
+    /// A model request failed and is tried again: the message its attempt
+    /// streamed so far stays, marked cut off (the next attempt streams a
+    /// message of its own), and the retry is an item of the transcript.
+    pub(super) fn llm_retry(&mut self, ev: &Ev<'_>, p: payload::LlmRetry) {
+        let (turn, step) = (p.turn.unwrap_or(0), p.step.unwrap_or(0));
+        if let Some(i) = self.state.assistant.remove(&(turn, step)) {
+            self.state.open_remove(turn, i);
+            if let Item::Assistant(m) = &mut self.items[i]
+                && !m.complete
+            {
+                let m = Arc::make_mut(m);
+                m.complete = true;
+                m.cut_off = m.blocks.iter().any(|b| !b.text.trim().is_empty());
+                m.rev += 1;
+            }
+        }
+        let reason = p.failure.map(|f| failure_text(&f)).unwrap_or_default();
+        self.items.push_back(Item::Retry(Arc::new(Retry {
+            turn,
+            step,
+            retry: p.retry,
+            max_retries: p.max_retries,
+            delay_ms: p.delay_ms,
+            reason,
+            seq: ev.seq,
+            time: ev.time,
+        })));
+    }
+}
+
+/// A failed request in a few words: the HTTP status with its reason phrase
+/// (`429 Too Many Requests`), else the code and the message
+/// (`TIMEOUT: request timed out`).
+fn failure_text(f: &payload::LlmFailure) -> String {
+    if let Some(status) = f.status {
+        let phrase = u16::try_from(status)
+            .ok()
+            .and_then(|s| http::StatusCode::from_u16(s).ok())
+            .and_then(|s| s.canonical_reason());
+        return match phrase {
+            Some(p) => format!("{status} {p}"),
+            None => format!("HTTP {status}"),
+        };
+    }
+    match (f.code.as_deref(), f.message.as_deref()) {
+        (Some(c), Some(m)) if !m.is_empty() => format!("{c}: {m}"),
+        (Some(c), _) => c.to_string(),
+        (None, Some(m)) => m.to_string(),
+        (None, None) => String::new(),
     }
 }

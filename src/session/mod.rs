@@ -24,7 +24,7 @@ pub use card::{
     AttachedView, Status, ToolCard, ToolError, ToolResult, ViewSource, content_of, meta_of, text_of,
 };
 pub use items::{
-    AssistantBlock, AssistantMessage, Blocks, Item, Todo, TurnEnd, TurnMarker, UserMessage,
+    AssistantBlock, AssistantMessage, Blocks, Item, Retry, Todo, TurnEnd, TurnMarker, UserMessage,
 };
 pub use presenter::{Presenters, SharedPresenters};
 pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};

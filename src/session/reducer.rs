@@ -230,6 +230,10 @@ impl Transcript {
                     self.title = Some(t);
                 }
             }
+            EventKind::LlmRetry => {
+                let p = self.payload(event, origin);
+                self.llm_retry(ev, p);
+            }
             // Approvals share their reading with the mux frames (trees).
             EventKind::ApprovalAsked => {
                 let data: Value = self.payload(event, origin);

@@ -95,6 +95,7 @@ pub fn render_item_into(
             &ctx,
         )),
         Item::Diagnostic(i) => out.extend(conversation::diagnostic(&t.diagnostics()[*i], &ctx)),
+        Item::Retry(r) => out.extend(conversation::retry(r, &ctx)),
     }
 }
 
@@ -108,7 +109,7 @@ pub fn item_weight(t: &Transcript, item: &Item) -> usize {
             .get(*i)
             .map_or(0, |c| crate::view::worker::weight(c)),
         Item::Prompt(p) => approval_call(t, p).map_or(0, crate::view::worker::weight),
-        Item::Turn(_) | Item::Todo { .. } | Item::Diagnostic(_) => 0,
+        Item::Turn(_) | Item::Todo { .. } | Item::Diagnostic(_) | Item::Retry(_) => 0,
     }
 }
 
@@ -190,5 +191,6 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
             .get(*i)
             .map(|d| strip_controls(&format!("line {}: {}\n{}", d.origin.line, d.reason, d.raw)))
             .unwrap_or_default(),
+        Item::Retry(r) => strip_controls(&r.summary()),
     }
 }

@@ -61,6 +61,8 @@ event_kinds! {
     ToolResult = "tool/result",
     TodoWrite = "todo/write",
     SessionTitle = "session/title",
+    /// A model request failed and is tried again (DSH's llm-retry plugin).
+    LlmRetry = "llm/retry",
     ApprovalAsked = "approval/asked",
     ApprovalDecided = "approval/decided",
 }
@@ -189,6 +191,6 @@ mod tests {
             .iter()
             .filter(|n| EventKind::parse(n).is_folded())
             .count();
-        assert_eq!(folded, 11);
+        assert_eq!(folded, 12);
     }
 }

@@ -244,6 +244,27 @@ payloads! {
     pub struct SessionTitle {
         "title" => title: Option<String> = loose::string,
     }
+
+    /// `llm/retry`: one retry scheduled after a failed model request.
+    pub struct LlmRetry {
+        "turn" => turn: Option<u64> = loose::u64,
+        "step" => step: Option<u64> = loose::u64,
+        /// 1 for the first retry.
+        "retry" => retry: Option<u64> = loose::u64,
+        /// Absent when the policy retries without end (`mode: "always"`).
+        "maxRetries" => max_retries: Option<u64> = loose::u64,
+        "delayMs" => delay_ms: Option<u64> = loose::u64,
+        "failure" => failure: Option<LlmFailure> = loose::object,
+    }
+
+    /// Why a model request failed.
+    pub struct LlmFailure {
+        "message" => message: Option<String> = loose::string,
+        /// `RATE_LIMIT`, `SERVER`, `TIMEOUT`, `TRANSPORT` …
+        "code" => code: Option<String> = loose::code,
+        /// The HTTP status, when there was a response.
+        "status" => status: Option<u64> = loose::u64,
+    }
 }
 
 impl TurnEndReason {

@@ -53,3 +53,91 @@ fn a_cleared_screen_loses_no_text_in_any_density() {
     let full = cleared_build().render(80, "light", Density::Full).unwrap();
     assert!(full.styled.contains("build 1: 3 warnings"));
 }
+
+/// A text delta of the assistant message of turn 1, step 1.
+fn delta(seq: u64, text: &str) -> serde_json::Value {
+    crate::common::build::event(
+        "assistant/chunk",
+        seq,
+        1_000 + seq as i64,
+        json!({"turn": 1, "step": 1, "chunk": {"type": "text-delta", "index": 0, "text": text}}),
+    )
+}
+
+fn retry(seq: u64, n: u64, failure: serde_json::Value) -> serde_json::Value {
+    crate::common::build::event(
+        "llm/retry",
+        seq,
+        1_000 + seq as i64,
+        json!({"retryId": "r1", "turn": 1, "step": 1, "provider": "p", "mode": "normal",
+               "policyKey": "k", "retry": n, "maxRetries": 5, "delayMs": 2100,
+               "failure": failure}),
+    )
+}
+
+#[test]
+fn model_retries_are_shown_and_cut_off_text_is_kept() {
+    use crate::common::build::{event, rec};
+    let lines = [
+        event("turn/start", 0, 1_000, json!({"turn": 1})),
+        delta(1, "The answer "),
+        delta(2, "is forty"),
+        retry(
+            3,
+            1,
+            json!({"message": "rate limited", "code": "RATE_LIMIT", "status": 429}),
+        ),
+        retry(
+            4,
+            2,
+            json!({"message": "socket hang up", "code": "TRANSPORT"}),
+        ),
+        delta(5, "The answer is 42."),
+        event(
+            "assistant/message",
+            6,
+            1_006,
+            json!({"turn": 1, "step": 1, "message": {"role": "assistant",
+                   "content": [{"type": "text", "text": "The answer is 42."}]}}),
+        ),
+        event(
+            "turn/end",
+            7,
+            1_007,
+            json!({"turn": 1, "reason": {"kind": "completed"}}),
+        ),
+    ];
+    let records: Vec<_> = lines.iter().cloned().map(rec).collect();
+    let t = crate::common::fold_records(&records);
+    assert!(t.diagnostics().is_empty(), "{:?}", t.diagnostics());
+    let text = deck::headless::render(
+        &t,
+        &deck::theme::Theme::dark(),
+        &deck::headless::LayoutOptions::new(80, Density::Full),
+        None,
+        deck::headless::Format::Text,
+    );
+    let want = [
+        "The answer is forty",
+        "✂ cut off: the request failed here",
+        "↻ retrying (1/5) after 429 Too Many Requests · 2.1 s",
+        "↻ retrying (2/5) after TRANSPORT: socket hang up · 2.1 s",
+        "The answer is 42.",
+    ];
+    let mut at = 0;
+    for w in want {
+        let found = text[at..].find(w);
+        assert!(found.is_some(), "{w:?} not after {at} in\n{text}");
+        at += found.unwrap_or(0) + w.len();
+    }
+    assert_eq!(text.matches("The answer is 42.").count(), 1, "{text}");
+    // The same frames live: the same transcript, item for item.
+    let live = records.iter().fold(
+        deck::session::Transcript::new(Some("s".into()), deck::present::stock()),
+        |mut t, r| {
+            t.apply(r);
+            t
+        },
+    );
+    assert_eq!(live.items(), t.items());
+}

@@ -68,6 +68,7 @@ fn message(blocks: &[(bool, &str)]) -> AssistantMessage {
             .collect(),
         complete: true,
         interrupted: false,
+        cut_off: false,
         time: 0,
         rev: 0,
     }
