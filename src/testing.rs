@@ -166,6 +166,7 @@ pub struct ToolCard {
     call_view: Option<Value>,
     result_view: Option<Value>,
     result: Option<(String, bool)>,
+    error_info: Option<(String, String)>,
     duration_ms: i64,
 }
 
@@ -182,6 +183,7 @@ impl ToolCard {
             call_view: None,
             result_view: None,
             result: Some((String::new(), false)),
+            error_info: None,
             duration_ms: 200,
         }
     }
@@ -216,6 +218,14 @@ impl ToolCard {
         self
     }
 
+    /// The result is an error with this text, and the host's `error:
+    /// {name, code}` (`"AbortError", "ABORTED"`: a cancelled call).
+    pub fn error_named(mut self, text: &str, name: &str, code: &str) -> ToolCard {
+        self.result = Some((text.to_string(), true));
+        self.error_info = Some((name.to_string(), code.to_string()));
+        self
+    }
+
     /// No result yet: the call is still running.
     pub fn running(mut self) -> ToolCard {
         self.result = None;
@@ -243,13 +253,16 @@ impl ToolCard {
         });
         let mut out = frame(call, "call", self.call_view.as_ref());
         if let Some((text, is_error)) = &self.result {
-            let result = json!({
+            let mut result = json!({
                 "type": "tool/result", "seq": 2, "time": CALLED_AT + self.duration_ms,
                 "data": {"turn": 1, "step": 1, "message": {"content": [{
                     "type": "tool-result", "toolCallId": "call_1", "isError": is_error,
                     "content": [{"type": "text", "text": text}],
                 }]}},
             });
+            if let Some((name, code)) = &self.error_info {
+                result["data"]["error"] = json!({"name": name, "code": code});
+            }
             out.push_str(&frame(result, "result", self.result_view.as_ref()));
         }
         out

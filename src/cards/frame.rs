@@ -28,7 +28,7 @@ pub fn status_glyph(status: Status, tick: usize) -> &'static str {
         Status::Ok => "✓",
         Status::Error => "✗",
         Status::Failed => "✗",
-        Status::Interrupted => "⊘",
+        Status::Interrupted | Status::Cancelled => "⊘",
     }
 }
 
@@ -88,6 +88,9 @@ pub fn outcome(card: &ToolCard, own: Option<String>) -> Option<String> {
     }
     if card.status == Status::Interrupted {
         return Some("interrupted".into());
+    }
+    if card.status == Status::Cancelled {
+        return Some("cancelled".into());
     }
     own
 }

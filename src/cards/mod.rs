@@ -58,7 +58,7 @@ pub fn status_role(status: Status) -> Role {
         Status::Ok => Role::StatusOk,
         Status::Error => Role::StatusError,
         Status::Failed => Role::StatusFailed,
-        Status::Interrupted => Role::StatusInterrupted,
+        Status::Interrupted | Status::Cancelled => Role::StatusInterrupted,
     }
 }
 
@@ -275,7 +275,15 @@ fn resolve_by(
         raw_result: raw_text(),
     };
     let call = parsed(&card.call_view);
-    let result = parsed(&card.result_view);
+    let mut result = parsed(&card.result_view);
+    // A cancelled call keeps its own card (`$ command`, description): the
+    // host's result view for an abort is only a generic "aborted".
+    if card.status == Status::Cancelled
+        && matches!(call, Some(Ok(_)))
+        && matches!(result, Some(Ok(View::Generic(_))))
+    {
+        result = None;
+    }
     let call_title = match &call {
         Some(Ok(v)) => v.title().map(str::to_string),
         _ => None,

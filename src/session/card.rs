@@ -18,6 +18,9 @@ pub enum Status {
     Failed,
     /// The turn ended with no result.
     Interrupted,
+    /// Aborted by a cancel (`AbortError`, code `ABORTED` or
+    /// `ABORTED_BEFORE_DISPATCH`): the user's doing, not an error.
+    Cancelled,
 }
 
 impl Status {
@@ -28,6 +31,7 @@ impl Status {
             Status::Error => "error",
             Status::Failed => "failed",
             Status::Interrupted => "interrupted",
+            Status::Cancelled => "cancelled",
         }
     }
 

@@ -183,7 +183,18 @@ fn settle_status(card: &ToolCard) -> Status {
         return card.status;
     };
     if result.is_error {
-        return Status::Error;
+        let abort = result.error.as_ref().is_some_and(|e| {
+            e.name.as_deref() == Some("AbortError")
+                || matches!(
+                    e.code.as_deref(),
+                    Some("ABORTED" | "ABORTED_BEFORE_DISPATCH")
+                )
+        });
+        return if abort {
+            Status::Cancelled
+        } else {
+            Status::Error
+        };
     }
     if let Some(v) = &card.result_view
         && v.tag().as_deref() == Some("terminal")

@@ -141,3 +141,46 @@ fn model_retries_are_shown_and_cut_off_text_is_kept() {
     );
     assert_eq!(live.items(), t.items());
 }
+
+#[test]
+fn a_cancelled_call_keeps_its_card_and_is_no_error() {
+    let call = |name: &str, code: &str| {
+        ToolCard::new("bash")
+            .arguments(json!({"command": "for i in 1 2 3; do sleep 9; done"}))
+            .call_view(
+                json!({"card": "terminal", "title": "for i in 1 2 3; do sleep 9; done",
+                              "description": "Three slow sleeps"}),
+            )
+            .result_view(json!({"card": "generic",
+                                "content": [{"type": "text", "text": "Error: tool call aborted"}]}))
+            .error_named("Error: tool call aborted", name, code)
+            .frames()
+    };
+    let fold = |log: &str| {
+        let loaded = deck::source::load_bytes("x", log.as_bytes()).unwrap();
+        crate::common::fold_records(&loaded.sessions[0].records)
+    };
+    for code in ["ABORTED", "ABORTED_BEFORE_DISPATCH"] {
+        let log = call("AbortError", code);
+        let t = fold(&log);
+        assert_eq!(
+            t.cards()[0].status,
+            deck::session::Status::Cancelled,
+            "{code}"
+        );
+        assert_eq!(t.error_count(), 0);
+        let mut screen = deck::testing::Screen::open(&log, 80, 8, "dark").unwrap();
+        let text = screen.text();
+        assert!(
+            text.contains("⊘ $ for i in 1 2 3; do sleep 9; done"),
+            "{text}"
+        );
+        assert!(text.contains("cancelled"), "{text}");
+        assert!(text.contains("Three slow sleeps"), "{text}");
+        assert!(!text.contains("error"), "{text}");
+    }
+    // Any other error stays an error.
+    let t = fold(&call("Error", "EPERM"));
+    assert_eq!(t.cards()[0].status, deck::session::Status::Error);
+    assert_eq!(t.error_count(), 1);
+}
