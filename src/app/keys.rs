@@ -246,7 +246,7 @@ pub const TABLE: &[Row] = &[
         shown: Some("0–9"),
         ..row(P::Transcript, DIGITS, A::Jump(0), "jump to 0–90 %", "player")
     },
-    row(P::Transcript, &[c('.')], A::StepForward, "step one event (paused)", "player"),
+    row(P::Transcript, &[c('.')], A::StepForward, "step to the next change (paused)", "player"),
     row(P::Transcript, &[c(',')], A::StepBack, "", "player"),
     row(P::Transcript, &[c('S')], A::Sessions, "switch session (deck connect)", "other"),
     row(P::Transcript, &[c('t')], A::CycleTheme, "next theme", "other"),

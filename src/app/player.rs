@@ -351,16 +351,33 @@ impl Player {
         self.seek_ms(self.clock as i64 + delta);
     }
 
-    /// Step one record forward (pauses).
+    /// Step forward to the next record that changes what the transcript
+    /// shows (pauses): records it does not show are gone past.
     pub fn step_forward(&mut self) {
         self.playing = false;
-        self.seek_records(self.pos + 1);
+        let n = self.records.len();
+        while self.pos < n {
+            let before = activity(&self.transcript);
+            self.seek_records(self.pos + 1);
+            let after = activity(&self.transcript);
+            if changes(&self.records[self.pos - 1], before, after) {
+                break;
+            }
+        }
     }
 
-    /// Step one record back (pauses).
+    /// Step back to the state before the last record that changed what the
+    /// transcript shows (pauses).
     pub fn step_back(&mut self) {
         self.playing = false;
-        self.seek_records(self.pos.saturating_sub(1));
+        while self.pos > 0 {
+            let after = activity(&self.transcript);
+            self.seek_records(self.pos - 1);
+            let before = activity(&self.transcript);
+            if changes(&self.records[self.pos], before, after) {
+                break;
+            }
+        }
     }
 
     /// Jump to the first record whose event seq is > `seq`… i.e. the state after event `seq`.
@@ -383,3 +400,24 @@ impl Player {
 
 #[cfg(test)]
 mod tests;
+
+/// The live activity a status bar shows: queued and steering messages,
+/// jobs.
+fn activity(t: &Transcript) -> Activity {
+    (t.queued(), t.steering(), t.jobs())
+}
+
+/// The live activity before and after a record.
+type Activity = (usize, usize, (usize, usize));
+
+/// Did folding `record` change what is shown? A queue or jobs frame only
+/// when the counts moved; another record when the transcript shows it at
+/// all.
+fn changes(record: &Record, before: Activity, after: Activity) -> bool {
+    match record {
+        Record::Frame { kind, .. } if kind == "session/queue" || kind == "session/jobs" => {
+            before != after
+        }
+        r => Transcript::shows(r),
+    }
+}

@@ -333,6 +333,10 @@ impl App {
     }
 
     fn player_action(&mut self, a: Action) {
+        if matches!(a, Action::StepForward | Action::StepBack) && self.shown.player.is_some() {
+            self.step(a == Action::StepForward);
+            return;
+        }
         let Some(p) = self.shown.player.as_mut() else {
             self.message = Some("not a replay: player keys need `deck replay`".into());
             return;
@@ -348,8 +352,6 @@ impl App {
             Action::SeekForwardFar => p.seek_by_ms(dur / 10),
             Action::SeekBackFar => p.seek_by_ms(-dur / 10),
             Action::Jump(d) => p.seek_fraction(f64::from(d) / 10.0),
-            Action::StepForward => p.step_forward(),
-            Action::StepBack => p.step_back(),
             _ => {}
         }
         let after = p.position();
@@ -377,6 +379,52 @@ impl App {
         if seek {
             self.unseen = 0;
         }
+    }
+
+    /// `.` / `,`: step the player (paused) until the screen changes: the
+    /// player goes past records the transcript does not show, and this
+    /// past those that change nothing on screen (an empty block opening,
+    /// a card below the view …), so every press shows something new, or
+    /// reaches an end.
+    fn step(&mut self, forward: bool) {
+        let before = self.look();
+        loop {
+            let Some(p) = self.shown.player.as_mut() else {
+                return;
+            };
+            let from = p.position();
+            if forward {
+                p.step_forward();
+            } else {
+                p.step_back();
+            }
+            let to = p.position();
+            if to == from {
+                return;
+            }
+            self.after_player_moved(from, to, !forward);
+            if self.look() != before {
+                return;
+            }
+        }
+    }
+
+    /// What a step must change: the transcript's rows on screen and the
+    /// status bar (but the player's position, which every record moves).
+    fn look(&mut self) -> (Vec<crate::text::Line>, String) {
+        self.prepare(ratatui::layout::Rect::new(0, 0, self.width, self.height));
+        let mut rows: Vec<crate::text::Line> = self
+            .screen
+            .iter()
+            .map(|(_, _, l)| l.clone().unwrap_or_default())
+            .collect();
+        // Blank rows at the end look like no rows.
+        while rows.last().is_some_and(|l| l.text().trim().is_empty()) {
+            rows.pop();
+        }
+        let mut status = self.status();
+        status.position = None;
+        (rows, format!("{status:?}"))
     }
 
     /// A click on the player's timeline: seek to that point of it.

@@ -84,6 +84,32 @@ impl Transcript {
         self.push_diagnostic(Diagnostic::new(origin, reason, raw));
     }
 
+    /// True when folding `record` can change what the transcript shows: a
+    /// folded event, an event deck must report (unknown, not ignorable), a
+    /// frame the fold reads, a diagnostic. False for the rest (`step/start`,
+    /// `request/header`, the live client's frames …): the player's steps go
+    /// past them.
+    pub fn shows(record: &Record) -> bool {
+        match record {
+            Record::Event { event, .. } => match &event.kind {
+                EventKind::Declared(_) => false,
+                EventKind::Other(_) => !event.ignorable,
+                _ => true,
+            },
+            Record::Frame { kind, .. } => matches!(
+                kind.as_str(),
+                "approval/requested"
+                    | "approval/resolved"
+                    | "question/requested"
+                    | "question/resolved"
+                    | "session/queue"
+                    | "session/jobs"
+                    | "stream/error"
+            ),
+            Record::Diagnostic(_) => true,
+        }
+    }
+
     fn apply_frame(&mut self, kind: &str, rpc_id: Option<&str>, payload: &Value, origin: Origin) {
         match kind {
             "approval/requested" => {

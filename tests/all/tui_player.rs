@@ -62,3 +62,50 @@ fn a_click_on_the_timeline_seeks_there() {
     app.update(click(79));
     assert_eq!(app.player().unwrap().clock_ms(), dur);
 }
+
+#[test]
+fn every_step_changes_the_screen() {
+    let mut app = replayer_sized(&tour_path(), Some(0.0), 100, 30);
+    // The screen but the timeline and the player's position in the status
+    // bar, which move with every record, shown or not.
+    let shown = |app: &mut deck::app::App| {
+        let s = screen(app);
+        let mut rows: Vec<String> = s.lines().map(str::to_string).collect();
+        let status = rows.pop().unwrap_or_default();
+        rows.pop();
+        let status = match (status.find("event "), status.find('×')) {
+            (Some(a), Some(b)) if a < b => format!("{}{}", &status[..a], &status[b..]),
+            _ => status,
+        };
+        rows.push(status);
+        rows.join("\n")
+    };
+    let end = app.player().unwrap().len();
+    let mut steps = 0;
+    let mut before = shown(&mut app);
+    while app.player().unwrap().position() < end {
+        app.update(ch('.'));
+        let now = shown(&mut app);
+        let pos = app.player().unwrap().position();
+        assert!(
+            pos == end || now != before,
+            "`.` to record {pos} drew nothing new"
+        );
+        before = now;
+        steps += 1;
+    }
+    assert!(steps > 20, "{steps}");
+    let mut back = 0;
+    while app.player().unwrap().position() > 0 {
+        app.update(ch(','));
+        let now = shown(&mut app);
+        let pos = app.player().unwrap().position();
+        assert!(
+            pos == 0 || now != before,
+            "`,` to record {pos} drew nothing new"
+        );
+        before = now;
+        back += 1;
+    }
+    assert!(back > 20, "{back}");
+}

@@ -67,9 +67,21 @@ fn seeking_back_refolds_to_the_same_state() {
     assert_eq!(p.transcript().items(), direct.items());
     p.seek_fraction(0.5);
     assert_eq!(p.position(), 2500);
+    // Steps go past what shows nothing (step/start): back to before the
+    // turn/start of record 2490, then of 2480; forward to just after it.
     p.step_back();
-    assert_eq!(p.position(), 2499);
+    assert_eq!(p.position(), 2490);
     assert!(!p.playing);
+    p.step_back();
+    assert_eq!(p.position(), 2480);
+    p.step_forward();
+    assert_eq!(p.position(), 2481);
+    p.seek_records(4995);
+    p.step_forward();
+    assert_eq!(p.position(), 5000, "nothing left that shows: the end");
+    p.seek_records(5);
+    p.step_back();
+    assert_eq!(p.position(), 0);
     p.seek_seq(9);
     assert_eq!(p.position(), 10);
     p.seek_by_ms(-1_000_000);
