@@ -220,7 +220,7 @@ impl Theme {
 
     /// No styles at all: what `no-color` is, when even built-in themes
     /// could not be read (they are tested to parse).
-    fn plain() -> Theme {
+    pub(crate) fn plain() -> Theme {
         Theme {
             name: "no-color".into(),
             syntax: None,

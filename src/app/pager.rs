@@ -113,7 +113,9 @@ impl PagerPart {
                     "no match".into()
                 });
             }
-            Action::Copy | Action::CopyTarget | Action::CycleTheme => return Outcome::App(a),
+            Action::Copy | Action::CopyTarget | Action::CopyRaw | Action::CycleTheme => {
+                return Outcome::App(a);
+            }
             _ => {}
         }
         Outcome::Stay

@@ -17,6 +17,17 @@ use crate::view::list::Anchor;
 use crate::view::status;
 use crate::view::transcript::item_text;
 
+/// What `y`, `Y` and `c` copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Copied {
+    /// The item's text as deck shows it at full density.
+    Shown,
+    /// A card's raw output, sanitised.
+    Raw,
+    /// A card's command, path or URL.
+    Target,
+}
+
 impl App {
     /// A key with no overlay open: `deck connect`'s keys first (the
     /// message field's while it has the keys), then the transcript's.
@@ -186,7 +197,7 @@ impl App {
         }
     }
 
-    fn copy(&mut self, target: bool) -> Vec<Effect> {
+    fn copy(&mut self, what: Copied) -> Vec<Effect> {
         let Some(item) = self.focused_item() else {
             return Vec::new();
         };
@@ -194,16 +205,14 @@ impl App {
         let Some(it) = t.items().get(item) else {
             return Vec::new();
         };
-        let text = if target {
-            match it {
-                Item::Tool(i) => t
-                    .cards()
-                    .get(*i)
-                    .and_then(|c| crate::cards::plain::target(c)),
-                _ => None,
-            }
-        } else {
-            Some(item_text(t, it))
+        let card = match it {
+            Item::Tool(i) => t.cards().get(*i),
+            _ => None,
+        };
+        let text = match what {
+            Copied::Shown => Some(item_text(t, it)),
+            Copied::Target => card.and_then(|c| crate::cards::plain::target(c)),
+            Copied::Raw => card.and_then(|c| crate::cards::plain::raw_output(c)),
         };
         match text {
             Some(s) if !s.is_empty() => {
@@ -220,8 +229,9 @@ impl App {
     /// What the app does for its parts: copy, themes, a new session.
     pub(super) fn app_action(&mut self, a: Action) -> Vec<Effect> {
         match a {
-            Action::Copy => self.copy(false),
-            Action::CopyTarget => self.copy(true),
+            Action::Copy => self.copy(Copied::Shown),
+            Action::CopyTarget => self.copy(Copied::Target),
+            Action::CopyRaw => self.copy(Copied::Raw),
             Action::CycleTheme => {
                 self.looks.idx = (self.looks.idx + 1) % self.looks.themes.len();
                 self.message = Some(format!("theme {}", self.theme().name));
@@ -306,7 +316,9 @@ impl App {
                     self.message = Some("no more turns".into());
                 }
             }
-            Action::Copy | Action::CopyTarget | Action::CycleTheme => return self.app_action(a),
+            Action::Copy | Action::CopyTarget | Action::CopyRaw | Action::CycleTheme => {
+                return self.app_action(a);
+            }
             Action::Help => self.modal = Modal::Help(super::help::Help::new(None)),
             Action::Sessions => {
                 // Connected, an empty list still offers `n` (a new session).

@@ -27,7 +27,7 @@ pub fn plain_text(card: &ToolCard) -> String {
                 out.push(d.clone());
             }
             if let Some(o) = &t.output {
-                out.push(o.clone());
+                out.push(shown_output(o));
             }
             match (t.exit_code, &t.signal) {
                 (_, Some(s)) => out.push(format!("[killed by signal: {s}]")),
@@ -120,7 +120,32 @@ pub fn plain_text(card: &ToolCard) -> String {
     )
 }
 
-/// The card's command, path or URL (what `Y` copies).
+/// Terminal output as deck shows it: sequences interpreted, `\r` redraws
+/// resolved, wiped screens kept (the emulator of the terminal card).
+fn shown_output(output: &str) -> String {
+    let mut lines = Vec::new();
+    crate::text::ansi::lines_into(
+        output,
+        &crate::theme::Theme::plain(),
+        ratatui::style::Style::default(),
+        &mut |l| lines.push(l.text()),
+    );
+    lines.join("\n")
+}
+
+/// The card's raw output, sanitised (what `Y` copies): a terminal card's
+/// output as the tool wrote it, every `\r` step kept, escape sequences
+/// taken out whole; else the result's text.
+pub fn raw_output(card: &ToolCard) -> Option<String> {
+    let r = resolve(card);
+    let raw = match &r.view {
+        View::Terminal(t) if t.output.is_some() => t.output.clone(),
+        _ => card.result.as_ref().map(|res| res.text()),
+    }?;
+    Some(sanitize::strip_sequences(&raw)).filter(|s| !s.trim().is_empty())
+}
+
+/// The card's command, path or URL (what `c` copies).
 pub fn target(card: &ToolCard) -> Option<String> {
     let r = resolve(card);
     let t = match &r.view {

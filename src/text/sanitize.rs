@@ -157,6 +157,60 @@ pub fn strip_controls(s: &str) -> String {
         .collect()
 }
 
+/// Terminal output with its escape sequences taken out whole (CSI, OSC,
+/// DCS/APC/PM/SOS strings, two-byte escapes), carriage returns as line
+/// breaks, then every other control stripped as in [`strip_controls`]:
+/// the raw output, safe to paste, with no `[1m[32m` debris.
+pub fn strip_sequences(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.next() {
+                // CSI: parameters and intermediates, then a final byte.
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('\u{40}'..='\u{7e}').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // Strings, ended by BEL or ST (ESC \).
+                Some(']' | 'P' | '_' | '^' | 'X') => {
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' || c == '\u{9c}' {
+                            break;
+                        }
+                        if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                            chars.next();
+                            break;
+                        }
+                    }
+                }
+                // A two-byte escape (ESC 7, ESC c, ESC ( B …).
+                Some('(' | ')' | '*' | '+' | '#' | '%') => {
+                    chars.next();
+                }
+                _ => {}
+            },
+            '\u{9b}' => {
+                for c in chars.by_ref() {
+                    if ('\u{40}'..='\u{7e}').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    out.push('\n');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    strip_controls(&out)
+}
+
 #[cfg(any(test, feature = "internals"))]
 /// True if `s` contains nothing the sanitizer would change.
 pub fn is_clean(s: &str) -> bool {
@@ -166,6 +220,19 @@ pub fn is_clean(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sequences_go_out_whole() {
+        let raw = "\u{1b}[1m\u{1b}[32m   Compiling\u{1b}[0m deck\r\n[0/2]\r[1/2]\r[2/2]\n\
+                   \u{1b}]8;;https://x\u{7}link\u{1b}]8;;\u{1b}\\ \u{1b}(Bdone\u{7}\u{9b}31mred";
+        assert_eq!(
+            strip_sequences(raw),
+            "   Compiling deck\n[0/2]\n[1/2]\n[2/2]\nlink doneredx".replace("x", "")
+        );
+        assert!(is_clean(&strip_sequences(raw).replace('\n', "")));
+        // An escape cut off at the end takes nothing else with it.
+        assert_eq!(strip_sequences("ok\u{1b}["), "ok");
+    }
 
     #[test]
     fn escape_sequences_are_visible() {

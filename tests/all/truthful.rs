@@ -184,3 +184,38 @@ fn a_cancelled_call_keeps_its_card_and_is_no_error() {
     assert_eq!(t.cards()[0].status, deck::session::Status::Error);
     assert_eq!(t.error_count(), 1);
 }
+
+#[test]
+fn copy_takes_the_text_as_shown_and_the_raw_output_without_debris() {
+    use crate::common::tui::{ch, themes};
+    use deck::app::{App, Effect, Msg};
+    let output = "\u{1b}[1m\u{1b}[32m   Compiling\u{1b}[0m deck v0.1.0\r\n\
+                  [0/120]\r[60/120]\r[120/120]\n\u{1b}]8;;https://x\u{7}docs\u{1b}]8;;\u{7}\n";
+    let log = ToolCard::new("bash")
+        .arguments(json!({"command": "cargo build"}))
+        .result_view(json!({"card": "terminal", "title": "cargo build",
+                            "output": output, "exitCode": 0}))
+        .output(output)
+        .frames();
+    let loaded = deck::source::load_bytes("x", log.as_bytes()).unwrap();
+    let t = crate::common::fold_records(&loaded.sessions[0].records);
+    let mut app = App::viewer("x".into(), t, themes());
+    app.update(Msg::Resize(80, 20));
+    app.update(ch('g'));
+    let copied = |app: &mut App, key: char| match app.update(ch(key)).first() {
+        Some(Effect::Copy(text)) => text.clone(),
+        fx => panic!("{key}: {fx:?}"),
+    };
+    assert_eq!(
+        copied(&mut app, 'y'),
+        "cargo build\n   Compiling deck v0.1.0\n[120/120]\ndocs\n[exit code: 0]"
+    );
+    assert_eq!(
+        copied(&mut app, 'Y'),
+        "   Compiling deck v0.1.0\n[0/120]\n[60/120]\n[120/120]\ndocs\n"
+    );
+    assert_eq!(copied(&mut app, 'c'), "cargo build");
+    // The same text a plain export of the card holds.
+    let plain = deck::cards::plain::plain_text(&app.transcript().cards()[0]);
+    assert!(!plain.contains("[1m") && !plain.contains("[0m"), "{plain}");
+}

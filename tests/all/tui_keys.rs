@@ -282,15 +282,15 @@ fn y_copies_the_card_text_and_capital_y_its_target() {
     assert!(text.contains("README.md") && text.ends_with("[exit code: 0]"));
     assert!(!text.contains('│') && !text.contains('✓'), "{text}");
     assert!(app.message().unwrap().starts_with("copied "));
-    assert_eq!(app.update(ch('Y'))[0], Effect::Copy("ls -la".into()));
+    assert_eq!(app.update(ch('c'))[0], Effect::Copy("ls -la".into()));
     goto(&mut app, card_item(&t, "Read /workspace/demo/notes.md"));
     assert_eq!(
-        app.update(ch('Y'))[0],
+        app.update(ch('c'))[0],
         Effect::Copy("/workspace/demo/notes.md".into())
     );
     goto(&mut app, card_item(&t, "http://127.0.0.1"));
     assert_eq!(
-        app.update(ch('Y'))[0],
+        app.update(ch('c'))[0],
         Effect::Copy("http://127.0.0.1:18431/page.html".into())
     );
     // A user message has text but no target.
@@ -299,6 +299,8 @@ fn y_copies_the_card_text_and_capital_y_its_target() {
         panic!()
     };
     assert!(text.starts_with("[capture-turn-1] Please take a tour"));
+    assert_eq!(app.update(ch('c')), vec![Effect::Redraw]);
+    assert_eq!(app.message(), Some("nothing to copy"));
     assert_eq!(app.update(ch('Y')), vec![Effect::Redraw]);
     assert_eq!(app.message(), Some("nothing to copy"));
 }
