@@ -268,10 +268,15 @@ impl<'a> Painter<'a> {
                 (None, None) => continue,
             };
             let nums = [
-                row.old.as_ref().map(|c| c.index + 1),
-                row.new.as_ref().map(|c| c.index + 1),
+                row.old.as_ref().and_then(|c| self.model.number(c.index)),
+                row.new.as_ref().and_then(|c| self.model.number(c.index)),
             ];
-            out.extend(self.cell_rows(old_side, cell, &nums, digits, width, false));
+            let nums: &[Option<usize>] = if self.model.start.is_some() {
+                &nums
+            } else {
+                &[]
+            };
+            out.extend(self.cell_rows(old_side, cell, nums, digits, width, false));
         }
         out
     }
@@ -287,7 +292,13 @@ impl<'a> Painter<'a> {
             let side = |old_side: bool, cell: &Option<Cell>, w: usize| -> Vec<Line> {
                 match cell {
                     Some(c) => {
-                        self.cell_rows(old_side, c, &[Some(c.index + 1)], digits, w, old_side)
+                        let n = [self.model.number(c.index)];
+                        let nums: &[Option<usize>] = if self.model.start.is_some() {
+                            &n
+                        } else {
+                            &[]
+                        };
+                        self.cell_rows(old_side, c, nums, digits, w, old_side)
                     }
                     None => Vec::new(),
                 }

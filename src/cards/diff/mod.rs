@@ -182,7 +182,8 @@ fn file_lines(
     let muted = theme.style(Role::Muted);
     let side_by_side = width >= SIDE_BY_SIDE_WIDTH;
     let path = &v.diffs[run.start].path;
-    let mut lines = file_header(&v.diffs[run.start], ctx);
+    let placed = models[run.clone()].iter().all(|m| m.start.is_some());
+    let mut lines = file_header(&v.diffs[run.start], placed, ctx);
     let digits = models[run.clone()]
         .iter()
         .map(|m| m.max_line_number())
@@ -223,12 +224,15 @@ fn file_lines(
     lines
 }
 
-/// The path line of a file (a new file says so).
-fn file_header(d: &FileDiff, ctx: &Ctx) -> Vec<Line> {
+/// The path line of a file (a new file says so; so do hunks whose place in
+/// the file is not known: `lines unknown`, and their rows have no numbers).
+fn file_header(d: &FileDiff, placed: bool, ctx: &Ctx) -> Vec<Line> {
     let theme = ctx.theme;
     let mut l = Line::styled(sanitize::inline(&d.path), theme.style(Role::DiffFile));
     if d.old_text.is_none() {
         l.push_str(" (new file)", theme.style(Role::Muted));
+    } else if !placed {
+        l.push_str(" · lines unknown", theme.style(Role::Muted));
     }
     wrap::words(&l, ctx.width.max(1))
 }
@@ -280,26 +284,28 @@ mod tests {
     }
 
     #[test]
-    fn hunks_are_separated_and_numbered() {
+    fn hunks_are_separated_and_numbered_only_where_known() {
         let theme = Theme::dark();
         let ctx = Ctx::new(80, &theme, Density::Full);
         let b = body(&multi_hunk(), &ctx);
         let t: Vec<String> = texts(&b).iter().map(|l| l.trim_end().to_string()).collect();
-        assert_eq!(t[0], "src/a.txt");
+        // Snippets whose place in the file is unknown: no numbers at all.
+        assert_eq!(t[0], "src/a.txt · lines unknown");
         assert_eq!(
             t.iter().filter(|l| l.as_str() == SEPARATOR_TEXT).count(),
             1,
             "{t:#?}"
         );
-        assert!(t.contains(&" 3    - line 3".to_string()), "{t:#?}");
-        assert!(t.contains(&"    3 + line three".to_string()), "{t:#?}");
-        assert!(t.contains(&"25    - line 25".to_string()), "{t:#?}");
-        assert!(t.contains(&"   25 + line 25 changed".to_string()), "{t:#?}");
+        assert!(t.contains(&"- line 3".to_string()), "{t:#?}");
+        assert!(t.contains(&"+ line three".to_string()), "{t:#?}");
+        assert!(t.contains(&"- line 25".to_string()), "{t:#?}");
+        assert!(!t.iter().any(|l| l.starts_with(char::is_numeric)), "{t:#?}");
+        assert!(t.contains(&"+ line 25 changed".to_string()), "{t:#?}");
         assert_eq!(t.last().unwrap(), "+2 −2 · 1 file");
         // Three context lines on each side of a change.
         let sep = t.iter().position(|l| l == SEPARATOR_TEXT).unwrap();
-        assert_eq!(t[sep - 1], " 6  6   line 6");
-        assert_eq!(t[sep + 1], "22 22   line 22");
+        assert_eq!(t[sep - 1], "  line 6");
+        assert_eq!(t[sep + 1], "  line 22");
     }
 
     const SEPARATOR_TEXT: &str = layout::SEPARATOR;
@@ -398,6 +404,7 @@ mod tests {
             None,
             "# New doc\n\nTODO: fill this in\n",
         )]);
+        // A new file starts at line 1: those numbers are true.
         let t = texts(&body(&v, &ctx));
         assert_eq!(t[0], "docs/new.md (new file)");
         assert_eq!(t[1].trim_end(), "  1 + # New doc");
@@ -412,7 +419,12 @@ mod tests {
         let ctx = Ctx::new(60, &theme, Density::Full);
         let v = view(vec![fd("a.md", Some("x"), "y"), fd("a.md", Some("p"), "q")]);
         let t = texts(&body(&v, &ctx));
-        assert_eq!(t.iter().filter(|l| l.as_str() == "a.md").count(), 1);
+        assert_eq!(
+            t.iter()
+                .filter(|l| l.as_str() == "a.md · lines unknown")
+                .count(),
+            1
+        );
         assert_eq!(t.iter().filter(|l| l.as_str() == SEPARATOR_TEXT).count(), 1);
         assert_eq!(outcome(&v).as_deref(), Some("+2 −2"));
     }
@@ -431,8 +443,8 @@ mod tests {
         let t = texts(&wide);
         let row = t.iter().find(|l| l.contains("draft")).unwrap();
         let (left, right) = row.split_once(" │ ").unwrap();
-        assert!(left.starts_with("2 - status: draft"), "{row:?}");
-        assert!(right.starts_with("2 + status: reviewed"), "{row:?}");
+        assert!(left.starts_with("- status: draft"), "{row:?}");
+        assert!(right.starts_with("+ status: reviewed"), "{row:?}");
         assert_eq!(unicode_width::UnicodeWidthStr::width(left), 78);
         for l in &wide.lines {
             assert!(l.width() <= 160);
@@ -471,7 +483,7 @@ mod tests {
         let v = view(vec![fd("a.txt", Some("short\n"), &format!("{long}\n"))]);
         let t = texts(&body(&v, &ctx));
         let first = t.iter().position(|l| l.contains("+ xxx")).unwrap();
-        assert!(t[first + 1].starts_with("  ↪ + xxx"), "{t:#?}");
+        assert!(t[first + 1].starts_with("↪ + xxx"), "{t:#?}");
     }
 
     #[test]

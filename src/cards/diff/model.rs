@@ -83,6 +83,10 @@ pub struct FileModel {
     pub removed: usize,
     /// Why the diff is approximate, when it is.
     pub approximate: Option<String>,
+    /// The file's line number of the texts' first line, when known: 1 for a
+    /// new file; `None` for a snippet whose place in the file the session
+    /// does not show (the gutter then has no numbers: none is invented).
+    pub start: Option<usize>,
 }
 
 impl FileModel {
@@ -120,16 +124,27 @@ impl FileModel {
             added,
             removed,
             approximate,
+            start: old.is_none().then_some(1),
         }
     }
 
-    /// Largest line number shown (for the gutter's width).
+    /// The file's line number of line `index` (0-based) of either text,
+    /// when the texts' place in the file is known.
+    pub fn number(&self, index: usize) -> Option<usize> {
+        self.start.map(|s| s + index)
+    }
+
+    /// Largest line number shown (for the gutter's width); 0 when the
+    /// numbers are unknown.
     pub fn max_line_number(&self) -> usize {
+        let Some(start) = self.start else {
+            return 0;
+        };
         let last = |ops: &Vec<DiffOp>| {
             ops.last()
                 .map_or(0, |op| op.old_range().end.max(op.new_range().end))
         };
-        self.hunks.iter().map(last).max().unwrap_or(0)
+        self.hunks.iter().map(last).max().unwrap_or(0) + start - 1
     }
 }
 
