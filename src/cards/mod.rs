@@ -423,7 +423,9 @@ fn draw(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Vec<Line> {
 fn draw_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
     // A diff's files are diffed once, for the header and the body.
     let models = match &resolved.view {
-        View::Diff(v) if ctx.width > 0 && ctx.density != Density::Line => Some(diff::Models::of(v)),
+        View::Diff(v) if ctx.width > 0 && ctx.density != Density::Line => {
+            Some(diff::Models::of(v).placed(&card.placements))
+        }
         _ => None,
     };
     let parts = Tagged {

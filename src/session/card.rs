@@ -307,6 +307,9 @@ pub struct ToolCard {
     pub result_view: Option<AttachedView>,
     pub result: Option<ToolResult>,
     pub status: Status,
+    /// Where each file entry of the drawn diff view starts in its file
+    /// (1-based), when the session shows it; empty for other cards.
+    pub placements: Vec<Option<usize>>,
     /// Bumped on every change (for render caches).
     pub rev: u64,
 }
@@ -328,6 +331,7 @@ impl ToolCard {
             result_view: None,
             result: None,
             status: Status::Pending,
+            placements: Vec::new(),
             rev: 0,
         }
     }

@@ -11,6 +11,7 @@
 //! the fold's indexes.
 
 mod card;
+mod files;
 mod items;
 mod messages;
 mod presenter;

@@ -36,6 +36,8 @@ pub(super) struct State {
     /// Cards whose status is bad (kept as statuses change: the status bar
     /// shows it every frame).
     pub(super) bad: usize,
+    /// What the session has shown of each file (to place diff snippets).
+    pub(super) files: super::files::Files,
 }
 
 impl State {

@@ -155,6 +155,9 @@ impl Transcript {
         card.rev += 1;
         let now_bad = card.status.is_bad();
         self.state.count_bad(was_bad, now_bad);
+        if let Some(placements) = super::files::settle(&mut self.state.files, &self.cards, i) {
+            Arc::make_mut(&mut self.cards[i]).placements = placements;
+        }
         self.prompt_result(&call_id);
     }
 }

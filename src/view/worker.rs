@@ -229,6 +229,7 @@ mod tests {
                 None,
             )),
             status: Status::Ok,
+            placements: Vec::new(),
             rev: 1,
         }
     }

@@ -219,3 +219,135 @@ fn copy_takes_the_text_as_shown_and_the_raw_output_without_debris() {
     let plain = deck::cards::plain::plain_text(&app.transcript().cards()[0]);
     assert!(!plain.contains("[1m") && !plain.contains("[0m"), "{plain}");
 }
+
+/// The frames of one settled call: its call (with `view` as the call's
+/// view) and its result, seqs from `seq`.
+fn call_frames(
+    seq: u64,
+    id: &str,
+    tool: &str,
+    view: serde_json::Value,
+    ok: bool,
+) -> Vec<deck::wire::Record> {
+    use crate::common::build::{call_data, event, frame, in_turn, rec, result_data, text};
+    vec![
+        rec(frame(
+            event(
+                "tool/call",
+                seq,
+                1_000 + seq as i64,
+                in_turn(call_data(id, tool, "{}")),
+            ),
+            Some(("call", view)),
+        )),
+        rec(frame(
+            event(
+                "tool/result",
+                seq + 1,
+                1_001 + seq as i64,
+                in_turn(result_data(
+                    id,
+                    json!([text(if ok { "ok" } else { "failed" })]),
+                    !ok,
+                )),
+            ),
+            None,
+        )),
+    ]
+}
+
+fn diff_view(path: &str, old: &str, new: &str) -> serde_json::Value {
+    json!({"card": "diff", "title": format!("Edit {path}"),
+           "diffs": [{"path": path, "oldText": old, "newText": new}]})
+}
+
+#[test]
+fn diff_rows_carry_the_files_real_line_numbers_when_the_session_shows_them() {
+    // Lines 40–44 of a file read, then an edit inside them, then an edit
+    // of what the first edit left, then one of a snippet found twice.
+    let read = json!({"card": "read", "path": "src/lib.rs", "offset": 39, "totalLines": 90,
+    "lines": [
+        {"number": 40, "text": "fn a() {"},
+        {"number": 41, "text": "    one();"},
+        {"number": 42, "text": "}"},
+        {"number": 43, "text": "fn b() {"},
+        {"number": 44, "text": "}"},
+    ]});
+    let mut records = call_frames(1, "r", "read", read, true);
+    records.extend(call_frames(
+        3,
+        "e1",
+        "edit",
+        diff_view(
+            "src/lib.rs",
+            "    one();\n}\n",
+            "    one();\n    two();\n}\n",
+        ),
+        true,
+    ));
+    records.extend(call_frames(
+        5,
+        "e2",
+        "edit",
+        diff_view("src/lib.rs", "fn b() {\n}\n", "fn b() {\n    three();\n}\n"),
+        true,
+    ));
+    records.extend(call_frames(
+        7,
+        "e3",
+        "edit",
+        diff_view("src/lib.rs", "}\n", "};\n"),
+        true,
+    ));
+    records.extend(call_frames(
+        9,
+        "e4",
+        "edit",
+        diff_view("src/other.rs", "x\n", "y\n"),
+        true,
+    ));
+    let t = crate::common::fold_records(&records);
+    let placements: Vec<_> = t.cards().iter().map(|c| c.placements.clone()).collect();
+    assert_eq!(
+        placements,
+        vec![
+            vec![],
+            vec![Some(41)],
+            vec![Some(44)],
+            vec![None],
+            vec![None]
+        ],
+        "read; inside the read; after the first edit moved it down a line; twice; never read"
+    );
+    let text = deck::headless::render(
+        &t,
+        &deck::theme::Theme::dark(),
+        &deck::headless::LayoutOptions::new(80, Density::Full),
+        None,
+        deck::headless::Format::Text,
+    );
+    for want in [
+        "│ 41 41       one();",
+        "│    42 +     two();",
+        "│ 42 43   }",
+        "│ 44 44   fn b() {",
+        "│    45 +     three();",
+        "│ src/lib.rs · lines unknown",
+        "│ src/other.rs · lines unknown",
+    ] {
+        assert!(text.contains(want), "{want:?} not in\n{text}");
+    }
+    // Side by side, the same numbers.
+    let wide = deck::headless::render(
+        &t,
+        &deck::theme::Theme::dark(),
+        &deck::headless::LayoutOptions::new(170, Density::Full),
+        None,
+        deck::headless::Format::Text,
+    );
+    assert!(wide.contains("44   fn b() {"), "{wide}");
+    assert!(wide.contains("45 +     three();"), "{wide}");
+    // The player folds the same: placed the same at any point.
+    let half = crate::common::fold_records(&records[..6]);
+    assert_eq!(half.cards()[2].placements, vec![Some(44)]);
+}

@@ -90,6 +90,17 @@ impl Models {
     pub fn of(v: &DiffView) -> Models {
         Models(compute(v))
     }
+
+    /// The files' diffs numbered from where the session placed each entry
+    /// (a card's `placements`, one per entry; a new file starts at 1).
+    pub fn placed(mut self, placements: &[Option<usize>]) -> Models {
+        for (m, p) in self.0.iter_mut().zip(placements) {
+            if m.start.is_none() {
+                m.start = *p;
+            }
+        }
+        self
+    }
 }
 
 pub fn outcome(v: &DiffView) -> Option<String> {
