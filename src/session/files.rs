@@ -161,6 +161,11 @@ fn split(text: &str) -> Vec<String> {
     lines
 }
 
+/// Line comparisons one search may make: past it the snippet is left
+/// unplaced (a file of one repeated line and a snippet of many would
+/// otherwise cost their product).
+const MAX_COMPARISONS: usize = 4_000_000;
+
 /// Where `needle` occurs in `model` as consecutive known lines, when it
 /// occurs exactly once (0-based).
 fn find_once(model: &[Option<String>], needle: &[String]) -> Option<usize> {
@@ -169,14 +174,19 @@ fn find_once(model: &[Option<String>], needle: &[String]) -> Option<usize> {
         return None;
     }
     let mut found = None;
+    let mut budget = MAX_COMPARISONS;
     for i in 0..=model.len() - needle.len() {
         if model[i].as_ref() != Some(first) {
             continue;
         }
-        let whole = needle
-            .iter()
-            .zip(&model[i..])
-            .all(|(n, m)| m.as_ref() == Some(n));
+        let mut whole = true;
+        for (n, m) in needle.iter().zip(&model[i..]) {
+            budget = budget.checked_sub(1)?;
+            if m.as_ref() != Some(n) {
+                whole = false;
+                break;
+            }
+        }
         if whole {
             if found.is_some() {
                 return None;
@@ -209,6 +219,18 @@ mod tests {
         let holes = vec![Some("a".into()), None, Some("c".into())];
         assert_eq!(find_once(&holes, &needle(&["a", "b"])), None, "a hole");
         assert_eq!(find_once(&holes, &needle(&["c"])), Some(2));
+    }
+
+    #[test]
+    fn a_search_that_would_cost_too_much_places_nothing() {
+        let same: Vec<Option<String>> = (0..20_000).map(|_| Some("x".to_string())).collect();
+        let mut model = same.clone();
+        model.push(Some("end".into()));
+        let mut snippet: Vec<String> = (0..1_000).map(|_| "x".to_string()).collect();
+        snippet.push("end".into());
+        // Found once, but only after ~20M comparisons: given up.
+        assert_eq!(find_once(&model, &snippet), None);
+        assert_eq!(find_once(&model[19_000..], &snippet), Some(0));
     }
 
     #[test]
