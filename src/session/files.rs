@@ -40,7 +40,40 @@ fn drawn<'a>(card: &'a ToolCard, tag: &str) -> Option<&'a AttachedView> {
     [&card.result_view, &card.call_view]
         .into_iter()
         .flatten()
-        .find(|v| v.tag().as_deref() == Some(tag))
+        .find(|v| is_tag(v, tag))
+}
+
+/// Does the card draw a read or a diff view (the only ones that matter
+/// here)? One look at each view.
+fn drawn_any(card: &ToolCard) -> bool {
+    [&card.result_view, &card.call_view]
+        .into_iter()
+        .flatten()
+        .any(|v| match first_key_tag(v.raw.as_str()) {
+            Some(t) => t == "read" || t == "diff",
+            None => matches!(v.tag().as_deref(), Some("read" | "diff")),
+        })
+}
+
+/// Is `v` a view of `tag`? Read from the text's start when `card` is its
+/// first key (as hosts and presenters write views: no scan of a big
+/// view), else from a scan of its keys.
+fn is_tag(v: &AttachedView, tag: &str) -> bool {
+    match first_key_tag(v.raw.as_str()) {
+        Some(t) => t == tag,
+        None => v.tag().as_deref() == Some(tag),
+    }
+}
+
+/// The value of `"card"` when it is the object's first key and a plain
+/// string: `{"card": "diff", …`.
+fn first_key_tag(text: &str) -> Option<&str> {
+    let rest = text.trim_start().strip_prefix('{')?.trim_start();
+    let rest = rest.strip_prefix("\"card\"")?.trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    let end = rest.find(['"', '\\'])?;
+    (rest.as_bytes()[end] == b'"').then(|| &rest[..end])
 }
 
 /// A settled card updates the models: a read notes its file; a diff is
@@ -53,6 +86,9 @@ pub(super) fn settle(
     index: usize,
 ) -> Option<Vec<Option<usize>>> {
     let card = cards.get(index)?;
+    if !drawn_any(card) {
+        return None;
+    }
     if card.status == Status::Ok
         && let Some(v) = drawn(card, "read")
         && let Ok(View::Read(r)) = v.typed_head(0)
@@ -231,6 +267,16 @@ mod tests {
         // Found once, but only after ~20M comparisons: given up.
         assert_eq!(find_once(&model, &snippet), None);
         assert_eq!(find_once(&model[19_000..], &snippet), Some(0));
+    }
+
+    #[test]
+    fn the_tag_is_read_from_the_start_when_it_is_first() {
+        assert_eq!(first_key_tag(r#"{"card":"diff","diffs":[]}"#), Some("diff"));
+        assert_eq!(first_key_tag(" { \"card\" : \"read\" }"), Some("read"));
+        assert_eq!(first_key_tag(r#"{"title":"x","card":"diff"}"#), None);
+        assert_eq!(first_key_tag(r#"{"card":"di\u0066f"}"#), None);
+        assert_eq!(first_key_tag(r#"{"card":7}"#), None);
+        assert_eq!(first_key_tag(r#"{"card":"#), None);
     }
 
     #[test]
