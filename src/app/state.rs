@@ -91,6 +91,8 @@ pub struct App {
     pub(super) screen: Vec<ScreenRow>,
     /// The screen row of the player's timeline, as last laid out.
     pub(super) timeline_row: Option<u16>,
+    /// Screens recorded for a cast, not shown to a user.
+    pub(super) recording: bool,
     /// `deck connect`: the composer, and answers to what the host asks.
     pub(super) drive: Option<Driving>,
     pub(super) sessions: Sessions,
@@ -130,6 +132,7 @@ impl App {
             tick_acc: 0.0,
             screen: Vec::new(),
             timeline_row: None,
+            recording: false,
             drive: None,
             sessions: Sessions::default(),
             link: None,
@@ -215,6 +218,11 @@ impl App {
     /// Every layout done at once, on this thread (exports and tests).
     pub fn lay_out_synchronously(&mut self) {
         self.list.synchronous = true;
+    }
+
+    /// The screens are recorded, not used: no `? help` in the status bar.
+    pub fn set_recording(&mut self) {
+        self.recording = true;
     }
 
     // What the app shows.
@@ -379,6 +387,7 @@ impl App {
             theme: self.theme().name.clone(),
             message,
             activity: status::activity(t.queued(), t.steering(), t.jobs()),
+            recording: self.recording,
         }
     }
 }

@@ -21,6 +21,9 @@ pub struct StatusInfo {
     pub message: Option<String>,
     /// Live session activity: `2 queued · jobs 1/2 running`.
     pub activity: Option<String>,
+    /// A recording (`deck export --format cast`): no `? help`, nobody can
+    /// press it.
+    pub recording: bool,
 }
 
 /// `mm:ss` (or `h:mm:ss`).
@@ -118,7 +121,9 @@ pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
         parts.push(part(p.clone(), bar, 3));
     }
     parts.push(part(info.theme.clone(), bar, 1));
-    parts.push(part("? help".into(), bar, u8::MAX));
+    if !info.recording {
+        parts.push(part("? help".into(), bar, u8::MAX));
+    }
     let mut message = message;
     let right = loop {
         let right = right_side(message.as_ref(), &parts);
@@ -313,12 +318,18 @@ mod tests {
             theme: "dark".into(),
             message: None,
             activity: Some("2 queued · jobs 1/2 running".into()),
+            recording: false,
         };
         let theme = Theme::dark();
         for w in 0..200 {
             let l = status_line(&info, &theme, w);
             assert!(l.width() <= w.max(1), "{w}");
         }
+        let recorded = StatusInfo {
+            recording: true,
+            ..info.clone()
+        };
+        assert!(status_line(&recorded, &theme, 140).text().ends_with("dark "));
         let l = status_line(&info, &theme, 140).text();
         assert!(
             l.contains(
@@ -341,6 +352,7 @@ mod tests {
             theme: "high-contrast".into(),
             message: Some("↓ 3 new".into()),
             activity: None,
+            recording: false,
         };
         let theme = Theme::dark();
         let at = |w| status_line(&info, &theme, w).text();

@@ -97,6 +97,9 @@ fn the_cast_is_asciicast_v2_and_replays_to_the_screen_deck_draws() {
             .collect();
         assert!(played.iter().any(|r| r.contains("turn")), "{played:?}");
         assert_eq!(played, final_screen(sid, recs, &o), "{path}");
+        // A recording: no `? help` to press; the cursor shown at the end.
+        assert!(!text.contains("? help"), "{path}");
+        assert!(text.trim_end().ends_with(r#""o","\u001b[?25h"]"#), "{path}");
         // Same input, same bytes.
         let (sid2, recs2) = records(&path);
         let mut again = Vec::new();
@@ -124,6 +127,17 @@ fn the_html_page_is_well_formed_self_contained_and_has_every_card() {
             out.to_str().unwrap(),
         ]);
         let html = std::fs::read_to_string(&out).unwrap();
+        // Titled by the session's title (the showcase has one too); cards
+        // folded to their header, but those that went wrong.
+        let t = common::fold(&path);
+        let title = t.title().unwrap();
+        assert!(html.contains(&format!("<title>{title}</title>")), "{path}");
+        assert!(html.contains(&format!("<h1>{title}</h1>")), "{path}");
+        assert_eq!(
+            html.matches("open=\"open\"").count(),
+            t.cards().iter().filter(|c| c.status.is_bad()).count(),
+            "{path}"
+        );
         // Well-formed: every element closed, every entity valid.
         let mut reader = quick_xml::Reader::from_str(&html);
         let mut text = String::new();

@@ -80,6 +80,7 @@ pub fn write_cast(
     let player = Player::forward_only(records.clone(), session_id, opts.idle_limit_ms, opts.speed);
     let mut app = App::replayer(opts.title.clone(), player, vec![opts.theme.clone()]);
     app.lay_out_synchronously();
+    app.set_recording();
     app.update(Msg::Resize(w, h));
     let capture = Capture::default();
     let mut term = Terminal::with_options(
@@ -154,6 +155,10 @@ pub fn write_cast(
         }
         stats.duration = at;
     }
+    // The player hid the cursor; the recording ends with it shown, as a
+    // terminal is left.
+    emit(out, stats.duration, "o", "\u{1b}[?25h")?;
+    stats.frames += 1;
     Ok(stats)
 }
 

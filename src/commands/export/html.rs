@@ -53,14 +53,21 @@ pub fn page_to(
          details.card > summary::-webkit-details-marker {{ display: none; }}\n\
          details.card:not([open]) > summary::after {{ content: \" …\"; opacity: 0.6; }}\n\
          a {{ color: inherit; }}\n\
-         </style>\n</head>\n<body>\n",
+         h1 {{ font-family: ui-sans-serif, system-ui, sans-serif; font-size: 18px; margin: 0 0 1em 0; }}\n\
+         </style>\n</head>\n<body>\n<h1>{}</h1>\n",
         env!("CARGO_PKG_VERSION"),
+        escape(title),
         escape(title)
     );
     w.write_all(out.as_bytes())?;
     let opts = LayoutOptions::new(width, Density::Full);
     for item in t.items().iter() {
         let card = matches!(item, Item::Tool(_));
+        // Cards fold to their header, but those that went wrong.
+        let open = match item {
+            Item::Tool(i) => t.cards().get(*i).is_some_and(|c| c.status.is_bad()),
+            _ => false,
+        };
         let mut rows = 0usize;
         let mut result = Ok(());
         let mut each = |l: Line| {
@@ -70,7 +77,11 @@ pub fn page_to(
             let mut s = String::new();
             match (card, rows) {
                 (true, 0) => {
-                    s.push_str("<details class=\"card item\" open=\"open\">\n<summary>");
+                    s.push_str(if open {
+                        "<details class=\"card item\" open=\"open\">\n<summary>"
+                    } else {
+                        "<details class=\"card item\">\n<summary>"
+                    });
                     write_line(&mut s, &l);
                     s.push_str("</summary>\n<pre>");
                 }

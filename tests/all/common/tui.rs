@@ -210,7 +210,7 @@ pub fn pager(app: &App) -> &deck::view::pager::Pager {
 }
 
 /// The screen a replay of `recs` ends on, as the app draws it (every
-/// layout done at once, clock simulated), `w`×`h`.
+/// layout done at once, clock simulated, recorded: no `? help`), `w`×`h`.
 pub fn replay_final_screen(
     sid: Option<String>,
     recs: std::sync::Arc<Vec<deck::wire::Record>>,
@@ -223,6 +223,7 @@ pub fn replay_final_screen(
     let player = Player::new(recs, sid, idle_limit_ms, speed);
     let mut app = App::replayer("test".into(), player, vec![theme.clone()]);
     app.lay_out_synchronously();
+    app.set_recording();
     app.update(Msg::Resize(w, h));
     while let Some(due) = app.player().and_then(Player::next_due_ms) {
         let now_ms = app.player().and_then(Player::session_time_ms).unwrap_or(0);
