@@ -169,7 +169,11 @@ fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts, out:
     let theme = ctx.theme;
     if let Some(reason) = &resolved.fallback {
         let l = Line::styled(
-            format!("fallback: {}", sanitize::inline(reason)),
+            if reason == super::NO_PRESENTATION {
+                reason.clone()
+            } else {
+                format!("fallback: {}", sanitize::inline(reason))
+            },
             theme.style(Role::Muted),
         );
         out.pin_all(wrap::words(&l, inner.width));

@@ -67,6 +67,10 @@ pub fn status_style(theme: &Theme, status: Status) -> Style {
     theme.style(status_role(status))
 }
 
+/// Why a tool's card is generic when the tool declares no views: a quiet
+/// hint, not a fault.
+pub const NO_PRESENTATION: &str = "no presentation declared";
+
 /// How much of a card to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, clap::ValueEnum, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -289,12 +293,10 @@ fn resolve_by(
         _ => None,
     };
     match (call, result) {
+        // Where the view was read is for `deck inspect --diagnostics`
+        // ([`view_problems`]); the card says which view and why.
         (_, Some(Err(reason))) => {
-            let place = card
-                .result_view
-                .as_ref()
-                .map_or("result view".into(), |v| v.place("result"));
-            let mut r = fallback(format!("{place}: {reason}"));
+            let mut r = fallback(format!("result view: {reason}"));
             if let Some(t) = call_title {
                 r.title = t;
             }
@@ -338,13 +340,7 @@ fn resolve_by(
                 raw_result,
             }
         }
-        (Some(Err(reason)), None) => {
-            let place = card
-                .call_view
-                .as_ref()
-                .map_or("call view".into(), |v| v.place("call"));
-            fallback(format!("{place}: {reason}"))
-        }
+        (Some(Err(reason)), None) => fallback(format!("call view: {reason}")),
         (Some(Ok(cv)), None) => {
             let title = call_title.unwrap_or_else(|| tool.clone());
             let mut view = cv;
@@ -364,7 +360,7 @@ fn resolve_by(
             }
         }
         (None, None) => fallback(match &card.tool {
-            Some(_) => "no view: the tool declares no presentation".to_string(),
+            Some(_) => NO_PRESENTATION.to_string(),
             None => "no tool/call seen for this result".to_string(),
         }),
     }

@@ -114,11 +114,11 @@ fn json_nested_100k_deep_is_diagnosed_not_overflowed() {
     assert_eq!(seen, vec![(2, true), (3, true)], "{:?}", t.diagnostics());
     // The deep data is kept as its text, not as an empty tree.
     assert!(t.diagnostics()[0].raw.contains("[[[[[[[["));
-    // The deep view falls back, naming where it was read.
+    // The deep view falls back, saying why; its diagnostic says where.
     let card = &t.cards()[0];
     let fallback = cards::resolve(card).fallback.unwrap();
     assert!(
-        fallback.starts_with("result view (line 5, byte ") && fallback.contains("recursion limit"),
+        fallback.starts_with("result view: ") && fallback.contains("recursion limit"),
         "{fallback}"
     );
     let problems = cards::view_problems(card);
@@ -367,14 +367,22 @@ fn every_field_of_every_card_given_a_wrong_type_falls_back_naming_it() {
                     .clone()
                     .unwrap_or_else(|| panic!("{tag} {f}: no fallback"));
                 let offset: usize = text.split('\n').take(line - 1).map(|l| l.len() + 1).sum();
-                let place = format!("result view (line {line}, byte {offset}): ");
-                assert!(reason.starts_with(&place), "{tag} {f}: {reason}");
+                // The card says which view; where it was read is for
+                // `deck inspect --diagnostics` (the problems below).
+                let place = "result view: ";
+                assert!(reason.starts_with(place), "{tag} {f}: {reason}");
                 // The reason names the field (`files[0].matches[0].line: …`).
                 let why = &reason[place.len()..];
                 assert!(why.contains(f.as_str()), "{tag} {f}: {why}");
                 assert_eq!(problems.len(), 1, "{tag} {f}");
                 assert_eq!(problems[0].origin.line, *line);
                 assert_eq!(problems[0].origin.offset as usize, offset);
+                let at = format!("result view (line {line}, byte {offset})");
+                assert!(
+                    problems[0].reason.starts_with(&at),
+                    "{}",
+                    problems[0].reason
+                );
             }
         }
     }

@@ -180,7 +180,7 @@ fn inspect_reports_view_sources() {
     assert_eq!(by("call_t1s0_1")["status"], "failed");
     let mcp = by("call_t1s6_1");
     assert_eq!(mcp["viewSource"], "fallback");
-    assert!(mcp["fallbackReason"].as_str().unwrap().contains("no view"));
+    assert_eq!(mcp["fallbackReason"], "no presentation declared");
     let log = deck(&[
         "inspect",
         &common::capture_str("tour", "session.jsonl.zstd"),
