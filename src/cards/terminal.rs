@@ -4,8 +4,9 @@
 //! as the title): the full command, shell-highlighted, when the header cannot
 //! show all of it; the one-line description; the working directory; the
 //! output emulated through [`crate::text::ansi`] (stdout, then the stderr
-//! section DSH inlines after a `\n[stderr]\n` marker, styled apart); and an
-//! exit/signal pill. Long lines are hard-wrapped with a `↪` continuation mark.
+//! section DSH inlines after a `\n[stderr]\n` marker, styled apart). How it
+//! ended (`exit 3`, a signal) is the header's outcome, said once. Long lines
+//! are hard-wrapped with a `↪` continuation mark.
 //! The preview keeps the tail: the end of the output matters most.
 //!
 //! Must not: name a tool, or let a byte of the output reach the screen except
@@ -81,9 +82,6 @@ pub fn rows(v: &TerminalView, ctx: &Ctx, out: &mut Rows) {
                 hard_wrap_into(&l, width, mark, &mut |r| out.push(r))
             });
         }
-    }
-    if let Some(p) = pill(v, ctx) {
-        out.push(p);
     }
 }
 
@@ -166,18 +164,6 @@ fn hard_wrap_into(line: &Line, width: usize, mark: Style, f: &mut dyn FnMut(Line
     }
 }
 
-/// The exit/signal pill: ` exit 0 ` (ok) or ` exit 3 ` / ` SIGTERM ` (bad).
-fn pill(v: &TerminalView, ctx: &Ctx) -> Option<Line> {
-    let (text, ok) = match (&v.signal, v.exit_code) {
-        (Some(s), _) => (sanitize::inline(s), false),
-        (None, Some(c)) => (format!("exit {c}"), c == 0),
-        _ => return None,
-    };
-    let role = if ok { Role::PillOk } else { Role::PillBad };
-    let line = Line::styled(format!(" {text} "), ctx.theme.style(role));
-    Some(wrap::truncate(&line, ctx.width.max(1)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,14 +222,13 @@ mod tests {
                 "    return a + b",
                 "[stderr]",
                 "done",
-                " exit 0 "
             ]
         );
         let stderr = theme.style(Role::Stderr);
         assert_eq!(b.lines[3].spans[0].style, stderr);
         assert_eq!(b.lines[4].spans[0].style, stderr);
         assert_ne!(b.lines[2].spans[0].style, stderr);
-        assert_eq!(b.lines[5].spans[0].style, theme.style(Role::PillOk));
+        assert_eq!(b.lines.len(), 5, "the exit is the header's, not the body's");
         assert_eq!(b.keep, Some(crate::cards::Keep::Tail));
         // Only stderr.
         assert_eq!(split_stderr("[stderr]\nboom"), ("", Some("boom")));
@@ -251,17 +236,17 @@ mod tests {
     }
 
     #[test]
-    fn bad_exits_and_signals_get_the_bad_pill() {
+    fn how_it_ended_is_the_outcome_not_a_body_row() {
         let theme = Theme::dark();
         let ctx = Ctx::new(40, &theme, Density::Full);
         for (exit, signal, text) in [
-            (Some(3), None, " exit 3 "),
-            (None, Some("SIGTERM"), " SIGTERM "),
+            (Some(3), None, "exit 3"),
+            (None, Some("SIGTERM"), "SIGTERM"),
         ] {
-            let b = body(&view("sleep 30", Some("(no output)"), exit, signal), &ctx);
-            let last = b.lines.last().unwrap();
-            assert_eq!(last.text(), text);
-            assert_eq!(last.spans[0].style, theme.style(Role::PillBad));
+            let v = view("sleep 30", Some("(no output)"), exit, signal);
+            assert_eq!(outcome(&v).as_deref(), Some(text));
+            let b = body(&v, &ctx);
+            assert_eq!(texts(&b), vec!["Describe it", "(no output)"]);
         }
         // Pending: no pill.
         let b = body(&view("sleep 30", None, None, None), &ctx);

@@ -54,7 +54,7 @@ fn a_card_is_what_deck_render_draws_of_its_frames() {
     );
     assert_eq!(rendered.styled, direct);
     assert!(rendered.text.contains("$ ls"), "{}", rendered.text);
-    assert_eq!(rendered.height, 4, "{}", rendered.text);
+    assert_eq!(rendered.height, 3, "{}", rendered.text);
 }
 
 #[test]

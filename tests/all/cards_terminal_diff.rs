@@ -240,8 +240,10 @@ fn densities_line_and_preview() {
     let result = json!({"card": "terminal", "output": output, "exitCode": 0});
     let c = card("bash", "{}", call, Some(result), &output, Status::Ok);
     let preview = render_card(&c, &theme, 80, Density::Preview, "40 rows");
-    // The preview keeps the tail: the exit pill is the last row.
-    assert!(preview.last().unwrap().text().contains("exit 0"));
+    // The preview keeps the tail: the last row of output is the last row;
+    // how it ended is the header's.
+    assert!(preview.last().unwrap().text().contains("row 40"));
+    assert!(preview[0].text().contains("exit 0"));
     insta::assert_snapshot!("density_preview__dark", styled(&preview, Runs::OneRow));
 }
 
