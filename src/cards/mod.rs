@@ -420,7 +420,12 @@ fn draw_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
     // A diff's files are diffed once, for the header and the body.
     let models = match &resolved.view {
         View::Diff(v) if ctx.width > 0 && ctx.density != Density::Line => {
-            Some(diff::Models::of(v).placed(&card.placements))
+            let models = diff::Models::of(v).placed(&card.placements);
+            Some(if card.status == Status::Error {
+                models.not_applied()
+            } else {
+                models
+            })
         }
         _ => None,
     };

@@ -351,3 +351,22 @@ fn diff_rows_carry_the_files_real_line_numbers_when_the_session_shows_them() {
     let half = crate::common::fold_records(&records[..6]);
     assert_eq!(half.cards()[2].placements, vec![Some(44)]);
 }
+
+#[test]
+fn a_failed_edit_says_not_applied() {
+    let edit = |card: ToolCard| card.render(80, "dark", Density::Full).unwrap().text;
+    let base = || {
+        ToolCard::new("edit").call_view(diff_view("notes.md", "status: draft\n", "status: done\n"))
+    };
+    let failed = edit(base().error_named(
+        "Error: old_string was not found",
+        "FsError",
+        "FS_EDIT_NOT_FOUND",
+    ));
+    assert!(failed.contains("not applied"), "{failed}");
+    assert!(!failed.contains("+1 −1"), "{failed}");
+    assert!(failed.contains("error FS_EDIT_NOT_FOUND"), "{failed}");
+    let done = edit(base().output("edited"));
+    assert!(done.contains("+1 −1 · 1 file"), "{done}");
+    assert!(!done.contains("not applied"), "{done}");
+}

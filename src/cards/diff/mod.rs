@@ -84,11 +84,25 @@ fn count_lines(s: &str) -> usize {
 }
 
 /// The diffs of a view's files, computed once for its header and its body.
-pub struct Models(Vec<FileModel>);
+pub struct Models(Vec<FileModel>, Applied);
+
+/// Whether the change was made: a failed edit is drawn as what was asked,
+/// said `not applied` (no `+A −R` totals).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Applied {
+    Yes,
+    No,
+}
 
 impl Models {
     pub fn of(v: &DiffView) -> Models {
-        Models(compute(v))
+        Models(compute(v), Applied::Yes)
+    }
+
+    /// The change failed (its card is an error).
+    pub fn not_applied(mut self) -> Models {
+        self.1 = Applied::No;
+        self
     }
 
     /// The files' diffs numbered from where the session placed each entry
@@ -137,6 +151,7 @@ pub fn rows(v: &DiffView, ctx: &Ctx, lines: &mut Rows) {
 
 /// [`rows`] from the files' diffs computed already.
 pub fn rows_of(v: &DiffView, models: &Models, ctx: &Ctx, lines: &mut Rows) {
+    let applied = models.1;
     let models = &models.0;
     let theme = ctx.theme;
     let width = ctx.width.max(1);
@@ -175,8 +190,12 @@ pub fn rows_of(v: &DiffView, models: &Models, ctx: &Ctx, lines: &mut Rows) {
             lines.extend(file_lines(v, models, r, ctx, budget));
         }
     }
-    let t = totals(v, models);
-    let footer = format!("+{} −{} · {}", t.added, t.removed, plural(t.files, "file"));
+    let footer = if applied == Applied::No {
+        "not applied".to_string()
+    } else {
+        let t = totals(v, models);
+        format!("+{} −{} · {}", t.added, t.removed, plural(t.files, "file"))
+    };
     lines.extend(wrap::words(&Line::styled(footer, muted), width));
 }
 
