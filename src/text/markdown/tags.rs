@@ -13,12 +13,10 @@ impl Writer<'_, '_, '_> {
     pub(super) fn start(&mut self, tag: Tag<'_>) {
         match tag {
             Tag::Paragraph => self.block_start(),
+            // Drawn as a heading (its style), not as the `##` that wrote it.
             Tag::Heading { level, .. } => {
                 self.block_start();
                 self.heading = Some(level);
-                let hashes = "#".repeat(level as usize);
-                let style = self.style();
-                self.push_span(Span::new(format!("{hashes} "), style));
             }
             Tag::BlockQuote(_) => {
                 self.block_start();

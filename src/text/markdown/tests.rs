@@ -18,11 +18,16 @@ fn md(s: &str, width: usize) -> Vec<Line> {
 }
 
 #[test]
-fn headings_carry_level_hint_and_role() {
+fn headings_are_drawn_as_headings_not_hashes() {
     let theme = dark();
     let lines = render("# Title\n\n## Sub\n\ntext", 40, &theme, Style::default());
-    assert_eq!(texts(&lines), vec!["# Title", "", "## Sub", "", "text"]);
-    assert_eq!(lines[0].spans[0].style, theme.style(Role::Heading));
+    assert_eq!(texts(&lines), vec!["Title", "", "Sub", "", "text"]);
+    assert_eq!(
+        lines[0].spans[0].style,
+        theme
+            .style(Role::Heading)
+            .add_modifier(ratatui::style::Modifier::UNDERLINED)
+    );
     assert_eq!(
         lines[2].spans.last().unwrap().style,
         theme.style(Role::Heading)

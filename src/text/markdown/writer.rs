@@ -123,8 +123,12 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
         if self.in_quote() {
             st = st.patch(self.role(Role::Quote));
         }
-        if self.heading.is_some() {
+        if let Some(level) = self.heading {
             st = st.patch(self.role(Role::Heading));
+            // The top level stands out from the rest: underlined.
+            if level == HeadingLevel::H1 {
+                st = st.add_modifier(ratatui::style::Modifier::UNDERLINED);
+            }
         }
         for s in &self.styles {
             st = st.patch(*s);
