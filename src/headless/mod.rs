@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use crate::session::{Item, Transcript};
 use crate::text::{Line, Rows};
 use crate::theme::Theme;
-use crate::view::transcript::{item_weight, layout, render_item, render_item_into};
+use crate::view::transcript::{item_weight, joined, layout, render_item, render_item_into};
 use crate::wire::Record;
 
 /// Fold records up to event `at` (all of them when `None`): every event with
@@ -110,15 +110,23 @@ fn each_chunk(
     let items: Vec<&Item> = t.items().iter().collect();
     let heavy = |item: &Item| item_weight(t, item) >= HEAVY;
     let mut first = true;
+    // The last item written, for the blank row between items (none
+    // between one-line cards).
+    let mut prev: Option<&Item> = None;
+    let d = opts.density;
+    let gap = |prev: Option<&Item>, item: &Item| !prev.is_some_and(|p| joined(p, d, item, d));
     let mut i = 0;
     while i < items.len() {
         if heavy(items[i]) {
             let mut result = Ok(());
+            let sep = gap(prev, items[i]);
+            let mut wrote = false;
             let mut each = |line: Line| {
                 if result.is_err() {
                     return;
                 }
-                if !std::mem::replace(&mut first, false) {
+                wrote = true;
+                if !std::mem::replace(&mut first, false) && sep {
                     result = f(&separator);
                 }
                 if result.is_ok() {
@@ -128,6 +136,9 @@ fn each_chunk(
             // (An item without rows writes nothing, not even a separator.)
             render_item_into(t, items[i], theme, opts, 0, &mut Rows::each(&mut each));
             result?;
+            if wrote {
+                prev = Some(items[i]);
+            }
             i += 1;
             continue;
         }
@@ -137,23 +148,25 @@ fn each_chunk(
         let texts = crate::par::map(&items[i..end], 2, |item| {
             let lines = render_item(t, item, theme, opts);
             (!lines.is_empty()).then(|| {
-                if per_row {
+                let chunks: Vec<String> = if per_row {
                     lines
                         .iter()
                         .map(|l| write_lines(std::slice::from_ref(l), format))
                         .collect()
                 } else {
                     vec![write_lines(&lines, format)]
-                }
+                };
+                (*item, chunks)
             })
         });
-        for chunks in texts.into_iter().flatten() {
-            if !std::mem::replace(&mut first, false) {
+        for (item, chunks) in texts.into_iter().flatten() {
+            if !std::mem::replace(&mut first, false) && gap(prev, item) {
                 f(&separator)?;
             }
             for c in &chunks {
                 f(c)?;
             }
+            prev = Some(item);
         }
         i = end;
     }

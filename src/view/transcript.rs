@@ -126,18 +126,29 @@ pub fn approval_call<'a>(
     }
 }
 
+/// Two items drawn one after the other with no blank row between them:
+/// tool cards at `line` density, one row each, read as a list.
+pub fn joined(prev: &Item, prev_density: Density, next: &Item, next_density: Density) -> bool {
+    matches!((prev, next), (Item::Tool(_), Item::Tool(_)))
+        && prev_density == Density::Line
+        && next_density == Density::Line
+}
+
 /// Lay out the whole transcript.
 pub fn layout(t: &Transcript, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> {
     let mut out = Vec::new();
+    let mut prev: Option<&Item> = None;
     for item in t.items() {
         let lines = render_item(t, item, theme, opts);
         if lines.is_empty() {
             continue;
         }
-        if !out.is_empty() {
+        let d = opts.density;
+        if !out.is_empty() && !prev.is_some_and(|p| joined(p, d, item, d)) {
             out.push(Line::new());
         }
         out.extend(lines);
+        prev = Some(item);
     }
     out
 }

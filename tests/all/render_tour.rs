@@ -23,6 +23,32 @@ fn tour_at_100_columns() {
 }
 
 #[test]
+fn one_line_cards_read_as_a_list() {
+    // At `line` density consecutive cards have no blank row between them;
+    // everything else keeps its blank row. The streamed render, the whole
+    // render and the TUI's list agree.
+    let t = fold("demo-sessions/showcase.jsonl");
+    let opts = LayoutOptions::new(100, Density::Line);
+    let out = headless::render(&t, &Theme::dark(), &opts, None, Format::Text);
+    insta::assert_snapshot!("showcase_text_line_100", out);
+    let rows: Vec<&str> = out.lines().collect();
+    let edit = rows.iter().position(|r| r.starts_with("✓ ± Edit")).unwrap();
+    assert!(rows[edit + 1].starts_with("✓ ± Write"), "{out}");
+    let mut streamed = Vec::new();
+    headless::render_to(&mut streamed, &t, &Theme::dark(), &opts, None, Format::Text).unwrap();
+    assert_eq!(String::from_utf8(streamed).unwrap(), out);
+    let mut app = deck::app::App::viewer("s".into(), t, common::tui::themes());
+    app.update(deck::app::Msg::Resize(102, 200));
+    app.update(common::tui::ch('O'));
+    app.update(common::tui::ch('O'));
+    assert_eq!(app.density(), Density::Line);
+    let screen = common::tui::screen(&mut app);
+    let edit = screen.lines().position(|r| r.contains("✓ ± Edit")).unwrap();
+    let next = screen.lines().nth(edit + 1).unwrap();
+    assert!(next.contains("✓ ± Write"), "{screen}");
+}
+
+#[test]
 fn showcase_full_density_styled() {
     let t = fold("demo-sessions/showcase.jsonl");
     let out = headless::render(

@@ -266,11 +266,25 @@ impl TranscriptList {
         entry: usize,
     ) -> usize {
         let n = self.lines(t, theme, opts, entry).len();
-        if entry + 1 < self.entries.len() {
-            n + 1
-        } else {
-            n
-        }
+        n + usize::from(self.gap_after(t, opts, entry))
+    }
+
+    /// A blank row after `entry`: between every two entries but one-line
+    /// cards (tool cards at `line` density, read as a list).
+    fn gap_after(&self, t: &Transcript, opts: &ListOptions, entry: usize) -> bool {
+        let (Some(&a), Some(&b)) = (self.entries.get(entry), self.entries.get(entry + 1)) else {
+            return false;
+        };
+        let items = t.items();
+        let (Some(ia), Some(ib)) = (items.get(a), items.get(b)) else {
+            return true;
+        };
+        !crate::view::transcript::joined(
+            ia,
+            self.density_of(a, opts.density),
+            ib,
+            self.density_of(b, opts.density),
+        )
     }
 
     /// The anchor that shows the end of the transcript in `rows` rows.
@@ -401,11 +415,7 @@ impl TranscriptList {
         let mut r = self.anchor.row;
         while out.len() < rows && e < self.entries.len() {
             let lines = self.lines(t, theme, opts, e);
-            let h = if e + 1 < self.entries.len() {
-                lines.len() + 1
-            } else {
-                lines.len()
-            };
+            let h = lines.len() + usize::from(self.gap_after(t, opts, e));
             while r < h && out.len() < rows {
                 out.push((e, r, lines.get(r).cloned()));
                 r += 1;
