@@ -223,42 +223,39 @@ fn rule(label: Line, ctx: &Ctx) -> Line {
 pub fn turn(t: &TurnMarker, ctx: &Ctx) -> Vec<Line> {
     let theme = ctx.theme;
     let rule_style = theme.style(Role::TurnRule);
-    let mut label = Line::styled(format!("turn {}", t.turn), rule_style);
     let Some(end) = &t.end else {
-        return vec![rule(label, ctx)];
+        return vec![rule(Line::styled(format!("turn {}", t.turn), rule_style), ctx)];
     };
-    let reason_style = match end.reason.as_str() {
-        "completed" => rule_style,
-        "error" => super::status_style(theme, Status::Error),
-        "aborted" => super::status_style(theme, Status::Interrupted),
-        _ => theme.style(Role::Warning),
-    };
-    label.push_str(" · ", rule_style);
-    label.push_str(sanitize::inline(&end.reason), reason_style);
-    let mut out = vec![rule(label, ctx)];
-    if end.message.is_some() || end.code.is_some() {
-        let style = if end.reason == "error" {
-            super::status_style(theme, Status::Error)
-        } else {
-            reason_style
-        };
-        let text = match (&end.code, &end.message) {
-            (Some(code), Some(msg)) => format!("{code}: {msg}"),
-            (Some(code), None) => code.clone(),
-            (None, msg) => msg.clone().unwrap_or_default(),
-        };
-        let first = [Span::new(
-            if end.reason == "error" {
-                "✗ "
-            } else {
-                "⊘ "
-            },
-            style,
-        )];
-        let cont = [Span::plain("  ")];
-        out.extend(hanging(&text, style, &first, &cont, ctx.width));
+    // One rule per turn boundary: the next turn's. An end that completed
+    // says nothing; another says how the turn ended, on a line of its own.
+    if end.reason == "completed" {
+        return Vec::new();
     }
+    let (glyph, style) = match end.reason.as_str() {
+        "error" => ("✗ ", super::status_style(theme, Status::Error)),
+        "aborted" => ("⊘ ", super::status_style(theme, Status::Interrupted)),
+        _ => ("⚠ ", theme.style(Role::Warning)),
+    };
+    let mut text = format!("turn {} · {}", t.turn, end.reason);
+    match (&end.code, &end.message) {
+        (Some(code), Some(msg)) => text.push_str(&format!(" · {code}: {msg}")),
+        (Some(code), None) => text.push_str(&format!(" · {code}")),
+        (None, Some(msg)) => text.push_str(&format!(" · {msg}")),
+        (None, None) => {}
+    }
+    let out = hanging(
+        &text,
+        style,
+        &[Span::new(glyph, style)],
+        &[Span::plain("  ")],
+        ctx.width,
+    );
     fit_all(out, ctx.width)
+}
+
+/// A turn marker that draws nothing (a turn that ended as it should).
+pub fn turn_is_silent(t: &TurnMarker) -> bool {
+    t.end.as_ref().is_some_and(|e| e.reason == "completed")
 }
 
 /// A todo plan as a checklist: `[x]` done, `[~]` in progress, `[ ]` pending.

@@ -131,15 +131,26 @@ fn turns_are_rules_with_reasons() {
     assert_eq!(
         texts(&lines),
         vec![
-            "── turn 4 · error ────────────",
-            "✗ INVALID_REQUEST: scripted",
+            "✗ turn 4 · error ·",
+            "  INVALID_REQUEST: scripted",
             "  invalid request"
         ]
     );
     assert_eq!(
-        lines[1].spans[1].style,
+        lines[0].spans[1].style,
         crate::cards::status_style(&theme, Status::Error)
     );
+    // A turn that completed draws nothing: the next turn's rule is the
+    // boundary.
+    let done = TurnMarker {
+        end: Some(TurnEnd {
+            reason: "completed".into(),
+            message: None,
+            code: None,
+        }),
+        ..end.clone()
+    };
+    assert!(turn(&done, &ctx).is_empty());
     assert!(lines.iter().all(|l| l.width() <= 30));
 }
 

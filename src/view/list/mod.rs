@@ -459,6 +459,7 @@ fn is_shown(item: &Item, opts: &ListOptions) -> bool {
     match item {
         Item::Tool(_) => !opts.hide_tools,
         Item::Assistant(m) => opts.show_reasoning || m.blocks.iter().any(|b| !b.reasoning),
+        Item::Turn(t) => !crate::cards::conversation::turn_is_silent(t),
         _ => true,
     }
 }
