@@ -468,7 +468,7 @@ impl frame::Parts for Tagged<'_> {
                 Some(m) => diff::rows_of(v, m, inner, out),
                 None => diff::rows(v, inner, out),
             },
-            View::Read(v) => read::rows(v, inner, out),
+            View::Read(v) => read::rows_titled(v, &resolved.title, inner, out),
             View::Search(v) => {
                 let raw = resolved
                     .raw_result

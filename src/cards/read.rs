@@ -50,17 +50,23 @@ const WINDOW: usize = 8 * 1024;
 /// The body, kept whole (see [`rows`]).
 #[cfg(any(test, feature = "internals"))]
 pub fn body(v: &ReadView, ctx: &Ctx) -> super::Body {
-    super::Body::collect(None, |out| rows(v, ctx, out))
+    super::Body::collect(None, |out| rows_titled(v, "", ctx, out))
 }
 
-/// The body row by row: the path header (pinned when the file has lines),
-/// then the numbered lines, window by window.
-pub fn rows(v: &ReadView, ctx: &Ctx, out: &mut Rows) {
+/// The body row by row: the path header (pinned when the file has lines)
+/// unless the card's `title` names the path already (the header then says
+/// path and range once: title and outcome), then the numbered lines,
+/// window by window.
+pub fn rows_titled(v: &ReadView, title: &str, ctx: &Ctx, out: &mut Rows) {
     let theme = ctx.theme;
-    let mut head = Line::styled(sanitize::inline(&v.path), theme.style(Role::Path));
-    head.push_str("  ", theme.style(Role::Muted));
-    head.push_str(range(v), theme.style(Role::Muted));
-    let head = wrap::words(&head, ctx.width);
+    let head = if title.contains(v.path.as_str()) && !v.path.is_empty() {
+        Vec::new()
+    } else {
+        let mut head = Line::styled(sanitize::inline(&v.path), theme.style(Role::Path));
+        head.push_str("  ", theme.style(Role::Muted));
+        head.push_str(range(v), theme.style(Role::Muted));
+        wrap::words(&head, ctx.width)
+    };
 
     if v.lines.is_empty() {
         out.extend(head);
@@ -235,7 +241,7 @@ mod tests {
             for width in [12, 40, 80] {
                 let ctx = Ctx::new(width, &theme, Density::Preview);
                 let mut capped = Rows::capped(12, crate::cards::Keep::Head);
-                rows(&v, &ctx, &mut capped);
+                rows_titled(&v, "", &ctx, &mut capped);
                 let got = capped.finish(theme.style(Role::Muted));
                 let all = body(&v, &Ctx::new(width, &theme, Density::Full));
                 let mut want = Rows::capped(12, crate::cards::Keep::Head);

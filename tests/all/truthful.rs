@@ -370,3 +370,25 @@ fn a_failed_edit_says_not_applied() {
     assert!(done.contains("+1 −1 · 1 file"), "{done}");
     assert!(!done.contains("not applied"), "{done}");
 }
+
+#[test]
+fn a_read_card_says_path_and_range_once() {
+    let read = |title: &str| {
+        ToolCard::new("read")
+            .result_view(json!({"card": "read", "title": title, "path": "src/app.py",
+                "offset": 1, "totalLines": 8,
+                "lines": [{"number": 2, "text": "x = 1"}, {"number": 3, "text": "y = 2"}]}))
+            .render(80, "dark", Density::Full)
+            .unwrap()
+            .text
+    };
+    let named = read("Read src/app.py");
+    assert_eq!(named.matches("src/app.py").count(), 1, "{named}");
+    assert_eq!(named.matches("lines 2–3 of 8").count(), 1, "{named}");
+    // A title that does not name the file: the body does.
+    let unnamed = read("Read a file");
+    assert!(
+        unnamed.contains("│ src/app.py  lines 2–3 of 8"),
+        "{unnamed}"
+    );
+}
