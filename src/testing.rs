@@ -130,7 +130,7 @@ pub fn render_view(
 /// use deck::testing::{Density, ToolCard};
 /// use serde_json::json;
 ///
-/// let card = ToolCard::new("grep")
+/// let card = ToolCard::new("find_text")
 ///     .arguments(json!({"pattern": "fn main"}))
 ///     .result_view(json!({
 ///         "card": "search", "query": "fn main", "shape": "matches",
@@ -326,7 +326,7 @@ fn draw(t: &Transcript, width: usize, theme: &Theme, density: Density) -> Render
 /// use deck::testing::{Screen, ToolCard};
 /// use serde_json::json;
 ///
-/// let log = ToolCard::new("bash")
+/// let log = ToolCard::new("run_command")
 ///     .result_view(json!({"card": "terminal", "title": "ls", "output": "Cargo.toml\nsrc",
 ///                         "exitCode": 0}))
 ///     .frames();

@@ -36,7 +36,7 @@ fn bad_input_is_an_error_not_a_panic() {
 
 #[test]
 fn a_card_is_what_deck_render_draws_of_its_frames() {
-    let card = ToolCard::new("bash")
+    let card = ToolCard::new("run_command")
         .arguments(json!({"command": "ls"}))
         .result_view(json!({"card": "terminal", "title": "ls", "output": "a\nb",
                             "exitCode": 0}))
@@ -61,7 +61,7 @@ fn a_card_is_what_deck_render_draws_of_its_frames() {
 fn densities_and_running_calls_differ() {
     let long = (1..=40).map(|i| format!("line {i}")).collect::<Vec<_>>();
     let view = json!({"card": "terminal", "title": "seq 40", "output": long.join("\n")});
-    let card = ToolCard::new("bash").result_view(view);
+    let card = ToolCard::new("run_command").result_view(view);
     let full = card.render(40, "dark", Density::Full).unwrap();
     let line = card.render(40, "dark", Density::Line).unwrap();
     assert!(full.height > 40, "{}", full.text);
