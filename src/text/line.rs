@@ -137,6 +137,19 @@ impl Line {
     }
 
     /// Pad with spaces in `style` to exactly `width` columns (no-op when wider).
+    /// Drop trailing whitespace (and the spans left empty by it).
+    pub fn trim_end(&mut self) {
+        while let Some(last) = self.spans.last_mut() {
+            let n = last.text.trim_end().len();
+            if n == 0 {
+                self.spans.pop();
+                continue;
+            }
+            last.text.truncate(n);
+            break;
+        }
+    }
+
     pub fn pad_to(mut self, width: usize, style: Style) -> Self {
         let w = self.width();
         if w < width {

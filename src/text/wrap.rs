@@ -223,8 +223,9 @@ struct Held<'f> {
 
 impl Held<'_> {
     fn row(&mut self, row: Line) {
-        if let Some(prev) = self.row.replace(row) {
-            (self.f)(fit(trim_end(prev), self.width));
+        if let Some(mut prev) = self.row.replace(row) {
+            prev.trim_end();
+            (self.f)(fit(prev, self.width));
         }
     }
 
@@ -235,20 +236,6 @@ impl Held<'_> {
     }
 }
 
-/// Drop trailing whitespace of a wrapped row.
-fn trim_end(mut line: Line) -> Line {
-    while let Some(last) = line.spans.last_mut() {
-        let t = last.text.trim_end();
-        if t.is_empty() {
-            line.spans.pop();
-            continue;
-        }
-        let n = t.len();
-        last.text.truncate(n);
-        break;
-    }
-    line
-}
 
 /// Ensure a line is at most `width` columns, cutting without a marker.
 pub fn fit(line: Line, width: usize) -> Line {

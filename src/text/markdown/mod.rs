@@ -24,7 +24,7 @@ mod tags;
 mod writer;
 
 pub use growing::render_growing;
-use writer::{Code, Container, Image, Link, Sink, Tabling, Writer, trim_end};
+use writer::{Code, Container, Image, Link, Sink, Tabling, Writer};
 
 use pulldown_cmark::{Options, Parser};
 use ratatui::style::Style;

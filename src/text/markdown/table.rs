@@ -118,7 +118,7 @@ impl Table {
             line.spans
                 .extend(aligned(wrap::truncate(&cell, *w), *w, align).spans);
         }
-        super::trim_end(&mut line);
+        line.trim_end();
         Some(wrap::fit(line, self.width))
     }
 

@@ -240,7 +240,7 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
             } else {
                 Line::new()
             };
-            trim_end(&mut line);
+            line.trim_end();
             self.out(line);
         }
         self.need_blank = false;
@@ -474,16 +474,3 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
     }
 }
 
-/// Drop trailing spaces (blank rows inside lists and quotes).
-pub(super) fn trim_end(line: &mut Line) {
-    while let Some(last) = line.spans.last_mut() {
-        let t = last.text.trim_end();
-        if t.is_empty() {
-            line.spans.pop();
-            continue;
-        }
-        let n = t.len();
-        last.text.truncate(n);
-        break;
-    }
-}
