@@ -40,28 +40,16 @@ fn drawn<'a>(card: &'a ToolCard, tag: &str) -> Option<&'a AttachedView> {
     [&card.result_view, &card.call_view]
         .into_iter()
         .flatten()
-        .find(|v| is_tag(v, tag))
+        .find(|v| tag_of(v).as_deref() == Some(tag))
 }
 
-/// Does the card draw a read or a diff view (the only ones that matter
-/// here)? One look at each view.
-fn drawn_any(card: &ToolCard) -> bool {
-    [&card.result_view, &card.call_view]
-        .into_iter()
-        .flatten()
-        .any(|v| match first_key_tag(v.raw.as_str()) {
-            Some(t) => t == "read" || t == "diff",
-            None => matches!(v.tag().as_deref(), Some("read" | "diff")),
-        })
-}
-
-/// Is `v` a view of `tag`? Read from the text's start when `card` is its
-/// first key (as hosts and presenters write views: no scan of a big
-/// view), else from a scan of its keys.
-fn is_tag(v: &AttachedView, tag: &str) -> bool {
+/// A view's tag: read from the text's start when `card` is its first key
+/// (as hosts and presenters write views: no scan of a big view), else
+/// from a scan of its keys.
+fn tag_of(v: &AttachedView) -> Option<std::borrow::Cow<'_, str>> {
     match first_key_tag(v.raw.as_str()) {
-        Some(t) => t == tag,
-        None => v.tag().as_deref() == Some(tag),
+        Some(t) => Some(std::borrow::Cow::Borrowed(t)),
+        None => v.tag().map(std::borrow::Cow::Owned),
     }
 }
 
@@ -86,7 +74,13 @@ pub(super) fn settle(
     index: usize,
 ) -> Option<Vec<Option<usize>>> {
     let card = cards.get(index)?;
-    if !drawn_any(card) {
+    // Only read and diff views matter here: one look at each view.
+    let tags: Vec<_> = [&card.result_view, &card.call_view]
+        .into_iter()
+        .flatten()
+        .filter_map(tag_of)
+        .collect();
+    if !tags.iter().any(|t| t == "read" || t == "diff") {
         return None;
     }
     if card.status == Status::Ok
