@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use super::tui::{base_app, label, load};
-use crate::app::config::{self, Config};
+use super::tui::open_file;
+use crate::app::App;
+use crate::app::config::Config;
 use crate::app::player::Player;
-use crate::app::{App, run};
 use crate::cli::{PlayerArgs, TuiArgs};
 use crate::source::Loaded;
 
@@ -95,20 +95,12 @@ pub fn run(
     tui: TuiArgs,
     player: PlayerArgs,
 ) -> anyhow::Result<()> {
-    run::ensure_terminal()?;
-    tracing::info!(mode = "replay", path, session, "opening");
-    let cfg = config::load()?;
-    let (path, session) = (path.to_string(), session.map(str::to_string));
-    run::run_loading(
-        label(&path),
-        move |progress| {
-            let loaded = load(&path, progress)?;
-            let mut app = replay_app(label(&path), &loaded, session.as_deref(), &player, &cfg)?;
-            base_app(&mut app, &tui, &cfg)?;
-            Ok(app)
-        },
-        None,
-        None,
+    open_file(
+        "replay",
+        path,
+        session,
+        tui,
+        move |label, loaded, session, cfg| replay_app(label, loaded, session, &player, cfg),
     )
 }
 

@@ -46,3 +46,30 @@ pub fn label(path: &str) -> String {
         .file_name()
         .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
+
+/// Open the session file at `path` behind the loading screen: loaded with
+/// its progress shown, then `make` builds the app from it, and the config
+/// file and the options are applied (`deck view`, `deck replay`).
+pub(crate) fn open_file(
+    mode: &str,
+    path: &str,
+    session: Option<&str>,
+    tui: TuiArgs,
+    make: impl FnOnce(String, &Loaded, Option<&str>, &Config) -> anyhow::Result<App> + Send + 'static,
+) -> anyhow::Result<()> {
+    crate::app::run::ensure_terminal()?;
+    tracing::info!(mode, path, session, "opening");
+    let cfg = config::load()?;
+    let (path, session) = (path.to_string(), session.map(str::to_string));
+    crate::app::run::run_loading(
+        label(&path),
+        move |progress| {
+            let loaded = load(&path, progress)?;
+            let mut app = make(label(&path), &loaded, session.as_deref(), &cfg)?;
+            base_app(&mut app, &tui, &cfg)?;
+            Ok(app)
+        },
+        None,
+        None,
+    )
+}
