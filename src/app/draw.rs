@@ -220,10 +220,9 @@ fn status_line(app: &App, theme: &Theme, w: usize) -> Line {
         return status::status_line(&app.status(), theme, w);
     };
     let msg = app.message.clone().unwrap_or_else(|| {
+        let (line, lines) = p.line_position();
         format!(
-            "line {}/{}{} · wrap {} · / search · q back",
-            (p.scroll + 1).min(p.len().max(1)),
-            p.len(),
+            "line {line}/{lines}{} · wrap {} · / search · q back",
             p.progress().map(|s| format!(" · {s}")).unwrap_or_default(),
             if p.wrap { "on" } else { "off" }
         )

@@ -196,28 +196,12 @@ fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts, out:
     parts.rows(&inner, out);
 }
 
-/// Cap a body for the preview density: keep `rows` rows including an exact
-/// `… N more lines` marker.
+/// Cap a body for the preview density: keep `rows` rows (at least three)
+/// including an exact `… N more lines` marker, as a preview of a card does.
 pub fn cap(lines: Vec<Line>, rows: usize, keep: Keep, marker_style: Style) -> Vec<Line> {
-    if lines.len() <= rows || rows == 0 {
-        return lines;
-    }
-    let shown = rows.saturating_sub(1).max(1);
-    let hidden = lines.len() - shown;
-    let marker = Line::styled(crate::text::rows::more_lines(hidden), marker_style);
-    match keep {
-        Keep::Head => {
-            let mut out: Vec<Line> = lines.into_iter().take(shown).collect();
-            out.push(marker);
-            out
-        }
-        Keep::Tail => {
-            let skip = lines.len() - shown;
-            let mut out = vec![marker];
-            out.extend(lines.into_iter().skip(skip));
-            out
-        }
-    }
+    let mut out = Rows::capped(rows, keep);
+    out.extend(lines);
+    out.finish(marker_style)
 }
 
 /// Draw a card, row by row into `out`: header, then the body at the

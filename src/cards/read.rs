@@ -122,7 +122,7 @@ pub fn rows_titled(v: &ReadView, title: &str, ctx: &Ctx, out: &mut Rows) {
         for (k, l) in window.iter().enumerate() {
             if may_count && !out.showing() {
                 match hidden_rows(&v.lines[done + k..], prev, inner) {
-                    Some(n) => return out.skip(n),
+                    Some((n, lines)) => return out.skip(n, lines),
                     None => may_count = false,
                 }
             }
@@ -145,15 +145,21 @@ pub fn rows_titled(v: &ReadView, title: &str, ctx: &Ctx, out: &mut Rows) {
 
 /// The rows `lines` make (after the line numbered `prev`): gap marks and
 /// each line's rows at `inner` columns, when every line is printable ASCII;
-/// `None` when one is not (then they must be laid out to be counted).
-fn hidden_rows(lines: &[ReadLine], mut prev: Option<u64>, inner: usize) -> Option<usize> {
-    let mut n = 0;
+/// `None` when one is not (then they must be laid out to be counted). With
+/// the rows, how many of them start a line (gap marks included).
+fn hidden_rows(
+    lines: &[ReadLine],
+    mut prev: Option<u64>,
+    inner: usize,
+) -> Option<(usize, usize)> {
+    let (mut n, mut starts) = (0, 0);
     for l in lines {
-        n += usize::from(prev.is_some_and(|p| l.number > p.saturating_add(1)));
+        let gap = usize::from(prev.is_some_and(|p| l.number > p.saturating_add(1)));
         prev = Some(l.number);
-        n += wrap::chars_rows_ascii(&l.text, inner)?;
+        n += gap + wrap::chars_rows_ascii(&l.text, inner)?;
+        starts += gap + 1;
     }
-    Some(n)
+    Some((n, starts))
 }
 
 #[cfg(test)]

@@ -156,11 +156,11 @@ fn hard_wrap_into(line: &Line, width: usize, mark: Style, f: &mut dyn FnMut(Line
             rest.span(s);
         }
         for r in rest.rows.drain(..) {
-            f(r.prefixed(&cont));
+            f(r.prefixed(&cont).continued());
         }
     });
     for r in rest.finish() {
-        f(r.prefixed(&cont));
+        f(r.prefixed(&cont).continued());
     }
 }
 

@@ -69,9 +69,20 @@ impl Span {
 }
 
 /// One row of output.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Eq, Default)]
 pub struct Line {
     pub spans: Vec<Span>,
+    /// The row continues the row before it: a long line wrapped. Counts
+    /// (`… N more lines`, the pager's `line a/b`) count source lines, so
+    /// they skip such rows. Not part of equality: two rows with the same
+    /// spans look the same.
+    pub cont: bool,
+}
+
+impl PartialEq for Line {
+    fn eq(&self, other: &Line) -> bool {
+        self.spans == other.spans
+    }
 }
 
 impl Line {
@@ -80,13 +91,17 @@ impl Line {
     }
 
     pub fn from_spans(spans: Vec<Span>) -> Self {
-        Line { spans }
+        Line { spans, cont: false }
     }
 
     pub fn styled(text: impl Into<String>, style: Style) -> Self {
-        Line {
-            spans: vec![Span::new(text, style)],
-        }
+        Line::from_spans(vec![Span::new(text, style)])
+    }
+
+    /// This row marked as the continuation of the row before it.
+    pub fn continued(mut self) -> Self {
+        self.cont = true;
+        self
     }
 
     pub fn plain(text: impl Into<String>) -> Self {

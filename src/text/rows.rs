@@ -54,6 +54,9 @@ struct Capped {
     tail: VecDeque<Line>,
     /// Rows after the pinned ones, shown or not.
     rest: usize,
+    /// Source lines among them: rows that are not continuations of a
+    /// wrapped line ([`Line::cont`]).
+    rest_lines: usize,
 }
 
 impl Rows<'static> {
@@ -80,6 +83,7 @@ impl Rows<'static> {
                 head: Vec::new(),
                 tail: VecDeque::new(),
                 rest: 0,
+                rest_lines: 0,
             })),
             pushed: 0,
             pinned: 0,
@@ -179,13 +183,14 @@ impl<'a> Rows<'a> {
         }
         for (i, l) in lines.iter().enumerate() {
             if !self.showing() {
-                let rest = lines.len() - i;
-                self.pushed += rest;
+                let rest = &lines[i..];
+                self.pushed += rest.len();
                 if let Out::Capped(c) = &mut self.out {
                     if c.budget.is_none() {
                         c.budget = Some(c.rows.saturating_sub(c.pinned.len()).max(3));
                     }
-                    c.rest += rest;
+                    c.rest += rest.len();
+                    c.rest_lines += rest.iter().filter(|l| !l.cont).count();
                 }
                 return;
             }
@@ -193,14 +198,16 @@ impl<'a> Rows<'a> {
         }
     }
 
-    /// `n` more rows that cannot be shown, only counted: for producers that
-    /// know how many rows the rest makes without making them, once
-    /// [`showing`](Self::showing) is false.
-    pub fn skip(&mut self, n: usize) {
+    /// `n` more rows, `lines` of them starting a source line, that cannot
+    /// be shown, only counted: for producers that know how many rows the
+    /// rest makes without making them, once [`showing`](Self::showing) is
+    /// false.
+    pub fn skip(&mut self, n: usize, lines: usize) {
         debug_assert!(!self.showing(), "skip only rows that cannot be shown");
         if let Out::Capped(c) = &mut self.out {
             self.pushed += n;
             c.rest += n;
+            c.rest_lines += lines;
         }
     }
 
@@ -342,6 +349,7 @@ impl Capped {
             .budget
             .get_or_insert_with(|| self.rows.saturating_sub(self.pinned.len()).max(3));
         self.rest += 1;
+        self.rest_lines += usize::from(!line.cont);
         match self.keep {
             Keep::Head => {
                 if self.head.len() < budget {
@@ -368,18 +376,34 @@ impl Capped {
             out.extend(kept);
             return out;
         }
-        // The marker takes one of the budget's rows.
+        // The marker takes one of the budget's rows. It counts source
+        // lines, not rows: a line wrapped over several rows is one, and a
+        // line cut by the marker counts as hidden.
+        // Whole lines are shown where a line starts in the rows kept: the
+        // rows of a line the marker would cut go with it.
         let shown = budget.saturating_sub(1).max(1);
-        let hidden = self.rest - shown;
-        let marker = Line::styled(more_lines(hidden), marker_style);
+        let starts = |rows: &[Line]| rows.iter().filter(|l| !l.cont).count();
         match self.keep {
             Keep::Head => {
+                let mut shown = shown.min(kept.len());
+                if kept.get(shown).is_some_and(|l| l.cont)
+                    && let Some(s) = kept[..shown].iter().rposition(|l| !l.cont)
+                    && s > 0
+                {
+                    shown = s;
+                }
+                let cut = kept.get(shown).is_some_and(|l| l.cont);
+                let hidden = self.rest_lines - starts(&kept[..shown]) + usize::from(cut);
                 out.extend(kept.into_iter().take(shown));
-                out.push(marker);
+                out.push(Line::styled(more_lines(hidden), marker_style));
             }
             Keep::Tail => {
-                out.push(marker);
-                let skip = kept.len() - shown;
+                let mut skip = kept.len().saturating_sub(shown);
+                if let Some(s) = kept[skip..].iter().position(|l| !l.cont) {
+                    skip += s;
+                }
+                let hidden = self.rest_lines - starts(&kept[skip..]);
+                out.push(Line::styled(more_lines(hidden), marker_style));
                 out.extend(kept.into_iter().skip(skip));
             }
         }

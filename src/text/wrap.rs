@@ -82,6 +82,7 @@ impl CharWrap {
                     self.cur.spans.push(span.restyled(std::mem::take(&mut buf)));
                 }
                 self.rows.push(std::mem::take(&mut self.cur));
+                self.cur.cont = true;
                 self.any = true;
                 self.col = 0;
             }
@@ -222,7 +223,8 @@ struct Held<'f> {
 }
 
 impl Held<'_> {
-    fn row(&mut self, row: Line) {
+    fn row(&mut self, mut row: Line) {
+        row.cont = self.row.is_some();
         if let Some(mut prev) = self.row.replace(row) {
             prev.trim_end();
             (self.f)(fit(prev, self.width));
@@ -260,6 +262,7 @@ pub fn fit(line: Line, width: usize) -> Line {
             break;
         }
     }
+    out.cont = line.cont;
     out
 }
 

@@ -23,6 +23,9 @@ pub struct Pager {
     pub matches: Vec<usize>,
     pub current: Option<usize>,
     lines: Vec<Line>,
+    /// The rows that start a source line (not continuations of a wrapped
+    /// one): `line a/b` counts lines, not rows.
+    starts: Vec<usize>,
     built: Option<(usize, u64, String, bool)>,
     /// The item's title (a card's resolved title), and the rev it is for:
     /// resolving types the card's views, too much to do on every frame.
@@ -54,6 +57,7 @@ impl Pager {
             matches: Vec::new(),
             current: None,
             lines: Vec::new(),
+            starts: Vec::new(),
             built: None,
             title: None,
             worker: None,
@@ -265,7 +269,22 @@ impl Pager {
         self.current = None;
     }
 
+    /// The source line the top row is in (from 1) and how many lines the
+    /// card has: what `line a/b` says.
+    pub fn line_position(&self) -> (usize, usize) {
+        let at = self.starts.partition_point(|&r| r <= self.scroll);
+        (at.max(1).min(self.starts.len().max(1)), self.starts.len())
+    }
+
+    /// After the rows changed: where lines start, and the matches.
     fn refresh_matches(&mut self) {
+        self.starts = self
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.cont)
+            .map(|(i, _)| i)
+            .collect();
         self.matches = self
             .lines
             .iter()

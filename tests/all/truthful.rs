@@ -392,3 +392,93 @@ fn a_read_card_says_path_and_range_once() {
         "{unnamed}"
     );
 }
+
+/// A terminal card of `n` lines of 100 columns each: every one wraps at
+/// 80 columns.
+fn long_lines(n: usize) -> ToolCard {
+    let output: String = (1..=n)
+        .map(|i| format!("{i:>4} {}\n", "x".repeat(95)))
+        .collect();
+    ToolCard::new("bash")
+        .arguments(json!({"command": "make"}))
+        .result_view(json!({"card": "terminal", "title": "make", "output": output, "exitCode": 0}))
+        .output(&output)
+}
+
+#[test]
+fn more_lines_counts_source_lines_not_wrapped_rows() {
+    let card = long_lines(50).render(80, "dark", Density::Preview).unwrap();
+    // The preview keeps the tail: line 50 and a few before it, each on two
+    // rows; the marker counts the lines above them, not their rows.
+    let marker = card
+        .text
+        .lines()
+        .find(|l| l.contains("more line"))
+        .unwrap_or_else(|| panic!("no marker in\n{}", card.text));
+    let shown: Vec<usize> = card
+        .text
+        .lines()
+        .filter_map(|l| l.trim_start_matches([' ', '│', '┃']).split(' ').next())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let first = *shown.first().unwrap_or_else(|| panic!("{}", card.text));
+    // The tail shows whole lines: no stray continuation row after the
+    // marker.
+    let after = card
+        .text
+        .lines()
+        .skip_while(|l| !l.contains("more line"))
+        .nth(1);
+    assert!(after.is_some_and(|l| !l.contains('↪')), "{}", card.text);
+    assert!(
+        marker.contains(&format!("… {} more lines", first - 1)),
+        "{marker:?} (first shown: line {first})\n{}",
+        card.text
+    );
+    // The head of a long read is capped the same way: a preview of a
+    // generic card's 40 wrapped lines counts lines.
+    let text: String = (1..=40)
+        .map(|i| format!("{i:>4} {}\n", "y".repeat(95)))
+        .collect();
+    let head = ToolCard::new("fetch_notes")
+        .output(&text)
+        .render(80, "dark", Density::Preview)
+        .unwrap();
+    let last_shown = head
+        .text
+        .lines()
+        .filter_map(|l| l.trim_start_matches([' ', '│']).split(' ').next())
+        .filter_map(|w| w.parse::<usize>().ok())
+        .last()
+        .unwrap_or_else(|| panic!("{}", head.text));
+    assert!(
+        head.text
+            .contains(&format!("… {} more lines", 40 - last_shown)),
+        "{}",
+        head.text
+    );
+}
+
+#[test]
+fn the_pagers_line_count_is_source_lines() {
+    use crate::common::tui::{ch, screen, themes};
+    use deck::app::{App, Msg};
+    let log = long_lines(30).frames();
+    let loaded = deck::source::load_bytes("x", log.as_bytes()).unwrap();
+    let t = crate::common::fold_records(&loaded.sessions[0].records);
+    let mut app = App::viewer("x".into(), t, themes());
+    app.update(Msg::Resize(80, 20));
+    app.update(ch('g'));
+    app.update(ch('v'));
+    let screen = screen(&mut app);
+    // Header, command, 30 output lines (60 rows), the exit line: 33 or so
+    // lines, never the 60-odd rows.
+    let status = screen.lines().last().unwrap_or_default().to_string();
+    let count: usize = status
+        .split("line 1/")
+        .nth(1)
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{status}"));
+    assert!((30..=34).contains(&count), "{status}");
+}
