@@ -449,7 +449,7 @@ fn more_lines_counts_source_lines_not_wrapped_rows() {
         .lines()
         .filter_map(|l| l.trim_start_matches([' ', '│']).split(' ').next())
         .filter_map(|w| w.parse::<usize>().ok())
-        .last()
+        .next_back()
         .unwrap_or_else(|| panic!("{}", head.text));
     assert!(
         head.text
