@@ -11,6 +11,7 @@
 //! terminal on every way out.
 
 mod answer;
+pub mod backend;
 pub mod composer;
 pub mod config;
 mod connect;

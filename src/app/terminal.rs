@@ -12,12 +12,14 @@ use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
 use crossterm::terminal::{
-    self, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen,
+    self, DisableLineWrap, EnableLineWrap, EndSynchronizedUpdate, EnterAlternateScreen,
+    LeaveAlternateScreen,
 };
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
+use super::backend::ClusterSafe;
 use crate::text::sanitize;
 
 /// Refuse to start a TUI when stdout is not a terminal.
@@ -37,6 +39,7 @@ pub(super) fn restore() {
         EndSynchronizedUpdate,
         DisableMouseCapture,
         DisableBracketedPaste,
+        EnableLineWrap,
         LeaveAlternateScreen,
         cursor::Show
     );
@@ -82,7 +85,10 @@ pub fn say_panic(info: &std::panic::PanicHookInfo<'_>) {
     }
 }
 
-pub(super) fn setup() -> anyhow::Result<Terminal<CrosstermBackend<Stdout>>> {
+/// The TUI's terminal. Line wrap is off while deck draws: a cluster the
+/// terminal draws wider than deck laid it out cannot spill onto the next
+/// row ([`ClusterSafe`] keeps the rest of its row true).
+pub(super) fn setup() -> anyhow::Result<Terminal<ClusterSafe<CrosstermBackend<Stdout>>>> {
     std::panic::set_hook(Box::new(|info| {
         restore();
         say_panic(info);
@@ -94,10 +100,11 @@ pub(super) fn setup() -> anyhow::Result<Terminal<CrosstermBackend<Stdout>>> {
         EnterAlternateScreen,
         EnableMouseCapture,
         EnableBracketedPaste,
+        DisableLineWrap,
         cursor::Hide
     )?;
     tracing::debug!(size = ?terminal::size().ok(), "terminal set up");
-    Ok(Terminal::new(CrosstermBackend::new(out))?)
+    Ok(Terminal::new(ClusterSafe::new(CrosstermBackend::new(out)))?)
 }
 
 /// The OSC 52 sequence that puts `text` on the clipboard. The text is

@@ -347,17 +347,20 @@ impl Pager {
     }
 }
 
-/// Drop the first `n` columns of a line.
+/// Drop the first `n` columns of a line, by grapheme cluster: a cluster
+/// that starts before column `n` goes whole (a wide one leaves a space).
 fn skip_cols(line: &Line, n: usize) -> Line {
-    use unicode_width::UnicodeWidthChar;
+    use unicode_segmentation::UnicodeSegmentation;
     let mut out = Line::new();
     let mut col = 0;
     for span in &line.spans {
         let mut text = String::new();
-        for c in span.text.chars() {
-            let w = c.width().unwrap_or(0);
+        for g in span.text.graphemes(true) {
+            let w = crate::text::line::str_width(g);
             if col >= n {
-                text.push(c);
+                text.push_str(g);
+            } else if col + w > n {
+                text.push_str(&" ".repeat(col + w - n));
             }
             col += w;
         }

@@ -52,6 +52,42 @@ pub fn find_in(text: &str, query: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// `ranges` of `text` widened to whole grapheme clusters: a hit on `e`
+/// in `é` (e and a combining accent) marks the accent too, so no cluster
+/// is split between two styles.
+pub fn whole_clusters(text: &str, mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    use unicode_segmentation::GraphemeCursor;
+    if text.is_ascii() {
+        return ranges;
+    }
+    let start_of = |i: usize| {
+        let mut c = GraphemeCursor::new(i, text.len(), true);
+        match c.is_boundary(text, 0) {
+            Ok(true) => i,
+            _ => c.prev_boundary(text, 0).ok().flatten().unwrap_or(0),
+        }
+    };
+    let end_of = |i: usize| {
+        let mut c = GraphemeCursor::new(i, text.len(), true);
+        match c.is_boundary(text, 0) {
+            Ok(true) => i,
+            _ => c.next_boundary(text, 0).ok().flatten().unwrap_or(text.len()),
+        }
+    };
+    for r in &mut ranges {
+        *r = (start_of(r.0), end_of(r.1));
+    }
+    // Widened hits may now overlap: merge them.
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (a, b) in ranges {
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
 /// Every row of every entry whose text contains `query`.
 pub fn find(
     t: &Transcript,
@@ -204,7 +240,7 @@ impl Drop for Search {
 /// Patch `style` over the parts of `line` that match `query`.
 pub fn highlight(line: &Line, query: &str, style: Style) -> Line {
     let text = line.text();
-    let ranges = find_in(&text, query);
+    let ranges = whole_clusters(&text, find_in(&text, query));
     if ranges.is_empty() {
         return line.clone();
     }
@@ -255,6 +291,22 @@ mod tests {
         assert_eq!(find_in("Foo foo", "foo"), vec![(0, 3), (4, 7)]);
         assert_eq!(find_in("Foo foo", "Foo"), vec![(0, 3)]);
         assert!(find_in("abc", "").is_empty());
+    }
+
+    #[test]
+    fn a_hit_inside_a_cluster_marks_the_whole_cluster() {
+        let l = Line::plain("cafe\u{301} 👍🏽 ok");
+        let hl = highlight(&l, "e", Style::default().bg(Color::Yellow));
+        let hits: Vec<&str> = hl
+            .spans
+            .iter()
+            .filter(|s| s.style.bg.is_some())
+            .map(|s| s.text.as_str())
+            .collect();
+        assert_eq!(hits, vec!["e\u{301}"]);
+        let hl = highlight(&l, "👍", Style::default().bg(Color::Yellow));
+        assert!(hl.spans.iter().any(|s| s.text == "👍🏽"), "{hl:?}");
+        assert_eq!(hl.text(), l.text());
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub(crate) struct Tui {
 }
 
 impl Tui {
-    fn spawn(args: &[&str]) -> Tui {
+    pub(crate) fn spawn(args: &[&str]) -> Tui {
         Tui::spawn_with(args, &[])
     }
 
@@ -87,8 +87,62 @@ impl Tui {
         }
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// Every cell of the screen, as the emulator holds it: each row a list
+    /// of (contents, wide) — what is really shown, fragments included.
+    pub(crate) fn cells(&self) -> Vec<Vec<(String, bool)>> {
+        let parser = self.parser.lock().unwrap();
+        let screen = parser.screen();
+        let (rows, cols) = screen.size();
+        (0..rows)
+            .map(|r| {
+                (0..cols)
+                    .map(|c| {
+                        screen
+                            .cell(r, c)
+                            .map(|x| (x.contents().to_string(), x.is_wide()))
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Resize the pty (the process gets SIGWINCH).
+    pub(crate) fn resize(&mut self, cols: u16, rows: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize the pty");
+        self.parser
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(rows, cols);
+    }
+
+    /// Wait until the screen has not changed for `quiet`.
+    pub(crate) fn settle(&mut self, quiet: Duration) -> Vec<Vec<(String, bool)>> {
+        let start = Instant::now();
+        let mut last = self.cells();
+        let mut since = Instant::now();
+        while since.elapsed() < quiet {
+            std::thread::sleep(Duration::from_millis(20));
+            let now = self.cells();
+            if now != last {
+                last = now;
+                since = Instant::now();
+            }
+            assert!(start.elapsed() < DEADLINE, "the screen never settled");
+        }
+        last
     }
 
     /// The bottom row: the status bar.
@@ -97,7 +151,7 @@ impl Tui {
     }
 
     /// Poll until `pred` holds for the screen; panic with the screen when the deadline passes.
-    fn wait_for(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_for(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let s = self.screen();
@@ -115,7 +169,7 @@ impl Tui {
         }
     }
 
-    fn send(&mut self, keys: &str) {
+    pub(crate) fn send(&mut self, keys: &str) {
         self.writer.write_all(keys.as_bytes()).unwrap();
         self.writer.flush().unwrap();
     }

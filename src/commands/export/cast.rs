@@ -16,6 +16,7 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use serde_json::json;
 
+use crate::app::backend::ClusterSafe;
 use crate::app::player::Player;
 use crate::app::{App, Msg};
 use crate::theme::Theme;
@@ -84,7 +85,7 @@ pub fn write_cast(
     app.update(Msg::Resize(w, h));
     let capture = Capture::default();
     let mut term = Terminal::with_options(
-        CrosstermBackend::new(capture.clone()),
+        ClusterSafe::new(CrosstermBackend::new(capture.clone())),
         TerminalOptions {
             viewport: Viewport::Fixed(Rect::new(0, 0, w, h)),
         },
