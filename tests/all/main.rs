@@ -31,5 +31,6 @@ mod tui_keys;
 mod tui_keys_pager_search_player;
 mod tui_player;
 mod tui_pty;
+mod tui_pty_connect;
 mod tui_screens;
 mod untrusted;
