@@ -29,6 +29,7 @@ mod truthful;
 mod tui_drive;
 mod tui_keys;
 mod tui_keys_pager_search_player;
+mod tui_link;
 mod tui_player;
 mod tui_pty;
 mod tui_pty_connect;

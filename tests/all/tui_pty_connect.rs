@@ -1,10 +1,18 @@
 //! `deck connect` end to end: the real binary under a pseudo-terminal (the
-//! [`Tui`] of `tui_pty.rs`) against the fake host of `common::fake_host`.
+//! [`Tui`] of `tui_pty.rs`) against the fake host of `common::fake_host`,
+//! or against no host at all — the first screen says so, Enter keeps the
+//! draft, and the session shows once a host comes up; a lost host is said.
 
 use std::time::{Duration, Instant};
 
 use crate::common::fake_host;
 use crate::tui_pty::{DEADLINE, Tui};
+
+/// The screen's words on one line (rows joined): text wrapped across rows
+/// reads as it was written.
+fn flat(screen: &str) -> String {
+    screen.split_whitespace().collect::<Vec<_>>().join(" ")
+}
 
 #[test]
 fn connect_opens_the_picker_and_s_switches_sessions() {
@@ -144,4 +152,77 @@ fn connect_new_without_a_host_says_so() {
         raw.contains("deck connect --new: no session created"),
         "{raw}"
     );
+}
+
+#[test]
+fn connect_without_a_host_says_so_keeps_the_draft_and_shows_the_host_once_up() {
+    // A port nobody listens on yet (bound, then closed).
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}");
+    let mut tui = Tui::spawn(&["connect", &url]);
+    let s = tui.wait_for("the unreachable notice", |s| {
+        s.contains("Cannot reach the DSH host")
+    });
+    let words = flat(&s);
+    for said in [
+        format!("Cannot reach the DSH host at {url}"),
+        format!("cannot connect to 127.0.0.1:{port}"),
+        format!(
+            "Start one with dsh web --port {port} (the dsh command of the npm package @deepseek-ai/dsh)"
+        ),
+        "deck tries again by itself: after 250 ms, then twice as long each time, at most every 5 s"
+            .to_string(),
+    ] {
+        assert!(words.contains(&said), "{said:?} in:\n{s}");
+    }
+    // Enter while not connected: nothing sent, the draft stays, and the
+    // status line says why.
+    tui.send("i");
+    tui.send("hello host");
+    tui.wait_for("the draft", |s| s.contains("› hello host"));
+    tui.send("\r");
+    let s = tui.wait_for("the refusal", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("not sent: not connected"))
+    });
+    assert!(
+        s.lines().rev().nth(1).unwrap().starts_with("› hello host"),
+        "{s}"
+    );
+    // A host comes up on that port: the notice goes, the session shows.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let fake = rt.block_on(fake_host::FakeHost::start_on(port));
+    let s = tui.wait_for("the session, live", |s| {
+        !s.contains("Cannot reach")
+            && s.lines()
+                .last()
+                .is_some_and(|l| l.contains("Capture run: tool tour") && l.contains("● live"))
+    });
+    assert!(s.contains("› hello host"), "the draft is still there: {s}");
+    // Now Enter sends it.
+    tui.send("\r");
+    let start = Instant::now();
+    while fake.requests("session.prompt").is_empty() && start.elapsed() < DEADLINE {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = fake.requests("session.prompt");
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0]["content"][0]["text"], "hello host");
+    // The host goes away: a banner says the link is lost and deck reconnects.
+    drop(rt);
+    let s = tui.wait_for("the lost banner", |s| s.contains("⚠ lost the DSH host"));
+    assert!(
+        flat(&s).contains(&format!("⚠ lost the DSH host at {url}")),
+        "{s}"
+    );
+    assert!(flat(&s).contains("deck reconnects by itself"), "{s}");
+    tui.send("\x1b");
+    std::thread::sleep(Duration::from_millis(200));
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
 }
