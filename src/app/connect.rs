@@ -119,6 +119,15 @@ impl App {
                 "› ",
                 "approval: y allow once · n reject · i type a message".into(),
             ),
+            _ if self.host_down() => (
+                "› ",
+                if focused {
+                    "not connected: what you type stays here until the host is back · Esc to move"
+                        .into()
+                } else {
+                    "not connected to the host · i or Tab to type a message".into()
+                },
+            ),
             _ if self.transcript().session_id().is_none() => (
                 "› ",
                 "no session shown: S picks one (n there creates one)".into(),
@@ -248,14 +257,20 @@ impl App {
     }
 
     /// Enter in the composer: the text answers the focused question, or
-    /// goes to the session as a prompt.
+    /// goes to the session as a prompt. Not while the host is out of reach:
+    /// then the text stays in the field.
     fn send(&mut self) -> Vec<Effect> {
         let question = self.focused_question();
         let running = self.turn_running();
+        let down = self.host_down();
         let Some(d) = self.drive.as_mut() else {
             return Vec::new();
         };
         if d.composer.text().trim().is_empty() {
+            return Vec::new();
+        }
+        if down {
+            self.message = Some("not sent: not connected".into());
             return Vec::new();
         }
         if question.is_some() {

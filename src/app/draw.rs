@@ -24,11 +24,13 @@ use crate::view::search::highlight;
 use crate::view::status;
 
 /// What the rows under the transcript hold, bottom up after the status
-/// bar: the search line, the message field, the timeline.
+/// bar: the search line, the message field, the timeline, the banner of a
+/// lost host connection.
 struct Bottom {
     prompt: Option<(String, bool)>,
     composer: Vec<Line>,
     timeline: bool,
+    banner: Vec<Line>,
 }
 
 impl App {
@@ -42,6 +44,11 @@ impl App {
                 self.composer_lines().unwrap_or_default()
             },
             timeline: !under_pager && self.shown.player.is_some(),
+            banner: if under_pager {
+                Vec::new()
+            } else {
+                self.lost_banner()
+            },
         }
     }
 
@@ -68,7 +75,7 @@ impl App {
             }
             return;
         }
-        let used = 1 + prompt + b.composer.len() + usize::from(b.timeline);
+        let used = 1 + prompt + b.composer.len() + usize::from(b.timeline) + b.banner.len();
         let rows = (area.height as usize).saturating_sub(used);
         let (t, list, theme, opts, _) = self.parts();
         let visible = list.visible(t, theme, &opts, rows);
@@ -118,12 +125,15 @@ pub fn draw(app: &App, buf: &mut Buffer) {
         .render(row(1), buf);
     }
     if !b.composer.is_empty() {
-        ComposerView { lines: &b.composer }.render(row(b.composer.len() as u16), buf);
+        RowsView { lines: &b.composer }.render(row(b.composer.len() as u16), buf);
     }
     if b.timeline
         && let Some(player) = &app.shown.player
     {
         TimelineView { player, theme }.render(row(1), buf);
+    }
+    if !b.banner.is_empty() {
+        RowsView { lines: &b.banner }.render(row(b.banner.len() as u16), buf);
     }
     let above = Rect {
         height: y.saturating_sub(area.y),
@@ -133,13 +143,17 @@ pub fn draw(app: &App, buf: &mut Buffer) {
         PagerView { pager, theme }.render(above, buf);
         return;
     }
-    TranscriptView {
-        rows: &app.screen,
-        focus: (!app.list.follow).then_some(app.list.focus),
-        query: &app.found.query,
-        theme,
+    // `deck connect` with no host yet: what to do about it, not a blank.
+    match app.unreachable_notice(theme, usize::from(above.width)) {
+        Some(lines) => RowsView { lines: &lines }.render(above, buf),
+        None => TranscriptView {
+            rows: &app.screen,
+            focus: (!app.list.follow).then_some(app.list.focus),
+            query: &app.found.query,
+            theme,
+        }
+        .render(above, buf),
     }
-    .render(above, buf);
     match &app.modal {
         Modal::Picker(picker) => PickerView {
             picker: *picker,
@@ -178,12 +192,13 @@ impl Widget for SearchLineView<'_> {
     }
 }
 
-/// `deck connect`'s message field, as laid out (its rows fill the area).
-struct ComposerView<'a> {
+/// Rows laid out beforehand, from the top of the area (`deck connect`'s
+/// message field, its notices).
+struct RowsView<'a> {
     lines: &'a [Line],
 }
 
-impl Widget for ComposerView<'_> {
+impl Widget for RowsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         for (line, y) in self.lines.iter().zip(area.y..area.y + area.height) {
             put(buf, area.x, y, area.width, line);

@@ -28,6 +28,8 @@ pub struct Driving {
     pub cwd: Option<String>,
     /// The agent preset they use (`--preset`).
     pub preset: Option<String>,
+    /// The host's URL as given (said while it cannot be reached).
+    pub host: Option<String>,
     /// The composer's rows as last laid out, and what they were laid out for.
     pub(super) layout: std::cell::RefCell<Option<(LayoutKey, Vec<Line>)>>,
 }

@@ -5,6 +5,7 @@
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::source::host::Control;
+use crate::source::live::LinkStatus;
 use crate::source::sessions::{SessionChange, SessionSummary};
 use crate::wire::Record;
 
@@ -21,8 +22,9 @@ pub enum Msg {
     },
     /// Records that arrived from a live source.
     Records(Vec<Record>),
-    /// The live link's state, for the status bar (`● live`, `disconnected …`).
-    Link(String),
+    /// The live link's state, for the status bar (`● live`, `disconnected …`)
+    /// and, in `deck connect`, the notices while the host is out of reach.
+    Link(LinkStatus),
     /// The live source switched session (or restarted): a new transcript.
     Reset {
         session_id: Option<String>,

@@ -6,6 +6,7 @@
 //! (`transcript.rs`, `connect.rs`).
 
 use super::drive::Driving;
+use super::link::Link;
 use super::modal::Modal;
 
 use super::picker::Sessions;
@@ -96,8 +97,9 @@ pub struct App {
     /// `deck connect`: the composer, and answers to what the host asks.
     pub(super) drive: Option<Driving>,
     pub(super) sessions: Sessions,
-    /// The live link's state (shown where a replay shows its position).
-    pub(super) link: Option<String>,
+    /// The live link's state (shown where a replay shows its position;
+    /// `deck connect` also says what it means, see `link.rs`).
+    pub(super) link: Link,
 }
 
 impl App {
@@ -135,7 +137,7 @@ impl App {
             recording: false,
             drive: None,
             sessions: Sessions::default(),
-            link: None,
+            link: Link::default(),
         }
     }
 
@@ -322,7 +324,12 @@ impl App {
         let bottom = 1
             + usize::from(self.shown.player.is_some())
             + usize::from(self.modal.prompt().is_some())
-            + self.composer_lines().map_or(0, |l| l.len());
+            + self.composer_lines().map_or(0, |l| l.len())
+            + if self.modal.is_pager() {
+                0
+            } else {
+                self.lost_banner().len()
+            };
         (self.height as usize).saturating_sub(bottom).max(1)
     }
 
@@ -371,7 +378,7 @@ impl App {
                 status::speed(p.speed())
             )
         });
-        let position = position.or_else(|| self.link.clone());
+        let position = position.or_else(|| self.link.label());
         let message = self
             .message
             .clone()

@@ -36,8 +36,8 @@ impl App {
                 self.message = None;
                 self.paste(&text)
             }
-            Msg::Link(text) => {
-                self.link = Some(text);
+            Msg::Link(status) => {
+                self.link.set(status);
                 vec![Effect::Redraw]
             }
             Msg::Notice(text) => {

@@ -28,6 +28,7 @@ pub struct Open {
 pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
     ensure_terminal()?;
     let host_url = host::HostUrl::parse(url)?;
+    let host_text = host_url.to_string();
     tracing::info!(
         mode = "connect",
         url = %host_url,
@@ -82,6 +83,7 @@ pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
         typing: open.new,
         cwd,
         preset: open.preset,
+        host: Some(host_text),
     };
     run_tui_with(label, session, &tui, rt, rx, Some((switch, drive)), pick)
 }

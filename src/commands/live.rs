@@ -34,7 +34,7 @@ pub(crate) fn runtime() -> anyhow::Result<Runtime> {
 pub fn to_msg(ev: LiveEvent) -> Option<Msg> {
     match ev {
         LiveEvent::Records(r) => Some(Msg::Records(r)),
-        LiveEvent::Status(s) => Some(Msg::Link(s.label())),
+        LiveEvent::Status(s) => Some(Msg::Link(s)),
         LiveEvent::Diagnostic(d) => Some(Msg::Records(vec![Record::Diagnostic(d)])),
         LiveEvent::Reset { session_id } => Some(Msg::Reset { session_id }),
         LiveEvent::Sessions(list) => Some(Msg::Sessions(list)),
@@ -99,6 +99,7 @@ pub(crate) fn run_tui_with(
         if let Some(d) = app.driving_mut() {
             d.cwd = drive.cwd;
             d.preset = drive.preset;
+            d.host = drive.host;
         }
         if drive.typing {
             // A session made to talk to: the message field has the keys.
@@ -120,4 +121,6 @@ pub(crate) struct Drive {
     pub typing: bool,
     pub cwd: Option<String>,
     pub preset: Option<String>,
+    /// The host's URL, said while it cannot be reached.
+    pub host: Option<String>,
 }

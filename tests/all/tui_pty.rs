@@ -4,6 +4,7 @@
 //! that the terminal is restored on the way out (alternate screen left,
 //! mouse reporting off, cursor shown, cooked mode back), and that the
 //! interactive commands refuse to start when stdout is not a terminal.
+//! `deck connect` under a pty: `tui_pty_connect.rs`.
 
 use std::io::{Read, Write};
 use std::process::Stdio;
@@ -14,12 +15,12 @@ use std::time::{Duration, Instant};
 use crossterm::event::KeyCode;
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
-use crate::common::{self, build, fake_host};
+use crate::common::{self, build};
 
 const ROWS: u16 = 30;
 const COLS: u16 = 100;
 /// How long any one screen may take to appear (generous: CI machines are slow).
-const DEADLINE: Duration = Duration::from_secs(10);
+pub(crate) const DEADLINE: Duration = Duration::from_secs(10);
 
 /// A `deck` process on a pty, with the screen it drew so far.
 pub(crate) struct Tui {
@@ -207,7 +208,7 @@ impl Tui {
     }
 
     /// Everything the process wrote after it last left the alternate screen.
-    fn assert_restored(&self) {
+    pub(crate) fn assert_restored(&self) {
         let raw = self.raw.lock().unwrap();
         let out = String::from_utf8_lossy(&raw);
         let enter = out
@@ -435,146 +436,6 @@ fn sigterm_sighup_and_sigint_stop_the_app_and_restore_the_terminal() {
         tui.wait_exit();
         tui.assert_restored();
     }
-}
-
-#[test]
-fn connect_opens_the_picker_and_s_switches_sessions() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let fake = rt.block_on(fake_host::FakeHost::start(0, None));
-    let other = fake.add_finished_session();
-    let mut tui = Tui::spawn(&["connect", &fake.url]);
-    // No --session: the picker opens on the host's sessions.
-    tui.wait_for("the session picker", |s| {
-        s.contains("sessions — Enter show") && s.contains("Capture run: approvals")
-    });
-    tui.send("\r");
-    tui.wait_for("the tour session, live", |s| {
-        !s.contains("sessions — Enter show")
-            && s.lines().last().is_some_and(|l| {
-                l.contains("Capture run: tool tour")
-                    && l.contains("31 cards")
-                    && l.contains("● live")
-            })
-    });
-    // The tour has no approval card.
-    tui.send("/Approval · bash\r");
-    tui.wait_for("no match in the tour", |s| {
-        s.lines().last().is_some_and(|l| l.contains("no match"))
-    });
-    // S: the picker again; the second session; Enter shows it.
-    tui.send("S");
-    tui.wait_for("the picker from S", |s| s.contains("sessions — Enter show"));
-    tui.send("j\r");
-    tui.wait_for("the approvals session, backfilled", |s| {
-        !s.contains("sessions — Enter show")
-            && s.lines().last().is_some_and(|l| {
-                !l.contains("switching") && l.contains("31 cards") && !l.contains("backfilling")
-            })
-    });
-    tui.send("/Approval · bash\r");
-    tui.wait_for("its approval card", |s| {
-        s.contains("⚑ Approval · bash") && s.contains("allowed once")
-    });
-    // The picker opens on the session shown: the approvals one.
-    tui.send("S");
-    tui.wait_for("the picker on the shown session", |s| {
-        s.lines()
-            .any(|l| l.contains("│ ▌") && l.contains("Capture run: approvals"))
-    });
-    tui.send("\x1b");
-    tui.wait_for("the picker closed", |s| {
-        !s.contains("sessions — Enter show")
-    });
-    let asked = fake.requests("session.history");
-    assert!(
-        asked.iter().any(|p| p["sessionId"] == other.as_str()),
-        "the other session came from history: {asked:?}"
-    );
-    tui.send("q");
-    assert!(tui.wait_exit().success());
-    tui.assert_restored();
-    drop(rt);
-}
-
-#[test]
-fn connect_new_creates_a_session_and_sends_what_is_typed_and_pasted() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let fake = rt.block_on(fake_host::FakeHost::start(0, None));
-    let dir = tempfile::tempdir().unwrap();
-    let history = dir.path().join("history.jsonl");
-    let mut tui = Tui::spawn_with(
-        &[
-            "connect",
-            &fake.url,
-            "--new",
-            "--cwd",
-            "/work/project",
-            "--preset",
-            "capture",
-        ],
-        &[("DECK_HISTORY", history.to_str().unwrap())],
-    );
-    // --new: the message field has the keys from the start.
-    tui.wait_for("the message field", |s| s.contains("message · Enter sends"));
-    let prompts = |fake: &fake_host::FakeHost| fake.requests("session.prompt");
-    // Two lines (Alt-Enter between them), then Enter.
-    tui.send("hello");
-    tui.send("\x1b\r");
-    tui.send("world\r");
-    let start = Instant::now();
-    while prompts(&fake).is_empty() && start.elapsed() < DEADLINE {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // A bracketed paste keeps its lines; escapes in it are dropped.
-    tui.send("\x1b[200~pasted\r\nlines\x1b[31m\x1b[201~");
-    tui.wait_for("the paste in the field", |s| s.contains("lines[31m"));
-    tui.send("\r");
-    while prompts(&fake).len() < 2 && start.elapsed() < DEADLINE {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let text = |p: &serde_json::Value| p["content"][0]["text"].as_str().unwrap_or("").to_string();
-    let sent = prompts(&fake);
-    assert_eq!(
-        sent.iter().map(text).collect::<Vec<_>>(),
-        ["hello\nworld", "pasted\nlines[31m"]
-    );
-    assert!(
-        sent.iter()
-            .all(|p| p["sessionId"] == "session-created-by-deck" && p["mode"] == "queue")
-    );
-    assert_eq!(
-        fake.requests("session.create"),
-        [serde_json::json!({"cwd": "/work/project", "agentPreset": "capture"})]
-    );
-    // Esc alone (not Alt-q): the keys back to the transcript, then q quits.
-    tui.send("\x1b");
-    std::thread::sleep(Duration::from_millis(200));
-    tui.send("q");
-    assert!(tui.wait_exit().success());
-    tui.assert_restored();
-    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
-    assert!(raw.contains("\x1b[?2004h"), "bracketed paste turned on");
-    assert!(raw.contains("\x1b[?2004l"), "and off again");
-    // Both messages are in the history file for the next run.
-    let kept: Vec<String> = std::fs::read_to_string(&history)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(kept, ["hello\nworld", "pasted\nlines[31m"]);
-    drop(rt);
-}
-
-#[test]
-fn connect_new_without_a_host_says_so() {
-    let mut tui = Tui::spawn(&["connect", "http://127.0.0.1:9", "--new"]);
-    let status = tui.wait_exit();
-    assert!(!status.success());
-    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
-    assert!(
-        raw.contains("deck connect --new: no session created"),
-        "{raw}"
-    );
 }
 
 /// A frame log of about `mb` megabytes: terminal cards with long outputs.

@@ -1,4 +1,4 @@
-//! A local fake DSH host for tests (tokio, 127.0.0.1, port 0). It serves
+//! A local fake DSH host for tests (tokio, 127.0.0.1, port 0 unless given). It serves
 //! `host.describe`, `session.list` and `session.history` from the tour
 //! capture, and plays `frames.jsonl` on `/api/events.mux` and
 //! `host-frames.jsonl` on `/api/events.host`.
@@ -93,6 +93,21 @@ impl FakeHost {
 
     /// [`FakeHost::start`] with history `ahead` messages ahead of the socket.
     pub async fn start_ahead(start_at: usize, pause_at: Option<usize>, ahead: usize) -> FakeHost {
+        FakeHost::start_with(start_at, pause_at, ahead, 0).await
+    }
+
+    /// [`FakeHost::start`] on a given port of 127.0.0.1 (a host that comes
+    /// up where a client already waits for one).
+    pub async fn start_on(port: u16) -> FakeHost {
+        FakeHost::start_with(0, None, 0, port).await
+    }
+
+    async fn start_with(
+        start_at: usize,
+        pause_at: Option<usize>,
+        ahead: usize,
+        port: u16,
+    ) -> FakeHost {
         let read = |f: &str| common::capture_text("tour", f);
         let mux: Vec<String> = read("frames.jsonl").lines().map(str::to_string).collect();
         let host: Vec<String> = read("host-frames.jsonl")
@@ -140,7 +155,7 @@ impl FakeHost {
             requests: std::sync::Mutex::new(Vec::new()),
             mux_connections: AtomicUsize::new(0),
         });
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let listener = TcpListener::bind(("127.0.0.1", port)).await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let st = state.clone();
         tokio::spawn(async move {
