@@ -32,4 +32,5 @@ mod tui_keys_pager_search_player;
 mod tui_player;
 mod tui_pty;
 mod tui_screens;
+mod tui_theme_bg;
 mod untrusted;
