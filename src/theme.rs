@@ -5,11 +5,16 @@
 //! ```toml
 //! name = "dark"
 //! syntax = "Monokai Extended"   # a syntect/two-face theme name, or "none"
+//! background = "#1e1e2e"        # optional: the screen colour the theme is for
+//! foreground = "#cdd6f4"        # optional: the text colour on it
 //! [styles]
 //! diff_added = { fg = "#a6e3a1", bg = "#1e3a24", bold = false }
 //! ```
-//! Unknown role names are an error naming the key; missing roles fall back to
-//! the built-in `dark` theme's values (or to unstyled text for `no-color`).
+//! Unknown role names are an error naming the key; missing roles are
+//! unstyled text. A theme with a `background` has it painted under every
+//! cell of the TUI's screen (and as the HTML export's page); one without
+//! (the `ansi-*` themes, `no-color`, older user themes) uses the
+//! terminal's own background.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -89,6 +94,12 @@ pub struct Theme {
     styles: BTreeMap<Role, Style>,
     /// True when the theme emits no colours at all.
     pub monochrome: bool,
+    /// The screen colour the theme's colours were chosen for; `None`: the
+    /// terminal's own.
+    pub background: Option<Color>,
+    /// The text colour on [`background`](Self::background); `None`: the
+    /// terminal's own.
+    pub foreground: Option<Color>,
 }
 
 /// Built-in themes compiled into the binary.
@@ -128,6 +139,8 @@ struct ThemeFile {
     syntax: Option<String>,
     #[serde(default)]
     monochrome: bool,
+    background: Option<String>,
+    foreground: Option<String>,
     #[serde(default)]
     styles: BTreeMap<String, StyleSpec>,
 }
@@ -197,11 +210,24 @@ impl Theme {
             styles.insert(role, style);
         }
         let syntax = file.syntax.filter(|s| s != "none");
+        let colour = |key: &str, value: &Option<String>| -> Result<Option<Color>, ThemeError> {
+            let Some(v) = value else { return Ok(None) };
+            if file.monochrome {
+                return Err(invalid(format!("{key}: a monochrome theme has no colours")));
+            }
+            parse_color(v)
+                .map(Some)
+                .map_err(|m| invalid(format!("{key}: {m}")))
+        };
+        let background = colour("background", &file.background)?;
+        let foreground = colour("foreground", &file.foreground)?;
         Ok(Theme {
             name: file.name.unwrap_or_else(|| origin.to_string()),
             syntax,
             styles,
             monochrome: file.monochrome,
+            background,
+            foreground,
         })
     }
 
@@ -226,6 +252,8 @@ impl Theme {
             syntax: None,
             styles: Default::default(),
             monochrome: true,
+            background: None,
+            foreground: None,
         }
     }
 
@@ -251,6 +279,15 @@ impl Theme {
             return Theme::from_toml(&text, spec);
         }
         Err(ThemeError::NotFound(spec.to_string()))
+    }
+
+    /// The screen's own style, painted under every cell: the declared
+    /// background and foreground; `None` when the theme declares no
+    /// background (it uses the terminal's).
+    pub fn screen(&self) -> Option<Style> {
+        let bg = self.background?;
+        let st = Style::default().bg(bg);
+        Some(self.foreground.map_or(st, |fg| st.fg(fg)))
     }
 
     /// The style for a meaning.
@@ -312,6 +349,50 @@ mod tests {
         let err =
             Theme::from_toml("[styles]\ntext = { fg = \"notacolour\" }", "x.toml").unwrap_err();
         assert!(err.to_string().contains("styles.text"), "{err}");
+    }
+
+    #[test]
+    fn themes_with_fixed_colours_declare_their_screen() {
+        for name in ["dark", "light", "high-contrast"] {
+            let t = Theme::builtin(name).unwrap();
+            let screen = t
+                .screen()
+                .unwrap_or_else(|| panic!("{name} has no background"));
+            assert!(matches!(screen.bg, Some(Color::Rgb(..))), "{name}");
+            assert!(matches!(screen.fg, Some(Color::Rgb(..))), "{name}");
+        }
+        assert_eq!(
+            Theme::builtin("light").unwrap().background,
+            Some(Color::Rgb(0xff, 0xff, 0xff))
+        );
+        // The palette themes and no-color keep the terminal's own.
+        for name in ["ansi-dark", "ansi-light", "no-color"] {
+            let t = Theme::builtin(name).unwrap();
+            assert!(t.screen().is_none() && t.foreground.is_none(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_theme_without_a_background_still_loads() {
+        let t = Theme::from_toml("[styles]\ntitle = { fg = \"#ff0000\" }", "old.toml").unwrap();
+        assert_eq!((t.background, t.foreground), (None, None));
+        assert!(t.screen().is_none());
+        let t = Theme::from_toml("background = \"#101010\"", "x.toml").unwrap();
+        assert_eq!(
+            t.screen(),
+            Some(Style::default().bg(Color::Rgb(16, 16, 16)))
+        );
+    }
+
+    #[test]
+    fn a_bad_background_is_an_error_naming_it() {
+        let err = Theme::from_toml("background = \"nope\"", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("background"), "{err}");
+        let err = Theme::from_toml("foreground = \"nope\"", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("foreground"), "{err}");
+        let err =
+            Theme::from_toml("monochrome = true\nbackground = \"#000000\"", "x.toml").unwrap_err();
+        assert!(err.to_string().contains("monochrome"), "{err}");
     }
 
     #[test]

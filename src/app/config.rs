@@ -236,7 +236,9 @@ mod tests {
         )
         .unwrap();
         let themes = all_themes(Some(&dir)).unwrap();
-        assert!(themes.iter().any(|t| t.name == "mine"));
+        // Written before themes had a background: loads, and keeps the terminal's.
+        let mine = themes.iter().find(|t| t.name == "mine").unwrap();
+        assert!(mine.background.is_none() && mine.screen().is_none());
         assert!(themes.iter().any(|t| t.name == "dark"));
     }
 }

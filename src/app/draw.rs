@@ -3,7 +3,8 @@
 //! card renderers as `deck render`); [`draw`] only paints the app into a
 //! ratatui buffer — the transcript with its focus margin and search
 //! highlights, the player's timeline, the search line, the message field,
-//! the status bar and the overlays. [`frame`] does both (exports, benches
+//! the status bar and the overlays, all on the theme's background when it
+//! is painted ([`App::ground`]). [`frame`] does both (exports, benches
 //! and screen tests).
 
 use ratatui::buffer::Buffer;
@@ -104,6 +105,11 @@ pub fn draw(app: &App, buf: &mut Buffer) {
     }
     let w = area.width as usize;
     let theme = app.theme();
+    // The theme's own background under every cell (when it is painted).
+    let ground = app.ground();
+    if ground != Style::default() {
+        buf.set_style(area, ground);
+    }
     let b = app.bottom();
     // Bottom up: status, search line, message field, timeline.
     let mut y = area.y + area.height - 1;
@@ -159,10 +165,16 @@ pub fn draw(app: &App, buf: &mut Buffer) {
             picker: *picker,
             sessions: &app.sessions,
             theme,
+            ground,
             can_create: app.drive.is_some(),
         }
         .render(above, buf),
-        Modal::Help(help) => HelpView { help, theme }.render(above, buf),
+        Modal::Help(help) => HelpView {
+            help,
+            theme,
+            ground,
+        }
+        .render(above, buf),
         _ => {}
     }
 }

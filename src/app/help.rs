@@ -87,6 +87,8 @@ fn line_count() -> usize {
 pub struct HelpView<'a> {
     pub help: &'a Help,
     pub theme: &'a Theme,
+    /// The screen's style under the box ([`App::ground`](super::App::ground)).
+    pub ground: ratatui::style::Style,
 }
 
 impl Widget for HelpView<'_> {
@@ -103,7 +105,8 @@ impl Widget for HelpView<'_> {
         let x0 = area.x + (area.width - w) / 2;
         let y0 = area.y + (area.height - h) / 2;
         let border = theme.style(Role::Border);
-        clear(buf, Rect::new(x0, y0, w, h), theme.style(Role::Text));
+        let text = self.ground.patch(theme.style(Role::Text));
+        clear(buf, Rect::new(x0, y0, w, h), text);
         let top = format!("┌{}┐", "─".repeat(w.saturating_sub(2) as usize));
         let inner = h.saturating_sub(2) as usize;
         let max_scroll = lines.len().saturating_sub(inner);

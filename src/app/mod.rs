@@ -6,11 +6,13 @@
 //! transcript (`transcript`, `finding`), the pager, help, the session
 //! picker, the search line, the message field of `deck connect`
 //! (`connect`, `answer`, `composer`) and the replay [`player`]. [`draw`]
-//! paints an app laid out by [`App::prepare`]; the terminal driver
-//! ([`run`]) does all the I/O — reading keys, writing OSC 52, restoring the
-//! terminal on every way out.
+//! paints an app laid out by [`App::prepare`], on the theme's own
+//! background where it has one and the terminal shows it ([`backdrop`]);
+//! the terminal driver ([`run`]) does all the I/O — reading keys, writing
+//! OSC 52, restoring the terminal on every way out.
 
 mod answer;
+pub mod backdrop;
 pub mod backend;
 pub mod composer;
 pub mod config;

@@ -54,7 +54,8 @@ pub fn put(buf: &mut Buffer, x: u16, y: u16, width: u16, line: &Line) {
     }
 }
 
-/// Reset a rectangle to the theme's text style (the ground of a box).
+/// Reset a rectangle to `style` (a box's ground: the screen's, with the
+/// theme's text style on it).
 pub fn clear(buf: &mut Buffer, area: ratatui::layout::Rect, style: ratatui::style::Style) {
     for y in area.y..area.y + area.height {
         for x in area.x..area.x + area.width {

@@ -133,6 +133,8 @@ pub struct PickerView<'a> {
     pub picker: Picker,
     pub sessions: &'a Sessions,
     pub theme: &'a Theme,
+    /// The screen's style under the box ([`App::ground`](super::App::ground)).
+    pub ground: ratatui::style::Style,
     /// `n` makes a session (`deck connect`).
     pub can_create: bool,
 }
@@ -152,7 +154,8 @@ impl Widget for PickerView<'_> {
         let x0 = area.x + (area.width - w) / 2;
         let y0 = area.y + (area.height.saturating_sub(h)) / 2;
         let border = theme.style(Role::Border);
-        clear(buf, Rect::new(x0, y0, w, h), theme.style(Role::Text));
+        let text = self.ground.patch(theme.style(Role::Text));
+        clear(buf, Rect::new(x0, y0, w, h), text);
         let iw = w.saturating_sub(4) as usize;
         buf.set_string(x0, y0, format!("┌{}┐", "─".repeat(w as usize - 2)), border);
         buf.set_string(

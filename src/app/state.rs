@@ -75,6 +75,9 @@ pub struct App {
     pub(super) show_reasoning: bool,
     pub(super) hide_tools: bool,
     pub(super) looks: Looks,
+    /// Why theme backgrounds are not painted (see `backdrop.rs`); `None`:
+    /// they are.
+    pub(super) unpainted: Option<&'static str>,
     pub(super) width: u16,
     pub(super) height: u16,
     /// What has the keys.
@@ -124,6 +127,7 @@ impl App {
                 },
                 idx: 0,
             },
+            unpainted: None,
             width: 80,
             height: 24,
             modal: Modal::None,

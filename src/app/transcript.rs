@@ -234,7 +234,8 @@ impl App {
             Action::CopyRaw => self.copy(Copied::Raw),
             Action::CycleTheme => {
                 self.looks.idx = (self.looks.idx + 1) % self.looks.themes.len();
-                self.message = Some(format!("theme {}", self.theme().name));
+                let note = self.background_note();
+                self.message = Some(note.unwrap_or_else(|| format!("theme {}", self.theme().name)));
                 Vec::new()
             }
             Action::NewSession => self.create_session(),

@@ -3,6 +3,7 @@
 //! loading screen.
 
 use crate::app::App;
+use crate::app::backdrop::Colours;
 use crate::app::config::{self, Config};
 use crate::cards::Density;
 use crate::cli::TuiArgs;
@@ -13,11 +14,27 @@ fn density(arg: Option<Density>, cfg: &Config) -> Density {
     arg.or(cfg.density).unwrap_or_default()
 }
 
-/// Apply the config file and the command-line options to a new app.
+/// Apply the config file and the command-line options to a new app, and
+/// what the terminal shows of colours (a notice on the status bar and in
+/// the log when the theme's background is not painted).
 pub(crate) fn base_app(app: &mut App, tui: &TuiArgs, cfg: &Config) -> anyhow::Result<()> {
     let (themes, idx) = config::resolve_themes(tui.theme.as_deref(), cfg)?;
     app.set_themes(themes, idx);
     app.set_density(density(tui.density, cfg));
+    let colours = Colours::from_env();
+    if let Some(note) = app.set_colours(colours) {
+        tracing::info!(
+            theme = %app.theme().name,
+            no_color = colours.no_color,
+            truecolor = colours.truecolor,
+            "{note}"
+        );
+        let note = match app.message() {
+            Some(m) => format!("{m} · {note}"),
+            None => note,
+        };
+        app.say(&note);
+    }
     Ok(())
 }
 

@@ -114,6 +114,23 @@ fn no_color_env_forces_plain_styles() {
 }
 
 #[test]
+fn render_ansi_paints_no_theme_background() {
+    // Lines, not a screen: the light theme's colours land on the
+    // terminal's own background (only styles with a bg of their own set one).
+    let o = deck(&[
+        "render",
+        "demo-sessions/showcase.jsonl",
+        "--format",
+        "ansi",
+        "--theme",
+        "light",
+    ]);
+    let out = stdout(&o);
+    assert!(out.contains("38;2;"), "coloured");
+    assert!(!out.contains("48;2;255;255;255"), "no page background");
+}
+
+#[test]
 fn unreadable_and_empty_and_unknown_fail_with_one_line() {
     let o = deck(&["render", "/nonexistent/file.jsonl"]);
     assert!(!o.status.success());

@@ -1,6 +1,7 @@
 //! `deck export`: the asciicast is a valid asciicast v2 file whose output,
-//! played through a terminal emulator, ends on the screen deck draws; the
-//! HTML page is well-formed, self-contained and holds every card.
+//! played through a terminal emulator, ends on the screen deck draws (on
+//! the theme's own background, as the TUI paints it); the HTML page is
+//! well-formed, self-contained and holds every card.
 
 use std::sync::Arc;
 
@@ -40,6 +41,27 @@ fn final_screen(
         &o.theme,
         (o.width, o.height),
     )
+}
+
+#[test]
+fn the_cast_records_the_theme_background_as_the_tui_paints_it() {
+    let (sid, recs) = records("demo-sessions/showcase.jsonl");
+    let o = CastOptions {
+        theme: Theme::builtin("light").unwrap(),
+        ..opts(80, 24)
+    };
+    let mut out = Vec::new();
+    write_cast(recs, sid, &o, &mut out).unwrap();
+    let mut vt = vt100::Parser::new(24, 80, 0);
+    for l in String::from_utf8(out).unwrap().lines().skip(1) {
+        let ev: Vec<Value> = serde_json::from_str(l).unwrap();
+        if ev[1] == "o" {
+            vt.process(ev[2].as_str().unwrap().as_bytes());
+        }
+    }
+    // The top right corner: nothing drawn there but the background.
+    let corner = vt.screen().cell(0, 79).map(vt100::Cell::bgcolor);
+    assert_eq!(corner, Some(vt100::Color::Rgb(0xff, 0xff, 0xff)));
 }
 
 #[test]

@@ -35,4 +35,5 @@ mod tui_pty;
 mod tui_pty_connect;
 mod tui_pty_graphemes;
 mod tui_screens;
+mod tui_theme_bg;
 mod untrusted;

@@ -55,6 +55,9 @@ impl Tui {
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
         cmd.env_remove("COLORFGBG");
+        // A terminal that says it shows 24-bit colour (the pty's parser does):
+        // the theme's background is painted, no notice about it.
+        cmd.env("COLORTERM", "truecolor");
         cmd.env("XDG_CONFIG_HOME", &config);
         cmd.env_remove("DECK_LOG");
         for (k, v) in env {
@@ -147,7 +150,7 @@ impl Tui {
     }
 
     /// The bottom row: the status bar.
-    fn status(&self) -> String {
+    pub(crate) fn status(&self) -> String {
         self.screen().lines().last().unwrap_or("").to_string()
     }
 
@@ -173,6 +176,12 @@ impl Tui {
     pub(crate) fn send(&mut self, keys: &str) {
         self.writer.write_all(keys.as_bytes()).unwrap();
         self.writer.flush().unwrap();
+    }
+
+    /// The background colour of the cell at (`row`, `col`) as drawn so far.
+    pub(crate) fn bg(&self, row: u16, col: u16) -> Option<vt100::Color> {
+        let parser = self.parser.lock().unwrap();
+        parser.screen().cell(row, col).map(vt100::Cell::bgcolor)
     }
 
     /// Everything the process wrote to the terminal so far.

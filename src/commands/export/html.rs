@@ -1,10 +1,10 @@
 //! `deck export --format html`: one self-contained HTML page of a session —
 //! every item laid out as `deck render --density full` lays it out, in the
-//! theme's colours (inline styles, no script, nothing fetched), each tool
-//! card a `<details>` block that folds to its header line, and links where
-//! deck draws links. The page is well-formed XHTML-compatible markup: every
-//! text and attribute is escaped here, and only `http(s)`, `mailto` and
-//! `file` links become `href`s.
+//! theme's colours on its declared background (inline styles, no script,
+//! nothing fetched), each tool card a `<details>` block that folds to its
+//! header line, and links where deck draws links. The page is well-formed
+//! XHTML-compatible markup: every text and attribute is escaped here, and
+//! only `http(s)`, `mailto` and `file` links become `href`s.
 
 use std::fmt::Write as _;
 
@@ -34,12 +34,7 @@ pub fn page_to(
     width: usize,
     title: &str,
 ) -> std::io::Result<()> {
-    let light = theme.name.contains("light");
-    let (bg, fg) = if light {
-        ("#ffffff", "#1f2328")
-    } else {
-        ("#1e1e2e", "#cdd6f4")
-    };
+    let (bg, fg) = page_colours(theme);
     let mut out = String::new();
     let _ = write!(
         out,
@@ -109,6 +104,28 @@ pub fn page_to(
         }
     }
     w.write_all(b"</body>\n</html>\n")
+}
+
+/// The page's background and text colour: the theme's own (what the TUI
+/// paints under every cell); for a theme that declares none (`ansi-*`,
+/// `no-color`, a user theme without `background`), a light page for a
+/// theme named light, else a dark one.
+fn page_colours(theme: &Theme) -> (String, String) {
+    let light = theme.name.contains("light");
+    let (bg, fg) = if light {
+        ("#ffffff", "#1f2328")
+    } else {
+        ("#1e1e2e", "#cdd6f4")
+    };
+    match theme.background {
+        Some(b) => (
+            hex(b),
+            // A declared background without a foreground: the text keeps
+            // the default of a page of that name.
+            theme.foreground.map_or_else(|| fg.to_string(), hex),
+        ),
+        None => (bg.to_string(), fg.to_string()),
+    }
 }
 
 fn write_line(out: &mut String, line: &Line) {
@@ -271,6 +288,24 @@ mod tests {
             "<span style=\"color:#010203\">&lt;b&gt;&amp;&quot;&#39;</span>\
              <a href=\"https://x.test/?a=1&amp;b=&quot;2&quot;\">ok</a>bad"
         );
+    }
+
+    #[test]
+    fn the_page_is_the_theme_s_declared_background() {
+        let colours = |name: &str| page_colours(&Theme::builtin(name).unwrap());
+        let own = |name: &str| {
+            let t = Theme::builtin(name).unwrap();
+            (hex(t.background.unwrap()), hex(t.foreground.unwrap()))
+        };
+        for name in ["dark", "light", "high-contrast"] {
+            assert_eq!(colours(name), own(name), "{name}");
+        }
+        assert_eq!(colours("high-contrast").0, "#000000");
+        // Themes without one keep the page of their kind.
+        assert_eq!(colours("ansi-light").0, "#ffffff");
+        assert_eq!(colours("ansi-dark").0, "#1e1e2e");
+        let mine = Theme::from_toml("background = \"#102030\"", "mine.toml").unwrap();
+        assert_eq!(page_colours(&mine), ("#102030".into(), "#cdd6f4".into()));
     }
 
     #[test]
