@@ -477,7 +477,14 @@ impl frame::Parts for Tagged<'_> {
                 search::rows(v, &resolved.title, raw.as_deref(), inner, out)
             }
             View::Web(v) => web::rows(v, inner, out),
-            View::Generic(v) => generic::rows(v, inner, out),
+            View::Generic(v) => {
+                let output = v.content.as_ref().is_some_and(|c| !c.is_empty())
+                    || resolved
+                        .raw_result
+                        .as_ref()
+                        .is_some_and(|r| !r.trim().is_empty());
+                generic::rows(v, inner, output, out)
+            }
         }
         if let Some(raw) = &resolved.raw_result
             && !matches!(resolved.view, View::Search(_))

@@ -482,3 +482,37 @@ fn the_pagers_line_count_is_source_lines() {
         .unwrap_or_else(|| panic!("{status}"));
     assert!((30..=34).contains(&count), "{status}");
 }
+
+#[test]
+fn a_generic_card_labels_its_input_and_its_output() {
+    let card = ToolCard::new("lookup_notes")
+        .arguments(json!({"text": "hello"}))
+        .output("echo: hello")
+        .render(80, "dark", Density::Full)
+        .unwrap();
+    let rows: Vec<&str> = card
+        .text
+        .lines()
+        .map(|l| l.trim_start_matches("│ "))
+        .collect();
+    let input = rows.iter().position(|l| *l == "input");
+    let output = rows.iter().position(|l| *l == "output");
+    let (Some(i), Some(o)) = (input, output) else {
+        panic!("no labels in\n{}", card.text)
+    };
+    let arg = rows.iter().position(|l| l.contains("\"hello\""));
+    let out = rows.iter().position(|l| *l == "echo: hello");
+    assert!(arg.is_some_and(|a| i < a && a < o), "{}", card.text);
+    assert!(out.is_some_and(|x| o < x), "{}", card.text);
+    // No output: nothing to tell apart, no labels.
+    let quiet = ToolCard::new("lookup_notes")
+        .arguments(json!({"text": "hello"}))
+        .output("")
+        .render(80, "dark", Density::Full)
+        .unwrap();
+    assert!(
+        !quiet.text.lines().any(|l| l.ends_with("input")),
+        "{}",
+        quiet.text
+    );
+}
