@@ -41,6 +41,11 @@ impl Sessions {
         self.book.is_empty()
     }
 
+    /// The working directory of session `id`, when the host said.
+    pub fn cwd_of(&self, id: &str) -> Option<&str> {
+        self.book.get(id).and_then(|s| s.cwd.as_deref())
+    }
+
     pub fn is_stale(&self) -> bool {
         self.stale
     }

@@ -47,7 +47,21 @@ impl App {
             Msg::Reset { session_id } => {
                 // "switching to …" and any other message were about the old one.
                 self.message = None;
+                let cwd = session_id
+                    .as_deref()
+                    .and_then(|id| self.sessions.cwd_of(id))
+                    .map(str::to_string);
                 self.shown.own = Transcript::new(session_id, crate::present::stock());
+                // Where the host says the session runs: paths in it are
+                // shown relative to it, as for a session log.
+                if let Some(cwd) = cwd {
+                    self.shown.own.apply(&crate::wire::Record::Frame {
+                        kind: "session".into(),
+                        rpc_id: None,
+                        payload: serde_json::json!({ "cwd": cwd }),
+                        origin: crate::wire::Origin::default(),
+                    });
+                }
                 if let Some(d) = self.drive.as_mut() {
                     d.reset();
                 }

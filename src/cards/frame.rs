@@ -124,7 +124,12 @@ fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts) ->
         View::Terminal(_) => theme.style(Role::Command),
         _ => theme.style(Role::Title),
     };
-    let title = sanitize::inline(&resolved.title);
+    // Paths in a title are shown relative to the session's directory; a
+    // command is shown as it was typed.
+    let title = match resolved.view {
+        View::Terminal(_) => sanitize::inline(&resolved.title),
+        _ => sanitize::inline(&ctx.paths_in(&resolved.title)),
+    };
     let mut tail = Line::new();
     if !right.is_empty() {
         tail.push_str("  ", Style::default());
@@ -142,7 +147,8 @@ fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts) ->
         return wrap::truncate(&l, ctx.width);
     }
     let room = ctx.width - fixed;
-    let title = wrap::truncate_str(&title, room);
+    let title = crate::text::paths::cut_middle(&title, room)
+        .unwrap_or_else(|| wrap::truncate_str(&title, room));
     let pad = room - title.width();
     left.push_str(title, title_style);
     left.push_str(" ".repeat(pad), Style::default());

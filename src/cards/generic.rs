@@ -76,9 +76,10 @@ pub fn rows(v: &GenericView, ctx: &Ctx, output: bool, lines: &mut Rows) {
         }
     }
     for loc in &v.locations {
+        let path = ctx.path(&loc.path);
         let text = match loc.line {
-            Some(n) => format!("{}:{n}", sanitize::inline(&loc.path)),
-            None => sanitize::inline(&loc.path),
+            Some(n) => format!("{}:{n}", sanitize::inline(&path)),
+            None => sanitize::inline(&path),
         };
         lines.extend(wrap::chars(
             &Line::styled(text, theme.style(Role::Path)),

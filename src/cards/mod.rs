@@ -111,6 +111,9 @@ pub struct Ctx<'a> {
     pub tick: usize,
     /// Lay code out without syntax colours (a first, fast layout; or text only).
     pub plain_code: bool,
+    /// The session's working directory: paths inside it are shown relative
+    /// to it ([`Ctx::path`]). `None` (the pager, copy): full paths.
+    pub cwd: Option<&'a str>,
 }
 
 impl<'a> Ctx<'a> {
@@ -136,7 +139,20 @@ impl<'a> Ctx<'a> {
             now_ms: None,
             tick: 0,
             plain_code: false,
+            cwd: None,
         }
+    }
+
+    /// `path` as shown: relative to the session's working directory when
+    /// inside it (`.` for the directory itself), else as it is.
+    pub fn path<'p>(&self, path: &'p str) -> std::borrow::Cow<'p, str> {
+        crate::text::paths::relative(path, self.cwd)
+    }
+
+    /// `text` (a title, a header) with paths inside the working directory
+    /// shown relative to it.
+    pub fn paths_in<'p>(&self, text: &'p str) -> std::borrow::Cow<'p, str> {
+        crate::text::paths::relative_in(text, self.cwd)
     }
 }
 

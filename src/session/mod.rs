@@ -59,6 +59,9 @@ pub struct Transcript {
     jobs: (usize, usize),
     /// The turn started and not ended yet (a prompt sent now steers it).
     running: Option<u64>,
+    /// The session's working directory, when the input says (a session
+    /// log's header): paths inside it are drawn relative to it.
+    cwd: Option<String>,
     state: state::State,
     /// Views for calls and results the host sent none for.
     presenters: SharedPresenters,
@@ -79,6 +82,7 @@ impl Transcript {
             first_time: None,
             last_time: None,
             queued: 0,
+            cwd: None,
             steering: 0,
             jobs: (0, 0),
             running: None,
@@ -143,6 +147,11 @@ impl Transcript {
 
     pub fn last_time(&self) -> Option<i64> {
         self.last_time
+    }
+
+    /// The session's working directory, when the input said.
+    pub fn cwd(&self) -> Option<&str> {
+        self.cwd.as_deref()
     }
 
     /// Messages waiting for the next turn (`session/queue`, placement `queued`).

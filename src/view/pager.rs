@@ -125,8 +125,8 @@ impl Pager {
                     plain: true,
                     ..job.clone()
                 };
-                worker.request(plain, card, theme, None);
-                worker.request(job.clone(), card, theme, None);
+                worker.request(plain, card, theme, None, None);
+                worker.request(job.clone(), card, theme, None, None);
                 self.waiting = Some(job);
                 self.partial = true;
                 self.refresh_matches();
@@ -141,6 +141,8 @@ impl Pager {
                 hide_tools: false,
                 now_ms: None,
                 plain_code: false,
+                // The pager shows paths in full.
+                full_paths: true,
             };
             self.lines = t
                 .items()

@@ -258,7 +258,7 @@ fn file_lines(
 /// the file is not known: `lines unknown`, and their rows have no numbers).
 fn file_header(d: &FileDiff, placed: bool, ctx: &Ctx) -> Vec<Line> {
     let theme = ctx.theme;
-    let mut l = Line::styled(sanitize::inline(&d.path), theme.style(Role::DiffFile));
+    let mut l = Line::styled(sanitize::inline(&ctx.path(&d.path)), theme.style(Role::DiffFile));
     if d.old_text.is_none() {
         l.push_str(" (new file)", theme.style(Role::Muted));
     } else if !placed {
