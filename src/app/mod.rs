@@ -20,6 +20,7 @@ mod connect;
 pub mod dirs;
 pub mod draw;
 pub mod drive;
+pub mod files;
 mod finding;
 pub mod help;
 pub mod history;

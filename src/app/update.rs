@@ -155,6 +155,11 @@ impl App {
         if self.sessions.is_stale() {
             self.sessions.sort();
         }
+        // A file's sessions by place (one of them may have no id).
+        if let Some(row) = self.file.as_ref().and_then(|f| f.shown()) {
+            self.modal = Modal::Picker(Picker { row });
+            return;
+        }
         let current = self.transcript().session_id();
         self.modal = Modal::Picker(Picker::open(&self.sessions, current));
     }
@@ -196,6 +201,7 @@ impl App {
                     Vec::new()
                 }
             },
+            Modal::Picker(picker) if self.file.is_some() => self.file_picker_key(picker, k),
             Modal::Picker(mut picker) => {
                 if self.sessions.is_stale() {
                     self.sessions.sort();
@@ -227,7 +233,7 @@ impl App {
 
     /// Follow a part's answer to a key; `part` is the part, taken out of
     /// [`App::modal`] while it answered.
-    fn after_part(&mut self, out: Outcome, part: Modal) -> Vec<Effect> {
+    pub(super) fn after_part(&mut self, out: Outcome, part: Modal) -> Vec<Effect> {
         match out {
             Outcome::Stay => {
                 self.modal = part;

@@ -8,12 +8,13 @@
 //! This file owns [`Transcript`] (read-only from outside: only the fold
 //! writes it); `card` and `items` its parts; `reducer` the fold's dispatch,
 //! `messages`, `tools` and `prompts` what each kind of event builds, `state`
-//! the fold's indexes.
+//! the fold's indexes; `outline` reads a session at a glance without a fold.
 
 mod card;
 mod files;
 mod items;
 mod messages;
+mod outline;
 mod presenter;
 mod prompts;
 mod reducer;
@@ -27,6 +28,7 @@ pub use card::{
 pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Item, Retry, Todo, TurnEnd, TurnMarker, UserMessage,
 };
+pub use outline::Outline;
 pub use presenter::{Presenters, SharedPresenters};
 pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};
 
