@@ -244,7 +244,8 @@ fn file_lines(
                 lines.push(painter.separator(width));
             }
             first_hunk = false;
-            if side_by_side {
+            // A new file has no old side: its lines take the full width.
+            if side_by_side && d.old_text.is_some() {
                 lines.extend(painter.side_by_side(hunk, digits, width));
             } else {
                 lines.extend(painter.unified(hunk, digits, width));
