@@ -211,7 +211,8 @@ pub struct ExportArgs {
     /// Where to write (`-`: stdout).
     #[arg(short, long)]
     pub output: String,
-    /// Columns (cast: the terminal's width; html: the layout width).
+    /// Columns of the recorded terminal (cast; an HTML page wraps to the
+    /// browser's window).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(20..))]
     pub width: u16,
     /// Rows of the recorded terminal (cast).

@@ -149,7 +149,13 @@ fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts) ->
     let room = ctx.width - fixed;
     let title = crate::text::paths::cut_middle(&title, room)
         .unwrap_or_else(|| wrap::truncate_str(&title, room));
-    let pad = room - title.width();
+    // Unbounded (the HTML page, the pager with wrap off): no right edge to
+    // align the outcome to.
+    let pad = if wrap::unbounded(ctx.width) {
+        0
+    } else {
+        room - title.width()
+    };
     left.push_str(title, title_style);
     left.push_str(" ".repeat(pad), Style::default());
     let mut line = left;

@@ -210,7 +210,7 @@ fn file_lines(
 ) -> Vec<Line> {
     let (theme, width) = (ctx.theme, ctx.width.max(1));
     let muted = theme.style(Role::Muted);
-    let side_by_side = width >= SIDE_BY_SIDE_WIDTH;
+    let side_by_side = width >= SIDE_BY_SIDE_WIDTH && !wrap::unbounded(width);
     let path = &v.diffs[run.start].path;
     let placed = models[run.clone()].iter().all(|m| m.start.is_some());
     let mut lines = file_header(&v.diffs[run.start], placed, ctx);

@@ -76,7 +76,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         ExportFormat::Html => {
             let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
             drop(s);
-            html::page_to(&mut out, &t, &theme, args.width as usize, &title)
+            html::page_to(&mut out, &t, &theme, &title)
         }
     };
     super::finish(written.and_then(|_| out.flush()))
