@@ -25,7 +25,7 @@ mod finding;
 pub mod help;
 pub mod history;
 pub mod keys;
-mod link;
+pub mod link;
 pub mod loading;
 pub mod logging;
 pub mod modal;
