@@ -139,7 +139,31 @@ pub(super) fn settle(
             }
         }
     }
+    if applied {
+        written_whole(files, card, &d);
+    }
     Some(placements)
+}
+
+/// A write that succeeded leaves its file holding the whole text the call
+/// gave (its call view: `oldText: null`), whatever hunks the result drew:
+/// later edits of the file are placed in that text.
+fn written_whole(files: &mut Files, card: &ToolCard, drawn: &crate::wire::view::DiffView) {
+    let Some(Ok(View::Diff(call))) = card.call_view.as_ref().map(|v| v.typed()) else {
+        return;
+    };
+    for f in &call.diffs {
+        if f.old_text.is_some() || !drawn.diffs.iter().any(|d| d.path == f.path) {
+            continue;
+        }
+        let lines: Vec<Option<String>> = split(&f.new_text).into_iter().map(Some).collect();
+        let path: Arc<str> = Arc::from(f.path.as_str());
+        if lines.len() <= MAX_LINES {
+            files.insert(path, Known::Lines(Arc::new(lines)));
+        } else {
+            files.remove(&path);
+        }
+    }
 }
 
 /// The known lines of `path`, typing a noted read card when needed.

@@ -557,3 +557,45 @@ fn with_wrap_off_the_pager_wraps_nothing() {
         assert!(end.contains(&format!("END{i}")), "{end}");
     }
 }
+
+#[test]
+fn a_whole_file_write_places_the_edits_after_it() {
+    use crate::common::build::{call_data, event, frame, in_turn, rec, result_data, text};
+    // An existing file, never read, overwritten whole: the result draws
+    // the changed hunk only (unplaced), but the file is now known.
+    let content = "one\ntwo\nthree\nfour\nfive\n";
+    let call = json!({"card": "diff", "title": "Write a.txt",
+        "diffs": [{"path": "a.txt", "oldText": null, "newText": content}]});
+    let result = json!({"card": "diff", "title": "Write a.txt",
+        "diffs": [{"path": "a.txt", "oldText": "2\n", "newText": "two\n"}]});
+    let mut records = vec![
+        rec(frame(
+            event(
+                "tool/call",
+                1,
+                1_001,
+                in_turn(call_data("w", "write", "{}")),
+            ),
+            Some(("call", call)),
+        )),
+        rec(frame(
+            event(
+                "tool/result",
+                2,
+                1_002,
+                in_turn(result_data("w", json!([text("ok")]), false)),
+            ),
+            Some(("result", result)),
+        )),
+    ];
+    records.extend(call_frames(
+        3,
+        "e",
+        "edit",
+        diff_view("a.txt", "four\n", "FOUR\n"),
+        true,
+    ));
+    let t = crate::common::fold_records(&records);
+    assert_eq!(t.cards()[0].placements, vec![None]);
+    assert_eq!(t.cards()[1].placements, vec![Some(4)]);
+}
