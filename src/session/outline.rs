@@ -87,7 +87,7 @@ mod tests {
         let prompt = rec(json!({"type": "user/message", "seq": 1, "time": 2_000,
             "data": {"content": [{"type": "text", "text": "Fix the build\nplease"}]}}));
         let call = rec(json!({"type": "tool/call", "seq": 2, "time": 5_000,
-            "data": {"callId": "c", "name": "bash", "arguments": "{}"}}));
+            "data": {"callId": "c", "name": "run_command", "arguments": "{}"}}));
         let o = Outline::of(&[prompt.clone(), call.clone()]);
         assert_eq!(o.title.as_deref(), Some("Fix the build"));
         assert_eq!((o.events, o.calls), (2, 1));
