@@ -230,6 +230,9 @@ mod tests {
             )),
             status: Status::Ok,
             placements: Vec::new(),
+            approval: None,
+            question: None,
+            todos: None,
             rev: 1,
         }
     }

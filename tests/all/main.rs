@@ -22,6 +22,7 @@ mod live_record;
 mod loader;
 mod logging;
 mod parity;
+mod prompts_on_calls;
 mod props;
 mod reducer;
 mod render_tour;
