@@ -10,6 +10,18 @@ fn showcase() -> Transcript {
     Transcript::from_records(s.id.clone(), &s.records, crate::present::stock())
 }
 
+/// 100 columns, preview, reasoning shown, tools shown.
+fn options() -> ListOptions {
+    ListOptions {
+        width: 100,
+        density: Density::Preview,
+        show_reasoning: true,
+        hide_tools: false,
+        now_ms: None,
+        tick: 0,
+    }
+}
+
 fn coloured(lines: &Laid) -> usize {
     let mut fgs = std::collections::HashSet::new();
     for l in lines.iter() {
@@ -24,14 +36,7 @@ fn coloured(lines: &Laid) -> usize {
 fn progressive_layout_is_plain_first_then_coloured_with_the_same_rows() {
     let t = showcase();
     let theme = Theme::dark();
-    let opts = ListOptions {
-        width: 100,
-        density: Density::Preview,
-        show_reasoning: true,
-        hide_tools: false,
-        now_ms: None,
-        tick: 0,
-    };
+    let opts = options();
     let read_item = t
         .items()
         .iter()
@@ -141,14 +146,7 @@ fn an_item_merged_away_rebuilds_the_entries_and_keeps_the_view_where_it_was() {
         &records[..resolved],
         crate::present::stock(),
     );
-    let opts = ListOptions {
-        width: 100,
-        density: Density::Preview,
-        show_reasoning: true,
-        hide_tools: false,
-        now_ms: None,
-        tick: 0,
-    };
+    let opts = options();
     let mut list = TranscriptList::new();
     list.sync(&t, &opts);
     let waiting = t
