@@ -64,6 +64,8 @@ pub enum Command {
     /// Play a saved session with its original timing.
     Replay {
         path: String,
+        /// Open this session of a file holding several (without it such a
+        /// file opens the session picker).
         #[arg(long)]
         session: Option<String>,
         #[command(flatten)]
@@ -74,6 +76,8 @@ pub enum Command {
     /// Open the final state of a session at once, for reading.
     View {
         path: String,
+        /// Open this session of a file holding several (without it such a
+        /// file opens the session picker).
         #[arg(long)]
         session: Option<String>,
         #[command(flatten)]
@@ -94,6 +98,7 @@ pub enum Command {
     /// One JSON line per tool call: status, views and where they came from.
     Inspect {
         path: String,
+        /// The session of a file holding several (default: the first).
         #[arg(long)]
         session: Option<String>,
         /// List diagnostics (skipped or repaired lines) instead of tool calls.
@@ -206,7 +211,8 @@ pub struct ExportArgs {
     /// Where to write (`-`: stdout).
     #[arg(short, long)]
     pub output: String,
-    /// Columns (cast: the terminal's width; html: the layout width).
+    /// Columns of the recorded terminal (cast; an HTML page wraps to the
+    /// browser's window).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(20..))]
     pub width: u16,
     /// Rows of the recorded terminal (cast).
@@ -220,6 +226,7 @@ pub struct ExportArgs {
     pub idle_limit: f64,
     #[arg(long, help = theme_help(false))]
     pub theme: Option<String>,
+    /// Session id, when the input holds several (default: the first).
     #[arg(long)]
     pub session: Option<String>,
 }
@@ -245,7 +252,7 @@ pub struct RenderArgs {
     /// How much of each card to show [default: the config file's, else preview].
     #[arg(long, value_enum)]
     pub density: Option<Density>,
-    /// Session id, when the input holds several.
+    /// Session id, when the input holds several (default: the first).
     #[arg(long)]
     pub session: Option<String>,
     /// Hide reasoning blocks.

@@ -167,6 +167,7 @@ pub fn draw(app: &App, buf: &mut Buffer) {
             theme,
             ground,
             can_create: app.drive.is_some(),
+            file: app.file.as_ref().map(|f| (f, app.label.as_str())),
         }
         .render(above, buf),
         Modal::Help(help) => HelpView {

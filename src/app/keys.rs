@@ -250,7 +250,7 @@ pub const TABLE: &[Row] = &[
     },
     row(P::Transcript, &[c('.')], A::StepForward, "step to the next change (paused)", "player"),
     row(P::Transcript, &[c(',')], A::StepBack, "", "player"),
-    row(P::Transcript, &[c('S')], A::Sessions, "switch session (deck connect)", "other"),
+    row(P::Transcript, &[c('S')], A::Sessions, "switch session (deck connect, a file of several)", "other"),
     row(P::Transcript, &[c('t')], A::CycleTheme, "next theme", "other"),
     row(P::Transcript, &[c('?')], A::Help, "this help", "other"),
     row(P::Transcript, &[c('q'), ctrl('c')], A::Quit, "quit", "other"),
@@ -323,8 +323,8 @@ pub const TABLE: &[Row] = &[
     row(P::Picker, &[c('j'), k(K::Down)], A::Next, "next / previous session", "session picker (S)"),
     row(P::Picker, &[c('k'), k(K::Up)], A::Prev, "", "session picker (S)"),
     row(P::Picker, &[k(K::Enter)], A::Show, "show it", "session picker (S)"),
-    row(P::Picker, &[c('n')], A::NewSession, "new session (in --cwd)", "session picker (S)"),
-    row(P::Picker, &[k(K::Esc), c('q'), c('S')], A::Back, "close", "session picker (S)"),
+    row(P::Picker, &[c('n')], A::NewSession, "new session (deck connect, in --cwd)", "session picker (S)"),
+    row(P::Picker, &[k(K::Esc), c('q'), c('S')], A::Back, "close (over a file, before a session: quit)", "session picker (S)"),
     row(P::Picker, &[ctrl('c')], A::Quit, "quit", "session picker (S)"),
 ];
 

@@ -95,7 +95,7 @@ fn schedule() -> String {
 /// The command that starts a DSH host for `url` (the `dsh` command of
 /// the npm package `@deepseek-ai/dsh`; `dsh web` serves on
 /// 127.0.0.1:3080 unless told otherwise).
-fn start_command(url: Option<&str>) -> String {
+pub fn start_command(url: Option<&str>) -> String {
     let Some(u) = url.and_then(|u| HostUrl::parse(u).ok()) else {
         return "dsh web".into();
     };

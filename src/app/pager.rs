@@ -103,8 +103,8 @@ impl PagerPart {
                     "wrap off: h/l scroll sideways".into()
                 });
             }
-            Action::ScrollLeft => p.scroll_sideways(-8),
-            Action::ScrollRight => p.scroll_sideways(8),
+            Action::ScrollLeft => p.scroll_sideways(-8, cx.width as usize),
+            Action::ScrollRight => p.scroll_sideways(8, cx.width as usize),
             Action::StartSearch => self.prompt = Some(Prompt::default()),
             Action::NextMatch | Action::PrevMatch => {
                 *cx.message = Some(if p.next_match(a == Action::NextMatch, rows) {

@@ -1,14 +1,18 @@
-//! The session picker of `deck connect` (`S`): the host's sessions
-//! ([`Sessions`], newest activity first), a row to move with `j`/`k`, Enter
-//! to show one, `n` to create one, Esc to close; and its box, drawn over the
-//! transcript ([`PickerView`]): each session's title, running mark, cwd and
-//! last activity.
+//! The session picker (`S`): the host's sessions in `deck connect`
+//! ([`Sessions`], newest activity first), or the sessions of a file holding
+//! several (`deck view`, `deck replay`: in the file's order, see
+//! `files.rs`); a row to move with `j`/`k`, Enter to show one, `n` to
+//! create one (a host), Esc to close; and its box, drawn over the
+//! transcript ([`PickerView`]): each host session's title, running mark,
+//! cwd and last activity, or each file session's title (else its first
+//! prompt), id, events and calls, start and length.
 
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
+use super::files::{FileSession, FileSessions};
 use super::keys::{self, Action, Part};
 use super::msg::Effect;
 use super::paint::{clear, put};
@@ -41,8 +45,26 @@ impl Sessions {
         self.book.is_empty()
     }
 
+    /// The working directory of session `id`, when the host said.
+    pub fn cwd_of(&self, id: &str) -> Option<&str> {
+        self.book.get(id).and_then(|s| s.cwd.as_deref())
+    }
+
     pub fn is_stale(&self) -> bool {
         self.stale
+    }
+
+    /// Rows in the order given, never sorted (the sessions of a file, in
+    /// the file's order).
+    pub fn in_order(rows: Vec<SessionSummary>) -> Sessions {
+        let mut book = SessionBook::default();
+        book.replace(rows.clone());
+        Sessions {
+            rows,
+            book,
+            stale: false,
+            pick_on_start: false,
+        }
     }
 
     /// A whole new list.
@@ -137,6 +159,9 @@ pub struct PickerView<'a> {
     pub ground: ratatui::style::Style,
     /// `n` makes a session (`deck connect`).
     pub can_create: bool,
+    /// The sessions of a file (its rows are drawn from these), and the
+    /// file's name.
+    pub file: Option<(&'a FileSessions, &'a str)>,
 }
 
 impl Widget for PickerView<'_> {
@@ -165,10 +190,22 @@ impl Widget for PickerView<'_> {
             border,
         );
         let title = Line::styled(
-            if self.can_create {
-                "sessions — Enter show · n new session · j/k move · Esc close"
-            } else {
-                "sessions — Enter show · j/k move · Esc close"
+            match self.file {
+                // Nothing shown yet: closing quits.
+                Some((f, name)) if f.shown().is_none() => format!(
+                    "{} sessions in {} — Enter show · j/k move · q quit",
+                    f.sessions.len(),
+                    crate::text::sanitize::inline(name)
+                ),
+                Some((f, name)) => format!(
+                    "{} sessions in {} — Enter show · j/k move · Esc close",
+                    f.sessions.len(),
+                    crate::text::sanitize::inline(name)
+                ),
+                None if self.can_create => {
+                    "sessions — Enter show · n new session · j/k move · Esc close".into()
+                }
+                None => "sessions — Enter show · j/k move · Esc close".into(),
             },
             theme.style(Role::Title),
         );
@@ -176,7 +213,10 @@ impl Widget for PickerView<'_> {
         let first = sel.saturating_sub(inner.saturating_sub(1));
         let newest = rows.iter().filter_map(|s| s.updated_at).max().unwrap_or(0);
         for (row, (i, s)) in rows.iter().enumerate().skip(first).take(inner).enumerate() {
-            let line = session_line(s, i == sel, newest, theme);
+            let line = match self.file.and_then(|(f, _)| f.sessions.get(i).map(|s| (f, s))) {
+                Some((f, fs)) => file_line(fs, i == sel, f.shown() == Some(i), theme),
+                None => session_line(s, i == sel, newest, theme),
+            };
             let y = y0 + 2 + row as u16;
             buf.set_string(x0, y, "│", border);
             buf.set_string(x0 + w - 1, y, "│", border);
@@ -225,4 +265,68 @@ fn session_line(s: &SessionSummary, selected: bool, newest: i64, theme: &Theme) 
     line.push_str(format!("  {cwd}"), theme.style(Role::Path));
     line.push_str(format!("  {ago}"), theme.style(Role::Muted));
     line
+}
+
+/// One session of a file: mark, title (else first prompt, else id), id,
+/// events and calls, start (UTC) and length when its events have times.
+fn file_line(s: &FileSession, selected: bool, shown: bool, theme: &Theme) -> Line {
+    let mark = if selected { "▌ " } else { "  " };
+    let id = s.id.as_deref().unwrap_or("(no id)");
+    let name = crate::text::sanitize::inline(s.outline.title.as_deref().unwrap_or(id));
+    let o = &s.outline;
+    let mut line = Line::new().with(mark, theme.style(Role::Focus)).with(
+        name,
+        theme.style(if selected { Role::Focus } else { Role::Text }),
+    );
+    if s.outline.title.is_some() {
+        line.push_str(
+            format!("  {}", crate::text::sanitize::inline(id)),
+            theme.style(Role::Path),
+        );
+    }
+    let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    let mut facts = format!("  {} · {}", plural(o.events, "event"), plural(o.calls, "call"));
+    if let (Some(first), Some(last)) = (o.first_time, o.last_time) {
+        facts.push_str(&format!(
+            " · {} · {}",
+            utc_minute(first),
+            crate::cards::frame::format_duration(last - first)
+        ));
+    }
+    if shown {
+        facts.push_str(" · shown");
+    }
+    line.push_str(facts, theme.style(Role::Muted));
+    line
+}
+
+/// Epoch ms as `2026-11-30 20:05 UTC`.
+fn utc_minute(ms: i64) -> String {
+    let mins = ms.div_euclid(60_000);
+    let (days, m) = (mins.div_euclid(1440), mins.rem_euclid(1440));
+    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mon = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(mon <= 2);
+    format!("{y:04}-{mon:02}-{d:02} {:02}:{:02} UTC", m / 60, m % 60)
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::utc_minute;
+
+    #[test]
+    fn utc_minutes() {
+        assert_eq!(utc_minute(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc_minute(1_796_000_000_000), "2026-11-30 00:53 UTC");
+        // A leap day.
+        assert_eq!(utc_minute(951_782_400_000), "2000-02-29 00:00 UTC");
+        assert_eq!(utc_minute(-60_000), "1969-12-31 23:59 UTC");
+    }
 }

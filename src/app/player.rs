@@ -16,6 +16,28 @@ use crate::wire::{EventKind, Record};
 /// Speeds offered by `+`/`-`.
 pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
 
+/// Where a replay starts (`--at`): the state after an event seq, or a
+/// time on the replay's clock.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StartAt {
+    Seq(u64),
+    Ms(i64),
+}
+
+/// The speed of [`SPEEDS`] nearest `speed`: what a player asked for
+/// `speed` plays at.
+pub fn snapped_speed(speed: f64) -> f64 {
+    SPEEDS[speed_index(speed)]
+}
+
+fn speed_index(speed: f64) -> usize {
+    SPEEDS
+        .iter()
+        .enumerate()
+        .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
+        .map_or(2, |(i, _)| i)
+}
+
 /// Records between two kept snapshots.
 pub const INTERVAL: usize = 512;
 
@@ -120,11 +142,7 @@ impl Player {
             .collect();
         // The timeline looks marks up by time.
         turn_marks.sort_unstable();
-        let speed_index = SPEEDS
-            .iter()
-            .enumerate()
-            .min_by(|a, b| (a.1 - speed).abs().total_cmp(&(b.1 - speed).abs()))
-            .map_or(2, |(i, _)| i);
+        let speed_index = speed_index(speed);
         let transcript = Transcript::new(session_id.clone(), crate::present::stock());
         let mut events_upto = Vec::with_capacity(records.len() + 1);
         events_upto.push(0);

@@ -6,6 +6,7 @@
 //! (`transcript.rs`, `connect.rs`).
 
 use super::drive::Driving;
+use super::files::FileSessions;
 use super::link::Link;
 use super::modal::Modal;
 
@@ -100,6 +101,8 @@ pub struct App {
     /// `deck connect`: the composer, and answers to what the host asks.
     pub(super) drive: Option<Driving>,
     pub(super) sessions: Sessions,
+    /// The sessions of a file holding several (`deck view`, `deck replay`).
+    pub(super) file: Option<FileSessions>,
     /// The live link's state (shown where a replay shows its position;
     /// `deck connect` also says what it means, see `link.rs`).
     pub(super) link: Link,
@@ -141,6 +144,7 @@ impl App {
             recording: false,
             drive: None,
             sessions: Sessions::default(),
+            file: None,
             link: Link::default(),
         }
     }

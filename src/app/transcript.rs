@@ -324,8 +324,12 @@ impl App {
             Action::Sessions => {
                 // Connected, an empty list still offers `n` (a new session).
                 if self.sessions.is_empty() && self.drive.is_none() {
-                    self.message =
-                        Some("no session list: S switches sessions in `deck connect`".into());
+                    self.message = Some(if self.shown.wall_clock {
+                        "no session list: S switches sessions in `deck connect`".into()
+                    } else {
+                        "one session here: S switches between the sessions of a file of several"
+                            .into()
+                    });
                 } else {
                     self.open_picker();
                 }

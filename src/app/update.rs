@@ -47,7 +47,21 @@ impl App {
             Msg::Reset { session_id } => {
                 // "switching to …" and any other message were about the old one.
                 self.message = None;
+                let cwd = session_id
+                    .as_deref()
+                    .and_then(|id| self.sessions.cwd_of(id))
+                    .map(str::to_string);
                 self.shown.own = Transcript::new(session_id, crate::present::stock());
+                // Where the host says the session runs: paths in it are
+                // shown relative to it, as for a session log.
+                if let Some(cwd) = cwd {
+                    self.shown.own.apply(&crate::wire::Record::Frame {
+                        kind: "session".into(),
+                        rpc_id: None,
+                        payload: serde_json::json!({ "cwd": cwd }),
+                        origin: crate::wire::Origin::default(),
+                    });
+                }
                 if let Some(d) = self.drive.as_mut() {
                     d.reset();
                 }
@@ -141,6 +155,11 @@ impl App {
         if self.sessions.is_stale() {
             self.sessions.sort();
         }
+        // A file's sessions by place (one of them may have no id).
+        if let Some(row) = self.file.as_ref().and_then(|f| f.shown()) {
+            self.modal = Modal::Picker(Picker { row });
+            return;
+        }
         let current = self.transcript().session_id();
         self.modal = Modal::Picker(Picker::open(&self.sessions, current));
     }
@@ -182,6 +201,7 @@ impl App {
                     Vec::new()
                 }
             },
+            Modal::Picker(picker) if self.file.is_some() => self.file_picker_key(picker, k),
             Modal::Picker(mut picker) => {
                 if self.sessions.is_stale() {
                     self.sessions.sort();
@@ -213,7 +233,7 @@ impl App {
 
     /// Follow a part's answer to a key; `part` is the part, taken out of
     /// [`App::modal`] while it answered.
-    fn after_part(&mut self, out: Outcome, part: Modal) -> Vec<Effect> {
+    pub(super) fn after_part(&mut self, out: Outcome, part: Modal) -> Vec<Effect> {
         match out {
             Outcome::Stay => {
                 self.modal = part;

@@ -213,7 +213,9 @@ fn rule(label: Line, ctx: &Ctx) -> Line {
     let mut line = Line::styled("── ", style);
     line.spans.extend(label.spans);
     line.push_str(" ", style);
-    let fill = ctx.width.saturating_sub(line.width());
+    // Unbounded: a rule of the width a terminal commonly has.
+    let width = if wrap::unbounded(ctx.width) { 80 } else { ctx.width };
+    let fill = width.saturating_sub(line.width());
     line.push_str("─".repeat(fill), style);
     wrap::truncate(&line, ctx.width)
 }
@@ -352,7 +354,7 @@ pub fn diagnostic(d: &Diagnostic, ctx: &Ctx) -> Vec<Line> {
         };
         // Only as much text as the rows can show is wrapped: a raw line
         // may be megabytes.
-        let budget = (max_rows + 1) * inner * 4;
+        let budget = (max_rows + 1).saturating_mul(inner).saturating_mul(4);
         let shown = &raw[..floor_char_boundary(raw, budget)];
         let mut rows: Vec<Line> = sanitize::lines(shown)
             .into_iter()

@@ -156,7 +156,12 @@ fn header(
         View::Terminal(_) => theme.style(Role::Command),
         _ => theme.style(Role::Title),
     };
-    let title = sanitize::inline(&resolved.title);
+    // Paths in a title are shown relative to the session's directory; a
+    // command is shown as it was typed.
+    let title = match resolved.view {
+        View::Terminal(_) => sanitize::inline(&resolved.title),
+        _ => sanitize::inline(&ctx.paths_in(&resolved.title)),
+    };
     let mut tail = Line::new();
     if let Some(g) = gate {
         tail.push_str("  ", Style::default());
@@ -178,8 +183,15 @@ fn header(
         return wrap::truncate(&l, ctx.width);
     }
     let room = ctx.width - fixed;
-    let title = wrap::truncate_str(&title, room);
-    let pad = room - title.width();
+    let title = crate::text::paths::cut_middle(&title, room)
+        .unwrap_or_else(|| wrap::truncate_str(&title, room));
+    // Unbounded (the HTML page, the pager with wrap off): no right edge to
+    // align the outcome to.
+    let pad = if wrap::unbounded(ctx.width) {
+        0
+    } else {
+        room - title.width()
+    };
     left.push_str(title, title_style);
     left.push_str(" ".repeat(pad), Style::default());
     let mut line = left;

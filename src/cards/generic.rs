@@ -39,12 +39,28 @@ pub fn outcome(_v: &GenericView, r: &Resolved) -> Option<String> {
 /// The body of a generic view: raw input, locations, content blocks.
 #[cfg(any(test, feature = "internals"))]
 pub fn body(v: &GenericView, ctx: &Ctx) -> super::Body {
-    super::Body::collect(None, |out| rows(v, ctx, out))
+    super::Body::collect(None, |out| rows(v, ctx, false, out))
 }
 
-/// [`body`], row by row.
-pub fn rows(v: &GenericView, ctx: &Ctx, lines: &mut Rows) {
+/// True when the view shows the call's raw input (not blank). Locations
+/// alone (a path the card's title names too) need no label.
+pub fn has_input(v: &GenericView) -> bool {
+    match &v.raw_input {
+        None => false,
+        Some(Value::String(s)) => !s.trim().is_empty(),
+        Some(_) => true,
+    }
+}
+
+/// [`body`], row by row. With `output` (more follows: content blocks or
+/// the raw result), the input and what follows are labelled, so the two
+/// never run together.
+pub fn rows(v: &GenericView, ctx: &Ctx, output: bool, lines: &mut Rows) {
     let theme = ctx.theme;
+    let labelled = output && has_input(v);
+    if labelled {
+        lines.push(Line::styled("input", theme.style(Role::Muted)));
+    }
     if let Some(input) = &v.raw_input {
         match input {
             Value::String(s) if s.trim().is_empty() => {}
@@ -60,14 +76,18 @@ pub fn rows(v: &GenericView, ctx: &Ctx, lines: &mut Rows) {
         }
     }
     for loc in &v.locations {
+        let path = ctx.path(&loc.path);
         let text = match loc.line {
-            Some(n) => format!("{}:{n}", sanitize::inline(&loc.path)),
-            None => sanitize::inline(&loc.path),
+            Some(n) => format!("{}:{n}", sanitize::inline(&path)),
+            None => sanitize::inline(&path),
         };
         lines.extend(wrap::chars(
             &Line::styled(text, theme.style(Role::Path)),
             ctx.width,
         ));
+    }
+    if labelled {
+        lines.push(Line::styled("output", theme.style(Role::Muted)));
     }
     for block in v.content.iter().flatten() {
         match block {

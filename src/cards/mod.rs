@@ -114,6 +114,9 @@ pub struct Ctx<'a> {
     pub tick: usize,
     /// Lay code out without syntax colours (a first, fast layout; or text only).
     pub plain_code: bool,
+    /// The session's working directory: paths inside it are shown relative
+    /// to it ([`Ctx::path`]). `None` (the pager, copy): full paths.
+    pub cwd: Option<&'a str>,
 }
 
 impl<'a> Ctx<'a> {
@@ -139,7 +142,20 @@ impl<'a> Ctx<'a> {
             now_ms: None,
             tick: 0,
             plain_code: false,
+            cwd: None,
         }
+    }
+
+    /// `path` as shown: relative to the session's working directory when
+    /// inside it (`.` for the directory itself), else as it is.
+    pub fn path<'p>(&self, path: &'p str) -> std::borrow::Cow<'p, str> {
+        crate::text::paths::relative(path, self.cwd)
+    }
+
+    /// `text` (a title, a header) with paths inside the working directory
+    /// shown relative to it.
+    pub fn paths_in<'p>(&self, text: &'p str) -> std::borrow::Cow<'p, str> {
+        crate::text::paths::relative_in(text, self.cwd)
     }
 }
 
@@ -523,7 +539,14 @@ impl Tagged<'_> {
                 search::rows(v, &resolved.title, raw.as_deref(), inner, out)
             }
             View::Web(v) => web::rows(v, inner, out),
-            View::Generic(v) => generic::rows(v, inner, out),
+            View::Generic(v) => {
+                let output = v.content.as_ref().is_some_and(|c| !c.is_empty())
+                    || resolved
+                        .raw_result
+                        .as_ref()
+                        .is_some_and(|r| !r.trim().is_empty());
+                generic::rows(v, inner, output, out)
+            }
         }
     }
 }

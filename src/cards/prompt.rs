@@ -113,7 +113,11 @@ fn header(p: &Prompt, ctx: &Ctx) -> Line {
     }
     let room = ctx.width - fixed;
     let title = wrap::truncate_str(&title, room);
-    let pad = room - title.width();
+    let pad = if wrap::unbounded(ctx.width) {
+        0
+    } else {
+        room - title.width()
+    };
     left.push_str(title, theme.style(Role::Title));
     left.push_str(" ".repeat(pad + 2), Style::default());
     left.push_str(right, right_style);

@@ -59,10 +59,12 @@ pub fn body(v: &ReadView, ctx: &Ctx) -> super::Body {
 /// window by window.
 pub fn rows_titled(v: &ReadView, title: &str, ctx: &Ctx, out: &mut Rows) {
     let theme = ctx.theme;
-    let head = if title.contains(v.path.as_str()) && !v.path.is_empty() {
+    let path = ctx.path(&v.path);
+    let named = title.contains(v.path.as_str()) || title.contains(path.as_ref());
+    let head = if named && !v.path.is_empty() {
         Vec::new()
     } else {
-        let mut head = Line::styled(sanitize::inline(&v.path), theme.style(Role::Path));
+        let mut head = Line::styled(sanitize::inline(&path), theme.style(Role::Path));
         head.push_str("  ", theme.style(Role::Muted));
         head.push_str(range(v), theme.style(Role::Muted));
         wrap::words(&head, ctx.width)

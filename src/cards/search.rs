@@ -156,7 +156,7 @@ pub fn rows(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx, lines: &m
             let gutter = theme.style(Role::Gutter);
             let cont = [Span::new(" ".repeat(digits + 4), gutter)];
             for f in files {
-                let path = Line::styled(sanitize::inline(&f.path), theme.style(Role::Path));
+                let path = Line::styled(sanitize::inline(&ctx.path(&f.path)), theme.style(Role::Path));
                 lines.extend(wrap::chars(&path, ctx.width));
                 for m in &f.matches {
                     let first = [Span::new(format!("  {:>digits$}: ", m.line_number), gutter)];
@@ -170,7 +170,7 @@ pub fn rows(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx, lines: &m
         }
         SearchBody::Paths(paths) => {
             for p in paths {
-                let path = Line::styled(sanitize::inline(p), theme.style(Role::Path));
+                let path = Line::styled(sanitize::inline(&ctx.path(p)), theme.style(Role::Path));
                 lines.extend(wrap::chars(&path, ctx.width));
             }
             if paths.is_empty() {

@@ -64,9 +64,12 @@ pub fn rows(v: &TerminalView, ctx: &Ctx, out: &mut Rows) {
         let l = Line::styled(sanitize::inline(d), theme.style(Role::Muted));
         out.pin_all(wrap::words(&l, width));
     }
-    if let Some(cwd) = v.cwd.as_deref().filter(|c| !c.is_empty()) {
+    // Where the command ran, unless that is the session's own directory.
+    if let Some(cwd) = v.cwd.as_deref().filter(|c| !c.is_empty())
+        && ctx.path(cwd.trim_end_matches('/')) != "."
+    {
         let l = Line::styled("in ", theme.style(Role::Muted))
-            .with(sanitize::inline(cwd), theme.style(Role::Path));
+            .with(sanitize::inline(&ctx.path(cwd)), theme.style(Role::Path));
         out.pin_all(wrap::words(&l, width));
     }
     if let Some(output) = v.output.as_deref() {

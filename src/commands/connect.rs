@@ -54,7 +54,18 @@ pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
         let rpc = host::Rpc::new(host_url);
         let id = rt
             .block_on(host::create(&rpc, cwd.as_deref(), open.preset.as_deref()))
-            .map_err(|e| anyhow::anyhow!("deck connect --new: no session created: {e}"))?;
+            .map_err(|e| {
+                // Nothing answers: say how to start a host there.
+                let hint = if e.starts_with("cannot connect") {
+                    format!(
+                        "; no DSH host answers at {host_text}: start one with `{}`",
+                        crate::app::link::start_command(Some(url))
+                    )
+                } else {
+                    String::new()
+                };
+                anyhow::anyhow!("deck connect --new: no session created: {e}{hint}")
+            })?;
         tracing::info!(session = id, "created a session");
         session = Some(id);
     }

@@ -30,6 +30,7 @@ pub fn run(
         return write_stdout(out.as_bytes());
     }
     let s = loaded.session(session)?;
+    super::report_other_sessions(&loaded, session);
     let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
     if diagnostics {
         // Lines skipped or repaired, and views that did not type, in input

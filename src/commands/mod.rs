@@ -114,6 +114,29 @@ fn report_diagnostics(t: &Transcript) {
     }
 }
 
+/// Say on stderr that `loaded` holds sessions besides the one a command
+/// without `--session` took (the first), and how to get at them: nothing
+/// is left out silently.
+fn report_other_sessions(loaded: &crate::source::Loaded, session: Option<&str>) {
+    let n = loaded.sessions.len();
+    if session.is_some() || n < 2 {
+        return;
+    }
+    let first = loaded
+        .sessions
+        .first()
+        .and_then(|s| s.id.as_deref())
+        .unwrap_or("(no id)");
+    let name = &loaded.name;
+    eprintln!(
+        "{}",
+        crate::text::sanitize::message(&format!(
+            "deck: {name} holds {n} sessions; this is the first ({first}), {} left out: --session ID picks another (`deck inspect --sessions {name}` lists them)",
+            n - 1
+        ))
+    );
+}
+
 /// Write to stdout; a closed pipe (`deck render … | head`) is not an error.
 fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();

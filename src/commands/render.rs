@@ -18,6 +18,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
     let density = args.density.or(cfg.density).unwrap_or_default();
     let loaded = source::load_path(&args.path)?;
     let s = loaded.session(args.session.as_deref())?;
+    super::report_other_sessions(&loaded, args.session.as_deref());
     let t = headless::fold(s.id.clone(), &s.records, args.at);
     let mut opts = LayoutOptions::new(args.width, density);
     opts.show_reasoning = !args.no_reasoning;

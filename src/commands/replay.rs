@@ -1,24 +1,19 @@
 //! `deck replay PATH`: play a saved session with its original timing, behind
-//! a loading screen; the player starts where `--at` says, at `--speed`.
-
-use std::sync::Arc;
+//! a loading screen; the player starts where `--at` says, at `--speed` (a
+//! file of several sessions: the session picker first).
 
 use super::tui::open_file;
 use crate::app::App;
 use crate::app::config::Config;
-use crate::app::player::Player;
+use crate::app::files::{FileMode, ReplayOpts};
+use crate::app::player::snapped_speed;
 use crate::cli::{PlayerArgs, TuiArgs};
 use crate::source::Loaded;
 
 /// Default cap on idle gaps in replays, seconds.
 pub const DEFAULT_IDLE_LIMIT: f64 = 3.0;
 
-/// `--at`: an event seq or a time.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum StartAt {
-    Seq(u64),
-    Ms(i64),
-}
+pub use crate::app::player::StartAt;
 
 /// Parse `120` (seq), `1:30`, `0:01:30`, `90s`, `1.5s`.
 pub fn parse_at(s: &str) -> Result<StartAt, String> {
@@ -44,7 +39,9 @@ pub fn parse_at(s: &str) -> Result<StartAt, String> {
         .map_err(|_| format!("--at {s:?}: expected an event seq or a time like 1:30"))
 }
 
-/// Build a replay app (also used by tests and the demo).
+/// Build a replay app (also used by tests and the demo): `session`, or
+/// the file's only one, in the player; a file of several without
+/// `session` opens the session picker first.
 pub fn replay_app(
     label: String,
     loaded: &Loaded,
@@ -52,7 +49,17 @@ pub fn replay_app(
     player: &PlayerArgs,
     cfg: &Config,
 ) -> anyhow::Result<App> {
-    let s = loaded.session(session)?;
+    replay_loaded(label, loaded.clone(), session, player, cfg)
+}
+
+/// [`replay_app`], taking the loaded file (its records are not copied).
+fn replay_loaded(
+    label: String,
+    loaded: Loaded,
+    session: Option<&str>,
+    player: &PlayerArgs,
+    cfg: &Config,
+) -> anyhow::Result<App> {
     let idle = player
         .idle_limit
         .or(cfg.idle_limit)
@@ -66,24 +73,25 @@ pub fn replay_app(
     if !(speed.is_finite() && speed > 0.0) {
         anyhow::bail!("--speed {speed}: must be a positive number (0.25 … 64)");
     }
-    let mut p = Player::new(Arc::new(s.records.clone()), s.id.clone(), idle_ms, speed);
+    let at = player
+        .at
+        .as_deref()
+        .map(parse_at)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let opts = ReplayOpts {
+        idle_ms,
+        speed,
+        at,
+        paused: player.paused,
+    };
+    let mut app = App::from_file(label, loaded, session, FileMode::Replay(opts))?;
     // The player plays at fixed speeds; say when the one asked for is not one.
-    let snapped = (p.speed() != speed).then(|| {
-        format!(
-            "--speed {speed}: playing at {}× (speeds go 0.25× … 64×)",
-            p.speed()
-        )
-    });
-    if let Some(at) = &player.at {
-        match parse_at(at).map_err(anyhow::Error::msg)? {
-            StartAt::Seq(seq) => p.seek_seq(seq),
-            StartAt::Ms(ms) => p.seek_ms(ms),
-        }
-    }
-    p.playing = !player.paused;
-    let mut app = App::replayer(label, p, Vec::new());
-    if let Some(note) = snapped {
-        app.say(&note);
+    let snapped = snapped_speed(speed);
+    if snapped != speed {
+        app.say(&format!(
+            "--speed {speed}: playing at {snapped}× (speeds go 0.25× … 64×)"
+        ));
     }
     Ok(app)
 }
@@ -100,7 +108,7 @@ pub fn run(
         path,
         session,
         tui,
-        move |label, loaded, session, cfg| replay_app(label, loaded, session, &player, cfg),
+        move |label, loaded, session, cfg| replay_loaded(label, loaded, session, &player, cfg),
     )
 }
 

@@ -72,7 +72,7 @@ pub(crate) fn open_file(
     path: &str,
     session: Option<&str>,
     tui: TuiArgs,
-    make: impl FnOnce(String, &Loaded, Option<&str>, &Config) -> anyhow::Result<App> + Send + 'static,
+    make: impl FnOnce(String, Loaded, Option<&str>, &Config) -> anyhow::Result<App> + Send + 'static,
 ) -> anyhow::Result<()> {
     crate::app::run::ensure_terminal()?;
     tracing::info!(mode, path, session, "opening");
@@ -82,7 +82,7 @@ pub(crate) fn open_file(
         label(&path),
         move |progress| {
             let loaded = load(&path, progress)?;
-            let mut app = make(label(&path), &loaded, session.as_deref(), &cfg)?;
+            let mut app = make(label(&path), loaded, session.as_deref(), &cfg)?;
             base_app(&mut app, &tui, &cfg)?;
             Ok(app)
         },

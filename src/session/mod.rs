@@ -9,13 +9,15 @@
 //! writes it); `card` and `items` its parts; `reducer` the fold's dispatch,
 //! `messages`, `tools` and `prompts` what each kind of event builds,
 //! `linked` what is drawn on a call's card rather than apart (its approval,
-//! its questions, its plan), `state` the fold's indexes.
+//! its questions, its plan), `state` the fold's indexes; `outline` reads a
+//! session at a glance without a fold.
 
 mod card;
 mod files;
 mod items;
 mod linked;
 mod messages;
+mod outline;
 mod presenter;
 mod prompts;
 mod reducer;
@@ -29,6 +31,7 @@ pub use card::{
 pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Item, Retry, Todo, TurnEnd, TurnMarker, UserMessage,
 };
+pub use outline::Outline;
 pub use presenter::{CallRole, Presenters, SharedPresenters};
 pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};
 
@@ -61,6 +64,9 @@ pub struct Transcript {
     jobs: (usize, usize),
     /// The turn started and not ended yet (a prompt sent now steers it).
     running: Option<u64>,
+    /// The session's working directory, when the input says (a session
+    /// log's header): paths inside it are drawn relative to it.
+    cwd: Option<String>,
     state: state::State,
     /// Views for calls and results the host sent none for.
     presenters: SharedPresenters,
@@ -81,6 +87,7 @@ impl Transcript {
             first_time: None,
             last_time: None,
             queued: 0,
+            cwd: None,
             steering: 0,
             jobs: (0, 0),
             running: None,
@@ -145,6 +152,11 @@ impl Transcript {
 
     pub fn last_time(&self) -> Option<i64> {
         self.last_time
+    }
+
+    /// The session's working directory, when the input said.
+    pub fn cwd(&self) -> Option<&str> {
+        self.cwd.as_deref()
     }
 
     /// Messages waiting for the next turn (`session/queue`, placement `queued`).

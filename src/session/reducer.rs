@@ -139,6 +139,15 @@ impl Transcript {
                 });
                 self.jobs = (jobs.map_or(0, Vec::len), running);
             }
+            // A session log's header.
+            "session" => {
+                if let Some(cwd) = payload.get("cwd").and_then(Value::as_str)
+                    && cwd.starts_with('/')
+                {
+                    self.cwd =
+                        Some(cwd.trim_end_matches('/').to_string()).filter(|c| !c.is_empty());
+                }
+            }
             "approval/resolved" => self.approval_decided(payload, "approvalId", None),
             "question/requested" => self.question_requested(payload, rpc_id),
             "question/resolved" => self.question_resolved(payload),

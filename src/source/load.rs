@@ -329,6 +329,9 @@ fn load_lines(
             Decoded::Header { id, value } => {
                 format = Format::SessionLog;
                 let i = sessions.select(&id);
+                // The header is also a record: the transcript learns the
+                // session's working directory from it.
+                sessions.push(Some(&id), super::header_record(&value));
                 sessions.list[i].header = Some(value);
                 decoded += 1;
             }

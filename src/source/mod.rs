@@ -54,3 +54,15 @@ internal!(
 pub use load::{
     Format, LoadError, Loaded, LoadedSession, load_bytes, load_path, load_path_counted,
 };
+
+/// The record a session log's header line (`{type: "session", id, cwd?, …}`)
+/// stands for in its session: a `session` frame the reducer reads the
+/// session's working directory from.
+fn header_record(value: &serde_json::Value) -> crate::wire::Record {
+    crate::wire::Record::Frame {
+        kind: "session".into(),
+        rpc_id: None,
+        payload: value.clone(),
+        origin: crate::wire::Origin::default(),
+    }
+}

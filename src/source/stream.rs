@@ -159,9 +159,9 @@ impl LineStream {
                 }
                 return Ok(());
             }
-            Decoded::Header { id, .. } => {
+            Decoded::Header { id, value } => {
                 self.current = Some(id);
-                (self.current.clone(), Vec::new())
+                (self.current.clone(), vec![super::header_record(&value)])
             }
             Decoded::Packed(records) => (self.current.clone(), records),
             Decoded::History { value, origin } => {

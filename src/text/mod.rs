@@ -8,6 +8,7 @@ pub mod ansi;
 pub mod highlight;
 pub mod line;
 pub mod markdown;
+pub mod paths;
 pub mod rows;
 pub mod sanitize;
 pub mod wrap;

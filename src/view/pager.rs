@@ -1,6 +1,7 @@
 //! The pager: one card at full density, full screen, with vertical and
 //! horizontal scrolling, a wrap toggle and search inside. With wrap off the
-//! card is laid out at a wide width and scrolled sideways.
+//! card is laid out unwrapped ([`wrap::UNBOUNDED`]): every line on one row,
+//! scrolled sideways.
 
 use crate::cards::Density;
 use crate::session::Transcript;
@@ -10,8 +11,6 @@ use crate::view::search::{find_in, highlight};
 use crate::view::transcript::{LayoutOptions, render_item};
 use crate::view::worker::{self, JobKey, Worker};
 
-/// Width cards are laid out at when wrapping is off.
-pub const NOWRAP_WIDTH: usize = 400;
 
 pub struct Pager {
     /// Index into `Transcript::items`.
@@ -73,11 +72,7 @@ impl Pager {
             .items()
             .get(self.item)
             .map_or(0, |i| crate::view::list::item_rev(t, i));
-        let w = if self.wrap {
-            width
-        } else {
-            NOWRAP_WIDTH.max(width)
-        };
+        let w = if self.wrap { width } else { wrap::UNBOUNDED };
         if self.title.as_ref().is_none_or(|(r, _)| *r != rev) {
             let title = match t.items().get(self.item) {
                 // A big read view is not typed whole for its title.
@@ -125,8 +120,8 @@ impl Pager {
                     plain: true,
                     ..job.clone()
                 };
-                worker.request(plain, card, theme, None);
-                worker.request(job.clone(), card, theme, None);
+                worker.request(plain, card, theme, None, None);
+                worker.request(job.clone(), card, theme, None, None);
                 self.waiting = Some(job);
                 self.partial = true;
                 self.refresh_matches();
@@ -141,6 +136,8 @@ impl Pager {
                 hide_tools: false,
                 now_ms: None,
                 plain_code: false,
+                // The pager shows paths in full.
+                full_paths: true,
             };
             self.lines = t
                 .items()
@@ -251,11 +248,15 @@ impl Pager {
             .map(|c| format!("match {}/{}", c + 1, self.matches.len()))
     }
 
-    pub fn scroll_sideways(&mut self, delta: isize) {
+    /// Scroll sideways (wrap off), at most to where the longest row's end
+    /// is on screen.
+    pub fn scroll_sideways(&mut self, delta: isize, width: usize) {
         if self.wrap {
             return;
         }
-        self.hscroll = (self.hscroll as isize + delta).clamp(0, NOWRAP_WIDTH as isize) as usize;
+        let widest = self.lines.iter().map(Line::width).max().unwrap_or(0);
+        let max = widest.saturating_sub(width / 2);
+        self.hscroll = self.hscroll.saturating_add_signed(delta).min(max);
     }
 
     pub fn toggle_wrap(&mut self) {

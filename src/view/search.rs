@@ -125,6 +125,7 @@ fn find_in_entry(
         now_ms: None,
         // Matching needs the text only.
         plain_code: true,
+        full_paths: false,
     };
     let header = LayoutOptions {
         density: Density::Line,

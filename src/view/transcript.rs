@@ -19,6 +19,8 @@ pub struct LayoutOptions {
     pub now_ms: Option<i64>,
     /// Code without syntax colours (same text and rows; far cheaper).
     pub plain_code: bool,
+    /// Paths in full, not relative to the session's directory (the pager).
+    pub full_paths: bool,
 }
 
 impl LayoutOptions {
@@ -30,6 +32,7 @@ impl LayoutOptions {
             hide_tools: false,
             now_ms: None,
             plain_code: false,
+            full_paths: false,
         }
     }
 }
@@ -85,6 +88,7 @@ pub fn render_item_into(
         now_ms: opts.now_ms,
         tick,
         plain_code: opts.plain_code,
+        cwd: if opts.full_paths { None } else { t.cwd() },
         ..Ctx::new(opts.width, theme, opts.density)
     };
     match item {

@@ -61,6 +61,8 @@ struct Job {
     card: ToolCard,
     theme: Theme,
     now_ms: Option<i64>,
+    /// The session's directory, for paths relative to it (`None`: full).
+    cwd: Option<String>,
 }
 
 /// A finished layout.
@@ -91,6 +93,7 @@ fn lay_out(job: Job) -> Done {
     let ctx = Ctx {
         now_ms: job.now_ms,
         plain_code: job.key.plain,
+        cwd: job.cwd.as_deref(),
         ..Ctx::new(job.key.width, &job.theme, job.key.density)
     };
     let lines = cards::render(&job.card, &ctx);
@@ -131,7 +134,16 @@ impl Worker {
     }
 
     /// Queue a layout unless the same one is already queued.
-    pub fn request(&mut self, key: JobKey, card: &ToolCard, theme: &Theme, now_ms: Option<i64>) {
+    /// Lay `card` out off the UI thread (once per key), paths relative to
+    /// `cwd` when given.
+    pub fn request(
+        &mut self,
+        key: JobKey,
+        card: &ToolCard,
+        theme: &Theme,
+        now_ms: Option<i64>,
+        cwd: Option<&str>,
+    ) {
         if self.queued.contains(&key) {
             return;
         }
@@ -141,6 +153,7 @@ impl Worker {
             card: card.clone(),
             theme: theme.clone(),
             now_ms,
+            cwd: cwd.map(str::to_string),
         };
         match &self.jobs {
             // A dead worker only means heavy cards stay as placeholders.
@@ -251,8 +264,8 @@ mod tests {
             density: Density::Full,
             plain: false,
         };
-        w.request(key.clone(), &card, &theme, None);
-        w.request(key.clone(), &card, &theme, None);
+        w.request(key.clone(), &card, &theme, None, None);
+        w.request(key.clone(), &card, &theme, None, None);
         assert!(w.is_busy());
         let mut done = Vec::new();
         for _ in 0..600 {

@@ -209,5 +209,10 @@ fn the_html_page_is_well_formed_self_contained_and_has_every_card() {
         }
         // The theme's colours are there.
         assert!(html.contains("style=\"color:#"), "coloured spans");
+        // Text wraps to the browser's window, not at a fixed width: no
+        // continuation marks, no header padded out to a column.
+        assert!(html.contains("white-space: pre-wrap"), "{path}");
+        assert!(!text.contains('↪'), "{path}");
+        assert!(!text.contains("          exit 0"), "{path}");
     }
 }

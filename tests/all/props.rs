@@ -89,6 +89,24 @@ proptest! {
         prop_assert_eq!(too_wide(&layout(&t, theme, &opts), width), None);
     }
 
+    /// Laid out unwrapped (the pager with wrap off, the HTML page), any
+    /// session draws without overflow and nothing is padded out to the
+    /// unbounded width: every row is as long as its content.
+    #[test]
+    fn every_item_lays_out_unwrapped(
+        records in arb::session(),
+        density in density(),
+        theme in 0usize..3,
+    ) {
+        let t = common::fold_records(&records);
+        let theme = &themes()[theme];
+        let opts = LayoutOptions::new(deck::text::wrap::UNBOUNDED, density);
+        for item in t.items().iter() {
+            let lines = render_item_tick(&t, item, theme, &opts, 0);
+            prop_assert_eq!(too_wide(&lines, 1 << 20), None, "item {:?}", item);
+        }
+    }
+
     /// The transcript list: each entry's height is its laid-out lines plus the
     /// separator, those lines are a fresh layout at the list's width (also
     /// after the width changed), and a window drawn from any scroll position

@@ -482,3 +482,78 @@ fn the_pagers_line_count_is_source_lines() {
         .unwrap_or_else(|| panic!("{status}"));
     assert!((30..=34).contains(&count), "{status}");
 }
+
+#[test]
+fn a_generic_card_labels_its_input_and_its_output() {
+    let card = ToolCard::new("lookup_notes")
+        .arguments(json!({"text": "hello"}))
+        .output("echo: hello")
+        .render(80, "dark", Density::Full)
+        .unwrap();
+    let rows: Vec<&str> = card
+        .text
+        .lines()
+        .map(|l| l.trim_start_matches("│ "))
+        .collect();
+    let input = rows.iter().position(|l| *l == "input");
+    let output = rows.iter().position(|l| *l == "output");
+    let (Some(i), Some(o)) = (input, output) else {
+        panic!("no labels in\n{}", card.text)
+    };
+    let arg = rows.iter().position(|l| l.contains("\"hello\""));
+    let out = rows.iter().position(|l| *l == "echo: hello");
+    assert!(arg.is_some_and(|a| i < a && a < o), "{}", card.text);
+    assert!(out.is_some_and(|x| o < x), "{}", card.text);
+    // No output: nothing to tell apart, no labels.
+    let quiet = ToolCard::new("lookup_notes")
+        .arguments(json!({"text": "hello"}))
+        .output("")
+        .render(80, "dark", Density::Full)
+        .unwrap();
+    assert!(
+        !quiet.text.lines().any(|l| l.ends_with("input")),
+        "{}",
+        quiet.text
+    );
+}
+
+#[test]
+fn with_wrap_off_the_pager_wraps_nothing() {
+    use crate::common::tui::{ch, screen, themes};
+    use deck::app::{App, Msg};
+    // Lines of 1,000 columns: with wrap off each is one row, scrolled
+    // sideways to its very end.
+    let output: String = (1..=5)
+        .map(|i| format!("{i} {}END{i}\n", "x".repeat(1_000)))
+        .collect();
+    let log = ToolCard::new("bash")
+        .arguments(json!({"command": "gen"}))
+        .result_view(json!({"card": "terminal", "title": "gen", "output": output, "exitCode": 0}))
+        .output(&output)
+        .frames();
+    let loaded = deck::source::load_bytes("x", log.as_bytes()).unwrap();
+    let t = crate::common::fold_records(&loaded.sessions[0].records);
+    let mut app = App::viewer("x".into(), t, themes());
+    app.update(Msg::Resize(80, 20));
+    app.update(ch('g'));
+    app.update(ch('v'));
+    let wrapped = screen(&mut app);
+    assert!(wrapped.contains('↪'), "{wrapped}");
+    app.update(ch('w'));
+    let (_, lines) = app
+        .modal()
+        .pager()
+        .map(|p| p.line_position())
+        .unwrap_or_default();
+    let off = screen(&mut app);
+    assert!(!off.contains('↪'), "{off}");
+    // Every row is a whole line: as many rows as lines.
+    assert_eq!(app.modal().pager().map(|p| p.len()), Some(lines));
+    for _ in 0..200 {
+        app.update(ch('l'));
+    }
+    let end = screen(&mut app);
+    for i in 1..=5 {
+        assert!(end.contains(&format!("END{i}")), "{end}");
+    }
+}

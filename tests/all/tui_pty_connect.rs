@@ -153,6 +153,7 @@ fn connect_new_without_a_host_says_so() {
         raw.contains("deck connect --new: no session created"),
         "{raw}"
     );
+    assert!(raw.contains("start one with `dsh web --port 9`"), "{raw}");
 }
 
 #[test]

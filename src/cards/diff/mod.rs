@@ -210,7 +210,7 @@ fn file_lines(
 ) -> Vec<Line> {
     let (theme, width) = (ctx.theme, ctx.width.max(1));
     let muted = theme.style(Role::Muted);
-    let side_by_side = width >= SIDE_BY_SIDE_WIDTH;
+    let side_by_side = width >= SIDE_BY_SIDE_WIDTH && !wrap::unbounded(width);
     let path = &v.diffs[run.start].path;
     let placed = models[run.clone()].iter().all(|m| m.start.is_some());
     let mut lines = file_header(&v.diffs[run.start], placed, ctx);
@@ -244,7 +244,8 @@ fn file_lines(
                 lines.push(painter.separator(width));
             }
             first_hunk = false;
-            if side_by_side {
+            // A new file has no old side: its lines take the full width.
+            if side_by_side && d.old_text.is_some() {
                 lines.extend(painter.side_by_side(hunk, digits, width));
             } else {
                 lines.extend(painter.unified(hunk, digits, width));
@@ -258,7 +259,7 @@ fn file_lines(
 /// the file is not known: `lines unknown`, and their rows have no numbers).
 fn file_header(d: &FileDiff, placed: bool, ctx: &Ctx) -> Vec<Line> {
     let theme = ctx.theme;
-    let mut l = Line::styled(sanitize::inline(&d.path), theme.style(Role::DiffFile));
+    let mut l = Line::styled(sanitize::inline(&ctx.path(&d.path)), theme.style(Role::DiffFile));
     if d.old_text.is_none() {
         l.push_str(" (new file)", theme.style(Role::Muted));
     } else if !placed {

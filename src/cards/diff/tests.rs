@@ -211,6 +211,19 @@ fn side_by_side_from_160_columns() {
 }
 
 #[test]
+fn a_new_file_takes_the_full_width_side_by_side_or_not() {
+    let theme = Theme::dark();
+    let line = "x".repeat(120);
+    let v = view(vec![fd("new.md", None, &format!("# New\n{line}\n"))]);
+    let wide = texts(&body(&v, &Ctx::new(200, &theme, Density::Full)));
+    // No empty old column: the long line is on one row, after its number.
+    assert!(wide.iter().all(|l| !l.contains(" │ ")), "{wide:#?}");
+    assert!(wide.iter().any(|l| l.trim_end().ends_with(&line)), "{wide:#?}");
+    let narrow = texts(&body(&v, &Ctx::new(100, &theme, Density::Full)));
+    assert!(narrow.iter().any(|l| l.contains("# New")), "{narrow:#?}");
+}
+
+#[test]
 fn a_diff_past_its_budget_says_so() {
     let theme = Theme::dark();
     let ctx = Ctx::new(80, &theme, Density::Full);

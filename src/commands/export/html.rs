@@ -1,5 +1,7 @@
 //! `deck export --format html`: one self-contained HTML page of a session —
-//! every item laid out as `deck render --density full` lays it out, in the
+//! every item laid out as `deck render --density full` lays it out, but
+//! unwrapped ([`wrap::UNBOUNDED`]): the browser wraps text to its window
+//! (`white-space: pre-wrap`), so nothing is cut at a fixed width. In the
 //! theme's colours on its declared background (inline styles, no script,
 //! nothing fetched), each tool card a `<details>` block that folds to its
 //! header line, and links where deck draws links. The page is well-formed
@@ -12,16 +14,15 @@ use ratatui::style::{Color, Modifier, Style};
 
 use crate::cards::Density;
 use crate::session::{Item, Transcript};
-use crate::text::Line;
-use crate::text::Rows;
+use crate::text::{Line, Rows, wrap};
 use crate::theme::Theme;
 use crate::view::transcript::{LayoutOptions, render_item_into};
 
-/// The page for a transcript laid out at `width` columns.
-pub fn page(t: &Transcript, theme: &Theme, width: usize, title: &str) -> String {
+/// The page for a transcript.
+pub fn page(t: &Transcript, theme: &Theme, title: &str) -> String {
     let mut out = Vec::new();
     // Writing to memory cannot fail.
-    let _ = page_to(&mut out, t, theme, width, title);
+    let _ = page_to(&mut out, t, theme, title);
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -31,7 +32,6 @@ pub fn page_to(
     w: &mut dyn std::io::Write,
     t: &Transcript,
     theme: &Theme,
-    width: usize,
     title: &str,
 ) -> std::io::Result<()> {
     let (bg, fg) = page_colours(theme);
@@ -42,7 +42,8 @@ pub fn page_to(
          <meta name=\"generator\" content=\"deck {}\"/>\n<title>{}</title>\n<style>\n\
          body {{ background: {bg}; color: {fg}; margin: 1.5em; }}\n\
          pre, summary {{ font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; \
-         font-size: 13px; line-height: 1.35; margin: 0; white-space: pre; }}\n\
+         font-size: 13px; line-height: 1.35; margin: 0; white-space: pre-wrap; \
+         overflow-wrap: anywhere; }}\n\
          .item {{ margin: 0 0 1.1em 0; }}\n\
          details.card > summary {{ cursor: pointer; list-style: none; }}\n\
          details.card > summary::-webkit-details-marker {{ display: none; }}\n\
@@ -55,7 +56,7 @@ pub fn page_to(
         escape(title)
     );
     w.write_all(out.as_bytes())?;
-    let opts = LayoutOptions::new(width, Density::Full);
+    let opts = LayoutOptions::new(wrap::UNBOUNDED, Density::Full);
     for item in t.items().iter() {
         let card = matches!(item, Item::Tool(_));
         // Cards fold to their header, but those that went wrong.

@@ -26,6 +26,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     }
     let mut loaded = source::load_path(&args.path)?;
     let at = loaded.session(args.session.as_deref())?.id.clone();
+    super::report_other_sessions(&loaded, args.session.as_deref());
     // The session's records are taken, not copied: the export holds them
     // once.
     let s = loaded
@@ -34,7 +35,9 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         .position(|x| x.id == at)
         .map(|i| loaded.sessions.swap_remove(i))
         .unwrap_or_default();
-    let title = session_title(&s.records)
+    let title = crate::session::Outline::of(&s.records)
+        .title
+        .map(|t| crate::text::sanitize::inline(&t))
         .or_else(|| s.id.clone())
         .unwrap_or_else(|| args.path.clone());
     let output = &args.output;
@@ -73,50 +76,11 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         ExportFormat::Html => {
             let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
             drop(s);
-            html::page_to(&mut out, &t, &theme, args.width as usize, &title)
+            html::page_to(&mut out, &t, &theme, &title)
         }
     };
     super::finish(written.and_then(|_| out.flush()))
         .map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))
-}
-
-/// What a session is called: its last `session/title`, else its first
-/// prompt (one line, at most 80 characters). Only those events are read.
-fn session_title(records: &[crate::wire::Record]) -> Option<String> {
-    use crate::wire::{EventKind, Record};
-    let mut title = None;
-    let mut prompt = None;
-    for r in records {
-        let Record::Event { event, .. } = r else {
-            continue;
-        };
-        match event.kind {
-            EventKind::SessionTitle => {
-                if let Some(t) = event.data.parse()["title"].as_str() {
-                    title = Some(t.to_string());
-                }
-            }
-            EventKind::UserMessage if prompt.is_none() => {
-                let data = event.data.parse();
-                prompt = data["content"]
-                    .as_array()
-                    .and_then(|c| c.iter().find_map(|b| b["text"].as_str()))
-                    .or_else(|| data["content"].as_str())
-                    .map(str::to_string);
-            }
-            _ => {}
-        }
-    }
-    let t = title.or(prompt)?;
-    let line = crate::text::sanitize::inline(t.lines().next().unwrap_or("").trim());
-    let short: String = line.chars().take(80).collect();
-    (!short.is_empty()).then(|| {
-        if short.len() < line.len() {
-            format!("{short}…")
-        } else {
-            short
-        }
-    })
 }
 
 /// The format an output's name asks for: `.cast`, `.html` (or `.htm`).

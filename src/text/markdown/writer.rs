@@ -358,7 +358,7 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
             Event::Rule => {
                 self.block_start();
                 let (avail, _) = self.avail();
-                let rule = Line::styled("─".repeat(avail), self.role(Role::Border));
+                let rule = Line::styled("─".repeat(if wrap::unbounded(avail) { 80 } else { avail }), self.role(Role::Border));
                 self.emit(vec![rule]);
                 self.need_blank = true;
             }

@@ -205,6 +205,7 @@ impl TranscriptList {
             hide_tools: false,
             now_ms: opts.now_ms,
             plain_code: false,
+            full_paths: false,
         };
         // A settled card is laid out on the layout thread when it is heavy
         // (a placeholder meanwhile) or when first layouts are progressive
@@ -240,6 +241,7 @@ impl TranscriptList {
                         card,
                         theme,
                         opts.now_ms,
+                        t.cwd(),
                     );
                     self.cache.waiting.insert(job, key.clone());
                 }

@@ -107,3 +107,62 @@ pub fn tool_card(
     card.rev = 1;
     card
 }
+
+/// `frame`, of session `sid`.
+pub fn frame_of(sid: &str, event: Value) -> Value {
+    let mut f = frame(event, None);
+    f["sessionId"] = json!(sid);
+    f
+}
+
+/// The text of a frame log holding two sessions, their frames interleaved:
+/// `alpha-1` (titled `Alpha work`: a prompt and one `bash` call printing
+/// `alpha output`) and `beta-2` (no title: its first prompt, `Beta prompt
+/// here`, and two calls printing `beta output 1` and `2`), started a
+/// minute apart.
+pub fn two_sessions() -> String {
+    let call = |sid: &str, seq: u64, time: i64, n: usize, out: &str| {
+        let id = format!("{sid}_call_{n}");
+        [
+            frame_of(
+                sid,
+                event(
+                    "tool/call",
+                    seq,
+                    time,
+                    in_turn(call_data(&id, "bash", r#"{"command":"echo"}"#)),
+                ),
+            ),
+            frame_of(
+                sid,
+                event(
+                    "tool/result",
+                    seq + 1,
+                    time + 10,
+                    in_turn(result_data(&id, json!([text(out)]), false)),
+                ),
+            ),
+        ]
+    };
+    let (a, b) = ("alpha-1", "beta-2");
+    let mut frames = vec![
+        frame_of(a, user_message(1, STARTED, "Alpha prompt")),
+        frame_of(
+            b,
+            user_message(1, STARTED + 60_000, "Beta prompt here\nsecond line"),
+        ),
+        frame_of(
+            a,
+            event(
+                "session/title",
+                2,
+                STARTED + 5,
+                json!({"title": "Alpha work"}),
+            ),
+        ),
+    ];
+    frames.extend(call(b, 2, STARTED + 61_000, 1, "beta output 1"));
+    frames.extend(call(a, 3, STARTED + 1_000, 1, "alpha output"));
+    frames.extend(call(b, 4, STARTED + 62_000, 2, "beta output 2"));
+    frames.iter().map(|f| format!("{f}\n")).collect()
+}

@@ -1,0 +1,92 @@
+//! A file holding two sessions through the real binary: `deck view` and
+//! `deck replay` open the session picker first, Enter shows one, `S`
+//! switches, `q` on the first picker quits with the terminal restored; and
+//! `deck render`, `export` and `inspect` say on stderr that they took the
+//! first session and how to get the other. (The app alone:
+//! `tui_file_sessions.rs`.)
+
+use crate::common::build::two_sessions;
+use crate::common::{deck, stderr, stdout};
+use crate::tui_pty::Tui;
+
+/// The two sessions in a file of their own.
+fn two_file() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.frames.jsonl");
+    std::fs::write(&path, two_sessions()).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    (dir, path)
+}
+
+#[test]
+fn view_picks_a_session_then_switches_with_capital_s() {
+    let (_dir, path) = two_file();
+    let mut tui = Tui::spawn(&["view", &path, "--theme", "dark"]);
+    tui.wait_for("the session picker", |s| {
+        s.contains("2 sessions in two.frames.jsonl") && s.contains("Beta prompt here  beta-2")
+    });
+    tui.send("j\r");
+    tui.wait_for("the second session", |s| {
+        s.contains("beta output 1") && !s.contains("2 sessions in")
+    });
+    tui.send("S");
+    tui.wait_for("the picker again", |s| s.contains("Esc close"));
+    tui.send("k\r");
+    tui.wait_for("the first session", |s| {
+        s.contains("alpha output") && s.contains("session 1/2: Alpha work")
+    });
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+}
+
+#[test]
+fn replay_picks_a_session_and_q_on_the_first_picker_quits() {
+    let (_dir, path) = two_file();
+    let mut tui = Tui::spawn(&["replay", &path, "--theme", "dark", "--paused"]);
+    tui.wait_for("the session picker", |s| s.contains("q quit"));
+    tui.send("\r");
+    tui.wait_for("the paused player of the first session", |s| {
+        s.lines().last().is_some_and(|l| l.contains("event 0/4"))
+    });
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+
+    let mut tui = Tui::spawn(&["replay", &path, "--theme", "dark"]);
+    tui.wait_for("the session picker", |s| s.contains("q quit"));
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+}
+
+#[test]
+fn render_export_and_inspect_say_what_they_left_out() {
+    let (dir, path) = two_file();
+    let said = |args: &[&str]| {
+        let o = deck(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        (stdout(&o), stderr(&o))
+    };
+    let (out, err) = said(&["render", &path]);
+    assert!(
+        out.contains("alpha output") && !out.contains("beta output"),
+        "{out}"
+    );
+    assert!(
+        err.contains("holds 2 sessions; this is the first (alpha-1), 1 left out: --session ID"),
+        "{err}"
+    );
+    assert!(err.contains("deck inspect --sessions"), "{err}");
+    let (out, err) = said(&["render", &path, "--session", "beta-2"]);
+    assert!(out.contains("beta output 2"), "{out}");
+    assert!(!err.contains("sessions"), "{err}");
+    let (_, err) = said(&["inspect", &path]);
+    assert!(err.contains("holds 2 sessions"), "{err}");
+    let (out, err) = said(&["inspect", "--sessions", &path]);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(err.is_empty(), "{err}");
+    let html = dir.path().join("out.html").to_string_lossy().into_owned();
+    let (_, err) = said(&["export", &path, "-o", &html]);
+    assert!(err.contains("holds 2 sessions"), "{err}");
+}
