@@ -350,7 +350,7 @@ impl App {
                 self.set_typing(false);
             } else {
                 self.set_typing(typing);
-                if follow && self.focused_item() == Some(item) {
+                if follow && self.focus_is_at(item) {
                     self.follow_tail();
                 }
             }
@@ -380,6 +380,14 @@ impl App {
                 self.message = None;
             }
         }
+    }
+
+    /// The focus is on `item`, or where it was when it is no longer an
+    /// entry (an answered approval drawn on its call's card now).
+    fn focus_is_at(&self, item: usize) -> bool {
+        let entries = &self.list.entries;
+        let at = entries.partition_point(|&x| x < item);
+        self.list.focus == at.min(entries.len().saturating_sub(1))
     }
 
     /// `n` in the session picker: a new session in [`Driving::cwd`], shown

@@ -260,23 +260,53 @@ pub fn turn_is_silent(t: &TurnMarker) -> bool {
     t.end.as_ref().is_some_and(|e| e.reason == "completed")
 }
 
+/// `1/3 done`: how far a plan is.
+pub fn todo_progress(todos: &[Todo]) -> String {
+    let done = todos.iter().filter(|t| t.status == "completed").count();
+    format!("{done}/{} done", todos.len())
+}
+
 /// A todo plan as a checklist: `[x]` done, `[~]` in progress, `[ ]` pending.
 pub fn todo(todos: &[Todo], ctx: &Ctx) -> Vec<Line> {
     let theme = ctx.theme;
-    let done = todos.iter().filter(|t| t.status == "completed").count();
     let mut head = Line::styled("Plan", theme.style(Role::Title));
     head.push_str(
-        format!("  {done}/{} done", todos.len()),
+        format!("  {}", todo_progress(todos)),
         theme.style(Role::Muted),
     );
     let mut out = vec![wrap::truncate(&head, ctx.width)];
+    out.extend(todo_rows(todos, ctx));
+    out
+}
+
+/// The checkbox of a plan item's status (`[x] `, `[~] `, `[ ] `, `[-] `)
+/// and its role.
+pub fn todo_mark(status: &str) -> (&'static str, Role) {
+    match status {
+        "completed" => ("[x] ", Role::TodoDone),
+        "in_progress" => ("[~] ", Role::TodoActive),
+        "pending" => ("[ ] ", Role::TodoPending),
+        _ => ("[-] ", Role::Muted),
+    }
+}
+
+/// A plan as plain text: `Plan  1/3 done`, then a checkbox line per item.
+pub fn todo_text(todos: &[Todo]) -> String {
+    let mut out = format!("Plan  {}", todo_progress(todos));
     for t in todos {
-        let (mark, role) = match t.status.as_str() {
-            "completed" => ("[x] ", Role::TodoDone),
-            "in_progress" => ("[~] ", Role::TodoActive),
-            "pending" => ("[ ] ", Role::TodoPending),
-            _ => ("[-] ", Role::Muted),
-        };
+        out.push('\n');
+        out.push_str(todo_mark(&t.status).0);
+        out.push_str(&sanitize::inline(&t.content));
+    }
+    out
+}
+
+/// The items of a plan, one checkbox each (the plan's head aside).
+pub fn todo_rows(todos: &[Todo], ctx: &Ctx) -> Vec<Line> {
+    let theme = ctx.theme;
+    let mut out = Vec::new();
+    for t in todos {
+        let (mark, role) = todo_mark(&t.status);
         let style = theme.style(role);
         let first = [Span::new(mark, style)];
         let cont = [Span::plain("    ")];

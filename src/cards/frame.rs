@@ -1,6 +1,7 @@
 //! The shared card frame: header line (status glyph, kind glyph, title,
-//! outcome, duration), the body gutter, and density capping. Card files
-//! produce bodies; this file decides how much of them is shown.
+//! the approval's pill, outcome, duration), the body gutter, and density
+//! capping. Card files produce bodies; this file decides how much of them
+//! is shown.
 //!
 //! A leaf: what a card's tag draws inside the frame comes through [`Parts`]
 //! (`cards/mod.rs` dispatches over the tags), so no card file is named here.
@@ -28,8 +29,19 @@ pub fn status_glyph(status: Status, tick: usize) -> &'static str {
         Status::Ok => "✓",
         Status::Error => "✗",
         Status::Failed => "✗",
-        Status::Interrupted | Status::Cancelled => "⊘",
+        Status::Interrupted | Status::Cancelled | Status::Rejected => "⊘",
     }
+}
+
+/// The approval that gated a call, as its card shows it: a pill on the
+/// header (`⚑ allowed once`) and, quietly, the reason over the body.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    /// `allowed once`, `rejected`, `waiting for approval`.
+    pub pill: String,
+    pub role: Role,
+    /// Why the host asked (may be empty).
+    pub reason: String,
 }
 
 /// The glyph of a card tag / generic kind.
@@ -76,6 +88,14 @@ pub trait Parts {
     /// The tag's body rows (with any raw result text it shows), `ctx` the
     /// width inside the gutter.
     fn rows(&self, ctx: &Ctx, out: &mut Rows);
+    /// The kind glyph, when not the view's own.
+    fn glyph(&self) -> Option<&'static str> {
+        None
+    }
+    /// The approval that gated the call, when the card shows one.
+    fn gate(&self) -> Option<Gate> {
+        None
+    }
 }
 
 /// The one-line outcome of a card: its status's when it ended badly or
@@ -92,14 +112,25 @@ pub fn outcome(card: &ToolCard, own: Option<String>) -> Option<String> {
     if card.status == Status::Cancelled {
         return Some("cancelled".into());
     }
+    if card.status == Status::Rejected {
+        return Some("rejected".into());
+    }
     own
 }
 
-fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts) -> Line {
+fn header(
+    card: &ToolCard,
+    resolved: &Resolved,
+    ctx: &Ctx,
+    parts: &dyn Parts,
+    gate: Option<&Gate>,
+) -> Line {
     let theme = ctx.theme;
     let status_style = super::status_style(theme, card.status);
     let mut right = String::new();
-    if let Some(o) = outcome(card, parts.outcome()) {
+    // A rejected call's pill says it all: it did not run.
+    let said = gate.is_some() && card.status == Status::Rejected;
+    if let Some(o) = outcome(card, parts.outcome()).filter(|_| !said) {
         right.push_str(&sanitize::inline(&o));
     }
     let time = match (card.status, card.duration_ms(), card.started, ctx.now_ms) {
@@ -118,7 +149,8 @@ fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts) ->
     let mut left = Line::new();
     left.push_str(status_glyph(card.status, ctx.tick), status_style);
     left.push_str(" ", Style::default());
-    left.push_str(kind_glyph(&resolved.view), theme.style(Role::Muted));
+    let glyph = parts.glyph().unwrap_or_else(|| kind_glyph(&resolved.view));
+    left.push_str(glyph, theme.style(Role::Muted));
     left.push_str(" ", Style::default());
     let title_style = match resolved.view {
         View::Terminal(_) => theme.style(Role::Command),
@@ -131,6 +163,10 @@ fn header(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts) ->
         _ => sanitize::inline(&ctx.paths_in(&resolved.title)),
     };
     let mut tail = Line::new();
+    if let Some(g) = gate {
+        tail.push_str("  ", Style::default());
+        tail.push_str(format!("⚑ {}", sanitize::inline(&g.pill)), theme.style(g.role));
+    }
     if !right.is_empty() {
         tail.push_str("  ", Style::default());
         tail.push_str(right, outcome_style);
@@ -171,14 +207,25 @@ fn keep(view: &View) -> Keep {
     }
 }
 
-/// The body rows of a card: why it fell back, its error, then the tag's
-/// own rows (pinned rows first).
-fn body(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, parts: &dyn Parts, out: &mut Rows) {
+/// The body rows of a card: why its approval was asked, why it fell back,
+/// its error, then the tag's own rows (pinned rows first).
+fn body(
+    card: &ToolCard,
+    resolved: &Resolved,
+    ctx: &Ctx,
+    parts: &dyn Parts,
+    gate: Option<&Gate>,
+    out: &mut Rows,
+) {
     let inner = Ctx {
         width: ctx.width.saturating_sub(GUTTER_WIDTH).max(1),
         ..*ctx
     };
     let theme = ctx.theme;
+    if let Some(g) = gate.filter(|g| !g.reason.trim().is_empty()) {
+        let l = Line::styled(sanitize::inline(&g.reason), theme.style(Role::Muted));
+        out.pin_all(wrap::words(&l, inner.width));
+    }
     if let Some(reason) = &resolved.fallback {
         let l = Line::styled(
             if reason == super::NO_PRESENTATION {
@@ -230,7 +277,12 @@ pub fn render_into(
         out.push(Line::new());
         return;
     }
-    out.push(wrap::fit(header(card, resolved, ctx, parts), ctx.width));
+    let gate = parts.gate();
+    let gate = gate.as_ref();
+    out.push(wrap::fit(
+        header(card, resolved, ctx, parts, gate),
+        ctx.width,
+    ));
     if ctx.density == Density::Line {
         return;
     }
@@ -239,14 +291,14 @@ pub fn render_into(
     if ctx.density == Density::Preview {
         // Pinned rows stay; the rest shares what is left of the budget.
         let mut capped = Rows::capped(ctx.preview_rows, keep(&resolved.view));
-        body(card, resolved, ctx, parts, &mut capped);
+        body(card, resolved, ctx, parts, gate, &mut capped);
         for l in capped.finish(ctx.theme.style(Role::Muted)) {
             out.push(wrap::fit(l.prefixed(&gutter), width));
         }
         return;
     }
     let mut each = |l: Line| out.push(wrap::fit(l.prefixed(&gutter), width));
-    body(card, resolved, ctx, parts, &mut Rows::each(&mut each));
+    body(card, resolved, ctx, parts, gate, &mut Rows::each(&mut each));
 }
 
 #[cfg(test)]

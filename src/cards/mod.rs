@@ -12,6 +12,9 @@
 //! as they are made, so no card is ever held whole there.
 
 internal!(
+    mod asked;
+);
+internal!(
     mod conversation;
 );
 internal!(
@@ -58,7 +61,7 @@ pub fn status_role(status: Status) -> Role {
         Status::Ok => Role::StatusOk,
         Status::Error => Role::StatusError,
         Status::Failed => Role::StatusFailed,
-        Status::Interrupted | Status::Cancelled => Role::StatusInterrupted,
+        Status::Interrupted | Status::Cancelled | Status::Rejected => Role::StatusInterrupted,
     }
 }
 
@@ -215,9 +218,16 @@ pub fn pretty_arguments(arguments: &str) -> Value {
     }
 }
 
-/// Apply the protocol's fallback rules to a card. Views are typed here
-/// (callers cache what they draw from the result).
+/// What a card shows: its views after the protocol's fallback rules, or
+/// its question or plan for a call that asks or plans (`asked.rs`). Views
+/// are typed here (callers cache what they draw from the result).
 pub fn resolve(card: &ToolCard) -> Resolved {
+    shown(card, resolve_views(card))
+}
+
+/// The protocol's fallback rules applied to a card's views alone (what
+/// `deck inspect` reports), question or plan aside.
+pub fn resolve_views(card: &ToolCard) -> Resolved {
     resolve_by(card, AttachedView::typed)
 }
 
@@ -225,7 +235,12 @@ pub fn resolve(card: &ToolCard) -> Resolved {
 /// lines (the rest counted): enough for a first screen, or a title, of a
 /// card too big to type on the UI thread. Other views are typed whole.
 pub fn resolve_head(card: &ToolCard, lines: usize) -> Resolved {
-    resolve_by(card, |v| v.typed_head(lines))
+    shown(card, resolve_by(card, |v| v.typed_head(lines)))
+}
+
+/// A card's views resolved, or what it shows instead (its question, its plan).
+fn shown(card: &ToolCard, views: Resolved) -> Resolved {
+    asked::resolved(card, &views).unwrap_or(views)
 }
 
 /// The first rows of a card at full density, when its view is a `read`
@@ -258,9 +273,12 @@ pub fn view_problems(card: &ToolCard) -> Vec<crate::wire::Diagnostic> {
 }
 
 /// A card's title without typing a big view (for a stand-in drawn on the
-/// UI thread): the call view's title when that view is small, else the
-/// tool's name.
+/// UI thread): its question's or plan's, the call view's title when that
+/// view is small, else the tool's name.
 pub fn quick_title(card: &ToolCard) -> String {
+    if let Some(title) = asked::title(card) {
+        return title;
+    }
     card.call_view
         .as_ref()
         .filter(|v| v.raw.len() <= 64 * 1024)
@@ -296,9 +314,9 @@ fn resolve_by(
     };
     let call = parsed(&card.call_view);
     let mut result = parsed(&card.result_view);
-    // A cancelled call keeps its own card (`$ command`, description): the
-    // host's result view for an abort is only a generic "aborted".
-    if card.status == Status::Cancelled
+    // A cancelled or rejected call keeps its own card (`$ command`,
+    // description): the host's result view for it is only a generic text.
+    if matches!(card.status, Status::Cancelled | Status::Rejected)
         && matches!(call, Some(Ok(_)))
         && matches!(result, Some(Ok(View::Generic(_))))
     {
@@ -384,7 +402,7 @@ fn resolve_by(
 
 /// Which source the card's shown view came from, for `deck inspect`.
 pub fn resolution(card: &ToolCard) -> Resolution {
-    resolution_of(card, &resolve(card))
+    resolution_of(card, &resolve_views(card))
 }
 
 /// [`resolution`] of a card already resolved.
@@ -431,13 +449,14 @@ fn draw(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Vec<Line> {
     rows.finish(ratatui::style::Style::default())
 }
 
-/// A resolved card in its frame, its parts drawn by its tag's file.
+/// A resolved card in its frame, its parts drawn by its tag's file (a
+/// call that asks or plans: by `asked.rs`).
 fn draw_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
     // A diff's files are diffed once, for the header and the body.
     let models = match &resolved.view {
         View::Diff(v) if ctx.width > 0 && ctx.density != Density::Line => {
             let models = diff::Models::of(v).placed(&card.placements);
-            Some(if card.status == Status::Error {
+            Some(if matches!(card.status, Status::Error | Status::Rejected) {
                 models.not_applied()
             } else {
                 models
@@ -463,6 +482,9 @@ struct Tagged<'a> {
 
 impl frame::Parts for Tagged<'_> {
     fn outcome(&self) -> Option<String> {
+        if let Some(own) = asked::outcome(self.card) {
+            return own;
+        }
         match &self.resolved.view {
             View::Terminal(v) => terminal::outcome(v),
             View::Diff(v) => match &self.models {
@@ -476,7 +498,31 @@ impl frame::Parts for Tagged<'_> {
         }
     }
 
+    fn glyph(&self) -> Option<&'static str> {
+        asked::glyph(self.card)
+    }
+
+    fn gate(&self) -> Option<frame::Gate> {
+        prompt::gate(self.card)
+    }
+
     fn rows(&self, inner: &Ctx, out: &mut Rows) {
+        let resolved = self.resolved;
+        // A question or a checklist, else the view's own rows.
+        if !asked::rows(self.card, inner, out) {
+            self.view_rows(inner, out);
+        }
+        if let Some(raw) = &resolved.raw_result
+            && !matches!(resolved.view, View::Search(_))
+        {
+            generic::raw_result_into(raw, inner, out);
+        }
+    }
+}
+
+impl Tagged<'_> {
+    /// The rows of the card's view, by its tag.
+    fn view_rows(&self, inner: &Ctx, out: &mut Rows) {
         let resolved = self.resolved;
         match &resolved.view {
             View::Terminal(v) => terminal::rows(v, inner, out),
@@ -501,11 +547,6 @@ impl frame::Parts for Tagged<'_> {
                         .is_some_and(|r| !r.trim().is_empty());
                 generic::rows(v, inner, output, out)
             }
-        }
-        if let Some(raw) = &resolved.raw_result
-            && !matches!(resolved.view, View::Search(_))
-        {
-            generic::raw_result_into(raw, inner, out);
         }
     }
 }

@@ -17,10 +17,36 @@ fn json_text(v: &Value) -> String {
     }
 }
 
-/// The whole card as plain text.
+/// The whole card as plain text: its title, the approval that gated it,
+/// then what it shows (its question or plan, else its view) and the raw
+/// result text it shows.
 pub fn plain_text(card: &ToolCard) -> String {
     let r = resolve(card);
-    let mut out = vec![r.title.clone()];
+    let mut out = match super::asked::plain_text(card) {
+        Some(text) => vec![text],
+        None => vec![r.title.clone()],
+    };
+    if let Some(g) = super::prompt::gate(card) {
+        out.push(format!("⚑ {}", g.pill));
+        out.push(g.reason);
+    }
+    // A question or a plan was said above.
+    if !card.converses() {
+        view_text(&r, &mut out);
+    }
+    if let Some(raw) = &r.raw_result {
+        out.push(raw.clone());
+    }
+    sanitize::strip_controls(
+        &out.into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+/// What a resolved view shows, as text lines.
+fn view_text(r: &super::Resolved, out: &mut Vec<String>) {
     match &r.view {
         View::Terminal(t) => {
             if let Some(d) = &t.description {
@@ -109,15 +135,6 @@ pub fn plain_text(card: &ToolCard) -> String {
             }
         }
     }
-    if let Some(raw) = &r.raw_result {
-        out.push(raw.clone());
-    }
-    sanitize::strip_controls(
-        &out.into_iter()
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
 }
 
 /// Terminal output as deck shows it: sequences interpreted, `\r` redraws

@@ -3,10 +3,14 @@
 //! outcome on the right, a gutter under it), so a waiting approval reads like
 //! a pending tool and an answered question like a settled one.
 //!
+//! A prompt has a card of its own while it waits for an answer here, or
+//! when its call is not in the session; else it is drawn on its call's card
+//! ([`gate`]: the approval's pill and reason; `asked.rs`: the question).
+//!
 //! ```text
-//! ✓ ⚑ Approval · <tool>                                  allowed once
+//! ◌ ⚑ Approval · bash                            waiting for approval
 //! │ escalate sandbox to danger-full-access: probes the approval flow.
-//! │ call call_t2s1_0
+//! │ $ echo probe > /var/tmp/probe.txt …     (the call's card, waiting)
 //! ✓ ? Question · Confirm                                      answered
 //! │ Continue the capture?
 //! │   ● Yes (Recommended) — Keep going
@@ -31,6 +35,31 @@ pub fn outcome_label(p: &Prompt) -> String {
             Ask::Question { .. } => "waiting for an answer".into(),
         },
     }
+}
+
+/// The style role of a prompt's outcome: waiting, refused, or neither.
+fn outcome_role(p: &Prompt) -> Role {
+    if p.is_waiting() {
+        Role::Warning
+    } else if p.is_refused() {
+        Role::StatusError
+    } else {
+        Role::Muted
+    }
+}
+
+/// The approval on a call's card: its pill and reason (none while it waits
+/// for an answer on its own card, which draws the call).
+pub fn gate(card: &crate::session::ToolCard) -> Option<super::frame::Gate> {
+    let p = card.approval.as_ref().filter(|p| !p.answerable())?;
+    let Ask::Approval { reason, .. } = &p.ask else {
+        return None;
+    };
+    Some(super::frame::Gate {
+        pill: outcome_label(p),
+        role: outcome_role(p),
+        reason: reason.clone(),
+    })
 }
 
 fn status(p: &Prompt) -> (&'static str, Role) {
@@ -75,13 +104,7 @@ fn header(p: &Prompt, ctx: &Ctx) -> Line {
     left.push_str(kind, theme.style(Role::Warning));
     left.push_str(" ", Style::default());
     let right = outcome_label(p);
-    let right_style = if p.is_waiting() {
-        theme.style(Role::Warning)
-    } else if p.is_refused() {
-        theme.style(role)
-    } else {
-        theme.style(Role::Muted)
-    };
+    let right_style = theme.style(outcome_role(p));
     let title = title(p);
     let fixed = left.width() + 2 + right.width();
     if fixed + 1 > ctx.width {
@@ -175,41 +198,43 @@ fn question_body(
     out
 }
 
-fn body(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
-    let theme = ctx.theme;
-    let muted = theme.style(Role::Muted);
+/// The questions of a prompt with the answers chosen; `numbered`: the
+/// options numbered as the keys that choose them (waiting for an answer).
+pub fn question_rows(p: &Prompt, numbered: bool, ctx: &Ctx) -> Vec<Line> {
+    let Ask::Question {
+        questions, answers, ..
+    } = &p.ask
+    else {
+        return Vec::new();
+    };
+    let many = questions.len() > 1;
     let mut out = Vec::new();
-    match &p.ask {
-        Ask::Approval {
-            call_id, reason, ..
-        } => {
-            if !reason.is_empty() {
-                out.extend(words(reason, theme.style(Role::Text), ctx.width));
-            }
-            if let Some(c) = call_id {
-                out.extend(words(&format!("call {c}"), muted, ctx.width));
-            }
-        }
-        Ask::Question {
-            questions, answers, ..
-        } => {
-            let many = questions.len() > 1;
-            for q in questions {
-                let a = answers
-                    .iter()
-                    .find(|a| a.id == q.id)
-                    .or_else(|| (questions.len() == 1 && answers.len() == 1).then(|| &answers[0]));
-                out.extend(question_body(q, a, many, p.is_waiting(), ctx));
-            }
-            if questions.is_empty() {
-                out.push(Line::styled(
-                    "(the question itself is not in this log)",
-                    muted,
-                ));
-            }
-        }
+    for q in questions {
+        let a = answers
+            .iter()
+            .find(|a| a.id == q.id)
+            .or_else(|| (questions.len() == 1 && answers.len() == 1).then(|| &answers[0]));
+        out.extend(question_body(q, a, many, numbered, ctx));
+    }
+    if questions.is_empty() {
+        out.push(Line::styled(
+            "(the question itself is not in this log)",
+            ctx.theme.style(Role::Muted),
+        ));
     }
     out
+}
+
+fn body(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
+    match &p.ask {
+        // The tool is in the title; the call's card, when known, is drawn
+        // under it while it waits, or carries it once answered.
+        Ask::Approval { reason, .. } if !reason.is_empty() => {
+            words(reason, ctx.theme.style(Role::Text), ctx.width)
+        }
+        Ask::Approval { .. } => Vec::new(),
+        Ask::Question { .. } => question_rows(p, p.is_waiting(), ctx),
+    }
 }
 
 /// Draw a prompt card at the context's density.
@@ -267,19 +292,18 @@ pub fn render_with_call(
 
 /// The card as plain text (search, copy).
 pub fn plain_text(p: &Prompt) -> String {
-    let mut out = format!("{}  {}", title(p), outcome_label(p));
+    titled_text(p, &outcome_label(p))
+}
+
+/// The prompt as plain text under its title and `outcome`: the reason, or
+/// the questions, their options and the answers.
+pub fn titled_text(p: &Prompt, outcome: &str) -> String {
+    let mut out = format!("{}  {outcome}", title(p));
     match &p.ask {
-        Ask::Approval {
-            call_id, reason, ..
-        } => {
-            for s in [Some(reason.as_str()), call_id.as_deref()]
-                .into_iter()
-                .flatten()
-            {
-                if !s.is_empty() {
-                    out.push('\n');
-                    out.push_str(&sanitize::inline(s));
-                }
+        Ask::Approval { reason, .. } => {
+            if !reason.is_empty() {
+                out.push('\n');
+                out.push_str(&sanitize::inline(reason));
             }
         }
         Ask::Question {
@@ -346,10 +370,12 @@ mod tests {
         let no = render(&approval(Some("denied")), &ctx);
         assert!(no[0].text().starts_with("✗"));
         assert_eq!(no[0].spans[0].style, theme.style(Role::StatusError));
+        // The reason, never the raw call id.
         assert_eq!(
             texts(&ok[1..]),
-            vec!["│ escalate sandbox to danger-full-access", "│ call call_1"]
+            vec!["│ escalate sandbox to danger-full-access"]
         );
+        assert!(!plain_text(&approval(Some("allowed-once"))).contains("call_1"));
         assert_eq!(
             render(&approval(None), &Ctx::new(60, &theme, Density::Line)).len(),
             1

@@ -95,10 +95,15 @@ struct InspectLine<'a> {
     fallback_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<Value>,
+    /// The approval that gated the call: its outcome (`None`: waiting).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    approval: Option<Value>,
 }
 
 fn inspect_line(card: &ToolCard) -> InspectLine<'_> {
-    let resolved = cards::resolve(card);
+    // The views, as the host sent them or deck's presenters made them
+    // (a question or a plan is drawn from the call, whatever its views).
+    let resolved = cards::resolve_views(card);
     let view_source = match cards::resolution_of(card, &resolved) {
         Resolution::Wire => "wire",
         Resolution::Presenter => "presenter",
@@ -117,5 +122,9 @@ fn inspect_line(card: &ToolCard) -> InspectLine<'_> {
             .as_ref()
             .and_then(|r| r.error.as_ref())
             .map(|err| json!({"name": err.name, "code": err.code})),
+        approval: card
+            .approval
+            .as_ref()
+            .map(|a| json!({"outcome": a.outcome})),
     }
 }

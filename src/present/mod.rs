@@ -31,7 +31,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
-use crate::session::{Presenters, SharedPresenters};
+use crate::session::{CallRole, Presenters, SharedPresenters};
 
 use schema::Param;
 
@@ -68,6 +68,21 @@ static PRESENTERS: &[(&str, &Presenter)] = &[
     ("todo_write", &todo::TODO_WRITE),
 ];
 
+/// The stock tools that speak to the person rather than run: their calls
+/// are drawn as the question they ask or the plan they write.
+static ROLES: &[(&str, CallRole)] = &[
+    ("ask_user_question", CallRole::Asks),
+    ("todo_write", CallRole::Plans),
+];
+
+/// What a call of stock tool `tool` is to the person ([`CallRole`]).
+pub fn role(tool: &str) -> CallRole {
+    ROLES
+        .iter()
+        .find(|(name, _)| *name == tool)
+        .map_or(CallRole::Tool, |(_, r)| *r)
+}
+
 #[cfg(any(test, feature = "internals"))]
 /// The names of the stock tools deck has presenters for.
 pub fn stock_tools() -> impl Iterator<Item = &'static str> {
@@ -102,6 +117,10 @@ impl Presenters for Stock {
         meta: Option<&Value>,
     ) -> Option<Value> {
         result_view(tool, arguments, content, is_error, meta)
+    }
+
+    fn role(&self, tool: &str) -> CallRole {
+        role(tool)
     }
 }
 

@@ -2,8 +2,11 @@
 //! attached to its two slots ([`AttachedView`], typed only when drawn), and
 //! its settled result ([`ToolResult`], read from the event's data text).
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
+use super::{Prompt, Todo};
 use crate::wire::{RawJson, View, WireError};
 
 /// A tool card's outcome.
@@ -21,6 +24,9 @@ pub enum Status {
     /// Aborted by a cancel (`AbortError`, code `ABORTED` or
     /// `ABORTED_BEFORE_DISPATCH`): the user's doing, not an error.
     Cancelled,
+    /// Its approval was refused (rejected, denied, timed out) and it did
+    /// not run: the user's doing, not an error of the tool.
+    Rejected,
 }
 
 impl Status {
@@ -32,6 +38,7 @@ impl Status {
             Status::Failed => "failed",
             Status::Interrupted => "interrupted",
             Status::Cancelled => "cancelled",
+            Status::Rejected => "rejected",
         }
     }
 
@@ -310,6 +317,22 @@ pub struct ToolCard {
     /// Where each file entry of the drawn diff view starts in its file
     /// (1-based), when the session shows it; empty for other cards.
     pub placements: Vec<Option<usize>>,
+    /// The approval that gates the call, as asked and decided: its outcome
+    /// is the card's pill (the same prompt as its [`Item::Prompt`]).
+    ///
+    /// [`Item::Prompt`]: super::Item::Prompt
+    pub approval: Option<Arc<Prompt>>,
+    /// The questions the call asks ([`CallRole::Asks`]), read from its
+    /// arguments or from the host's `question/requested`, with the answers
+    /// once its result came: the card is drawn as the question.
+    ///
+    /// [`CallRole::Asks`]: super::CallRole::Asks
+    pub question: Option<Arc<Prompt>>,
+    /// The plan the call wrote ([`CallRole::Plans`]: the `todo/write` that
+    /// followed it): the card is drawn as the checklist.
+    ///
+    /// [`CallRole::Plans`]: super::CallRole::Plans
+    pub todos: Option<Arc<Vec<Todo>>>,
     /// Bumped on every change (for render caches).
     pub rev: u64,
 }
@@ -332,8 +355,26 @@ impl ToolCard {
             result: None,
             status: Status::Pending,
             placements: Vec::new(),
+            approval: None,
+            question: None,
+            todos: None,
             rev: 0,
         }
+    }
+
+    /// A card that speaks to the person rather than shows a tool run (a
+    /// question, a plan): shown with the conversation when tools are hidden.
+    pub fn converses(&self) -> bool {
+        self.question.is_some() || self.todos.is_some()
+    }
+
+    /// A prompt about this call waits for an answer here: the prompt's own
+    /// card stands in for this one until it is answered.
+    pub fn awaits_answer(&self) -> bool {
+        [&self.approval, &self.question]
+            .into_iter()
+            .flatten()
+            .any(|p| p.answerable())
     }
 
     pub fn tool_name(&self) -> &str {

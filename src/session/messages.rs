@@ -111,10 +111,11 @@ impl Transcript {
                 )
             })
             .collect();
-        self.items.push_back(Item::Todo {
-            seq: ev.seq,
-            todos: Arc::new(todos),
-        });
+        let todos = Arc::new(todos);
+        // The call that wrote it shows it; a plan without one stands apart.
+        if !self.plan_written(&todos) {
+            self.items.push_back(Item::Todo { seq: ev.seq, todos });
+        }
     }
 
     fn assistant_item(&mut self, turn: u64, step: u64, time: i64) -> &mut AssistantMessage {

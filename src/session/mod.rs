@@ -7,12 +7,15 @@
 //!
 //! This file owns [`Transcript`] (read-only from outside: only the fold
 //! writes it); `card` and `items` its parts; `reducer` the fold's dispatch,
-//! `messages`, `tools` and `prompts` what each kind of event builds, `state`
-//! the fold's indexes; `outline` reads a session at a glance without a fold.
+//! `messages`, `tools` and `prompts` what each kind of event builds,
+//! `linked` what is drawn on a call's card rather than apart (its approval,
+//! its questions, its plan), `state` the fold's indexes; `outline` reads a
+//! session at a glance without a fold.
 
 mod card;
 mod files;
 mod items;
+mod linked;
 mod messages;
 mod outline;
 mod presenter;
@@ -29,7 +32,7 @@ pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Item, Retry, Todo, TurnEnd, TurnMarker, UserMessage,
 };
 pub use outline::Outline;
-pub use presenter::{Presenters, SharedPresenters};
+pub use presenter::{CallRole, Presenters, SharedPresenters};
 pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};
 
 use std::sync::Arc;

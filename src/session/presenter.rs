@@ -28,6 +28,28 @@ pub trait Presenters: fmt::Debug + Send + Sync {
         is_error: bool,
         meta: Option<&Value>,
     ) -> Option<Value>;
+
+    /// What a call of `tool` is to the person beyond a tool run: the
+    /// questions it asks them, or the plan it writes. The fold draws such a
+    /// call as its question or its checklist rather than as raw arguments.
+    fn role(&self, _tool: &str) -> CallRole {
+        CallRole::Tool
+    }
+}
+
+/// What a call is to the person reading the session ([`Presenters::role`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum CallRole {
+    /// A tool run, drawn from its views.
+    #[default]
+    Tool,
+    /// It asks the user questions: its arguments carry `questions` (the
+    /// shape of `question/requested`) and its result the answers.
+    Asks,
+    /// It writes the plan: the `todo/write` event that follows it carries
+    /// the list.
+    Plans,
 }
 
 /// Presenters shared by a transcript and its clones.

@@ -4,7 +4,8 @@
 //! keyed by the approval id, and so do `approval/resolved` and
 //! `approval/decided`. A question (`question/requested`, keyed by its rpc id)
 //! is linked to the tool call whose arguments carry the same `questions`, so
-//! the answer shows once that call's result arrives.
+//! the answer shows once that call's result arrives. Every prompt whose call
+//! is known is also put on that call's card (`linked.rs`).
 
 use std::sync::Arc;
 
@@ -79,6 +80,20 @@ impl Prompt {
         self.outcome.is_none()
     }
 
+    /// Waiting, and the host said where to answer it (the rpc id of its
+    /// request frame): the keys of `deck connect` can answer it.
+    pub fn answerable(&self) -> bool {
+        self.is_waiting() && self.rpc_id.is_some()
+    }
+
+    /// The tool call it is about: the call an approval gates, the call
+    /// that asked a question.
+    pub fn call_id(&self) -> Option<&str> {
+        match &self.ask {
+            Ask::Approval { call_id, .. } | Ask::Question { call_id, .. } => call_id.as_deref(),
+        }
+    }
+
     /// True for an outcome that refused or abandoned the request.
     pub fn is_refused(&self) -> bool {
         self.outcome.as_deref().is_some_and(|o| {
@@ -95,7 +110,7 @@ fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
 
-fn parse_questions(v: Option<&Value>) -> Vec<Question> {
+pub(super) fn parse_questions(v: Option<&Value>) -> Vec<Question> {
     let Some(Value::Array(qs)) = v else {
         return Vec::new();
     };
@@ -173,22 +188,30 @@ impl Transcript {
         self.state.prompts.values().copied()
     }
 
-    /// The prompt item at `idx`, changed by `f`, written back with a new rev.
-    fn update_prompt(&mut self, idx: usize, f: impl FnOnce(&mut Prompt)) {
+    /// The prompt item at `idx`, changed by `f`, written back with a new rev
+    /// (and onto its call's card).
+    pub(super) fn update_prompt(&mut self, idx: usize, f: impl FnOnce(&mut Prompt)) {
         if let Some(Item::Prompt(p)) = self.items.get(idx) {
             let mut p = (**p).clone();
             f(&mut p);
             p.rev += 1;
-            self.items.set(idx, Item::Prompt(Arc::new(p)));
+            let p = Arc::new(p);
+            self.items.set(idx, Item::Prompt(p.clone()));
+            self.link_prompt(&p);
         }
     }
 
     fn push_prompt(&mut self, key: Option<String>, p: Prompt) -> usize {
         let idx = self.items.len();
-        self.items.push_back(Item::Prompt(Arc::new(p)));
+        let p = Arc::new(p);
+        self.items.push_back(Item::Prompt(p.clone()));
         if let Some(k) = key {
             self.state.prompts.insert(k.into(), idx);
         }
+        if let (Ask::Approval { .. }, Some(c)) = (&p.ask, p.call_id()) {
+            self.state.approval_by_call.insert(c.into(), idx);
+        }
+        self.link_prompt(&p);
         idx
     }
 
@@ -331,23 +354,6 @@ impl Transcript {
                 );
             }
         }
-    }
-
-    /// A tool result arrived: if a question waits on that call, read its answers.
-    pub(super) fn prompt_result(&mut self, call_id: &str) {
-        let Some(&idx) = self.state.prompt_by_call.get(call_id) else {
-            return;
-        };
-        let answers = self
-            .card(call_id)
-            .and_then(|c| c.result.as_ref())
-            .map(|r| parse_answers(&r.text()))
-            .unwrap_or_default();
-        self.update_prompt(idx, |p| {
-            if let Ask::Question { answers: a, .. } = &mut p.ask {
-                *a = answers;
-            }
-        });
     }
 }
 

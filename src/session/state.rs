@@ -30,6 +30,11 @@ pub(super) struct State {
     pub(super) prompts: imbl::HashMap<Arc<str>, usize>,
     /// call id → item index of the question it asked.
     pub(super) prompt_by_call: imbl::HashMap<Arc<str>, usize>,
+    /// call id → item index of the approval that gates it.
+    pub(super) approval_by_call: imbl::HashMap<Arc<str>, usize>,
+    /// Bumped whenever an item may have moved onto another's card or back
+    /// (see `Transcript::merged`).
+    pub(super) merges: u64,
     /// The newest question (for a resolution without an rpc id).
     pub(super) last_question: Option<usize>,
     pub(super) duplicates: usize,

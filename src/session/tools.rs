@@ -24,6 +24,7 @@ impl Transcript {
         self.state.by_call.insert(Arc::from(call_id), i);
         self.state.pending_add(None, i);
         self.items.push_back(Item::Tool(i));
+        self.link_new_card(i, call_id);
         i
     }
 
@@ -99,6 +100,7 @@ impl Transcript {
         card.rev += 1;
         let now_bad = card.status.is_bad();
         self.state.count_bad(was_bad, now_bad);
+        self.question_of_call(i);
     }
 
     pub(super) fn tool_result(
@@ -179,12 +181,16 @@ fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<Atta
         .map(|v| AttachedView::new(ViewSource::Presenter, v))
 }
 
-/// Status of a settled card: error from `isError`, failed from a terminal
-/// result's exit code or signal, ok otherwise.
-fn settle_status(card: &ToolCard) -> Status {
+/// Status of a settled card: rejected when its approval was refused and
+/// it failed, error from `isError`, failed from a terminal result's exit
+/// code or signal, ok otherwise.
+pub(super) fn settle_status(card: &ToolCard) -> Status {
     let Some(result) = &card.result else {
         return card.status;
     };
+    if result.is_error && card.approval.as_ref().is_some_and(|a| a.is_refused()) {
+        return Status::Rejected;
+    }
     if result.is_error {
         let abort = result.error.as_ref().is_some_and(|e| {
             e.name.as_deref() == Some("AbortError")

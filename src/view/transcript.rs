@@ -37,7 +37,9 @@ impl LayoutOptions {
     }
 }
 
-/// Draw one item. Returns no lines for an item that is hidden by the options.
+/// Draw one item. Returns no lines for an item that is hidden by the
+/// options, or drawn on another item's card ([`Transcript::merged`]: an
+/// answered approval on its call's card).
 pub fn render_item(t: &Transcript, item: &Item, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> {
     render_item_tick(t, item, theme, opts, 0)
 }
@@ -79,6 +81,9 @@ pub fn render_item_into(
     tick: usize,
     out: &mut Rows,
 ) {
+    if t.merged(item) {
+        return;
+    }
     let ctx = Ctx {
         now_ms: opts.now_ms,
         tick,
@@ -91,8 +96,13 @@ pub fn render_item_into(
         Item::Assistant(m) => conversation::assistant_into(m, opts.show_reasoning, &ctx, out),
         Item::Turn(m) => out.extend(conversation::turn(m, &ctx)),
         Item::Todo { todos, .. } => out.extend(conversation::todo(todos, &ctx)),
-        Item::Tool(i) if !opts.hide_tools => cards::render_into(&t.cards()[*i], &ctx, out),
-        Item::Tool(_) => {}
+        Item::Tool(i) => {
+            let card = &t.cards()[*i];
+            // A question or a plan is conversation: shown without the tools.
+            if !opts.hide_tools || card.converses() {
+                cards::render_into(card, &ctx, out);
+            }
+        }
         Item::Prompt(p) => out.extend(cards::prompt::render_with_call(
             p,
             approval_call(t, p),
@@ -182,19 +192,7 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
                     .unwrap_or_default()
             )),
         },
-        Item::Todo { todos, .. } => strip_controls(
-            &todos
-                .iter()
-                .map(|t| {
-                    format!(
-                        "[{}] {}",
-                        if t.status == "completed" { "x" } else { " " },
-                        t.content
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
+        Item::Todo { todos, .. } => strip_controls(&conversation::todo_text(todos)),
         Item::Tool(i) => t
             .cards()
             .get(*i)

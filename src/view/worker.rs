@@ -243,6 +243,9 @@ mod tests {
             )),
             status: Status::Ok,
             placements: Vec::new(),
+            approval: None,
+            question: None,
+            todos: None,
             rev: 1,
         }
     }

@@ -69,14 +69,37 @@ fn approvals_capture_has_one_card_per_approval_and_question() {
         question.rpc_id.as_deref(),
         Some("1e5ca53c-aa90-4f67-a86a-e0e4a04a98fa")
     );
+    // Both are on their calls' cards too, and drawn there.
+    assert_eq!(
+        t.card("call_t2s1_0").unwrap().approval.as_deref(),
+        Some(approval)
+    );
+    assert_eq!(
+        t.card("call_t2s0_1").unwrap().question.as_deref(),
+        Some(question)
+    );
+    for i in t.items().iter().filter(|i| matches!(i, Item::Prompt(_))) {
+        assert!(t.merged(i));
+    }
 }
 
 #[test]
-fn a_saved_log_has_the_approval_but_no_question_frames() {
+fn a_saved_log_has_the_approval_and_its_question_call() {
     let t = common::fold(&common::capture_str("approvals", "session.jsonl.zstd"));
     let ps = prompts(&t);
     assert_eq!(ps.len(), 1);
     assert_eq!(ps[0].outcome.as_deref(), Some("allowed-once"));
+    // The question is read from the asking call's arguments, the answer
+    // from its result.
+    let q = t.card("call_t2s0_1").unwrap().question.clone().unwrap();
+    let Ask::Question {
+        questions, answers, ..
+    } = &q.ask
+    else {
+        unreachable!()
+    };
+    assert_eq!(questions[0].question, "Continue the capture?");
+    assert_eq!(answers[0].selected, vec!["Yes (Recommended)"]);
 }
 
 #[test]
@@ -180,6 +203,18 @@ fn line_of(capture: &str, marker: &str) -> usize {
     text.lines().position(|l| l.contains(marker)).unwrap() + 1
 }
 
+/// The item of the card of the call a prompt item is about.
+fn item_call(t: &Transcript, item: &Item) -> Option<Item> {
+    let Item::Prompt(p) = item else {
+        return None;
+    };
+    let call = p.call_id()?;
+    t.items()
+        .iter()
+        .find(|i| matches!(i, Item::Tool(c) if t.cards()[*c].call_id == call))
+        .cloned()
+}
+
 #[test]
 fn waiting_prompts_show_their_call_and_numbered_options() {
     let approval_at = line_of("approvals", "\"method\":\"approval/resolved\"") - 1;
@@ -221,7 +256,6 @@ fn waiting_prompts_show_their_call_and_numbered_options() {
             .enumerate()
             .find(|(_, i)| matches!(i, Item::Prompt(p) if p.is_waiting()))
             .unwrap_or_else(|| panic!("{name}: a waiting prompt"));
-        let _ = idx;
         for theme_name in THEMES {
             let theme = Theme::builtin(theme_name).unwrap();
             let mut out = String::new();
@@ -240,22 +274,34 @@ fn waiting_prompts_show_their_call_and_numbered_options() {
             }
             insta::assert_snapshot!(format!("waiting_{name}_{theme_name}"), out);
         }
-        // Resolved, the approval closes to its outcome: no call card in it.
-        if name.starts_with("approval") {
-            let Item::Prompt(p) = item else {
-                unreachable!()
-            };
-            let mut done = (**p).clone();
-            done.outcome = Some("allowed-once".into());
+        // Waiting, it stands in for its call's card (drawn inside it).
+        let call = item_call(t, item);
+        if let Some(c) = &call {
+            assert!(t.merged(c), "{name}: the call's card is in the approval");
+        }
+        // Resolved, the approval closes onto its call's card: a pill there,
+        // nothing apart.
+        if let (Some(_), Item::Prompt(p)) = (&call, item)
+            && let Ask::Approval { id, .. } = &p.ask
+        {
+            let mut t = t.clone();
+            t.apply(&build::rec(
+                json!({"type": "server-request", "rpcId": "r-done",
+                "method": "approval/resolved", "payload": {"type": "approval/resolved",
+                "sessionId": "s", "approvalId": id, "outcome": "allowed-once"}}),
+            ));
             let opts = deck::view::transcript::LayoutOptions::new(120, Density::Preview);
-            let lines = deck::view::transcript::render_item(
-                t,
-                &Item::Prompt(std::sync::Arc::new(done)),
-                &Theme::dark(),
-                &opts,
+            let draw = |i: &Item| {
+                let lines = deck::view::transcript::render_item(&t, i, &Theme::dark(), &opts);
+                lines.iter().map(|l| l.text() + "\n").collect::<String>()
+            };
+            assert_eq!(draw(&t.items()[idx]), "", "{name}: closed");
+            let card = draw(&item_call(&t, &t.items()[idx]).unwrap());
+            assert!(
+                card.lines().next().unwrap().contains("⚑ allowed once"),
+                "{name}\n{card}"
             );
-            let text: String = lines.iter().map(|l| l.text() + "\n").collect();
-            assert!(!text.contains(wanted[0]), "{name}: closed\n{text}");
+            assert!(!card.contains("call_t"), "{name}\n{card}");
         }
     }
 }

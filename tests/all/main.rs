@@ -23,6 +23,7 @@ mod loader;
 mod logging;
 mod parity;
 mod paths;
+mod prompts_on_calls;
 mod props;
 mod reducer;
 mod render_tour;

@@ -266,6 +266,8 @@ fn a_new_approval_takes_the_focus_shows_its_call_and_closes_when_resolved() {
         approval_rows.iter().any(|l| l.contains("$ echo probe")),
         "the command is inside the approval card: {approval_rows:#?}"
     );
+    // And only there: the approval stands in for the call's own card.
+    assert_eq!(s.matches("echo wrote-outside-escalated").count(), 1, "{s}");
     assert!(
         s.lines()
             .last()
@@ -291,18 +293,18 @@ fn a_new_approval_takes_the_focus_shows_its_call_and_closes_when_resolved() {
             what: "allowed once".into(),
         }]
     );
-    // approval/resolved (here or answered elsewhere): the card closes to
-    // its outcome, the tail is followed again, the draft has the keys back.
+    // approval/resolved (here or answered elsewhere): the outcome moves
+    // onto the call's card, the tail is followed again, the draft has the
+    // keys back.
     feed.next(&mut app, 1);
     let s = screen(&mut app);
-    let rows: Vec<&str> = s
-        .lines()
-        .skip_while(|l| !l.contains("⚑ Approval · bash"))
-        .take_while(|l| !l.trim().is_empty())
-        .collect();
+    assert!(!s.contains("⚑ Approval · bash"), "{s}");
     assert!(
-        rows.is_empty() || !rows.iter().any(|l| l.contains("$ echo probe")),
-        "{rows:#?}"
+        s.lines().any(
+            |l| l.contains("$ echo probe > /var/tmp/dsh-capture-probe.txt")
+                && l.contains("⚑ allowed once")
+        ),
+        "the call's card carries the outcome: {s}"
     );
     assert!(app.list().follow);
     assert!(app.typing());
@@ -364,9 +366,14 @@ fn a_question_is_focused_numbered_and_answered_by_option_key() {
             what: "answered".into(),
         }]
     );
-    // question/resolved: closed, the tail followed again.
+    // question/resolved: closed onto the asking call's card (one question
+    // on screen, not numbered), the tail followed again.
     feed.next(&mut app, 1);
     assert!(app.list().follow);
+    let s = screen(&mut app);
+    assert_eq!(s.matches("? Question · Confirm").count(), 1, "{s}");
+    assert!(!s.contains("  1 Yes (Recommended)"), "{s}");
+    assert!(!s.contains("ask_user_question"), "{s}");
 }
 
 #[test]

@@ -187,23 +187,31 @@ fn h_hides_tool_cards_and_r_hides_reasoning() {
     let t = common::fold(&tour_path());
     let mut app = tour_viewer();
     // Every item has an entry but the ends of turns that completed (they
-    // draw nothing).
+    // draw nothing) and the answered question (drawn on its call's card).
     let silent = t
         .items()
         .iter()
         .filter(|i| matches!(i, Item::Turn(m) if m.end.as_ref().is_some_and(|e| e.reason == "completed")))
         .count();
     assert_eq!(silent, 2);
-    let shown = t.items().len() - silent;
+    let merged = t.items().iter().filter(|i| t.merged(i)).count();
+    assert_eq!(merged, 1);
+    let shown = t.items().len() - silent - merged;
     assert_eq!(app.list().entries.len(), shown);
     app.update(ch('h'));
     assert!(app.hide_tools());
-    assert_eq!(app.list().entries.len(), shown - t.cards().len());
+    // The question and the plan are conversation: they stay.
+    let conversing = t.cards().iter().filter(|c| c.converses()).count();
+    assert_eq!(conversing, 2);
+    assert_eq!(
+        app.list().entries.len(),
+        shown - t.cards().len() + conversing
+    );
     assert!(
         app.list()
             .entries
             .iter()
-            .all(|&i| !matches!(t.items()[i], Item::Tool(_)))
+            .all(|&i| !matches!(t.items()[i], Item::Tool(c) if !t.cards()[c].converses()))
     );
     assert_eq!(app.message(), Some("tool cards hidden"));
     assert!(!screen(&mut app).contains("ls -la"));

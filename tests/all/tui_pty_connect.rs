@@ -33,8 +33,8 @@ fn connect_opens_the_picker_and_s_switches_sessions() {
                     && l.contains("● live")
             })
     });
-    // The tour has no approval card.
-    tui.send("/Approval · bash\r");
+    // The tour has no approved call.
+    tui.send("/⚑ allowed once\r");
     tui.wait_for("no match in the tour", |s| {
         s.lines().last().is_some_and(|l| l.contains("no match"))
     });
@@ -48,9 +48,10 @@ fn connect_opens_the_picker_and_s_switches_sessions() {
                 !l.contains("switching") && l.contains("31 cards") && !l.contains("backfilling")
             })
     });
-    tui.send("/Approval · bash\r");
-    tui.wait_for("its approval card", |s| {
-        s.contains("⚑ Approval · bash") && s.contains("allowed once")
+    tui.send("/⚑ allowed once\r");
+    tui.wait_for("the approved call's card", |s| {
+        s.lines()
+            .any(|l| l.contains("$ echo probe") && l.contains("⚑ allowed once"))
     });
     // The picker opens on the session shown: the approvals one.
     tui.send("S");

@@ -67,7 +67,8 @@ pub struct TranscriptList {
     /// Keep the end of the transcript in view.
     pub follow: bool,
     cache: LineCache,
-    built_for: Option<(usize, bool, bool)>,
+    /// (items, merges, hide tools, reasoning) the entries were built for.
+    built_for: Option<(usize, u64, bool, bool)>,
     /// Cards drawn for the first time are laid out without syntax colours
     /// (same text, same rows) and coloured on the layout thread, so a jump
     /// into never-seen cards costs a plain layout, not a highlight. On in
@@ -88,13 +89,22 @@ impl TranscriptList {
 
     /// Rebuild the entry list after the transcript or the filters changed.
     pub fn sync(&mut self, t: &Transcript, opts: &ListOptions) {
-        let key = (t.items().len(), opts.hide_tools, opts.show_reasoning);
+        let key = (
+            t.items().len(),
+            t.merges(),
+            opts.hide_tools,
+            opts.show_reasoning,
+        );
         if self.built_for == Some(key) {
             return;
         }
         let keep_item = self.entries.get(self.focus).copied();
-        // Appending without a filter change keeps indices stable.
-        let appendable = matches!(self.built_for, Some((n, h, r)) if h == opts.hide_tools && r == opts.show_reasoning && n <= t.items().len());
+        let keep_anchor = (self.entries.get(self.anchor.entry).copied())
+            .map(|item| (item, self.anchor.row));
+        let same_filters = matches!(self.built_for, Some((_, _, h, r)) if h == opts.hide_tools && r == opts.show_reasoning);
+        // Appending without a filter change or a merge keeps indices stable.
+        let appendable = same_filters
+            && matches!(self.built_for, Some((n, m, _, _)) if m == t.merges() && n <= t.items().len());
         let start = if appendable {
             self.built_for.map_or(0, |k| k.0)
         } else {
@@ -106,20 +116,32 @@ impl TranscriptList {
         // Only the new items (indexing a persistent vector is O(log n); an
         // iterator skipped to `start` would walk every earlier item).
         for i in start..t.items().len() {
-            if is_shown(&t.items()[i], opts) {
+            if is_shown(t, &t.items()[i], opts) {
                 self.entries.push(i);
             }
         }
         self.built_for = Some(key);
-        if !appendable && let Some(item) = keep_item {
-            self.focus = self
-                .entries
+        let at = |entries: &[usize], item: usize| {
+            entries
                 .partition_point(|&e| e < item)
-                .min(self.entries.len().saturating_sub(1));
+                .min(entries.len().saturating_sub(1))
+        };
+        if !appendable && let Some(item) = keep_item {
+            self.focus = at(&self.entries, item);
             self.anchor = Anchor {
                 entry: self.focus,
                 row: 0,
             };
+            // Only items merged or parted: the view stays where it was.
+            if same_filters && let Some((item, row)) = keep_anchor {
+                let entry = at(&self.entries, item);
+                let row = if self.entries.get(entry) == Some(&item) {
+                    row
+                } else {
+                    0
+                };
+                self.anchor = Anchor { entry, row };
+            }
         }
         if self.follow {
             self.focus = self.entries.len().saturating_sub(1);
@@ -457,9 +479,13 @@ impl TranscriptList {
     }
 }
 
-fn is_shown(item: &Item, opts: &ListOptions) -> bool {
+fn is_shown(t: &Transcript, item: &Item, opts: &ListOptions) -> bool {
+    if t.merged(item) {
+        return false;
+    }
     match item {
-        Item::Tool(_) => !opts.hide_tools,
+        // A question or a plan is conversation: shown without the tools.
+        Item::Tool(i) => !opts.hide_tools || t.cards().get(*i).is_some_and(|c| c.converses()),
         Item::Assistant(m) => opts.show_reasoning || m.blocks.iter().any(|b| !b.reasoning),
         Item::Turn(t) => !crate::cards::conversation::turn_is_silent(t),
         _ => true,

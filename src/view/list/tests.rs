@@ -10,6 +10,18 @@ fn showcase() -> Transcript {
     Transcript::from_records(s.id.clone(), &s.records, crate::present::stock())
 }
 
+/// 100 columns, preview, reasoning shown, tools shown.
+fn options() -> ListOptions {
+    ListOptions {
+        width: 100,
+        density: Density::Preview,
+        show_reasoning: true,
+        hide_tools: false,
+        now_ms: None,
+        tick: 0,
+    }
+}
+
 fn coloured(lines: &Laid) -> usize {
     let mut fgs = std::collections::HashSet::new();
     for l in lines.iter() {
@@ -24,14 +36,7 @@ fn coloured(lines: &Laid) -> usize {
 fn progressive_layout_is_plain_first_then_coloured_with_the_same_rows() {
     let t = showcase();
     let theme = Theme::dark();
-    let opts = ListOptions {
-        width: 100,
-        density: Density::Preview,
-        show_reasoning: true,
-        hide_tools: false,
-        now_ms: None,
-        tick: 0,
-    };
+    let opts = options();
     let read_item = t
         .items()
         .iter()
@@ -126,4 +131,44 @@ fn a_heavy_card_shows_a_placeholder_until_its_layout_arrives() {
     );
     assert_eq!(*done, Laid::from(direct));
     assert!(!list.layouts_pending());
+}
+
+#[test]
+fn an_item_merged_away_rebuilds_the_entries_and_keeps_the_view_where_it_was() {
+    let l = load_bytes("demo", demo::SHOWCASE).unwrap();
+    let records = &l.sessions[0].records;
+    let resolved = records
+        .iter()
+        .position(|r| matches!(r, crate::wire::Record::Frame { kind, .. } if kind == "approval/resolved"))
+        .expect("the showcase answers an approval");
+    let mut t = Transcript::from_records(
+        None,
+        &records[..resolved],
+        crate::present::stock(),
+    );
+    let opts = options();
+    let mut list = TranscriptList::new();
+    list.sync(&t, &opts);
+    let waiting = t
+        .items()
+        .iter()
+        .position(|i| matches!(i, Item::Prompt(p) if p.answerable()))
+        .expect("the approval waits for an answer");
+    let call = t
+        .items()
+        .iter()
+        .position(|i| matches!(i, Item::Tool(c) if t.cards()[*c].call_id == "sc_deploy"))
+        .unwrap();
+    assert!(list.entries.contains(&waiting) && !list.entries.contains(&call));
+    // The view somewhere above, not following.
+    list.follow = false;
+    list.focus = 4;
+    list.anchor = Anchor { entry: 3, row: 2 };
+    let (focus_item, anchor_item) = (list.entries[4], list.entries[3]);
+    t.apply(&records[resolved]);
+    list.sync(&t, &opts);
+    assert!(!list.entries.contains(&waiting) && list.entries.contains(&call));
+    assert_eq!(list.entries[list.focus], focus_item);
+    assert_eq!(list.entries[list.anchor.entry], anchor_item);
+    assert_eq!(list.anchor.row, 2);
 }

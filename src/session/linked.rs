@@ -1,0 +1,179 @@
+//! What is drawn on a call's card rather than apart: the approval that
+//! gates the call (its outcome is the card's pill), the questions a call
+//! asks (the card is the question), the plan a call writes (the card is the
+//! checklist, and the `todo/write` that carried it makes no item of its own).
+//!
+//! Prompts keep their items: one that waits for an answer here (the keys of
+//! `deck connect` answer it on its own card) stands in for its call's card
+//! meanwhile; once answered, or when it cannot be answered here, it is drawn
+//! on its call's card. [`Transcript::merged`] says which items are drawn
+//! elsewhere; a prompt whose call is not in the session keeps its own card.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::prompts::{parse_answers, parse_questions};
+use super::{Ask, CallRole, Item, Prompt, Status, Todo, Transcript};
+
+/// How far back (in cards) a `todo/write` looks for the call that wrote it.
+const PLAN_CALLS: usize = 16;
+
+impl Transcript {
+    /// Whether `item` is drawn on another item's card rather than on its
+    /// own: a prompt whose call is in the transcript, unless it waits for an
+    /// answer here; a call whose prompt waits for an answer here (the
+    /// prompt's card draws the call).
+    pub fn merged(&self, item: &Item) -> bool {
+        match item {
+            Item::Prompt(p) => {
+                !p.answerable()
+                    && p.call_id()
+                        .is_some_and(|c| self.state.by_call.contains_key(c))
+            }
+            Item::Tool(i) => self.cards.get(*i).is_some_and(|c| c.awaits_answer()),
+            _ => false,
+        }
+    }
+
+    /// Changes whenever [`merged`](Self::merged), or whether a card
+    /// [converses](super::ToolCard::converses), may have changed for an item
+    /// already in the transcript (a list of entries rebuilds then).
+    pub fn merges(&self) -> u64 {
+        self.state.merges
+    }
+
+    /// Put prompt `p` on its call's card, when the call is known (a prompt
+    /// without one is never merged: nothing to say then).
+    pub(super) fn link_prompt(&mut self, p: &Arc<Prompt>) {
+        if let Some(&i) = p.call_id().and_then(|c| self.state.by_call.get(c)) {
+            self.state.merges += 1;
+            self.set_on_card(i, p.clone());
+        }
+    }
+
+    /// A card just made for `call_id`: an approval asked before its call
+    /// came goes on it.
+    pub(super) fn link_new_card(&mut self, i: usize, call_id: &str) {
+        let Some(&idx) = self.state.approval_by_call.get(call_id) else {
+            return;
+        };
+        if let Some(Item::Prompt(p)) = self.items.get(idx) {
+            let p = p.clone();
+            self.state.merges += 1;
+            self.set_on_card(i, p);
+        }
+    }
+
+    /// Card `i` with prompt `p` on it (as its approval or its question),
+    /// its status settled again (a refused approval makes it rejected).
+    fn set_on_card(&mut self, i: usize, p: Arc<Prompt>) {
+        let card = Arc::make_mut(&mut self.cards[i]);
+        let was_bad = card.status.is_bad();
+        match p.ask {
+            Ask::Approval { .. } => card.approval = Some(p),
+            Ask::Question { .. } => card.question = Some(p),
+        }
+        if card.result.is_some() {
+            card.status = super::tools::settle_status(card);
+        }
+        card.rev += 1;
+        let now_bad = card.status.is_bad();
+        self.state.count_bad(was_bad, now_bad);
+    }
+
+    /// Card `i` is a call that asks ([`CallRole::Asks`]): its questions,
+    /// read from its arguments, go on it (unless the host's own question is
+    /// there already). Arguments without questions leave it a tool card.
+    pub(super) fn question_of_call(&mut self, i: usize) {
+        let card = &self.cards[i];
+        if card.question.is_some()
+            || card
+                .tool
+                .as_deref()
+                .is_none_or(|t| self.presenters.role(t) != CallRole::Asks)
+        {
+            return;
+        }
+        let args = serde_json::from_str::<Value>(&card.arguments).ok();
+        let questions = parse_questions(args.as_ref().and_then(|a| a.get("questions")));
+        if questions.is_empty() {
+            return;
+        }
+        let answers = card
+            .result
+            .as_ref()
+            .map(|r| parse_answers(&r.text()))
+            .unwrap_or_default();
+        let p = Prompt {
+            ask: Ask::Question {
+                questions,
+                call_id: Some(card.call_id.clone()),
+                answers,
+            },
+            seq: None,
+            rpc_id: None,
+            outcome: None,
+            rev: 0,
+        };
+        self.state.merges += 1;
+        self.set_on_card(i, Arc::new(p));
+    }
+
+    /// A tool result arrived: a question on that call reads its answers.
+    pub(super) fn prompt_result(&mut self, call_id: &str) {
+        let Some(&i) = self.state.by_call.get(call_id) else {
+            return;
+        };
+        let item = self.state.prompt_by_call.get(call_id).copied();
+        if item.is_none() && self.cards[i].question.is_none() {
+            return;
+        }
+        let answers = self.cards[i]
+            .result
+            .as_ref()
+            .map(|r| parse_answers(&r.text()))
+            .unwrap_or_default();
+        let set = |p: &mut Prompt| {
+            if let Ask::Question { answers: a, .. } = &mut p.ask {
+                *a = answers;
+            }
+        };
+        match (item, &self.cards[i].question) {
+            // The host's question: its item, and so the card.
+            (Some(idx), _) => self.update_prompt(idx, set),
+            (None, Some(q)) => {
+                let mut q = (**q).clone();
+                set(&mut q);
+                q.rev += 1;
+                self.set_on_card(i, Arc::new(q));
+            }
+            (None, None) => {}
+        }
+    }
+
+    /// `todo/write`: the plan goes on the newest call that writes plans
+    /// ([`CallRole::Plans`]) when that call has none yet and did not fail.
+    /// False when there is no such call: the plan then stands apart.
+    pub(super) fn plan_written(&mut self, todos: &Arc<Vec<Todo>>) -> bool {
+        let n = self.cards.len();
+        let newest = (n.saturating_sub(PLAN_CALLS)..n).rev().find(|&i| {
+            self.cards[i]
+                .tool
+                .as_deref()
+                .is_some_and(|t| self.presenters.role(t) == CallRole::Plans)
+        });
+        let Some(i) = newest else {
+            return false;
+        };
+        let c = &self.cards[i];
+        if c.todos.is_some() || !matches!(c.status, Status::Pending | Status::Ok) {
+            return false;
+        }
+        let card = Arc::make_mut(&mut self.cards[i]);
+        card.todos = Some(todos.clone());
+        card.rev += 1;
+        self.state.merges += 1;
+        true
+    }
+}
