@@ -1,6 +1,6 @@
 //! The pager: one card at full density, full screen, with vertical and
 //! horizontal scrolling, a wrap toggle and search inside. With wrap off the
-//! card is laid out unwrapped ([`wrap::UNBOUNDED`]): every line on one row,
+//! card is laid out unwrapped (`wrap::UNBOUNDED`): every line on one row,
 //! scrolled sideways.
 
 use crate::cards::Density;

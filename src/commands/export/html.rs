@@ -1,6 +1,6 @@
 //! `deck export --format html`: one self-contained HTML page of a session —
 //! every item laid out as `deck render --density full` lays it out, but
-//! unwrapped ([`wrap::UNBOUNDED`]): the browser wraps text to its window
+//! unwrapped (`wrap::UNBOUNDED`): the browser wraps text to its window
 //! (`white-space: pre-wrap`), so nothing is cut at a fixed width. In the
 //! theme's colours on its declared background (inline styles, no script,
 //! nothing fetched), each tool card a `<details>` block that folds to its
