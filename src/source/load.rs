@@ -463,7 +463,9 @@ fn push_out(sessions: &mut Sessions, out: &mut Out) {
             && let Some(id) = id.as_deref()
         {
             let i = sessions.select(id);
-            sessions.list[i].header.get_or_insert_with(|| payload.clone());
+            sessions.list[i]
+                .header
+                .get_or_insert_with(|| payload.clone());
         }
         sessions.push(id.as_deref(), record);
     }

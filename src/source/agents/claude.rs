@@ -26,7 +26,8 @@ use crate::wire::{Diagnostic, Origin, Record};
 
 /// Whether `v` is a line of a Claude Code session log: an object typed by
 /// a plain word (no `/`: DSH's kinds have one) that carries what Claude's
-/// lines carry (`uuid`, `sessionId`, `leafUuid`) and none of DSH's `seq`.
+/// lines carry (`uuid`, `sessionId`, `leafUuid`, or `messageId` with a
+/// `snapshot`) and none of DSH's `seq`.
 pub fn is_line(v: &Value) -> bool {
     let Some(o) = v.as_object() else {
         return false;
@@ -43,6 +44,9 @@ pub fn is_line(v: &Value) -> bool {
     ["uuid", "sessionId", "leafUuid"]
         .iter()
         .any(|k| o.get(*k).is_some_and(Value::is_string))
+        // A snapshot of the files a message touched (it names no session).
+        || (o.get("messageId").is_some_and(Value::is_string)
+            && o.get("snapshot").is_some_and(Value::is_object))
 }
 
 /// Reads one Claude Code session log, line by line.

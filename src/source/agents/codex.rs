@@ -13,7 +13,7 @@ pub fn is_line(_v: &Value) -> bool {
 
 /// Reads a Codex rollout's lines (a placeholder: reads nothing).
 #[derive(Debug, Default)]
-pub struct Reader;
+pub struct Reader {}
 
 impl Translate for Reader {
     fn line(&mut self, _v: &Value, _origin: Origin, _out: &mut Out) {}

@@ -77,7 +77,7 @@ fn a_turn_with_a_call_and_its_result() {
         ]
     );
     let seqs: Vec<u64> = out.iter().filter_map(|(_, r)| r.seq()).collect();
-    assert_eq!(seqs, (1..=6).collect::<Vec<_>>());
+    assert_eq!(seqs, (1..=7).collect::<Vec<_>>());
     assert!(out.iter().all(|(s, _)| s.as_deref() == Some("s")));
     let Record::Frame { payload, .. } = &out[3].1 else {
         panic!("header")
