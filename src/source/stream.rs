@@ -367,6 +367,34 @@ mod tests {
     }
 
     #[test]
+    fn another_agents_lines_are_read_as_they_come() {
+        let mut s = LineStream::new(None, Selection::new(None), None);
+        let mut out = Output::default();
+        let user = r#"{"type":"user","uuid":"u","sessionId":"c1","cwd":"/w","message":{"role":"user","content":"hi"}}"#;
+        let said = r#"{"type":"assistant","uuid":"a","sessionId":"c1","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"yes"}]}}"#;
+        s.feed(format!("{user}
+{said}
+").as_bytes(), &mut out)
+            .unwrap();
+        let kinds: Vec<String> = out
+            .records
+            .iter()
+            .map(|r| match r {
+                Record::Event { event, .. } => event.kind.as_str().to_string(),
+                Record::Frame { kind, .. } => kind.clone(),
+                Record::Diagnostic(d) => d.reason.clone(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["session", "turn/start", "user/message", "assistant/message"]
+        );
+        // The turn ends with the input.
+        s.finish(&mut out).unwrap();
+        assert_eq!(out.records.len(), 5);
+    }
+
+    #[test]
     fn bad_lines_carry_their_line_number() {
         let mut s = LineStream::new(None, Selection::new(None), None);
         let mut out = Output::default();

@@ -246,3 +246,22 @@ fn snapshots_of_the_capture() {
 fn snapshots_of_older_shapes() {
     snapshot_cards("shapes", &fixture("shapes.jsonl"));
 }
+
+#[test]
+fn the_loader_names_the_format_and_reads_zstd() {
+    let path = fixture(TOUR);
+    let loaded = deck::source::load_path(&path).expect("loads");
+    assert_eq!(loaded.format.name(), "Claude Code session");
+    let header = loaded.sessions[0].header.as_ref().expect("header");
+    assert_eq!(header["agent"], "claude-code");
+    assert_eq!(header["version"], "2.1.328");
+    let bytes = std::fs::read(&path).expect("read");
+    let packed = zstd::encode_all(&bytes[..], 3).expect("zstd");
+    let z = deck::source::load_bytes("tour.jsonl.zst", &packed).expect("loads zstd");
+    assert!(z.compressed);
+    assert_eq!(z.format, loaded.format);
+    assert_eq!(
+        z.sessions[0].records.len(),
+        loaded.sessions[0].records.len()
+    );
+}
