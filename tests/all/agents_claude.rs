@@ -182,6 +182,7 @@ fn older_shapes_get_their_cards() {
             .contains("raise ValueError")
     );
     assert!(diff["newText"].as_str().unwrap().contains("if xs else 0.0"));
+    assert_eq!(diff["startLine"], 1);
     // The message written twice is one message.
     let messages = t
         .items()

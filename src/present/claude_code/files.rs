@@ -184,9 +184,9 @@ pub(super) fn edit_call(tool: &str, args: &Args) -> Option<Value> {
     Some(json!({"card": "diff", "title": format!("Edit {path}"), "diffs": diffs}))
 }
 
-/// The whole file before and after (real line numbers), from
-/// `originalFile` and the edits (or the written content); without the
-/// original, the hunks of `structuredPatch`.
+/// The whole file before and after (real line numbers: `startLine` 1),
+/// from `originalFile` and the edits (or the written content); without the
+/// original, the hunks of `structuredPatch` (one hunk: at its `oldStart`).
 pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Value> {
     let meta = out.meta?;
     let path = meta
@@ -205,20 +205,27 @@ pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Valu
         (_, Some(orig)) => apply(orig, &edits(tool, args)),
         (_, None) => None,
     };
-    let (old, new) = match after {
-        Some(new) => (original.map(str::to_string), new),
+    let (old, new, start) = match after {
+        Some(new) => (original.map(str::to_string), new, Some(1)),
         None => {
-            let (old, new) = hunks(meta.get("structuredPatch")?)?;
-            (Some(old), new)
+            let patch = meta.get("structuredPatch")?;
+            let (old, new) = hunks(patch)?;
+            // One hunk is one run of the file: it starts where it says.
+            let start = match patch.as_array().map(Vec::as_slice) {
+                Some([hunk]) => hunk.get("oldStart").and_then(Value::as_u64),
+                _ => None,
+            };
+            (Some(old), new, start)
         }
     };
     if old.as_deref() == Some(new.as_str()) {
         return None;
     }
-    Some(json!({
-        "card": "diff", "title": title,
-        "diffs": [{"path": path, "oldText": old, "newText": new}],
-    }))
+    let mut diff = json!({"path": path, "oldText": old, "newText": new});
+    if let (Some(s), Some(map)) = (start.filter(|&s| s > 0), diff.as_object_mut()) {
+        map.insert("startLine".into(), s.into());
+    }
+    Some(json!({"card": "diff", "title": title, "diffs": [diff]}))
 }
 
 /// The file after the edits, when each one's old text is there.

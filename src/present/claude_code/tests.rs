@@ -38,10 +38,12 @@ fn edits_are_applied_to_the_original() {
     let v = result("Edit", args, "ok", false, Some(meta)).unwrap();
     assert_eq!(v["diffs"][0]["oldText"], "a\nb\nc\n");
     assert_eq!(v["diffs"][0]["newText"], "a\nB\nc\n");
-    let meta = json!({"filePath": "/f", "structuredPatch": [{"lines": [" a", "-b", "+B"]}]});
+    assert_eq!(v["diffs"][0]["startLine"], 1);
+    let meta = json!({"filePath": "/f", "structuredPatch": [{"oldStart": 4, "lines": [" a", "-b", "+B"]}]});
     let args = json!({"file_path": "/f", "old_string": "zz", "new_string": "B"});
     let v = result("Edit", args, "ok", false, Some(meta)).unwrap();
     assert_eq!(v["diffs"][0]["oldText"], "a\nb\n");
+    assert_eq!(v["diffs"][0]["startLine"], 4);
 }
 
 #[test]
