@@ -96,7 +96,7 @@ impl Presenters for ClaudeCode {
             "Grep" | "Glob" => lookup::search_result(tool, &out),
             "WebSearch" => lookup::web_search_result(&args, &out),
             "WebFetch" => lookup::web_fetch_result(&args, &out),
-            "Agent" | "Task" => agent_result(&out),
+            "Agent" | "Task" => agent_result(&args, &out),
             _ if mcp(tool).is_some() => text_result(&out),
             _ => None,
         }
@@ -191,17 +191,37 @@ fn agent_call(args: &Args) -> Value {
     json!({"card": "generic", "title": title, "kind": "other", "content": [text(prompt)]})
 }
 
-/// The subagent's report (or the note that it runs in the background).
-fn agent_result(out: &Outcome) -> Option<Value> {
-    let report = out.text();
-    let status = out
-        .meta
-        .and_then(|m| m.get("status"))
-        .and_then(Value::as_str);
+/// The subagent's report: its own words (`toolUseResult.content`, without
+/// the hand-back frame the model was given), or for an agent started in
+/// the background, that its report comes later as a notification.
+fn agent_result(args: &Args, out: &Outcome) -> Option<Value> {
+    let meta = out.meta;
+    let status = meta.and_then(|m| m.get("status")).and_then(Value::as_str);
+    if status == Some("async_launched") {
+        let id = meta
+            .and_then(|m| m.get("agentId"))
+            .and_then(Value::as_str)
+            .unwrap_or("?");
+        let prompt = arg(args, "prompt").unwrap_or_default();
+        let note = format!(
+            "{prompt}\n\n*Started in the background as agent `{id}`: its report comes back as a notification.*"
+        );
+        return Some(json!({
+            "card": "generic", "title": "Subagent started in the background", "kind": "other",
+            "content": [text(note.trim_start())],
+        }));
+    }
+    let own = meta
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .map(|c| crate::session::text_of(c))
+        .filter(|t| !t.is_empty());
+    let report = own.unwrap_or_else(|| out.text());
+    let kind = arg(args, "subagent_type").unwrap_or("agent");
+    let description = arg(args, "description").unwrap_or_default();
     let title = match status {
-        Some("async_launched") => "Started in the background".to_string(),
-        Some(s) => format!("Subagent {}", s.replace('_', " ")),
-        None => "Subagent report".to_string(),
+        Some(s) => format!("Subagent ({kind}) {}: {description}", s.replace('_', " ")),
+        None => format!("Subagent ({kind}) report: {description}"),
     };
     Some(json!({"card": "generic", "title": title, "kind": "other", "content": [text(report)]}))
 }
