@@ -52,7 +52,7 @@ pub fn run(
         let mut line = Vec::new();
         let written: std::io::Result<()> = t.cards().iter().try_for_each(|card| {
             line.clear();
-            serde_json::to_writer(&mut line, &inspect_line(card))?;
+            serde_json::to_writer(&mut line, &inspect_line(card, t.agent()))?;
             // serde_json writes valid UTF-8.
             let text = String::from_utf8_lossy(&line);
             w.write_all(json_text(&text).as_bytes())?;
@@ -90,7 +90,7 @@ struct InspectLine<'a> {
     #[serde(rename = "resultView")]
     result_view: Option<&'a RawJson>,
     #[serde(rename = "viewSource")]
-    view_source: &'static str,
+    view_source: std::borrow::Cow<'static, str>,
     #[serde(rename = "fallbackReason", skip_serializing_if = "Option::is_none")]
     fallback_reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -100,14 +100,19 @@ struct InspectLine<'a> {
     approval: Option<Value>,
 }
 
-fn inspect_line(card: &ToolCard) -> InspectLine<'_> {
+/// `agent`: the agent whose session it is (its presenters made the views
+/// deck made: `presenter:claude-code`); `None` for DSH.
+fn inspect_line<'a>(card: &'a ToolCard, agent: Option<&str>) -> InspectLine<'a> {
     // The views, as the host sent them or deck's presenters made them
     // (a question or a plan is drawn from the call, whatever its views).
     let resolved = cards::resolve_views(card);
     let view_source = match cards::resolution_of(card, &resolved) {
-        Resolution::Wire => "wire",
-        Resolution::Presenter => "presenter",
-        Resolution::Fallback => "fallback",
+        Resolution::Wire => "wire".into(),
+        Resolution::Presenter => match agent {
+            Some(a) => format!("presenter:{a}").into(),
+            None => "presenter".into(),
+        },
+        Resolution::Fallback => "fallback".into(),
     };
     InspectLine {
         call_id: &card.call_id,

@@ -1,4 +1,6 @@
-//! Built-in presenters for DSH's stock tools — the only module that names tools.
+//! Built-in presenters for DSH's stock tools, and for other agents' tools
+//! (`claude_code`, `codex`: [`Stock`] hands them out for those agents'
+//! sessions) — the only module that names tools.
 //!
 //! Used when a frame carries no view (session logs, old hosts). Each presenter
 //! is a pure function of (tool name, arguments, result content, isError, meta)
@@ -16,6 +18,8 @@
 //! `js` the JavaScript number semantics, and `shell`, `fs`, `search`, `web`
 //! and `todo` the per-tool presenters.
 
+mod claude_code;
+mod codex;
 mod fs;
 mod js;
 mod schema;
@@ -121,6 +125,17 @@ impl Presenters for Stock {
 
     fn role(&self, tool: &str) -> CallRole {
         role(tool)
+    }
+
+    fn for_agent(&self, agent: &str) -> Option<SharedPresenters> {
+        static CLAUDE: OnceLock<SharedPresenters> = OnceLock::new();
+        static CODEX: OnceLock<SharedPresenters> = OnceLock::new();
+        let (cell, make): (_, fn() -> SharedPresenters) = match agent {
+            "claude-code" => (&CLAUDE, || Arc::new(claude_code::ClaudeCode)),
+            "codex" => (&CODEX, || Arc::new(codex::Codex)),
+            _ => return None,
+        };
+        Some(Arc::clone(cell.get_or_init(make)))
     }
 }
 

@@ -67,6 +67,9 @@ pub struct Transcript {
     /// The session's working directory, when the input says (a session
     /// log's header): paths inside it are drawn relative to it.
     cwd: Option<String>,
+    /// The agent whose session this is (a `session` header's `agent`:
+    /// `claude-code`, `codex`); `None` for DSH.
+    agent: Option<String>,
     state: state::State,
     /// Views for calls and results the host sent none for.
     presenters: SharedPresenters,
@@ -88,6 +91,7 @@ impl Transcript {
             last_time: None,
             queued: 0,
             cwd: None,
+            agent: None,
             steering: 0,
             jobs: (0, 0),
             running: None,
@@ -157,6 +161,12 @@ impl Transcript {
     /// The session's working directory, when the input said.
     pub fn cwd(&self) -> Option<&str> {
         self.cwd.as_deref()
+    }
+
+    /// The agent whose session this is (`claude-code`, `codex`), when the
+    /// input is another agent's log; `None` for DSH.
+    pub fn agent(&self) -> Option<&str> {
+        self.agent.as_deref()
     }
 
     /// Messages waiting for the next turn (`session/queue`, placement `queued`).

@@ -4,11 +4,14 @@
 //! its newline comes).
 //!
 //! A line is a session log header, a packed chunk row, a frame (envelope,
-//! bare frame or bare session event) or something that does not decode, which
-//! becomes a [`Record::Diagnostic`] carrying the whole line. No I/O here.
+//! bare frame or bare session event), a line of another agent's session
+//! log (handed on whole: its agent's reader reads it) or something that does
+//! not decode, which becomes a [`Record::Diagnostic`] carrying the whole
+//! line. No I/O here.
 
 use serde_json::Value;
 
+use super::agents::Agent;
 use super::chunks;
 use crate::wire::{Diagnostic, Frame, Origin, Record};
 
@@ -35,6 +38,9 @@ pub enum Decoded {
     /// A `session.history` document on one line (a page, a response
     /// envelope, a list of pages), read where it was.
     History { value: Value, origin: Origin },
+    /// A line of another agent's session log ([`Agent::of_line`]): its
+    /// agent's reader turns it into records.
+    Foreign { value: Value, origin: Origin },
     /// The line did not decode; the diagnostic holds it whole.
     Bad(Diagnostic),
 }
@@ -156,6 +162,11 @@ pub fn decode_value(value: Value, line: &str, origin: Origin) -> Decoded {
                 line.to_string(),
             ),
         };
+    }
+    // Another agent's line (never a DSH one: those were taken above or
+    // carry what no agent's line has).
+    if Agent::of_line(&value).is_some() {
+        return Decoded::Foreign { value, origin };
     }
     // Taken apart, not copied: lines are the loader's hot path.
     match Frame::from_owned(value) {

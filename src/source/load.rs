@@ -5,7 +5,10 @@
 //! 2. DSH session logs — `session.jsonl` / `session.jsonl.zstd`: a header line,
 //!    events, and packed chunk rows (expanded);
 //! 3. `session.history` responses — one JSON document holding pages
-//!    (`{events, hasMore}`, server-response envelopes, lists, `{pages:[…]}`).
+//!    (`{events, hasMore}`, server-response envelopes, lists, `{pages:[…]}`);
+//! 4. other agents' session logs (Claude Code, Codex): the first of their
+//!    lines picks the agent's reader, which turns every such line into
+//!    records (`super::agents`).
 //!
 //! zstd input is recognised by its magic number, whatever the file name.
 //! Several sessions in one input are kept apart by `sessionId`.
@@ -14,6 +17,7 @@ use std::io::Read;
 
 use serde_json::Value;
 
+use super::agents::{Agent, Out, Translate};
 use super::blocks::{decode_stream, fill};
 use super::lines::Decoded;
 use crate::wire::{Diagnostic, Origin, Record};
@@ -27,6 +31,10 @@ pub enum Format {
     FrameLog,
     SessionLog,
     History,
+    /// A Claude Code session (`~/.claude/projects/…/<id>.jsonl`).
+    ClaudeCode,
+    /// A Codex CLI rollout (`~/.codex/sessions/…/rollout-*.jsonl`).
+    Codex,
 }
 
 impl Format {
@@ -35,6 +43,16 @@ impl Format {
             Format::FrameLog => "frame log",
             Format::SessionLog => "session log",
             Format::History => "history",
+            Format::ClaudeCode => "Claude Code session",
+            Format::Codex => "Codex rollout",
+        }
+    }
+
+    /// The format of `agent`'s session files.
+    pub fn of_agent(agent: Agent) -> Format {
+        match agent {
+            Agent::ClaudeCode => Format::ClaudeCode,
+            Agent::Codex => Format::Codex,
         }
     }
 }
@@ -320,6 +338,9 @@ fn load_lines(
     let mut decoded = 0usize;
     let mut first_reason: Option<String> = None;
     let binary = looks_binary(&head);
+    // The reader of another agent's lines, picked at the first of them.
+    let mut reader: Option<Box<dyn Translate>> = None;
+    let mut out = Out::new();
     let outcome = decode_stream(head, rest, |(d, lossy)| {
         if let Some(l) = lossy {
             sessions.push(None, Record::Diagnostic(l));
@@ -369,12 +390,29 @@ fn load_lines(
                     sessions.push(None, Record::Diagnostic(diag));
                 }
             },
+            Decoded::Foreign { value, origin } => {
+                if reader.is_none()
+                    && let Some(agent) = Agent::of_line(&value)
+                {
+                    format = Format::of_agent(agent);
+                    reader = Some(agent.reader());
+                }
+                if let Some(r) = reader.as_mut() {
+                    decoded += 1;
+                    r.line(&value, origin, &mut out);
+                    push_out(&mut sessions, &mut out);
+                }
+            }
             Decoded::Bad(diag) => {
                 first_reason.get_or_insert_with(|| diag.reason.clone());
                 sessions.push(None, Record::Diagnostic(diag));
             }
         }
     });
+    if let Some(r) = reader.as_mut() {
+        r.finish(&mut out);
+        push_out(&mut sessions, &mut out);
+    }
     if let Some((at, e)) = &outcome.error {
         sessions.push(None, Record::Diagnostic(damaged(compressed, *at, e)));
     }
@@ -415,6 +453,22 @@ fn load_lines(
         sessions: list,
         lines: outcome.lines,
     })
+}
+
+/// Records an agent's reader made, each to its session.
+fn push_out(sessions: &mut Sessions, out: &mut Out) {
+    for (id, record) in out.drain(..) {
+        if let Record::Frame { kind, payload, .. } = &record
+            && kind == "session"
+            && let Some(id) = id.as_deref()
+        {
+            let i = sessions.select(id);
+            sessions.list[i]
+                .header
+                .get_or_insert_with(|| payload.clone());
+        }
+        sessions.push(id.as_deref(), record);
+    }
 }
 
 fn load_history(

@@ -1,5 +1,6 @@
 //! Bytes in. Reads files (plain or zstd) and stdin, detects the format per
-//! input (frame log, DSH session log, `session.history` responses), and splits
+//! input (frame log, DSH session log, `session.history` responses, other
+//! agents' session logs: Claude Code, Codex), and splits
 //! it into per-session [`crate::wire::Record`]s for the reducer. Every line
 //! that cannot be decoded becomes a diagnostic at its place; nothing is
 //! dropped silently.
@@ -9,6 +10,9 @@
 //! receive into a file. The consumer folds records with the same reducer as
 //! replay.
 
+internal!(
+    mod agents;
+);
 internal!(
     mod blocks;
 );

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
+use super::agents::{Agent, Out, Translate};
 use super::lines::{Decoded, LineSplitter, Piece};
 use super::live::{Closed, LiveEvent, LiveTx, READ_CHUNK, Tap};
 use super::sessions::SessionBook;
@@ -71,6 +72,8 @@ pub struct LineStream {
     label: Option<String>,
     selection: Arc<Mutex<Selection>>,
     tap: Tap,
+    /// The reader of another agent's lines, picked at the first of them.
+    agent: Option<Box<dyn Translate>>,
 }
 
 impl LineStream {
@@ -81,6 +84,7 @@ impl LineStream {
             label,
             selection,
             tap,
+            agent: None,
         }
     }
 
@@ -103,6 +107,11 @@ impl LineStream {
         if let Some((raw, origin, cut)) = last {
             self.line(&raw, origin, cut, true, out)?;
         }
+        if let Some(mut reader) = self.agent.take() {
+            let mut made = Out::new();
+            reader.finish(&mut made);
+            self.route_out(made, Origin::default(), out);
+        }
         Ok(())
     }
 
@@ -110,6 +119,7 @@ impl LineStream {
     pub fn reset(&mut self) {
         self.splitter.reset();
         self.current = None;
+        self.agent = None;
     }
 
     /// Bytes of an incomplete last line held back.
@@ -185,10 +195,45 @@ impl LineStream {
                 }
                 (session.or_else(|| self.current.clone()), records)
             }
+            Decoded::Foreign { value, origin } => {
+                if self.agent.is_none() {
+                    self.agent = Agent::of_line(&value).map(Agent::reader);
+                }
+                let mut made = Out::new();
+                if let Some(reader) = self.agent.as_mut() {
+                    reader.line(&value, origin, &mut made);
+                }
+                self.route_out(made, origin, out);
+                return Ok(());
+            }
         };
+        self.route(session, records, origin, out);
+        Ok(())
+    }
+
+    /// Records an agent's reader made, each to its session.
+    fn route_out(&mut self, made: Out, origin: Origin, out: &mut Output) {
+        for (session, record) in made {
+            if session.is_some() {
+                self.current.clone_from(&session);
+            }
+            let session = session.or_else(|| self.current.clone());
+            self.route(session, vec![record], origin, out);
+        }
+    }
+
+    /// Records of session `session` (`None`: no session named yet): shown
+    /// when it is the session this view shows, else left out and said once.
+    fn route(
+        &mut self,
+        session: Option<String>,
+        records: Vec<Record>,
+        origin: Origin,
+        out: &mut Output,
+    ) {
         let Some(id) = session else {
             out.records.extend(records);
-            return Ok(());
+            return;
         };
         let mut sel = self.selection.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(change) = sel.book.touch(&id) {
@@ -210,7 +255,7 @@ impl LineStream {
                     "frames of more sessions than these {HIDDEN_NAMED} are not shown either, from session {id} on (this view shows {shown}; --session ID shows another)"
                 )
             } else {
-                return Ok(());
+                return;
             };
             let d = Diagnostic {
                 origin,
@@ -219,7 +264,6 @@ impl LineStream {
             };
             out.records.push(Record::Diagnostic(self.label(d)));
         }
-        Ok(())
     }
 }
 
@@ -320,6 +364,34 @@ mod tests {
                 .count(),
             1000
         );
+    }
+
+    #[test]
+    fn another_agents_lines_are_read_as_they_come() {
+        let mut s = LineStream::new(None, Selection::new(None), None);
+        let mut out = Output::default();
+        let user = r#"{"type":"user","uuid":"u","sessionId":"c1","cwd":"/w","message":{"role":"user","content":"hi"}}"#;
+        let said = r#"{"type":"assistant","uuid":"a","sessionId":"c1","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"yes"}]}}"#;
+        s.feed(format!("{user}
+{said}
+").as_bytes(), &mut out)
+            .unwrap();
+        let kinds: Vec<String> = out
+            .records
+            .iter()
+            .map(|r| match r {
+                Record::Event { event, .. } => event.kind.as_str().to_string(),
+                Record::Frame { kind, .. } => kind.clone(),
+                Record::Diagnostic(d) => d.reason.clone(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["session", "turn/start", "user/message", "assistant/message"]
+        );
+        // The turn ends with the input.
+        s.finish(&mut out).unwrap();
+        assert_eq!(out.records.len(), 5);
     }
 
     #[test]

@@ -89,6 +89,11 @@ pub struct FileDiff {
     pub old_text: Option<String>,
     #[serde(deserialize_with = "strict::req_str")]
     pub new_text: String,
+    /// The file's line number of both texts' first line, when they start at
+    /// a known place (deck's own presenters of other agents send it: their
+    /// logs hold the whole file). DSH's views have no such key.
+    #[serde(default, deserialize_with = "strict::opt_u64")]
+    pub start_line: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]

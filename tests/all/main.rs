@@ -6,6 +6,7 @@
 
 mod common;
 
+mod agents_claude;
 mod broken;
 mod cards_generic_read_search_web;
 mod cards_prompt;

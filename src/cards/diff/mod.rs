@@ -54,7 +54,13 @@ const PARALLEL_FILES: usize = 2;
 
 fn compute(v: &DiffView) -> Vec<FileModel> {
     crate::par::map(&v.diffs, PARALLEL_FILES, |d| {
-        FileModel::compute(d.old_text.as_deref(), &d.new_text)
+        let mut m = FileModel::compute(d.old_text.as_deref(), &d.new_text);
+        if let Some(start) = d.start_line.and_then(|s| usize::try_from(s).ok())
+            && start > 0
+        {
+            m.start = Some(start);
+        }
+        m
     })
 }
 

@@ -7,6 +7,7 @@ fn fd(path: &str, old: Option<&str>, new: &str) -> FileDiff {
         path: path.into(),
         old_text: old.map(str::to_string),
         new_text: new.into(),
+        start_line: None,
     }
 }
 

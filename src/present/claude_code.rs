@@ -1,0 +1,232 @@
+//! Claude Code's tools as cards: the presenters of Claude Code sessions
+//! (a `session` header with `agent: "claude-code"`).
+//!
+//! | tool | card |
+//! |---|---|
+//! | Bash | terminal (stdout + stderr, exit code from `Exit code N`, interrupted); a background run: generic `execute` |
+//! | Read | read, at the file's real line numbers (`startLine`/`numLines`/`totalLines`) |
+//! | Edit, MultiEdit, Write | diff of the whole file (`originalFile`) before and after: real line numbers |
+//! | Grep, Glob | search (matches by file, or paths) |
+//! | WebSearch | web search (sources and the model's answer) |
+//! | WebFetch | web, with the model's summary of the page said to be one |
+//! | TodoWrite, Task* | the plan checklist (role `Plans`; the reader sends the list) |
+//! | AskUserQuestion | the question card (role `Asks`) |
+//! | ExitPlanMode | generic: the plan as markdown |
+//! | Agent, Task | generic: the subagent's type, prompt and report |
+//! | `mcp__server__tool` | generic naming server and tool |
+//! | anything else | generic with the raw input |
+//!
+//! Presenters are pure functions of (tool, arguments, content, isError,
+//! `meta` = the line's `toolUseResult`). This file owns the dispatch and the
+//! generic cards; `files` owns Bash, Read and the edits, `lookup` search
+//! and web.
+
+mod files;
+mod lookup;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{Map, Value, json};
+
+use crate::session::{CallRole, Presenters};
+
+/// Arguments as a JSON object (anything else: no arguments).
+type Args = Map<String, Value>;
+
+/// A settled call as a result presenter sees it.
+struct Outcome<'a> {
+    content: &'a [Value],
+    is_error: bool,
+    /// The line's `toolUseResult`, when an object.
+    meta: Option<&'a Map<String, Value>>,
+}
+
+impl Outcome<'_> {
+    /// The text blocks of the content, joined.
+    fn text(&self) -> String {
+        crate::session::text_of(self.content)
+    }
+}
+
+/// The presenters of Claude Code sessions.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ClaudeCode;
+
+impl Presenters for ClaudeCode {
+    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
+        let args = parse(arguments);
+        Some(match tool {
+            "Bash" => files::bash_call(&args),
+            "Read" => files::read_call(&args),
+            "Edit" | "MultiEdit" | "Write" => files::edit_call(tool, &args)?,
+            "Grep" | "Glob" => lookup::search_call(tool, &args),
+            "WebSearch" => lookup::web_search_call(&args),
+            "WebFetch" => lookup::web_fetch_call(&args),
+            "TodoWrite" => json!({
+                "card": "generic", "title": "Update todo list", "kind": "other",
+                "rawInput": args.get("todos").cloned().unwrap_or(Value::Null),
+            }),
+            "TaskCreate" | "TaskUpdate" | "TaskList" | "TaskGet" => task_call(tool, &args),
+            "ExitPlanMode" => plan_call(&args),
+            "Agent" | "Task" => agent_call(&args),
+            _ => other_call(tool, &args),
+        })
+    }
+
+    fn result_view(
+        &self,
+        tool: &str,
+        arguments: &str,
+        content: &[Value],
+        is_error: bool,
+        meta: Option<&Value>,
+    ) -> Option<Value> {
+        let args = parse(arguments);
+        let out = Outcome {
+            content,
+            is_error,
+            meta: meta.and_then(Value::as_object),
+        };
+        match tool {
+            "Bash" => files::bash_result(&args, &out),
+            _ if is_error => None,
+            "Read" => files::read_result(&args, &out),
+            "Edit" | "MultiEdit" | "Write" => files::edit_result(tool, &args, &out),
+            "Grep" | "Glob" => lookup::search_result(tool, &out),
+            "WebSearch" => lookup::web_search_result(&args, &out),
+            "WebFetch" => lookup::web_fetch_result(&args, &out),
+            "Agent" | "Task" => agent_result(&args, &out),
+            _ if mcp(tool).is_some() => text_result(&out),
+            _ => None,
+        }
+    }
+
+    fn role(&self, tool: &str) -> CallRole {
+        match tool {
+            "AskUserQuestion" => CallRole::Asks,
+            "TodoWrite" | "TaskCreate" | "TaskUpdate" | "TaskList" => CallRole::Plans,
+            _ => CallRole::Tool,
+        }
+    }
+}
+
+/// The arguments as an object (Claude writes them as one).
+fn parse(arguments: &str) -> Args {
+    match serde_json::from_str(arguments) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}
+
+fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
+    args.get(key).and_then(Value::as_str)
+}
+
+/// A markdown text block.
+fn text(s: impl Into<String>) -> Value {
+    json!({"type": "text", "text": s.into()})
+}
+
+/// `mcp__server__tool`: the server and the tool.
+fn mcp(tool: &str) -> Option<(&str, &str)> {
+    let rest = tool.strip_prefix("mcp__")?;
+    rest.split_once("__").filter(|(s, t)| !s.is_empty() && !t.is_empty())
+}
+
+fn other_call(tool: &str, args: &Args) -> Value {
+    let title = match mcp(tool) {
+        Some((server, name)) => format!("{name} (MCP server {server})"),
+        None => tool.to_string(),
+    };
+    let mut view = json!({"card": "generic", "title": title, "kind": "other"});
+    if !args.is_empty()
+        && let Some(map) = view.as_object_mut()
+    {
+        map.insert("rawInput".into(), Value::Object(args.clone()));
+    }
+    view
+}
+
+fn task_call(tool: &str, args: &Args) -> Value {
+    let id = args.get("taskId").map(|v| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    });
+    let (title, body) = match tool {
+        "TaskCreate" => (
+            format!("New task: {}", arg(args, "subject").unwrap_or_default()),
+            arg(args, "description").map(str::to_string),
+        ),
+        "TaskUpdate" => {
+            let mut t = format!("Update task #{}", id.unwrap_or_default());
+            if let Some(s) = arg(args, "status") {
+                t.push_str(&format!(": {}", s.replace('_', " ")));
+            }
+            (t, arg(args, "subject").map(str::to_string))
+        }
+        "TaskGet" => (format!("Task #{}", id.unwrap_or_default()), None),
+        _ => ("Task list".to_string(), None),
+    };
+    let mut view = json!({"card": "generic", "title": title, "kind": "other"});
+    if let (Some(b), Some(map)) = (body, view.as_object_mut()) {
+        map.insert("content".into(), json!([text(b)]));
+    }
+    view
+}
+
+fn plan_call(args: &Args) -> Value {
+    let plan = arg(args, "plan").unwrap_or_default();
+    json!({"card": "generic", "title": "Plan", "kind": "other", "content": [text(plan)]})
+}
+
+fn agent_call(args: &Args) -> Value {
+    let kind = arg(args, "subagent_type").unwrap_or("agent");
+    let description = arg(args, "description").unwrap_or_default();
+    let mut title = format!("Subagent ({kind}): {description}");
+    if args.get("run_in_background") == Some(&Value::Bool(true)) {
+        title.push_str(" — in the background");
+    }
+    let prompt = arg(args, "prompt").unwrap_or_default();
+    json!({"card": "generic", "title": title, "kind": "other", "content": [text(prompt)]})
+}
+
+/// The subagent's report: its own words (`toolUseResult.content`, without
+/// the hand-back frame the model was given), or for an agent started in
+/// the background, that its report comes later as a notification.
+fn agent_result(args: &Args, out: &Outcome) -> Option<Value> {
+    let meta = out.meta;
+    let status = meta.and_then(|m| m.get("status")).and_then(Value::as_str);
+    if status == Some("async_launched") {
+        let id = meta
+            .and_then(|m| m.get("agentId"))
+            .and_then(Value::as_str)
+            .unwrap_or("?");
+        let prompt = arg(args, "prompt").unwrap_or_default();
+        let note = format!(
+            "{prompt}\n\n*Started in the background as agent `{id}`: its report comes back as a notification.*"
+        );
+        return Some(json!({
+            "card": "generic", "title": "Subagent started in the background", "kind": "other",
+            "content": [text(note.trim_start())],
+        }));
+    }
+    let own = meta
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .map(|c| crate::session::text_of(c))
+        .filter(|t| !t.is_empty());
+    let report = own.unwrap_or_else(|| out.text());
+    let kind = arg(args, "subagent_type").unwrap_or("agent");
+    let description = arg(args, "description").unwrap_or_default();
+    let title = match status {
+        Some(s) => format!("Subagent ({kind}) {}: {description}", s.replace('_', " ")),
+        None => format!("Subagent ({kind}) report: {description}"),
+    };
+    Some(json!({"card": "generic", "title": title, "kind": "other", "content": [text(report)]}))
+}
+
+fn text_result(out: &Outcome) -> Option<Value> {
+    let t = out.text();
+    (!t.is_empty()).then(|| json!({"card": "generic", "content": [text(t)]}))
+}

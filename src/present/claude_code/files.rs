@@ -1,0 +1,279 @@
+//! Claude Code's Bash, Read, Edit, MultiEdit and Write as terminal, read
+//! and diff cards, from the call's input and the result's `toolUseResult`.
+
+use serde_json::{Value, json};
+
+use super::{Args, Outcome, arg, text};
+
+pub(super) fn bash_call(args: &Args) -> Value {
+    let command = arg(args, "command").unwrap_or_default();
+    let description = arg(args, "description").unwrap_or_default();
+    if background(args) {
+        return json!({
+            "card": "generic", "title": command, "kind": "execute", "rawInput": command,
+            "content": [text(format!("{description}\n\n(run in the background)").trim())],
+        });
+    }
+    json!({"card": "terminal", "title": command, "description": description})
+}
+
+fn background(args: &Args) -> bool {
+    args.get("run_in_background") == Some(&Value::Bool(true))
+}
+
+/// `Exit code N` on the first line of a failed command's output: N and the
+/// rest.
+fn exit_code(text: &str) -> Option<(i64, &str)> {
+    let rest = text.strip_prefix("Exit code ")?;
+    let (code, rest) = rest.split_once('\n').unwrap_or((rest, ""));
+    Some((code.trim().parse().ok()?, rest))
+}
+
+pub(super) fn bash_result(args: &Args, out: &Outcome) -> Option<Value> {
+    let meta = out.meta;
+    let task = meta
+        .and_then(|m| m.get("backgroundTaskId"))
+        .and_then(Value::as_str);
+    if background(args) || task.is_some() {
+        let mut note = out.text();
+        if let Some(id) = task.filter(|_| note.is_empty()) {
+            note = format!("Running in the background as task {id}.");
+        }
+        return Some(json!({"card": "generic", "kind": "execute", "content": [text(note)]}));
+    }
+    let field = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str);
+    let text = out.text();
+    let (code, rest) = match exit_code(&text) {
+        Some((code, rest)) => (Some(code), rest.to_string()),
+        None => (None, text.clone()),
+    };
+    let output = match (field("stdout"), field("stderr")) {
+        (Some(o), Some(e)) if !o.is_empty() && !e.is_empty() => format!("{o}\n{e}"),
+        (Some(o), _) if !o.is_empty() => o.to_string(),
+        (_, Some(e)) if !e.is_empty() => e.to_string(),
+        _ => rest,
+    };
+    let mut view = json!({"card": "terminal", "output": output});
+    let interrupted = meta.and_then(|m| m.get("interrupted")) == Some(&Value::Bool(true));
+    if let Some(map) = view.as_object_mut() {
+        if interrupted {
+            map.insert("signal".into(), "interrupted".into());
+        } else if let Some(code) = code {
+            map.insert("exitCode".into(), code.into());
+        } else if !out.is_error {
+            map.insert("exitCode".into(), 0.into());
+        }
+    }
+    Some(view)
+}
+
+pub(super) fn read_call(args: &Args) -> Value {
+    let path = arg(args, "file_path").unwrap_or_default();
+    let offset = args.get("offset").and_then(Value::as_u64);
+    let limit = args.get("limit").and_then(Value::as_u64);
+    let start = offset.unwrap_or(1).max(1);
+    let window = match (limit, offset) {
+        (Some(l), _) if l > 0 => format!(" ({} - {})", start, start + l - 1),
+        (_, Some(o)) => format!(" (from line {o})"),
+        _ => String::new(),
+    };
+    json!({
+        "card": "generic", "title": format!("Read {path}{window}"), "kind": "read",
+        "locations": [{"path": path, "line": start}],
+    })
+}
+
+/// A read window: the file's lines from `startLine` (its `file` record),
+/// else the numbered lines of the result text (`   12→text`, `12\ttext`).
+pub(super) fn read_result(args: &Args, out: &Outcome) -> Option<Value> {
+    let file = out.meta.and_then(|m| m.get("file")).and_then(Value::as_object);
+    let path = file
+        .and_then(|f| f.get("filePath"))
+        .and_then(Value::as_str)
+        .or_else(|| arg(args, "file_path"))?;
+    let lines: Vec<Value> = match file.and_then(|f| f.get("content")).and_then(Value::as_str) {
+        Some(content) => {
+            let start = file
+                .and_then(|f| f.get("startLine"))
+                .and_then(Value::as_u64)
+                .unwrap_or(1)
+                .max(1);
+            let count = file.and_then(|f| f.get("numLines")).and_then(Value::as_u64);
+            let mut lines: Vec<&str> = content.split('\n').collect();
+            if content.ends_with('\n') || content.is_empty() {
+                lines.pop();
+            }
+            if let Some(n) = count {
+                lines.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+            }
+            lines
+                .iter()
+                .zip(start..)
+                .map(|(t, n)| json!({"number": n, "text": t}))
+                .collect()
+        }
+        None => numbered(&out.text())?,
+    };
+    let first = lines.first().and_then(|l| l.get("number")).cloned();
+    let last = lines.last().and_then(|l| l.get("number")).and_then(Value::as_u64);
+    let total = file
+        .and_then(|f| f.get("totalLines"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .max(last.unwrap_or(0));
+    Some(json!({
+        "card": "read", "path": path, "offset": first.unwrap_or_else(|| 1.into()),
+        "lines": lines, "totalLines": total,
+    }))
+}
+
+/// The lines of a `cat -n`-style text (`   12→text` or `12\ttext`), when
+/// every line is numbered, in order.
+fn numbered(text: &str) -> Option<Vec<Value>> {
+    let mut out = Vec::new();
+    let mut last = 0;
+    for line in text.lines() {
+        let t = line.trim_start();
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        let n: u64 = t.get(..digits)?.parse().ok()?;
+        let rest = &t[digits..];
+        let body = rest
+            .strip_prefix('\t')
+            .or_else(|| rest.strip_prefix('→'))?;
+        if n <= last {
+            return None;
+        }
+        last = n;
+        out.push(json!({"number": n, "text": body}));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The edits of a call: (old, new, replace all).
+fn edits(tool: &str, args: &Args) -> Vec<(String, String, bool)> {
+    let one = |e: &Args| {
+        (
+            arg(e, "old_string").unwrap_or_default().to_string(),
+            arg(e, "new_string").unwrap_or_default().to_string(),
+            e.get("replace_all") == Some(&Value::Bool(true)),
+        )
+    };
+    match tool {
+        "MultiEdit" => args
+            .get("edits")
+            .and_then(Value::as_array)
+            .map(|es| es.iter().filter_map(Value::as_object).map(one).collect())
+            .unwrap_or_default(),
+        _ => vec![one(args)],
+    }
+}
+
+pub(super) fn edit_call(tool: &str, args: &Args) -> Option<Value> {
+    let path = arg(args, "file_path")?;
+    if tool == "Write" {
+        let content = arg(args, "content").unwrap_or_default();
+        return Some(json!({
+            "card": "diff", "title": format!("Write {path}"),
+            "diffs": [{"path": path, "oldText": null, "newText": content}],
+        }));
+    }
+    let diffs: Vec<Value> = edits(tool, args)
+        .into_iter()
+        .map(|(old, new, _)| json!({"path": path, "oldText": old, "newText": new}))
+        .collect();
+    Some(json!({"card": "diff", "title": format!("Edit {path}"), "diffs": diffs}))
+}
+
+/// The whole file before and after (real line numbers: `startLine` 1),
+/// from `originalFile` and the edits (or the written content); without the
+/// original, the hunks of `structuredPatch` (one hunk: at its `oldStart`).
+pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Value> {
+    let meta = out.meta?;
+    let path = meta
+        .get("filePath")
+        .and_then(Value::as_str)
+        .or_else(|| arg(args, "file_path"))?;
+    let original = meta.get("originalFile").and_then(Value::as_str);
+    let verb = if tool == "Write" { "Write" } else { "Edit" };
+    let title = format!("{verb} {path}");
+    let after = match (tool, original) {
+        ("Write", _) => meta
+            .get("content")
+            .and_then(Value::as_str)
+            .or_else(|| arg(args, "content"))
+            .map(str::to_string),
+        (_, Some(orig)) => apply(orig, &edits(tool, args)),
+        (_, None) => None,
+    };
+    let (old, new, start) = match after {
+        Some(new) => (original.map(str::to_string), new, Some(1)),
+        None => {
+            let patch = meta.get("structuredPatch")?;
+            let (old, new) = hunks(patch)?;
+            // One hunk is one run of the file: it starts where it says.
+            let start = match patch.as_array().map(Vec::as_slice) {
+                Some([hunk]) => hunk.get("oldStart").and_then(Value::as_u64),
+                _ => None,
+            };
+            (Some(old), new, start)
+        }
+    };
+    if old.as_deref() == Some(new.as_str()) {
+        return None;
+    }
+    let mut diff = json!({"path": path, "oldText": old, "newText": new});
+    if let (Some(s), Some(map)) = (start.filter(|&s| s > 0), diff.as_object_mut()) {
+        map.insert("startLine".into(), s.into());
+    }
+    Some(json!({"card": "diff", "title": title, "diffs": [diff]}))
+}
+
+/// The file after the edits, when each one's old text is there.
+fn apply(original: &str, edits: &[(String, String, bool)]) -> Option<String> {
+    let mut text = original.to_string();
+    for (old, new, all) in edits {
+        if old.is_empty() {
+            if text.is_empty() {
+                text = new.clone();
+                continue;
+            }
+            return None;
+        }
+        if !text.contains(old.as_str()) {
+            return None;
+        }
+        text = if *all {
+            text.replace(old.as_str(), new)
+        } else {
+            text.replacen(old.as_str(), new, 1)
+        };
+    }
+    Some(text)
+}
+
+/// The old and new sides of `structuredPatch` hunks (`lines` prefixed
+/// ` `, `-`, `+`), hunk after hunk.
+fn hunks(patch: &Value) -> Option<(String, String)> {
+    let (mut old, mut new) = (String::new(), String::new());
+    for hunk in patch.as_array()? {
+        for line in hunk.get("lines")?.as_array()? {
+            let line = line.as_str()?;
+            let body = line.get(1..).unwrap_or("");
+            match line.as_bytes().first() {
+                Some(b'-') => push_line(&mut old, body),
+                Some(b'+') => push_line(&mut new, body),
+                Some(b'\\') => {}
+                _ => {
+                    push_line(&mut old, body);
+                    push_line(&mut new, body);
+                }
+            }
+        }
+    }
+    Some((old, new))
+}
+
+fn push_line(s: &mut String, line: &str) {
+    s.push_str(line);
+    s.push('\n');
+}

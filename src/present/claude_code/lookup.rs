@@ -1,0 +1,156 @@
+//! Claude Code's Grep and Glob as search cards, WebSearch and WebFetch as
+//! web cards, from the call's input and the result's `toolUseResult`.
+
+use serde_json::{Value, json};
+
+use super::{Args, Outcome, arg};
+
+pub(super) fn search_call(tool: &str, args: &Args) -> Value {
+    let pattern = arg(args, "pattern").unwrap_or_default();
+    let mut title = format!("{tool} {pattern}");
+    if let Some(path) = arg(args, "path") {
+        title.push_str(&format!(" in {path}"));
+    }
+    if let Some(glob) = arg(args, "glob") {
+        title.push_str(&format!(" ({glob})"));
+    }
+    json!({"card": "generic", "title": title, "kind": "search", "rawInput": args})
+}
+
+/// Matches by file (Grep's content mode, `path:line:text`), else the paths
+/// found (`filenames`, or the result's lines).
+pub(super) fn search_result(tool: &str, out: &Outcome) -> Option<Value> {
+    let meta = out.meta;
+    let field = |k: &str| meta.and_then(|m| m.get(k));
+    let truncated = field("truncated").and_then(Value::as_bool).unwrap_or(false);
+    if field("mode").and_then(Value::as_str) == Some("content") {
+        let content = field("content").and_then(Value::as_str).unwrap_or_default();
+        if let Some(files) = matches(content) {
+            let total: usize = files.iter().map(|(_, m)| m.len()).sum();
+            let files: Vec<Value> = files
+                .into_iter()
+                .map(|(path, m)| json!({"path": path, "matches": m}))
+                .collect();
+            return Some(json!({
+                "card": "search", "title": tool, "shape": "matches", "files": files,
+                "truncated": truncated, "total": total,
+            }));
+        }
+    }
+    let paths: Vec<String> = match field("filenames").and_then(Value::as_array) {
+        Some(names) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        None => out
+            .text()
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with("Found ") && !l.starts_with("No files"))
+            .map(str::to_string)
+            .collect(),
+    };
+    let total = field("numFiles")
+        .and_then(Value::as_u64)
+        .unwrap_or(paths.len() as u64);
+    Some(json!({
+        "card": "search", "title": tool, "shape": "paths", "paths": paths,
+        "truncated": truncated, "total": total,
+    }))
+}
+
+/// `path:line:text` lines grouped by file, when every line is one.
+fn matches(content: &str) -> Option<Vec<(String, Vec<Value>)>> {
+    let mut files: Vec<(String, Vec<Value>)> = Vec::new();
+    for line in content.lines().filter(|l| !l.is_empty()) {
+        let (path, rest) = line.split_once(':')?;
+        let (number, text) = rest.split_once(':')?;
+        let number: u64 = number.parse().ok()?;
+        let m = json!({"lineNumber": number, "line": text});
+        match files.last_mut() {
+            Some((p, ms)) if p == path => ms.push(m),
+            _ => files.push((path.to_string(), vec![m])),
+        }
+    }
+    (!files.is_empty()).then_some(files)
+}
+
+pub(super) fn web_search_call(args: &Args) -> Value {
+    let query = arg(args, "query").unwrap_or_default();
+    json!({"card": "generic", "title": query, "kind": "search", "rawInput": query})
+}
+
+/// The links found (`results[].content[]`) and what the search model wrote
+/// of them (the results that are text).
+pub(super) fn web_search_result(args: &Args, out: &Outcome) -> Option<Value> {
+    let results = out.meta?.get("results")?.as_array()?;
+    let mut sources = Vec::new();
+    let mut answer = Vec::new();
+    for r in results {
+        match r {
+            Value::String(s) if !s.trim().is_empty() => answer.push(s.trim().to_string()),
+            Value::Object(o) => {
+                for link in o.get("content").and_then(Value::as_array).into_iter().flatten() {
+                    if let Some(url) = link.get("url").and_then(Value::as_str) {
+                        let mut s = json!({"url": url});
+                        if let (Some(t), Some(map)) =
+                            (link.get("title").and_then(Value::as_str), s.as_object_mut())
+                        {
+                            map.insert("title".into(), t.into());
+                        }
+                        sources.push(s);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut view = json!({
+        "card": "web", "kind": "search", "title": arg(args, "query").unwrap_or_default(),
+        "sources": sources, "truncated": false,
+    });
+    if !answer.is_empty()
+        && let Some(map) = view.as_object_mut()
+    {
+        map.insert("answer".into(), answer.join("\n\n").into());
+    }
+    Some(view)
+}
+
+pub(super) fn web_fetch_call(args: &Args) -> Value {
+    let url = arg(args, "url").unwrap_or_default();
+    let mut view = json!({"card": "generic", "title": url, "kind": "fetch", "rawInput": url});
+    if let (Some(p), Some(map)) = (arg(args, "prompt"), view.as_object_mut()) {
+        map.insert(
+            "content".into(),
+            json!([{"type": "text", "text": format!("Asked of the page: {p}")}]),
+        );
+    }
+    view
+}
+
+/// What came back is not the page: a model read it and answered the
+/// call's prompt. The card says so above that summary, under the URL.
+pub(super) fn web_fetch_result(args: &Args, out: &Outcome) -> Option<Value> {
+    let meta = out.meta;
+    let url = meta
+        .and_then(|m| m.get("url"))
+        .and_then(Value::as_str)
+        .or_else(|| arg(args, "url"))?;
+    let summary = meta
+        .and_then(|m| m.get("result"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| out.text());
+    let code = meta.and_then(|m| m.get("code")).and_then(Value::as_i64);
+    let status = match (code, meta.and_then(|m| m.get("codeText")).and_then(Value::as_str)) {
+        (Some(c), Some(t)) => format!("HTTP {c} {t}"),
+        (Some(c), None) => format!("HTTP {c}"),
+        _ => "fetched".to_string(),
+    };
+    let answer = format!("*The model's summary of the page, not the page itself:*\n\n{summary}");
+    Some(json!({
+        "card": "web", "kind": "search", "title": format!("Fetch {url}"),
+        "sources": [{"url": url, "title": status}], "answer": answer, "truncated": false,
+    }))
+}
