@@ -16,6 +16,9 @@
 //! `js` the JavaScript number semantics, and `shell`, `fs`, `search`, `web`
 //! and `todo` the per-tool presenters.
 
+// Until `Stock::for_agent` names it (issue 16's plumbing).
+#[allow(dead_code)]
+pub(crate) mod codex;
 mod fs;
 mod js;
 mod schema;

@@ -35,6 +35,12 @@ pub trait Presenters: fmt::Debug + Send + Sync {
     fn role(&self, _tool: &str) -> CallRole {
         CallRole::Tool
     }
+
+    /// The presenters for sessions of `agent` (a `session` header's
+    /// `agent`: `claude-code`, `codex`), when they differ from these.
+    fn for_agent(&self, _agent: &str) -> Option<SharedPresenters> {
+        None
+    }
 }
 
 /// What a call is to the person reading the session ([`Presenters::role`]).

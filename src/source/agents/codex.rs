@@ -1,0 +1,643 @@
+//! Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`) read
+//! into DSH-shaped records, every generation:
+//!
+//! * 0.169's `{timestamp, ordinal, type, payload}` lines and the earlier
+//!   `{timestamp, type, payload}` ones: `session_meta` (the header),
+//!   `turn_context` (the model), `event_msg` (turn boundaries, token usage,
+//!   patch outcomes, file changes), `response_item` (messages, reasoning,
+//!   calls and their outputs, web searches), `compacted`;
+//! * the oldest files: a first line `{id, timestamp, instructions, git}`,
+//!   then bare response items (`{type: "function_call", …}`) and
+//!   `{record_type: "state"}` lines.
+//!
+//! What this reader decides, so the cards are one per call:
+//! * a call's id is Codex's `call_id`; a freeform (custom) tool's raw input
+//!   is carried as the arguments `{"input": text}`;
+//! * a command still running when its output came (`Process running with
+//!   session ID N`) keeps its result back; a later call whose arguments poll
+//!   that session (`session_id: N`) draws no card of its own: its output is
+//!   added to the command's, and the command's one result (the parts merged,
+//!   [`output::merged`]) is given when the process exits, when the turn ends
+//!   or when the input ends;
+//! * a plan a call writes (arguments `plan: [{step, status}]`) also becomes
+//!   a `todo/write`; a web search is a call with its result at once (Codex
+//!   keeps no results); file changes Codex recorded for a call go in its
+//!   result's `meta.changes`; a freeform tool's output without Codex's
+//!   `Exit code` header, or a patch Codex says failed, is an error.
+//!
+//! Which tool a call is, is the presenters' business (`present/codex.rs`).
+
+pub mod output;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value, json};
+
+use super::{Agent, Out, Translate, event, header};
+use crate::wire::{Diagnostic, Origin, Record};
+
+/// Line types of the two `{timestamp, type, payload}` generations.
+const ENVELOPES: &[&str] = &[
+    "session_meta",
+    "response_item",
+    "event_msg",
+    "turn_context",
+    "compacted",
+    "world_state",
+    "token_usage_record",
+];
+
+/// Response item types of the oldest generation's bare lines.
+const BARE_ITEMS: &[&str] = &[
+    "message",
+    "reasoning",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "local_shell_call",
+    "web_search_call",
+];
+
+/// Whether `v` is a line of a Codex rollout, from its shape alone.
+pub fn is_line(v: &Value) -> bool {
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    if o.contains_key("seq") {
+        return false;
+    }
+    let ty = o.get("type").and_then(Value::as_str);
+    if o.get("timestamp").is_some_and(Value::is_string) && o.get("payload").is_some() {
+        return ty.is_some_and(|t| ENVELOPES.contains(&t));
+    }
+    if o.get("record_type").and_then(Value::as_str) == Some("state") {
+        return true;
+    }
+    // The oldest first line: the session's meta, bare.
+    if ty.is_none()
+        && o.get("id").is_some_and(Value::is_string)
+        && o.get("timestamp").is_some_and(Value::is_string)
+        && (o.contains_key("instructions") || o.contains_key("git"))
+    {
+        return true;
+    }
+    ty.is_some_and(|t| BARE_ITEMS.contains(&t))
+        && (o.contains_key("call_id") || o.contains_key("role") || o.contains_key("summary"))
+}
+
+/// A command whose result is kept back until the process it started exits.
+#[derive(Debug)]
+struct Held {
+    call_id: String,
+    /// Its first output, then each poll's.
+    parts: Vec<String>,
+    turn: u64,
+    step: u64,
+    origin: Origin,
+}
+
+/// Reads one rollout's lines, in order, into records.
+#[derive(Debug, Default)]
+pub struct Reader {
+    /// The session id (from the meta line).
+    session: Option<String>,
+    /// Header fields not yet given.
+    fields: Map<String, Value>,
+    header_sent: bool,
+    seq: u64,
+    /// The latest time seen (epoch ms), so times never go back.
+    time: i64,
+    /// The current turn (0 before the first).
+    turn: u64,
+    turn_open: bool,
+    /// Whether the log marks turns (`task_started`); else user prompts do.
+    marked_turns: bool,
+    step: u64,
+    /// The last token usage Codex reported in this turn.
+    usage: Option<Value>,
+    /// Running process (session id) → the command that started it.
+    running: HashMap<String, String>,
+    /// Held results, by the command's call id.
+    held: HashMap<String, Held>,
+    /// A poll's call id → the command it polls.
+    polls: HashMap<String, String>,
+    /// Freeform (custom) tool calls, by call id.
+    freeform: HashSet<String>,
+    /// File changes Codex recorded per call.
+    changes: HashMap<String, Value>,
+    /// Calls Codex said failed (`patch_apply_end` without success).
+    failed: HashSet<String>,
+}
+
+impl Translate for Reader {
+    fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
+        if let Some(t) = v
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .and_then(epoch_ms)
+        {
+            self.time = self.time.max(t);
+        }
+        let ty = v.get("type").and_then(Value::as_str);
+        let payload = v.get("payload");
+        match (ty, payload) {
+            (Some("session_meta"), Some(p)) => match p.as_object() {
+                Some(meta) => self.meta(meta),
+                None => self.malformed(v, "session_meta without an object payload", origin, out),
+            },
+            (Some("turn_context"), Some(p)) => self.turn_context(p),
+            (Some("event_msg"), Some(p)) => self.event_msg(v, p, origin, out),
+            (Some("response_item"), Some(p)) => self.item(v, p, origin, out),
+            (Some("compacted"), Some(p)) => {
+                let summary = p.get("message").and_then(Value::as_str).unwrap_or_default();
+                self.emit("compaction/summary", json!({"summary": summary}), origin, out);
+            }
+            (Some(t), Some(_)) if ENVELOPES.contains(&t) => {}
+            (Some(t), None) if ENVELOPES.contains(&t) && v.get("timestamp").is_some() => {
+                self.malformed(v, &format!("{t} line without a payload"), origin, out);
+            }
+            _ if v.get("record_type").is_some() => {}
+            (None, _) if v.get("id").is_some() && v.get("timestamp").is_some() => {
+                if let Some(meta) = v.as_object() {
+                    self.meta(meta);
+                }
+            }
+            (Some(_), None) => self.item(v, v, origin, out),
+            _ => {}
+        }
+    }
+
+    fn finish(&mut self, out: &mut Out) {
+        self.release_all(out);
+        self.send_header(Origin::default(), out);
+    }
+}
+
+impl Reader {
+    fn meta(&mut self, meta: &Map<String, Value>) {
+        if self.header_sent || self.session.is_some() {
+            return;
+        }
+        let id = meta.get("id").and_then(Value::as_str).map(str::to_string);
+        self.session.clone_from(&id);
+        let mut put = |key: &str, value: Option<&Value>| {
+            if let Some(v) = value.filter(|v| v.is_string()) {
+                self.fields.insert(key.into(), v.clone());
+            }
+        };
+        put("id", meta.get("id"));
+        put("cwd", meta.get("cwd"));
+        put("version", meta.get("cli_version"));
+        put("originator", meta.get("originator"));
+        put("modelProvider", meta.get("model_provider"));
+        put("started", meta.get("timestamp"));
+        put("model", meta.get("model"));
+        let git = meta.get("git");
+        put("gitBranch", git.and_then(|g| g.get("branch")));
+        put("gitCommit", git.and_then(|g| g.get("commit_hash")));
+    }
+
+    fn turn_context(&mut self, p: &Value) {
+        for (from, to) in [("model", "model"), ("cwd", "cwd")] {
+            if let Some(v) = p.get(from).filter(|v| v.is_string())
+                && !self.header_sent
+            {
+                self.fields.entry(to).or_insert_with(|| v.clone());
+            }
+        }
+    }
+
+    /// The header, once, before the first event.
+    fn send_header(&mut self, origin: Origin, out: &mut Out) {
+        if self.header_sent {
+            return;
+        }
+        self.header_sent = true;
+        let fields = std::mem::take(&mut self.fields);
+        out.push((self.session.clone(), header(Agent::Codex, fields, origin)));
+    }
+
+    /// A session event, next in seq.
+    fn emit(&mut self, kind: &str, data: Value, origin: Origin, out: &mut Out) {
+        self.send_header(origin, out);
+        self.seq += 1;
+        if let Some(r) = event(kind, self.seq, self.time, data, origin) {
+            out.push((self.session.clone(), r));
+        }
+    }
+
+    fn malformed(&mut self, v: &Value, reason: &str, origin: Origin, out: &mut Out) {
+        self.send_header(origin, out);
+        let d = Diagnostic::new(origin, format!("codex rollout: {reason}"), v.to_string());
+        out.push((self.session.clone(), Record::Diagnostic(d)));
+    }
+
+    fn start_turn(&mut self, origin: Origin, out: &mut Out) {
+        if self.turn_open {
+            self.end_turn("completed", origin, out);
+        }
+        self.turn += 1;
+        self.turn_open = true;
+        self.usage = None;
+        self.emit("turn/start", json!({"turn": self.turn}), origin, out);
+    }
+
+    fn end_turn(&mut self, kind: &str, origin: Origin, out: &mut Out) {
+        if !self.turn_open {
+            return;
+        }
+        self.release_all(out);
+        self.turn_open = false;
+        let mut data = json!({"turn": self.turn, "reason": {"kind": kind}});
+        if let (Some(u), Some(d)) = (self.usage.take(), data.as_object_mut()) {
+            d.insert("usage".into(), u);
+        }
+        self.emit("turn/end", data, origin, out);
+    }
+
+    /// The turn an item belongs to, opening one when the log marks none.
+    fn turn_for_item(&mut self, origin: Origin, out: &mut Out) -> u64 {
+        if !self.turn_open && !self.marked_turns {
+            self.start_turn(origin, out);
+        }
+        self.turn
+    }
+
+    fn event_msg(&mut self, v: &Value, p: &Value, origin: Origin, out: &mut Out) {
+        let call_id = || p.get("call_id").and_then(Value::as_str).map(str::to_string);
+        match p.get("type").and_then(Value::as_str) {
+            Some("task_started") => {
+                self.marked_turns = true;
+                self.start_turn(origin, out);
+            }
+            Some("task_complete") => self.end_turn("completed", origin, out),
+            Some("turn_aborted") => self.end_turn("aborted", origin, out),
+            Some("token_count") => {
+                if let Some(u) = p.get("info").and_then(|i| i.get("total_token_usage")) {
+                    self.usage = Some(u.clone());
+                }
+            }
+            Some("context_compacted") => {
+                self.emit("compaction/summary", json!({}), origin, out);
+            }
+            Some("item_completed") => {
+                let item = p.get("item");
+                if item.and_then(|i| i.get("type")).and_then(Value::as_str) == Some("FileChange")
+                    && let (Some(id), Some(changes)) = (
+                        item.and_then(|i| i.get("id")).and_then(Value::as_str),
+                        item.and_then(|i| i.get("changes")),
+                    )
+                {
+                    self.changes.insert(id.to_string(), changes.clone());
+                }
+            }
+            Some("patch_apply_begin") => {
+                if let (Some(id), Some(changes)) = (call_id(), p.get("changes")) {
+                    self.changes.insert(id, older_changes(changes));
+                }
+            }
+            Some("patch_apply_end") => {
+                if p.get("success") == Some(&Value::Bool(false))
+                    && let Some(id) = call_id()
+                {
+                    self.failed.insert(id);
+                }
+            }
+            Some(_) => {}
+            None => self.malformed(v, "event_msg without a type", origin, out),
+        }
+    }
+
+    /// A response item (`p`) of line `v`.
+    fn item(&mut self, v: &Value, p: &Value, origin: Origin, out: &mut Out) {
+        let Some(ty) = p.get("type").and_then(Value::as_str) else {
+            return self.malformed(v, "response item without a type", origin, out);
+        };
+        match ty {
+            "message" => self.message(p, origin, out),
+            "reasoning" => {
+                let text = texts(p.get("summary"));
+                if !text.is_empty() {
+                    let turn = self.turn_for_item(origin, out);
+                    self.step += 1;
+                    let content = json!([{"type": "reasoning", "text": text}]);
+                    let data = json!({"turn": turn, "step": self.step, "message": {"content": content}});
+                    self.emit("assistant/message", data, origin, out);
+                }
+            }
+            "function_call" | "custom_tool_call" | "local_shell_call" | "web_search_call" => {
+                self.call(v, p, ty, origin, out);
+            }
+            "function_call_output" | "custom_tool_call_output" => self.output(v, p, origin, out),
+            _ => {}
+        }
+    }
+
+    fn message(&mut self, p: &Value, origin: Origin, out: &mut Out) {
+        let text = texts(p.get("content"));
+        match p.get("role").and_then(Value::as_str) {
+            Some("user") if !text.is_empty() && !is_context(&text) => {
+                if !self.marked_turns {
+                    self.start_turn(origin, out);
+                }
+                let turn = self.turn;
+                let data = json!({"turn": turn, "content": [{"type": "text", "text": text}]});
+                self.emit("user/message", data, origin, out);
+            }
+            Some("assistant") if !text.is_empty() => {
+                let turn = self.turn_for_item(origin, out);
+                self.step += 1;
+                let content = json!([{"type": "text", "text": text}]);
+                let data = json!({"turn": turn, "step": self.step, "message": {"content": content}});
+                self.emit("assistant/message", data, origin, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// A call: `function_call` / `custom_tool_call` / `local_shell_call` /
+    /// `web_search_call`.
+    fn call(&mut self, v: &Value, p: &Value, ty: &str, origin: Origin, out: &mut Out) {
+        let id = p
+            .get("call_id")
+            .or_else(|| p.get("id"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let (name, arguments) = match ty {
+            "custom_tool_call" => (
+                p.get("name").and_then(Value::as_str),
+                p.get("input")
+                    .and_then(Value::as_str)
+                    .map(|i| json!({"input": i}).to_string()),
+            ),
+            "local_shell_call" => (
+                Some("local_shell"),
+                p.get("action").map(Value::to_string),
+            ),
+            "web_search_call" => (Some(ty), Some(p.get("action").map_or_else(
+                || "{}".to_string(),
+                Value::to_string,
+            ))),
+            _ => (
+                p.get("name").and_then(Value::as_str),
+                match p.get("arguments") {
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(other) => Some(other.to_string()),
+                    None => None,
+                },
+            ),
+        };
+        let (Some(id), Some(name), Some(arguments)) = (id, name, arguments) else {
+            return self.malformed(v, &format!("{ty} without its id, name or arguments"), origin, out);
+        };
+        let args: Option<Value> = serde_json::from_str(&arguments).ok();
+        // A poll of a running command: no card of its own.
+        if let Some(session) = args.as_ref().and_then(|a| a.get("session_id")).map(id_text)
+            && let Some(command) = self.running.get(&session)
+        {
+            self.polls.insert(id, command.clone());
+            return;
+        }
+        let turn = self.turn_for_item(origin, out);
+        self.step += 1;
+        if ty == "custom_tool_call" {
+            self.freeform.insert(id.clone());
+        }
+        let data = json!({"turn": turn, "step": self.step, "callId": id, "name": name, "arguments": arguments});
+        self.emit("tool/call", data, origin, out);
+        if let Some(todos) = args.as_ref().and_then(plan_todos) {
+            self.emit("todo/write", json!({"todos": todos}), origin, out);
+        }
+        if ty == "web_search_call" {
+            let status = p.get("status").cloned().unwrap_or(Value::Null);
+            let meta = json!({"status": status});
+            self.result(&id, turn, String::new(), false, Some(meta), origin, out);
+        }
+    }
+
+    fn output(&mut self, v: &Value, p: &Value, origin: Origin, out: &mut Out) {
+        let Some(id) = p.get("call_id").and_then(Value::as_str).map(str::to_string) else {
+            return self.malformed(v, "call output without a call_id", origin, out);
+        };
+        let (text, success) = output_text(p.get("output"));
+        // A poll's output goes to the command it polls.
+        if let Some(command) = self.polls.remove(&id) {
+            let done = output::parse(&text).running.is_none();
+            if let Some(held) = self.held.get_mut(&command) {
+                held.parts.push(text);
+                if done {
+                    self.running.retain(|_, c| *c != command);
+                    self.release(&command, out);
+                }
+            }
+            return;
+        }
+        let parsed = output::parse(&text);
+        if let Some(session) = parsed.running.clone() {
+            self.running.insert(session, id.clone());
+            self.held.insert(
+                id.clone(),
+                Held {
+                    call_id: id,
+                    parts: vec![text],
+                    turn: self.turn,
+                    step: self.step,
+                    origin,
+                },
+            );
+            return;
+        }
+        let freeform_failed = self.freeform.remove(&id) && !parsed.framed;
+        let is_error = success == Some(false) || self.failed.remove(&id) || freeform_failed;
+        let meta = self.changes.remove(&id).map(|c| json!({"changes": c}));
+        let turn = self.turn;
+        self.result(&id, turn, text, is_error, meta, origin, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn result(
+        &mut self,
+        id: &str,
+        turn: u64,
+        text: String,
+        is_error: bool,
+        meta: Option<Value>,
+        origin: Origin,
+        out: &mut Out,
+    ) {
+        let part = json!({
+            "type": "tool-result",
+            "toolCallId": id,
+            "content": [{"type": "text", "text": text}],
+            "isError": is_error,
+        });
+        let mut data = json!({"turn": turn, "step": self.step, "message": {"content": [part]}});
+        if let (Some(m), Some(d)) = (meta, data.as_object_mut()) {
+            d.insert("meta".into(), m);
+        }
+        self.emit("tool/result", data, origin, out);
+    }
+
+    /// Give a held command's result (its parts merged).
+    fn release(&mut self, call_id: &str, out: &mut Out) {
+        let Some(held) = self.held.remove(call_id) else {
+            return;
+        };
+        let text = if held.parts.len() == 1 {
+            held.parts.concat()
+        } else {
+            output::merged(&held.parts)
+        };
+        let step = std::mem::replace(&mut self.step, held.step);
+        self.result(&held.call_id, held.turn, text, false, None, held.origin, out);
+        self.step = step;
+    }
+
+    fn release_all(&mut self, out: &mut Out) {
+        let mut ids: Vec<String> = self.held.keys().cloned().collect();
+        ids.sort();
+        for id in ids {
+            self.release(&id, out);
+        }
+        self.running.clear();
+        self.polls.clear();
+    }
+}
+
+/// A session id as text (Codex writes it as a number or a string).
+fn id_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The texts of content parts (`input_text`, `output_text`, `summary_text`
+/// …), one after another.
+fn texts(parts: Option<&Value>) -> String {
+    let Some(parts) = parts.and_then(Value::as_array) else {
+        return parts.and_then(Value::as_str).unwrap_or_default().to_string();
+    };
+    let texts: Vec<&str> = parts
+        .iter()
+        .filter_map(|p| p.get("text").and_then(Value::as_str))
+        .collect();
+    texts.join("\n\n")
+}
+
+/// Whether a user message is context Codex adds, not the person's prompt.
+fn is_context(text: &str) -> bool {
+    let t = text.trim_start();
+    [
+        "<environment_context>",
+        "<user_instructions>",
+        "# AGENTS.md instructions",
+        "<permissions instructions>",
+        "<turn_aborted>",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
+/// A call output's text and, when it says, whether it succeeded: a string,
+/// `{content, success}`, or content items.
+fn output_text(v: Option<&Value>) -> (String, Option<bool>) {
+    match v {
+        Some(Value::String(s)) => (s.clone(), None),
+        Some(Value::Object(o)) => {
+            let success = o.get("success").and_then(Value::as_bool);
+            (texts(o.get("content")), success)
+        }
+        Some(Value::Array(_)) => (texts(v), None),
+        _ => (String::new(), None),
+    }
+}
+
+/// The todo list of a plan-writing call's arguments (`plan: [{step, status}]`).
+fn plan_todos(args: &Value) -> Option<Value> {
+    let plan = args.get("plan")?.as_array()?;
+    let todos: Vec<Value> = plan
+        .iter()
+        .filter_map(|item| {
+            let step = item.get("step")?.as_str()?;
+            let status = item.get("status").and_then(Value::as_str).unwrap_or("pending");
+            Some(json!({"content": step, "status": status}))
+        })
+        .collect();
+    (!todos.is_empty()).then(|| Value::Array(todos))
+}
+
+/// `patch_apply_begin`'s changes (`{path: {add: {content}} | {delete: …} |
+/// {update: {unified_diff, move_path}}}`) in the shape of 0.169's
+/// `FileChange` (`{path: {type, content | unified_diff, move_path}}`).
+fn older_changes(changes: &Value) -> Value {
+    let Some(map) = changes.as_object() else {
+        return changes.clone();
+    };
+    let out: Map<String, Value> = map
+        .iter()
+        .map(|(path, change)| {
+            let norm = change
+                .as_object()
+                .and_then(|c| c.iter().next())
+                .and_then(|(kind, body)| {
+                    let mut body = body.as_object()?.clone();
+                    body.insert("type".into(), Value::from(kind.as_str()));
+                    Some(Value::Object(body))
+                })
+                .unwrap_or_else(|| change.clone());
+            (path.clone(), norm)
+        })
+        .collect();
+    Value::Object(out)
+}
+
+/// Epoch milliseconds of an RFC 3339 UTC time (`2026-12-01T10:00:38.718Z`,
+/// or with a `+hh:mm` offset).
+fn epoch_ms(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let num = |from: usize, len: usize| -> Option<i64> {
+        let t = s.get(from..from + len)?;
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    if b.len() < 19 || b.get(4) != Some(&b'-') || b.get(10).is_none_or(|c| !matches!(c, b'T' | b' ')) {
+        return None;
+    }
+    let (y, mo, d) = (num(0, 4)?, num(5, 2)?, num(8, 2)?);
+    let (h, mi, sec) = (num(11, 2)?, num(14, 2)?, num(17, 2)?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+        return None;
+    }
+    let mut rest = &s[19..];
+    let mut ms = 0;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        let padded = format!("{:0<3}", &frac[..digits.min(3)]);
+        ms = padded.parse::<i64>().ok()?;
+        rest = &frac[digits..];
+    }
+    let offset = match rest {
+        "Z" | "z" | "" => 0,
+        o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) => {
+            let (oh, om): (i64, i64) = (o[1..3].parse().ok()?, o[4..6].parse().ok()?);
+            let m = oh * 60 + om;
+            if o.starts_with('-') { -m } else { m }
+        }
+        _ => return None,
+    };
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if mo <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (mo + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + h * 3600 + mi * 60 + sec - offset * 60;
+    Some(secs * 1000 + ms)
+}
