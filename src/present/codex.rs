@@ -36,12 +36,12 @@ const NO_RESULTS: &str = "Codex keeps no search results in its session file: onl
 impl Presenters for Codex {
     fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
         let args = parse_args(arguments);
+        if let Some(ops) = patch_ops(tool, &args, arguments) {
+            return Some(diff_view(&ops, None));
+        }
         Some(match tool {
             "exec_command" | "shell" | "local_shell" => terminal_call(&args),
-            "apply_patch" => match patch_of(&args, arguments).and_then(|p| patch::parse(&p)) {
-                Some(ops) => diff_view(&ops, None),
-                None => generic("Patch", "edit", Value::String(arguments.into())),
-            },
+            "apply_patch" => generic("Patch", "edit", Value::String(arguments.into())),
             "update_plan" => generic("Update plan", "other", args.get("plan").cloned()?),
             "request_user_input" => generic("Ask the user", "other", args),
             "web_search_call" => {
@@ -65,19 +65,20 @@ impl Presenters for Codex {
     ) -> Option<Value> {
         let args = parse_args(arguments);
         let text = text_of(content);
+        if let Some(ops) = patch_ops(tool, &args, arguments) {
+            let out = output::parse(&text);
+            return Some(if is_error || out.exit_code.is_some_and(|c| c != 0) {
+                error_view(&out.body, "edit")
+            } else {
+                diff_view(&ops, meta.and_then(|m| m.get("changes")))
+            });
+        }
         match tool {
             "exec_command" | "shell" | "local_shell" => Some(if is_error {
                 error_view(&text, "execute")
             } else {
                 terminal_result(&args, &text)
             }),
-            "apply_patch" => {
-                if is_error {
-                    return Some(error_view(&text, "edit"));
-                }
-                let ops = patch_of(&args, arguments).and_then(|p| patch::parse(&p))?;
-                Some(diff_view(&ops, meta.and_then(|m| m.get("changes"))))
-            }
             "web_search_call" => {
                 let query = query(&args);
                 Some(json!({
@@ -227,23 +228,29 @@ fn seconds(s: f64) -> String {
     }
 }
 
-/// The patch text of a patch call: the freeform input (`{"input": …}`), or
-/// the arguments themselves when they are the envelope.
-fn patch_of(args: &Value, arguments: &str) -> Option<String> {
-    if let Some(input) = args.get("input").and_then(Value::as_str) {
-        return Some(input.to_string());
-    }
-    if let Some(Value::String(s)) = args
-        .get("command")
-        .and_then(Value::as_array)
-        .and_then(|a| a.last())
-    {
-        return Some(s.clone());
-    }
-    arguments
-        .trim_start()
-        .starts_with("*** Begin Patch")
-        .then(|| arguments.to_string())
+/// The files a patch call changes: the freeform input of `apply_patch`
+/// (`{"input": …}`, or the envelope itself), or the oldest rollouts' shell
+/// call of `apply_patch` (`command: ["apply_patch", PATCH]`).
+fn patch_ops(tool: &str, args: &Value, arguments: &str) -> Option<Vec<FileOp>> {
+    let text = match tool {
+        "apply_patch" => match args.get("input").and_then(Value::as_str) {
+            Some(input) => input,
+            None => arguments
+                .trim_start()
+                .starts_with("*** Begin Patch")
+                .then_some(arguments)?,
+        },
+        "shell" | "local_shell" => match args.get("command").and_then(Value::as_array)?.as_slice() {
+            [Value::String(name), Value::String(patch)]
+                if matches!(name.as_str(), "apply_patch" | "applypatch") =>
+            {
+                patch
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    patch::parse(text)
 }
 
 /// The diff card of a patch: a file diff per hunk (per file for adds and

@@ -71,7 +71,11 @@ pub fn is_line(v: &Value) -> bool {
     }
     let ty = o.get("type").and_then(Value::as_str);
     if o.get("timestamp").is_some_and(Value::is_string) && o.get("payload").is_some() {
-        return ty.is_some_and(|t| ENVELOPES.contains(&t));
+        // Codex's line types are snake_case words (DSH's have `/` or `-`).
+        return ty.is_some_and(|t| {
+            ENVELOPES.contains(&t)
+                || !t.is_empty() && t.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        }) && !o.contains_key("rpcId");
     }
     if o.get("record_type").and_then(Value::as_str) == Some("state") {
         return true;
@@ -107,6 +111,11 @@ pub struct Reader {
     /// Header fields not yet given.
     fields: Map<String, Value>,
     header_sent: bool,
+    /// Whether a `turn_context` (which names the model) was read.
+    context_seen: bool,
+    /// Events read before the header could be given (a turn's start comes
+    /// before the turn context naming the model).
+    early: Out,
     seq: u64,
     /// The latest time seen (epoch ms), so times never go back.
     time: i64,
@@ -148,7 +157,12 @@ impl Translate for Reader {
                 Some(meta) => self.meta(meta),
                 None => self.malformed(v, "session_meta without an object payload", origin, out),
             },
-            (Some("turn_context"), Some(p)) => self.turn_context(p),
+            (Some("turn_context"), Some(p)) => {
+                self.turn_context(p);
+                if !self.early.is_empty() {
+                    self.send_header(origin, out);
+                }
+            }
             (Some("event_msg"), Some(p)) => self.event_msg(v, p, origin, out),
             (Some("response_item"), Some(p)) => self.item(v, p, origin, out),
             (Some("compacted"), Some(p)) => {
@@ -201,6 +215,7 @@ impl Reader {
     }
 
     fn turn_context(&mut self, p: &Value) {
+        self.context_seen = true;
         for (from, to) in [("model", "model"), ("cwd", "cwd")] {
             if let Some(v) = p.get(from).filter(|v| v.is_string())
                 && !self.header_sent
@@ -218,14 +233,19 @@ impl Reader {
         self.header_sent = true;
         let fields = std::mem::take(&mut self.fields);
         out.push((self.session.clone(), header(Agent::Codex, fields, origin)));
+        out.append(&mut self.early);
     }
 
     /// A session event, next in seq.
     fn emit(&mut self, kind: &str, data: Value, origin: Origin, out: &mut Out) {
-        self.send_header(origin, out);
+        let wait = !self.header_sent && !self.context_seen && kind == "turn/start";
+        if !wait {
+            self.send_header(origin, out);
+        }
         self.seq += 1;
         if let Some(r) = event(kind, self.seq, self.time, data, origin) {
-            out.push((self.session.clone(), r));
+            let to = if wait { &mut self.early } else { out };
+            to.push((self.session.clone(), r));
         }
     }
 
