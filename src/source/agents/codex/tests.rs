@@ -442,7 +442,7 @@ fn shapes_of_other_logs_are_not_codex() {
 
 #[test]
 fn times() {
-    use super::epoch_ms;
+    use super::items::epoch_ms;
     assert_eq!(epoch_ms("1970-01-01T00:00:00Z"), Some(0));
     assert_eq!(epoch_ms("2026-12-01T10:00:38.718Z"), Some(1_796_119_238_718));
     assert_eq!(epoch_ms("2026-12-01T11:00:38.7+01:00"), Some(1_796_119_238_700));

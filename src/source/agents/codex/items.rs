@@ -1,0 +1,140 @@
+//! What Codex's lines hold, read: content texts, call outputs, plans,
+//! file changes, session ids and timestamps. Pure functions of a line's
+//! parts, for the rollout reader.
+
+use serde_json::{Map, Value, json};
+
+/// A session id as text (Codex writes it as a number or a string).
+pub(super) fn id_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The texts of content parts (`input_text`, `output_text`, `summary_text`
+/// …), one after another.
+pub(super) fn texts(parts: Option<&Value>) -> String {
+    let Some(parts) = parts.and_then(Value::as_array) else {
+        return parts.and_then(Value::as_str).unwrap_or_default().to_string();
+    };
+    let texts: Vec<&str> = parts
+        .iter()
+        .filter_map(|p| p.get("text").and_then(Value::as_str))
+        .collect();
+    texts.join("\n\n")
+}
+
+/// Whether a user message is context Codex adds, not the person's prompt.
+pub(super) fn is_context(text: &str) -> bool {
+    let t = text.trim_start();
+    [
+        "<environment_context>",
+        "<user_instructions>",
+        "# AGENTS.md instructions",
+        "<permissions instructions>",
+        "<turn_aborted>",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
+/// A call output's text and, when it says, whether it succeeded: a string,
+/// `{content, success}`, or content items.
+pub(super) fn output_text(v: Option<&Value>) -> (String, Option<bool>) {
+    match v {
+        Some(Value::String(s)) => (s.clone(), None),
+        Some(Value::Object(o)) => {
+            let success = o.get("success").and_then(Value::as_bool);
+            (texts(o.get("content")), success)
+        }
+        Some(Value::Array(_)) => (texts(v), None),
+        _ => (String::new(), None),
+    }
+}
+
+/// The todo list of a plan-writing call's arguments (`plan: [{step, status}]`).
+pub(super) fn plan_todos(args: &Value) -> Option<Value> {
+    let plan = args.get("plan")?.as_array()?;
+    let todos: Vec<Value> = plan
+        .iter()
+        .filter_map(|item| {
+            let step = item.get("step")?.as_str()?;
+            let status = item.get("status").and_then(Value::as_str).unwrap_or("pending");
+            Some(json!({"content": step, "status": status}))
+        })
+        .collect();
+    (!todos.is_empty()).then(|| Value::Array(todos))
+}
+
+/// `patch_apply_begin`'s changes (`{path: {add: {content}} | {delete: …} |
+/// {update: {unified_diff, move_path}}}`) in the shape of 0.169's
+/// `FileChange` (`{path: {type, content | unified_diff, move_path}}`).
+pub(super) fn older_changes(changes: &Value) -> Value {
+    let Some(map) = changes.as_object() else {
+        return changes.clone();
+    };
+    let out: Map<String, Value> = map
+        .iter()
+        .map(|(path, change)| {
+            let norm = change
+                .as_object()
+                .and_then(|c| c.iter().next())
+                .and_then(|(kind, body)| {
+                    let mut body = body.as_object()?.clone();
+                    body.insert("type".into(), Value::from(kind.as_str()));
+                    Some(Value::Object(body))
+                })
+                .unwrap_or_else(|| change.clone());
+            (path.clone(), norm)
+        })
+        .collect();
+    Value::Object(out)
+}
+
+/// Epoch milliseconds of an RFC 3339 UTC time (`2026-12-01T10:00:38.718Z`,
+/// or with a `+hh:mm` offset).
+pub(super) fn epoch_ms(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let num = |from: usize, len: usize| -> Option<i64> {
+        let t = s.get(from..from + len)?;
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    if b.len() < 19 || b.get(4) != Some(&b'-') || b.get(10).is_none_or(|c| !matches!(c, b'T' | b' ')) {
+        return None;
+    }
+    let (y, mo, d) = (num(0, 4)?, num(5, 2)?, num(8, 2)?);
+    let (h, mi, sec) = (num(11, 2)?, num(14, 2)?, num(17, 2)?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+        return None;
+    }
+    let mut rest = &s[19..];
+    let mut ms = 0;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        let padded = format!("{:0<3}", &frac[..digits.min(3)]);
+        ms = padded.parse::<i64>().ok()?;
+        rest = &frac[digits..];
+    }
+    let offset = match rest {
+        "Z" | "z" | "" => 0,
+        o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) => {
+            let (oh, om): (i64, i64) = (o[1..3].parse().ok()?, o[4..6].parse().ok()?);
+            let m = oh * 60 + om;
+            if o.starts_with('-') { -m } else { m }
+        }
+        _ => return None,
+    };
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if mo <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (mo + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + h * 3600 + mi * 60 + sec - offset * 60;
+    Some(secs * 1000 + ms)
+}
