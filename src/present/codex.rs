@@ -204,7 +204,8 @@ fn terminal_result(args: &Value, text: &str) -> Value {
     view.insert("title".into(), command_line(args).into());
     view.insert("output".into(), out.body.as_ref().into());
     let mut notes = Vec::new();
-    if let Some(wall) = out.wall_time {
+    // Codex writes `0.0000 seconds` for what took no measurable time.
+    if let Some(wall) = out.wall_time.filter(|w| *w >= 0.005) {
         notes.push(format!("wall time {}", seconds(wall)));
     }
     if let Some(id) = &out.running {
