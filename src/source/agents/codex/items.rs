@@ -121,7 +121,7 @@ pub(super) fn epoch_ms(s: &str) -> Option<i64> {
     let offset = match rest {
         "Z" | "z" | "" => 0,
         o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) => {
-            let (oh, om): (i64, i64) = (o[1..3].parse().ok()?, o[4..6].parse().ok()?);
+            let (oh, om): (i64, i64) = (o.get(1..3)?.parse().ok()?, o.get(4..6)?.parse().ok()?);
             let m = oh * 60 + om;
             if o.starts_with('-') { -m } else { m }
         }
