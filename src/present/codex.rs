@@ -6,6 +6,8 @@
 //!   output without Codex's header, the exit code and the wall time read
 //!   from it (`source::agents::codex::output`); a command still running is
 //!   said so. A result marked as an error is a `generic` card with its text.
+//!   A command Codex classified as a read or a search is a `read` or
+//!   `search` card where its output allows (`classified`).
 //! * `apply_patch` → `diff`: every file of the `*** Begin Patch` envelope
 //!   (add, update hunk by hunk, delete, move), the applied hunks of Codex's
 //!   `FileChange` record (`meta.changes`) where it kept one; a patch that
@@ -18,6 +20,7 @@
 //! * MCP tools (`mcp__server__tool`, `server__tool`) → `generic` naming the
 //!   server and the tool; anything else → `generic` with its arguments.
 
+mod classified;
 mod patch;
 
 use serde_json::{Map, Value, json};
@@ -77,7 +80,8 @@ impl Presenters for Codex {
             "exec_command" | "shell" | "local_shell" => Some(if is_error {
                 error_view(&text, "execute")
             } else {
-                terminal_result(&args, &text)
+                classified::view(&command_line(&args), &output::parse(&text), meta)
+                    .unwrap_or_else(|| terminal_result(&args, &text))
             }),
             "web_search_call" => {
                 let query = query(&args);

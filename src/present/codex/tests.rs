@@ -94,6 +94,8 @@ fn tour_cards() {
         ("terminal_ok", "call_001_2"),
         ("terminal_exit_1", "call_005_1"),
         ("terminal_polled", "call_022_0"),
+        ("read_cat", "call_003_0"),
+        ("search_rg", "call_006_0"),
         ("patch_update", "call_009_1"),
         ("patch_add", "call_014_0"),
         ("patch_delete", "call_015_0"),

@@ -139,6 +139,8 @@ pub struct Reader {
     freeform: HashSet<String>,
     /// File changes Codex recorded per call.
     changes: HashMap<String, Value>,
+    /// How Codex classified each command (`parsed_cmd`), by call id.
+    parsed: HashMap<String, Value>,
     /// Calls Codex said failed (`patch_apply_end` without success).
     failed: HashSet<String>,
 }
@@ -307,13 +309,27 @@ impl Reader {
             }
             Some("item_completed") => {
                 let item = p.get("item");
-                if item.and_then(|i| i.get("type")).and_then(Value::as_str) == Some("FileChange")
-                    && let (Some(id), Some(changes)) = (
-                        item.and_then(|i| i.get("id")).and_then(Value::as_str),
-                        item.and_then(|i| i.get("changes")),
-                    )
-                {
-                    self.changes.insert(id.to_string(), changes.clone());
+                let field = |k: &str| item.and_then(|i| i.get(k));
+                let Some(id) = field("id").and_then(Value::as_str) else {
+                    return;
+                };
+                match field("type").and_then(Value::as_str) {
+                    Some("FileChange") => {
+                        if let Some(changes) = field("changes") {
+                            self.changes.insert(id.to_string(), changes.clone());
+                        }
+                    }
+                    Some("CommandExecution") => {
+                        if let Some(parsed) = field("parsed_cmd") {
+                            self.parsed.insert(id.to_string(), parsed.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Some("exec_command_begin") => {
+                if let (Some(id), Some(parsed)) = (call_id(), p.get("parsed_cmd")) {
+                    self.parsed.insert(id, parsed.clone());
                 }
             }
             Some("patch_apply_begin") => {
@@ -474,7 +490,14 @@ impl Reader {
         }
         let freeform_failed = self.freeform.remove(&id) && !parsed.framed;
         let is_error = success == Some(false) || self.failed.remove(&id) || freeform_failed;
-        let meta = self.changes.remove(&id).map(|c| json!({"changes": c}));
+        let mut meta = Map::new();
+        if let Some(c) = self.changes.remove(&id) {
+            meta.insert("changes".into(), c);
+        }
+        if let Some(c) = self.parsed.remove(&id) {
+            meta.insert("parsedCmd".into(), c);
+        }
+        let meta = (!meta.is_empty()).then_some(Value::Object(meta));
         let turn = self.turn;
         self.result(&id, turn, text, is_error, meta, origin, out);
     }
@@ -508,6 +531,7 @@ impl Reader {
         let Some(held) = self.held.remove(call_id) else {
             return;
         };
+        self.parsed.remove(call_id);
         let text = if held.parts.len() == 1 {
             held.parts.concat()
         } else {

@@ -23,6 +23,8 @@ pub struct ExecOutput<'a> {
     pub body: Cow<'a, str>,
     /// Whether a header (or the JSON form) was found.
     pub framed: bool,
+    /// Whether Codex cut the output (a `Warning:` line in the header).
+    pub truncated: bool,
 }
 
 /// Read `text` as a command's output. Never fails: text without a header
@@ -55,10 +57,11 @@ pub fn parse(text: &str) -> ExecOutput<'_> {
             out.wall_time = v.trim_end_matches(" seconds").trim().parse().ok();
         } else if let Some(v) = line.strip_prefix("Process running with session ID ") {
             out.running = Some(v.trim().to_string());
+        } else if line.starts_with("Warning: ") {
+            out.truncated = true;
         } else if !(line.starts_with("Chunk ID: ")
             || line.starts_with("Original token count: ")
-            || line.starts_with("Total output lines: ")
-            || line.starts_with("Warning: "))
+            || line.starts_with("Total output lines: "))
         {
             break;
         }
@@ -85,6 +88,7 @@ fn parse_json(text: &str) -> Option<ExecOutput<'static>> {
         running: None,
         body: Cow::Owned(body),
         framed: true,
+        truncated: false,
     })
 }
 
