@@ -37,7 +37,9 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 use super::{Agent, Out, Translate, event, header};
-use items::{epoch_ms, id_text, is_context, older_changes, output_text, plan_todos, texts};
+use items::{
+    epoch_ms, id_text, is_context, older_changes, output_text, plan_todos, texts, usage_delta,
+};
 use crate::wire::{Diagnostic, Origin, Record};
 
 /// Line types of the two `{timestamp, type, payload}` generations.
@@ -127,8 +129,14 @@ pub struct Reader {
     /// Whether the log marks turns (`task_started`); else user prompts do.
     marked_turns: bool,
     step: u64,
-    /// The last token usage Codex reported in this turn.
+    /// The turn's token usage as Codex last reported it
+    /// (`token_usage_record.turn_token_usage`).
     usage: Option<Value>,
+    /// The session's token usage so far (`token_count`), and where it
+    /// stood when the turn started: their difference is the turn's usage
+    /// in logs without usage records.
+    total: Option<Value>,
+    total_at_start: Option<Value>,
     /// Running process (session id) → the command that started it.
     running: HashMap<String, String>,
     /// Held results, by the command's call id.
@@ -169,6 +177,11 @@ impl Translate for Reader {
             }
             (Some("event_msg"), Some(p)) => self.event_msg(v, p, origin, out),
             (Some("response_item"), Some(p)) => self.item(v, p, origin, out),
+            (Some("token_usage_record"), Some(p)) => {
+                if let Some(u) = p.get("turn_token_usage").filter(|u| u.is_object()) {
+                    self.usage = Some(u.clone());
+                }
+            }
             (Some("compacted"), Some(p)) => {
                 let summary = p.get("message").and_then(Value::as_str).unwrap_or_default();
                 self.emit("compaction/summary", json!({"summary": summary}), origin, out);
@@ -266,6 +279,7 @@ impl Reader {
         self.turn += 1;
         self.turn_open = true;
         self.usage = None;
+        self.total_at_start.clone_from(&self.total);
         self.emit("turn/start", json!({"turn": self.turn}), origin, out);
     }
 
@@ -276,7 +290,11 @@ impl Reader {
         self.release_all(out);
         self.turn_open = false;
         let mut data = json!({"turn": self.turn, "reason": {"kind": kind}});
-        if let (Some(u), Some(d)) = (self.usage.take(), data.as_object_mut()) {
+        let usage = self.usage.take().or_else(|| {
+            let total = self.total.as_ref()?;
+            Some(usage_delta(total, self.total_at_start.as_ref()))
+        });
+        if let (Some(u), Some(d)) = (usage, data.as_object_mut()) {
             d.insert("usage".into(), u);
         }
         self.emit("turn/end", data, origin, out);
@@ -301,7 +319,7 @@ impl Reader {
             Some("turn_aborted") => self.end_turn("aborted", origin, out),
             Some("token_count") => {
                 if let Some(u) = p.get("info").and_then(|i| i.get("total_token_usage")) {
-                    self.usage = Some(u.clone());
+                    self.total = Some(u.clone());
                 }
             }
             Some("context_compacted") => {

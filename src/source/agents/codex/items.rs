@@ -138,3 +138,23 @@ pub(super) fn epoch_ms(s: &str) -> Option<i64> {
     let secs = days * 86_400 + h * 3600 + mi * 60 + sec - offset * 60;
     Some(secs * 1000 + ms)
 }
+
+/// Token counts `total` minus `start`, key by key (`total` itself without
+/// a start).
+pub(super) fn usage_delta(total: &Value, start: Option<&Value>) -> Value {
+    let Some(total) = total.as_object() else {
+        return total.clone();
+    };
+    let out: Map<String, Value> = total
+        .iter()
+        .map(|(k, v)| {
+            let before = start.and_then(|s| s.get(k)).and_then(Value::as_i64);
+            let value = match (v.as_i64(), before) {
+                (Some(n), Some(b)) => Value::from(n.saturating_sub(b)),
+                _ => v.clone(),
+            };
+            (k.clone(), value)
+        })
+        .collect();
+    Value::Object(out)
+}

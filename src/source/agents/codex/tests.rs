@@ -295,7 +295,26 @@ fn tour_turn_ends_carry_token_usage() {
         })
         .collect();
     assert_eq!(ends.len(), 3);
-    assert_eq!(ends[2]["usage"]["total_tokens"], 292_288);
+    // The turn's own usage, as Codex's usage record says.
+    assert_eq!(ends[2]["usage"]["total_tokens"], 55_830);
+    assert_eq!(ends[2]["usage"]["output_tokens"], 129);
+}
+
+#[test]
+fn turn_usage_from_running_totals() {
+    let ts = "2026-01-01T00:00:00Z";
+    let count = |n: u64| json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "token_count", "info": {"total_token_usage": {"total_tokens": n}}}});
+    let started = json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "task_started"}});
+    let done = json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "task_complete"}});
+    let lines = [started.clone(), count(100), done.clone(), started, count(130), count(250), done];
+    let usage: Vec<Value> = records_of(&lines)
+        .iter()
+        .filter_map(|r| match r {
+            Record::Event { event, .. } if event.kind.as_str() == "turn/end" => Some(event.data.parse()["usage"].clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(usage, [json!({"total_tokens": 100}), json!({"total_tokens": 150})]);
 }
 
 #[test]
