@@ -322,9 +322,6 @@ impl Reader {
                     self.total = Some(u.clone());
                 }
             }
-            Some("context_compacted") => {
-                self.emit("compaction/summary", json!({}), origin, out);
-            }
             Some("item_completed") => {
                 let item = p.get("item");
                 let field = |k: &str| item.and_then(|i| i.get(k));
@@ -421,7 +418,9 @@ impl Reader {
             .get("call_id")
             .or_else(|| p.get("id"))
             .and_then(Value::as_str)
-            .map(str::to_string);
+            .map(str::to_string)
+            // Older hosted searches have no id: one of their own.
+            .or_else(|| (ty == "web_search_call").then(|| format!("web_search_{}", self.seq + 1)));
         let (name, arguments) = match ty {
             "custom_tool_call" => (
                 p.get("name").and_then(Value::as_str),
