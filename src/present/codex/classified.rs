@@ -4,9 +4,10 @@
 //!
 //! * a `read` that is exactly `cat PATH`, exit 0, output not cut: a `read`
 //!   card of the whole file (lines 1..N of N);
-//! * a `search` run as `rg -n …` (exit 0, output not cut) whose every
-//!   output line is `path:line:text`: a `search` card of matches grouped
-//!   by file.
+//! * a `search` run as `rg` or `grep` with line numbers (`-n`, `-rn`,
+//!   `--line-number`; exit 0, output not cut) whose every output line is
+//!   `path:line:text` (so not coloured): a `search` card of matches
+//!   grouped by file.
 
 use serde_json::{Value, json};
 
@@ -53,7 +54,13 @@ fn read(command: &str, path: &str, body: &str) -> Option<Value> {
 
 fn search(command: &str, body: &str) -> Option<Value> {
     let words: Vec<&str> = command.split_whitespace().collect();
-    if words.first() != Some(&"rg") || !words.contains(&"-n") || body.is_empty() {
+    let numbered = words.iter().any(|w| {
+        *w == "--line-number"
+            || w.strip_prefix('-')
+                .is_some_and(|f| !f.starts_with('-') && f.contains('n'))
+    });
+    let searcher = matches!(words.first(), Some(&("rg" | "grep")));
+    if !searcher || !numbered || body.is_empty() {
         return None;
     }
     let mut files: Vec<(String, Vec<Value>)> = Vec::new();
@@ -111,6 +118,10 @@ mod tests {
         assert_eq!(v["total"], 3);
         assert_eq!(v["files"][0]["matches"][1]["lineNumber"], 9);
         assert_eq!(view("rg fn .", &hits, Some(&meta("search"))), None);
+        assert!(view("grep -rn fn .", &hits, Some(&meta("search"))).is_some());
+        assert!(view("rg --line-number fn .", &hits, Some(&meta("search"))).is_some());
+        let coloured = parse("Exit code: 0\nOutput:\n\u{1b}[35ma.rs\u{1b}[m:\u{1b}[32m3\u{1b}[m:fn a\n");
+        assert_eq!(view("grep -rn --color=always fn .", &coloured, Some(&meta("search"))), None);
         let one_file = parse("Exit code: 0\nOutput:\n3:fn a\n");
         assert_eq!(view("rg -n fn a.rs", &one_file, Some(&meta("search"))), None);
         assert_eq!(view("rg -n fn .", &hits, None), None);
