@@ -30,7 +30,8 @@ fn range(v: &ReadView) -> String {
         (Some(a), Some(b)) => {
             // Lines counted but not read end the range.
             let (a, b) = (a.number, v.more.map_or(b.number, |m| m.last));
-            let whole = a <= 1 && b >= v.total_lines;
+            // The whole file only when its length is known.
+            let whole = a <= 1 && v.total_lines > 0 && b >= v.total_lines;
             if whole {
                 plural(v.total_lines.max(b), "line")
             } else if v.total_lines > 0 {
@@ -216,6 +217,10 @@ mod tests {
         let whole = view(serde_json::json!({"card": "read", "path": "a.md",
             "lines": [{"number": 1, "text": "x"}, {"number": 2, "text": "y"}], "totalLines": 2}));
         assert_eq!(outcome(&whole).as_deref(), Some("2 lines"));
+        // A length not given is not claimed: the range read, no end.
+        let unknown = view(serde_json::json!({"card": "read", "path": "a.md",
+            "lines": [{"number": 1, "text": "x"}, {"number": 2, "text": "y"}]}));
+        assert_eq!(outcome(&unknown).as_deref(), Some("lines 1–2"));
     }
 
     #[test]

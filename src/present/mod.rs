@@ -19,7 +19,7 @@
 //! and `todo` the per-tool presenters.
 
 mod claude_code;
-mod codex;
+pub(crate) mod codex;
 mod fs;
 mod js;
 mod schema;

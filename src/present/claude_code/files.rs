@@ -116,15 +116,20 @@ pub(super) fn read_result(args: &Args, out: &Outcome) -> Option<Value> {
     };
     let first = lines.first().and_then(|l| l.get("number")).cloned();
     let last = lines.last().and_then(|l| l.get("number")).and_then(Value::as_u64);
+    // The file's length when the result says it; else none (the card then
+    // shows the range read, and claims no end).
     let total = file
         .and_then(|f| f.get("totalLines"))
         .and_then(Value::as_u64)
-        .unwrap_or(0)
-        .max(last.unwrap_or(0));
-    Some(json!({
+        .map(|t| t.max(last.unwrap_or(0)));
+    let mut view = json!({
         "card": "read", "path": path, "offset": first.unwrap_or_else(|| 1.into()),
-        "lines": lines, "totalLines": total,
-    }))
+        "lines": lines,
+    });
+    if let Some(t) = total {
+        view["totalLines"] = json!(t);
+    }
+    Some(view)
 }
 
 /// The lines of a `cat -n`-style text (`   12→text` or `12\ttext`), when

@@ -28,6 +28,8 @@ fn read_numbers_from_the_file_record_or_the_text() {
     assert_eq!(v["totalLines"], 30);
     let v = result("Read", json!({"file_path": "/a"}), "    9→a\n   10→b", false, None).unwrap();
     assert_eq!(v["offset"], 9);
+    // Without the file record the file's length is unknown: none claimed.
+    assert!(v.get("totalLines").is_none(), "{v}");
     assert!(result("Read", json!({"file_path": "/a"}), "not numbered", false, None).is_none());
 }
 

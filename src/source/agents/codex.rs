@@ -1,22 +1,571 @@
-//! Codex CLI rollouts — a placeholder on this branch: the Codex branch
-//! replaces this file wholesale. Nothing is recognised as a Codex line yet.
+//! Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`) read
+//! into DSH-shaped records, every generation:
+//!
+//! * 0.169's `{timestamp, ordinal, type, payload}` lines and the earlier
+//!   `{timestamp, type, payload}` ones: `session_meta` (the header),
+//!   `turn_context` (the model), `event_msg` (turn boundaries, token usage,
+//!   patch outcomes, file changes), `response_item` (messages, reasoning,
+//!   calls and their outputs, web searches), `compacted`;
+//! * the oldest files: a first line `{id, timestamp, instructions, git}`,
+//!   then bare response items (`{type: "function_call", …}`) and
+//!   `{record_type: "state"}` lines.
+//!
+//! What this reader decides, so the cards are one per call:
+//! * a call's id is Codex's `call_id`; a freeform (custom) tool's raw input
+//!   is carried as the arguments `{"input": text}`;
+//! * a command still running when its output came (`Process running with
+//!   session ID N`) keeps its result back; a later call whose arguments poll
+//!   that session (`session_id: N`) draws no card of its own: its output is
+//!   added to the command's, and the command's one result (the parts merged,
+//!   [`output::merged`]) is given when the process exits, when the turn ends
+//!   or when the input ends;
+//! * a plan a call writes (arguments `plan: [{step, status}]`) also becomes
+//!   a `todo/write`; a web search is a call with its result at once (Codex
+//!   keeps no results); file changes Codex recorded for a call go in its
+//!   result's `meta.changes`; a freeform tool's output without Codex's
+//!   `Exit code` header, or a patch Codex says failed, is an error.
+//!
+//! Which tool a call is, is the presenters' business (`present/codex.rs`).
 
-use serde_json::Value;
+mod items;
+pub mod output;
+#[cfg(test)]
+mod tests;
 
-use super::{Out, Translate};
-use crate::wire::Origin;
+use std::collections::{HashMap, HashSet};
 
-/// Whether `v` is a line of a Codex rollout (not yet: see the module doc).
-pub fn is_line(_v: &Value) -> bool {
-    false
+use serde_json::{Map, Value, json};
+
+use super::{Agent, Out, Translate, epoch_ms, event, header};
+use items::{
+    id_text, is_context, older_changes, output_text, plan_todos, texts, usage_delta,
+};
+use crate::wire::{Diagnostic, Origin, Record};
+
+/// Line types of the two `{timestamp, type, payload}` generations.
+const ENVELOPES: &[&str] = &[
+    "session_meta",
+    "response_item",
+    "event_msg",
+    "turn_context",
+    "compacted",
+    "world_state",
+    "token_usage_record",
+];
+
+/// Response item types of the oldest generation's bare lines.
+const BARE_ITEMS: &[&str] = &[
+    "message",
+    "reasoning",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "local_shell_call",
+    "web_search_call",
+];
+
+/// Whether `v` is a line of a Codex rollout, from its shape alone.
+pub fn is_line(v: &Value) -> bool {
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    if o.contains_key("seq") {
+        return false;
+    }
+    let ty = o.get("type").and_then(Value::as_str);
+    if o.get("timestamp").is_some_and(Value::is_string) && o.get("payload").is_some() {
+        // Codex's line types are snake_case words (DSH's have `/` or `-`).
+        return ty.is_some_and(|t| {
+            ENVELOPES.contains(&t)
+                || !t.is_empty() && t.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        }) && !o.contains_key("rpcId");
+    }
+    if o.get("record_type").and_then(Value::as_str) == Some("state") {
+        return true;
+    }
+    // The oldest first line: the session's meta, bare.
+    if ty.is_none()
+        && o.get("id").is_some_and(Value::is_string)
+        && o.get("timestamp").is_some_and(Value::is_string)
+        && (o.contains_key("instructions") || o.contains_key("git"))
+    {
+        return true;
+    }
+    ty.is_some_and(|t| BARE_ITEMS.contains(&t))
+        && (o.contains_key("call_id") || o.contains_key("role") || o.contains_key("summary"))
 }
 
-/// Reads a Codex rollout's lines (a placeholder: reads nothing).
+/// A command whose result is kept back until the process it started exits.
+#[derive(Debug)]
+struct Held {
+    call_id: String,
+    /// Its first output, then each poll's.
+    parts: Vec<String>,
+    turn: u64,
+    step: u64,
+    origin: Origin,
+}
+
+/// Reads one rollout's lines, in order, into records.
 #[derive(Debug, Default)]
-pub struct Reader {}
+pub struct Reader {
+    /// The session id (from the meta line).
+    session: Option<String>,
+    /// Header fields not yet given.
+    fields: Map<String, Value>,
+    header_sent: bool,
+    /// Whether a `turn_context` (which names the model) was read.
+    context_seen: bool,
+    /// Events read before the header could be given (a turn's start comes
+    /// before the turn context naming the model).
+    early: Out,
+    seq: u64,
+    /// The latest time seen (epoch ms), so times never go back.
+    time: i64,
+    /// The current turn (0 before the first).
+    turn: u64,
+    turn_open: bool,
+    /// Whether the log marks turns (`task_started`); else user prompts do.
+    marked_turns: bool,
+    step: u64,
+    /// The turn's token usage as Codex last reported it
+    /// (`token_usage_record.turn_token_usage`).
+    usage: Option<Value>,
+    /// The session's token usage so far (`token_count`), and where it
+    /// stood when the turn started: their difference is the turn's usage
+    /// in logs without usage records.
+    total: Option<Value>,
+    total_at_start: Option<Value>,
+    /// Running process (session id) → the command that started it.
+    running: HashMap<String, String>,
+    /// Held results, by the command's call id.
+    held: HashMap<String, Held>,
+    /// A poll's call id → the command it polls.
+    polls: HashMap<String, String>,
+    /// Freeform (custom) tool calls, by call id.
+    freeform: HashSet<String>,
+    /// File changes Codex recorded per call.
+    changes: HashMap<String, Value>,
+    /// How Codex classified each command (`parsed_cmd`), by call id.
+    parsed: HashMap<String, Value>,
+    /// Calls Codex said failed (`patch_apply_end` without success).
+    failed: HashSet<String>,
+}
 
 impl Translate for Reader {
-    fn line(&mut self, _v: &Value, _origin: Origin, _out: &mut Out) {}
+    fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
+        if let Some(t) = v
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .and_then(epoch_ms)
+        {
+            self.time = self.time.max(t);
+        }
+        let ty = v.get("type").and_then(Value::as_str);
+        let payload = v.get("payload");
+        match (ty, payload) {
+            (Some("session_meta"), Some(p)) => match p.as_object() {
+                Some(meta) => self.meta(meta),
+                None => self.malformed(v, "session_meta without an object payload", origin, out),
+            },
+            (Some("turn_context"), Some(p)) => {
+                self.turn_context(p);
+                if !self.early.is_empty() {
+                    self.send_header(origin, out);
+                }
+            }
+            (Some("event_msg"), Some(p)) => self.event_msg(v, p, origin, out),
+            (Some("response_item"), Some(p)) => self.item(v, p, origin, out),
+            (Some("token_usage_record"), Some(p)) => {
+                if let Some(u) = p.get("turn_token_usage").filter(|u| u.is_object()) {
+                    self.usage = Some(u.clone());
+                }
+            }
+            (Some("compacted"), Some(p)) => {
+                let summary = p.get("message").and_then(Value::as_str).unwrap_or_default();
+                self.emit("compaction/summary", json!({"summary": summary}), origin, out);
+            }
+            (Some(t), Some(_)) if ENVELOPES.contains(&t) => {}
+            (Some(t), None) if ENVELOPES.contains(&t) && v.get("timestamp").is_some() => {
+                self.malformed(v, &format!("{t} line without a payload"), origin, out);
+            }
+            _ if v.get("record_type").is_some() => {}
+            (None, _) if v.get("id").is_some() && v.get("timestamp").is_some() => {
+                if let Some(meta) = v.as_object() {
+                    self.meta(meta);
+                }
+            }
+            (Some(_), None) => self.item(v, v, origin, out),
+            _ => {}
+        }
+    }
 
-    fn finish(&mut self, _out: &mut Out) {}
+    fn finish(&mut self, out: &mut Out) {
+        self.release_all(out);
+        self.send_header(Origin::default(), out);
+    }
+}
+
+impl Reader {
+    fn meta(&mut self, meta: &Map<String, Value>) {
+        if self.header_sent || self.session.is_some() {
+            return;
+        }
+        let id = meta.get("id").and_then(Value::as_str).map(str::to_string);
+        self.session.clone_from(&id);
+        let mut put = |key: &str, value: Option<&Value>| {
+            if let Some(v) = value.filter(|v| v.is_string()) {
+                self.fields.insert(key.into(), v.clone());
+            }
+        };
+        put("id", meta.get("id"));
+        put("cwd", meta.get("cwd"));
+        put("version", meta.get("cli_version"));
+        put("originator", meta.get("originator"));
+        put("modelProvider", meta.get("model_provider"));
+        put("started", meta.get("timestamp"));
+        put("model", meta.get("model"));
+        let git = meta.get("git");
+        put("gitBranch", git.and_then(|g| g.get("branch")));
+        put("gitCommit", git.and_then(|g| g.get("commit_hash")));
+    }
+
+    fn turn_context(&mut self, p: &Value) {
+        self.context_seen = true;
+        for (from, to) in [("model", "model"), ("cwd", "cwd")] {
+            if let Some(v) = p.get(from).filter(|v| v.is_string())
+                && !self.header_sent
+            {
+                self.fields.entry(to).or_insert_with(|| v.clone());
+            }
+        }
+    }
+
+    /// The header, once, before the first event.
+    fn send_header(&mut self, origin: Origin, out: &mut Out) {
+        if self.header_sent {
+            return;
+        }
+        self.header_sent = true;
+        let fields = std::mem::take(&mut self.fields);
+        out.push((self.session.clone(), header(Agent::Codex, fields, origin)));
+        out.append(&mut self.early);
+    }
+
+    /// A session event, next in seq.
+    fn emit(&mut self, kind: &str, data: Value, origin: Origin, out: &mut Out) {
+        let wait = !self.header_sent && !self.context_seen && kind == "turn/start";
+        if !wait {
+            self.send_header(origin, out);
+        }
+        self.seq += 1;
+        if let Some(r) = event(kind, self.seq, self.time, data, origin) {
+            let to = if wait { &mut self.early } else { out };
+            to.push((self.session.clone(), r));
+        }
+    }
+
+    fn malformed(&mut self, v: &Value, reason: &str, origin: Origin, out: &mut Out) {
+        self.send_header(origin, out);
+        let d = Diagnostic::new(origin, format!("codex rollout: {reason}"), v.to_string());
+        out.push((self.session.clone(), Record::Diagnostic(d)));
+    }
+
+    fn start_turn(&mut self, origin: Origin, out: &mut Out) {
+        if self.turn_open {
+            self.end_turn("completed", origin, out);
+        }
+        self.turn += 1;
+        self.turn_open = true;
+        self.usage = None;
+        self.total_at_start.clone_from(&self.total);
+        self.emit("turn/start", json!({"turn": self.turn}), origin, out);
+    }
+
+    fn end_turn(&mut self, kind: &str, origin: Origin, out: &mut Out) {
+        if !self.turn_open {
+            return;
+        }
+        self.release_all(out);
+        self.turn_open = false;
+        let mut data = json!({"turn": self.turn, "reason": {"kind": kind}});
+        let usage = self.usage.take().or_else(|| {
+            let total = self.total.as_ref()?;
+            Some(usage_delta(total, self.total_at_start.as_ref()))
+        });
+        if let (Some(u), Some(d)) = (usage, data.as_object_mut()) {
+            d.insert("usage".into(), u);
+        }
+        self.emit("turn/end", data, origin, out);
+    }
+
+    /// The turn an item belongs to, opening one when the log marks none.
+    fn turn_for_item(&mut self, origin: Origin, out: &mut Out) -> u64 {
+        if !self.turn_open && !self.marked_turns {
+            self.start_turn(origin, out);
+        }
+        self.turn
+    }
+
+    fn event_msg(&mut self, v: &Value, p: &Value, origin: Origin, out: &mut Out) {
+        let call_id = || p.get("call_id").and_then(Value::as_str).map(str::to_string);
+        match p.get("type").and_then(Value::as_str) {
+            Some("task_started") => {
+                self.marked_turns = true;
+                self.start_turn(origin, out);
+            }
+            Some("task_complete") => self.end_turn("completed", origin, out),
+            Some("turn_aborted") => self.end_turn("aborted", origin, out),
+            Some("token_count") => {
+                if let Some(u) = p.get("info").and_then(|i| i.get("total_token_usage")) {
+                    self.total = Some(u.clone());
+                }
+            }
+            Some("item_completed") => {
+                let item = p.get("item");
+                let field = |k: &str| item.and_then(|i| i.get(k));
+                let Some(id) = field("id").and_then(Value::as_str) else {
+                    return;
+                };
+                match field("type").and_then(Value::as_str) {
+                    Some("FileChange") => {
+                        if let Some(changes) = field("changes") {
+                            self.changes.insert(id.to_string(), changes.clone());
+                        }
+                    }
+                    Some("CommandExecution") => {
+                        if let Some(parsed) = field("parsed_cmd") {
+                            self.parsed.insert(id.to_string(), parsed.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Some("exec_command_begin") => {
+                if let (Some(id), Some(parsed)) = (call_id(), p.get("parsed_cmd")) {
+                    self.parsed.insert(id, parsed.clone());
+                }
+            }
+            Some("patch_apply_begin") => {
+                if let (Some(id), Some(changes)) = (call_id(), p.get("changes")) {
+                    self.changes.insert(id, older_changes(changes));
+                }
+            }
+            Some("patch_apply_end") => {
+                if p.get("success") == Some(&Value::Bool(false))
+                    && let Some(id) = call_id()
+                {
+                    self.failed.insert(id);
+                }
+            }
+            Some(_) => {}
+            None => self.malformed(v, "event_msg without a type", origin, out),
+        }
+    }
+
+    /// A response item (`p`) of line `v`.
+    fn item(&mut self, v: &Value, p: &Value, origin: Origin, out: &mut Out) {
+        let Some(ty) = p.get("type").and_then(Value::as_str) else {
+            return self.malformed(v, "response item without a type", origin, out);
+        };
+        match ty {
+            "message" => self.message(p, origin, out),
+            "reasoning" => {
+                let text = texts(p.get("summary"));
+                if !text.is_empty() {
+                    let turn = self.turn_for_item(origin, out);
+                    self.step += 1;
+                    let content = json!([{"type": "reasoning", "text": text}]);
+                    let data = json!({"turn": turn, "step": self.step, "message": {"content": content}});
+                    self.emit("assistant/message", data, origin, out);
+                }
+            }
+            "function_call" | "custom_tool_call" | "local_shell_call" | "web_search_call" => {
+                self.call(v, p, ty, origin, out);
+            }
+            "function_call_output" | "custom_tool_call_output" => self.output(v, p, origin, out),
+            _ => {}
+        }
+    }
+
+    fn message(&mut self, p: &Value, origin: Origin, out: &mut Out) {
+        let text = texts(p.get("content"));
+        match p.get("role").and_then(Value::as_str) {
+            Some("user") if !text.is_empty() && !is_context(&text) => {
+                if !self.marked_turns {
+                    self.start_turn(origin, out);
+                }
+                let turn = self.turn;
+                let data = json!({"turn": turn, "content": [{"type": "text", "text": text}]});
+                self.emit("user/message", data, origin, out);
+            }
+            Some("assistant") if !text.is_empty() => {
+                let turn = self.turn_for_item(origin, out);
+                self.step += 1;
+                let content = json!([{"type": "text", "text": text}]);
+                let data = json!({"turn": turn, "step": self.step, "message": {"content": content}});
+                self.emit("assistant/message", data, origin, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// A call: `function_call` / `custom_tool_call` / `local_shell_call` /
+    /// `web_search_call`.
+    fn call(&mut self, v: &Value, p: &Value, ty: &str, origin: Origin, out: &mut Out) {
+        let id = p
+            .get("call_id")
+            .or_else(|| p.get("id"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            // Older hosted searches have no id: one of their own.
+            .or_else(|| (ty == "web_search_call").then(|| format!("web_search_{}", self.seq + 1)));
+        let (name, arguments) = match ty {
+            "custom_tool_call" => (
+                p.get("name").and_then(Value::as_str),
+                p.get("input")
+                    .and_then(Value::as_str)
+                    .map(|i| json!({"input": i}).to_string()),
+            ),
+            "local_shell_call" => (
+                Some("local_shell"),
+                p.get("action").map(Value::to_string),
+            ),
+            "web_search_call" => (Some(ty), Some(p.get("action").map_or_else(
+                || "{}".to_string(),
+                Value::to_string,
+            ))),
+            _ => (
+                p.get("name").and_then(Value::as_str),
+                match p.get("arguments") {
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(other) => Some(other.to_string()),
+                    None => None,
+                },
+            ),
+        };
+        let (Some(id), Some(name), Some(arguments)) = (id, name, arguments) else {
+            return self.malformed(v, &format!("{ty} without its id, name or arguments"), origin, out);
+        };
+        let args: Option<Value> = serde_json::from_str(&arguments).ok();
+        // A poll of a running command: no card of its own.
+        if let Some(session) = args.as_ref().and_then(|a| a.get("session_id")).map(id_text)
+            && let Some(command) = self.running.get(&session)
+        {
+            self.polls.insert(id, command.clone());
+            return;
+        }
+        let turn = self.turn_for_item(origin, out);
+        self.step += 1;
+        if ty == "custom_tool_call" {
+            self.freeform.insert(id.clone());
+        }
+        let data = json!({"turn": turn, "step": self.step, "callId": id, "name": name, "arguments": arguments});
+        self.emit("tool/call", data, origin, out);
+        if let Some(todos) = args.as_ref().and_then(plan_todos) {
+            self.emit("todo/write", json!({"todos": todos}), origin, out);
+        }
+        if ty == "web_search_call" {
+            let status = p.get("status").cloned().unwrap_or(Value::Null);
+            let meta = json!({"status": status});
+            self.result(&id, turn, String::new(), false, Some(meta), origin, out);
+        }
+    }
+
+    fn output(&mut self, v: &Value, p: &Value, origin: Origin, out: &mut Out) {
+        let Some(id) = p.get("call_id").and_then(Value::as_str).map(str::to_string) else {
+            return self.malformed(v, "call output without a call_id", origin, out);
+        };
+        let (text, success) = output_text(p.get("output"));
+        // A poll's output goes to the command it polls.
+        if let Some(command) = self.polls.remove(&id) {
+            let done = output::parse(&text).running.is_none();
+            if let Some(held) = self.held.get_mut(&command) {
+                held.parts.push(text);
+                if done {
+                    self.running.retain(|_, c| *c != command);
+                    self.release(&command, out);
+                }
+            }
+            return;
+        }
+        let parsed = output::parse(&text);
+        if let Some(session) = parsed.running.clone() {
+            self.running.insert(session, id.clone());
+            self.held.insert(
+                id.clone(),
+                Held {
+                    call_id: id,
+                    parts: vec![text],
+                    turn: self.turn,
+                    step: self.step,
+                    origin,
+                },
+            );
+            return;
+        }
+        let freeform_failed = self.freeform.remove(&id) && !parsed.framed;
+        let is_error = success == Some(false) || self.failed.remove(&id) || freeform_failed;
+        let mut meta = Map::new();
+        if let Some(c) = self.changes.remove(&id) {
+            meta.insert("changes".into(), c);
+        }
+        if let Some(c) = self.parsed.remove(&id) {
+            meta.insert("parsedCmd".into(), c);
+        }
+        let meta = (!meta.is_empty()).then_some(Value::Object(meta));
+        let turn = self.turn;
+        self.result(&id, turn, text, is_error, meta, origin, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn result(
+        &mut self,
+        id: &str,
+        turn: u64,
+        text: String,
+        is_error: bool,
+        meta: Option<Value>,
+        origin: Origin,
+        out: &mut Out,
+    ) {
+        let part = json!({
+            "type": "tool-result",
+            "toolCallId": id,
+            "content": [{"type": "text", "text": text}],
+            "isError": is_error,
+        });
+        let mut data = json!({"turn": turn, "step": self.step, "message": {"content": [part]}});
+        if let (Some(m), Some(d)) = (meta, data.as_object_mut()) {
+            d.insert("meta".into(), m);
+        }
+        self.emit("tool/result", data, origin, out);
+    }
+
+    /// Give a held command's result (its parts merged).
+    fn release(&mut self, call_id: &str, out: &mut Out) {
+        let Some(held) = self.held.remove(call_id) else {
+            return;
+        };
+        self.parsed.remove(call_id);
+        let text = if held.parts.len() == 1 {
+            held.parts.concat()
+        } else {
+            output::merged(&held.parts)
+        };
+        let step = std::mem::replace(&mut self.step, held.step);
+        self.result(&held.call_id, held.turn, text, false, None, held.origin, out);
+        self.step = step;
+    }
+
+    fn release_all(&mut self, out: &mut Out) {
+        let mut ids: Vec<String> = self.held.keys().cloned().collect();
+        ids.sort();
+        for id in ids {
+            self.release(&id, out);
+        }
+        self.running.clear();
+        self.polls.clear();
+    }
 }

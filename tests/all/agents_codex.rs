@@ -1,0 +1,106 @@
+//! Codex rollouts through the whole of deck: the real rollout of Codex
+//! 0.169 (`tests/fixtures/agents/codex/tour.rollout.jsonl`) and the two
+//! older generations are detected by content, read and drawn by `deck
+//! inspect` and `deck render` (the reader and the presenters have their own
+//! tests beside them, in `src/source/agents/codex/` and `src/present/codex/`).
+
+use serde_json::Value;
+
+use crate::common::deck_ok;
+
+fn fixture(name: &str) -> String {
+    format!(
+        "{}/tests/fixtures/agents/codex/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// `deck inspect` lines, in order.
+fn inspect(path: &str) -> Vec<Value> {
+    deck_ok(&["inspect", path])
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("inspect line is JSON"))
+        .collect()
+}
+
+#[test]
+fn every_call_of_the_real_rollout_has_its_card() {
+    let calls = inspect(&fixture("tour.rollout.jsonl"));
+    let tag = |v: &Value| {
+        v["resultView"]["card"]
+            .as_str()
+            .or(v["callView"]["card"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let got: Vec<(String, String, String)> = calls
+        .iter()
+        .map(|v| {
+            (
+                v["tool"].as_str().unwrap_or_default().to_string(),
+                tag(v),
+                v["status"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    // The capture's README: 22 calls, the one `write_stdin` poll folded
+    // into the command it polls; plans are drawn as their checklist.
+    assert_eq!(got.len(), 21, "{got:#?}");
+    for (tool, card, _) in &got {
+        let want = match tool.as_str() {
+            "exec_command" => &["terminal", "read", "search"][..],
+            "apply_patch" => &["diff", "generic"][..],
+            "update_plan" => &["generic"][..],
+            "web_search_call" => &["web"][..],
+            other => panic!("unexpected tool {other}"),
+        };
+        assert!(want.contains(&card.as_str()), "{tool} drawn as {card}");
+    }
+    // The failed patch is an error card; a failing command is `failed`.
+    assert!(
+        got.iter().any(|g| g.0 == "apply_patch" && g.2 == "error"),
+        "{got:#?}"
+    );
+    assert!(
+        got.iter().any(|g| g.0 == "exec_command" && g.2 == "failed"),
+        "{got:#?}"
+    );
+    for v in &calls {
+        assert!(
+            v["callId"].as_str().is_some_and(|id| id.contains('_')),
+            "{v}"
+        );
+        assert_eq!(v["viewSource"], "presenter:codex", "{v}");
+    }
+}
+
+#[test]
+fn a_rollout_renders_as_a_session_of_cards() {
+    let text = deck_ok(&["render", &fixture("tour.rollout.jsonl"), "--width", "100"]);
+    for want in [
+        "── turn 1 ─",
+        "› Give me a quick tour of this repo",
+        "✓ $ ls -la",
+        "✓ ☑ Plan",
+        "≡ cat README.md",
+        "✗ $ python3 src/stats.py",
+        "± Patch: update src/stats.py",
+        "-     return sum(values) / (len(values) + 1)",
+    ] {
+        assert!(text.contains(want), "{want:?} in\n{text}");
+    }
+}
+
+#[test]
+fn older_generations_are_read_too() {
+    for name in ["gen1.rollout.jsonl", "gen2.rollout.jsonl"] {
+        let calls = inspect(&fixture(name));
+        assert!(!calls.is_empty(), "{name}");
+        assert!(
+            calls.iter().all(|v| v["viewSource"] == "presenter:codex"),
+            "{name}"
+        );
+        let text = deck_ok(&["render", &fixture(name), "--width", "80"]);
+        assert!(text.contains("$ ") || text.contains("± "), "{name}: {text}");
+    }
+}
