@@ -122,7 +122,34 @@ fn sigterm_and_duration_stop_the_recorder_cleanly() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // Its messages as they come: the file can hold every event a moment
+    // before the recorder says it is live.
+    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let said = said.clone();
+        let mut pipe = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut pipe, &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                said.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
     wait_file(&file, &mut child, |s| s.len() == 359);
+    let start = Instant::now();
+    while !said.lock().unwrap().contains("● live") {
+        assert!(
+            start.elapsed() < LIMIT,
+            "never live: {}",
+            said.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let pid = child.id().to_string();
     assert!(
         Command::new("kill")
@@ -131,11 +158,11 @@ fn sigterm_and_duration_stop_the_recorder_cleanly() {
             .unwrap()
             .success()
     );
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let err = common::stderr(&out);
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    assert!(status.success());
+    let err = said.lock().unwrap().clone();
     assert!(err.contains("stopped: SIGTERM"), "{err}");
-    assert!(err.contains("● live"), "{err}");
 
     let file2 = dir.path().join("rec2.jsonl");
     let out = deck_cmd()
