@@ -119,9 +119,17 @@ pub enum Command {
         #[command(flatten)]
         tui: TuiArgs,
     },
-    /// Show a frame log or plain session.jsonl as it grows (like `tail -f`).
+    /// Show a session log as it grows (like `tail -f`): a DSH frame log or
+    /// session.jsonl, a Claude Code session, a Codex rollout.
     Follow {
-        path: std::path::PathBuf,
+        /// The file (or `--latest AGENT`).
+        #[arg(required_unless_present = "latest")]
+        path: Option<std::path::PathBuf>,
+        /// The newest session of `claude` or `codex` for the current
+        /// directory (where the agent keeps its sessions: `$CLAUDE_CONFIG_DIR`
+        /// or `~/.claude`, `$CODEX_HOME` or `~/.codex`).
+        #[arg(long, value_enum, conflicts_with = "path")]
+        latest: Option<LatestAgent>,
         #[arg(long)]
         session: Option<String>,
         #[command(flatten)]
@@ -281,4 +289,11 @@ fn theme_help(interactive: bool) -> String {
         "Theme: {auto}{}, a user theme (a .toml in the config folder's themes/), or a .toml path",
         names.join(", ")
     )
+}
+
+/// An agent whose newest session `deck follow --latest` opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LatestAgent {
+    Claude,
+    Codex,
 }

@@ -50,7 +50,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             session,
             tui,
         } => listen::run(&endpoint, session, tui)?,
-        Command::Follow { path, session, tui } => follow::run(path, session, tui)?,
+        Command::Follow {
+            path,
+            latest,
+            session,
+            tui,
+        } => follow::run(follow::target(path, latest)?, session, tui)?,
         Command::Connect {
             url,
             session,

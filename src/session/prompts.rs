@@ -154,10 +154,14 @@ pub fn parse_answers(text: &str) -> Vec<Answer> {
     };
     let list = match v.get("answers") {
         Some(Value::Array(list)) => list.clone(),
-        // `{"q1": "Yes"}` / `{"q1": ["A", "B"]}`: the same, keyed by question id.
+        // `{"q1": "Yes"}` / `{"q1": ["A", "B"]}`: the same, keyed by question
+        // id; Codex's `request_user_input` nests them: `{"q1": {"answers": […]}}`.
         Some(Value::Object(map)) => map
             .iter()
-            .map(|(id, sel)| serde_json::json!({"id": id, "selected": sel}))
+            .map(|(id, sel)| {
+                let sel = sel.get("answers").unwrap_or(sel);
+                serde_json::json!({"id": id, "selected": sel})
+            })
             .collect(),
         _ => return Vec::new(),
     };
@@ -372,6 +376,11 @@ mod tests {
         let m = parse_answers(r#"{"answers":{"q1":"No","q2":["A","B"]}}"#);
         assert_eq!(m[0].selected, vec!["No"]);
         assert_eq!(m[1].selected, vec!["A", "B"]);
+        let c = parse_answers(r#"{"answers":{"scope":{"answers":["Only src/"]}}}"#);
+        assert_eq!(
+            (c[0].id.as_str(), c[0].selected.clone()),
+            ("scope", vec!["Only src/".to_string()])
+        );
         let t = parse_answers(r#"{"answers":[{"id":"q","text":"typed"}]}"#);
         assert_eq!(t[0].text.as_deref(), Some("typed"));
     }

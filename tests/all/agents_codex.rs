@@ -104,3 +104,39 @@ fn older_generations_are_read_too() {
         assert!(text.contains("$ ") || text.contains("± "), "{name}: {text}");
     }
 }
+
+#[test]
+fn follow_latest_finds_the_agents_newest_session_here_or_says_where_it_looked() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let run = |agent: &str| {
+        crate::common::deck_cmd()
+            .args(["follow", "--latest", agent])
+            .current_dir(work.path())
+            .env("CLAUDE_CONFIG_DIR", home.path().join("claude"))
+            .env("CODEX_HOME", home.path().join("codex"))
+            .output()
+            .unwrap()
+    };
+    // Nothing there: the error names the directory and where deck looked.
+    let out = run("claude");
+    assert!(!out.status.success());
+    let err = crate::common::stderr(&out);
+    assert!(err.contains("no Claude Code session for"), "{err}");
+    assert!(err.contains("claude/projects/"), "{err}");
+    let err = crate::common::stderr(&run("codex"));
+    assert!(err.contains("no Codex session for"), "{err}");
+    // A session of this directory: found, and then deck wants a terminal
+    // (the tests have none), which it says.
+    let cwd = std::fs::canonicalize(work.path()).unwrap();
+    let project: String = cwd
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let dir = home.path().join("claude/projects").join(project);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("s.jsonl"), "").unwrap();
+    let err = crate::common::stderr(&run("claude"));
+    assert!(err.contains("needs a terminal"), "{err}");
+}

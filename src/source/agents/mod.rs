@@ -10,6 +10,7 @@ use crate::wire::{Frame, Origin, Record};
 
 pub mod claude;
 pub mod codex;
+pub mod find;
 
 /// An agent whose session files deck reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
