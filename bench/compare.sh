@@ -5,7 +5,7 @@
 #   bench/compare.sh                 # everything (installs missing tools)
 #   RUNS=10 bench/compare.sh         # more hyperfine runs (default 5)
 #   BENCH_DIR=/tmp/b bench/compare.sh
-#   ONLY="read diff" bench/compare.sh   # a subset: read diff load rss first frames pager ingest
+#   ONLY="read diff" bench/compare.sh   # a subset: read diff load agents rss first frames pager ingest
 #
 # Prints one line per target to stdout (and to $BENCH_DIR/results.txt):
 #   <target>: deck X s vs ref Y s = ratio R (goal ≤ G) PASS|FAIL
@@ -23,7 +23,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 OUT=${BENCH_DIR:-$HERE/out}
 RUNS=${RUNS:-5}
 FRAME_RUNS=${FRAME_RUNS:-3}
-ONLY=${ONLY:-read diff load rss first frames pager ingest}
+ONLY=${ONLY:-read diff load agents rss first frames pager ingest}
 WIDTH=${WIDTH:-100}
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -89,7 +89,11 @@ fi
 if want diff; then
   gen diff gen_diff.py --bytes 5000000 --patch "$OUT/diff.patch" -o "$OUT/diff.jsonl"
 fi
-if want load || want rss || want first; then
+if want agents; then
+  # A Claude Code session of about the size of the DSH frame log below.
+  gen claude gen_claude.py --mb 100 --output-lines 60 -o "$OUT/claude.jsonl"
+fi
+if want load || want rss || want first || want agents; then
   # ≈ 100 MB, ≈ 200k frames: 13k cards (a third of them terminal cards with
   # 60 output lines) and assistant texts streamed as 30 chunks each.
   gen session gen_session.py --cards 13000 --output-lines 60 --chunks 30 -o "$OUT/session.jsonl"
@@ -201,6 +205,20 @@ for l in open(sys.argv[1],\"rb\"): json.loads(l)' '$OUT/session.jsonl'"
     "$(median "$OUT/load.json" 0)" "$(median "$OUT/load.json" 1)" 1.0 s
   verdict "load 100 MB (deck inspect vs jq -c .)" \
     "$(median "$OUT/load.json" 0)" "$(median "$OUT/load.json" 2)" 0.2 s
+fi
+
+if want agents; then
+  # Another agent's log costs no more to load than a DSH frame log of the
+  # same size: per byte, deck inspect of each.
+  n=$("$DECK" inspect "$OUT/claude.jsonl" | wc -l)
+  log "  deck inspect (Claude Code): $n tool calls"
+  [ "$n" -gt 0 ] || die "deck inspect listed no tool calls of the Claude Code session"
+  hf agents "'$DECK' inspect '$OUT/claude.jsonl' > /dev/null" "'$DECK' inspect '$OUT/session.jsonl' > /dev/null"
+  c_mb=$(python3 -c 'import os,sys; print(os.path.getsize(sys.argv[1]) / 1e6)' "$OUT/claude.jsonl")
+  d_mb=$(python3 -c 'import os,sys; print(os.path.getsize(sys.argv[1]) / 1e6)' "$OUT/session.jsonl")
+  c_s=$(python3 -c "print($(median "$OUT/agents.json" 0) / $c_mb)")
+  d_s=$(python3 -c "print($(median "$OUT/agents.json" 1) / $d_mb)")
+  verdict "load a Claude Code session (deck inspect, s per MB vs a DSH frame log's)" "$c_s" "$d_s" 1.0 s
 fi
 
 if want rss; then
