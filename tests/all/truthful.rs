@@ -229,6 +229,18 @@ fn call_frames(
     view: serde_json::Value,
     ok: bool,
 ) -> Vec<deck::wire::Record> {
+    call_result_frames(seq, id, tool, view, None, ok)
+}
+
+/// [`call_frames`], with `result` as the result's view when given.
+fn call_result_frames(
+    seq: u64,
+    id: &str,
+    tool: &str,
+    view: serde_json::Value,
+    result: Option<serde_json::Value>,
+    ok: bool,
+) -> Vec<deck::wire::Record> {
     use crate::common::build::{call_data, event, frame, in_turn, rec, result_data, text};
     vec![
         rec(frame(
@@ -251,7 +263,7 @@ fn call_frames(
                     !ok,
                 )),
             ),
-            None,
+            result.map(|r| ("result", r)),
         )),
     ]
 }
@@ -560,7 +572,6 @@ fn with_wrap_off_the_pager_wraps_nothing() {
 
 #[test]
 fn a_whole_file_write_places_the_edits_after_it() {
-    use crate::common::build::{call_data, event, frame, in_turn, rec, result_data, text};
     // An existing file, never read, overwritten whole: the result draws
     // the changed hunk only (unplaced), but the file is now known.
     let content = "one\ntwo\nthree\nfour\nfive\n";
@@ -568,26 +579,7 @@ fn a_whole_file_write_places_the_edits_after_it() {
         "diffs": [{"path": "a.txt", "oldText": null, "newText": content}]});
     let result = json!({"card": "diff", "title": "Write a.txt",
         "diffs": [{"path": "a.txt", "oldText": "2\n", "newText": "two\n"}]});
-    let mut records = vec![
-        rec(frame(
-            event(
-                "tool/call",
-                1,
-                1_001,
-                in_turn(call_data("w", "write", "{}")),
-            ),
-            Some(("call", call)),
-        )),
-        rec(frame(
-            event(
-                "tool/result",
-                2,
-                1_002,
-                in_turn(result_data("w", json!([text("ok")]), false)),
-            ),
-            Some(("result", result)),
-        )),
-    ];
+    let mut records = call_result_frames(1, "w", "write", call, Some(result), true);
     records.extend(call_frames(
         3,
         "e",
