@@ -294,17 +294,20 @@ mod tests {
         assert!(find_in("abc", "").is_empty());
     }
 
+    /// The highlighted pieces of `line` when `query` is searched.
+    fn hits(line: &Line, query: &str) -> Vec<String> {
+        highlight(line, query, Style::default().bg(Color::Yellow))
+            .spans
+            .into_iter()
+            .filter(|s| s.style.bg.is_some())
+            .map(|s| s.text)
+            .collect()
+    }
+
     #[test]
     fn a_hit_inside_a_cluster_marks_the_whole_cluster() {
         let l = Line::plain("cafe\u{301} 👍🏽 ok");
-        let hl = highlight(&l, "e", Style::default().bg(Color::Yellow));
-        let hits: Vec<&str> = hl
-            .spans
-            .iter()
-            .filter(|s| s.style.bg.is_some())
-            .map(|s| s.text.as_str())
-            .collect();
-        assert_eq!(hits, vec!["e\u{301}"]);
+        assert_eq!(hits(&l, "e"), vec!["e\u{301}"]);
         let hl = highlight(&l, "👍", Style::default().bg(Color::Yellow));
         assert!(hl.spans.iter().any(|s| s.text == "👍🏽"), "{hl:?}");
         assert_eq!(hl.text(), l.text());
@@ -315,12 +318,6 @@ mod tests {
         let l = Line::from_spans(vec![Span::plain("hello wo"), Span::plain("rld")]);
         let hl = highlight(&l, "world", Style::default().bg(Color::Yellow));
         assert_eq!(hl.text(), "hello world");
-        let hits: Vec<&str> = hl
-            .spans
-            .iter()
-            .filter(|s| s.style.bg.is_some())
-            .map(|s| s.text.as_str())
-            .collect();
-        assert_eq!(hits, vec!["wo", "rld"]);
+        assert_eq!(hits(&l, "world"), vec!["wo", "rld"]);
     }
 }

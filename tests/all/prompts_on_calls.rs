@@ -414,14 +414,7 @@ fn inspect_and_search_still_find_the_calls() {
     );
     let t = common::fold(&path);
     let mut list = deck::view::list::TranscriptList::new();
-    let opts = deck::view::list::ListOptions {
-        width: 100,
-        density: Density::Preview,
-        show_reasoning: true,
-        hide_tools: false,
-        now_ms: None,
-        tick: 0,
-    };
+    let opts = deck::view::list::ListOptions::new(100, Density::Preview);
     list.sync(&t, &opts);
     let theme = Theme::dark();
     for (query, call) in [

@@ -127,12 +127,9 @@ proptest! {
         let t = common::fold_records(&records);
         let theme = &themes()[theme];
         let opts_at = |width| ListOptions {
-            width,
-            density,
             show_reasoning,
             hide_tools,
-            now_ms: None,
-            tick: 0,
+            ..ListOptions::new(width, density)
         };
         let mut list = TranscriptList::new();
         list.follow = false;

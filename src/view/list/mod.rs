@@ -47,6 +47,20 @@ pub struct ListOptions {
     pub tick: usize,
 }
 
+impl ListOptions {
+    /// `width` columns at `density`: reasoning and tools shown, no clock.
+    pub fn new(width: usize, density: Density) -> ListOptions {
+        ListOptions {
+            width,
+            density,
+            show_reasoning: true,
+            hide_tools: false,
+            now_ms: None,
+            tick: 0,
+        }
+    }
+}
+
 /// Scroll position: the entry at the top and how many of its rows are above the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Anchor {

@@ -12,14 +12,7 @@ fn showcase() -> Transcript {
 
 /// 100 columns, preview, reasoning shown, tools shown.
 fn options() -> ListOptions {
-    ListOptions {
-        width: 100,
-        density: Density::Preview,
-        show_reasoning: true,
-        hide_tools: false,
-        now_ms: None,
-        tick: 0,
-    }
+    ListOptions::new(100, Density::Preview)
 }
 
 fn coloured(lines: &Laid) -> usize {
@@ -106,14 +99,7 @@ fn wait_for_layouts(list: &mut TranscriptList) {
 fn a_heavy_card_shows_a_placeholder_until_its_layout_arrives() {
     let t = heavy();
     let theme = Theme::dark();
-    let opts = ListOptions {
-        width: 80,
-        density: Density::Full,
-        show_reasoning: true,
-        hide_tools: false,
-        now_ms: None,
-        tick: 0,
-    };
+    let opts = ListOptions::new(80, Density::Full);
     let mut list = TranscriptList::new();
     list.sync(&t, &opts);
     let first = list.lines(&t, &theme, &opts, 0);
