@@ -18,6 +18,7 @@ mod items;
 mod linked;
 mod messages;
 mod outline;
+mod prefetch;
 mod presenter;
 mod prompts;
 mod reducer;
@@ -73,6 +74,9 @@ pub struct Transcript {
     state: state::State,
     /// Views for calls and results the host sent none for.
     presenters: SharedPresenters,
+    /// Result views drawn ahead of the fold, by seq ([`prefetch`]); empty
+    /// outside [`Transcript::from_records`].
+    ahead: Arc<std::collections::HashMap<u64, prefetch::Drawn>>,
 }
 
 impl Transcript {
@@ -97,6 +101,7 @@ impl Transcript {
             running: None,
             state: state::State::default(),
             presenters,
+            ahead: Arc::default(),
         }
     }
 
@@ -106,10 +111,18 @@ impl Transcript {
         records: impl IntoIterator<Item = &'a crate::wire::Record>,
         presenters: SharedPresenters,
     ) -> Transcript {
+        let mut ahead = prefetch::Prefetch::new(presenters.clone());
         let mut t = Transcript::new(session_id, presenters);
-        for r in records {
-            t.apply(r);
+        let mut window = Vec::with_capacity(prefetch::WINDOW);
+        let mut records = records.into_iter().peekable();
+        while records.peek().is_some() {
+            window.extend(records.by_ref().take(prefetch::WINDOW));
+            t.ahead = Arc::new(ahead.window(&window));
+            for r in window.drain(..) {
+                t.apply(r);
+            }
         }
+        t.ahead = Arc::default();
         t
     }
 

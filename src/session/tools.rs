@@ -150,7 +150,17 @@ impl Transcript {
         }
         card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
             Some(env) => Some(AttachedView::from_wire(env)),
-            None => presented_result(&*self.presenters, card),
+            None => match self.ahead.get(&ev.seq) {
+                // Drawn ahead from the same inputs: the same view.
+                Some(d)
+                    if d.agent == self.agent
+                        && card.tool.as_deref() == Some(d.tool.as_str())
+                        && card.arguments == *d.arguments =>
+                {
+                    d.view.clone()
+                }
+                _ => presented_result(&*self.presenters, card),
+            },
         }
         .map(|v| v.at(origin));
         card.status = settle_status(card);
@@ -169,14 +179,15 @@ impl Transcript {
 fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<AttachedView> {
     let result = card.result.as_ref()?;
     let tool = card.tool.as_deref()?;
-    let data = result.data();
+    let mut data = result.data();
+    let meta = super::prefetch::take_meta(&mut data);
     presenters
         .result_view(
             tool,
             &card.arguments,
             &super::content_of(&data),
             result.is_error,
-            super::meta_of(&data).as_ref(),
+            meta.as_ref(),
         )
         .map(|v| AttachedView::new(ViewSource::Presenter, v))
 }

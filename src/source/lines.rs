@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use super::agents::Agent;
+use super::agents::{Agent, Foreign, claude};
 use super::chunks;
 use crate::wire::{Diagnostic, Frame, Origin, Record};
 
@@ -40,7 +40,7 @@ pub enum Decoded {
     History { value: Value, origin: Origin },
     /// A line of another agent's session log ([`Agent::of_line`]): its
     /// agent's reader turns it into records.
-    Foreign { value: Value, origin: Origin },
+    Foreign { line: Foreign, origin: Origin },
     /// The line did not decode; the diagnostic holds it whole.
     Bad(Diagnostic),
 }
@@ -82,6 +82,14 @@ pub fn decode_line(raw: &[u8], origin: Origin, truncated: bool) -> (Decoded, Opt
         let records = vec![Record::from_frame(frame, origin)];
         return (Decoded::Records { session, records }, lossy);
     }
+    // A Claude Code line, read here (on the decoder's threads) into what
+    // its reader needs, without a JSON tree.
+    if might_be_claude(&line)
+        && let Some(l) = claude::Line::parse(&line)
+    {
+        let line = Foreign::Claude(Box::new(l));
+        return (Decoded::Foreign { line, origin }, lossy);
+    }
     let value: Value = match serde_json::from_str(&line) {
         Ok(v) => v,
         Err(e) => {
@@ -94,6 +102,15 @@ pub fn decode_line(raw: &[u8], origin: Origin, truncated: bool) -> (Decoded, Opt
         }
     };
     (decode_value(value, &line, origin), lossy)
+}
+
+/// Whether a line can be a Claude Code one (every such line names its
+/// session, message or leaf), judged without parsing it.
+fn might_be_claude(line: &str) -> bool {
+    let b = line.as_bytes();
+    ["\"sessionId\"", "\"uuid\"", "\"leafUuid\"", "\"messageId\""]
+        .iter()
+        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
 }
 
 fn bad(origin: Origin, reason: String, raw: String) -> Decoded {
@@ -166,7 +183,10 @@ pub fn decode_value(value: Value, line: &str, origin: Origin) -> Decoded {
     // Another agent's line (never a DSH one: those were taken above or
     // carry what no agent's line has).
     if Agent::of_line(&value).is_some() {
-        return Decoded::Foreign { value, origin };
+        return Decoded::Foreign {
+            line: Foreign::Value(value),
+            origin,
+        };
     }
     // Taken apart, not copied: lines are the loader's hot path.
     match Frame::from_owned(value) {

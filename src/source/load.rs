@@ -390,16 +390,16 @@ fn load_lines(
                     sessions.push(None, Record::Diagnostic(diag));
                 }
             },
-            Decoded::Foreign { value, origin } => {
+            Decoded::Foreign { line, origin } => {
                 if reader.is_none()
-                    && let Some(agent) = Agent::of_line(&value)
+                    && let Some(agent) = line.agent()
                 {
                     format = Format::of_agent(agent);
                     reader = Some(agent.reader());
                 }
                 if let Some(r) = reader.as_mut() {
                     decoded += 1;
-                    r.line(&value, origin, &mut out);
+                    r.foreign(line, origin, &mut out);
                     push_out(&mut sessions, &mut out);
                 }
             }

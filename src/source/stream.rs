@@ -195,13 +195,13 @@ impl LineStream {
                 }
                 (session.or_else(|| self.current.clone()), records)
             }
-            Decoded::Foreign { value, origin } => {
+            Decoded::Foreign { line, origin } => {
                 if self.agent.is_none() {
-                    self.agent = Agent::of_line(&value).map(Agent::reader);
+                    self.agent = line.agent().map(Agent::reader);
                 }
                 let mut made = Out::new();
                 if let Some(reader) = self.agent.as_mut() {
-                    reader.line(&value, origin, &mut made);
+                    reader.foreign(line, origin, &mut made);
                 }
                 self.route_out(made, origin, out);
                 return Ok(());

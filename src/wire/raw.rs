@@ -31,6 +31,12 @@ impl RawJson {
         RawJson(Arc::from(raw.get()))
     }
 
+    /// Text its writer vouches is one JSON value (assembled from parsed
+    /// pieces); not checked.
+    pub fn from_text(text: String) -> RawJson {
+        RawJson(Arc::from(text))
+    }
+
     /// Serialize a value.
     pub fn from_value(v: &Value) -> RawJson {
         RawJson(Arc::from(v.to_string()))

@@ -21,8 +21,13 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
-use super::{Agent, Out, Translate, epoch_ms, event, header};
+pub use line::Line;
+use line::{Block, Body, Kind, Meta, Tasks};
+
+use super::{Agent, Foreign, Out, Translate, event_json, header};
 use crate::wire::{Diagnostic, Origin, Record};
+
+mod line;
 
 /// Whether `v` is a line of a Claude Code session log: an object typed by
 /// a plain word (no `/`: DSH's kinds have one) that carries what Claude's
@@ -81,49 +86,15 @@ pub struct Reader {
 
 impl Translate for Reader {
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
-        let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
-        if !matches!(kind, "user" | "assistant" | "summary") {
-            return;
+        if let Some(line) = Line::from_value(v) {
+            self.read(line, origin, out);
         }
-        if let Some(id) = v.get("sessionId").and_then(Value::as_str)
-            && self.session.as_deref() != Some(id)
-        {
-            self.switch_session(id);
-        }
-        if kind == "summary" {
-            if let Some(title) = v.get("summary").and_then(Value::as_str) {
-                self.emit(out, origin, "session/title", json!({"title": title}));
-            }
-            return;
-        }
-        let side = v.get("isSidechain").and_then(Value::as_bool).unwrap_or(false);
-        if *self.sidechain.get_or_insert(side) != side {
-            // An old log's subagent lines, interleaved with the main ones.
-            return;
-        }
-        if v.get("isMeta").and_then(Value::as_bool) == Some(true) {
-            return;
-        }
-        self.learn(v);
-        if let Some(ms) = v.get("timestamp").and_then(Value::as_str).and_then(epoch_ms) {
-            self.time = self.time.max(ms);
-        }
-        let Some(message) = v.get("message").filter(|m| m.is_object()) else {
-            self.malformed(out, origin, v, kind, "no message object");
-            return;
-        };
-        let content = message.get("content");
-        match (kind, content) {
-            ("user", Some(Value::String(text))) => self.user_text(out, origin, text),
-            ("user", Some(Value::Array(blocks))) => self.user_blocks(out, origin, v, blocks),
-            ("assistant", Some(Value::Array(blocks))) => {
-                self.assistant(out, origin, message, blocks)
-            }
-            ("assistant", Some(Value::String(text))) => {
-                let blocks = [json!({"type": "text", "text": text})];
-                self.assistant(out, origin, message, &blocks)
-            }
-            _ => self.malformed(out, origin, v, kind, "message without content"),
+    }
+
+    fn foreign(&mut self, line: Foreign, origin: Origin, out: &mut Out) {
+        match line {
+            Foreign::Claude(line) => self.read(*line, origin, out),
+            Foreign::Value(v) => self.line(&v, origin, out),
         }
     }
 
@@ -133,6 +104,56 @@ impl Translate for Reader {
 }
 
 impl Reader {
+    /// One line, read ([`Line::parse`]).
+    fn read(&mut self, line: Line, origin: Origin, out: &mut Out) {
+        if line.kind == Kind::Other {
+            return;
+        }
+        if let Some(id) = line.session_id.as_deref()
+            && self.session.as_deref() != Some(id)
+        {
+            self.switch_session(id);
+        }
+        if line.kind == Kind::Summary {
+            if let Some(title) = line.summary {
+                self.emit(out, origin, "session/title", json!({"title": title}));
+            }
+            return;
+        }
+        if *self.sidechain.get_or_insert(line.sidechain) != line.sidechain {
+            // An old log's subagent lines, interleaved with the main ones.
+            return;
+        }
+        if line.is_meta {
+            return;
+        }
+        self.learn(&line);
+        if let Some(ms) = line.time {
+            self.time = self.time.max(ms);
+        }
+        let kind = if line.kind == Kind::User {
+            "user"
+        } else {
+            "assistant"
+        };
+        match (line.kind, line.body) {
+            (_, Body::NoMessage) => {
+                self.malformed(out, origin, line.raw, kind, "no message object")
+            }
+            (_, Body::NoContent) => {
+                self.malformed(out, origin, line.raw, kind, "message without content")
+            }
+            (Kind::User, Body::Text(text)) => self.user_text(out, origin, &text),
+            (Kind::User, Body::Blocks(blocks)) => {
+                self.user_blocks(out, origin, blocks, line.meta)
+            }
+            (_, Body::Text(text)) => {
+                self.assistant(out, origin, line.message_id, vec![Block::Text(Some(text))])
+            }
+            (_, Body::Blocks(blocks)) => self.assistant(out, origin, line.message_id, blocks),
+        }
+    }
+
     fn switch_session(&mut self, id: &str) {
         if self.session.is_some() {
             // Another session in the same input: its own seqs and turns.
@@ -146,20 +167,14 @@ impl Reader {
     }
 
     /// What a message line says of the session, for the header.
-    fn learn(&mut self, v: &Value) {
-        for key in ["cwd", "version", "gitBranch", "agentId"] {
-            if let Some(s) = v.get(key).and_then(Value::as_str)
-                && !self.fields.contains_key(key)
-            {
-                self.fields.insert(key.into(), Value::from(s));
+    fn learn(&mut self, line: &Line) {
+        for (key, value) in &line.facts {
+            if !self.fields.contains_key(*key) {
+                self.fields.insert((*key).into(), Value::from(value.as_str()));
                 self.header_stale = self.header_sent;
             }
         }
-        let model = v
-            .get("message")
-            .and_then(|m| m.get("model"))
-            .and_then(Value::as_str);
-        if let Some(m) = model.filter(|m| !m.starts_with('<'))
+        if let Some(m) = line.model.as_deref().filter(|m| !m.starts_with('<'))
             && !self.fields.contains_key("model")
         {
             self.fields.insert("model".into(), Value::from(m));
@@ -179,20 +194,28 @@ impl Reader {
     }
 
     fn emit(&mut self, out: &mut Out, origin: Origin, kind: &str, data: Value) {
-        self.header(out);
-        self.seq += 1;
-        if let Some(r) = event(kind, self.seq, self.time, data, origin) {
-            out.push((self.session.clone(), r));
-        }
+        self.emit_json(out, origin, kind, data.to_string());
     }
 
-    fn malformed(&mut self, out: &mut Out, origin: Origin, v: &Value, kind: &str, why: &str) {
+    /// [`Reader::emit`] of data already written as JSON text.
+    fn emit_json(&mut self, out: &mut Out, origin: Origin, kind: &str, data: String) {
+        self.header(out);
+        self.seq += 1;
+        let r = event_json(kind, self.seq, self.time, data, origin);
+        out.push((self.session.clone(), r));
+    }
+
+    fn diagnostic(&mut self, out: &mut Out, origin: Origin, reason: String, raw: Option<String>) {
         let d = Diagnostic {
             origin,
-            reason: format!("Claude Code {kind:?} line: {why}"),
-            raw: v.to_string(),
+            reason,
+            raw: raw.unwrap_or_default(),
         };
         out.push((self.session.clone(), Record::Diagnostic(d)));
+    }
+
+    fn malformed(&mut self, out: &mut Out, origin: Origin, raw: Option<String>, kind: &str, why: &str) {
+        self.diagnostic(out, origin, format!("Claude Code {kind:?} line: {why}"), raw);
     }
 
     fn start_turn(&mut self, out: &mut Out, origin: Origin) {
@@ -231,16 +254,18 @@ impl Reader {
         self.emit(out, origin, "user/message", data);
     }
 
-    fn user_blocks(&mut self, out: &mut Out, origin: Origin, v: &Value, blocks: &[Value]) {
-        let results: Vec<&Value> = blocks
+    fn user_blocks(&mut self, out: &mut Out, origin: Origin, blocks: Vec<Block>, meta: Option<Meta>) {
+        let results = blocks
             .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
-            .collect();
-        if results.is_empty() {
-            let text: Vec<&str> = blocks
-                .iter()
-                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-                .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .filter(|b| matches!(b, Block::ToolResult { .. }))
+            .count();
+        if results == 0 {
+            let text: Vec<String> = blocks
+                .into_iter()
+                .filter_map(|b| match b {
+                    Block::Text(t) => t,
+                    _ => None,
+                })
                 .collect();
             if !text.is_empty() {
                 self.user_text(out, origin, &text.join("\n"));
@@ -248,130 +273,121 @@ impl Reader {
             return;
         }
         // The structured result belongs to the line's one result.
-        let meta = v
-            .get("toolUseResult")
-            .filter(|_| results.len() == 1)
-            .filter(|m| m.is_object());
-        for r in results {
-            self.tool_result(out, origin, r, meta);
-        }
-    }
-
-    fn tool_result(&mut self, out: &mut Out, origin: Origin, block: &Value, meta: Option<&Value>) {
-        let Some(id) = block.get("tool_use_id").and_then(Value::as_str) else {
-            let d = Diagnostic {
-                origin,
-                reason: "Claude Code tool_result without a tool_use_id".into(),
-                raw: block.to_string(),
-            };
-            out.push((self.session.clone(), Record::Diagnostic(d)));
-            return;
-        };
-        if !self.results.insert(id.to_string()) {
-            return;
-        }
-        if !self.turn_open {
-            self.start_turn(out, origin);
-        }
-        let is_error = block.get("is_error").and_then(Value::as_bool) == Some(true);
-        let content = result_content(block.get("content"));
-        let mut data = json!({
-            "turn": self.turn,
-            "step": self.step,
-            "message": {
-                "role": "tool",
-                "source": {"kind": "tool", "callId": id},
-                "content": [{
-                    "type": "tool-result",
-                    "toolCallId": id,
-                    "content": content,
-                    "isError": is_error,
-                }],
-            },
-        });
-        if let (Some(m), Some(map)) = (meta, data.as_object_mut()) {
-            map.insert("meta".into(), m.clone());
-        }
-        self.emit(out, origin, "tool/result", data);
-        if let Some(m) = meta
-            && self.track_tasks(m)
-            && self.last_call.as_deref() == Some(id)
-        {
-            let todos: Vec<Value> = self
-                .tasks
-                .iter()
-                .map(|(_, subject, status)| json!({"content": subject, "status": status}))
-                .collect();
-            self.emit(out, origin, "todo/write", json!({"todos": todos}));
-        }
-    }
-
-    /// Follow the task list through a structured result shaped like a
-    /// task's creation (`task: {id, subject}`), update (`taskId`,
-    /// `statusChange.to`) or listing (`tasks: [{id, subject, status}]`).
-    /// True when the result was one of them.
-    fn track_tasks(&mut self, meta: &Value) -> bool {
-        let text = |v: Option<&Value>| match v {
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Number(n)) => Some(n.to_string()),
-            _ => None,
-        };
-        if let Some(list) = meta.get("tasks").and_then(Value::as_array) {
-            self.tasks = list
-                .iter()
-                .filter_map(|t| {
-                    let id = text(t.get("id"))?;
-                    let subject = text(t.get("subject"))?;
-                    let status = text(t.get("status")).unwrap_or_else(|| "pending".into());
-                    Some((id, subject, status))
-                })
-                .collect();
-            return true;
-        }
-        if let Some(task) = meta.get("task")
-            && let (Some(id), Some(subject)) = (text(task.get("id")), text(task.get("subject")))
-        {
-            self.tasks.retain(|(i, _, _)| *i != id);
-            self.tasks.push((id, subject, "pending".into()));
-            return true;
-        }
-        if let (Some(id), Some(to)) = (
-            text(meta.get("taskId")),
-            text(meta.get("statusChange").and_then(|c| c.get("to"))),
-        ) {
-            if to == "deleted" {
-                self.tasks.retain(|(i, _, _)| *i != id);
-            } else if let Some(t) = self.tasks.iter_mut().find(|(i, _, _)| *i == id) {
-                t.2 = to;
+        let mut meta = meta.filter(|_| results == 1);
+        for b in blocks {
+            if let Block::ToolResult {
+                id,
+                is_error,
+                content,
+                raw,
+            } = b
+            {
+                self.tool_result(out, origin, id, is_error, content, raw, meta.take());
             }
-            return true;
         }
-        false
     }
 
-    fn assistant(&mut self, out: &mut Out, origin: Origin, message: &Value, blocks: &[Value]) {
+    #[allow(clippy::too_many_arguments)]
+    fn tool_result(
+        &mut self,
+        out: &mut Out,
+        origin: Origin,
+        id: Option<String>,
+        is_error: bool,
+        content: String,
+        raw: Option<String>,
+        meta: Option<Meta>,
+    ) {
+        let Some(id) = id else {
+            let reason = "Claude Code tool_result without a tool_use_id".to_string();
+            self.diagnostic(out, origin, reason, raw);
+            return;
+        };
+        if self.results.contains(&id) {
+            return;
+        }
+        self.results.insert(id.clone());
         if !self.turn_open {
             self.start_turn(out, origin);
         }
-        let id = message.get("id").and_then(Value::as_str);
-        if id.is_none() || id != self.message_id.as_deref() {
+        // Written out directly: the content and the structured result are
+        // most of a log's bytes, copied once here, never made trees.
+        let quoted = Value::from(id.as_str()).to_string();
+        let meta_len = meta.as_ref().map_or(0, |m| m.json.len());
+        let mut data = String::with_capacity(content.len() + meta_len + 2 * quoted.len() + 160);
+        use std::fmt::Write as _;
+        let _ = write!(
+            data,
+            r#"{{"turn":{},"step":{},"message":{{"role":"tool","source":{{"kind":"tool","callId":{quoted}}},"content":[{{"type":"tool-result","toolCallId":{quoted},"content":"#,
+            self.turn, self.step
+        );
+        data.push_str(&content);
+        let _ = write!(data, r#","isError":{is_error}}}]}}"#);
+        if let Some(m) = &meta {
+            data.push_str(r#","meta":"#);
+            data.push_str(&m.json);
+        }
+        data.push('}');
+        self.emit_json(out, origin, "tool/result", data);
+        if let Some(tasks) = meta.and_then(|m| m.tasks) {
+            self.track_tasks(tasks);
+            if self.last_call.as_deref() == Some(id.as_str()) {
+                let todos: Vec<Value> = self
+                    .tasks
+                    .iter()
+                    .map(|(_, subject, status)| json!({"content": subject, "status": status}))
+                    .collect();
+                self.emit(out, origin, "todo/write", json!({"todos": todos}));
+            }
+        }
+    }
+
+    /// Follow the task list through a task-shaped structured result.
+    fn track_tasks(&mut self, tasks: Tasks) {
+        match tasks {
+            Tasks::List(list) => self.tasks = list,
+            Tasks::Created(id, subject) => {
+                self.tasks.retain(|(i, _, _)| *i != id);
+                self.tasks.push((id, subject, "pending".into()));
+            }
+            Tasks::Status(id, to) => {
+                if to == "deleted" {
+                    self.tasks.retain(|(i, _, _)| *i != id);
+                } else if let Some(t) = self.tasks.iter_mut().find(|(i, _, _)| *i == id) {
+                    t.2 = to;
+                }
+            }
+        }
+    }
+
+    fn assistant(&mut self, out: &mut Out, origin: Origin, id: Option<String>, blocks: Vec<Block>) {
+        if !self.turn_open {
+            self.start_turn(out, origin);
+        }
+        if id.is_none() || id != self.message_id {
             self.step += 1;
-            self.message_id = id.map(str::to_string);
+            self.message_id = id;
             self.blocks.clear();
         }
         let mut grew = false;
         for b in blocks {
-            match b.get("type").and_then(Value::as_str) {
-                Some("thinking") => grew |= self.block(true, b.get("thinking")),
-                Some("text") => grew |= self.block(false, b.get("text")),
-                Some("tool_use") => {
+            match b {
+                Block::Thinking(t) => grew |= self.block(true, t),
+                Block::Text(t) => grew |= self.block(false, t),
+                Block::ToolUse {
+                    id,
+                    name,
+                    input,
+                    todos,
+                    raw,
+                } => {
                     if grew {
                         self.message(out, origin);
                         grew = false;
                     }
-                    self.tool_call(out, origin, b);
+                    self.tool_call(out, origin, id, name, input, todos, raw);
                 }
-                _ => {}
+                Block::ToolResult { .. } | Block::Other => {}
             }
         }
         if grew {
@@ -380,14 +396,14 @@ impl Reader {
     }
 
     /// Add a thinking or text block to the message; false when it holds it.
-    fn block(&mut self, reasoning: bool, text: Option<&Value>) -> bool {
-        let Some(text) = text.and_then(Value::as_str).filter(|t| !t.is_empty()) else {
+    fn block(&mut self, reasoning: bool, text: Option<String>) -> bool {
+        let Some(text) = text.filter(|t| !t.is_empty()) else {
             return false;
         };
-        if self.blocks.iter().any(|(r, t)| *r == reasoning && t == text) {
+        if self.blocks.iter().any(|(r, t)| *r == reasoning && *t == text) {
             return false;
         }
-        self.blocks.push((reasoning, text.to_string()));
+        self.blocks.push((reasoning, text));
         true
     }
 
@@ -408,74 +424,45 @@ impl Reader {
         self.emit(out, origin, "assistant/message", data);
     }
 
-    fn tool_call(&mut self, out: &mut Out, origin: Origin, block: &Value) {
-        let (Some(id), Some(name)) = (
-            block.get("id").and_then(Value::as_str),
-            block.get("name").and_then(Value::as_str),
-        ) else {
-            let d = Diagnostic {
-                origin,
-                reason: "Claude Code tool_use without an id or a name".into(),
-                raw: block.to_string(),
-            };
-            out.push((self.session.clone(), Record::Diagnostic(d)));
+    #[allow(clippy::too_many_arguments)]
+    fn tool_call(
+        &mut self,
+        out: &mut Out,
+        origin: Origin,
+        id: Option<String>,
+        name: Option<String>,
+        input: Option<String>,
+        todos: Option<Vec<(String, String)>>,
+        raw: Option<String>,
+    ) {
+        let (Some(id), Some(name)) = (id, name) else {
+            let reason = "Claude Code tool_use without an id or a name".to_string();
+            self.diagnostic(out, origin, reason, raw);
             return;
         };
-        if !self.calls.insert(id.to_string()) {
+        if self.calls.contains(&id) {
             return;
         }
-        let input = block.get("input").cloned().unwrap_or_else(|| json!({}));
-        let arguments = serde_json::to_string(&input).unwrap_or_else(|_| "{}".into());
-        let data = json!({
-            "turn": self.turn,
-            "step": self.step,
-            "callId": id,
-            "name": name,
-            "arguments": arguments,
-        });
-        self.emit(out, origin, "tool/call", data);
-        self.last_call = Some(id.to_string());
+        self.calls.insert(id.clone());
+        let arguments = Value::from(input.unwrap_or_else(|| "{}".into())).to_string();
+        let data = format!(
+            r#"{{"turn":{},"step":{},"callId":{},"name":{},"arguments":{arguments}}}"#,
+            self.turn,
+            self.step,
+            Value::from(id.as_str()),
+            Value::from(name),
+        );
+        self.emit_json(out, origin, "tool/call", data);
+        self.last_call = Some(id);
         // A call that writes a whole checklist: the plan, as DSH sends it.
-        if let Some(todos) = checklist(&input) {
+        if let Some(todos) = todos {
+            let todos: Vec<Value> = todos
+                .into_iter()
+                .map(|(content, status)| json!({"content": content, "status": status}))
+                .collect();
             self.emit(out, origin, "todo/write", json!({"todos": todos}));
         }
     }
-}
-
-/// A tool_result's content as DSH content blocks: a string is one text
-/// block; text and image blocks are kept; a reference to a tool becomes
-/// the tool's name as text.
-fn result_content(content: Option<&Value>) -> Vec<Value> {
-    match content {
-        Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter_map(|b| match b.get("type").and_then(Value::as_str) {
-                Some("tool_reference") => b
-                    .get("tool_name")
-                    .and_then(Value::as_str)
-                    .map(|n| json!({"type": "text", "text": n})),
-                Some(_) => Some(b.clone()),
-                None => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// A call's input that is a whole checklist (`todos: [{content, status}]`):
-/// the list, as `todo/write` carries it.
-fn checklist(input: &Value) -> Option<Vec<Value>> {
-    let todos = input.get("todos")?.as_array()?;
-    let list: Vec<Value> = todos
-        .iter()
-        .filter_map(|t| {
-            let content = t.get("content").and_then(Value::as_str)?;
-            let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
-            Some(json!({"content": content, "status": status}))
-        })
-        .collect();
-    (list.len() == todos.len()).then_some(list)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::wire::{Frame, Origin, Record};
+use crate::wire::{EventKind, Frame, Origin, RawJson, Record, SessionEvent};
 
 pub mod claude;
 pub mod codex;
@@ -51,10 +51,36 @@ impl Agent {
 /// Records for the session named by the id (`None`: the current one).
 pub type Out = Vec<(Option<String>, Record)>;
 
+/// A line of another agent's log, as the line decoder hands it on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Foreign {
+    /// A Claude Code line, already read (on the decoder's threads).
+    Claude(Box<claude::Line>),
+    /// Any agent's line, as JSON.
+    Value(Value),
+}
+
+impl Foreign {
+    /// The agent whose line it is.
+    pub fn agent(&self) -> Option<Agent> {
+        match self {
+            Foreign::Claude(_) => Some(Agent::ClaudeCode),
+            Foreign::Value(v) => Agent::of_line(v),
+        }
+    }
+}
+
 /// Reads one agent's lines, in order, into records.
 pub trait Translate: Send {
     /// One line of the log (parsed JSON) found at `origin`.
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out);
+    /// One line as the decoder handed it on; a reader that takes only JSON
+    /// lines ignores lines read for another agent.
+    fn foreign(&mut self, line: Foreign, origin: Origin, out: &mut Out) {
+        if let Foreign::Value(v) = line {
+            self.line(&v, origin, out);
+        }
+    }
     /// The input ended: records held back until now, if any.
     fn finish(&mut self, out: &mut Out);
 }
@@ -64,6 +90,24 @@ pub trait Translate: Send {
 pub fn event(kind: &str, seq: u64, time: i64, data: Value, origin: Origin) -> Option<Record> {
     let v = serde_json::json!({"type": kind, "seq": seq, "time": time, "data": data});
     Frame::from_owned(v).ok().map(|f| Record::from_frame(f, origin))
+}
+
+/// [`event`] with its data already written as JSON text (the caller
+/// vouches for it: it wrote it from parsed pieces).
+pub fn event_json(kind: &str, seq: u64, time: i64, data: String, origin: Origin) -> Record {
+    let event = SessionEvent {
+        kind: EventKind::parse(kind),
+        seq,
+        time,
+        data: RawJson::from_text(data),
+        ignorable: false,
+        source_event_seqs: Vec::new(),
+    };
+    Record::Event {
+        event,
+        view: None,
+        origin,
+    }
 }
 
 /// The `session` header record: the agent, and what the log says of the

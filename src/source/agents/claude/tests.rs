@@ -141,3 +141,42 @@ fn notifications_and_interrupts() {
         ]
     );
 }
+
+/// The decoder reads Claude lines without a JSON tree; a line that typed
+/// reading refuses (a key twice) goes the JSON way and reads the same as
+/// JSON reads it (the last copy of the key wins).
+#[test]
+fn lines_read_on_the_decoders_threads_or_as_json_read_the_same() {
+    use crate::source::agents::Foreign;
+    use crate::source::lines::{Decoded, decode_line};
+    let origin = Origin { line: 1, offset: 0 };
+    let typed = r#"{"type":"user","uuid":"u","sessionId":"s","cwd":"/w","message":{"role":"user","content":"hi \u00e9"}}"#;
+    let twice = r#"{"type":"user","uuid":"u","sessionId":"s","cwd":"/old","cwd":"/w","message":{"role":"user","content":"hi \u00e9"}}"#;
+    let (Decoded::Foreign { line: a, .. }, None) = decode_line(typed.as_bytes(), origin, false) else {
+        panic!("not a Claude line")
+    };
+    assert!(matches!(a, Foreign::Claude(_)));
+    let (Decoded::Foreign { line: b, .. }, None) = decode_line(twice.as_bytes(), origin, false) else {
+        panic!("not a Claude line")
+    };
+    assert!(matches!(b, Foreign::Value(_)));
+    let run = |f: Foreign| {
+        let mut r = Reader::default();
+        let mut out = Out::new();
+        r.foreign(f, origin, &mut out);
+        r.finish(&mut out);
+        out.into_iter()
+            .map(|(s, r)| match r {
+                Record::Event { event, .. } => {
+                    format!("{s:?} {} {}", event.kind.as_str(), event.data.parse())
+                }
+                Record::Frame { payload, .. } => format!("{s:?} frame {payload}"),
+                Record::Diagnostic(d) => format!("{s:?} diagnostic {}", d.reason),
+            })
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (run(a), run(b));
+    assert_eq!(a, b);
+    assert!(a.iter().any(|l| l.contains(r#""cwd":"/w""#)), "{a:?}");
+    assert!(a.iter().any(|l| l.contains("hi é")), "{a:?}");
+}

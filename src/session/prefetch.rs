@@ -1,0 +1,195 @@
+//! Presenter views of a loaded log's results, drawn ahead of the fold on
+//! all cores.
+//!
+//! Presenters are pure functions of (tool, arguments, result), so the view
+//! the fold would draw for a result can be drawn earlier, for a window of
+//! records at a time, in parallel. The fold takes a prefetched view only
+//! when what it would pass the presenters is what the prefetch passed (the
+//! same agent's presenters, tool and arguments); otherwise it draws the
+//! view itself. Live sources fold without prefetching: the result is the
+//! same, only slower for a whole file.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde_json::Value;
+
+use super::{AttachedView, SharedPresenters, ViewSource};
+use crate::wire::payload::{self, read};
+use crate::wire::{EventKind, RawJson, Record, ViewFor};
+
+/// Records folded per window: bounds the views held ahead of the fold.
+pub(super) const WINDOW: usize = 4096;
+
+/// A view drawn ahead, and what it was drawn from.
+#[derive(Debug)]
+pub(super) struct Drawn {
+    pub agent: Option<String>,
+    pub tool: String,
+    pub arguments: Arc<str>,
+    pub view: Option<AttachedView>,
+}
+
+/// Follows the calls of a log across windows, and draws each window's
+/// results.
+pub(super) struct Prefetch {
+    presenters: SharedPresenters,
+    agent: Option<String>,
+    /// The calls seen so far: tool and arguments, by call id.
+    calls: HashMap<String, (String, Arc<str>)>,
+}
+
+struct Job {
+    seq: u64,
+    data: RawJson,
+    is_error: bool,
+    tool: String,
+    arguments: Arc<str>,
+    presenters: SharedPresenters,
+    agent: Option<String>,
+}
+
+impl Prefetch {
+    pub fn new(presenters: SharedPresenters) -> Prefetch {
+        Prefetch {
+            presenters,
+            agent: None,
+            calls: HashMap::new(),
+        }
+    }
+
+    /// The views of the window's results, by the seq of their event.
+    pub fn window(&mut self, records: &[&Record]) -> HashMap<u64, Drawn> {
+        let mut jobs = Vec::new();
+        for r in records {
+            match r {
+                Record::Frame { kind, payload, .. } if kind == "session" => {
+                    // As the fold does: another agent's presenters from now on.
+                    if let Some(agent) = payload.get("agent").and_then(Value::as_str)
+                        && self.agent.as_deref() != Some(agent)
+                    {
+                        if let Some(p) = self.presenters.for_agent(agent) {
+                            self.presenters = p;
+                        }
+                        self.agent = Some(agent.to_string());
+                    }
+                }
+                Record::Event { event, view, .. } => match event.kind {
+                    EventKind::ToolCall => {
+                        let Ok(p) = read::<payload::ToolCall>(&event.data) else {
+                            continue;
+                        };
+                        if let Some(id) = p.call_id {
+                            let arguments = match p.arguments {
+                                Some(Value::String(s)) => s,
+                                Some(v) if !v.is_null() => v.to_string(),
+                                _ => String::new(),
+                            };
+                            let tool = p.name.unwrap_or_default();
+                            self.calls.insert(id, (tool, Arc::from(arguments)));
+                        }
+                    }
+                    EventKind::ToolResult => {
+                        if view.as_ref().is_some_and(|v| v.for_ == ViewFor::Result) {
+                            continue;
+                        }
+                        let Ok(p) = read::<payload::ToolResult>(&event.data) else {
+                            continue;
+                        };
+                        let Some((tool, arguments)) = p.call_id().and_then(|id| self.calls.get(id))
+                        else {
+                            continue;
+                        };
+                        jobs.push(Job {
+                            seq: event.seq,
+                            data: event.data.clone(),
+                            is_error: p.part().and_then(|part| part.is_error).unwrap_or(false),
+                            tool: tool.clone(),
+                            arguments: arguments.clone(),
+                            presenters: self.presenters.clone(),
+                            agent: self.agent.clone(),
+                        });
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        jobs.into_par_iter()
+            .map(|job| {
+                let view = draw(&job);
+                let drawn = Drawn {
+                    agent: job.agent,
+                    tool: job.tool,
+                    arguments: job.arguments,
+                    view,
+                };
+                (job.seq, drawn)
+            })
+            .collect()
+    }
+}
+
+fn draw(job: &Job) -> Option<AttachedView> {
+    let mut data = job.data.parse();
+    let meta = take_meta(&mut data);
+    job.presenters
+        .result_view(
+            &job.tool,
+            &job.arguments,
+            &super::content_of(&data),
+            job.is_error,
+            meta.as_ref(),
+        )
+        .map(|v| AttachedView::new(ViewSource::Presenter, v))
+}
+
+/// A result's `meta`, taken out of its parsed data (not copied).
+pub(super) fn take_meta(data: &mut Value) -> Option<Value> {
+    data.as_object_mut()
+        .and_then(|o| o.shift_remove("meta"))
+        .filter(|m| !m.is_null())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::session::Transcript;
+    use crate::source::load::load_path;
+
+    /// Folding a whole log with views drawn ahead gives the cards that
+    /// folding it record by record gives (the live way), for the stock
+    /// presenters and each agent's.
+    #[test]
+    fn drawn_ahead_or_in_the_fold_the_same_cards() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        for file in [
+            "tests/fixtures/agents/claude-code/tour/7a3f1c2e-0d4b-4e8a-9c61-2b5d8e0f4a17.jsonl",
+            "tests/fixtures/agents/codex/tour.rollout.jsonl",
+            "demo-sessions/tour.session.jsonl.zstd",
+        ] {
+            let loaded = load_path(&format!("{root}/{file}")).expect(file);
+            let records = &loaded.sessions[0].records;
+            let ahead = Transcript::from_records(None, records, crate::present::stock());
+            let mut live = Transcript::new(None, crate::present::stock());
+            for r in records {
+                live.apply(r);
+            }
+            assert!(ahead.cards().len() > 3, "{file}");
+            let views = |t: &Transcript| -> Vec<String> {
+                t.cards()
+                    .iter()
+                    .map(|c| {
+                        let v = c.result_view.as_ref().map(|v| v.raw.as_str());
+                        format!("{:?} {:?} {v:?}", c.status, c.tool)
+                    })
+                    .collect()
+            };
+            assert_eq!(views(&ahead), views(&live), "{file}");
+            assert!(
+                ahead.cards().iter().any(|c| c.result_view.is_some()),
+                "{file}"
+            );
+        }
+    }
+}

@@ -1,0 +1,437 @@
+//! One Claude Code log line, read once into what the reader needs
+//! ([`Line`]), with the heavy parts (a call's input, a result's content,
+//! the structured `toolUseResult`) kept as JSON text, never as trees.
+//!
+//! Parsing happens where lines are decoded, on the loader's worker
+//! threads; the reader, which keeps the session's order, only assembles
+//! records from these pieces. Every field is read leniently: one of an
+//! unexpected type is as good as absent, as with `Value::get(..).as_str()`.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// What kind of line it is (`type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    User,
+    Assistant,
+    Summary,
+    /// Any of the ~20 other line types: ignored quietly.
+    Other,
+}
+
+/// A Claude Code log line, owned, ready for the reader.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub kind: Kind,
+    pub session_id: Option<String>,
+    pub sidechain: bool,
+    pub is_meta: bool,
+    /// `cwd`, `version`, `gitBranch`, `agentId`, as the line gives them.
+    pub facts: Vec<(&'static str, String)>,
+    /// `message.model`.
+    pub model: Option<String>,
+    /// `message.id` (one per model message, over all its lines).
+    pub message_id: Option<String>,
+    /// `timestamp`, epoch milliseconds.
+    pub time: Option<i64>,
+    /// A `summary` line's title.
+    pub summary: Option<String>,
+    pub body: Body,
+    /// The line's `toolUseResult`, when it is an object.
+    pub meta: Option<Meta>,
+    /// The whole line, kept only when the reader will quote it (a message
+    /// line without its message or content).
+    pub raw: Option<String>,
+}
+
+/// A message line's content.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// No `message` object.
+    NoMessage,
+    /// A message without string or array content.
+    NoContent,
+    Text(String),
+    Blocks(Vec<Block>),
+}
+
+/// One content block of a message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    /// A thinking block's text (`None`: not a string).
+    Thinking(Option<String>),
+    Text(Option<String>),
+    ToolUse {
+        id: Option<String>,
+        name: Option<String>,
+        /// The input's JSON text.
+        input: Option<String>,
+        /// The input's checklist (`todos: [{content, status}]`), when it is one.
+        todos: Option<Vec<(String, String)>>,
+        /// The block's text, kept when it lacks an id or a name.
+        raw: Option<String>,
+    },
+    ToolResult {
+        id: Option<String>,
+        is_error: bool,
+        /// The content as a JSON array of DSH content blocks.
+        content: String,
+        /// The block's text, kept when it lacks an id.
+        raw: Option<String>,
+    },
+    Other,
+}
+
+/// A line's structured result (`toolUseResult`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meta {
+    /// Its JSON text.
+    pub json: String,
+    /// What it says of the task list, if it is a task's result.
+    pub tasks: Option<Tasks>,
+}
+
+/// A task-shaped structured result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tasks {
+    /// `tasks: [{id, subject, status}]`: the whole list.
+    List(Vec<(String, String, String)>),
+    /// `task: {id, subject}`: one created.
+    Created(String, String),
+    /// `taskId` + `statusChange.to`.
+    Status(String, String),
+}
+
+type Raw<'a> = Option<&'a RawValue>;
+
+#[derive(Deserialize)]
+struct WireLine<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Raw<'a>,
+    #[serde(rename = "sessionId", borrow, default)]
+    session_id: Raw<'a>,
+    #[serde(borrow, default)]
+    uuid: Raw<'a>,
+    #[serde(rename = "leafUuid", borrow, default)]
+    leaf_uuid: Raw<'a>,
+    #[serde(rename = "messageId", borrow, default)]
+    message_id: Raw<'a>,
+    #[serde(borrow, default)]
+    snapshot: Raw<'a>,
+    #[serde(borrow, default)]
+    seq: Raw<'a>,
+    #[serde(borrow, default)]
+    event: Raw<'a>,
+    #[serde(borrow, default)]
+    seq0: Raw<'a>,
+    #[serde(rename = "isSidechain", borrow, default)]
+    sidechain: Raw<'a>,
+    #[serde(rename = "isMeta", borrow, default)]
+    is_meta: Raw<'a>,
+    #[serde(borrow, default)]
+    cwd: Raw<'a>,
+    #[serde(borrow, default)]
+    version: Raw<'a>,
+    #[serde(rename = "gitBranch", borrow, default)]
+    git_branch: Raw<'a>,
+    #[serde(rename = "agentId", borrow, default)]
+    agent_id: Raw<'a>,
+    #[serde(borrow, default)]
+    timestamp: Raw<'a>,
+    #[serde(borrow, default)]
+    message: Raw<'a>,
+    #[serde(rename = "toolUseResult", borrow, default)]
+    tool_use_result: Raw<'a>,
+    #[serde(borrow, default)]
+    summary: Raw<'a>,
+}
+
+#[derive(Deserialize)]
+struct WireMessage<'a> {
+    #[serde(borrow, default)]
+    id: Raw<'a>,
+    #[serde(borrow, default)]
+    model: Raw<'a>,
+    #[serde(borrow, default)]
+    content: Raw<'a>,
+}
+
+#[derive(Deserialize)]
+struct WireBlock<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Raw<'a>,
+    #[serde(borrow, default)]
+    text: Raw<'a>,
+    #[serde(borrow, default)]
+    thinking: Raw<'a>,
+    #[serde(borrow, default)]
+    id: Raw<'a>,
+    #[serde(borrow, default)]
+    name: Raw<'a>,
+    #[serde(borrow, default)]
+    input: Raw<'a>,
+    #[serde(borrow, default)]
+    tool_use_id: Raw<'a>,
+    #[serde(borrow, default)]
+    content: Raw<'a>,
+    #[serde(borrow, default)]
+    is_error: Raw<'a>,
+}
+
+#[derive(Deserialize)]
+struct WireTasks<'a> {
+    #[serde(borrow, default)]
+    tasks: Raw<'a>,
+    #[serde(borrow, default)]
+    task: Raw<'a>,
+    #[serde(rename = "taskId", borrow, default)]
+    task_id: Raw<'a>,
+    #[serde(rename = "statusChange", borrow, default)]
+    status_change: Raw<'a>,
+}
+
+/// The string a raw value is, if it is one.
+fn string(r: Raw<'_>) -> Option<Cow<'_, str>> {
+    let text = r?.get();
+    if !text.starts_with('"') {
+        return None;
+    }
+    match serde_json::from_str::<&str>(text) {
+        Ok(s) => Some(Cow::Borrowed(s)),
+        Err(_) => serde_json::from_str::<String>(text).ok().map(Cow::Owned),
+    }
+}
+
+fn owned(r: Raw<'_>) -> Option<String> {
+    string(r).map(Cow::into_owned)
+}
+
+fn boolean(r: Raw<'_>) -> Option<bool> {
+    match r?.get() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+fn is_object(r: Raw<'_>) -> bool {
+    r.is_some_and(|r| r.get().starts_with('{'))
+}
+
+/// A string or a number, as text (task ids come as either).
+fn text(v: Option<&Value>) -> Option<String> {
+    match v {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+impl Line {
+    /// Read a line's text. `None` when it is not a Claude Code line (see
+    /// [`super::is_line`]: the same test) or does not parse as one (for
+    /// instance with a key twice): the caller then reads it as JSON.
+    pub fn parse(text: &str) -> Option<Line> {
+        let w: WireLine<'_> = serde_json::from_str(text).ok()?;
+        let kind = string(w.kind)?;
+        if kind.is_empty() || kind.contains('/') || kind == "session" {
+            return None;
+        }
+        if w.seq.is_some() || w.event.is_some() || w.seq0.is_some() {
+            return None;
+        }
+        let named = string(w.uuid).is_some()
+            || string(w.session_id).is_some()
+            || string(w.leaf_uuid).is_some()
+            || (string(w.message_id).is_some() && is_object(w.snapshot));
+        if !named {
+            return None;
+        }
+        let kind = match &*kind {
+            "user" => Kind::User,
+            "assistant" => Kind::Assistant,
+            "summary" => Kind::Summary,
+            _ => Kind::Other,
+        };
+        let mut line = Line {
+            kind,
+            session_id: owned(w.session_id),
+            sidechain: boolean(w.sidechain).unwrap_or(false),
+            is_meta: boolean(w.is_meta) == Some(true),
+            facts: Vec::new(),
+            model: None,
+            message_id: None,
+            time: string(w.timestamp).and_then(|t| super::super::epoch_ms(&t)),
+            summary: None,
+            body: Body::NoMessage,
+            meta: None,
+            raw: None,
+        };
+        match kind {
+            Kind::Other => return Some(line),
+            Kind::Summary => {
+                line.summary = owned(w.summary);
+                return Some(line);
+            }
+            Kind::User | Kind::Assistant => {}
+        }
+        for (key, r) in [
+            ("cwd", w.cwd),
+            ("version", w.version),
+            ("gitBranch", w.git_branch),
+            ("agentId", w.agent_id),
+        ] {
+            if let Some(s) = owned(r) {
+                line.facts.push((key, s));
+            }
+        }
+        if let Some(m) = w.message.filter(|m| m.get().starts_with('{')) {
+            let m: WireMessage<'_> = serde_json::from_str(m.get()).ok()?;
+            line.model = owned(m.model);
+            line.message_id = owned(m.id);
+            line.body = match m.content.map(RawValue::get) {
+                Some(t) if t.starts_with('"') => Body::Text(owned(m.content)?),
+                Some(t) if t.starts_with('[') => Body::Blocks(blocks(t)?),
+                _ => Body::NoContent,
+            };
+        }
+        if matches!(line.body, Body::NoMessage | Body::NoContent) {
+            line.raw = Some(text.to_string());
+        }
+        if let Some(meta) = w.tool_use_result.filter(|m| m.get().starts_with('{')) {
+            line.meta = Some(Meta {
+                json: meta.get().to_string(),
+                tasks: tasks(meta.get()),
+            });
+        }
+        Some(line)
+    }
+
+    /// Read a line already parsed (tests, other sources): through its
+    /// text, so both ways read it the same.
+    pub fn from_value(v: &Value) -> Option<Line> {
+        Line::parse(&v.to_string())
+    }
+}
+
+fn blocks(text: &str) -> Option<Vec<Block>> {
+    let list: Vec<&RawValue> = serde_json::from_str(text).ok()?;
+    Some(list.into_iter().map(block).collect())
+}
+
+fn block(raw: &RawValue) -> Block {
+    let Ok(b) = serde_json::from_str::<WireBlock<'_>>(raw.get()) else {
+        return Block::Other;
+    };
+    match string(b.kind).as_deref() {
+        Some("thinking") => Block::Thinking(owned(b.thinking)),
+        Some("text") => Block::Text(owned(b.text)),
+        Some("tool_use") => {
+            let (id, name) = (owned(b.id), owned(b.name));
+            let input = b.input.map(|i| i.get().to_string());
+            let todos = b.input.and_then(|i| checklist(i.get()));
+            let raw = (id.is_none() || name.is_none()).then(|| raw.get().to_string());
+            Block::ToolUse {
+                id,
+                name,
+                input,
+                todos,
+                raw,
+            }
+        }
+        Some("tool_result") => {
+            let id = owned(b.tool_use_id);
+            let raw = id.is_none().then(|| raw.get().to_string());
+            Block::ToolResult {
+                id,
+                is_error: boolean(b.is_error) == Some(true),
+                content: result_content(b.content),
+                raw,
+            }
+        }
+        _ => Block::Other,
+    }
+}
+
+/// A tool_result's content as DSH content blocks (JSON text): a string is
+/// one text block; text and image blocks are kept; a reference to a tool
+/// becomes the tool's name as text.
+fn result_content(content: Raw<'_>) -> String {
+    let Some(text) = content.map(RawValue::get) else {
+        return "[]".into();
+    };
+    if text.starts_with('"') {
+        let mut out = String::with_capacity(text.len() + 26);
+        out.push_str(r#"[{"type":"text","text":"#);
+        out.push_str(text);
+        out.push_str("}]");
+        return out;
+    }
+    let Some(Value::Array(blocks)) = serde_json::from_str::<Value>(text).ok() else {
+        return "[]".into();
+    };
+    let kept: Vec<Value> = blocks
+        .into_iter()
+        .filter_map(|b| match b.get("type").and_then(Value::as_str) {
+            Some("tool_reference") => b
+                .get("tool_name")
+                .and_then(Value::as_str)
+                .map(|n| serde_json::json!({"type": "text", "text": n})),
+            Some(_) => Some(b),
+            None => None,
+        })
+        .collect();
+    Value::Array(kept).to_string()
+}
+
+/// A call's input that is a whole checklist (`todos: [{content, status}]`).
+fn checklist(input: &str) -> Option<Vec<(String, String)>> {
+    if !input.contains("\"todos\"") {
+        return None;
+    }
+    let v: Value = serde_json::from_str(input).ok()?;
+    let todos = v.get("todos")?.as_array()?;
+    let list: Vec<(String, String)> = todos
+        .iter()
+        .filter_map(|t| {
+            let content = t.get("content").and_then(Value::as_str)?;
+            let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
+            Some((content.to_string(), status.to_string()))
+        })
+        .collect();
+    (list.len() == todos.len()).then_some(list)
+}
+
+/// What a structured result says of the task list: a task's creation
+/// (`task: {id, subject}`), update (`taskId`, `statusChange.to`) or a
+/// listing (`tasks: [{id, subject, status}]`).
+fn tasks(meta: &str) -> Option<Tasks> {
+    let w: WireTasks<'_> = serde_json::from_str(meta).ok()?;
+    let parse = |r: Raw<'_>| r.and_then(|r| serde_json::from_str::<Value>(r.get()).ok());
+    if let Some(Value::Array(list)) = parse(w.tasks) {
+        let list = list
+            .iter()
+            .filter_map(|t| {
+                let id = text(t.get("id"))?;
+                let subject = text(t.get("subject"))?;
+                let status = text(t.get("status")).unwrap_or_else(|| "pending".into());
+                Some((id, subject, status))
+            })
+            .collect();
+        return Some(Tasks::List(list));
+    }
+    if let Some(task) = parse(w.task)
+        && let (Some(id), Some(subject)) = (text(task.get("id")), text(task.get("subject")))
+    {
+        return Some(Tasks::Created(id, subject));
+    }
+    let to = parse(w.status_change).and_then(|c| text(c.get("to")));
+    match (text(parse(w.task_id).as_ref()), to) {
+        (Some(id), Some(to)) => Some(Tasks::Status(id, to)),
+        _ => None,
+    }
+}
