@@ -127,7 +127,8 @@ pub enum Command {
         path: Option<std::path::PathBuf>,
         /// The newest session of `claude` or `codex` for the current
         /// directory (where the agent keeps its sessions: `$CLAUDE_CONFIG_DIR`
-        /// or `~/.claude`, `$CODEX_HOME` or `~/.codex`).
+        /// or `~/.claude`, `$CODEX_HOME` or `~/.codex`); with none yet, the
+        /// first one the agent writes (deck waits for it).
         #[arg(long, value_enum, conflicts_with = "path")]
         latest: Option<LatestAgent>,
         #[arg(long)]

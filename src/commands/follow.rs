@@ -1,44 +1,75 @@
 //! `deck follow PATH | --latest claude|codex`: show a session log as it
 //! grows (like `tail -f`): a frame log, a plain session.jsonl, a Claude
 //! Code session or a Codex rollout; `--latest` finds the agent's newest
-//! session for the current directory.
+//! session for the current directory, or waits for its first one.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use super::live::{run_tui, runtime, spawn_source};
 use super::tui::label;
 use crate::app::run::ensure_terminal;
-use crate::cli::TuiArgs;
-use crate::source::follow::Follow;
+use crate::cli::{LatestAgent, TuiArgs};
+use crate::source::agents::{Agent, find};
+use crate::source::follow::{Follow, Latest};
 use crate::source::live;
 
+/// What to follow: a file, or the session of an agent that has none for
+/// this directory yet.
+pub enum Target {
+    File(PathBuf),
+    Awaited(Latest),
+}
+
 /// The file to follow: `path`, or the newest session of `latest` for the
-/// current directory (an error says where deck looked).
-pub fn target(
-    path: Option<PathBuf>,
-    latest: Option<crate::cli::LatestAgent>,
-) -> anyhow::Result<PathBuf> {
-    use crate::source::agents::{Agent, find};
+/// current directory. With none there yet, deck waits for one in its
+/// terminal view; without a terminal (nothing to wait in), the error says
+/// where deck looked.
+pub fn target(path: Option<PathBuf>, latest: Option<LatestAgent>) -> anyhow::Result<Target> {
     let agent = match (path, latest) {
-        (Some(p), _) => return Ok(p),
-        (None, Some(crate::cli::LatestAgent::Claude)) => Agent::ClaudeCode,
-        (None, Some(crate::cli::LatestAgent::Codex)) => Agent::Codex,
+        (Some(p), _) => return Ok(Target::File(p)),
+        (None, Some(LatestAgent::Claude)) => Agent::ClaudeCode,
+        (None, Some(LatestAgent::Codex)) => Agent::Codex,
         (None, None) => anyhow::bail!("deck follow: give a file, or --latest claude|codex"),
     };
     let root = find::root(agent)
         .ok_or_else(|| anyhow::anyhow!("deck follow --latest: no home directory to look in"))?;
     let cwd = std::env::current_dir()?;
-    find::latest_in(agent, &root, &cwd).map_err(|e| anyhow::anyhow!("deck follow --latest: {e}"))
+    // Files older than this were looked at now: waiting reads newer ones only
+    // (a second early, for file systems with coarse times).
+    let since = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
+    match find::latest_in(agent, &root, &cwd) {
+        Ok(p) => Ok(Target::File(p)),
+        Err(e) if !std::io::stdout().is_terminal() => {
+            anyhow::bail!("deck follow --latest: {e}")
+        }
+        Err(_) => Ok(Target::Awaited(Latest {
+            agent,
+            root,
+            cwd,
+            since,
+        })),
+    }
 }
 
-/// `deck follow PATH`.
-pub fn run(path: PathBuf, session: Option<String>, tui: TuiArgs) -> anyhow::Result<()> {
+/// `deck follow PATH` (or `--latest AGENT`).
+pub fn run(target: Target, session: Option<String>, tui: TuiArgs) -> anyhow::Result<()> {
     ensure_terminal()?;
     let rt = runtime()?;
-    let label = label(&path.to_string_lossy());
-    tracing::info!(mode = "follow", path = %path.display(), session, "opening");
+    let (label, mut f) = match target {
+        Target::File(path) => {
+            tracing::info!(mode = "follow", path = %path.display(), session, "opening");
+            (label(&path.to_string_lossy()), Follow::new(path))
+        }
+        Target::Awaited(latest) => {
+            tracing::info!(mode = "follow", agent = latest.agent.name(), cwd = %latest.cwd.display(), session, "waiting");
+            (
+                format!("latest {}", latest.agent.name()),
+                Follow::latest(latest),
+            )
+        }
+    };
     let (tx, rx) = live::channel();
-    let mut f = Follow::new(path);
     f.session.clone_from(&session);
     spawn_source(&rt, tx, move |tx| f.run(None, tx));
     run_tui(label, session, &tui, rt, rx)

@@ -98,6 +98,10 @@ struct InspectLine<'a> {
     /// The approval that gated the call: its outcome (`None`: waiting).
     #[serde(skip_serializing_if = "Option::is_none")]
     approval: Option<Value>,
+    /// The plan the call wrote, which its card draws as the checklist
+    /// whatever its views: `[{content, status}]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plan: Option<Value>,
 }
 
 /// `agent`: the agent whose session it is (its presenters made the views
@@ -131,5 +135,11 @@ fn inspect_line<'a>(card: &'a ToolCard, agent: Option<&str>) -> InspectLine<'a> 
             .approval
             .as_ref()
             .map(|a| json!({"outcome": a.outcome})),
+        plan: card.todos.as_ref().map(|todos| {
+            todos
+                .iter()
+                .map(|t| json!({"content": t.content, "status": t.status}))
+                .collect()
+        }),
     }
 }

@@ -7,6 +7,9 @@
 //! * **Rotation** (the path now names another file — new inode): the old
 //!   file is read to its end, then the new one from its start.
 //! * A path that does not exist yet is waited for.
+//! * `--latest AGENT` before the agent wrote a session for the directory:
+//!   the newest one is looked for until it appears ([`Latest`]), then
+//!   followed as a path is.
 //!
 //! Polling (not inotify) keeps it portable and simple; the interval is a
 //! parameter so tests can make it short.
@@ -17,6 +20,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
+use super::agents::{Agent, find};
 use super::live::{LinkStatus, LiveEvent, LiveTx, READ_CHUNK, Tap};
 use super::stream::{LineStream, Output, Selection, StreamError, send};
 
@@ -32,6 +36,22 @@ pub struct Follow {
     pub path: PathBuf,
     pub session: Option<String>,
     pub poll: Duration,
+    /// Set: `path` is not known yet; it is the newest session this finds.
+    pub latest: Option<Latest>,
+}
+
+/// `deck follow --latest AGENT` when the agent has no session for the
+/// directory yet: the session to follow is the first that appears.
+#[derive(Debug, Clone)]
+pub struct Latest {
+    pub agent: Agent,
+    /// Where the agent keeps its sessions (`~/.claude`, `$CODEX_HOME`).
+    pub root: PathBuf,
+    /// The directory whose session is wanted.
+    pub cwd: PathBuf,
+    /// Sessions modified before this were looked at already (and are not
+    /// this directory's): only newer files are read while waiting.
+    pub since: std::time::SystemTime,
 }
 
 struct Open {
@@ -57,11 +77,26 @@ impl Follow {
             path: path.into(),
             session: None,
             poll: POLL,
+            latest: None,
+        }
+    }
+
+    /// Follow the session `latest` finds, once there is one.
+    pub fn latest(latest: Latest) -> Follow {
+        Follow {
+            latest: Some(latest),
+            ..Follow::new(PathBuf::new())
         }
     }
 
     /// Follow until the consumer goes away (or the tap fails).
-    pub async fn run(self, tap: Tap, tx: LiveTx) -> Result<(), StreamError> {
+    pub async fn run(mut self, tap: Tap, tx: LiveTx) -> Result<(), StreamError> {
+        if let Some(latest) = self.latest.take() {
+            match self.find(&latest, &tx).await? {
+                Some(path) => self.path = path,
+                None => return Ok(()),
+            }
+        }
         let shown = self.path.display().to_string();
         let mut stream = LineStream::new(None, Selection::new(self.session.clone()), tap);
         let mut attempt = 0;
@@ -153,6 +188,45 @@ impl Follow {
                 .await?;
                 stream.reset();
                 cur = next;
+            }
+        }
+    }
+}
+
+impl Follow {
+    /// Wait for the session `latest` looks for: a status and a diagnostic
+    /// saying what deck waits for, then the path once it exists (`None`:
+    /// the consumer went away first).
+    async fn find(&self, latest: &Latest, tx: &LiveTx) -> Result<Option<PathBuf>, StreamError> {
+        let mut said = false;
+        loop {
+            let (agent, root, cwd) = (latest.agent, latest.root.clone(), latest.cwd.clone());
+            let since = latest.since;
+            // A walk of the agent's folder: off the runtime's threads.
+            let found = tokio::task::spawn_blocking(move || {
+                find::latest_since(agent, &root, &cwd, since)
+            })
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()));
+            match found {
+                Ok(path) => {
+                    if said {
+                        tx.diagnostic(format!("following {}", path.display()))
+                            .await?;
+                    }
+                    return Ok(Some(path));
+                }
+                Err(why) if !said => {
+                    said = true;
+                    tx.status(LinkStatus::Connecting { attempt: 1 }).await?;
+                    tx.diagnostic(format!("{why}; waiting for one to appear"))
+                        .await?;
+                }
+                Err(_) => {}
+            }
+            // A walk is dearer than a look at one file: less often.
+            if wait(tx, self.poll * 5).await {
+                return Ok(None);
             }
         }
     }

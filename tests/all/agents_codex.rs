@@ -140,3 +140,29 @@ fn follow_latest_finds_the_agents_newest_session_here_or_says_where_it_looked() 
     let err = crate::common::stderr(&run("claude"));
     assert!(err.contains("needs a terminal"), "{err}");
 }
+
+#[test]
+fn inspect_gives_the_plan_a_call_is_drawn_as() {
+    let calls = inspect(&fixture("tour.rollout.jsonl"));
+    let plans: Vec<&Value> = calls
+        .iter()
+        .filter(|v| v["tool"] == "update_plan")
+        .collect();
+    assert_eq!(plans.len(), 5);
+    for v in &plans {
+        let plan = v["plan"].as_array().expect("plan");
+        let steps = v["callView"]["rawInput"].as_array().expect("the steps");
+        assert_eq!(plan.len(), steps.len(), "{v}");
+        for (item, step) in plan.iter().zip(steps) {
+            assert_eq!(item["content"], step["step"], "{v}");
+            assert_eq!(item["status"], step["status"], "{v}");
+        }
+    }
+    // Calls not drawn as a plan have no `plan`.
+    assert!(
+        calls
+            .iter()
+            .filter(|v| v["tool"] != "update_plan")
+            .all(|v| v.get("plan").is_none())
+    );
+}

@@ -161,3 +161,59 @@ async fn a_missing_file_is_waited_for() {
         .expect("stops")
         .unwrap();
 }
+
+#[tokio::test]
+async fn follow_latest_waits_for_the_agents_first_session_of_the_directory() {
+    use deck::source::agents::Agent;
+    use deck::source::follow::Latest;
+    let root = tempfile::tempdir().unwrap();
+    let day = root.path().join("sessions/2026/12/01");
+    let meta = |cwd: &str| {
+        format!(
+            "{{\"timestamp\":\"2026-12-01T10:00:00Z\",\"ordinal\":0,\"type\":\"session_meta\",\"payload\":{{\"id\":\"x\",\"cwd\":\"{cwd}\"}}}}\n"
+        )
+    };
+    let mut f = Follow::latest(Latest {
+        agent: Agent::Codex,
+        root: root.path().to_path_buf(),
+        cwd: "/work/proj".into(),
+        since: std::time::SystemTime::now() - Duration::from_secs(1),
+    });
+    f.poll = Duration::from_millis(10);
+    let (tx, mut rx) = live::channel();
+    let h = tokio::spawn(async move { f.run(None, tx).await.unwrap() });
+    let mut log = Log::default();
+    // Nothing yet: deck says what it waits for, and where.
+    until(&mut rx, &mut log, |l| {
+        l.has("!no Codex session for /work/proj")
+    })
+    .await;
+    assert!(
+        log.has("!no Codex session for /work/proj in"),
+        "{:?}",
+        log.0
+    );
+    assert!(
+        log.0[0].ends_with("waiting for one to appear"),
+        "{:?}",
+        log.0
+    );
+    // Another directory's session is not it; this directory's is.
+    std::fs::create_dir_all(&day).unwrap();
+    std::fs::write(day.join("rollout-other.jsonl"), meta("/work/other")).unwrap();
+    let prompt = "{\"timestamp\":\"2026-12-01T10:00:01Z\",\"ordinal\":1,\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"hi\"}]}}\n";
+    std::fs::write(day.join("rollout-here.jsonl"), meta("/work/proj") + prompt).unwrap();
+    until(&mut rx, &mut log, |l| l.has("!following")).await;
+    let following = log.0.iter().find(|s| s.starts_with("!following")).unwrap();
+    assert!(following.ends_with("rollout-here.jsonl"), "{following}");
+    // Then it is followed as a file is: its lines come as records.
+    until(&mut rx, &mut log, |l| {
+        l.0.iter().any(|s| !s.starts_with('!'))
+    })
+    .await;
+    drop(rx);
+    tokio::time::timeout(LIMIT, h)
+        .await
+        .expect("stops")
+        .unwrap();
+}

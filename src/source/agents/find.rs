@@ -7,6 +7,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use super::Agent;
 
@@ -34,10 +35,24 @@ pub fn claude_project(cwd: &Path) -> String {
 /// The newest session of `agent` under `root` whose directory is `cwd`,
 /// or why there is none (naming where deck looked).
 pub fn latest_in(agent: Agent, root: &Path, cwd: &Path) -> Result<PathBuf, String> {
+    latest_since(agent, root, cwd, SystemTime::UNIX_EPOCH)
+}
+
+/// [`latest_in`] among the files modified at `since` or later: what
+/// `deck follow --latest` looks at while it waits for the agent's first
+/// session here (the older ones were looked at once, so each poll reads
+/// the first line of new rollouts only).
+pub fn latest_since(
+    agent: Agent,
+    root: &Path,
+    cwd: &Path,
+    since: SystemTime,
+) -> Result<PathBuf, String> {
+    let recent = |p: &PathBuf| modified(p).is_some_and(|t| t >= since);
     match agent {
         Agent::ClaudeCode => {
             let dir = root.join("projects").join(claude_project(cwd));
-            newest(files(&dir).into_iter().filter(|p| has_ext(p, "jsonl")))
+            newest(files(&dir).into_iter().filter(|p| has_ext(p, "jsonl") && recent(p)))
                 .ok_or_else(|| format!("no Claude Code session for {} in {}", cwd.display(), dir.display()))
         }
         Agent::Codex => {
@@ -50,9 +65,10 @@ pub fn latest_in(agent: Agent, root: &Path, cwd: &Path) -> Result<PathBuf, Strin
                     .is_some_and(|n| n.starts_with("rollout-") && (n.ends_with(".jsonl") || n.ends_with(".jsonl.zst")))
             });
             // Newest first; the first whose cwd is this one.
-            let mut dated: Vec<(std::time::SystemTime, PathBuf)> = all
+            let mut dated: Vec<(SystemTime, PathBuf)> = all
                 .into_iter()
-                .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
+                .filter_map(|p| Some((modified(&p)?, p)))
+                .filter(|(t, _)| *t >= since)
                 .collect();
             dated.sort_by_key(|d| std::cmp::Reverse(d.0));
             dated
@@ -118,10 +134,14 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     }
 }
 
+fn modified(p: &Path) -> Option<SystemTime> {
+    p.metadata().ok()?.modified().ok()
+}
+
 /// The most recently modified of `paths`.
 fn newest(paths: impl Iterator<Item = PathBuf>) -> Option<PathBuf> {
     paths
-        .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
+        .filter_map(|p| Some((modified(&p)?, p)))
         .max_by(|a, b| a.0.cmp(&b.0))
         .map(|(_, p)| p)
 }
@@ -168,5 +188,12 @@ mod tests {
         let got = latest_in(Agent::Codex, root.path(), cwd).unwrap();
         assert!(got.ends_with("rollout-a.jsonl"), "{got:?}");
         assert!(latest_in(Agent::Codex, root.path(), Path::new("/nowhere")).is_err());
+        // Only files modified since: the older ones are not read again.
+        let since = SystemTime::now() - std::time::Duration::from_secs(5);
+        assert!(latest_since(Agent::Codex, root.path(), cwd, since).is_err());
+        assert!(latest_since(Agent::ClaudeCode, root.path(), cwd, since).is_err());
+        touch(&sessions.join("rollout-c.jsonl"), &meta("/work/proj"), 0);
+        let got = latest_since(Agent::Codex, root.path(), cwd, since).unwrap();
+        assert!(got.ends_with("rollout-c.jsonl"), "{got:?}");
     }
 }
