@@ -152,17 +152,21 @@ impl Transcript {
         }
     }
 
-    /// `todo/write`: the plan goes on the newest call that writes plans
-    /// ([`CallRole::Plans`]) when that call has none yet and did not fail.
+    /// `todo/write`: the plan goes on the call that wrote it when the
+    /// event names it, else on the newest call that writes plans
+    /// ([`CallRole::Plans`]), when that call has none yet and did not fail.
     /// False when there is no such call: the plan then stands apart.
-    pub(super) fn plan_written(&mut self, todos: &Arc<Vec<Todo>>) -> bool {
+    pub(super) fn plan_written(&mut self, todos: &Arc<Vec<Todo>>, call: Option<&str>) -> bool {
         let n = self.cards.len();
-        let newest = (n.saturating_sub(PLAN_CALLS)..n).rev().find(|&i| {
-            self.cards[i]
-                .tool
-                .as_deref()
-                .is_some_and(|t| self.presenters.role(t) == CallRole::Plans)
-        });
+        let newest = match call {
+            Some(id) => self.state.by_call.get(id).copied(),
+            None => (n.saturating_sub(PLAN_CALLS)..n).rev().find(|&i| {
+                self.cards[i]
+                    .tool
+                    .as_deref()
+                    .is_some_and(|t| self.presenters.role(t) == CallRole::Plans)
+            }),
+        };
         let Some(i) = newest else {
             return false;
         };

@@ -113,7 +113,7 @@ impl Transcript {
             .collect();
         let todos = Arc::new(todos);
         // The call that wrote it shows it; a plan without one stands apart.
-        if !self.plan_written(&todos) {
+        if !self.plan_written(&todos, p.call_id.as_deref()) {
             self.items.push_back(Item::Todo { seq: ev.seq, todos });
         }
     }

@@ -231,6 +231,9 @@ payloads! {
     /// `todo/write`.
     pub struct TodoWrite {
         "todos" => todos: Option<Vec<Option<TodoItem>>> = loose::objects,
+        /// The call that wrote the plan, when the source knows it (another
+        /// agent's reader says; DSH's host does not).
+        "callId" => call_id: Option<String> = loose::string,
     }
 
     /// One todo.

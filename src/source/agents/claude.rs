@@ -77,8 +77,6 @@ pub struct Reader {
     results: HashSet<String>,
     /// The task list that task-shaped results built (id, subject, status).
     tasks: Vec<(String, String, String)>,
-    /// The last call made: a task list goes out with its result.
-    last_call: Option<String>,
     /// Whether this log is a subagent's (its lines are all `isSidechain`);
     /// `None` until the first message says.
     sidechain: Option<bool>,
@@ -331,14 +329,14 @@ impl Reader {
         self.emit_json(out, origin, "tool/result", data);
         if let Some(tasks) = meta.and_then(|m| m.tasks) {
             self.track_tasks(tasks);
-            if self.last_call.as_deref() == Some(id.as_str()) {
-                let todos: Vec<Value> = self
-                    .tasks
-                    .iter()
-                    .map(|(_, subject, status)| json!({"content": subject, "status": status}))
-                    .collect();
-                self.emit(out, origin, "todo/write", json!({"todos": todos}));
-            }
+            // The list as this call left it, on this call's card (calls
+            // made together each show theirs).
+            let todos: Vec<Value> = self
+                .tasks
+                .iter()
+                .map(|(_, subject, status)| json!({"content": subject, "status": status}))
+                .collect();
+            self.emit(out, origin, "todo/write", json!({"todos": todos, "callId": id}));
         }
     }
 
@@ -453,14 +451,13 @@ impl Reader {
             Value::from(name),
         );
         self.emit_json(out, origin, "tool/call", data);
-        self.last_call = Some(id);
         // A call that writes a whole checklist: the plan, as DSH sends it.
         if let Some(todos) = todos {
             let todos: Vec<Value> = todos
                 .into_iter()
                 .map(|(content, status)| json!({"content": content, "status": status}))
                 .collect();
-            self.emit(out, origin, "todo/write", json!({"todos": todos}));
+            self.emit(out, origin, "todo/write", json!({"todos": todos, "callId": id}));
         }
     }
 }

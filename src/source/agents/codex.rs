@@ -464,7 +464,7 @@ impl Reader {
         let data = json!({"turn": turn, "step": self.step, "callId": id, "name": name, "arguments": arguments});
         self.emit("tool/call", data, origin, out);
         if let Some(todos) = args.as_ref().and_then(plan_todos) {
-            self.emit("todo/write", json!({"todos": todos}), origin, out);
+            self.emit("todo/write", json!({"todos": todos, "callId": id}), origin, out);
         }
         if ty == "web_search_call" {
             let status = p.get("status").cloned().unwrap_or(Value::Null);

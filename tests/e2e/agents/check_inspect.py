@@ -52,13 +52,7 @@ ERRORS = {
 }
 
 # (agent, tool, text in the call's input, checks) -> what deck does not do yet.
-KNOWN_GAPS = {
-    ("claude-code", "TaskCreate", "Port the empty-list fix", ("plan", "task")): (
-        "two TaskCreate calls in one message: the reader (src/source/agents/claude.rs, "
-        "tool_result) writes the task list only after the result of the message's last "
-        "call, so the first TaskCreate is a generic 'New task' card, not the checklist"
-    ),
-}
+KNOWN_GAPS: dict = {}
 
 
 class Call:

@@ -180,3 +180,34 @@ fn lines_read_on_the_decoders_threads_or_as_json_read_the_same() {
     assert!(a.iter().any(|l| l.contains(r#""cwd":"/w""#)), "{a:?}");
     assert!(a.iter().any(|l| l.contains("hi é")), "{a:?}");
 }
+
+/// Task calls made together: each result's list goes on its own call's
+/// card (the `todo/write` names the call), not only on the last one's.
+#[test]
+fn task_calls_made_together_each_get_their_list() {
+    let result = |id: &str, meta: Value| {
+        json!({"type": "user", "uuid": "r", "sessionId": "s", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": id, "content": "made"}]}, "toolUseResult": meta})
+    };
+    let out = read(&[
+        user("plan"),
+        assistant("m", json!([{"type": "tool_use", "id": "t1", "name": "X", "input": {}},
+            {"type": "tool_use", "id": "t2", "name": "X", "input": {}}])),
+        result("t1", json!({"task": {"id": "1", "subject": "one"}})),
+        result("t2", json!({"task": {"id": "2", "subject": "two"}})),
+    ]);
+    let writes: Vec<Value> = out
+        .iter()
+        .filter_map(|(_, r)| match r {
+            Record::Event { event, .. } if event.kind.as_str() == "todo/write" => {
+                Some(event.data.parse())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(writes.len(), 2, "{writes:?}");
+    assert_eq!(writes[0]["callId"], "t1");
+    assert_eq!(writes[0]["todos"].as_array().map(Vec::len), Some(1));
+    assert_eq!(writes[1]["callId"], "t2");
+    assert_eq!(writes[1]["todos"][1]["content"], "two");
+}
