@@ -43,9 +43,6 @@ pub(super) struct Prefetch {
 struct Job {
     seq: u64,
     data: RawJson,
-    is_error: bool,
-    tool: String,
-    arguments: Arc<str>,
     presenters: SharedPresenters,
     agent: Option<String>,
 }
@@ -59,7 +56,9 @@ impl Prefetch {
         }
     }
 
-    /// The views of the window's results, by the seq of their event.
+    /// The views of the window's results, by the seq of their event. The
+    /// calls are read here (their data is small); the results, which are
+    /// most of a log's bytes, are read on the pool.
     pub fn window(&mut self, records: &[&Record]) -> HashMap<u64, Drawn> {
         let mut jobs = Vec::new();
         for r in records {
@@ -87,26 +86,18 @@ impl Prefetch {
                                 _ => String::new(),
                             };
                             let tool = p.name.unwrap_or_default();
-                            self.calls.insert(id, (tool, Arc::from(arguments)));
+                            // The fold keeps a call's first tool/call.
+                            self.calls
+                                .entry(id)
+                                .or_insert_with(|| (tool, Arc::from(arguments)));
                         }
                     }
-                    EventKind::ToolResult => {
-                        if view.as_ref().is_some_and(|v| v.for_ == ViewFor::Result) {
-                            continue;
-                        }
-                        let Ok(p) = read::<payload::ToolResult>(&event.data) else {
-                            continue;
-                        };
-                        let Some((tool, arguments)) = p.call_id().and_then(|id| self.calls.get(id))
-                        else {
-                            continue;
-                        };
+                    EventKind::ToolResult
+                        if !view.as_ref().is_some_and(|v| v.for_ == ViewFor::Result) =>
+                    {
                         jobs.push(Job {
                             seq: event.seq,
                             data: event.data.clone(),
-                            is_error: p.part().and_then(|part| part.is_error).unwrap_or(false),
-                            tool: tool.clone(),
-                            arguments: arguments.clone(),
                             presenters: self.presenters.clone(),
                             agent: self.agent.clone(),
                         });
@@ -116,30 +107,34 @@ impl Prefetch {
                 _ => {}
             }
         }
+        let calls = &self.calls;
         jobs.into_par_iter()
-            .map(|job| {
-                let view = draw(&job);
+            .filter_map(|job| {
+                let p = read::<payload::ToolResult>(&job.data).ok()?;
+                let (tool, arguments) = calls.get(p.call_id()?)?;
+                let is_error = p.part().and_then(|part| part.is_error).unwrap_or(false);
+                let view = draw(&job, tool, arguments, is_error);
                 let drawn = Drawn {
                     agent: job.agent,
-                    tool: job.tool,
-                    arguments: job.arguments,
+                    tool: tool.clone(),
+                    arguments: arguments.clone(),
                     view,
                 };
-                (job.seq, drawn)
+                Some((job.seq, drawn))
             })
             .collect()
     }
 }
 
-fn draw(job: &Job) -> Option<AttachedView> {
+fn draw(job: &Job, tool: &str, arguments: &str, is_error: bool) -> Option<AttachedView> {
     let mut data = job.data.parse();
     let meta = take_meta(&mut data);
     job.presenters
         .result_view(
-            &job.tool,
-            &job.arguments,
+            tool,
+            arguments,
             &super::content_of(&data),
-            job.is_error,
+            is_error,
             meta.as_ref(),
         )
         .map(|v| AttachedView::new(ViewSource::Presenter, v))
