@@ -11,6 +11,8 @@
 //!   grows), each `tool_use` a `tool/call`. Blocks, calls and results seen
 //!   before are not counted again (old logs repeat a message as it streams).
 //! * `summary` lines name the session (`session/title`).
+//! * A message's token usage, and compactions (the `compact_boundary`
+//!   `system` line, the summary after it): `turn_meta`.
 //! * Everything else (`api-request-blob`, which repeats message content,
 //!   attachments, queue operations, `progress`, …) is ignored quietly; a
 //!   known line without its message is a diagnostic.
@@ -77,12 +79,18 @@ pub struct Reader {
     /// Whether this log is a subagent's (its lines are all `isSidechain`);
     /// `None` until the first message says.
     sidechain: Option<bool>,
+    /// The current message's token usage (DSH's shape), and the last the
+    /// step's `assistant/message` carried.
+    usage: Option<Value>,
+    usage_sent: Option<Value>,
+    /// The compaction whose summary is still to come.
+    compaction: Option<String>,
 }
 
 impl Translate for Reader {
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
         let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
-        if !matches!(kind, "user" | "assistant" | "summary") {
+        if !matches!(kind, "user" | "assistant" | "summary" | "system") {
             return;
         }
         if let Some(id) = v.get("sessionId").and_then(Value::as_str)
@@ -96,6 +104,9 @@ impl Translate for Reader {
             }
             return;
         }
+        if kind == "system" {
+            return self.system(v, origin, out);
+        }
         let side = v.get("isSidechain").and_then(Value::as_bool).unwrap_or(false);
         if *self.sidechain.get_or_insert(side) != side {
             // An old log's subagent lines, interleaved with the main ones.
@@ -107,6 +118,9 @@ impl Translate for Reader {
         self.learn(v);
         if let Some(ms) = v.get("timestamp").and_then(Value::as_str).and_then(epoch_ms) {
             self.time = self.time.max(ms);
+        }
+        if kind == "user" && self.is_compact_summary(v) {
+            return self.compact_summary(v, origin, out);
         }
         let Some(message) = v.get("message").filter(|m| m.is_object()) else {
             self.malformed(out, origin, v, kind, "no message object");
@@ -358,7 +372,9 @@ impl Reader {
             self.step += 1;
             self.message_id = id.map(str::to_string);
             self.blocks.clear();
+            self.usage_sent = None;
         }
+        self.usage = message.get("usage").and_then(turn_meta::usage);
         let mut grew = false;
         for b in blocks {
             match b.get("type").and_then(Value::as_str) {
@@ -374,7 +390,9 @@ impl Reader {
                 _ => {}
             }
         }
-        if grew {
+        // The step's usage goes out with its message (alone when the
+        // message is calls only), again when a line says more.
+        if grew || self.usage != self.usage_sent {
             self.message(out, origin);
         }
     }
@@ -400,11 +418,15 @@ impl Reader {
                 json!({"type": kind, "text": text})
             })
             .collect();
-        let data = json!({
+        let mut data = json!({
             "turn": self.turn,
             "step": self.step,
             "message": {"role": "assistant", "content": content},
         });
+        if let (Some(u), Some(d)) = (&self.usage, data.as_object_mut()) {
+            d.insert("usage".into(), u.clone());
+        }
+        self.usage_sent.clone_from(&self.usage);
         self.emit(out, origin, "assistant/message", data);
     }
 
@@ -477,6 +499,8 @@ fn checklist(input: &Value) -> Option<Vec<Value>> {
         .collect();
     (list.len() == todos.len()).then_some(list)
 }
+
+mod turn_meta;
 
 #[cfg(test)]
 mod tests;
