@@ -380,3 +380,38 @@ fn snapshots_of_claude_turns_and_compaction() {
 fn snapshots_of_codex_turns_and_compactions() {
     snapshot_turns("codex", &fixture(CODEX_COMPACTION));
 }
+
+#[test]
+fn in_the_tui_the_summary_unfolds_and_opens_in_the_pager() {
+    use crate::common::tui::{ch, focused, key, pager, screen, viewer_sized};
+    let path = fixture(CLAUDE_COMPACTION);
+    let mut app = viewer_sized(&path, 100, 60);
+    let t = fold(&path);
+    let at = t
+        .items()
+        .iter()
+        .position(|i| matches!(i, Item::Compaction(_)))
+        .expect("a compaction");
+    while focused(&app) != at {
+        app.update(ch('j'));
+    }
+    let folded = screen(&mut app);
+    assert!(
+        folded.contains("── context compacted · auto · 155k → 6.3k tokens ──"),
+        "{folded}"
+    );
+    assert!(
+        folded.contains("(15 more lines)") && !folded.contains("4. Pending Tasks"),
+        "{folded}"
+    );
+    // Enter unfolds it, as it does a card.
+    app.update(key(crossterm::event::KeyCode::Enter));
+    let open = screen(&mut app);
+    assert!(
+        open.contains("4. Pending Tasks") && !open.contains("more lines)"),
+        "{open}"
+    );
+    app.update(ch('v'));
+    assert_eq!(pager(&app).title(), "context compacted");
+    assert!(screen(&mut app).contains("Please continue the conversation"));
+}
