@@ -415,3 +415,28 @@ fn in_the_tui_the_summary_unfolds_and_opens_in_the_pager() {
     assert_eq!(pager(&app).title(), "context compacted");
     assert!(screen(&mut app).contains("Please continue the conversation"));
 }
+
+#[test]
+fn the_html_page_folds_the_summary_under_the_marker_and_says_the_usage() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("page.html");
+    let path = fixture(CLAUDE_COMPACTION);
+    deck_ok(&[
+        "export",
+        &path,
+        "--format",
+        "html",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let html = std::fs::read_to_string(&out).unwrap();
+    let marker = html
+        .find("context compacted · auto · 155k → 6.3k tokens")
+        .expect("the marker");
+    // The marker is the summary line of a closed <details>, the summary in it.
+    let opened = html[..marker].rfind("<details").expect("in a <details>");
+    assert!(html[opened..marker].starts_with("<details class=\"card item\">\n<summary>"));
+    let closed = marker + html[marker..].find("</details>").unwrap();
+    assert!(html[marker..closed].contains("4. Pending Tasks"));
+    assert!(html.contains("↑ 301k in (298k cached, 2.2k to cache) · ↓ 222 out"));
+}
