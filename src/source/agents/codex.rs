@@ -38,6 +38,7 @@
 
 mod items;
 pub mod output;
+mod turn_meta;
 #[cfg(test)]
 mod tests;
 
@@ -46,9 +47,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 use super::{Agent, Out, Translate, epoch_ms, event, header};
-use items::{
-    id_text, is_context, older_changes, output_text, plan_todos, texts, token_usage, usage_delta,
-};
+use items::{id_text, is_context, older_changes, output_text, plan_todos, texts};
 use crate::wire::{Diagnostic, Origin, Record};
 
 /// Line types of the two `{timestamp, type, payload}` generations.
@@ -305,13 +304,7 @@ impl Reader {
         self.release_all(out);
         self.turn_open = false;
         let mut data = json!({"turn": self.turn, "reason": {"kind": kind}});
-        // No count came in the turn: nothing to say (not zero).
-        let counted = self.total != self.total_at_start;
-        let usage = self.usage.take().or_else(|| {
-            let total = self.total.as_ref().filter(|_| counted)?;
-            Some(usage_delta(total, self.total_at_start.as_ref()))
-        });
-        if let (Some(u), Some(d)) = (usage.as_ref().and_then(token_usage), data.as_object_mut()) {
+        if let (Some(u), Some(d)) = (self.turn_usage(), data.as_object_mut()) {
             d.insert("usage".into(), u);
         }
         self.emit("turn/end", data, origin, out);
@@ -380,33 +373,6 @@ impl Reader {
             Some(_) => {}
             None => self.malformed(v, "event_msg without a type", origin, out),
         }
-    }
-
-    /// A compaction: a `compacted` line (with its summary, empty when Codex
-    /// kept only an encrypted history) or a `context_compacted` event
-    /// (`None`). The two of one compaction come one after the other: the
-    /// second adds to the first.
-    fn compacted(&mut self, summary: Option<&str>, origin: Origin, out: &mut Out) {
-        let line = summary.is_some();
-        let id = match self.compaction.take() {
-            Some((id, was_line)) if was_line != line => id,
-            _ => {
-                self.compactions += 1;
-                let id = format!("compaction-{}", self.compactions);
-                self.compaction = Some((id.clone(), line));
-                id
-            }
-        };
-        let mut data = json!({"compactionId": id});
-        if let Some(d) = data.as_object_mut() {
-            if self.turn_open {
-                d.insert("turn".into(), Value::from(self.turn));
-            }
-            if let Some(s) = summary.filter(|s| !s.trim().is_empty()) {
-                d.insert("summary".into(), json!([{"type": "text", "text": s}]));
-            }
-        }
-        self.emit("compaction/summary", data, origin, out);
     }
 
     /// A response item (`p`) of line `v`.
