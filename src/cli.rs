@@ -107,6 +107,10 @@ pub enum Command {
         /// List the sessions in the input instead of tool calls.
         #[arg(long)]
         sessions: bool,
+        /// List the turns (how each ended, its token usage) and the
+        /// compactions instead of tool calls.
+        #[arg(long, conflicts_with_all = ["diagnostics", "sessions"])]
+        turns: bool,
     },
     /// Show frames written to stdin, a unix socket or a TCP port, live.
     Listen {

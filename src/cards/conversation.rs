@@ -1,5 +1,6 @@
 //! Conversation items: user and injected messages, assistant text and
-//! reasoning, turn separators, todo plans and diagnostics.
+//! reasoning, turn separators (a turn's end with its token usage), todo
+//! plans, compactions (`tokens`) and diagnostics.
 //!
 //! Not cards, but the same rules: pure functions of an item + [`Ctx`] to
 //! lines at most `ctx.width` wide, every piece of text sanitized, styles only
@@ -221,17 +222,24 @@ fn rule(label: Line, ctx: &Ctx) -> Line {
 }
 
 /// A turn separator: `── turn 2 ──` at a start; at an end, the reason, and for
-/// an error the failure message and code in the error role.
+/// an error the failure message and code in the error role; then the turn's
+/// token usage, muted, when the log says.
 pub fn turn(t: &TurnMarker, ctx: &Ctx) -> Vec<Line> {
     let theme = ctx.theme;
     let rule_style = theme.style(Role::TurnRule);
     let Some(end) = &t.end else {
         return vec![rule(Line::styled(format!("turn {}", t.turn), rule_style), ctx)];
     };
+    let usage = end
+        .usage
+        .as_ref()
+        .map(|u| tokens::usage(u, ctx))
+        .unwrap_or_default();
     // One rule per turn boundary: the next turn's. An end that completed
-    // says nothing; another says how the turn ended, on a line of its own.
+    // says nothing but its usage; another says how the turn ended, on a
+    // line of its own.
     if end.reason == "completed" {
-        return Vec::new();
+        return usage;
     }
     let (glyph, style) = match end.reason.as_str() {
         "error" => ("✗ ", super::status_style(theme, Status::Error)),
@@ -245,19 +253,23 @@ pub fn turn(t: &TurnMarker, ctx: &Ctx) -> Vec<Line> {
         (None, Some(msg)) => text.push_str(&format!(" · {msg}")),
         (None, None) => {}
     }
-    let out = hanging(
+    let mut out = hanging(
         &text,
         style,
         &[Span::new(glyph, style)],
         &[Span::plain("  ")],
         ctx.width,
     );
+    out.extend(usage);
     fit_all(out, ctx.width)
 }
 
-/// A turn marker that draws nothing (a turn that ended as it should).
+/// A turn marker that draws nothing (a turn that ended as it should, and
+/// whose usage the log does not say).
 pub fn turn_is_silent(t: &TurnMarker) -> bool {
-    t.end.as_ref().is_some_and(|e| e.reason == "completed")
+    t.end.as_ref().is_some_and(|e| {
+        e.reason == "completed" && e.usage.as_ref().and_then(tokens::usage_text).is_none()
+    })
 }
 
 /// `1/3 done`: how far a plan is.
@@ -392,6 +404,9 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
     }
     at
 }
+
+mod tokens;
+pub use tokens::{compaction, compaction_text, compaction_title, usage_text};
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
 //! `deck inspect PATH`: one JSON line per tool call (status, views and where
-//! they came from), or per diagnostic, or per session in the input.
+//! they came from), or per diagnostic, or per session in the input, or per
+//! turn's end (with its token usage) and compaction.
 
 use std::io::Write;
 
@@ -7,20 +8,28 @@ use serde_json::{Value, json};
 
 use super::{finish, report_diagnostics, write_stdout};
 use crate::cards::{self, Resolution};
-use crate::session::{ToolCard, Transcript};
+use crate::session::{Item, TokenUsage, ToolCard, Transcript};
 use crate::source;
 use crate::text::sanitize::json_text;
 use crate::wire::{Diagnostic, RawJson};
 
+/// What `deck inspect` lists, a JSON line each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum List {
+    /// Tool calls.
+    Calls,
+    /// Lines skipped or repaired, views that did not type.
+    Diagnostics,
+    /// The sessions in the input.
+    Sessions,
+    /// Turns' ends and compactions, in order.
+    Turns,
+}
+
 /// Run `deck inspect`.
-pub fn run(
-    path: &str,
-    session: Option<&str>,
-    diagnostics: bool,
-    sessions: bool,
-) -> anyhow::Result<()> {
+pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> {
     let loaded = source::load_path(path)?;
-    if sessions {
+    if list == List::Sessions {
         let mut out = String::new();
         for s in &loaded.sessions {
             let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
@@ -32,7 +41,14 @@ pub fn run(
     let s = loaded.session(session)?;
     super::report_other_sessions(&loaded, session);
     let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
-    if diagnostics {
+    if list == List::Turns {
+        let mut out = String::new();
+        for line in t.items().iter().filter_map(turn_line) {
+            out.push_str(&json_text(&line.to_string()));
+            out.push('\n');
+        }
+        write_stdout(out.as_bytes())?;
+    } else if list == List::Diagnostics {
         // Lines skipped or repaired, and views that did not type, in input
         // order.
         let mut all: Vec<Diagnostic> = t.diagnostics().iter().cloned().collect();
@@ -76,6 +92,59 @@ fn session_line(loaded: &source::Loaded, s: &source::LoadedSession, t: &Transcri
         "errors": t.error_count(),
         "diagnostics": t.diagnostics().len(),
     })
+}
+
+/// A `--turns` line: a turn's end (`{kind: "turn", turn, end, message?,
+/// usage?}`) or a compaction (`{kind: "compaction", turn?, trigger?,
+/// tokensBefore?, tokensAfter?, tokensCondensed?, error?, summary?}`);
+/// what the log does not say is left out.
+fn turn_line(item: &Item) -> Option<Value> {
+    let mut line = serde_json::Map::new();
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            line.insert(k.into(), v);
+        }
+    };
+    match item {
+        Item::Turn(m) => {
+            let end = m.end.as_ref()?;
+            put("kind", Some("turn".into()));
+            put("turn", Some(m.turn.into()));
+            put("end", Some(end.reason.clone().into()));
+            put("message", end.message.clone().map(Value::from));
+            put("usage", end.usage.as_ref().map(usage_json));
+        }
+        Item::Compaction(c) => {
+            put("kind", Some("compaction".into()));
+            put("turn", c.turn.map(Value::from));
+            put("trigger", c.trigger.clone().map(Value::from));
+            put("tokensBefore", c.tokens_before.map(Value::from));
+            put("tokensAfter", c.tokens_after.map(Value::from));
+            put("tokensCondensed", c.tokens_condensed.map(Value::from));
+            put("error", c.error.clone().map(Value::from));
+            put("summary", c.summary.clone().map(Value::from));
+        }
+        _ => return None,
+    }
+    Some(Value::Object(line))
+}
+
+/// A turn's usage: `input` (all of it, `cacheRead` and `cacheWrite` of it),
+/// `output` (`reasoning` of it); the counts the log gives.
+fn usage_json(u: &TokenUsage) -> Value {
+    let mut out = serde_json::Map::new();
+    for (k, v) in [
+        ("input", u.input),
+        ("cacheRead", u.cache_read),
+        ("cacheWrite", u.cache_write),
+        ("output", u.output),
+        ("reasoning", u.reasoning),
+    ] {
+        if let Some(v) = v {
+            out.insert(k.into(), v.into());
+        }
+    }
+    Value::Object(out)
 }
 
 /// One `deck inspect` line (fields in this order).

@@ -88,7 +88,16 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             session,
             diagnostics,
             sessions,
-        } => inspect::run(&path, session.as_deref(), diagnostics, sessions)?,
+            turns,
+        } => {
+            let list = match (diagnostics, sessions, turns) {
+                (true, _, _) => inspect::List::Diagnostics,
+                (_, true, _) => inspect::List::Sessions,
+                (_, _, true) => inspect::List::Turns,
+                _ => inspect::List::Calls,
+            };
+            inspect::run(&path, session.as_deref(), list)?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

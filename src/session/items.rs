@@ -1,5 +1,6 @@
-//! The transcript's entries ([`Item`]) other than tool cards: turn markers,
-//! user and assistant messages (the latter by stream block), todo lists.
+//! The transcript's entries ([`Item`]) other than tool cards: turn markers
+//! (a turn's end with its token usage), user and assistant messages (the
+//! latter by stream block), todo lists, compactions.
 
 use std::sync::Arc;
 
@@ -183,6 +184,8 @@ pub struct TurnEnd {
     pub reason: String,
     pub message: Option<String>,
     pub code: Option<String>,
+    /// The tokens of the turn's model requests, when the log says.
+    pub usage: Option<TokenUsage>,
 }
 
 impl TurnEnd {
@@ -191,6 +194,113 @@ impl TurnEnd {
             reason,
             message,
             code,
+            usage: None,
+        }
+    }
+
+    /// This end, with the turn's token usage.
+    pub fn with_usage(self, usage: Option<TokenUsage>) -> TurnEnd {
+        TurnEnd { usage, ..self }
+    }
+}
+
+/// Tokens of model requests, as the log counts them: each `None` where it
+/// does not say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct TokenUsage {
+    /// Input tokens in all, those read from and written to the cache
+    /// included.
+    pub input: Option<u64>,
+    /// Of the input: read from the cache.
+    pub cache_read: Option<u64>,
+    /// Of the input: written to the cache.
+    pub cache_write: Option<u64>,
+    /// Output tokens, reasoning included.
+    pub output: Option<u64>,
+    /// Of the output: reasoning.
+    pub reasoning: Option<u64>,
+}
+
+impl TokenUsage {
+    /// Usage of `input` tokens in all and `output` out (the parts unsaid).
+    pub fn new(input: Option<u64>, output: Option<u64>) -> TokenUsage {
+        TokenUsage {
+            input,
+            output,
+            ..TokenUsage::default()
+        }
+    }
+
+    /// DSH's `TokenUsage`, whose input counts neither the tokens read from
+    /// the cache nor those written to it.
+    pub fn from_wire(u: &crate::wire::payload::TokenUsage) -> TokenUsage {
+        let (read, write) = (u.cache_read_tokens, u.cache_write_tokens);
+        let input = u.input_tokens.and_then(|i| {
+            i.checked_add(read.unwrap_or(0))?
+                .checked_add(write.unwrap_or(0))
+        });
+        TokenUsage {
+            input,
+            cache_read: read,
+            cache_write: write,
+            output: u.output_tokens,
+            reasoning: u.reasoning_tokens,
+        }
+    }
+
+    /// Nothing said at all.
+    pub fn is_empty(&self) -> bool {
+        *self == TokenUsage::default()
+    }
+
+    /// The usage of several requests together: each count only when every
+    /// one of them says it (a sum of some would be a number the log does
+    /// not hold); `None` when there are none.
+    pub fn sum(all: impl IntoIterator<Item = TokenUsage>) -> Option<TokenUsage> {
+        let mut all = all.into_iter();
+        let first = all.next()?;
+        let add = |a: Option<u64>, b: Option<u64>| a?.checked_add(b?);
+        Some(all.fold(first, |s, u| TokenUsage {
+            input: add(s.input, u.input),
+            cache_read: add(s.cache_read, u.cache_read),
+            cache_write: add(s.cache_write, u.cache_write),
+            output: add(s.output, u.output),
+            reasoning: add(s.reasoning, u.reasoning),
+        }))
+    }
+}
+
+/// The agent condensed its context: the conversation before this point
+/// was replaced by a summary. Numbers are the log's, absent when it has
+/// none.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Compaction {
+    pub seq: u64,
+    pub time: i64,
+    pub turn: Option<u64>,
+    /// `auto` | `manual`, when the log says.
+    pub trigger: Option<String>,
+    /// The context's tokens before and after, as the agent counted them.
+    pub tokens_before: Option<u64>,
+    pub tokens_after: Option<u64>,
+    /// Tokens of the part condensed (DSH's estimate).
+    pub tokens_condensed: Option<u64>,
+    /// The summary that replaced it.
+    pub summary: Option<String>,
+    /// Why it failed, when it did.
+    pub error: Option<String>,
+    pub rev: u64,
+}
+
+impl Compaction {
+    /// A compaction seen at `seq`, nothing known of it yet.
+    pub fn new(seq: u64, time: i64) -> Compaction {
+        Compaction {
+            seq,
+            time,
+            ..Compaction::default()
         }
     }
 }
@@ -260,4 +370,6 @@ pub enum Item {
     Diagnostic(usize),
     /// A failed model request tried again.
     Retry(Arc<Retry>),
+    /// The agent condensed its context here.
+    Compaction(Arc<Compaction>),
 }

@@ -1,5 +1,6 @@
 //! Turns, messages and todos in the fold: turn markers (a turn's end
-//! interrupts what it leaves open), user messages, assistant messages
+//! interrupts what it leaves open, and carries the turn's token usage: its
+//! own, else its steps' summed), user messages, assistant messages
 //! assembled from streamed chunks or taken whole from `assistant/message`,
 //! and todo lists.
 
@@ -7,14 +8,14 @@ use std::sync::Arc;
 
 use super::reducer::Ev;
 use super::{
-    AssistantBlock, AssistantMessage, Blocks, Item, Retry, Status, Todo, Transcript, TurnEnd,
-    TurnMarker, UserMessage,
+    AssistantBlock, AssistantMessage, Blocks, Item, Retry, Status, Todo, TokenUsage, Transcript,
+    TurnEnd, TurnMarker, UserMessage,
 };
 use crate::wire::payload::{self, ContentBlock, TextOrObjects};
 
 /// A user message's text: its text blocks, `[type]` for other blocks, one
 /// a line; or its content when that is a bare string.
-fn text_of_content(content: &TextOrObjects<ContentBlock>) -> String {
+pub(super) fn text_of_content(content: &TextOrObjects<ContentBlock>) -> String {
     let mut out = String::new();
     match content {
         TextOrObjects::Objects(blocks) => {
@@ -84,12 +85,24 @@ impl Transcript {
                 m.rev += 1;
             }
         }
-        let end = TurnEnd::new(kind.to_string(), message, code);
+        // The turn's own usage (the readers of other agents' logs give
+        // it), else its steps' together.
+        let steps = self.state.step_usage.remove(&turn);
+        let usage = match p.usage.map(|u| TokenUsage::from_wire(&u)) {
+            Some(u) if !u.is_empty() => Some(u),
+            _ => steps.and_then(|s| TokenUsage::sum(s.values().copied())),
+        };
+        let end = TurnEnd::new(kind.to_string(), message, code).with_usage(usage);
         self.items
             .push_back(Item::Turn(TurnMarker::end(turn, ev.seq, ev.time, end)));
     }
 
     pub(super) fn user_message(&mut self, ev: &Ev<'_>, p: payload::UserMessage) {
+        let source = p.source.as_ref();
+        if source.and_then(|s| s.plugin.as_deref()) == Some("compact") {
+            // A compaction's checkpoint: the summary, not a message.
+            return self.compaction_checkpoint(ev, text_of_content(&p.content));
+        }
         self.items.push_back(Item::User(Arc::new(UserMessage::new(
             ev.seq,
             ev.time,
@@ -198,6 +211,12 @@ impl Transcript {
             ));
         }
         let interrupted = p.interrupted.unwrap_or(false);
+        if let Some(u) = p.usage.map(|u| TokenUsage::from_wire(&u))
+            && !u.is_empty()
+        {
+            let steps = self.state.step_usage.entry(turn).or_default();
+            steps.insert(step, u);
+        }
         if blocks.is_empty() && !self.state.assistant.contains_key(&(turn, step)) {
             return;
         }

@@ -7,12 +7,13 @@
 //!
 //! This file owns [`Transcript`] (read-only from outside: only the fold
 //! writes it); `card` and `items` its parts; `reducer` the fold's dispatch,
-//! `messages`, `tools` and `prompts` what each kind of event builds,
-//! `linked` what is drawn on a call's card rather than apart (its approval,
-//! its questions, its plan), `state` the fold's indexes; `outline` reads a
-//! session at a glance without a fold.
+//! `messages`, `tools`, `prompts` and `compaction` what each kind of event
+//! builds, `linked` what is drawn on a call's card rather than apart (its
+//! approval, its questions, its plan), `state` the fold's indexes;
+//! `outline` reads a session at a glance without a fold.
 
 mod card;
+mod compaction;
 mod files;
 mod items;
 mod linked;
@@ -30,7 +31,8 @@ pub use card::{
     AttachedView, Status, ToolCard, ToolError, ToolResult, ViewSource, content_of, meta_of, text_of,
 };
 pub use items::{
-    AssistantBlock, AssistantMessage, Blocks, Item, Retry, Todo, TurnEnd, TurnMarker, UserMessage,
+    AssistantBlock, AssistantMessage, Blocks, Compaction, Item, Retry, Todo, TokenUsage, TurnEnd,
+    TurnMarker, UserMessage,
 };
 pub use outline::Outline;
 pub use presenter::{CallRole, Presenters, SharedPresenters};

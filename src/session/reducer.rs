@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use super::compaction::Phase;
 use super::{Item, Transcript};
 use crate::wire::payload::{self, SessionTitle};
 use crate::wire::{Diagnostic, EventKind, Origin, RawJson, Record, SessionEvent, ViewEnvelope};
@@ -286,6 +287,18 @@ impl Transcript {
             EventKind::ApprovalDecided => {
                 let data: Value = self.payload(event, origin);
                 self.approval_decided(&data, "id", Some(seq));
+            }
+            EventKind::CompactionStart => {
+                let p = self.payload(event, origin);
+                self.compaction(ev, Phase::Start, p);
+            }
+            EventKind::CompactionSummary => {
+                let p = self.payload(event, origin);
+                self.compaction(ev, Phase::Summary, p);
+            }
+            EventKind::CompactionEnd => {
+                let p = self.payload(event, origin);
+                self.compaction(ev, Phase::End, p);
             }
             // Declared or ignorable, and nothing the transcript shows: not
             // even read.

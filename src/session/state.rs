@@ -43,6 +43,14 @@ pub(super) struct State {
     pub(super) bad: usize,
     /// What the session has shown of each file (to place diff snippets).
     pub(super) files: super::files::Files,
+    /// Token usage of each step's model request (`assistant/message`), by
+    /// turn and step (a step told again replaces its own): summed into the
+    /// turn at its end.
+    pub(super) step_usage: imbl::HashMap<u64, imbl::OrdMap<u64, super::TokenUsage>>,
+    /// Compaction id → item index (`""`: the latest without an id).
+    pub(super) compactions: imbl::HashMap<Arc<str>, usize>,
+    /// The latest compaction's item (a checkpoint message joins it).
+    pub(super) last_compaction: Option<usize>,
 }
 
 impl State {

@@ -80,6 +80,9 @@ impl Pager {
                     .cards()
                     .get(*i)
                     .map(|c| crate::cards::resolve_head(c, 1).title),
+                Some(crate::session::Item::Compaction(c)) => {
+                    Some(crate::cards::conversation::compaction_title(c).to_string())
+                }
                 _ => None,
             };
             self.title = Some((rev, title.unwrap_or_else(|| "item".into())));

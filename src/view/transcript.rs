@@ -110,6 +110,7 @@ pub fn render_item_into(
         )),
         Item::Diagnostic(i) => out.extend(conversation::diagnostic(&t.diagnostics()[*i], &ctx)),
         Item::Retry(r) => out.extend(conversation::retry(r, &ctx)),
+        Item::Compaction(c) => out.extend(conversation::compaction(c, &ctx)),
     }
 }
 
@@ -123,6 +124,7 @@ pub fn item_weight(t: &Transcript, item: &Item) -> usize {
             .get(*i)
             .map_or(0, |c| crate::view::worker::weight(c)),
         Item::Prompt(p) => approval_call(t, p).map_or(0, crate::view::worker::weight),
+        Item::Compaction(c) => c.summary.as_ref().map_or(0, String::len),
         Item::Turn(_) | Item::Todo { .. } | Item::Diagnostic(_) | Item::Retry(_) => 0,
     }
 }
@@ -183,12 +185,17 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
         Item::Turn(m) => match &m.end {
             None => format!("turn {}", m.turn),
             Some(e) => strip_controls(&format!(
-                "turn {} {}{}",
+                "turn {} {}{}{}",
                 m.turn,
                 e.reason,
                 e.message
                     .as_ref()
                     .map(|s| format!(": {s}"))
+                    .unwrap_or_default(),
+                e.usage
+                    .as_ref()
+                    .and_then(conversation::usage_text)
+                    .map(|u| format!(" · {u}"))
                     .unwrap_or_default()
             )),
         },
@@ -205,5 +212,6 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
             .map(|d| strip_controls(&format!("line {}: {}\n{}", d.origin.line, d.reason, d.raw)))
             .unwrap_or_default(),
         Item::Retry(r) => strip_controls(&r.summary()),
+        Item::Compaction(c) => strip_controls(&conversation::compaction_text(c)),
     }
 }

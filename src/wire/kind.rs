@@ -65,6 +65,10 @@ event_kinds! {
     LlmRetry = "llm/retry",
     ApprovalAsked = "approval/asked",
     ApprovalDecided = "approval/decided",
+    /// The agent condensed its context: started, summarised, ended.
+    CompactionStart = "compaction/start",
+    CompactionSummary = "compaction/summary",
+    CompactionEnd = "compaction/end",
 }
 
 impl EventKind {
@@ -191,6 +195,6 @@ mod tests {
             .iter()
             .filter(|n| EventKind::parse(n).is_folded())
             .count();
-        assert_eq!(folded, 12);
+        assert_eq!(folded, 15);
     }
 }

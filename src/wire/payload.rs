@@ -108,10 +108,43 @@ payloads! {
         "turn" => turn: Option<u64> = loose::u64,
     }
 
-    /// `turn/end`.
+    /// `turn/end`. DSH's carries no usage; the readers of other agents'
+    /// logs put the turn's there (`source::agents`).
     pub struct TurnEnd {
         "turn" => turn: Option<u64> = loose::u64,
         "reason" => reason: Option<TurnEndReason> = loose::object,
+        "usage" => usage: Option<TokenUsage> = loose::object,
+    }
+
+    /// Tokens of a model request (DSH's `TokenUsage`), or of a turn's
+    /// requests: input not read from the cache, what was, what was written
+    /// to it, and output (reasoning included).
+    pub struct TokenUsage {
+        "inputTokens" => input_tokens: Option<u64> = loose::u64,
+        "outputTokens" => output_tokens: Option<u64> = loose::u64,
+        "cacheReadTokens" => cache_read_tokens: Option<u64> = loose::u64,
+        "cacheWriteTokens" => cache_write_tokens: Option<u64> = loose::u64,
+        /// Of the output.
+        "reasoningTokens" => reasoning_tokens: Option<u64> = loose::u64,
+    }
+
+    /// `compaction/start`, `compaction/summary` and `compaction/end` (one
+    /// struct: each holds some of these). DSH's carry the id, the turn, the
+    /// summary, the tokens it condensed (its estimate) and an error; the
+    /// readers of other agents' logs add the trigger and the context's
+    /// tokens before and after, when the agent counted them.
+    pub struct Compaction {
+        "compactionId" => compaction_id: Option<String> = loose::code,
+        "turn" => turn: Option<u64> = loose::u64,
+        /// `auto` | `manual`.
+        "trigger" => trigger: Option<String> = loose::string,
+        "tokensBefore" => tokens_before: Option<u64> = loose::u64,
+        "tokensAfter" => tokens_after: Option<u64> = loose::u64,
+        "shadowedTokenCount" => shadowed_token_count: Option<u64> = loose::u64,
+        /// Blocks, or a bare string.
+        "summary" => summary: TextOrObjects<ContentBlock> = loose::text_or_objects,
+        /// Of a `compaction/end` that failed.
+        "error" => error: Option<String> = loose::string,
     }
 
     /// Why a turn ended.
@@ -143,6 +176,8 @@ payloads! {
     pub struct MessageSource {
         /// `user`, `plugin`, `job` …
         "kind" => kind: Option<String> = loose::string,
+        /// Which plugin (`compact`: a compaction's checkpoint).
+        "plugin" => plugin: Option<String> = loose::string,
     }
 
     /// A content block (`{type, text}`) of a message or a streamed block.
@@ -177,6 +212,8 @@ payloads! {
         "step" => step: Option<u64> = loose::u64,
         "message" => message: Option<MessageContent> = loose::object,
         "interrupted" => interrupted: Option<bool> = loose::bool,
+        /// The step's model request.
+        "usage" => usage: Option<TokenUsage> = loose::object,
     }
 
     /// A message's content blocks, each in its place (`None`: not an object).

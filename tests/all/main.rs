@@ -8,6 +8,7 @@ mod common;
 
 mod agents_claude;
 mod agents_codex;
+mod agents_turns;
 mod broken;
 mod cards_generic_read_search_web;
 mod cards_prompt;

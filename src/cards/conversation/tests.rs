@@ -125,6 +125,7 @@ fn turns_are_rules_with_reasons() {
             reason: "error".into(),
             message: Some("scripted invalid request".into()),
             code: Some("INVALID_REQUEST".into()),
+            usage: None,
         }),
     };
     let lines = turn(&end, &ctx);
@@ -147,11 +148,107 @@ fn turns_are_rules_with_reasons() {
             reason: "completed".into(),
             message: None,
             code: None,
+            usage: None,
         }),
         ..end.clone()
     };
     assert!(turn(&done, &ctx).is_empty());
+    assert!(turn_is_silent(&done));
     assert!(lines.iter().all(|l| l.width() <= 30));
+}
+
+#[test]
+fn a_turn_end_says_its_usage_muted() {
+    let theme = Theme::dark();
+    let ctx = Ctx::new(30, &theme, Density::Preview);
+    let mut usage = crate::session::TokenUsage::new(Some(50_851), Some(1_135));
+    usage.cache_read = Some(9_800);
+    let done = TurnMarker::end(
+        1,
+        9,
+        0,
+        TurnEnd::new("completed".into(), None, None).with_usage(Some(usage)),
+    );
+    let lines = turn(&done, &ctx);
+    assert_eq!(
+        texts(&lines),
+        vec!["↑ 50.9k in (9.8k cached)", "  ↓ 1.1k out"]
+    );
+    assert!(!turn_is_silent(&done));
+    let muted = theme.style(Role::Muted);
+    assert!(lines.iter().flat_map(|l| &l.spans).all(|s| s.style == muted || s.text.trim().is_empty()));
+    // After how the turn ended, when it did not complete.
+    let aborted = TurnMarker::end(
+        2,
+        12,
+        0,
+        TurnEnd::new("aborted".into(), None, None).with_usage(Some(usage)),
+    );
+    let wide = Ctx::new(80, &theme, Density::Line);
+    assert_eq!(
+        texts(&turn(&aborted, &wide)),
+        vec!["⊘ turn 2 · aborted", "↑ 50.9k in (9.8k cached) · ↓ 1.1k out"]
+    );
+    // Usage that says nothing draws nothing.
+    let empty = TurnMarker::end(
+        3,
+        13,
+        0,
+        TurnEnd::new("completed".into(), None, None)
+            .with_usage(Some(crate::session::TokenUsage::default())),
+    );
+    assert!(turn_is_silent(&empty) && turn(&empty, &ctx).is_empty());
+}
+
+fn compaction_of(summary: Option<&str>) -> crate::session::Compaction {
+    let mut c = crate::session::Compaction::new(20, 0);
+    c.trigger = Some("auto".into());
+    c.tokens_before = Some(155_025);
+    c.tokens_after = Some(6_330);
+    c.summary = summary.map(str::to_string);
+    c
+}
+
+#[test]
+fn a_compaction_is_a_rule_with_its_numbers_and_a_folded_summary() {
+    let theme = Theme::dark();
+    let c = compaction_of(Some("Summary:\n1. the tour\n2. the fix\n"));
+    let at = |w, d| texts(&compaction(&c, &Ctx::new(w, &theme, d)));
+    assert_eq!(
+        at(60, Density::Preview),
+        vec![
+            "── context compacted · auto · 155k → 6.3k tokens ───────────",
+            "  Summary:",
+            "  (2 more lines)",
+        ]
+    );
+    assert_eq!(at(60, Density::Full).len(), 4);
+    assert_eq!(at(60, Density::Line).len(), 1);
+    // Too narrow for the details in the rule: they go below it.
+    assert_eq!(
+        at(30, Density::Line),
+        vec!["── context compacted ─────────", "  auto · 155k → 6.3k tokens"]
+    );
+    // Nothing known but that it happened.
+    let bare = crate::session::Compaction::new(3, 0);
+    assert_eq!(
+        texts(&compaction(&bare, &Ctx::new(30, &theme, Density::Full))),
+        vec!["── context compacted ─────────"]
+    );
+    let mut failed = bare.clone();
+    failed.error = Some("summary request failed".into());
+    let lines = compaction(&failed, &Ctx::new(40, &theme, Density::Preview));
+    assert_eq!(
+        texts(&lines),
+        vec![
+            "── context compaction failed ───────────",
+            "⚠ summary request failed"
+        ]
+    );
+    assert_eq!(
+        compaction_text(&c),
+        "context compacted · auto · 155k → 6.3k tokens\nSummary:\n1. the tour\n2. the fix\n"
+    );
 }
 
 #[test]

@@ -58,7 +58,8 @@ pub fn page_to(
     w.write_all(out.as_bytes())?;
     let opts = LayoutOptions::new(wrap::UNBOUNDED, Density::Full);
     for item in t.items().iter() {
-        let card = matches!(item, Item::Tool(_));
+        // A compaction folds like a card: its summary under its rule.
+        let card = matches!(item, Item::Tool(_) | Item::Compaction(_));
         // Cards fold to their header, but those that went wrong.
         let open = match item {
             Item::Tool(i) => t.cards().get(*i).is_some_and(|c| c.status.is_bad()),

@@ -11,6 +11,8 @@
 //!   grows), each `tool_use` a `tool/call`. Blocks, calls and results seen
 //!   before are not counted again (old logs repeat a message as it streams).
 //! * `summary` lines name the session (`session/title`).
+//! * A message's token usage, and compactions (the `compact_boundary`
+//!   `system` line, the summary after it): `turn_meta`.
 //! * Everything else (`api-request-blob`, which repeats message content,
 //!   attachments, queue operations, `progress`, …) is ignored quietly; a
 //!   known line without its message is a diagnostic.
@@ -28,6 +30,7 @@ use super::{Agent, Foreign, Out, Translate, event_json, header};
 use crate::wire::{Diagnostic, Origin, Record};
 
 mod line;
+mod turn_meta;
 
 /// Whether `v` is a line of a Claude Code session log: an object typed by
 /// a plain word (no `/`: DSH's kinds have one) that carries what Claude's
@@ -80,6 +83,12 @@ pub struct Reader {
     /// Whether this log is a subagent's (its lines are all `isSidechain`);
     /// `None` until the first message says.
     sidechain: Option<bool>,
+    /// The current message's token usage (DSH's shape), and the last the
+    /// step's `assistant/message` carried.
+    usage: Option<Value>,
+    usage_sent: Option<Value>,
+    /// The compaction whose summary is still to come.
+    compaction: Option<String>,
 }
 
 impl Translate for Reader {
@@ -118,6 +127,9 @@ impl Reader {
             }
             return;
         }
+        if line.kind == Kind::System {
+            return self.system(&line, origin, out);
+        }
         if *self.sidechain.get_or_insert(line.sidechain) != line.sidechain {
             // An old log's subagent lines, interleaved with the main ones.
             return;
@@ -128,6 +140,9 @@ impl Reader {
         self.learn(&line);
         if let Some(ms) = line.time {
             self.time = self.time.max(ms);
+        }
+        if line.kind == Kind::User && self.is_compact_summary(&line) {
+            return self.compact_summary(&line, origin, out);
         }
         let kind = if line.kind == Kind::User {
             "user"
@@ -146,9 +161,12 @@ impl Reader {
                 self.user_blocks(out, origin, blocks, line.meta)
             }
             (_, Body::Text(text)) => {
-                self.assistant(out, origin, line.message_id, vec![Block::Text(Some(text))])
+                let blocks = vec![Block::Text(Some(text))];
+                self.assistant(out, origin, line.message_id, line.usage, blocks)
             }
-            (_, Body::Blocks(blocks)) => self.assistant(out, origin, line.message_id, blocks),
+            (_, Body::Blocks(blocks)) => {
+                self.assistant(out, origin, line.message_id, line.usage, blocks)
+            }
         }
     }
 
@@ -358,7 +376,14 @@ impl Reader {
         }
     }
 
-    fn assistant(&mut self, out: &mut Out, origin: Origin, id: Option<String>, blocks: Vec<Block>) {
+    fn assistant(
+        &mut self,
+        out: &mut Out,
+        origin: Origin,
+        id: Option<String>,
+        usage: Option<Value>,
+        blocks: Vec<Block>,
+    ) {
         if !self.turn_open {
             self.start_turn(out, origin);
         }
@@ -366,7 +391,9 @@ impl Reader {
             self.step += 1;
             self.message_id = id;
             self.blocks.clear();
+            self.usage_sent = None;
         }
+        self.usage = usage;
         let mut grew = false;
         for b in blocks {
             match b {
@@ -388,7 +415,9 @@ impl Reader {
                 Block::ToolResult { .. } | Block::Other => {}
             }
         }
-        if grew {
+        // The step's usage goes out with its message (alone when the
+        // message is calls only), again when a line says more.
+        if grew || self.usage != self.usage_sent {
             self.message(out, origin);
         }
     }
@@ -414,11 +443,15 @@ impl Reader {
                 json!({"type": kind, "text": text})
             })
             .collect();
-        let data = json!({
+        let mut data = json!({
             "turn": self.turn,
             "step": self.step,
             "message": {"role": "assistant", "content": content},
         });
+        if let (Some(u), Some(d)) = (&self.usage, data.as_object_mut()) {
+            d.insert("usage".into(), u.clone());
+        }
+        self.usage_sent.clone_from(&self.usage);
         self.emit(out, origin, "assistant/message", data);
     }
 

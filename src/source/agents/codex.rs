@@ -4,8 +4,9 @@
 //! * 0.169's `{timestamp, ordinal, type, payload}` lines and the earlier
 //!   `{timestamp, type, payload}` ones: `session_meta` (the header),
 //!   `turn_context` (the model), `event_msg` (turn boundaries, token usage,
-//!   patch outcomes, file changes), `response_item` (messages, reasoning,
-//!   calls and their outputs, web searches), `compacted`;
+//!   patch outcomes, file changes, `context_compacted`), `response_item`
+//!   (messages, reasoning, calls and their outputs, web searches),
+//!   `compacted` (a compaction and its summary);
 //! * the oldest files: a first line `{id, timestamp, instructions, git}`,
 //!   then bare response items (`{type: "function_call", …}`) and
 //!   `{record_type: "state"}` lines.
@@ -23,12 +24,21 @@
 //!   a `todo/write`; a web search is a call with its result at once (Codex
 //!   keeps no results); file changes Codex recorded for a call go in its
 //!   result's `meta.changes`; a freeform tool's output without Codex's
-//!   `Exit code` header, or a patch Codex says failed, is an error.
+//!   `Exit code` header, or a patch Codex says failed, is an error;
+//! * a turn's end carries its token usage as DSH's `TokenUsage`: Codex's
+//!   usage record for the turn (`turn_token_usage`, 0.169), else the
+//!   session's running total (`token_count`'s `total_token_usage`) less
+//!   what it was when the turn started; never a request's own
+//!   (`last_token_usage`);
+//! * a `compacted` line and the `context_compacted` event next to it are
+//!   one compaction (`compaction/summary`, with Codex's summary when it
+//!   wrote one).
 //!
 //! Which tool a call is, is the presenters' business (`present/codex.rs`).
 
 mod items;
 pub mod output;
+mod turn_meta;
 #[cfg(test)]
 mod tests;
 
@@ -37,9 +47,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 use super::{Agent, Out, Translate, epoch_ms, event, header};
-use items::{
-    id_text, is_context, older_changes, output_text, plan_todos, texts, usage_delta,
-};
+use items::{id_text, is_context, older_changes, output_text, plan_todos, texts};
 use crate::wire::{Diagnostic, Origin, Record};
 
 /// Line types of the two `{timestamp, type, payload}` generations.
@@ -151,6 +159,11 @@ pub struct Reader {
     parsed: HashMap<String, Value>,
     /// Calls Codex said failed (`patch_apply_end` without success).
     failed: HashSet<String>,
+    /// Compactions so far, and the last one's id while the line or event
+    /// that goes with it may still come (with `true` when it was the
+    /// `compacted` line, `false` the `context_compacted` event).
+    compactions: u64,
+    compaction: Option<(String, bool)>,
 }
 
 impl Translate for Reader {
@@ -184,7 +197,7 @@ impl Translate for Reader {
             }
             (Some("compacted"), Some(p)) => {
                 let summary = p.get("message").and_then(Value::as_str).unwrap_or_default();
-                self.emit("compaction/summary", json!({"summary": summary}), origin, out);
+                self.compacted(Some(summary), origin, out);
             }
             (Some(t), Some(_)) if ENVELOPES.contains(&t) => {}
             (Some(t), None) if ENVELOPES.contains(&t) && v.get("timestamp").is_some() => {
@@ -279,6 +292,7 @@ impl Reader {
         self.turn += 1;
         self.turn_open = true;
         self.usage = None;
+        self.compaction = None;
         self.total_at_start.clone_from(&self.total);
         self.emit("turn/start", json!({"turn": self.turn}), origin, out);
     }
@@ -290,11 +304,7 @@ impl Reader {
         self.release_all(out);
         self.turn_open = false;
         let mut data = json!({"turn": self.turn, "reason": {"kind": kind}});
-        let usage = self.usage.take().or_else(|| {
-            let total = self.total.as_ref()?;
-            Some(usage_delta(total, self.total_at_start.as_ref()))
-        });
-        if let (Some(u), Some(d)) = (usage, data.as_object_mut()) {
+        if let (Some(u), Some(d)) = (self.turn_usage(), data.as_object_mut()) {
             d.insert("usage".into(), u);
         }
         self.emit("turn/end", data, origin, out);
@@ -316,6 +326,7 @@ impl Reader {
                 self.start_turn(origin, out);
             }
             Some("task_complete") => self.end_turn("completed", origin, out),
+            Some("context_compacted") => self.compacted(None, origin, out),
             Some("turn_aborted") => self.end_turn("aborted", origin, out),
             Some("token_count") => {
                 if let Some(u) = p.get("info").and_then(|i| i.get("total_token_usage")) {
@@ -366,6 +377,7 @@ impl Reader {
 
     /// A response item (`p`) of line `v`.
     fn item(&mut self, v: &Value, p: &Value, origin: Origin, out: &mut Out) {
+        self.compaction = None;
         let Some(ty) = p.get("type").and_then(Value::as_str) else {
             return self.malformed(v, "response item without a type", origin, out);
         };

@@ -27,6 +27,7 @@ pub fn item_rev(t: &Transcript, item: &Item) -> u64 {
     match item {
         Item::Tool(i) => t.cards().get(*i).map_or(0, |c| c.rev),
         Item::Assistant(m) => m.rev,
+        Item::Compaction(c) => c.rev,
         // A waiting approval draws its call's card: either changing redraws it.
         Item::Prompt(p) => {
             (p.rev << 32)

@@ -19,6 +19,8 @@ pub enum Kind {
     User,
     Assistant,
     Summary,
+    /// `system` lines: a compaction's boundary among them.
+    System,
     /// Any of the ~20 other line types: ignored quietly.
     Other,
 }
@@ -36,6 +38,15 @@ pub struct Line {
     pub model: Option<String>,
     /// `message.id` (one per model message, over all its lines).
     pub message_id: Option<String>,
+    /// `message.usage`, as DSH's `TokenUsage` (`turn_meta::usage`).
+    pub usage: Option<Value>,
+    /// The line's `uuid`.
+    pub uuid: Option<String>,
+    /// A `system` line's `subtype`, and its `compactMetadata`.
+    pub subtype: Option<String>,
+    pub compact: Option<Value>,
+    /// A user line marked as a compaction's summary (`isCompactSummary`).
+    pub compact_summary: bool,
     /// `timestamp`, epoch milliseconds.
     pub time: Option<i64>,
     /// A `summary` line's title.
@@ -148,6 +159,12 @@ struct WireLine<'a> {
     tool_use_result: Raw<'a>,
     #[serde(borrow, default)]
     summary: Raw<'a>,
+    #[serde(borrow, default)]
+    subtype: Raw<'a>,
+    #[serde(rename = "compactMetadata", borrow, default)]
+    compact_metadata: Raw<'a>,
+    #[serde(rename = "isCompactSummary", borrow, default)]
+    is_compact_summary: Raw<'a>,
 }
 
 #[derive(Deserialize)]
@@ -158,6 +175,8 @@ struct WireMessage<'a> {
     model: Raw<'a>,
     #[serde(borrow, default)]
     content: Raw<'a>,
+    #[serde(borrow, default)]
+    usage: Raw<'a>,
 }
 
 #[derive(Deserialize)]
@@ -255,6 +274,7 @@ impl Line {
             "user" => Kind::User,
             "assistant" => Kind::Assistant,
             "summary" => Kind::Summary,
+            "system" => Kind::System,
             _ => Kind::Other,
         };
         let mut line = Line {
@@ -265,6 +285,11 @@ impl Line {
             facts: Vec::new(),
             model: None,
             message_id: None,
+            usage: None,
+            uuid: owned(w.uuid),
+            subtype: None,
+            compact: None,
+            compact_summary: boolean(w.is_compact_summary) == Some(true),
             time: string(w.timestamp).and_then(|t| super::super::epoch_ms(&t)),
             summary: None,
             body: Body::NoMessage,
@@ -275,6 +300,13 @@ impl Line {
             Kind::Other => return Some(line),
             Kind::Summary => {
                 line.summary = owned(w.summary);
+                return Some(line);
+            }
+            Kind::System => {
+                line.subtype = owned(w.subtype);
+                line.compact = w
+                    .compact_metadata
+                    .and_then(|m| serde_json::from_str(m.get()).ok());
                 return Some(line);
             }
             Kind::User | Kind::Assistant => {}
@@ -293,6 +325,10 @@ impl Line {
             let m: WireMessage<'_> = serde_json::from_str(m.get()).ok()?;
             line.model = owned(m.model);
             line.message_id = owned(m.id);
+            line.usage = m
+                .usage
+                .and_then(|u| serde_json::from_str::<Value>(u.get()).ok())
+                .and_then(|u| super::turn_meta::usage(&u));
             line.body = match m.content.map(RawValue::get) {
                 Some(t) if t.starts_with('"') => Body::Text(owned(m.content)?),
                 Some(t) if t.starts_with('[') => Body::Blocks(blocks(t)?),
@@ -315,6 +351,22 @@ impl Line {
     /// text, so both ways read it the same.
     pub fn from_value(v: &Value) -> Option<Line> {
         Line::parse(&v.to_string())
+    }
+
+    /// A user line's text: its string, or its text blocks joined.
+    pub fn text(&self) -> String {
+        match &self.body {
+            Body::Text(s) => s.clone(),
+            Body::Blocks(blocks) => blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text(Some(t)) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        }
     }
 }
 

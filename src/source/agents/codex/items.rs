@@ -34,6 +34,8 @@ pub(super) fn is_context(text: &str) -> bool {
         "# AGENTS.md instructions",
         "<permissions instructions>",
         "<turn_aborted>",
+        // The summary a compaction left, given to the model as a message.
+        "Another language model started to solve this problem",
     ]
     .iter()
     .any(|p| t.starts_with(p))
@@ -92,7 +94,6 @@ pub(super) fn older_changes(changes: &Value) -> Value {
     Value::Object(out)
 }
 
-
 /// Token counts `total` minus `start`, key by key (`total` itself without
 /// a start).
 pub(super) fn usage_delta(total: &Value, start: Option<&Value>) -> Value {
@@ -111,4 +112,26 @@ pub(super) fn usage_delta(total: &Value, start: Option<&Value>) -> Value {
         })
         .collect();
     Value::Object(out)
+}
+
+/// Codex's token counts (`input_tokens`, of which `cached_input_tokens`;
+/// `output_tokens`, of which `reasoning_output_tokens`) as DSH's
+/// `TokenUsage`, whose input does not count what was read from the cache.
+/// `None` when they hold no count.
+pub(super) fn token_usage(u: &Value) -> Option<Value> {
+    let count = |k: &str| u.get(k).and_then(Value::as_u64);
+    let cached = count("cached_input_tokens");
+    let input = count("input_tokens").and_then(|i| i.checked_sub(cached.unwrap_or(0)));
+    let mut out = Map::new();
+    for (key, n) in [
+        ("inputTokens", input),
+        ("outputTokens", count("output_tokens")),
+        ("cacheReadTokens", cached),
+        ("reasoningTokens", count("reasoning_output_tokens")),
+    ] {
+        if let Some(n) = n {
+            out.insert(key.into(), Value::from(n));
+        }
+    }
+    (!out.is_empty()).then_some(Value::Object(out))
 }

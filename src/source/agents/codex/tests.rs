@@ -295,18 +295,48 @@ fn tour_turn_ends_carry_token_usage() {
         })
         .collect();
     assert_eq!(ends.len(), 3);
-    // The turn's own usage, as Codex's usage record says.
-    assert_eq!(ends[2]["usage"]["total_tokens"], 55_830);
-    assert_eq!(ends[2]["usage"]["output_tokens"], 129);
+    // The turn's own usage, as Codex's usage record says (55,701 in, none
+    // from the cache; 129 out, 32 of them reasoning), as DSH counts it.
+    assert_eq!(
+        ends[2]["usage"],
+        json!({"inputTokens": 55_701, "cacheReadTokens": 0, "outputTokens": 129, "reasoningTokens": 32})
+    );
+    // Folded: the turn's, not the last request's (14,100 in).
+    let t = fold(&out);
+    let usage: Vec<_> = t
+        .items()
+        .iter()
+        .filter_map(|i| match i {
+            Item::Turn(m) => m.end.as_ref()?.usage,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(usage.len(), 3);
+    assert_eq!((usage[2].input, usage[2].output), (Some(55_701), Some(129)));
+    assert_eq!((usage[2].cache_read, usage[2].reasoning), (Some(0), Some(32)));
 }
 
 #[test]
 fn turn_usage_from_running_totals() {
     let ts = "2026-01-01T00:00:00Z";
-    let count = |n: u64| json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "token_count", "info": {"total_token_usage": {"total_tokens": n}}}});
+    let count = |n: u64| json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "token_count", "info": {
+        "total_token_usage": {"input_tokens": n, "cached_input_tokens": n / 2, "output_tokens": n / 10},
+        "last_token_usage": {"input_tokens": 1, "cached_input_tokens": 0, "output_tokens": 1}}}});
     let started = json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "task_started"}});
     let done = json!({"timestamp": ts, "type": "event_msg", "payload": {"type": "task_complete"}});
-    let lines = [started.clone(), count(100), done.clone(), started, count(130), count(250), done];
+    // The third turn counts nothing: it says nothing (not zero).
+    let lines = [
+        started.clone(),
+        count(100),
+        done.clone(),
+        started.clone(),
+        count(130),
+        count(250),
+        count(250),
+        done.clone(),
+        started,
+        done,
+    ];
     let usage: Vec<Value> = records_of(&lines)
         .iter()
         .filter_map(|r| match r {
@@ -314,7 +344,14 @@ fn turn_usage_from_running_totals() {
             _ => None,
         })
         .collect();
-    assert_eq!(usage, [json!({"total_tokens": 100}), json!({"total_tokens": 150})]);
+    assert_eq!(
+        usage,
+        [
+            json!({"inputTokens": 50, "cacheReadTokens": 50, "outputTokens": 10}),
+            json!({"inputTokens": 75, "cacheReadTokens": 75, "outputTokens": 15}),
+            Value::Null,
+        ]
+    );
 }
 
 #[test]
@@ -360,7 +397,21 @@ fn middle_generation() {
             _ => None,
         })
         .collect();
-    assert_eq!(kinds.iter().filter(|k| **k == "compaction/summary").count(), 1);
+    // The `compacted` line and the `context_compacted` event after it: one
+    // compaction, with its summary.
+    assert_eq!(kinds.iter().filter(|k| **k == "compaction/summary").count(), 2);
+    let compactions: Vec<_> = t
+        .items()
+        .iter()
+        .filter_map(|i| match i {
+            Item::Compaction(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(compactions.len(), 1);
+    let summary = compactions[0].summary.as_deref();
+    assert_eq!(summary, Some("Summary: listed files, fixed README, searched."));
+    assert_eq!(compactions[0].turn, Some(1));
 }
 
 #[test]
