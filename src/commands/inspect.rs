@@ -62,17 +62,25 @@ pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> 
         }
         write_stdout(out.as_bytes())?;
     } else {
-        // One line per card, written as it is made: views go out as the
-        // JSON text they are kept as.
+        // One line per card, made on all cores a batch at a time (memory
+        // stays a batch) and written in order: views go out as the JSON
+        // text they are kept as.
+        use rayon::prelude::*;
         let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        let mut line = Vec::new();
-        let written: std::io::Result<()> = t.cards().iter().try_for_each(|card| {
-            line.clear();
-            serde_json::to_writer(&mut line, &inspect_line(card, t.agent()))?;
-            // serde_json writes valid UTF-8.
-            let text = String::from_utf8_lossy(&line);
-            w.write_all(json_text(&text).as_bytes())?;
-            w.write_all(b"\n")
+        let cards: Vec<_> = t.cards().iter().collect();
+        let agent = t.agent();
+        let written: std::io::Result<()> = cards.chunks(1024).try_for_each(|batch| {
+            let lines: Vec<String> = batch
+                .par_iter()
+                .map(|card| {
+                    let line =
+                        serde_json::to_string(&inspect_line(card, agent)).unwrap_or_default();
+                    let mut text = json_text(&line).into_owned();
+                    text.push('\n');
+                    text
+                })
+                .collect();
+            lines.iter().try_for_each(|l| w.write_all(l.as_bytes()))
         });
         finish(written.and_then(|_| w.flush()))?;
     }
