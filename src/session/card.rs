@@ -333,6 +333,9 @@ pub struct ToolCard {
     ///
     /// [`CallRole::Plans`]: super::CallRole::Plans
     pub todos: Option<Arc<Vec<Todo>>>,
+    /// The transcript folded under the call: the log of the subagent it
+    /// started ([`Record::Nested`](crate::wire::Record::Nested)).
+    pub nested: Option<super::Nested>,
     /// Bumped on every change (for render caches).
     pub rev: u64,
 }
@@ -358,6 +361,7 @@ impl ToolCard {
             approval: None,
             question: None,
             todos: None,
+            nested: None,
             rev: 0,
         }
     }

@@ -9,14 +9,16 @@
 //! writes it); `card` and `items` its parts; `reducer` the fold's dispatch,
 //! `messages`, `tools` and `prompts` what each kind of event builds,
 //! `linked` what is drawn on a call's card rather than apart (its approval,
-//! its questions, its plan), `state` the fold's indexes; `outline` reads a
-//! session at a glance without a fold.
+//! its questions, its plan), `nested` the transcripts folded under a call
+//! (a subagent's), `state` the fold's indexes; `outline` reads a session at
+//! a glance without a fold.
 
 mod card;
 mod files;
 mod items;
 mod linked;
 mod messages;
+mod nested;
 mod outline;
 mod presenter;
 mod prompts;
@@ -31,6 +33,7 @@ pub use card::{
 pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Item, Retry, Todo, TurnEnd, TurnMarker, UserMessage,
 };
+pub use nested::Nested;
 pub use outline::Outline;
 pub use presenter::{CallRole, Presenters, SharedPresenters};
 pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};

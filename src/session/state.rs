@@ -43,6 +43,8 @@ pub(super) struct State {
     pub(super) bad: usize,
     /// What the session has shown of each file (to place diff snippets).
     pub(super) files: super::files::Files,
+    /// Nested records for calls not seen yet, folded meanwhile (by call id).
+    pub(super) unclaimed: imbl::HashMap<Arc<str>, super::Transcript>,
 }
 
 impl State {

@@ -25,6 +25,7 @@ impl Transcript {
         self.state.pending_add(None, i);
         self.items.push_back(Item::Tool(i));
         self.link_new_card(i, call_id);
+        self.claim_nested(i, call_id);
         i
     }
 

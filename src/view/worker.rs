@@ -246,6 +246,7 @@ mod tests {
             approval: None,
             question: None,
             todos: None,
+            nested: None,
             rev: 1,
         }
     }

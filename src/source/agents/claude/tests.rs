@@ -20,6 +20,7 @@ fn kinds(out: &Out) -> Vec<String> {
             Record::Event { event, .. } => event.kind.as_str().to_string(),
             Record::Frame { kind, .. } => format!("frame {kind}"),
             Record::Diagnostic(d) => format!("diagnostic {}", d.reason),
+            Record::Nested { parent_call, .. } => format!("nested {parent_call}"),
         })
         .collect()
 }
