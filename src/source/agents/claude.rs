@@ -478,5 +478,9 @@ fn checklist(input: &Value) -> Option<Vec<Value>> {
     (list.len() == todos.len()).then_some(list)
 }
 
+pub mod beside;
+pub mod side_files;
+mod subagents;
+
 #[cfg(test)]
 mod tests;
