@@ -15,8 +15,9 @@
 //! [`persisted`] reads such an envelope (the presenters use it to say what
 //! was saved when the file is not there); [`Folder::fill`] puts a saved
 //! file's text back into its result when the file is beside the session:
-//! a text block marked `sideFile` (its name in the folder) and `savedAs`
-//! (the path the envelope gave). Only a plain file name inside the
+//! a text block marked `sideFile` (its name in the folder), `savedAs`
+//! (the path the envelope gave) and `envelope` (the text it replaces, with
+//! its size and preview). Only a plain file name inside the
 //! session's own `tool-results/` is ever read, whatever path the log
 //! names; a file over the line limit is read to the limit (`sideFileCut`
 //! with its size).
@@ -158,6 +159,7 @@ fn saved_block(text: &str, dir: &Path) -> Option<Value> {
         "text": String::from_utf8_lossy(&bytes),
         "sideFile": format!("tool-results/{name}"),
         "savedAs": p.path,
+        "envelope": text,
     });
     if size > limit
         && let Some(map) = block.as_object_mut()

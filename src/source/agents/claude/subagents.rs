@@ -16,8 +16,9 @@
 //! (never before the call): a replay shows the subagent working while its
 //! call runs, a background one after its call returned. A subagent that
 //! started one of its own nests the same way under its call. A log that
-//! cannot be read, or that no call of the session started, is a diagnostic
-//! of the session; the rest is read as if it were not there.
+//! cannot be read, that no call of the session started, or that a result
+//! names and the folder does not hold, is a diagnostic of the session; the
+//! rest is read as if it were not there.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -63,18 +64,39 @@ pub(super) fn nest(log: &Path, folder: &Path, results: &Folder, records: &mut Ve
         .map(|e| e.path())
         .filter(|p| agent_id(p).is_some() && !same_file(p, log))
         .collect();
-    if files.is_empty() {
-        return;
-    }
     files.sort();
     let mut subs: Vec<Sub> = files.into_iter().map(|f| read(f, results)).collect();
-    // Calls of each log, and the agents their results name.
-    let main_calls = calls(records);
-    let sub_calls: Vec<HashMap<String, usize>> = subs.iter().map(|s| calls(&s.records)).collect();
+    // The agents the results name; a named agent without a log is said
+    // at its call (the folder holds the others: this one is missing).
     let mut by_agent = agents(records);
     for s in &subs {
         by_agent.extend(agents(&s.records));
     }
+    let mut missing: Vec<(&String, &String)> = by_agent
+        .iter()
+        .filter(|(a, _)| !subs.iter().any(|s| s.agent_id == **a) && !same_log(log, a))
+        .collect();
+    missing.sort();
+    let missing: Vec<Sub> = missing
+        .into_iter()
+        .map(|(agent, call)| Sub {
+            file: dir.join(format!("agent-{agent}.jsonl")),
+            agent_id: agent.clone(),
+            call: Some(call.clone()),
+            problem: Some("its log is not in the session's folder".into()),
+            meta_problem: None,
+            records: Vec::new(),
+            owner: None,
+            nested: false,
+        })
+        .collect();
+    subs.extend(missing);
+    if subs.is_empty() {
+        return;
+    }
+    // Whose call started each.
+    let main_calls = calls(records);
+    let sub_calls: Vec<HashMap<String, usize>> = subs.iter().map(|s| calls(&s.records)).collect();
     for (i, s) in subs.iter_mut().enumerate() {
         if s.call.is_none() {
             s.call = by_agent.get(&s.agent_id).cloned();
@@ -263,6 +285,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Whether `log` is the log of agent `agent` (opened alone).
+fn same_log(log: &Path, agent: &str) -> bool {
+    agent_id(log) == Some(agent)
+}
+
 /// Whether `log` is itself a subagent's log (in a `subagents/` folder).
 fn in_subagents(log: &Path) -> bool {
     log.parent()
@@ -294,12 +321,14 @@ fn read(file: PathBuf, results: &Folder) -> Sub {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => sub.meta_problem = Some(format!("{}: {e}", name(&meta))),
     }
+    // Messages name the file once (the diagnostic does), not its path.
+    let short = |e: String| e.strip_prefix("log: ").map(str::to_string).unwrap_or(e);
     let loaded = std::fs::File::open(&sub.file)
         .map_err(|e| e.to_string())
         .and_then(|f| {
-            load_reader(&sub.file.display().to_string(), f)
+            load_reader("log", f)
                 .map_err(|e| e.to_string())
-                .and_then(|r| r.map_err(|e| e.to_string()))
+                .and_then(|r| r.map_err(|e| short(e.to_string())))
         });
     match loaded {
         Ok(Loaded { sessions, .. }) => {

@@ -217,3 +217,31 @@ fn a_subagents_own_subagent_nests_under_its_call() {
         .count();
     assert_eq!(said, 2);
 }
+
+#[test]
+fn an_agent_a_result_names_without_a_log_is_said_at_its_call() {
+    let t = |s| format!("2026-12-01T10:00:0{s}.000Z");
+    let main = [
+        claude_user("s", "go", &t(0)),
+        claude_call("s", "toolu_a", "Agent", &t(1)),
+        claude_result("s", "toolu_a", json!({"status": "completed", "agentId": "gone"}), &t(2)),
+        claude_user("s", "next", &t(3)),
+    ]
+    .concat();
+    let (_dir, log) = folder(&main, &[]);
+    let loaded = crate::source::load_path(log.to_str().expect("utf-8")).expect("loads");
+    let records = &loaded.sessions[0].records;
+    let at = records
+        .iter()
+        .position(|r| matches!(r, Record::Diagnostic(_)))
+        .expect("said");
+    let Record::Diagnostic(d) = &records[at] else {
+        unreachable!()
+    };
+    assert_eq!(
+        d.reason,
+        "subagent log subagents/agent-gone.jsonl of call toolu_a: its log is not in the session's folder"
+    );
+    // Right after the call, before its result and the next prompt.
+    assert!(matches!(&records[at - 1], Record::Event { event, .. } if event.kind == EventKind::ToolCall));
+}
