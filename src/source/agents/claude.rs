@@ -4,7 +4,9 @@
 //! * `user` lines: a prompt starts a turn (`turn/start`, `user/message`);
 //!   `tool_result` blocks are `tool/result`s, their line's `toolUseResult`
 //!   carried as `meta`; `<task-notification>` messages are context, not
-//!   prompts; `[Request interrupted by user…]` ends the turn interrupted.
+//!   prompts, and name the call whose background task they report
+//!   (`notification`); `[Request interrupted by user…]` ends the turn
+//!   interrupted.
 //! * `assistant` lines: one per content block in current versions, a whole
 //!   message in older ones, one `message.id` throughout; each message is a
 //!   step, its thinking and text an `assistant/message` (sent again as it
@@ -17,7 +19,7 @@
 //!
 //! Nothing here names a tool: the presenters (`present::claude_code`) do.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -77,6 +79,9 @@ pub struct Reader {
     /// Whether this log is a subagent's (its lines are all `isSidechain`);
     /// `None` until the first message says.
     sidechain: Option<bool>,
+    /// Tasks started in the background: task id → the call that started
+    /// it (for a notification that does not name its call).
+    background: HashMap<String, String>,
 }
 
 impl Translate for Reader {
@@ -223,11 +228,17 @@ impl Reader {
             self.start_turn(out, origin);
         }
         let source = if context { "notification" } else { "user" };
-        let data = json!({
+        let mut data = json!({
             "turn": self.turn,
             "content": [{"type": "text", "text": text}],
             "source": {"kind": source},
         });
+        // A task's report goes on the card of the call that started it.
+        if let Some((call, task)) = notification::linked(text, &self.background).filter(|_| context)
+        {
+            data["source"]["callId"] = call.into();
+            data["task"] = task;
+        }
         self.emit(out, origin, "user/message", data);
     }
 
@@ -293,6 +304,9 @@ impl Reader {
             map.insert("meta".into(), m.clone());
         }
         self.emit(out, origin, "tool/result", data);
+        if let Some(task) = meta.and_then(notification::task_id) {
+            self.background.insert(task.to_string(), id.to_string());
+        }
         if let Some(m) = meta
             && self.track_tasks(m)
             && self.last_call.as_deref() == Some(id)
@@ -479,6 +493,7 @@ fn checklist(input: &Value) -> Option<Vec<Value>> {
 }
 
 pub mod beside;
+mod notification;
 pub mod side_files;
 mod subagents;
 
