@@ -1,7 +1,9 @@
 //! What is drawn on a call's card rather than apart: the approval that
 //! gates the call (its outcome is the card's pill), the questions a call
 //! asks (the card is the question), the plan a call writes (the card is the
-//! checklist, and the `todo/write` that carried it makes no item of its own).
+//! checklist, and the `todo/write` that carried it makes no item of its
+//! own), the report of the background task a call started (the card says
+//! how it ended; the message makes no item of its own).
 //!
 //! Prompts keep their items: one that waits for an answer here (the keys of
 //! `deck connect` answer it on its own card) stands in for its call's card
@@ -150,6 +152,37 @@ impl Transcript {
             }
             (None, None) => {}
         }
+    }
+
+    /// A message reports how the background task call `call_id` started
+    /// ended: the card shows it (a failed task fails the card). False when
+    /// the call is not in the session: the message stands apart.
+    pub(super) fn task_reported(
+        &mut self,
+        call_id: &str,
+        task: &crate::wire::payload::TaskReport,
+        ev: &super::reducer::Ev<'_>,
+    ) -> bool {
+        let Some(&i) = self.state.by_call.get(call_id) else {
+            return false;
+        };
+        let end = super::TaskEnd {
+            id: task.id.clone(),
+            status: task.status.clone(),
+            summary: task.summary.clone(),
+            result: task.result.clone(),
+            output_file: task.output_file.clone(),
+            seq: ev.seq,
+            time: ev.time,
+        };
+        let card = Arc::make_mut(&mut self.cards[i]);
+        let was_bad = card.status.is_bad();
+        card.task = Some(Arc::new(end));
+        card.status = super::tools::settle_status(card);
+        card.rev += 1;
+        let now_bad = card.status.is_bad();
+        self.state.count_bad(was_bad, now_bad);
+        true
     }
 
     /// `todo/write`: the plan goes on the newest call that writes plans

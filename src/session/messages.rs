@@ -90,6 +90,14 @@ impl Transcript {
     }
 
     pub(super) fn user_message(&mut self, ev: &Ev<'_>, p: payload::UserMessage) {
+        // A background task's report goes on the card of its call.
+        if let (Some(task), Some(call)) = (
+            &p.task,
+            p.source.as_ref().and_then(|s| s.call_id.as_deref()),
+        ) && self.task_reported(call, task, ev)
+        {
+            return;
+        }
         self.items.push_back(Item::User(Arc::new(UserMessage::new(
             ev.seq,
             ev.time,

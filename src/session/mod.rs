@@ -28,7 +28,8 @@ mod state;
 mod tools;
 
 pub use card::{
-    AttachedView, Status, ToolCard, ToolError, ToolResult, ViewSource, content_of, meta_of, text_of,
+    AttachedView, Status, TaskEnd, ToolCard, ToolError, ToolResult, ViewSource, content_of,
+    meta_of, text_of,
 };
 pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Item, Retry, Todo, TurnEnd, TurnMarker, UserMessage,

@@ -247,6 +247,7 @@ mod tests {
             question: None,
             todos: None,
             nested: None,
+            task: None,
             rev: 1,
         }
     }
