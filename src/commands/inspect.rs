@@ -38,6 +38,8 @@ pub fn run(
         let mut all: Vec<Diagnostic> = t.diagnostics().iter().cloned().collect();
         all.extend(t.cards().iter().flat_map(|c| cards::view_problems(c)));
         all.sort_by_key(|d| (d.origin.line, d.origin.offset));
+        // A subagent's, after the session's: their lines are its log's.
+        all.extend(nested_diagnostics(&t));
         let mut out = String::new();
         for d in &all {
             let line = json!({"line": d.origin.line, "offset": d.origin.offset, "reason": d.reason, "raw": d.raw});
@@ -50,9 +52,13 @@ pub fn run(
         // JSON text they are kept as.
         let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         let mut line = Vec::new();
-        let written: std::io::Result<()> = t.cards().iter().try_for_each(|card| {
+        // A subagent's calls follow the call that started it, each naming
+        // it (`parentCallId`).
+        let written = each_card(&t, None, &mut |card, agent, parent| {
             line.clear();
-            serde_json::to_writer(&mut line, &inspect_line(card, t.agent()))?;
+            let mut l = inspect_line(card, agent);
+            l.parent_call_id = parent;
+            serde_json::to_writer(&mut line, &l)?;
             // serde_json writes valid UTF-8.
             let text = String::from_utf8_lossy(&line);
             w.write_all(json_text(&text).as_bytes())?;
@@ -62,6 +68,42 @@ pub fn run(
     }
     report_diagnostics(&t);
     Ok(())
+}
+
+/// `f` for every card of `t` (of agent `t.agent()`), each followed by the
+/// cards of the transcript nested under it, with the call they are nested
+/// under.
+fn each_card<'a>(
+    t: &'a Transcript,
+    parent: Option<&'a str>,
+    f: &mut dyn FnMut(&'a ToolCard, Option<&'a str>, Option<&'a str>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    for card in t.cards() {
+        f(card, t.agent(), parent)?;
+        if let Some(n) = &card.nested {
+            each_card(n.transcript(), Some(&card.call_id), f)?;
+        }
+    }
+    Ok(())
+}
+
+/// The diagnostics of the transcripts nested in `t`'s cards (a subagent's
+/// log), each saying whose.
+pub(super) fn nested_diagnostics(t: &Transcript) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for card in t.cards() {
+        let Some(n) = &card.nested else {
+            continue;
+        };
+        let child = n.transcript();
+        let whose = |d: &Diagnostic| {
+            let reason = format!("subagent of call {}: {}", card.call_id, d.reason);
+            Diagnostic::new(d.origin, reason, d.raw.clone())
+        };
+        out.extend(child.diagnostics().iter().map(whose));
+        out.extend(nested_diagnostics(child).iter().map(whose));
+    }
+    out
 }
 
 fn session_line(loaded: &source::Loaded, s: &source::LoadedSession, t: &Transcript) -> Value {
@@ -98,6 +140,12 @@ struct InspectLine<'a> {
     /// The approval that gated the call: its outcome (`None`: waiting).
     #[serde(skip_serializing_if = "Option::is_none")]
     approval: Option<Value>,
+    /// The call whose subagent made this call (its log nested under it).
+    #[serde(rename = "parentCallId", skip_serializing_if = "Option::is_none")]
+    parent_call_id: Option<&'a str>,
+    /// How the background task the call started ended, as reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    task: Option<Value>,
 }
 
 /// `agent`: the agent whose session it is (its presenters made the views
@@ -131,5 +179,10 @@ fn inspect_line<'a>(card: &'a ToolCard, agent: Option<&str>) -> InspectLine<'a> 
             .approval
             .as_ref()
             .map(|a| json!({"outcome": a.outcome})),
+        parent_call_id: None,
+        task: card.task.as_ref().map(|t| {
+            json!({"id": t.id, "status": t.status, "summary": t.summary, "result": t.result,
+                   "outputFile": t.output_file})
+        }),
     }
 }

@@ -1,0 +1,53 @@
+//! One item of a transcript drawn by its renderer: a tool card, a prompt,
+//! a conversation item. The transcript's layout (`view::transcript`) and a
+//! card's nested transcript (`nested.rs`) both draw their items here, so an
+//! item looks the same wherever it is.
+
+use super::{Ctx, Density, Rows, conversation};
+use crate::session::{Ask, Item, Prompt, ToolCard, Transcript};
+
+/// Draw `item` of `t` into `out`: nothing for an item drawn on another
+/// item's card ([`Transcript::merged`]), nor for a tool card when tools are
+/// hidden (`hide_tools`; a question or a plan is conversation and stays).
+pub fn item_into(t: &Transcript, item: &Item, ctx: &Ctx, hide_tools: bool, out: &mut Rows) {
+    if t.merged(item) {
+        return;
+    }
+    match item {
+        Item::User(m) => conversation::user_into(m, ctx, out),
+        Item::Assistant(m) => conversation::assistant_into(m, ctx.show_reasoning, ctx, out),
+        Item::Turn(m) => out.extend(conversation::turn(m, ctx)),
+        Item::Todo { todos, .. } => out.extend(conversation::todo(todos, ctx)),
+        Item::Tool(i) => {
+            let card = &t.cards()[*i];
+            if !hide_tools || card.converses() {
+                super::render_into(card, ctx, out);
+            }
+        }
+        Item::Prompt(p) => out.extend(super::prompt::render_with_call(
+            p,
+            approval_call(t, p),
+            ctx,
+        )),
+        Item::Diagnostic(i) => out.extend(conversation::diagnostic(&t.diagnostics()[*i], ctx)),
+        Item::Retry(r) => out.extend(conversation::retry(r, ctx)),
+    }
+}
+
+/// The tool card a waiting approval is about, drawn inside it.
+pub fn approval_call<'a>(t: &'a Transcript, p: &Prompt) -> Option<&'a ToolCard> {
+    match &p.ask {
+        Ask::Approval {
+            call_id: Some(c), ..
+        } if p.is_waiting() => t.card(c),
+        _ => None,
+    }
+}
+
+/// Two items drawn one after the other with no blank row between them:
+/// tool cards at `line` density, one row each, read as a list.
+pub fn joined(prev: &Item, prev_density: Density, next: &Item, next_density: Density) -> bool {
+    matches!((prev, next), (Item::Tool(_), Item::Tool(_)))
+        && prev_density == Density::Line
+        && next_density == Density::Line
+}
