@@ -349,8 +349,8 @@ async fn follow_reads_a_growing_log() {
 // ---------------------------------------------------------------------------
 // A subagent's own transcript, nested under the call that started it.
 
-const EXPLORE: &str = "toolu_01c2371404ce16b988db7614";
-const BACKGROUND_AGENT: &str = "toolu_01b59d87c3804d0a7660f63e";
+pub(crate) const EXPLORE: &str = "toolu_01c2371404ce16b988db7614";
+pub(crate) const BACKGROUND_AGENT: &str = "toolu_01b59d87c3804d0a7660f63e";
 
 #[test]
 fn each_subagents_log_is_folded_under_its_call() {

@@ -493,6 +493,7 @@ fn checklist(input: &Value) -> Option<Vec<Value>> {
 }
 
 pub mod beside;
+pub mod live;
 mod notification;
 pub mod side_files;
 mod subagents;

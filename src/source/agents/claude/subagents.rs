@@ -217,7 +217,7 @@ fn time(r: &Record) -> Option<i64> {
 }
 
 /// The calls made in `records`: call id → index of its `tool/call`.
-fn calls(records: &[Record]) -> HashMap<String, usize> {
+pub(super) fn calls(records: &[Record]) -> HashMap<String, usize> {
     #[derive(serde::Deserialize)]
     struct Call {
         #[serde(rename = "callId")]
@@ -237,7 +237,7 @@ fn calls(records: &[Record]) -> HashMap<String, usize> {
 
 /// The agents the results of `records` name (`toolUseResult.agentId`):
 /// agent id → the call whose result it is.
-fn agents(records: &[Record]) -> HashMap<String, String> {
+pub(super) fn agents(records: &[Record]) -> HashMap<String, String> {
     let mut out = HashMap::new();
     for r in records {
         let Record::Event { event, .. } = r else {
@@ -271,7 +271,7 @@ fn result_call(data: &Value) -> Option<&str> {
 }
 
 /// The agent id of a subagent's log file name (`agent-<id>.jsonl`).
-fn agent_id(path: &Path) -> Option<&str> {
+pub(super) fn agent_id(path: &Path) -> Option<&str> {
     let name = path.file_name()?.to_str()?;
     name.strip_prefix("agent-")?
         .strip_suffix(".jsonl")
