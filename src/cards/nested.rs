@@ -29,7 +29,7 @@ pub(super) fn rows(card: &ToolCard, ctx: &Ctx, out: &mut Rows) {
     let t = nested.transcript();
     let open = ctx.open_nested || ctx.density == Density::Full;
     out.push(Line::new());
-    out.push(wrap::truncate(&summary(t, open, ctx), ctx.width));
+    out.extend(wrap::words(&summary(t, open, ctx), ctx.width));
     if open {
         items(t, ctx, out);
     }
@@ -91,5 +91,112 @@ fn items(t: &Transcript, ctx: &Ctx, out: &mut Rows) {
             rows.gap();
         }
         item::item_into(t, it, &inner, false, &mut rows);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::theme::Theme;
+    use crate::wire::{Frame, Origin, Record};
+
+    fn ev(kind: &str, seq: u64, data: serde_json::Value) -> Record {
+        let v = json!({"type": kind, "seq": seq, "time": seq, "data": data});
+        Record::from_frame(Frame::from_owned(v).expect("frame"), Origin::default())
+    }
+
+    fn under(r: Record) -> Record {
+        Record::Nested {
+            parent_call: "agent".into(),
+            record: Box::new(r),
+        }
+    }
+
+    /// An Agent call whose subagent made a failed call and a running one.
+    fn card() -> ToolCard {
+        let part =
+            json!({"type": "tool-result", "toolCallId": "a", "content": [], "isError": true});
+        let records = [
+            ev("turn/start", 1, json!({"turn": 1})),
+            ev(
+                "tool/call",
+                2,
+                json!({"turn": 1, "callId": "agent", "name": "x", "arguments": "{}"}),
+            ),
+            under(ev("turn/start", 1, json!({"turn": 1}))),
+            under(ev("user/message", 2, json!({"turn": 1, "content": "look"}))),
+            under(ev(
+                "tool/call",
+                3,
+                json!({"turn": 1, "callId": "a", "name": "x", "arguments": "{}"}),
+            )),
+            under(ev(
+                "tool/result",
+                4,
+                json!({"turn": 1, "message": {"content": [part]}}),
+            )),
+            under(ev(
+                "tool/call",
+                5,
+                json!({"turn": 1, "callId": "b", "name": "y", "arguments": "{}"}),
+            )),
+        ];
+        let t = Transcript::from_records(None, &records, crate::present::stock());
+        t.card("agent").cloned().expect("card")
+    }
+
+    fn text(card: &ToolCard, density: Density, open: bool) -> Vec<String> {
+        let theme = Theme::dark();
+        let ctx = Ctx {
+            open_nested: open,
+            ..Ctx::new(60, &theme, density)
+        };
+        let mut rows = Rows::all();
+        rows_of(card, &ctx, &mut rows);
+        rows.finish(Style::default())
+            .iter()
+            .map(|l| l.text())
+            .collect()
+    }
+
+    fn rows_of(card: &ToolCard, ctx: &Ctx, out: &mut Rows) {
+        rows(card, ctx, out);
+    }
+
+    #[test]
+    fn closed_it_is_one_row_that_counts_what_it_holds() {
+        let card = card();
+        let closed = text(&card, Density::Preview, false);
+        assert_eq!(closed, ["", "▸ subagent · 2 calls · 1 error · 1 running"]);
+        assert!(
+            text(&card, Density::Line, true).is_empty(),
+            "a line is one row"
+        );
+    }
+
+    #[test]
+    fn open_its_items_follow_indented_without_the_first_turns_rule() {
+        let card = card();
+        let open = text(&card, Density::Preview, true);
+        assert_eq!(open[1], "▾ subagent · 2 calls · 1 error · 1 running");
+        assert!(open[2].starts_with("  › look"), "{open:?}");
+        assert!(open.iter().all(|l| !l.contains("turn 1")), "{open:?}");
+        assert!(
+            open.iter()
+                .skip(2)
+                .all(|l| l.is_empty() || l.starts_with("  "))
+        );
+        let calls = open
+            .iter()
+            .filter(|l| l.starts_with("  ✗") || l.starts_with("  ⠋"))
+            .count();
+        assert_eq!(calls, 2, "{open:?}");
+        // Full density opens it whatever the context says.
+        assert_eq!(
+            text(&card, Density::Full, false),
+            text(&card, Density::Full, true)
+        );
     }
 }

@@ -64,3 +64,56 @@ pub(super) fn rows(card: &ToolCard, ctx: &Ctx, out: &mut Rows) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use ratatui::style::Style;
+
+    use super::*;
+    use crate::session::{TaskEnd, ToolResult};
+    use crate::theme::Theme;
+
+    fn text(card: &ToolCard) -> Vec<String> {
+        let theme = Theme::dark();
+        let mut out = Rows::all();
+        rows(card, &Ctx::new(60, &theme, Density::Preview), &mut out);
+        out.finish(Style::default())
+            .iter()
+            .map(|l| l.text())
+            .collect()
+    }
+
+    #[test]
+    fn a_tasks_end_says_how_and_names_its_output_once() {
+        let mut card = ToolCard::new("c");
+        assert!(text(&card).is_empty() && outcome(&card).is_none());
+        let mut end = TaskEnd {
+            status: Some("failed".into()),
+            summary: Some("Background command \"make\" failed with exit code 2".into()),
+            output_file: Some("/tmp/t.output".into()),
+            ..TaskEnd::default()
+        };
+        card.task = Some(Arc::new(end.clone()));
+        assert_eq!(outcome(&card).as_deref(), Some("background: failed"));
+        assert_eq!(
+            text(&card),
+            [
+                "",
+                "✗ background task failed · Background command \"make\" failed",
+                "with exit code 2",
+                "its output went to /tmp/t.output (not kept in the log)",
+            ]
+        );
+        // The result named the file already: not again.
+        let said = serde_json::json!({"type": "text", "text": "running; output in /tmp/t.output"});
+        card.result = Some(ToolResult::new(1, vec![said], false, None, None));
+        assert_eq!(text(&card).len(), 3);
+        // An agent's report is what it handed back.
+        end.status = Some("completed".into());
+        end.result = Some("All *good*.".into());
+        card.task = Some(Arc::new(end));
+        assert_eq!(text(&card).last().map(String::as_str), Some("All good."));
+    }
+}

@@ -210,3 +210,69 @@ impl Transcript {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::session::{Item, Status, Transcript};
+    use crate::wire::{Frame, Origin, Record};
+
+    fn ev(kind: &str, seq: u64, data: serde_json::Value) -> Record {
+        let v = json!({"type": kind, "seq": seq, "time": seq, "data": data});
+        Record::from_frame(Frame::from_owned(v).expect("frame"), Origin::default())
+    }
+
+    fn report(seq: u64, call: &str, status: &str) -> Record {
+        ev(
+            "user/message",
+            seq,
+            json!({"turn": 1, "content": "<task-notification>…", "source": {"kind": "notification", "callId": call},
+                   "task": {"id": "t1", "status": status, "summary": "done"}}),
+        )
+    }
+
+    #[test]
+    fn a_tasks_report_goes_on_its_calls_card_and_a_failure_fails_it() {
+        let part =
+            json!({"type": "tool-result", "toolCallId": "c", "content": [], "isError": false});
+        let mut t = Transcript::from_records(
+            None,
+            &[
+                ev("turn/start", 1, json!({"turn": 1})),
+                ev(
+                    "tool/call",
+                    2,
+                    json!({"turn": 1, "callId": "c", "name": "x", "arguments": "{}"}),
+                ),
+                ev(
+                    "tool/result",
+                    3,
+                    json!({"turn": 1, "message": {"content": [part]}}),
+                ),
+                report(4, "c", "completed"),
+            ],
+            crate::present::stock(),
+        );
+        let users = |t: &Transcript| {
+            t.items()
+                .iter()
+                .filter(|i| matches!(i, Item::User(_)))
+                .count()
+        };
+        assert_eq!(users(&t), 0, "not an item of its own");
+        let card = t.card("c").expect("card");
+        assert_eq!(
+            card.task.as_ref().and_then(|e| e.status.as_deref()),
+            Some("completed")
+        );
+        assert_eq!(card.status, Status::Ok);
+        // A later report replaces it: this one failed.
+        t.apply(&report(5, "c", "failed"));
+        assert_eq!(t.card("c").map(|c| c.status), Some(Status::Failed));
+        assert_eq!(t.error_count(), 1);
+        // A report on a call not in the session stands apart.
+        t.apply(&report(6, "elsewhere", "completed"));
+        assert_eq!(users(&t), 1);
+    }
+}
