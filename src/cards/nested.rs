@@ -10,7 +10,7 @@
 use ratatui::style::Style;
 
 use super::{Ctx, Density, Rows, item};
-use crate::session::{Item, ToolCard, Transcript};
+use crate::session::{Item, Status, ToolCard, Transcript};
 use crate::text::{Line, Span, wrap};
 use crate::theme::Role;
 
@@ -42,34 +42,54 @@ pub fn summary(t: &Transcript, open: bool, ctx: &Ctx) -> Line {
     let mut line = Line::new();
     line.push_str(if open { "▾ " } else { "▸ " }, muted);
     line.push_str("subagent", theme.style(Role::Title));
-    let calls = t.cards().len();
-    let counts = [
-        (calls, "call", muted),
-        (
-            t.error_count(),
-            "error",
-            super::status_style(theme, crate::session::Status::Error),
-        ),
-        (
-            t.running_cards(),
-            "running",
-            super::status_style(theme, crate::session::Status::Pending),
-        ),
-        (
-            t.diagnostics().len(),
-            "diagnostic",
-            theme.style(Role::Warning),
-        ),
-    ];
-    if calls == 0 {
-        line.push_str(" · no calls", muted);
-    }
-    for (n, what, style) in counts.into_iter().filter(|(n, _, _)| *n > 0) {
+    for (words, tone) in counts(t) {
         line.push_str(" · ", muted);
-        let plural = if n == 1 || what == "running" { "" } else { "s" };
-        line.push_str(format!("{n} {what}{plural}"), style);
+        let style = match tone {
+            Some(status) => super::status_style(theme, status),
+            None if words.ends_with("diagnostic") || words.ends_with("diagnostics") => {
+                theme.style(Role::Warning)
+            }
+            None => muted,
+        };
+        line.push_str(words, style);
     }
     line
+}
+
+/// What a nested transcript holds, in words, each with the status whose
+/// colour it takes (`None`: quiet, or a diagnostic's warning).
+fn counts(t: &Transcript) -> Vec<(String, Option<Status>)> {
+    let calls = match t.cards().len() {
+        0 => "no calls".to_string(),
+        n => plural(n, "call"),
+    };
+    let mut out = vec![(calls, None)];
+    if t.error_count() > 0 {
+        out.push((plural(t.error_count(), "error"), Some(Status::Error)));
+    }
+    if t.running_cards() > 0 {
+        out.push((
+            format!("{} running", t.running_cards()),
+            Some(Status::Pending),
+        ));
+    }
+    if !t.diagnostics().is_empty() {
+        out.push((plural(t.diagnostics().len(), "diagnostic"), None));
+    }
+    out
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The subagent's first turn starts with the call itself: no rule for it.
+fn first_turn(it: &Item) -> bool {
+    matches!(it, Item::Turn(m) if m.end.is_none() && m.turn <= 1)
 }
 
 /// The nested transcript's items, indented, a blank row between two.
@@ -83,8 +103,7 @@ fn items(t: &Transcript, ctx: &Ctx, out: &mut Rows) {
     let mut each = |l: Line| out.push(wrap::fit(l.prefixed(&pad), width));
     let mut rows = Rows::each(&mut each);
     for it in t.items() {
-        // The subagent's first turn is the call itself: no rule for it.
-        if matches!(it, Item::Turn(m) if m.end.is_none() && m.turn <= 1) {
+        if first_turn(it) {
             continue;
         }
         if !rows.is_empty() {
@@ -92,6 +111,30 @@ fn items(t: &Transcript, ctx: &Ctx, out: &mut Rows) {
         }
         item::item_into(t, it, &inner, false, &mut rows);
     }
+}
+
+/// The nested transcript as text: its summary, then its items' texts.
+pub(super) fn plain_text(card: &ToolCard) -> Option<String> {
+    let t = card.nested.as_ref()?.transcript();
+    let mut parts = vec![summary_text(t)];
+    parts.extend(
+        t.items()
+            .iter()
+            .filter(|it| !t.merged(it) && !first_turn(it))
+            .map(|it| item::item_text(t, it))
+            .filter(|s| !s.is_empty()),
+    );
+    Some(parts.join("\n\n"))
+}
+
+/// [`summary`]'s words.
+fn summary_text(t: &Transcript) -> String {
+    let mut text = "subagent".to_string();
+    for (words, _) in counts(t) {
+        text.push_str(" · ");
+        text.push_str(&words);
+    }
+    text
 }
 
 #[cfg(test)]
@@ -198,5 +241,18 @@ mod tests {
             text(&card, Density::Full, false),
             text(&card, Density::Full, true)
         );
+    }
+
+    #[test]
+    fn as_text_it_is_its_summary_and_its_items() {
+        let text = plain_text(&card()).expect("nested");
+        assert!(
+            text.starts_with("subagent · 2 calls · 1 error · 1 running\n\nlook"),
+            "{text}"
+        );
+        assert!(plain_text(&ToolCard::new("c")).is_none());
+        // A card's text (what `y` copies, what a search looks at first)
+        // holds it.
+        assert!(super::super::plain::plain_text(&card()).contains("\n\nlook"));
     }
 }

@@ -65,6 +65,22 @@ pub(super) fn rows(card: &ToolCard, ctx: &Ctx, out: &mut Rows) {
     }
 }
 
+/// The task's end as text (what [`rows`] shows).
+pub(super) fn plain_text(card: &ToolCard) -> Option<String> {
+    let task = card.task.as_ref()?;
+    let mut text = format!(
+        "background task {}",
+        task.status.as_deref().unwrap_or("ended")
+    );
+    if let Some(s) = &task.summary {
+        text.push_str(&format!(" · {s}"));
+    }
+    if let Some(r) = &task.result {
+        text.push_str(&format!("\n{r}"));
+    }
+    Some(text)
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;

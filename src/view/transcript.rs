@@ -2,7 +2,7 @@
 //! renderers, separated by blank lines. The TUI virtualises over
 //! [`render_item`]; the headless renderer lays out everything.
 
-use crate::cards::{self, Ctx, Density, conversation};
+use crate::cards::{self, Ctx, Density};
 use crate::session::{Item, Transcript};
 use crate::text::{Laid, Line, Rows};
 use crate::theme::Theme;
@@ -113,7 +113,7 @@ pub fn item_weight(t: &Transcript, item: &Item) -> usize {
     }
 }
 
-pub use crate::cards::item::{approval_call, joined};
+pub use crate::cards::item::{approval_call, item_text, joined};
 
 /// Lay out the whole transcript.
 pub fn layout(t: &Transcript, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> {
@@ -132,45 +132,4 @@ pub fn layout(t: &Transcript, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> 
         prev = Some(item);
     }
     out
-}
-
-/// An item as plain text (for copying): cards through `cards::export`,
-/// conversation items as their text.
-pub fn item_text(t: &Transcript, item: &Item) -> String {
-    use crate::text::sanitize::strip_controls;
-    match item {
-        Item::User(m) => strip_controls(&m.text),
-        Item::Assistant(m) => strip_controls(
-            &m.blocks
-                .iter()
-                .map(|b| b.text.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n"),
-        ),
-        Item::Turn(m) => match &m.end {
-            None => format!("turn {}", m.turn),
-            Some(e) => strip_controls(&format!(
-                "turn {} {}{}",
-                m.turn,
-                e.reason,
-                e.message
-                    .as_ref()
-                    .map(|s| format!(": {s}"))
-                    .unwrap_or_default()
-            )),
-        },
-        Item::Todo { todos, .. } => strip_controls(&conversation::todo_text(todos)),
-        Item::Tool(i) => t
-            .cards()
-            .get(*i)
-            .map(|c| cards::plain::plain_text(c))
-            .unwrap_or_default(),
-        Item::Prompt(p) => cards::prompt::plain_text(p),
-        Item::Diagnostic(i) => t
-            .diagnostics()
-            .get(*i)
-            .map(|d| strip_controls(&format!("line {}: {}\n{}", d.origin.line, d.reason, d.raw)))
-            .unwrap_or_default(),
-        Item::Retry(r) => strip_controls(&r.summary()),
-    }
 }

@@ -451,6 +451,26 @@ fn enter_opens_and_closes_the_subagent_of_the_focused_call() {
 }
 
 #[test]
+fn a_search_finds_what_a_closed_subagent_did_and_opens_it() {
+    use crate::common::tui::{key, screen, typed, viewer_sized};
+    use crossterm::event::KeyCode;
+    let mut app = viewer_sized(&fixture(TOUR), 100, 60);
+    // Only the subagent's Bash call has this description.
+    typed(&mut app, "/Find public functions");
+    app.update(key(KeyCode::Enter));
+    assert_eq!(app.found().matches.len(), 1, "{:?}", app.message());
+    let t = fold(&fixture(TOUR));
+    let item = app.list().entries[app.found().matches[0].entry];
+    assert!(
+        matches!(&t.items()[item], deck::session::Item::Tool(c) if t.cards()[*c].call_id == EXPLORE)
+    );
+    assert_eq!(app.list().overrides.get(&item), Some(&Density::Full));
+    let shown = screen(&mut app);
+    assert!(shown.contains("▾ subagent · 2 calls"), "{shown}");
+    assert!(shown.contains("Find public functions"), "{shown}");
+}
+
+#[test]
 fn snapshots_of_a_subagent_nested_in_its_call() {
     let tour = fold(&fixture(TOUR));
     let extras = fold(&fixture(crate::agents_claude_extras::EXTRAS));
