@@ -33,25 +33,21 @@ impl PartialEq for Nested {
 }
 
 impl Transcript {
-    /// A child transcript for a call of this one: the same presenters.
-    fn child(&self) -> Transcript {
-        Transcript::new(None, self.presenters.clone())
-    }
-
-    /// Fold `record` into the child transcript of call `parent_call`.
+    /// Fold `record` into the child transcript of call `parent_call` (a
+    /// child has the same presenters).
     pub(super) fn nested_record(&mut self, parent_call: &str, record: &Record) {
+        let presenters = self.presenters.clone();
+        let child = || Transcript::new(None, presenters);
         let Some(&i) = self.state.by_call.get(parent_call) else {
-            let child = self.child();
             self.state
                 .unclaimed
                 .entry(Arc::from(parent_call))
-                .or_insert(child)
+                .or_insert_with(child)
                 .apply(record);
             return;
         };
-        let child = self.child();
         let card = Arc::make_mut(&mut self.cards[i]);
-        let nested = card.nested.get_or_insert_with(|| Nested(Arc::new(child)));
+        let nested = card.nested.get_or_insert_with(|| Nested(Arc::new(child())));
         Arc::make_mut(&mut nested.0).apply(record);
         card.rev += 1;
     }

@@ -144,49 +144,47 @@ fn snapshots_of_background_tasks_and_saved_output() {
 }
 
 /// `deck follow`'s source on a Claude Code session being written: the
-/// subagents' logs that appear beside it are followed too, their records
-/// nested under their calls.
+/// subagents' logs that appear beside it after their calls are followed
+/// too, their records nested under their calls.
 #[tokio::test]
 async fn follow_nests_the_subagents_logs_as_they_appear() {
+    use crate::agents_claude::{BACKGROUND_AGENT, EXPLORE, TOUR};
     use deck::source::follow::Follow;
     use deck::source::live::{self, LiveEvent};
-    use std::io::Write as _;
+    use deck::wire::Record;
 
-    let tour = fixture(crate::agents_claude::TOUR);
-    let whole = std::fs::read_to_string(&tour).expect("capture");
-    let lines: Vec<&str> = whole.split_inclusive('\n').collect();
-    // Up to the first Agent call: no subagent yet.
-    let cut = lines
-        .iter()
-        .position(|l| l.contains("\"name\":\"Agent\""))
-        .expect("Agent call");
+    let tour = fixture(TOUR);
     let dir = tempfile::tempdir().expect("dir");
     let id = "7a3f1c2e-0d4b-4e8a-9c61-2b5d8e0f4a17";
     let path = dir.path().join(format!("{id}.jsonl"));
-    std::fs::write(&path, lines[..cut].concat()).expect("write");
+    // The whole log first, the folder beside it after its calls were read.
+    std::fs::copy(&tour, &path).expect("copy");
     let mut f = Follow::new(&path);
     f.poll = std::time::Duration::from_millis(10);
     let (tx, mut rx) = live::channel();
     let h = tokio::spawn(async move {
         let _ = f.run(None, tx).await;
     });
-    let mut records = Vec::new();
+    let mut records: Vec<Record> = Vec::new();
     let mut written = false;
-    let nested_under = |records: &[deck::wire::Record], call: &str| {
-        records.iter().any(
-            |r| matches!(r, deck::wire::Record::Nested { parent_call, .. } if parent_call == call),
-        )
+    let nested_under = |records: &[Record], call: &str| {
+        records
+            .iter()
+            .any(|r| matches!(r, Record::Nested { parent_call, .. } if parent_call == call))
+    };
+    let called = |records: &[Record], call: &str| {
+        records.iter().any(|r| {
+            matches!(r, Record::Event { event, .. } if event.kind == deck::wire::EventKind::ToolCall
+                && event.data.as_str().contains(call))
+        })
     };
     let run = async {
-        while !(nested_under(&records, crate::agents_claude::EXPLORE)
-            && nested_under(&records, crate::agents_claude::BACKGROUND_AGENT))
-        {
+        while !(nested_under(&records, EXPLORE) && nested_under(&records, BACKGROUND_AGENT)) {
             if let Some(LiveEvent::Records(rs)) = rx.recv().await {
                 records.extend(rs);
             }
-            if !written && !records.is_empty() {
+            if !written && called(&records, BACKGROUND_AGENT) {
                 written = true;
-                // The rest of the log, and the subagents' logs beside it.
                 let subs = dir.path().join(id).join("subagents");
                 std::fs::create_dir_all(&subs).expect("mkdir");
                 let from = std::path::Path::new(&tour)
@@ -196,12 +194,6 @@ async fn follow_nests_the_subagents_logs_as_they_appear() {
                     let e = e.expect("entry");
                     std::fs::copy(e.path(), subs.join(e.file_name())).expect("copy");
                 }
-                let mut file = std::fs::OpenOptions::new()
-                    .append(true)
-                    .open(&path)
-                    .expect("open");
-                file.write_all(lines[cut..].concat().as_bytes())
-                    .expect("append");
             }
         }
     };
@@ -212,12 +204,17 @@ async fn follow_nests_the_subagents_logs_as_they_appear() {
     let _ = tokio::time::timeout(std::time::Duration::from_secs(30), h).await;
     // Folded, the calls have their subagents' calls under them.
     let t = crate::common::fold_records(&records);
-    let card = t.card(crate::agents_claude::EXPLORE).expect("Agent call");
-    let child = card.nested.as_ref().expect("nested").transcript();
-    let tools: Vec<_> = child
-        .cards()
-        .iter()
-        .filter_map(|c| c.tool.clone())
-        .collect();
-    assert_eq!(tools, ["Bash", "Read"]);
+    for (call, tools) in [
+        (EXPLORE, vec!["Bash", "Read"]),
+        (BACKGROUND_AGENT, vec!["Bash"]),
+    ] {
+        let card = t.card(call).expect("Agent call");
+        let child = card.nested.as_ref().expect("nested").transcript();
+        let got: Vec<_> = child
+            .cards()
+            .iter()
+            .filter_map(|c| c.tool.clone())
+            .collect();
+        assert_eq!(got, tools);
+    }
 }

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use super::side_files::Folder;
 use super::subagents::{agent_id, agents, calls};
+use crate::source::agents::Agent;
 use crate::source::live::READ_CHUNK;
 use crate::source::stream::{LineStream, Output, Selection};
 use crate::wire::Record;
@@ -35,6 +36,8 @@ pub struct Beside {
     agents: HashMap<String, String>,
     /// Calls of the followed log.
     calls: HashSet<String>,
+    /// Whether the followed log is a Claude Code session's.
+    claude: bool,
     subs: Vec<LiveSub>,
 }
 
@@ -62,6 +65,7 @@ impl Beside {
             log: log.to_path_buf(),
             agents: HashMap::new(),
             calls: HashSet::new(),
+            claude: false,
             subs: Vec::new(),
         }
     }
@@ -69,17 +73,25 @@ impl Beside {
     /// Records of the followed log as they go out: saved output read back,
     /// calls and agents noted.
     pub fn log_records(&mut self, records: &mut [Record]) {
-        let Some(folder) = &self.folder else {
+        // Only a Claude Code session has these (its header says).
+        self.claude |= records.iter().any(|r| {
+            matches!(r, Record::Frame { kind, payload, .. } if kind == "session"
+                && payload.get("agent").and_then(Value::as_str) == Some(Agent::ClaudeCode.name()))
+        });
+        if !self.claude {
             return;
-        };
-        Folder::new(folder).fill(records);
+        }
+        // Calls are noted before their subagents' logs appear.
         self.calls.extend(calls(records).into_keys());
         self.agents.extend(agents(records));
+        if let Some(folder) = self.folder.as_ref().filter(|f| f.is_dir()) {
+            Folder::new(folder).fill(records);
+        }
     }
 
     /// What the subagents' logs hold that was not read yet, nested.
     pub fn poll(&mut self) -> Vec<Record> {
-        let Some(folder) = self.folder.clone() else {
+        let Some(folder) = self.folder.clone().filter(|_| self.claude) else {
             return Vec::new();
         };
         self.discover(&folder.join("subagents"));

@@ -198,7 +198,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("dir");
         let mut data = result(ENVELOPE);
         assert!(!fill_data(&mut data, dir.path()), "no file: left as it is");
-        std::fs::write(dir.path().join("toolu_9.txt"), "all\nof\nit\n").expect("write");
+        std::fs::write(dir.path().join("toolu_9.txt"), "all\nof\nit\n").expect("writes");
         assert!(fill_data(&mut data, dir.path()));
         let block = &data["message"]["content"][0]["content"][0];
         assert_eq!(block["text"], "all\nof\nit\n");
@@ -211,7 +211,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("dir");
         let inner = dir.path().join("tool-results");
         std::fs::create_dir(&inner).expect("mkdir");
-        std::fs::write(dir.path().join("secret.txt"), "no").expect("write");
+        std::fs::write(dir.path().join("secret.txt"), "no").expect("writes");
         let text = "<persisted-output>\nOutput too large (1KB). Full output saved to: ../secret.txt\n";
         let mut data = result(text);
         // `../secret.txt` is read as `secret.txt` of tool-results/: absent.
