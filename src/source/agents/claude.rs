@@ -234,8 +234,7 @@ impl Reader {
             "source": {"kind": source},
         });
         // A task's report goes on the card of the call that started it.
-        if let Some((call, task)) = notification::linked(text, &self.background).filter(|_| context)
-        {
+        if context && let Some((call, task)) = notification::linked(text, &self.background) {
             data["source"]["callId"] = call.into();
             data["task"] = task;
         }
