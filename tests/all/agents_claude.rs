@@ -352,11 +352,9 @@ async fn follow_reads_a_growing_log() {
 pub(crate) const EXPLORE: &str = "toolu_01c2371404ce16b988db7614";
 pub(crate) const BACKGROUND_AGENT: &str = "toolu_01b59d87c3804d0a7660f63e";
 
-#[test]
-fn each_subagents_log_is_folded_under_its_call() {
-    let t = fold(&fixture(TOUR));
-    // The session's own calls only; none of the subagents' is counted.
-    assert_eq!(t.cards().len(), 24);
+/// The tour's two Agent calls hold their subagents' transcripts: the
+/// calls each made, nothing skipped.
+pub(crate) fn assert_subagents_nested(t: &deck::session::Transcript) {
     for (call, tools) in [
         (EXPLORE, vec!["Bash", "Read"]),
         (BACKGROUND_AGENT, vec!["Bash"]),
@@ -372,6 +370,14 @@ fn each_subagents_log_is_folded_under_its_call() {
         assert!(child.diagnostics().is_empty(), "{:?}", child.diagnostics());
         assert_eq!(child.agent(), Some("claude-code"));
     }
+}
+
+#[test]
+fn each_subagents_log_is_folded_under_its_call() {
+    let t = fold(&fixture(TOUR));
+    // The session's own calls only; none of the subagents' is counted.
+    assert_eq!(t.cards().len(), 24);
+    assert_subagents_nested(&t);
     // Read from stdin the log has no folder: nothing nested, nothing said.
     let bytes = std::fs::read(fixture(TOUR)).expect("read");
     let alone = deck::source::load_bytes("-", &bytes).expect("loads");

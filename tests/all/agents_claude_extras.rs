@@ -203,18 +203,5 @@ async fn follow_nests_the_subagents_logs_as_they_appear() {
     drop(rx);
     let _ = tokio::time::timeout(std::time::Duration::from_secs(30), h).await;
     // Folded, the calls have their subagents' calls under them.
-    let t = crate::common::fold_records(&records);
-    for (call, tools) in [
-        (EXPLORE, vec!["Bash", "Read"]),
-        (BACKGROUND_AGENT, vec!["Bash"]),
-    ] {
-        let card = t.card(call).expect("Agent call");
-        let child = card.nested.as_ref().expect("nested").transcript();
-        let got: Vec<_> = child
-            .cards()
-            .iter()
-            .filter_map(|c| c.tool.clone())
-            .collect();
-        assert_eq!(got, tools);
-    }
+    crate::agents_claude::assert_subagents_nested(&crate::common::fold_records(&records));
 }
