@@ -96,6 +96,10 @@ pub trait Parts {
     fn gate(&self) -> Option<Gate> {
         None
     }
+    /// Rows below the body, never capped by the preview (what the card
+    /// holds beyond its view: a nested transcript), `ctx` the width inside
+    /// the gutter. Not drawn at line density.
+    fn after(&self, _ctx: &Ctx, _out: &mut Rows) {}
 }
 
 /// The one-line outcome of a card: its status's when it ended badly or
@@ -288,17 +292,22 @@ pub fn render_into(
     }
     let gutter = [Span::new(GUTTER, ctx.theme.style(Role::Border))];
     let width = ctx.width;
+    let inner = Ctx {
+        width: width.saturating_sub(GUTTER_WIDTH).max(1),
+        ..*ctx
+    };
+    let mut each = |l: Line| out.push(wrap::fit(l.prefixed(&gutter), width));
     if ctx.density == Density::Preview {
         // Pinned rows stay; the rest shares what is left of the budget.
         let mut capped = Rows::capped(ctx.preview_rows, keep(&resolved.view));
         body(card, resolved, ctx, parts, gate, &mut capped);
         for l in capped.finish(ctx.theme.style(Role::Muted)) {
-            out.push(wrap::fit(l.prefixed(&gutter), width));
+            each(l);
         }
-        return;
+    } else {
+        body(card, resolved, ctx, parts, gate, &mut Rows::each(&mut each));
     }
-    let mut each = |l: Line| out.push(wrap::fit(l.prefixed(&gutter), width));
-    body(card, resolved, ctx, parts, gate, &mut Rows::each(&mut each));
+    parts.after(&inner, &mut Rows::each(&mut each));
 }
 
 #[cfg(test)]

@@ -27,6 +27,11 @@ internal!(
     mod generic;
 );
 internal!(
+    mod item;
+);
+mod nested;
+mod task;
+internal!(
     mod plain;
 );
 internal!(
@@ -117,6 +122,13 @@ pub struct Ctx<'a> {
     /// The session's working directory: paths inside it are shown relative
     /// to it ([`Ctx::path`]). `None` (the pager, copy): full paths.
     pub cwd: Option<&'a str>,
+    /// Show the reasoning blocks of assistant messages.
+    pub show_reasoning: bool,
+    /// Draw a card's nested transcript (the subagent its call started)
+    /// open below full density too: where no key can open it (`deck
+    /// render`, the exports). Closed, it is one summary row; at full
+    /// density it is always open.
+    pub open_nested: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -143,6 +155,8 @@ impl<'a> Ctx<'a> {
             tick: 0,
             plain_code: false,
             cwd: None,
+            show_reasoning: true,
+            open_nested: false,
         }
     }
 
@@ -485,6 +499,9 @@ impl frame::Parts for Tagged<'_> {
         if let Some(own) = asked::outcome(self.card) {
             return own;
         }
+        if let Some(own) = task::outcome(self.card) {
+            return Some(own);
+        }
         match &self.resolved.view {
             View::Terminal(v) => terminal::outcome(v),
             View::Diff(v) => match &self.models {
@@ -504,6 +521,12 @@ impl frame::Parts for Tagged<'_> {
 
     fn gate(&self) -> Option<frame::Gate> {
         prompt::gate(self.card)
+    }
+
+    fn after(&self, inner: &Ctx, out: &mut Rows) {
+        // How the background task it started ended, then the subagent.
+        task::rows(self.card, inner, out);
+        nested::rows(self.card, inner, out);
     }
 
     fn rows(&self, inner: &Ctx, out: &mut Rows) {

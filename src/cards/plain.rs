@@ -37,6 +37,10 @@ pub fn plain_text(card: &ToolCard) -> String {
     if let Some(raw) = &r.raw_result {
         out.push(raw.clone());
     }
+    // Below the body at full density: how its background task ended, the
+    // subagent's transcript.
+    out.extend(super::task::plain_text(card));
+    out.extend(super::nested::plain_text(card));
     sanitize::strip_controls(
         &out.into_iter()
             .filter(|s| !s.is_empty())

@@ -54,6 +54,8 @@ pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> 
         let mut all: Vec<Diagnostic> = t.diagnostics().iter().cloned().collect();
         all.extend(t.cards().iter().flat_map(|c| cards::view_problems(c)));
         all.sort_by_key(|d| (d.origin.line, d.origin.offset));
+        // A subagent's, after the session's: their lines are its log's.
+        all.extend(nested_diagnostics(&t));
         let mut out = String::new();
         for d in &all {
             let line = json!({"line": d.origin.line, "offset": d.origin.offset, "reason": d.reason, "raw": d.raw});
@@ -67,14 +69,21 @@ pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> 
         // text they are kept as.
         use rayon::prelude::*;
         let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        let cards: Vec<_> = t.cards().iter().collect();
-        let agent = t.agent();
-        let written: std::io::Result<()> = cards.chunks(1024).try_for_each(|batch| {
+        // A subagent's calls follow the call that started it, each naming
+        // it (`parentCallId`).
+        let mut all = Vec::new();
+        let _ = each_card(&t, None, &mut |card, agent, parent| {
+            all.push((card, agent, parent));
+            Ok(())
+        });
+        let written: std::io::Result<()> = all.chunks(1024).try_for_each(|batch| {
             let lines: Vec<String> = batch
                 .par_iter()
-                .map(|card| {
-                    let line =
-                        serde_json::to_string(&inspect_line(card, agent)).unwrap_or_default();
+                .map(|&(card, agent, parent)| {
+                    let mut l = inspect_line(card, agent);
+                    l.parent_call_id = parent;
+                    // Only string keys: it cannot fail.
+                    let line = serde_json::to_string(&l).unwrap_or_default();
                     let mut text = json_text(&line).into_owned();
                     text.push('\n');
                     text
@@ -86,6 +95,42 @@ pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> 
     }
     report_diagnostics(&t);
     Ok(())
+}
+
+/// `f` for every card of `t` (of agent `t.agent()`), each followed by the
+/// cards of the transcript nested under it, with the call they are nested
+/// under.
+fn each_card<'a>(
+    t: &'a Transcript,
+    parent: Option<&'a str>,
+    f: &mut dyn FnMut(&'a ToolCard, Option<&'a str>, Option<&'a str>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    for card in t.cards() {
+        f(card, t.agent(), parent)?;
+        if let Some(n) = &card.nested {
+            each_card(n.transcript(), Some(&card.call_id), f)?;
+        }
+    }
+    Ok(())
+}
+
+/// The diagnostics of the transcripts nested in `t`'s cards (a subagent's
+/// log), each saying whose.
+pub(super) fn nested_diagnostics(t: &Transcript) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for card in t.cards() {
+        let Some(n) = &card.nested else {
+            continue;
+        };
+        let child = n.transcript();
+        let whose = |d: &Diagnostic| {
+            let reason = format!("subagent of call {}: {}", card.call_id, d.reason);
+            Diagnostic::new(d.origin, reason, d.raw.clone())
+        };
+        out.extend(child.diagnostics().iter().map(whose));
+        out.extend(nested_diagnostics(child).iter().map(whose));
+    }
+    out
 }
 
 fn session_line(loaded: &source::Loaded, s: &source::LoadedSession, t: &Transcript) -> Value {
@@ -179,6 +224,12 @@ struct InspectLine<'a> {
     /// whatever its views: `[{content, status}]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     plan: Option<Value>,
+    /// The call whose subagent made this call (its log nested under it).
+    #[serde(rename = "parentCallId", skip_serializing_if = "Option::is_none")]
+    parent_call_id: Option<&'a str>,
+    /// How the background task the call started ended, as reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    task: Option<Value>,
 }
 
 /// `agent`: the agent whose session it is (its presenters made the views
@@ -217,6 +268,11 @@ fn inspect_line<'a>(card: &'a ToolCard, agent: Option<&str>) -> InspectLine<'a> 
                 .iter()
                 .map(|t| json!({"content": t.content, "status": t.status}))
                 .collect()
+        }),
+        parent_call_id: None,
+        task: card.task.as_ref().map(|t| {
+            json!({"id": t.id, "status": t.status, "summary": t.summary, "result": t.result,
+                   "outputFile": t.output_file})
         }),
     }
 }

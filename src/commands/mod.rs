@@ -119,7 +119,7 @@ pub fn error_message(e: &anyhow::Error) -> String {
 
 /// Say on stderr how many lines were skipped or repaired.
 fn report_diagnostics(t: &Transcript) {
-    let n = t.diagnostics().len();
+    let n = t.diagnostics().len() + inspect::nested_diagnostics(t).len();
     if n > 0 {
         eprintln!(
             "deck: {n} diagnostic{} (lines skipped or repaired); list them with `deck inspect --diagnostics`",

@@ -3,7 +3,7 @@
 //!
 //! | tool | card |
 //! |---|---|
-//! | Bash | terminal (stdout + stderr, exit code from `Exit code N`, interrupted); a background run: generic `execute` |
+//! | Bash | terminal (stdout + stderr, exit code from `Exit code N`, interrupted; output saved to `tool-results/` read back, or said to be missing: `saved`); a background run: terminal without an exit code, its task's end drawn on it by `cards` |
 //! | Read | read, at the file's real line numbers (`startLine`/`numLines`/`totalLines`) |
 //! | Edit, MultiEdit, Write | diff of the whole file (`originalFile`) before and after: real line numbers |
 //! | Grep, Glob | search (matches by file, or paths) |
@@ -12,17 +12,18 @@
 //! | TodoWrite, Task* | the plan checklist (role `Plans`; the reader sends the list) |
 //! | AskUserQuestion | the question card (role `Asks`) |
 //! | ExitPlanMode | generic: the plan as markdown |
-//! | Agent, Task | generic: the subagent's type, prompt and report |
+//! | Agent, Task | generic: the subagent's type, prompt and report (its own transcript is nested under the card by the loader and drawn by `cards`) |
 //! | `mcp__server__tool` | generic naming server and tool |
 //! | anything else | generic with the raw input |
 //!
 //! Presenters are pure functions of (tool, arguments, content, isError,
 //! `meta` = the line's `toolUseResult`). This file owns the dispatch and the
 //! generic cards; `files` owns Bash, Read and the edits, `lookup` search
-//! and web.
+//! and web, `saved` output too large for the log.
 
 mod files;
 mod lookup;
+mod saved;
 
 #[cfg(test)]
 mod tests;
@@ -97,8 +98,9 @@ impl Presenters for ClaudeCode {
             "WebSearch" => lookup::web_search_result(&args, &out),
             "WebFetch" => lookup::web_fetch_result(&args, &out),
             "Agent" | "Task" => agent_result(&args, &out),
-            _ if mcp(tool).is_some() => text_result(&out),
-            _ => None,
+            _ if mcp(tool).is_some() => saved::generic(&out).or_else(|| text_result(&out)),
+            // Output saved to a file: read back, or said to be missing.
+            _ => saved::generic(&out),
         }
     }
 

@@ -295,6 +295,33 @@ pub fn text_of(content: &[Value]) -> String {
     out
 }
 
+/// The end of a background task a call started (a command or an agent
+/// run in the background), as a later message reported it.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TaskEnd {
+    /// The task's id, as the agent named it.
+    pub id: Option<String>,
+    /// `completed`, `failed`, `killed` … (`None`: not said).
+    pub status: Option<String>,
+    /// The agent's one-line summary.
+    pub summary: Option<String>,
+    /// What the task handed back (an agent's report).
+    pub result: Option<String>,
+    /// Where its output went: a file the log does not hold.
+    pub output_file: Option<String>,
+    /// Seq and epoch ms of the report.
+    pub seq: u64,
+    pub time: i64,
+}
+
+impl TaskEnd {
+    /// A task that failed: its card is failed too.
+    pub fn failed(&self) -> bool {
+        self.status.as_deref() == Some("failed")
+    }
+}
+
 /// One tool call and everything known about it.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -333,6 +360,12 @@ pub struct ToolCard {
     ///
     /// [`CallRole::Plans`]: super::CallRole::Plans
     pub todos: Option<Arc<Vec<Todo>>>,
+    /// The transcript folded under the call: the log of the subagent it
+    /// started ([`Record::Nested`](crate::wire::Record::Nested)).
+    pub nested: Option<super::Nested>,
+    /// How the background task the call started ended, as reported later
+    /// (the latest report: a task may report more than once).
+    pub task: Option<Arc<TaskEnd>>,
     /// Bumped on every change (for render caches).
     pub rev: u64,
 }
@@ -358,6 +391,8 @@ impl ToolCard {
             approval: None,
             question: None,
             todos: None,
+            nested: None,
+            task: None,
             rev: 0,
         }
     }

@@ -1,7 +1,9 @@
 //! What is drawn on a call's card rather than apart: the approval that
 //! gates the call (its outcome is the card's pill), the questions a call
 //! asks (the card is the question), the plan a call writes (the card is the
-//! checklist, and the `todo/write` that carried it makes no item of its own).
+//! checklist, and the `todo/write` that carried it makes no item of its
+//! own), the report of the background task a call started (the card says
+//! how it ended; the message makes no item of its own).
 //!
 //! Prompts keep their items: one that waits for an answer here (the keys of
 //! `deck connect` answer it on its own card) stands in for its call's card
@@ -152,6 +154,37 @@ impl Transcript {
         }
     }
 
+    /// A message reports how the background task call `call_id` started
+    /// ended: the card shows it (a failed task fails the card). False when
+    /// the call is not in the session: the message stands apart.
+    pub(super) fn task_reported(
+        &mut self,
+        call_id: &str,
+        task: &crate::wire::payload::TaskReport,
+        ev: &super::reducer::Ev<'_>,
+    ) -> bool {
+        let Some(&i) = self.state.by_call.get(call_id) else {
+            return false;
+        };
+        let end = super::TaskEnd {
+            id: task.id.clone(),
+            status: task.status.clone(),
+            summary: task.summary.clone(),
+            result: task.result.clone(),
+            output_file: task.output_file.clone(),
+            seq: ev.seq,
+            time: ev.time,
+        };
+        let card = Arc::make_mut(&mut self.cards[i]);
+        let was_bad = card.status.is_bad();
+        card.task = Some(Arc::new(end));
+        card.status = super::tools::settle_status(card);
+        card.rev += 1;
+        let now_bad = card.status.is_bad();
+        self.state.count_bad(was_bad, now_bad);
+        true
+    }
+
     /// `todo/write`: the plan goes on the call that wrote it when the
     /// event names it, else on the newest call that writes plans
     /// ([`CallRole::Plans`]), when that call has none yet and did not fail.
@@ -179,5 +212,71 @@ impl Transcript {
         card.rev += 1;
         self.state.merges += 1;
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::session::{Item, Status, Transcript};
+    use crate::wire::{Frame, Origin, Record};
+
+    fn ev(kind: &str, seq: u64, data: serde_json::Value) -> Record {
+        let v = json!({"type": kind, "seq": seq, "time": seq, "data": data});
+        Record::from_frame(Frame::from_owned(v).expect("frame"), Origin::default())
+    }
+
+    fn report(seq: u64, call: &str, status: &str) -> Record {
+        ev(
+            "user/message",
+            seq,
+            json!({"turn": 1, "content": "<task-notification>…", "source": {"kind": "notification", "callId": call},
+                   "task": {"id": "t1", "status": status, "summary": "done"}}),
+        )
+    }
+
+    #[test]
+    fn a_tasks_report_goes_on_its_calls_card_and_a_failure_fails_it() {
+        let part =
+            json!({"type": "tool-result", "toolCallId": "c", "content": [], "isError": false});
+        let mut t = Transcript::from_records(
+            None,
+            &[
+                ev("turn/start", 1, json!({"turn": 1})),
+                ev(
+                    "tool/call",
+                    2,
+                    json!({"turn": 1, "callId": "c", "name": "x", "arguments": "{}"}),
+                ),
+                ev(
+                    "tool/result",
+                    3,
+                    json!({"turn": 1, "message": {"content": [part]}}),
+                ),
+                report(4, "c", "completed"),
+            ],
+            crate::present::stock(),
+        );
+        let users = |t: &Transcript| {
+            t.items()
+                .iter()
+                .filter(|i| matches!(i, Item::User(_)))
+                .count()
+        };
+        assert_eq!(users(&t), 0, "not an item of its own");
+        let card = t.card("c").expect("card");
+        assert_eq!(
+            card.task.as_ref().and_then(|e| e.status.as_deref()),
+            Some("completed")
+        );
+        assert_eq!(card.status, Status::Ok);
+        // A later report replaces it: this one failed.
+        t.apply(&report(5, "c", "failed"));
+        assert_eq!(t.card("c").map(|c| c.status), Some(Status::Failed));
+        assert_eq!(t.error_count(), 1);
+        // A report on a call not in the session stands apart.
+        t.apply(&report(6, "elsewhere", "completed"));
+        assert_eq!(users(&t), 1);
     }
 }

@@ -103,6 +103,14 @@ impl Transcript {
             // A compaction's checkpoint: the summary, not a message.
             return self.compaction_checkpoint(ev, text_of_content(&p.content));
         }
+        // A background task's report goes on the card of its call.
+        if let (Some(task), Some(call)) = (
+            &p.task,
+            p.source.as_ref().and_then(|s| s.call_id.as_deref()),
+        ) && self.task_reported(call, task, ev)
+        {
+            return;
+        }
         self.items.push_back(Item::User(Arc::new(UserMessage::new(
             ev.seq,
             ev.time,

@@ -9,8 +9,9 @@
 //! writes it); `card` and `items` its parts; `reducer` the fold's dispatch,
 //! `messages`, `tools`, `prompts` and `compaction` what each kind of event
 //! builds, `linked` what is drawn on a call's card rather than apart (its
-//! approval, its questions, its plan), `state` the fold's indexes;
-//! `outline` reads a session at a glance without a fold.
+//! approval, its questions, its plan), `nested` the transcripts folded under
+//! a call (a subagent's), `state` the fold's indexes; `outline` reads a
+//! session at a glance without a fold.
 
 mod card;
 mod compaction;
@@ -18,6 +19,7 @@ mod files;
 mod items;
 mod linked;
 mod messages;
+mod nested;
 mod outline;
 mod prefetch;
 mod presenter;
@@ -28,12 +30,14 @@ mod state;
 mod tools;
 
 pub use card::{
-    AttachedView, Status, ToolCard, ToolError, ToolResult, ViewSource, content_of, meta_of, text_of,
+    AttachedView, Status, TaskEnd, ToolCard, ToolError, ToolResult, ViewSource, content_of,
+    meta_of, text_of,
 };
 pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Compaction, Item, Retry, Todo, TokenUsage, TurnEnd,
     TurnMarker, UserMessage,
 };
+pub use nested::Nested;
 pub use outline::Outline;
 pub use presenter::{CallRole, Presenters, SharedPresenters};
 pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};

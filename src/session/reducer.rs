@@ -66,6 +66,10 @@ impl Transcript {
                 view,
                 origin,
             } => self.apply_event(event, view.as_ref(), *origin),
+            Record::Nested {
+                parent_call,
+                record,
+            } => self.nested_record(parent_call, record),
         }
     }
 
@@ -108,6 +112,7 @@ impl Transcript {
                     | "stream/error"
             ),
             Record::Diagnostic(_) => true,
+            Record::Nested { record, .. } => Transcript::shows(record),
         }
     }
 

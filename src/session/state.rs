@@ -51,6 +51,8 @@ pub(super) struct State {
     pub(super) compactions: imbl::HashMap<Arc<str>, usize>,
     /// The latest compaction's item (a checkpoint message joins it).
     pub(super) last_compaction: Option<usize>,
+    /// Nested records for calls not seen yet, folded meanwhile (by call id).
+    pub(super) unclaimed: imbl::HashMap<Arc<str>, super::Transcript>,
 }
 
 impl State {

@@ -25,6 +25,7 @@ impl Transcript {
         self.state.pending_add(None, i);
         self.items.push_back(Item::Tool(i));
         self.link_new_card(i, call_id);
+        self.claim_nested(i, call_id);
         i
     }
 
@@ -194,7 +195,7 @@ fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<Atta
 
 /// Status of a settled card: rejected when its approval was refused and
 /// it failed, error from `isError`, failed from a terminal result's exit
-/// code or signal, ok otherwise.
+/// code or signal or a background task reported failed, ok otherwise.
 pub(super) fn settle_status(card: &ToolCard) -> Status {
     let Some(result) = &card.result else {
         return card.status;
@@ -215,6 +216,10 @@ pub(super) fn settle_status(card: &ToolCard) -> Status {
         } else {
             Status::Error
         };
+    }
+    // The background task it started failed, later.
+    if card.task.as_ref().is_some_and(|t| t.failed()) {
+        return Status::Failed;
     }
     if let Some(v) = &card.result_view
         && v.tag().as_deref() == Some("terminal")

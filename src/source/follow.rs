@@ -10,6 +10,9 @@
 //! * `--latest AGENT` before the agent wrote a session for the directory:
 //!   the newest one is looked for until it appears ([`Latest`]), then
 //!   followed as a path is.
+//! * A Claude Code session's subagents' logs are followed beside it, their
+//!   records nested under their calls, and output it saved to
+//!   `tool-results/` is read back (`agents::claude::live`).
 //!
 //! Polling (not inotify) keeps it portable and simple; the interval is a
 //! parameter so tests can make it short.
@@ -21,6 +24,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use super::agents::{Agent, find};
+use super::agents::claude::live::Beside;
 use super::live::{LinkStatus, LiveEvent, LiveTx, READ_CHUNK, Tap};
 use super::stream::{LineStream, Output, Selection, StreamError, send};
 
@@ -117,6 +121,8 @@ impl Follow {
             }
         };
         tx.status(LinkStatus::Live).await?;
+        // A Claude Code session's subagents' logs and saved output.
+        let mut beside = Beside::new(&self.path);
         let mut buf = vec![0u8; READ_CHUNK];
         loop {
             // Read everything there is now.
@@ -136,8 +142,10 @@ impl Follow {
                 cur.pos += n as u64;
                 let mut out = Output::default();
                 stream.feed(&buf[..n], &mut out)?;
+                beside.log_records(&mut out.records);
                 send(&tx, out).await?;
             }
+            tx.records(beside.poll()).await?;
             if wait(&tx, self.poll).await {
                 return Ok(());
             }

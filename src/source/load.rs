@@ -140,7 +140,9 @@ impl Loaded {
 }
 
 /// Load a path; `-` reads stdin. The input is streamed: a frame log or
-/// session log is never held whole in memory.
+/// session log is never held whole in memory. A Claude Code session read
+/// from a path brings what is beside it (its subagents' logs, nested under
+/// their calls; output saved to `tool-results/`).
 pub fn load_path(path: &str) -> Result<Loaded, LoadError> {
     load_path_counted(path, &std::sync::Arc::default())
 }
@@ -161,10 +163,18 @@ pub fn load_path_counted(
         let input = Counted(std::io::stdin(), read.clone());
         load_reader(path, input).map_err(io).and_then(|r| r)
     } else {
-        std::fs::File::open(path)
+        let mut loaded = std::fs::File::open(path)
             .and_then(|file| load_reader(path, Counted(file, read.clone())))
             .map_err(io)
-            .and_then(|r| r)
+            .and_then(|r| r);
+        // What Claude Code keeps beside a session: its subagents' logs,
+        // output too large for the log.
+        if let Ok(l) = &mut loaded
+            && l.format == Format::ClaudeCode
+        {
+            super::agents::claude::beside::attach(std::path::Path::new(path), l);
+        }
+        loaded
     };
     super::load_log::loaded(path, &loaded, started.elapsed());
     loaded

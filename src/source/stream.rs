@@ -383,6 +383,7 @@ mod tests {
                 Record::Event { event, .. } => event.kind.as_str().to_string(),
                 Record::Frame { kind, .. } => kind.clone(),
                 Record::Diagnostic(d) => d.reason.clone(),
+                Record::Nested { .. } => "nested".into(),
             })
             .collect();
         assert_eq!(

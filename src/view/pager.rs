@@ -141,6 +141,7 @@ impl Pager {
                 plain_code: false,
                 // The pager shows paths in full.
                 full_paths: true,
+            open_nested: true,
             };
             self.lines = t
                 .items()

@@ -126,6 +126,7 @@ fn find_in_entry(
         // Matching needs the text only.
         plain_code: true,
         full_paths: false,
+        open_nested: false,
     };
     let header = LayoutOptions {
         density: Density::Line,

@@ -2,7 +2,7 @@
 //! renderers, separated by blank lines. The TUI virtualises over
 //! [`render_item`]; the headless renderer lays out everything.
 
-use crate::cards::{self, Ctx, Density, conversation};
+use crate::cards::{self, Ctx, Density};
 use crate::session::{Item, Transcript};
 use crate::text::{Laid, Line, Rows};
 use crate::theme::Theme;
@@ -21,6 +21,11 @@ pub struct LayoutOptions {
     pub plain_code: bool,
     /// Paths in full, not relative to the session's directory (the pager).
     pub full_paths: bool,
+    /// Draw nested transcripts (a subagent under its call) open at every
+    /// density but line: what a reader without keys needs (`deck render`,
+    /// the exports: the default). The TUI keeps them closed until a card
+    /// is opened to full density.
+    pub open_nested: bool,
 }
 
 impl LayoutOptions {
@@ -33,6 +38,7 @@ impl LayoutOptions {
             now_ms: None,
             plain_code: false,
             full_paths: false,
+            open_nested: true,
         }
     }
 }
@@ -81,37 +87,16 @@ pub fn render_item_into(
     tick: usize,
     out: &mut Rows,
 ) {
-    if t.merged(item) {
-        return;
-    }
     let ctx = Ctx {
         now_ms: opts.now_ms,
         tick,
         plain_code: opts.plain_code,
         cwd: if opts.full_paths { None } else { t.cwd() },
+        show_reasoning: opts.show_reasoning,
+        open_nested: opts.open_nested,
         ..Ctx::new(opts.width, theme, opts.density)
     };
-    match item {
-        Item::User(m) => conversation::user_into(m, &ctx, out),
-        Item::Assistant(m) => conversation::assistant_into(m, opts.show_reasoning, &ctx, out),
-        Item::Turn(m) => out.extend(conversation::turn(m, &ctx)),
-        Item::Todo { todos, .. } => out.extend(conversation::todo(todos, &ctx)),
-        Item::Tool(i) => {
-            let card = &t.cards()[*i];
-            // A question or a plan is conversation: shown without the tools.
-            if !opts.hide_tools || card.converses() {
-                cards::render_into(card, &ctx, out);
-            }
-        }
-        Item::Prompt(p) => out.extend(cards::prompt::render_with_call(
-            p,
-            approval_call(t, p),
-            &ctx,
-        )),
-        Item::Diagnostic(i) => out.extend(conversation::diagnostic(&t.diagnostics()[*i], &ctx)),
-        Item::Retry(r) => out.extend(conversation::retry(r, &ctx)),
-        Item::Compaction(c) => out.extend(conversation::compaction(c, &ctx)),
-    }
+    cards::item::item_into(t, item, &ctx, opts.hide_tools, out);
 }
 
 /// Bytes of text an item carries: what drawing it costs, roughly.
@@ -129,26 +114,7 @@ pub fn item_weight(t: &Transcript, item: &Item) -> usize {
     }
 }
 
-/// The tool card a waiting approval is about, drawn inside it.
-pub fn approval_call<'a>(
-    t: &'a Transcript,
-    p: &crate::session::Prompt,
-) -> Option<&'a crate::session::ToolCard> {
-    match &p.ask {
-        crate::session::Ask::Approval {
-            call_id: Some(c), ..
-        } if p.is_waiting() => t.card(c),
-        _ => None,
-    }
-}
-
-/// Two items drawn one after the other with no blank row between them:
-/// tool cards at `line` density, one row each, read as a list.
-pub fn joined(prev: &Item, prev_density: Density, next: &Item, next_density: Density) -> bool {
-    matches!((prev, next), (Item::Tool(_), Item::Tool(_)))
-        && prev_density == Density::Line
-        && next_density == Density::Line
-}
+pub use crate::cards::item::{approval_call, item_text, joined};
 
 /// Lay out the whole transcript.
 pub fn layout(t: &Transcript, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> {
@@ -167,51 +133,4 @@ pub fn layout(t: &Transcript, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> 
         prev = Some(item);
     }
     out
-}
-
-/// An item as plain text (for copying): cards through `cards::export`,
-/// conversation items as their text.
-pub fn item_text(t: &Transcript, item: &Item) -> String {
-    use crate::text::sanitize::strip_controls;
-    match item {
-        Item::User(m) => strip_controls(&m.text),
-        Item::Assistant(m) => strip_controls(
-            &m.blocks
-                .iter()
-                .map(|b| b.text.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n"),
-        ),
-        Item::Turn(m) => match &m.end {
-            None => format!("turn {}", m.turn),
-            Some(e) => strip_controls(&format!(
-                "turn {} {}{}{}",
-                m.turn,
-                e.reason,
-                e.message
-                    .as_ref()
-                    .map(|s| format!(": {s}"))
-                    .unwrap_or_default(),
-                e.usage
-                    .as_ref()
-                    .and_then(conversation::usage_text)
-                    .map(|u| format!(" · {u}"))
-                    .unwrap_or_default()
-            )),
-        },
-        Item::Todo { todos, .. } => strip_controls(&conversation::todo_text(todos)),
-        Item::Tool(i) => t
-            .cards()
-            .get(*i)
-            .map(|c| cards::plain::plain_text(c))
-            .unwrap_or_default(),
-        Item::Prompt(p) => cards::prompt::plain_text(p),
-        Item::Diagnostic(i) => t
-            .diagnostics()
-            .get(*i)
-            .map(|d| strip_controls(&format!("line {}: {}\n{}", d.origin.line, d.reason, d.raw)))
-            .unwrap_or_default(),
-        Item::Retry(r) => strip_controls(&r.summary()),
-        Item::Compaction(c) => strip_controls(&conversation::compaction_text(c)),
-    }
 }

@@ -246,6 +246,8 @@ mod tests {
             approval: None,
             question: None,
             todos: None,
+            nested: None,
+            task: None,
             rev: 1,
         }
     }

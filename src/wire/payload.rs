@@ -170,6 +170,9 @@ payloads! {
         /// Blocks, or a bare string.
         "content" => content: TextOrObjects<ContentBlock> = loose::text_or_objects,
         "source" => source: Option<MessageSource> = loose::object,
+        /// How a background task ended, when the message reports it (an
+        /// agent's log read by deck: Claude Code's task notifications).
+        "task" => task: Option<TaskReport> = loose::object,
     }
 
     /// Who sent a user message.
@@ -178,6 +181,21 @@ payloads! {
         "kind" => kind: Option<String> = loose::string,
         /// Which plugin (`compact`: a compaction's checkpoint).
         "plugin" => plugin: Option<String> = loose::string,
+        /// The call the message is about (a task's report: the call that
+        /// started the task).
+        "callId" => call_id: Option<String> = loose::string,
+    }
+
+    /// A background task's end, as reported.
+    pub struct TaskReport {
+        "id" => id: Option<String> = loose::string,
+        /// `completed`, `failed`, `killed` …
+        "status" => status: Option<String> = loose::string,
+        "summary" => summary: Option<String> = loose::string,
+        /// What the task handed back (an agent's report).
+        "result" => result: Option<String> = loose::string,
+        /// Where its output went (not in the log).
+        "outputFile" => output_file: Option<String> = loose::string,
     }
 
     /// A content block (`{type, text}`) of a message or a streamed block.

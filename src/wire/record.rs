@@ -50,6 +50,14 @@ pub enum Record {
         origin: Origin,
     },
     Diagnostic(Diagnostic),
+    /// A record of a transcript folded under a call rather than beside
+    /// it: the log of the subagent that call `parent_call` started (its
+    /// own seqs, its own turns). The reducer folds it into that card's
+    /// child transcript.
+    Nested {
+        parent_call: String,
+        record: Box<Record>,
+    },
 }
 
 impl Record {
@@ -79,6 +87,7 @@ impl Record {
         match self {
             Record::Event { origin, .. } | Record::Frame { origin, .. } => *origin,
             Record::Diagnostic(d) => d.origin,
+            Record::Nested { record, .. } => record.origin(),
         }
     }
 

@@ -15,19 +15,19 @@ use serde_json::Value;
 use crate::common::dump::{Runs, THEMES, WIDTHS, render_card, styled};
 use crate::common::{deck, deck_ok, fold, stderr, stdout};
 
-const DIR: &str = concat!(
+pub(crate) const DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/agents/claude-code"
 );
 
-fn fixture(rel: &str) -> String {
+pub(crate) fn fixture(rel: &str) -> String {
     format!("{DIR}/{rel}")
 }
 
-const TOUR: &str = "tour/7a3f1c2e-0d4b-4e8a-9c61-2b5d8e0f4a17.jsonl";
+pub(crate) const TOUR: &str = "tour/7a3f1c2e-0d4b-4e8a-9c61-2b5d8e0f4a17.jsonl";
 
 /// `deck inspect` lines by call id.
-fn inspect(path: &str) -> HashMap<String, Value> {
+pub(crate) fn inspect(path: &str) -> HashMap<String, Value> {
     deck_ok(&["inspect", path])
         .lines()
         .map(|l| {
@@ -38,7 +38,7 @@ fn inspect(path: &str) -> HashMap<String, Value> {
 }
 
 /// The card a line shows: its result view's tag, else its call view's.
-fn tag(line: &Value) -> String {
+pub(crate) fn tag(line: &Value) -> String {
     let of = |k: &str| line[k]["card"].as_str().map(str::to_string);
     of("resultView")
         .or_else(|| of("callView"))
@@ -79,9 +79,30 @@ fn inspect_lists_every_call_of_the_capture_with_its_card() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON"))
         .collect();
-    let tools: Vec<&str> = order.iter().filter_map(|v| v["tool"].as_str()).collect();
-    let listed = listed_tools("7a3f1c2e-0d4b-4e8a-9c61-2b5d8e0f4a17.jsonl");
-    assert_eq!(tools, listed);
+    // The session's calls, each subagent's after the call that started it.
+    let under = |parent: Option<&str>| -> Vec<&str> {
+        order
+            .iter()
+            .filter(|v| v["parentCallId"].as_str() == parent)
+            .filter_map(|v| v["tool"].as_str())
+            .collect()
+    };
+    assert_eq!(
+        under(None),
+        listed_tools("7a3f1c2e-0d4b-4e8a-9c61-2b5d8e0f4a17.jsonl")
+    );
+    for (agent, call) in [
+        ("af605bc8e444bce71", "toolu_01c2371404ce16b988db7614"),
+        ("a6a1a5e4ad1eadaa6", "toolu_01b59d87c3804d0a7660f63e"),
+    ] {
+        let file = format!("7a3f1c2e-0d4b-4e8a-9c61-2b5d8e0f4a17/subagents/agent-{agent}.jsonl");
+        assert_eq!(under(Some(call)), listed_tools(&file), "{agent}");
+        let at = order
+            .iter()
+            .position(|v| v["callId"] == call)
+            .expect("call");
+        assert_eq!(order[at + 1]["parentCallId"], call, "right after its call");
+    }
     for v in &order {
         let id = v["callId"].as_str().expect("callId");
         assert!(id.starts_with("toolu_"), "{id}");
@@ -273,10 +294,17 @@ fn the_loader_names_the_format_and_reads_zstd() {
     let z = deck::source::load_bytes("tour.jsonl.zst", &packed).expect("loads zstd");
     assert!(z.compressed);
     assert_eq!(z.format, loaded.format);
-    assert_eq!(
-        z.sessions[0].records.len(),
-        loaded.sessions[0].records.len()
-    );
+    // Bytes have no folder beside them: the same records, without the
+    // subagents' logs the path's folder holds.
+    let own = |s: &deck::source::LoadedSession| {
+        s.records
+            .iter()
+            .filter(|r| !matches!(r, deck::wire::Record::Nested { .. }))
+            .count()
+    };
+    assert_eq!(own(&z.sessions[0]), own(&loaded.sessions[0]));
+    assert_eq!(own(&z.sessions[0]), z.sessions[0].records.len());
+    assert!(loaded.sessions[0].records.len() > own(&loaded.sessions[0]));
 }
 
 /// `deck follow`'s source on a Claude Code log being written: every call
@@ -328,4 +356,163 @@ async fn follow_reads_a_growing_log() {
     assert_eq!(seqs, (1..events as u64).collect::<Vec<_>>());
     drop(rx);
     let _ = tokio::time::timeout(std::time::Duration::from_secs(30), h).await;
+}
+
+// ---------------------------------------------------------------------------
+// A subagent's own transcript, nested under the call that started it.
+
+pub(crate) const EXPLORE: &str = "toolu_01c2371404ce16b988db7614";
+pub(crate) const BACKGROUND_AGENT: &str = "toolu_01b59d87c3804d0a7660f63e";
+
+/// The tour's two Agent calls hold their subagents' transcripts: the
+/// calls each made, nothing skipped.
+pub(crate) fn assert_subagents_nested(t: &deck::session::Transcript) {
+    for (call, tools) in [
+        (EXPLORE, vec!["Bash", "Read"]),
+        (BACKGROUND_AGENT, vec!["Bash"]),
+    ] {
+        let card = t.card(call).expect("Agent call");
+        let child = card.nested.as_ref().expect("nested").transcript();
+        let got: Vec<_> = child
+            .cards()
+            .iter()
+            .filter_map(|c| c.tool.clone())
+            .collect();
+        assert_eq!(got, tools, "{call}");
+        assert!(child.diagnostics().is_empty(), "{:?}", child.diagnostics());
+        assert_eq!(child.agent(), Some("claude-code"));
+    }
+}
+
+#[test]
+fn each_subagents_log_is_folded_under_its_call() {
+    let t = fold(&fixture(TOUR));
+    // The session's own calls only; none of the subagents' is counted.
+    assert_eq!(t.cards().len(), 24);
+    assert_subagents_nested(&t);
+    // Read from stdin the log has no folder: nothing nested, nothing said.
+    let bytes = std::fs::read(fixture(TOUR)).expect("read");
+    let alone = deck::source::load_bytes("-", &bytes).expect("loads");
+    let t = crate::common::fold_session(&alone.sessions[0]);
+    assert!(t.cards().iter().all(|c| c.nested.is_none()));
+    assert!(t.diagnostics().is_empty());
+}
+
+#[test]
+fn render_opens_a_subagent_and_a_closed_one_is_one_row() {
+    use deck::view::transcript::{LayoutOptions, layout};
+    let text = deck_ok(&["render", "--width", "80", &fixture(TOUR)]);
+    for want in [
+        "│ ▾ subagent · 2 calls",
+        "│   ✓ $ grep -n 'pub fn' src/lib.rs",
+        "│   ✓ ≡ Read src/lib.rs (3 - 22)",
+        "│ ▾ subagent · 1 call",
+        "│   ✓ $ python3 src/stats.py 3 1 4 1 5",
+    ] {
+        assert!(text.contains(want), "{want:?} missing:\n{text}");
+    }
+    let t = fold(&fixture(TOUR));
+    let theme = Theme::dark();
+    let shown = |density, open| {
+        let mut opts = LayoutOptions::new(80, density);
+        opts.open_nested = open;
+        let lines = layout(&t, &theme, &opts);
+        lines
+            .iter()
+            .map(|l| l.text())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // Closed (the TUI's cards until opened): a summary row, no calls.
+    let closed = shown(Density::Preview, false);
+    assert!(closed.contains("│ ▸ subagent · 2 calls"), "{closed}");
+    assert!(!closed.contains("grep -n 'pub fn'"));
+    // A card at full density is open whatever the options.
+    let full = shown(Density::Full, false);
+    assert!(full.contains("│ ▾ subagent · 2 calls"));
+    assert!(full.contains("│   ✓ $ grep -n 'pub fn' src/lib.rs"));
+    // A line is one row: nothing nested.
+    let lines = shown(Density::Line, true);
+    assert!(!lines.contains("subagent ·"));
+}
+
+#[test]
+fn enter_opens_and_closes_the_subagent_of_the_focused_call() {
+    use crate::common::tui::{key, screen, viewer_sized};
+    use crossterm::event::KeyCode;
+    let mut app = viewer_sized(&fixture(TOUR), 100, 60);
+    let t = fold(&fixture(TOUR));
+    let item = t
+        .items()
+        .iter()
+        .position(|i| matches!(i, deck::session::Item::Tool(c) if t.cards()[*c].call_id == EXPLORE))
+        .expect("Agent item");
+    let entry = app
+        .list()
+        .entries
+        .iter()
+        .position(|&e| e == item)
+        .expect("entry");
+    app.set_focus(entry);
+    app.show_at_top(entry);
+    let shown = screen(&mut app);
+    assert!(shown.contains("▸ subagent · 2 calls"), "{shown}");
+    assert!(!shown.contains("grep -n 'pub fn'"), "{shown}");
+    app.update(key(KeyCode::Enter));
+    let shown = screen(&mut app);
+    assert!(shown.contains("▾ subagent · 2 calls"), "{shown}");
+    assert!(shown.contains("$ grep -n 'pub fn' src/lib.rs"), "{shown}");
+    app.update(key(KeyCode::Enter));
+    let shown = screen(&mut app);
+    assert!(shown.contains("▸ subagent · 2 calls"), "{shown}");
+    assert!(!shown.contains("grep -n 'pub fn'"), "{shown}");
+}
+
+#[test]
+fn a_search_finds_what_a_closed_subagent_did_and_opens_it() {
+    use crate::common::tui::{key, screen, typed, viewer_sized};
+    use crossterm::event::KeyCode;
+    let mut app = viewer_sized(&fixture(TOUR), 100, 60);
+    // Only the subagent's Bash call has this description.
+    typed(&mut app, "/Find public functions");
+    app.update(key(KeyCode::Enter));
+    assert_eq!(app.found().matches.len(), 1, "{:?}", app.message());
+    let t = fold(&fixture(TOUR));
+    let item = app.list().entries[app.found().matches[0].entry];
+    assert!(
+        matches!(&t.items()[item], deck::session::Item::Tool(c) if t.cards()[*c].call_id == EXPLORE)
+    );
+    assert_eq!(app.list().overrides.get(&item), Some(&Density::Full));
+    let shown = screen(&mut app);
+    assert!(shown.contains("▾ subagent · 2 calls"), "{shown}");
+    assert!(shown.contains("Find public functions"), "{shown}");
+}
+
+#[test]
+fn snapshots_of_a_subagent_nested_in_its_call() {
+    let tour = fold(&fixture(TOUR));
+    let extras = fold(&fixture(crate::agents_claude_extras::EXTRAS));
+    let cards = [
+        tour.card(EXPLORE),
+        tour.card(BACKGROUND_AGENT),
+        extras.card("toolu_01extrasagent000000001"),
+    ];
+    for theme_name in THEMES {
+        let theme = Theme::builtin(theme_name).expect("built-in theme");
+        let mut out = String::new();
+        for card in cards {
+            let card = card.expect("Agent call");
+            for (density, shown) in [(Density::Preview, "closed"), (Density::Full, "open")] {
+                for w in WIDTHS {
+                    let _ = writeln!(out, "── {} {shown} at {w} ──", card.call_id);
+                    let what = format!("nested {}", card.call_id);
+                    out.push_str(&styled(
+                        &render_card(card, &theme, w, density, &what),
+                        Runs::OneRow,
+                    ));
+                }
+            }
+        }
+        insta::assert_snapshot!(format!("agents_claude_nested__{theme_name}"), out);
+    }
 }

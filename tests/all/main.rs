@@ -7,6 +7,7 @@
 mod common;
 
 mod agents_claude;
+mod agents_claude_extras;
 mod agents_codex;
 mod agents_turns;
 mod broken;

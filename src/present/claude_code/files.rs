@@ -3,16 +3,14 @@
 
 use serde_json::{Value, json};
 
-use super::{Args, Outcome, arg, text};
+use super::{Args, Outcome, arg};
 
 pub(super) fn bash_call(args: &Args) -> Value {
     let command = arg(args, "command").unwrap_or_default();
     let description = arg(args, "description").unwrap_or_default();
     if background(args) {
-        return json!({
-            "card": "generic", "title": command, "kind": "execute", "rawInput": command,
-            "content": [text(format!("{description}\n\n(run in the background)").trim())],
-        });
+        let description = format!("{description} (run in the background)");
+        return json!({"card": "terminal", "title": command, "description": description.trim()});
     }
     json!({"card": "terminal", "title": command, "description": description})
 }
@@ -35,25 +33,41 @@ pub(super) fn bash_result(args: &Args, out: &Outcome) -> Option<Value> {
         .and_then(|m| m.get("backgroundTaskId"))
         .and_then(Value::as_str);
     if background(args) || task.is_some() {
+        // It returned as it started: no exit code yet (a later report says
+        // how it ended: the card's task).
         let mut note = out.text();
         if let Some(id) = task.filter(|_| note.is_empty()) {
             note = format!("Running in the background as task {id}.");
         }
-        return Some(json!({"card": "generic", "kind": "execute", "content": [text(note)]}));
+        return Some(json!({"card": "terminal", "output": note}));
     }
     let field = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str);
-    let text = out.text();
+    // Output too large for the log: the file Claude saved it to, or what
+    // the log holds of it, said to be so.
+    let saved = super::saved::saved(out, field("stdout"));
+    let text = match &saved {
+        Some(s) => s.head.clone(),
+        None => out.text(),
+    };
     let (code, rest) = match exit_code(&text) {
         Some((code, rest)) => (Some(code), rest.to_string()),
         None => (None, text.clone()),
     };
     let output = match (field("stdout"), field("stderr")) {
+        _ if saved.is_some() => saved.as_ref().map(|s| s.output.clone()).unwrap_or_default(),
         (Some(o), Some(e)) if !o.is_empty() && !e.is_empty() => format!("{o}\n{e}"),
         (Some(o), _) if !o.is_empty() => o.to_string(),
         (_, Some(e)) if !e.is_empty() => e.to_string(),
         _ => rest,
     };
     let mut view = json!({"card": "terminal", "output": output});
+    if let (Some(s), Some(map)) = (&saved, view.as_object_mut()) {
+        let note = match arg(args, "description").filter(|d| !d.is_empty()) {
+            Some(d) => format!("{d} — {}", s.note),
+            None => s.note.clone(),
+        };
+        map.insert("description".into(), note.into());
+    }
     let interrupted = meta.and_then(|m| m.get("interrupted")) == Some(&Value::Bool(true));
     if let Some(map) = view.as_object_mut() {
         if interrupted {

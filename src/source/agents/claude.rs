@@ -4,7 +4,9 @@
 //! * `user` lines: a prompt starts a turn (`turn/start`, `user/message`);
 //!   `tool_result` blocks are `tool/result`s, their line's `toolUseResult`
 //!   carried as `meta`; `<task-notification>` messages are context, not
-//!   prompts; `[Request interrupted by user…]` ends the turn interrupted.
+//!   prompts, and name the call whose background task they report
+//!   (`notification`); `[Request interrupted by user…]` ends the turn
+//!   interrupted.
 //! * `assistant` lines: one per content block in current versions, a whole
 //!   message in older ones, one `message.id` throughout; each message is a
 //!   step, its thinking and text an `assistant/message` (sent again as it
@@ -19,7 +21,7 @@
 //!
 //! Nothing here names a tool: the presenters (`present::claude_code`) do.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -29,7 +31,12 @@ use line::{Block, Body, Kind, Meta, Tasks};
 use super::{Agent, Foreign, Out, Translate, event_json, header};
 use crate::wire::{Diagnostic, Origin, Record};
 
+pub mod beside;
+pub mod live;
 mod line;
+mod notification;
+pub mod side_files;
+mod subagents;
 mod turn_meta;
 
 /// Whether `v` is a line of a Claude Code session log: an object typed by
@@ -89,6 +96,9 @@ pub struct Reader {
     usage_sent: Option<Value>,
     /// The compaction whose summary is still to come.
     compaction: Option<String>,
+    /// Tasks started in the background: task id → the call that started
+    /// it (for a notification that does not name its call).
+    background: HashMap<String, String>,
 }
 
 impl Translate for Reader {
@@ -262,11 +272,16 @@ impl Reader {
             self.start_turn(out, origin);
         }
         let source = if context { "notification" } else { "user" };
-        let data = json!({
+        let mut data = json!({
             "turn": self.turn,
             "content": [{"type": "text", "text": text}],
             "source": {"kind": source},
         });
+        // A task's report goes on the card of the call that started it.
+        if context && let Some((call, task)) = notification::linked(text, &self.background) {
+            data["source"]["callId"] = call.into();
+            data["task"] = task;
+        }
         self.emit(out, origin, "user/message", data);
     }
 
@@ -345,6 +360,9 @@ impl Reader {
         }
         data.push('}');
         self.emit_json(out, origin, "tool/result", data);
+        if let Some(task) = meta.as_ref().and_then(|m| m.background.clone()) {
+            self.background.insert(task, id.clone());
+        }
         if let Some(tasks) = meta.and_then(|m| m.tasks) {
             self.track_tasks(tasks);
             // The list as this call left it, on this call's card (calls

@@ -41,6 +41,7 @@ fn tags(out: &[Record]) -> Vec<String> {
             Record::Event { event, .. } => event.seq.to_string(),
             Record::Frame { kind, .. } => kind.clone(),
             Record::Diagnostic(_) => "!".into(),
+            Record::Nested { .. } => "n".into(),
         })
         .collect()
 }

@@ -19,6 +19,7 @@ fn backfilled_events_are_put_in_seq_order_with_their_frames() {
             Record::Event { event, .. } => event.seq.to_string(),
             Record::Frame { kind, .. } => kind.clone(),
             Record::Diagnostic(_) => "!".into(),
+            Record::Nested { .. } => "n".into(),
         })
         .collect();
     assert_eq!(

@@ -221,6 +221,8 @@ impl TranscriptList {
             now_ms: opts.now_ms,
             plain_code: false,
             full_paths: false,
+            // Closed until the card is opened to full density (Enter).
+            open_nested: false,
         };
         // A settled card is laid out on the layout thread when it is heavy
         // (a placeholder meanwhile) or when first layouts are progressive

@@ -104,6 +104,9 @@ pub struct Meta {
     pub json: String,
     /// What it says of the task list, if it is a task's result.
     pub tasks: Option<Tasks>,
+    /// The task it says was started in the background (`backgroundTaskId`,
+    /// or an `async_launched` agent's `agentId`).
+    pub background: Option<String>,
 }
 
 /// A task-shaped structured result.
@@ -342,6 +345,7 @@ impl Line {
             line.meta = Some(Meta {
                 json: meta.get().to_string(),
                 tasks: tasks(meta.get()),
+                background: background(meta.get()),
             });
         }
         Some(line)
@@ -456,6 +460,19 @@ fn checklist(input: &str) -> Option<Vec<(String, String)>> {
         })
         .collect();
     (list.len() == todos.len()).then_some(list)
+}
+
+/// The task a structured result says was started in the background.
+fn background(meta: &str) -> Option<String> {
+    let b = meta.as_bytes();
+    if !["\"backgroundTaskId\"", "\"async_launched\""]
+        .iter()
+        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
+    {
+        return None;
+    }
+    let v: Value = serde_json::from_str(meta).ok()?;
+    super::notification::task_id(&v).map(str::to_string)
 }
 
 /// What a structured result says of the task list: a task's creation

@@ -20,6 +20,7 @@ fn kinds(out: &Out) -> Vec<String> {
             Record::Event { event, .. } => event.kind.as_str().to_string(),
             Record::Frame { kind, .. } => format!("frame {kind}"),
             Record::Diagnostic(d) => format!("diagnostic {}", d.reason),
+            Record::Nested { parent_call, .. } => format!("nested {parent_call}"),
         })
         .collect()
 }
@@ -172,6 +173,7 @@ fn lines_read_on_the_decoders_threads_or_as_json_read_the_same() {
                 }
                 Record::Frame { payload, .. } => format!("{s:?} frame {payload}"),
                 Record::Diagnostic(d) => format!("{s:?} diagnostic {}", d.reason),
+                Record::Nested { .. } => format!("{s:?} nested"),
             })
             .collect::<Vec<_>>()
     };

@@ -1,0 +1,101 @@
+//! One item of a transcript drawn by its renderer (a tool card, a prompt,
+//! a conversation item), or as plain text. The transcript's layout
+//! (`view::transcript`) and a card's nested transcript (`nested.rs`) both
+//! draw their items here, so an item looks the same wherever it is.
+
+use super::{Ctx, Density, Rows, conversation};
+use crate::session::{Ask, Item, Prompt, ToolCard, Transcript};
+
+/// Draw `item` of `t` into `out`: nothing for an item drawn on another
+/// item's card ([`Transcript::merged`]), nor for a tool card when tools are
+/// hidden (`hide_tools`; a question or a plan is conversation and stays).
+pub fn item_into(t: &Transcript, item: &Item, ctx: &Ctx, hide_tools: bool, out: &mut Rows) {
+    if t.merged(item) {
+        return;
+    }
+    match item {
+        Item::User(m) => conversation::user_into(m, ctx, out),
+        Item::Assistant(m) => conversation::assistant_into(m, ctx.show_reasoning, ctx, out),
+        Item::Turn(m) => out.extend(conversation::turn(m, ctx)),
+        Item::Todo { todos, .. } => out.extend(conversation::todo(todos, ctx)),
+        Item::Tool(i) => {
+            let card = &t.cards()[*i];
+            if !hide_tools || card.converses() {
+                super::render_into(card, ctx, out);
+            }
+        }
+        Item::Prompt(p) => out.extend(super::prompt::render_with_call(
+            p,
+            approval_call(t, p),
+            ctx,
+        )),
+        Item::Diagnostic(i) => out.extend(conversation::diagnostic(&t.diagnostics()[*i], ctx)),
+        Item::Retry(r) => out.extend(conversation::retry(r, ctx)),
+        Item::Compaction(c) => out.extend(conversation::compaction(c, ctx)),
+    }
+}
+
+/// The tool card a waiting approval is about, drawn inside it.
+pub fn approval_call<'a>(t: &'a Transcript, p: &Prompt) -> Option<&'a ToolCard> {
+    match &p.ask {
+        Ask::Approval {
+            call_id: Some(c), ..
+        } if p.is_waiting() => t.card(c),
+        _ => None,
+    }
+}
+
+/// Two items drawn one after the other with no blank row between them:
+/// tool cards at `line` density, one row each, read as a list.
+pub fn joined(prev: &Item, prev_density: Density, next: &Item, next_density: Density) -> bool {
+    matches!((prev, next), (Item::Tool(_), Item::Tool(_)))
+        && prev_density == Density::Line
+        && next_density == Density::Line
+}
+
+/// An item as plain text (for copying, and for a search's first look):
+/// cards through `plain::plain_text`, conversation items as their text.
+pub fn item_text(t: &Transcript, item: &Item) -> String {
+    use crate::text::sanitize::strip_controls;
+    match item {
+        Item::User(m) => strip_controls(&m.text),
+        Item::Assistant(m) => strip_controls(
+            &m.blocks
+                .iter()
+                .map(|b| b.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+        ),
+        Item::Turn(m) => match &m.end {
+            None => format!("turn {}", m.turn),
+            Some(e) => strip_controls(&format!(
+                "turn {} {}{}{}",
+                m.turn,
+                e.reason,
+                e.message
+                    .as_ref()
+                    .map(|s| format!(": {s}"))
+                    .unwrap_or_default(),
+                e.usage
+                    .as_ref()
+                    .and_then(conversation::usage_text)
+                    .map(|u| format!(" · {u}"))
+                    .unwrap_or_default()
+            )),
+        },
+        Item::Todo { todos, .. } => strip_controls(&conversation::todo_text(todos)),
+        Item::Tool(i) => t
+            .cards()
+            .get(*i)
+            .map(|c| super::plain::plain_text(c))
+            .unwrap_or_default(),
+        Item::Prompt(p) => super::prompt::plain_text(p),
+        Item::Diagnostic(i) => t
+            .diagnostics()
+            .get(*i)
+            .map(|d| strip_controls(&format!("line {}: {}\n{}", d.origin.line, d.reason, d.raw)))
+            .unwrap_or_default(),
+        Item::Retry(r) => strip_controls(&r.summary()),
+        Item::Compaction(c) => strip_controls(&conversation::compaction_text(c)),
+    }
+}
