@@ -60,15 +60,12 @@ fn strip_terminator(l: &str) -> &str {
         .unwrap_or(l)
 }
 
-/// Line tokens for the diff: with terminators, except that the final line's
-/// terminator is dropped, so a missing newline at the end of one text does
-/// not turn its last line into a change.
+/// Line tokens for the diff: each line without its terminator, so a text
+/// that ends without a newline compares its last line as any other (lines
+/// added after it are the only change, and a missing newline at the end of
+/// one text does not turn its last line into a change).
 fn tokens(s: &str) -> Vec<&str> {
-    let mut lines = split_lines(s);
-    if let Some(last) = lines.last_mut() {
-        *last = strip_terminator(last);
-    }
-    lines
+    split_lines(s).into_iter().map(strip_terminator).collect()
 }
 
 /// One file's diff, ready to lay out.

@@ -282,3 +282,22 @@ fn every_width_fits() {
         }
     }
 }
+
+/// Lines added after a text's last line are the only change, whether that
+/// line ended with a newline or not; a newline missing at the end of one
+/// text changes nothing.
+#[test]
+fn appending_after_the_last_line_changes_only_the_added_lines() {
+    use super::model::FileModel;
+    for (old, new) in [
+        ("a\n    return 1\n", "a\n    return 1\n\ndef g():\n    return 2\n"),
+        ("a\n    return 1", "a\n    return 1\n\ndef g():\n    return 2"),
+        ("a\r\n    return 1", "a\r\n    return 1\r\nb\r\n"),
+    ] {
+        let m = FileModel::compute(Some(old), new);
+        assert_eq!((m.removed, m.added), (0, new.lines().count() - 2), "{old:?} → {new:?}");
+    }
+    let m = FileModel::compute(Some("a\nb"), "a\nb\n");
+    assert_eq!((m.removed, m.added), (0, 0));
+    assert!(m.hunks.is_empty());
+}
