@@ -279,6 +279,21 @@ def main():
     groups = expected(agent, scenario_dir, ws)
     listed = {f: inspect(deck, f) for f in files}
     failures, gaps, fixed, rows = [], [], [], []
+    # The main session lists its subagents' calls too, nested: each after
+    # the call that started it, naming it (`parentCallId`). They are the
+    # calls of the subagents' own logs, each under one of the session's
+    # own Agent calls; the session's own calls are checked without them.
+    main_lines = listed[files[0]]
+    nested = [ln for ln in main_lines if ln.get("parentCallId")]
+    listed[files[0]] = [ln for ln in main_lines if not ln.get("parentCallId")]
+    agents = {ln["callId"] for ln in listed[files[0]] if ln["tool"] in ("Agent", "Task")}
+    sub_ids = sorted(ln["callId"] for f in files[1:] for ln in listed[f])
+    if sorted(ln["callId"] for ln in nested) != sub_ids:
+        failures.append(f"{os.path.basename(files[0])}: the calls nested in it "
+                        f"{sorted(ln['callId'] for ln in nested)} are not its subagents' logs' {sub_ids}")
+    stray = [ln["callId"] for ln in nested if ln["parentCallId"] not in agents]
+    if stray:
+        failures.append(f"{os.path.basename(files[0])}: calls nested under no Agent call: {stray}")
     # The main session is the first file; each subagent script is the log
     # whose calls are its calls.
     placed = {"main": files[0]}
@@ -320,7 +335,8 @@ def main():
                 failures.append(f"{call.tool} {call.gist()!r} ({ln['callId']}): " + "; ".join(bad)
                                 + f"\n    deck inspect: {json.dumps(ln)[:1500]}")
     n = sum(len(c) for _, c in groups)
-    print(f"check_inspect: {agent}: {n} calls scripted, in {len(files)} file(s)")
+    print(f"check_inspect: {agent}: {n} calls scripted, in {len(files)} file(s)"
+          + (f"; {len(nested)} nested in the session under its Agent calls" if nested else ""))
     print("\n".join(rows))
     for who in dict.fromkeys(g[0] for g in gaps):
         names = [n for w, n, _ in gaps if w == who]
