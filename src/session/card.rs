@@ -67,9 +67,9 @@ pub struct AttachedView {
     pub raw: RawJson,
     /// Where the record that brought the view was read (line 0: not from a file).
     pub origin: crate::wire::Origin,
-    /// A read view's shape once a head scan found it (shared by clones, so
-    /// the layout thread's scan serves the UI thread's next one).
-    shape: ShapeCache,
+    /// What a look at the view found (shared by clones, so the layout
+    /// thread's or the loader's look serves the next reader).
+    memo: std::sync::Arc<Memo>,
 }
 
 impl PartialEq for AttachedView {
@@ -78,9 +78,17 @@ impl PartialEq for AttachedView {
     }
 }
 
-/// See [`AttachedView::typed_head`]; `None` inside: not a read view with lines.
-#[derive(Debug, Clone, Default)]
-struct ShapeCache(std::sync::Arc<std::sync::OnceLock<Option<crate::wire::read_prefix::Shape>>>);
+/// What is learnt of a view on first use.
+#[derive(Debug, Default)]
+struct Memo {
+    /// See [`AttachedView::typed_head`]; `None` inside: not a read view
+    /// with lines.
+    shape: std::sync::OnceLock<Option<crate::wire::read_prefix::Shape>>,
+    /// The `card` tag.
+    tag: std::sync::OnceLock<Option<String>>,
+    /// A terminal view whose command failed (see [`AttachedView::failed`]).
+    failed: std::sync::OnceLock<bool>,
+}
 
 impl AttachedView {
     pub fn new(source: ViewSource, raw: Value) -> AttachedView {
@@ -88,7 +96,7 @@ impl AttachedView {
             source,
             raw: RawJson::from_value(&raw),
             origin: crate::wire::Origin::default(),
-            shape: ShapeCache::default(),
+            memo: std::sync::Arc::default(),
         }
     }
 
@@ -98,7 +106,7 @@ impl AttachedView {
             source: ViewSource::Wire,
             raw: env.view.clone(),
             origin: crate::wire::Origin::default(),
-            shape: ShapeCache::default(),
+            memo: std::sync::Arc::default(),
         }
     }
 
@@ -149,17 +157,38 @@ impl AttachedView {
     /// The read view's shape, found on first use; `None`: not a read view
     /// with lines.
     fn shape(&self) -> Option<&crate::wire::read_prefix::Shape> {
-        self.shape
-            .0
+        self.memo
+            .shape
             .get_or_init(|| {
                 crate::wire::read_prefix::read_prefix(self.raw.as_str(), 1, None).map(|(_, s)| s)
             })
             .as_ref()
     }
 
-    /// The view's `card` tag, read without typing the view.
+    /// The view's `card` tag, read without typing the view (once).
     pub fn tag(&self) -> Option<String> {
-        View::tag_of(self.raw.as_str())
+        self.memo
+            .tag
+            .get_or_init(|| View::tag_of(self.raw.as_str()))
+            .clone()
+    }
+
+    /// A terminal view of a command that failed: a non-zero exit code or
+    /// a signal (typed once).
+    pub fn failed(&self) -> bool {
+        *self.memo.failed.get_or_init(|| {
+            self.tag().as_deref() == Some("terminal")
+                && matches!(self.typed(), Ok(View::Terminal(t))
+                    if t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some())
+        })
+    }
+
+    /// Take every look the fold will take (tag, shape, outcome) now: for
+    /// the loader's threads, ahead of the fold.
+    pub fn warm(&self) {
+        self.tag();
+        self.shape();
+        self.failed();
     }
 }
 

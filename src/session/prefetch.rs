@@ -25,6 +25,10 @@ pub(super) const WINDOW: usize = 4096;
 /// A view drawn ahead, and what it was drawn from.
 #[derive(Debug)]
 pub(super) struct Drawn {
+    /// The result event's data (the same text the fold gets).
+    pub data: RawJson,
+    /// It read as the fold reads it.
+    pub payload: payload::ToolResult,
     pub agent: Option<String>,
     pub tool: String,
     pub arguments: Arc<str>,
@@ -114,7 +118,13 @@ impl Prefetch {
                 let (tool, arguments) = calls.get(p.call_id()?)?;
                 let is_error = p.part().and_then(|part| part.is_error).unwrap_or(false);
                 let view = draw(&job, tool, arguments, is_error);
+                // The looks the fold takes at the view, taken here.
+                if let Some(v) = &view {
+                    v.warm();
+                }
                 let drawn = Drawn {
+                    data: job.data,
+                    payload: p,
                     agent: job.agent,
                     tool: tool.clone(),
                     arguments: arguments.clone(),
@@ -186,5 +196,40 @@ mod tests {
                 "{file}"
             );
         }
+    }
+
+    /// A view drawn ahead is taken only for the very event it was drawn
+    /// from: a second result under the same seq (the fold skips it) does
+    /// not lend the first its view or its payload.
+    #[test]
+    fn only_the_event_drawn_ahead_takes_its_view() {
+        use crate::wire::{Frame, Origin, Record};
+        use serde_json::json;
+        let record = |v: serde_json::Value| {
+            Record::from_frame(Frame::from_owned(v).expect("frame"), Origin::default())
+        };
+        let result = |text: &str| {
+            record(json!({"type": "tool/result", "seq": 2, "time": 0, "data": {
+                "message": {"role": "tool", "content": [{"type": "tool-result",
+                    "toolCallId": "c1", "content": [{"type": "text", "text": text}]}]}}}))
+        };
+        let records = [
+            Record::Frame {
+                kind: "session".into(),
+                rpc_id: None,
+                payload: json!({"agent": "claude-code"}),
+                origin: Origin::default(),
+            },
+            record(json!({"type": "tool/call", "seq": 1, "time": 0, "data": {
+                "callId": "c1", "name": "Bash", "arguments": "{\"command\":\"ls\"}"}})),
+            result("first"),
+            result("second"),
+        ];
+        let t = Transcript::from_records(None, &records, crate::present::stock());
+        let card = &t.cards()[0];
+        let view = card.result_view.as_ref().expect("a view");
+        assert!(view.raw.as_str().contains("first"), "{:?}", view.raw);
+        assert!(!view.raw.as_str().contains("second"));
+        assert_eq!(card.result.as_ref().map(|r| r.text()), Some("first".into()));
     }
 }

@@ -267,7 +267,11 @@ impl Transcript {
                 self.tool_call(ev, p, view, origin);
             }
             EventKind::ToolResult => {
-                let p = self.payload(event, origin);
+                // Read ahead on the loader's threads, when it was.
+                let p = match self.ahead.get(&event.seq) {
+                    Some(d) if d.data.is(&event.data) => d.payload.clone(),
+                    _ => self.payload(event, origin),
+                };
                 self.tool_result(ev, p, view, origin);
             }
             EventKind::TodoWrite => {

@@ -12,7 +12,7 @@ use super::{
     AttachedView, Item, Presenters, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource,
 };
 use crate::wire::payload;
-use crate::wire::{Origin, View, ViewEnvelope, ViewFor};
+use crate::wire::{Origin, ViewEnvelope, ViewFor};
 
 impl Transcript {
     pub(super) fn card_index(&mut self, call_id: &str) -> usize {
@@ -154,7 +154,8 @@ impl Transcript {
             None => match self.ahead.get(&ev.seq) {
                 // Drawn ahead from the same inputs: the same view.
                 Some(d)
-                    if d.agent == self.agent
+                    if d.data.is(ev.raw)
+                        && d.agent == self.agent
                         && card.tool.as_deref() == Some(d.tool.as_str())
                         && card.arguments == *d.arguments =>
                 {
@@ -221,11 +222,7 @@ pub(super) fn settle_status(card: &ToolCard) -> Status {
     if card.task.as_ref().is_some_and(|t| t.failed()) {
         return Status::Failed;
     }
-    if let Some(v) = &card.result_view
-        && v.tag().as_deref() == Some("terminal")
-        && let Ok(View::Terminal(t)) = v.typed()
-        && (t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some())
-    {
+    if card.result_view.as_ref().is_some_and(AttachedView::failed) {
         return Status::Failed;
     }
     Status::Ok

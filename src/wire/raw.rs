@@ -42,6 +42,11 @@ impl RawJson {
         RawJson(Arc::from(v.to_string()))
     }
 
+    /// The very same text (one copy shared), not only equal text.
+    pub fn is(&self, other: &RawJson) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// The JSON text.
     pub fn as_str(&self) -> &str {
         &self.0
