@@ -402,6 +402,17 @@ fn block(raw: &RawValue) -> Block {
         Some("tool_result") => {
             let id = owned(b.tool_use_id);
             let raw = id.is_none().then(|| raw.get().to_string());
+            // A tool-use error comes wrapped (`<tool_use_error>…`, with or
+            // without `is_error`): an error, its message unwrapped.
+            if let Some(message) = tool_use_error(b.content) {
+                let content = Value::from(message).to_string();
+                return Block::ToolResult {
+                    id,
+                    is_error: true,
+                    content: format!(r#"[{{"type":"text","text":{content}}}]"#),
+                    raw,
+                };
+            }
             Block::ToolResult {
                 id,
                 is_error: boolean(b.is_error) == Some(true),
@@ -411,6 +422,28 @@ fn block(raw: &RawValue) -> Block {
         }
         _ => Block::Other,
     }
+}
+
+/// The message of a result that is one `<tool_use_error>…</tool_use_error>`
+/// (a string, or one text block).
+fn tool_use_error(content: Raw<'_>) -> Option<String> {
+    const OPEN: &str = "<tool_use_error>";
+    let text = content?.get();
+    if !text.contains(OPEN) {
+        return None;
+    }
+    let whole: String = match serde_json::from_str::<Value>(text).ok()? {
+        Value::String(s) => s,
+        Value::Array(blocks) => match blocks.as_slice() {
+            [b] if b.get("type").and_then(Value::as_str) == Some("text") => {
+                b.get("text")?.as_str()?.to_string()
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let inner = whole.trim().strip_prefix(OPEN)?.strip_suffix("</tool_use_error>")?;
+    Some(inner.trim().to_string())
 }
 
 /// A tool_result's content as DSH content blocks (JSON text): a string is

@@ -213,3 +213,45 @@ fn task_calls_made_together_each_get_their_list() {
     assert_eq!(writes[1]["callId"], "t2");
     assert_eq!(writes[1]["todos"][1]["content"], "two");
 }
+
+/// A tool-use error is an error whether or not the block says `is_error`,
+/// and its message comes unwrapped.
+#[test]
+fn tool_use_errors_are_errors_with_their_message() {
+    let result = |content: Value, flag: Option<bool>| {
+        let mut block = json!({"type": "tool_result", "tool_use_id": "t1", "content": content});
+        if let Some(f) = flag {
+            block["is_error"] = json!(f);
+        }
+        let out = read(&[
+            user("go"),
+            assistant("m", json!([{"type": "tool_use", "id": "t1", "name": "X", "input": {}}])),
+            json!({"type": "user", "uuid": "r", "sessionId": "s",
+                   "message": {"role": "user", "content": [block]}}),
+        ]);
+        out.into_iter()
+            .find_map(|(_, r)| match r {
+                Record::Event { event, .. } if event.kind.as_str() == "tool/result" => {
+                    let d = event.data.parse();
+                    let part = d["message"]["content"][0].clone();
+                    Some((part["isError"].clone(), part["content"][0]["text"].clone()))
+                }
+                _ => None,
+            })
+            .expect("a result")
+    };
+    let wrapped = "<tool_use_error>Error: No such tool available: Grep</tool_use_error>";
+    for (content, flag) in [
+        (json!(wrapped), Some(true)),
+        (json!(wrapped), None),
+        (json!([{"type": "text", "text": wrapped}]), Some(true)),
+    ] {
+        assert_eq!(
+            result(content, flag),
+            (json!(true), json!("Error: No such tool available: Grep"))
+        );
+    }
+    // Text that only mentions the tag is left as it is.
+    let plain = "see <tool_use_error> in the docs";
+    assert_eq!(result(json!(plain), None), (json!(false), json!(plain)));
+}
