@@ -45,6 +45,8 @@ Cases (each names what grows):
 | web-sources | sources of a web card | render --density full |
 | generic-json | keys of a generic card's raw input | render --density full |
 | cards | cards of a mixed session | render (preview) |
+| claude-blocks | blocks of one Claude Code message, one a line | render (preview) |
+| claude-calls | shell calls and results of a Claude Code session | render (preview) |
 """
 import argparse
 import json
@@ -293,6 +295,34 @@ def gen_cards(f, n):
     gen_export_cast(f, n * 6)
 
 
+def claude_line(kind, uuid, message, **extra):
+    line = {"type": kind, "uuid": uuid, "sessionId": "s1", "cwd": "/w", "version": "2",
+            "timestamp": "2026-12-01T10:00:00.000Z", "message": message, **extra}
+    return json.dumps(line, separators=(",", ":")) + "\n"
+
+
+def gen_claude_blocks(f, n):
+    """A Claude Code message told one block a line (its own lines share its id)."""
+    f.write(claude_line("user", "u0", {"role": "user", "content": "go"}))
+    for i in range(n):
+        block = {"type": "text", "text": f"paragraph {i} of the answer, with a few words in it."}
+        f.write(claude_line("assistant", f"a{i}", {"id": "m1", "role": "assistant", "model": "m",
+                                                    "content": [block]}))
+
+
+def gen_claude_calls(f, n):
+    """A Claude Code session of shell calls and their results."""
+    f.write(claude_line("user", "u0", {"role": "user", "content": "go"}))
+    for i in range(n):
+        call = {"type": "tool_use", "id": f"toolu_{i}", "name": "Bash", "input": {"command": f"echo {i}"}}
+        f.write(claude_line("assistant", f"a{i}", {"id": f"m{i}", "role": "assistant", "model": "m",
+                                                    "content": [{"type": "text", "text": f"step {i}"}, call]}))
+        out = "\n".join(f"line {j} of output {i}" for j in range(8))
+        result = {"type": "tool_result", "tool_use_id": f"toolu_{i}", "content": out}
+        f.write(claude_line("user", f"r{i}", {"role": "user", "content": [result]},
+                            toolUseResult={"stdout": out, "stderr": "", "interrupted": False}))
+
+
 # ---------------------------------------------------------------- running
 
 def run(cmd, timeout, stdin=None):
@@ -425,6 +455,8 @@ CASES = {
     "web-sources": (gen_web_sources, 2500, FULL, "sources", False),
     "generic-json": (gen_generic_json, 5000, FULL, "keys", False),
     "cards": (gen_cards, 500, PREVIEW, "cards", False),
+    "claude-blocks": (gen_claude_blocks, 2500, PREVIEW, "blocks", False),
+    "claude-calls": (gen_claude_calls, 2500, PREVIEW, "calls", False),
 }
 
 

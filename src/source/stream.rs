@@ -386,13 +386,14 @@ mod tests {
                 Record::Nested { .. } => "nested".into(),
             })
             .collect();
+        // The block at once, as it comes.
         assert_eq!(
             kinds,
-            ["session", "turn/start", "user/message", "assistant/message"]
+            ["session", "turn/start", "user/message", "assistant/chunk"]
         );
-        // The turn ends with the input.
+        // The message whole, and the turn's end, with the input's end.
         s.finish(&mut out).unwrap();
-        assert_eq!(out.records.len(), 5);
+        assert_eq!(out.records.len(), 6);
     }
 
     #[test]

@@ -81,8 +81,13 @@ pub struct Reader {
     step: u64,
     /// The message the current step is.
     message_id: Option<String>,
-    /// Its thinking (`true`) and text blocks so far.
+    /// Its thinking (`true`) and text blocks so far, and where each is
+    /// (by a hash of the pair), so a block told again is known at once.
     blocks: Vec<(bool, String)>,
+    block_at: HashMap<u64, Vec<usize>>,
+    /// The message has changed (a block, its usage) since it last went out
+    /// whole.
+    unsent: bool,
     calls: HashSet<String>,
     results: HashSet<String>,
     /// The task list that task-shaped results built (id, subject, status).
@@ -90,10 +95,8 @@ pub struct Reader {
     /// Whether this log is a subagent's (its lines are all `isSidechain`);
     /// `None` until the first message says.
     sidechain: Option<bool>,
-    /// The current message's token usage (DSH's shape), and the last the
-    /// step's `assistant/message` carried.
+    /// The current message's token usage (DSH's shape).
     usage: Option<Value>,
-    usage_sent: Option<Value>,
     /// The compaction whose summary is still to come.
     compaction: Option<String>,
     /// Tasks started in the background: task id → the call that started
@@ -116,6 +119,7 @@ impl Translate for Reader {
     }
 
     fn finish(&mut self, out: &mut Out) {
+        self.flush_message(out, Origin::default());
         self.end_turn(out, Origin::default(), "completed");
     }
 }
@@ -129,6 +133,8 @@ impl Reader {
         if let Some(id) = line.session_id.as_deref()
             && self.session.as_deref() != Some(id)
         {
+            // The session before it ends here.
+            self.end_turn(out, origin, "completed");
             self.switch_session(id);
         }
         if line.kind == Kind::Summary {
@@ -249,11 +255,12 @@ impl Reader {
         self.turn += 1;
         self.turn_open = true;
         self.message_id = None;
-        self.blocks.clear();
+        self.clear_message();
         self.emit(out, origin, "turn/start", json!({"turn": self.turn}));
     }
 
     fn end_turn(&mut self, out: &mut Out, origin: Origin, kind: &str) {
+        self.flush_message(out, origin);
         if std::mem::take(&mut self.turn_open) {
             let data = json!({"turn": self.turn, "reason": {"kind": kind}});
             self.emit(out, origin, "turn/end", data);
@@ -286,6 +293,8 @@ impl Reader {
     }
 
     fn user_blocks(&mut self, out: &mut Out, origin: Origin, blocks: Vec<Block>, meta: Option<Meta>) {
+        // The results answer the message: it is whole now.
+        self.flush_message(out, origin);
         let results = blocks
             .iter()
             .filter(|b| matches!(b, Block::ToolResult { .. }))
@@ -406,53 +415,76 @@ impl Reader {
             self.start_turn(out, origin);
         }
         if id.is_none() || id != self.message_id {
+            self.flush_message(out, origin);
             self.step += 1;
             self.message_id = id;
-            self.blocks.clear();
-            self.usage_sent = None;
+            self.clear_message();
         }
-        self.usage = usage;
-        let mut grew = false;
+        if usage != self.usage {
+            self.usage = usage;
+            self.unsent = true;
+        }
         for b in blocks {
             match b {
-                Block::Thinking(t) => grew |= self.block(true, t),
-                Block::Text(t) => grew |= self.block(false, t),
+                Block::Thinking(t) => self.block(out, origin, true, t),
+                Block::Text(t) => self.block(out, origin, false, t),
                 Block::ToolUse {
                     id,
                     name,
                     input,
                     todos,
                     raw,
-                } => {
-                    if grew {
-                        self.message(out, origin);
-                        grew = false;
-                    }
-                    self.tool_call(out, origin, id, name, input, todos, raw);
-                }
+                } => self.tool_call(out, origin, id, name, input, todos, raw),
                 Block::ToolResult { .. } | Block::Other => {}
             }
         }
-        // The step's usage goes out with its message (alone when the
-        // message is calls only), again when a line says more.
-        if grew || self.usage != self.usage_sent {
-            self.message(out, origin);
-        }
     }
 
-    /// Add a thinking or text block to the message; false when it holds it.
-    fn block(&mut self, reasoning: bool, text: Option<String>) -> bool {
+    /// Forget the current message (a new step begins).
+    fn clear_message(&mut self) {
+        self.blocks.clear();
+        self.block_at.clear();
+        self.usage = None;
+        self.unsent = false;
+    }
+
+    /// A thinking or text block of the message: when new, it goes out at
+    /// once as its own block (an `assistant/chunk` that ends it), so a
+    /// message told one block a line costs its size, not its size times
+    /// its blocks; the whole message follows when the step is over.
+    fn block(&mut self, out: &mut Out, origin: Origin, reasoning: bool, text: Option<String>) {
+        use std::hash::{Hash, Hasher};
         let Some(text) = text.filter(|t| !t.is_empty()) else {
-            return false;
+            return;
         };
-        if self.blocks.iter().any(|(r, t)| *r == reasoning && *t == text) {
-            return false;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (reasoning, &text).hash(&mut h);
+        let at = self.block_at.entry(h.finish()).or_default();
+        if at
+            .iter()
+            .any(|&i| self.blocks[i].0 == reasoning && self.blocks[i].1 == text)
+        {
+            return;
         }
+        let index = self.blocks.len();
+        at.push(index);
+        let kind = if reasoning { "reasoning" } else { "text" };
+        let data = json!({
+            "turn": self.turn,
+            "step": self.step,
+            "chunk": {"type": "block-end", "index": index, "block": {"type": kind, "text": text}},
+        });
         self.blocks.push((reasoning, text));
-        true
+        self.unsent = true;
+        self.emit(out, origin, "assistant/chunk", data);
     }
 
-    fn message(&mut self, out: &mut Out, origin: Origin) {
+    /// The message whole (its blocks and usage), when it changed since it
+    /// last went out: the step is over.
+    fn flush_message(&mut self, out: &mut Out, origin: Origin) {
+        if !std::mem::take(&mut self.unsent) {
+            return;
+        }
         let content: Vec<Value> = self
             .blocks
             .iter()
@@ -469,7 +501,6 @@ impl Reader {
         if let (Some(u), Some(d)) = (&self.usage, data.as_object_mut()) {
             d.insert("usage".into(), u.clone());
         }
-        self.usage_sent.clone_from(&self.usage);
         self.emit(out, origin, "assistant/message", data);
     }
 

@@ -70,15 +70,18 @@ fn a_turn_with_a_call_and_its_result() {
             "turn/start",
             "user/message",
             "frame session",
-            "assistant/message",
-            "assistant/message",
+            // Each new block at once; the message whole when its step is
+            // over (the results came).
+            "assistant/chunk",
+            "assistant/chunk",
             "tool/call",
+            "assistant/message",
             "tool/result",
             "turn/end"
         ]
     );
     let seqs: Vec<u64> = out.iter().filter_map(|(_, r)| r.seq()).collect();
-    assert_eq!(seqs, (1..=7).collect::<Vec<_>>());
+    assert_eq!(seqs, (1..=8).collect::<Vec<_>>());
     assert!(out.iter().all(|(s, _)| s.as_deref() == Some("s")));
     let Record::Frame { payload, .. } = &out[3].1 else {
         panic!("header")
@@ -86,7 +89,7 @@ fn a_turn_with_a_call_and_its_result() {
     assert_eq!(payload["agent"], "claude-code");
     assert_eq!(payload["model"], "m1");
     assert_eq!(payload["cwd"], "/w");
-    let Record::Event { event, .. } = &out[7].1 else {
+    let Record::Event { event, .. } = &out[8].1 else {
         panic!("result")
     };
     let data = event.data.parse();
