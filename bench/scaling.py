@@ -47,6 +47,7 @@ Cases (each names what grows):
 | cards | cards of a mixed session | render (preview) |
 | claude-blocks | blocks of one Claude Code message, one a line | render (preview) |
 | claude-calls | shell calls and results of a Claude Code session | render (preview) |
+| codex-polls | polls (`write_stdin`) of one running Codex command | render --density full |
 """
 import argparse
 import json
@@ -323,6 +324,36 @@ def gen_claude_calls(f, n):
                             toolUseResult={"stdout": out, "stderr": "", "interrupted": False}))
 
 
+def gen_codex_polls(f, n):
+    """A Codex command still running, polled n times (write_stdin), each poll's
+    output added to the command's card."""
+    t = [0]
+
+    def line(kind, payload):
+        t[0] += 1
+        f.write(json.dumps({"timestamp": "2026-12-01T10:00:00.000Z", "ordinal": t[0], "type": kind,
+                            "payload": payload}, separators=(",", ":")) + "\n")
+
+    line("session_meta", {"id": "s1", "session_id": "s1", "cwd": "/w", "cli_version": "0.169.0"})
+    line("event_msg", {"type": "task_started"})
+    line("response_item", {"type": "message", "role": "user",
+                           "content": [{"type": "input_text", "text": "run the slow check"}]})
+    line("response_item", {"type": "function_call", "name": "exec_command", "call_id": "c0",
+                           "arguments": json.dumps({"cmd": "./slow-check", "yield_time_ms": 500})})
+    line("response_item", {"type": "function_call_output", "call_id": "c0", "output":
+                           "Chunk ID: a\nWall time: 0.5 seconds\nProcess running with session ID 7\n"
+                           "Original token count: 0\nOutput:\nstarting\n"})
+    for i in range(1, n + 1):
+        line("response_item", {"type": "function_call", "name": "write_stdin", "call_id": f"c{i}",
+                               "arguments": json.dumps({"chars": "", "session_id": 7})})
+        last = i == n
+        head = "Process exited with code 0" if last else "Process running with session ID 7"
+        line("response_item", {"type": "function_call_output", "call_id": f"c{i}", "output":
+                               f"Chunk ID: {i}\nWall time: 1.0 seconds\n{head}\n"
+                               f"Original token count: 4\nOutput:\nstill checking, pass {i}\n"})
+    line("event_msg", {"type": "task_complete"})
+
+
 # ---------------------------------------------------------------- running
 
 def run(cmd, timeout, stdin=None):
@@ -457,6 +488,7 @@ CASES = {
     "cards": (gen_cards, 500, PREVIEW, "cards", False),
     "claude-blocks": (gen_claude_blocks, 2500, PREVIEW, "blocks", False),
     "claude-calls": (gen_claude_calls, 2500, PREVIEW, "calls", False),
+    "codex-polls": (gen_codex_polls, 2500, FULL, "polls", False),
 }
 
 
