@@ -476,7 +476,7 @@ CASES = {
     "diff-unlike-preview": (gen_diff_unlike, 16 << 10, PREVIEW, "bytes", False),
     "diff-files": (gen_diff_files, 16, FULL, "files", False),
     "md-code-preview": (gen_md_code, 25000, PREVIEW, "lines", False),
-    "md-code": (gen_md_code, 12500, FULL, "lines", False),
+    "md-code": (gen_md_code, 25000, FULL, "lines", False),
     "read-long-line-preview": (gen_read_long_line, 1 * MB, PREVIEW, "bytes", False),
     "read-long-line": (gen_read_long_line, 512 << 10, FULL, "bytes", False),
     "read-lines": (gen_read_lines, 12500, FULL, "lines", False),
