@@ -15,6 +15,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde_json::Value;
 
+use super::presenter::follow_header;
+use super::tools::arguments_text;
 use super::{AttachedView, SharedPresenters, ViewSource};
 use crate::wire::payload::{self, read};
 use crate::wire::{EventKind, RawJson, Record, ViewFor};
@@ -68,15 +70,7 @@ impl Prefetch {
         for r in records {
             match r {
                 Record::Frame { kind, payload, .. } if kind == "session" => {
-                    // As the fold does: another agent's presenters from now on.
-                    if let Some(agent) = payload.get("agent").and_then(Value::as_str)
-                        && self.agent.as_deref() != Some(agent)
-                    {
-                        if let Some(p) = self.presenters.for_agent(agent) {
-                            self.presenters = p;
-                        }
-                        self.agent = Some(agent.to_string());
-                    }
+                    follow_header(payload, &mut self.agent, &mut self.presenters);
                 }
                 Record::Event { event, view, .. } => match event.kind {
                     EventKind::ToolCall => {
@@ -84,11 +78,7 @@ impl Prefetch {
                             continue;
                         };
                         if let Some(id) = p.call_id {
-                            let arguments = match p.arguments {
-                                Some(Value::String(s)) => s,
-                                Some(v) if !v.is_null() => v.to_string(),
-                                _ => String::new(),
-                            };
+                            let arguments = arguments_text(p.arguments);
                             let tool = p.name.unwrap_or_default();
                             // The fold keeps a call's first tool/call.
                             self.calls

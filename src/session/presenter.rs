@@ -60,3 +60,21 @@ pub enum CallRole {
 
 /// Presenters shared by a transcript and its clones.
 pub type SharedPresenters = Arc<dyn Presenters>;
+
+/// A session header naming an agent (`payload.agent`) other than `agent`:
+/// its presenters draw the calls from now on. Both the fold and the views
+/// drawn ahead of it ([`super::prefetch`]) follow headers by this one rule.
+pub(super) fn follow_header(
+    payload: &serde_json::Value,
+    agent: &mut Option<String>,
+    presenters: &mut SharedPresenters,
+) {
+    if let Some(name) = payload.get("agent").and_then(serde_json::Value::as_str)
+        && agent.as_deref() != Some(name)
+    {
+        if let Some(p) = presenters.for_agent(name) {
+            *presenters = p;
+        }
+        *agent = Some(name.to_string());
+    }
+}

@@ -148,14 +148,7 @@ impl Transcript {
             // A session log's header (another agent's names it: its
             // presenters draw the calls from now on).
             "session" => {
-                if let Some(agent) = payload.get("agent").and_then(Value::as_str)
-                    && self.agent.as_deref() != Some(agent)
-                {
-                    if let Some(p) = self.presenters.for_agent(agent) {
-                        self.presenters = p;
-                    }
-                    self.agent = Some(agent.to_string());
-                }
+                super::presenter::follow_header(payload, &mut self.agent, &mut self.presenters);
                 if let Some(cwd) = payload.get("cwd").and_then(Value::as_str)
                     && cwd.starts_with('/')
                 {

@@ -45,11 +45,7 @@ impl Transcript {
             return;
         };
         let name = p.name.unwrap_or_default();
-        let arguments = match p.arguments {
-            Some(Value::String(s)) => s,
-            Some(v) if !v.is_null() => v.to_string(),
-            _ => String::new(),
-        };
+        let arguments = arguments_text(p.arguments);
         let i = self.card_index(&call_id);
         if self.cards[i].call_seq.is_some() {
             self.diagnose(
@@ -173,6 +169,16 @@ impl Transcript {
             Arc::make_mut(&mut self.cards[i]).placements = placements;
         }
         self.prompt_result(&call_id);
+    }
+}
+
+/// A call's arguments as the card keeps them: the JSON string a host sends,
+/// or (older hosts) the value written out; empty when absent.
+pub(super) fn arguments_text(arguments: Option<Value>) -> String {
+    match arguments {
+        Some(Value::String(s)) => s,
+        Some(v) if !v.is_null() => v.to_string(),
+        _ => String::new(),
     }
 }
 
