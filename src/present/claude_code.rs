@@ -31,6 +31,7 @@ mod tests;
 use serde_json::{Map, Value, json};
 
 use crate::session::{CallRole, Presenters};
+use crate::wire::RawJson;
 
 /// Arguments as a JSON object (anything else: no arguments).
 type Args = Map<String, Value>;
@@ -48,6 +49,42 @@ impl Outcome<'_> {
     fn text(&self) -> String {
         crate::session::text_of(self.content)
     }
+}
+
+/// A result view as a presenter drew it: a tree, or JSON text written
+/// straight (a file's lines).
+enum Drawn {
+    Tree(Value),
+    Text(RawJson),
+}
+
+fn result(
+    tool: &str,
+    arguments: &str,
+    content: &[Value],
+    is_error: bool,
+    meta: Option<&Value>,
+) -> Option<Drawn> {
+    let args = parse(arguments);
+    let out = Outcome {
+        content,
+        is_error,
+        meta: meta.and_then(Value::as_object),
+    };
+    let tree = match tool {
+        "Bash" => files::bash_result(&args, &out),
+        _ if is_error => None,
+        "Read" => return files::read_result(&args, &out).map(Drawn::Text),
+        "Edit" | "MultiEdit" | "Write" => files::edit_result(tool, &args, &out),
+        "Grep" | "Glob" => lookup::search_result(tool, &out),
+        "WebSearch" => lookup::web_search_result(&args, &out),
+        "WebFetch" => lookup::web_fetch_result(&args, &out),
+        "Agent" | "Task" => agent_result(&args, &out),
+        _ if mcp(tool).is_some() => saved::generic(&out).or_else(|| text_result(&out)),
+        // Output saved to a file: read back, or said to be missing.
+        _ => saved::generic(&out),
+    };
+    tree.map(Drawn::Tree)
 }
 
 /// The presenters of Claude Code sessions.
@@ -83,25 +120,24 @@ impl Presenters for ClaudeCode {
         is_error: bool,
         meta: Option<&Value>,
     ) -> Option<Value> {
-        let args = parse(arguments);
-        let out = Outcome {
-            content,
-            is_error,
-            meta: meta.and_then(Value::as_object),
-        };
-        match tool {
-            "Bash" => files::bash_result(&args, &out),
-            _ if is_error => None,
-            "Read" => files::read_result(&args, &out),
-            "Edit" | "MultiEdit" | "Write" => files::edit_result(tool, &args, &out),
-            "Grep" | "Glob" => lookup::search_result(tool, &out),
-            "WebSearch" => lookup::web_search_result(&args, &out),
-            "WebFetch" => lookup::web_fetch_result(&args, &out),
-            "Agent" | "Task" => agent_result(&args, &out),
-            _ if mcp(tool).is_some() => saved::generic(&out).or_else(|| text_result(&out)),
-            // Output saved to a file: read back, or said to be missing.
-            _ => saved::generic(&out),
-        }
+        result(tool, arguments, content, is_error, meta).map(|d| match d {
+            Drawn::Tree(v) => v,
+            Drawn::Text(t) => t.parse(),
+        })
+    }
+
+    fn result_view_text(
+        &self,
+        tool: &str,
+        arguments: &str,
+        content: &[Value],
+        is_error: bool,
+        meta: Option<&Value>,
+    ) -> Option<RawJson> {
+        result(tool, arguments, content, is_error, meta).map(|d| match d {
+            Drawn::Tree(v) => RawJson::from_value(&v),
+            Drawn::Text(t) => t,
+        })
     }
 
     fn role(&self, tool: &str) -> CallRole {

@@ -100,6 +100,16 @@ impl AttachedView {
         }
     }
 
+    /// A view as JSON text (a presenter's, written straight as text).
+    pub fn from_text(source: ViewSource, raw: RawJson) -> AttachedView {
+        AttachedView {
+            source,
+            raw,
+            origin: crate::wire::Origin::default(),
+            memo: std::sync::Arc::default(),
+        }
+    }
+
     /// A view sent by the host (shares the record's text).
     pub fn from_wire(env: &crate::wire::ViewEnvelope) -> AttachedView {
         AttachedView {

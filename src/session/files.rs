@@ -85,7 +85,9 @@ pub(super) fn settle(
     }
     if card.status == Status::Ok
         && let Some(v) = drawn(card, "read")
-        && let Ok(View::Read(r)) = v.typed_head(0)
+        // Its path: typed as far as its first line (the scan that found
+        // its shape already went over the rest).
+        && let Ok(View::Read(r)) = v.typed_head(1)
     {
         files.insert(Arc::from(r.path.as_str()), Known::Read(index));
         return None;

@@ -80,9 +80,9 @@ pub struct Transcript {
     state: state::State,
     /// Views for calls and results the host sent none for.
     presenters: SharedPresenters,
-    /// Result views drawn ahead of the fold, by seq ([`prefetch`]); empty
-    /// outside [`Transcript::from_records`].
-    ahead: Arc<std::collections::HashMap<u64, prefetch::Drawn>>,
+    /// Calls and result views drawn ahead of the fold, by seq
+    /// ([`prefetch`]); empty outside [`Transcript::from_records`].
+    ahead: Arc<prefetch::Ahead>,
 }
 
 impl Transcript {
@@ -119,14 +119,27 @@ impl Transcript {
     ) -> Transcript {
         let mut ahead = prefetch::Prefetch::new(presenters.clone());
         let mut t = Transcript::new(session_id, presenters);
-        let mut window = Vec::with_capacity(prefetch::WINDOW);
-        let mut records = records.into_iter().peekable();
-        while records.peek().is_some() {
-            window.extend(records.by_ref().take(prefetch::WINDOW));
-            t.ahead = Arc::new(ahead.window(&window));
-            for r in window.drain(..) {
-                t.apply(r);
-            }
+        let mut records = records.into_iter();
+        let mut next = || -> Vec<&'a crate::wire::Record> {
+            records.by_ref().take(prefetch::WINDOW).collect()
+        };
+        // The pool draws the next window's views while the fold takes this
+        // one's: a window is planned (its calls read, in order) only after
+        // the draws that read the calls known so far are done.
+        let mut window = next();
+        let plan = ahead.plan(&window);
+        let mut drawn = ahead.draw(plan);
+        while !window.is_empty() {
+            let following = next();
+            let plan = ahead.plan(&following);
+            t.ahead = Arc::new(std::mem::take(&mut drawn));
+            let fold = || {
+                for r in window.drain(..) {
+                    t.apply(r);
+                }
+            };
+            (drawn, ()) = rayon::join(|| ahead.draw(plan), fold);
+            window = following;
         }
         t.ahead = Arc::default();
         t

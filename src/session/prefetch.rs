@@ -1,5 +1,5 @@
-//! Presenter views of a loaded log's results, drawn ahead of the fold on
-//! all cores.
+//! Presenter views of a loaded log's calls and results, drawn ahead of the
+//! fold on all cores.
 //!
 //! Presenters are pure functions of (tool, arguments, result), so the view
 //! the fold would draw for a result can be drawn earlier, for a window of
@@ -37,8 +37,27 @@ pub(super) struct Drawn {
     pub view: Option<AttachedView>,
 }
 
+/// A call read ahead: its data read as the fold reads it, and its view
+/// when the host sent none.
+#[derive(Debug)]
+pub(super) struct DrawnCall {
+    /// The call event's data (the same text the fold gets).
+    pub data: RawJson,
+    pub payload: payload::ToolCall,
+    pub agent: Option<String>,
+    /// Drawn by the presenters (`None` too when the host sent a view).
+    pub view: Option<AttachedView>,
+}
+
+/// What was drawn ahead for a window, by the seq of each event.
+#[derive(Debug, Default)]
+pub(super) struct Ahead {
+    pub results: HashMap<u64, Drawn>,
+    pub calls: HashMap<u64, DrawnCall>,
+}
+
 /// Follows the calls of a log across windows, and draws each window's
-/// results.
+/// calls and results.
 pub(super) struct Prefetch {
     presenters: SharedPresenters,
     agent: Option<String>,
@@ -53,6 +72,16 @@ struct Job {
     agent: Option<String>,
 }
 
+struct CallJob {
+    seq: u64,
+    data: RawJson,
+    payload: payload::ToolCall,
+    /// Its view is the host's: none to draw.
+    sent: bool,
+    presenters: SharedPresenters,
+    agent: Option<String>,
+}
+
 impl Prefetch {
     pub fn new(presenters: SharedPresenters) -> Prefetch {
         Prefetch {
@@ -62,11 +91,12 @@ impl Prefetch {
         }
     }
 
-    /// The views of the window's results, by the seq of their event. The
-    /// calls are read here (their data is small); the results, which are
-    /// most of a log's bytes, are read on the pool.
-    pub fn window(&mut self, records: &[&Record]) -> HashMap<u64, Drawn> {
+    /// What to draw for a window: its results' jobs. The calls are read
+    /// here, in order (their data is small); the results, which are most of
+    /// a log's bytes, are read by [`Prefetch::draw`] on the pool.
+    pub fn plan(&mut self, records: &[&Record]) -> Plan {
         let mut jobs = Vec::new();
+        let mut calls = Vec::new();
         for r in records {
             match r {
                 Record::Frame { kind, payload, .. } if kind == "session" => {
@@ -77,14 +107,21 @@ impl Prefetch {
                         let Ok(p) = read::<payload::ToolCall>(&event.data) else {
                             continue;
                         };
-                        if let Some(id) = p.call_id {
-                            let arguments = arguments_text(p.arguments);
-                            let tool = p.name.unwrap_or_default();
+                        if let Some(id) = &p.call_id {
                             // The fold keeps a call's first tool/call.
-                            self.calls
-                                .entry(id)
-                                .or_insert_with(|| (tool, Arc::from(arguments)));
+                            self.calls.entry(id.clone()).or_insert_with(|| {
+                                let arguments = arguments_text(p.arguments.clone());
+                                (p.name.clone().unwrap_or_default(), Arc::from(arguments))
+                            });
                         }
+                        calls.push(CallJob {
+                            seq: event.seq,
+                            data: event.data.clone(),
+                            payload: p,
+                            sent: view.as_ref().is_some_and(|v| v.for_ == ViewFor::Call),
+                            presenters: self.presenters.clone(),
+                            agent: self.agent.clone(),
+                        });
                     }
                     EventKind::ToolResult
                         if !view.as_ref().is_some_and(|v| v.for_ == ViewFor::Result) =>
@@ -101,8 +138,41 @@ impl Prefetch {
                 _ => {}
             }
         }
+        Plan { jobs, calls }
+    }
+
+    /// The views of a planned window's results, by the seq of their event,
+    /// drawn on the pool. The calls known are those of the windows planned
+    /// so far (a result's call later in its own window counts).
+    pub fn draw(&self, plan: Plan) -> Ahead {
+        let drawn_calls = plan
+            .calls
+            .into_par_iter()
+            .map(|job| {
+                let view = (!job.sent && job.payload.call_id.is_some())
+                    .then(|| {
+                        let tool = job.payload.name.as_deref().unwrap_or_default();
+                        let arguments = arguments_text(job.payload.arguments.clone());
+                        job.presenters.call_view(tool, &arguments)
+                    })
+                    .flatten()
+                    .map(|v| AttachedView::new(ViewSource::Presenter, v));
+                if let Some(v) = &view {
+                    v.warm();
+                }
+                let drawn = DrawnCall {
+                    data: job.data,
+                    payload: job.payload,
+                    agent: job.agent,
+                    view,
+                };
+                (job.seq, drawn)
+            })
+            .collect();
         let calls = &self.calls;
-        jobs.into_par_iter()
+        let results = plan
+            .jobs
+            .into_par_iter()
             .filter_map(|job| {
                 let p = read::<payload::ToolResult>(&job.data).ok()?;
                 let (tool, arguments) = calls.get(p.call_id()?)?;
@@ -122,22 +192,32 @@ impl Prefetch {
                 };
                 Some((job.seq, drawn))
             })
-            .collect()
+            .collect();
+        Ahead {
+            results,
+            calls: drawn_calls,
+        }
     }
+}
+
+/// A window's calls and results to draw ([`Prefetch::plan`]).
+pub(super) struct Plan {
+    jobs: Vec<Job>,
+    calls: Vec<CallJob>,
 }
 
 fn draw(job: &Job, tool: &str, arguments: &str, is_error: bool) -> Option<AttachedView> {
     let mut data = job.data.parse();
     let meta = take_meta(&mut data);
     job.presenters
-        .result_view(
+        .result_view_text(
             tool,
             arguments,
             &super::content_of(&data),
             is_error,
             meta.as_ref(),
         )
-        .map(|v| AttachedView::new(ViewSource::Presenter, v))
+        .map(|v| AttachedView::from_text(ViewSource::Presenter, v))
 }
 
 /// A result's `meta`, taken out of its parsed data (not copied).
@@ -176,13 +256,18 @@ mod tests {
                     .iter()
                     .map(|c| {
                         let v = c.result_view.as_ref().map(|v| v.raw.as_str());
-                        format!("{:?} {:?} {v:?}", c.status, c.tool)
+                        let call = c.call_view.as_ref().map(|v| v.raw.as_str());
+                        format!("{:?} {:?} {call:?} {v:?}", c.status, c.tool)
                     })
                     .collect()
             };
             assert_eq!(views(&ahead), views(&live), "{file}");
             assert!(
                 ahead.cards().iter().any(|c| c.result_view.is_some()),
+                "{file}"
+            );
+            assert!(
+                ahead.cards().iter().any(|c| c.call_view.is_some()),
                 "{file}"
             );
         }

@@ -11,6 +11,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::wire::RawJson;
+
 /// Views for calls and results that came without one. Pure functions of
 /// their arguments: the fold may ask again (a result before its call) and
 /// must get the same answer. `None`: no view (the card shows its raw parts).
@@ -28,6 +30,21 @@ pub trait Presenters: fmt::Debug + Send + Sync {
         is_error: bool,
         meta: Option<&Value>,
     ) -> Option<Value>;
+
+    /// [`Presenters::result_view`] as JSON text, which is what a card keeps.
+    /// Presenters that write a big view straight as text (no tree) give it
+    /// here; by default it is the tree, serialized.
+    fn result_view_text(
+        &self,
+        tool: &str,
+        arguments: &str,
+        content: &[Value],
+        is_error: bool,
+        meta: Option<&Value>,
+    ) -> Option<RawJson> {
+        self.result_view(tool, arguments, content, is_error, meta)
+            .map(|v| RawJson::from_value(&v))
+    }
 
     /// What a call of `tool` is to the person beyond a tool run: the
     /// questions it asks them, or the plan it writes. The fold draws such a

@@ -256,12 +256,16 @@ impl Transcript {
                 self.assistant_message(ev, p);
             }
             EventKind::ToolCall => {
-                let p = self.payload(event, origin);
+                // Read ahead on the loader's threads, when it was.
+                let p = match self.ahead.calls.get(&event.seq) {
+                    Some(d) if d.data.is(&event.data) => d.payload.clone(),
+                    _ => self.payload(event, origin),
+                };
                 self.tool_call(ev, p, view, origin);
             }
             EventKind::ToolResult => {
                 // Read ahead on the loader's threads, when it was.
-                let p = match self.ahead.get(&event.seq) {
+                let p = match self.ahead.results.get(&event.seq) {
                     Some(d) if d.data.is(&event.data) => d.payload.clone(),
                     _ => self.payload(event, origin),
                 };

@@ -63,10 +63,14 @@ impl Transcript {
             .insert(ev.seq, Arc::from(call_id.as_str()));
         let call_view = match view.filter(|v| v.for_ == ViewFor::Call) {
             Some(env) => Some(AttachedView::from_wire(env)),
-            None => self
-                .presenters
-                .call_view(&name, &arguments)
-                .map(|v| AttachedView::new(ViewSource::Presenter, v)),
+            None => match self.ahead.calls.get(&ev.seq) {
+                // Drawn ahead from the same data by the same presenters.
+                Some(d) if d.data.is(ev.raw) && d.agent == self.agent => d.view.clone(),
+                _ => self
+                    .presenters
+                    .call_view(&name, &arguments)
+                    .map(|v| AttachedView::new(ViewSource::Presenter, v)),
+            },
         }
         .map(|v| v.at(origin));
         let turn = p.turn;
@@ -147,7 +151,7 @@ impl Transcript {
         }
         card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
             Some(env) => Some(AttachedView::from_wire(env)),
-            None => match self.ahead.get(&ev.seq) {
+            None => match self.ahead.results.get(&ev.seq) {
                 // Drawn ahead from the same inputs: the same view.
                 Some(d)
                     if d.data.is(ev.raw)
@@ -190,14 +194,14 @@ fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<Atta
     let mut data = result.data();
     let meta = super::prefetch::take_meta(&mut data);
     presenters
-        .result_view(
+        .result_view_text(
             tool,
             &card.arguments,
             &super::content_of(&data),
             result.is_error,
             meta.as_ref(),
         )
-        .map(|v| AttachedView::new(ViewSource::Presenter, v))
+        .map(|v| AttachedView::from_text(ViewSource::Presenter, v))
 }
 
 /// Status of a settled card: rejected when its approval was refused and

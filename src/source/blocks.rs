@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::sync::mpsc::{channel, sync_channel};
 
-use super::lines::{Decoded, LineSplitter, cut_line};
+use super::lines::{Decoded, Hint, LineSplitter, cut_line};
 use crate::wire::Diagnostic;
 use crate::wire::Origin;
 
@@ -50,10 +50,11 @@ fn decode_job(job: &Job, limit: usize) -> Vec<Line> {
         return vec![(cut_line(&job.bytes, len, origin, limit, job.last), None)];
     }
     let mut out = Vec::new();
+    let mut hint = Hint::default();
     let mut lines = LineSplitter::starting_at(job.line, job.offset, limit);
-    lines.feed(&job.bytes, |p| out.push(p.decode(false, limit)));
+    lines.feed(&job.bytes, |p| out.push(p.decode_hinted(false, limit, &mut hint)));
     if job.last {
-        lines.finish(|p| out.push(p.decode(true, limit)));
+        lines.finish(|p| out.push(p.decode_hinted(true, limit, &mut hint)));
     }
     out
 }
@@ -82,10 +83,15 @@ pub fn decode_stream_limited(
     let most = 2 * crate::par::threads().max(1);
     let (job_tx, job_rx) = sync_channel::<Job>(most);
     let (res_tx, res_rx) = channel::<(usize, Vec<Line>)>();
+    // Blocks decoded go back to the reader to be filled again: fresh memory
+    // costs the kernel's zeroing of every page, block after block.
+    let (free_tx, free_rx) = channel::<Vec<u8>>();
     std::thread::scope(|scope| {
         // Reading blocks on I/O: a thread of its own, not one of the pool's.
-        let reader =
-            scope.spawn(move || read_blocks(head, input, limit, |job| job_tx.send(job).is_ok()));
+        let reader = scope.spawn(move || {
+            let spare = || free_rx.try_recv().ok();
+            read_blocks(head, input, limit, spare, |job| job_tx.send(job).is_ok())
+        });
         rayon::in_place_scope(|pool| {
             let (mut next, mut in_flight, mut read_all) = (0usize, 0usize, false);
             let mut early: BTreeMap<usize, Vec<Line>> = BTreeMap::new();
@@ -93,9 +99,14 @@ pub fn decode_stream_limited(
                 while !read_all && in_flight < most {
                     match job_rx.recv() {
                         Ok(job) => {
-                            let tx = res_tx.clone();
+                            let (tx, free) = (res_tx.clone(), free_tx.clone());
                             pool.spawn(move |_| {
-                                let _ = tx.send((job.index, decode_job(&job, limit)));
+                                let lines = decode_job(&job, limit);
+                                // (A buffer grown for one long line is let go.)
+                                if job.cut.is_none() && job.bytes.capacity() <= 2 * BLOCK {
+                                    let _ = free.send(job.bytes);
+                                }
+                                let _ = tx.send((job.index, lines));
                             });
                             in_flight += 1;
                         }
@@ -159,10 +170,14 @@ pub(super) fn fill(
 /// Cut the input into blocks of whole lines; `send` returns false to stop.
 /// A line that grows past `limit` without a newline is not held: its head
 /// goes out as a job of its own and the rest is read and dropped.
+///
+/// `spare` lends a buffer of a block already decoded, to read the next
+/// block into (`None`: a new one is made).
 fn read_blocks(
     mut buf: Vec<u8>,
     mut input: impl Read,
     limit: usize,
+    spare: impl Fn() -> Option<Vec<u8>>,
     mut send: impl FnMut(Job) -> bool,
 ) -> Outcome {
     let (mut index, mut line, mut offset) = (0, 0, 0u64);
@@ -211,7 +226,16 @@ fn read_blocks(
                 continue;
             }
         };
-        let rest = buf.split_off(cut);
+        // What follows the block's last newline starts the next buffer.
+        let rest = match spare() {
+            Some(mut next) => {
+                next.clear();
+                next.extend_from_slice(&buf[cut..]);
+                buf.truncate(cut);
+                next
+            }
+            None => buf.split_off(cut),
+        };
         let n = count_lines(&buf, eof);
         let len = buf.len() as u64;
         let job = Job {
@@ -285,28 +309,40 @@ mod tests {
     use super::*;
 
     fn lines_of(input: &[u8]) -> (Vec<(usize, u64)>, Outcome) {
-        let mut origins = Vec::new();
+        let (lines, out) = texts_of(input);
+        (lines.into_iter().map(|(l, o, _)| (l, o)).collect(), out)
+    }
+
+    /// The origin and text of each line that does not decode.
+    fn texts_of(input: &[u8]) -> (Vec<(usize, u64, String)>, Outcome) {
+        let mut lines = Vec::new();
         let out = decode_stream_limited(Vec::new(), input, 64 << 20, |(d, _)| {
             if let Decoded::Bad(diag) = d {
-                origins.push((diag.origin.line, diag.origin.offset));
+                lines.push((diag.origin.line, diag.origin.offset, diag.raw));
             }
         });
-        (origins, out)
+        (lines, out)
     }
 
     #[test]
-    fn lines_keep_their_numbers_and_offsets_across_blocks() {
-        // Lines that do not decode report their origin: check every one.
+    fn lines_keep_their_numbers_offsets_and_text_across_blocks() {
+        // Lines that do not decode report their origin and keep their
+        // text: check every one, over blocks read into buffers used again.
         let mut input = Vec::new();
         let mut want = Vec::new();
-        for i in 0..30_000usize {
-            want.push((i + 1, input.len() as u64));
-            input.extend_from_slice(format!("not json {i} {}\n", "x".repeat(i % 700)).as_bytes());
+        for i in 0..60_000usize {
+            let text = format!("not json {i} {}", "x".repeat((i * 7919) % 700));
+            want.push((i + 1, input.len() as u64, text.clone()));
+            input.extend_from_slice(text.as_bytes());
+            input.push(b'\n');
         }
-        assert!(input.len() > 2 * BLOCK);
-        let (got, out) = lines_of(&input);
-        assert_eq!(got, want);
-        assert_eq!(out.lines, 30_000);
+        assert!(input.len() > 4 * BLOCK);
+        let (got, out) = texts_of(&input);
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(g, w);
+        }
+        assert_eq!(out.lines, 60_000);
         assert!(out.error.is_none());
     }
 

@@ -49,10 +49,31 @@ pub(crate) fn quote(s: &str) -> String {
     crate::text::wrap::truncate_str(&crate::text::sanitize::inline(s), QUOTE)
 }
 
+/// Which reader a decoder tries first: the one that read the line before.
+/// The frame reader and the Claude Code line reader never both accept a
+/// line (a Claude line has no `seq`, `event` or `/` in its type; a frame
+/// the fast path takes has one), so the order changes only the time spent:
+/// a Claude Code log is not scanned as frames first, line after line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Hint {
+    claude_first: bool,
+}
+
 /// Decode one line (without its newline). `truncated`: this is the last line
 /// of an input that did not end with a newline (a JSON error then says so).
 /// Invalid UTF-8 is decoded lossily; the caller gets the repair as `lossy`.
 pub fn decode_line(raw: &[u8], origin: Origin, truncated: bool) -> (Decoded, Option<Diagnostic>) {
+    decode_line_hinted(raw, origin, truncated, &mut Hint::default())
+}
+
+/// [`decode_line`], trying first the reader `hint` says read the line
+/// before, and noting which one read this one.
+pub fn decode_line_hinted(
+    raw: &[u8],
+    origin: Origin,
+    truncated: bool,
+    hint: &mut Hint,
+) -> (Decoded, Option<Diagnostic>) {
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     if raw.iter().all(u8::is_ascii_whitespace) {
         return (Decoded::Blank, None);
@@ -72,23 +93,38 @@ pub fn decode_line(raw: &[u8], origin: Origin, truncated: bool) -> (Decoded, Opt
             (std::borrow::Cow::Owned(text), Some(d))
         }
     };
+    // A Claude Code line, read here (on the decoder's threads) into what
+    // its reader needs, without a JSON tree.
+    let claude = |line: &str| {
+        might_be_claude(line)
+            .then(|| claude::Line::parse(line))
+            .flatten()
+            .map(|l| Decoded::Foreign {
+                line: Foreign::Claude(Box::new(l)),
+                origin,
+            })
+    };
+    if hint.claude_first
+        && let Some(d) = claude(&line)
+    {
+        return (d, lossy);
+    }
     // Frames and events (nearly every line) without building a JSON tree.
     if let Some(frame) = Frame::decode_fast(&line)
         && let Frame::Event { event, .. } = &frame
         && !chunks::is_chunk_row(event.kind.as_str())
         && !event.kind.as_str().starts_with("host/")
     {
+        hint.claude_first = false;
         let session = frame.session_id().map(str::to_string);
         let records = vec![Record::from_frame(frame, origin)];
         return (Decoded::Records { session, records }, lossy);
     }
-    // A Claude Code line, read here (on the decoder's threads) into what
-    // its reader needs, without a JSON tree.
-    if might_be_claude(&line)
-        && let Some(l) = claude::Line::parse(&line)
+    if !hint.claude_first
+        && let Some(d) = claude(&line)
     {
-        let line = Foreign::Claude(Box::new(l));
-        return (Decoded::Foreign { line, origin }, lossy);
+        hint.claude_first = true;
+        return (d, lossy);
     }
     let value: Value = match serde_json::from_str(&line) {
         Ok(v) => v,
@@ -220,6 +256,19 @@ impl Piece<'_> {
     pub fn decode(&self, truncated: bool, limit: usize) -> (Decoded, Option<Diagnostic>) {
         match self.cut {
             None => decode_line(self.raw, self.origin, truncated),
+            Some(len) => (cut_line(self.raw, len, self.origin, limit, truncated), None),
+        }
+    }
+
+    /// [`Piece::decode`] with the [`Hint`] of the lines before.
+    pub fn decode_hinted(
+        &self,
+        truncated: bool,
+        limit: usize,
+        hint: &mut Hint,
+    ) -> (Decoded, Option<Diagnostic>) {
+        match self.cut {
+            None => decode_line_hinted(self.raw, self.origin, truncated, hint),
             Some(len) => (cut_line(self.raw, len, self.origin, limit, truncated), None),
         }
     }

@@ -17,64 +17,79 @@ use serde_json::value::RawValue;
 use super::error::WireError;
 
 /// Immutable JSON text, shared (clones are pointer copies).
-#[derive(Clone, PartialEq, Eq)]
-pub struct RawJson(Arc<str>);
+#[derive(Clone)]
+pub struct RawJson(Text);
+
+/// The text: copied from a parser's slice into one allocation, or a
+/// string already built, kept as it is (a big one is not copied again).
+#[derive(Clone)]
+enum Text {
+    Slice(Arc<str>),
+    Built(Arc<String>),
+}
 
 impl RawJson {
     /// JSON `null`.
     pub fn null() -> RawJson {
-        RawJson(Arc::from("null"))
+        RawJson(Text::Slice(Arc::from("null")))
     }
 
     /// Text already known to be one JSON value (from a parser's raw slice).
     pub fn from_raw(raw: &RawValue) -> RawJson {
-        RawJson(Arc::from(raw.get()))
+        RawJson(Text::Slice(Arc::from(raw.get())))
     }
 
     /// Text its writer vouches is one JSON value (assembled from parsed
-    /// pieces); not checked.
+    /// pieces); not checked, and not copied.
     pub fn from_text(text: String) -> RawJson {
-        RawJson(Arc::from(text))
+        RawJson(Text::Built(Arc::new(text)))
     }
 
     /// Serialize a value.
     pub fn from_value(v: &Value) -> RawJson {
-        RawJson(Arc::from(v.to_string()))
+        RawJson::from_text(v.to_string())
     }
 
     /// The very same text (one copy shared), not only equal text.
     pub fn is(&self, other: &RawJson) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        match (&self.0, &other.0) {
+            (Text::Slice(a), Text::Slice(b)) => Arc::ptr_eq(a, b),
+            (Text::Built(a), Text::Built(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
     }
 
     /// The JSON text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            Text::Slice(s) => s,
+            Text::Built(s) => s,
+        }
     }
 
     /// Bytes of text.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.as_str().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.as_str().is_empty()
     }
 
     pub fn is_null(&self) -> bool {
-        &*self.0 == "null"
+        self.as_str() == "null"
     }
 
     /// The value; `null` when it cannot be built (see [`RawJson::try_parse`]).
     pub fn parse(&self) -> Value {
-        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+        serde_json::from_str(self.as_str()).unwrap_or(Value::Null)
     }
 
     /// The value, or why it cannot be built: the text is valid JSON (it came
     /// from a parser), but one nested deeper than serde_json's recursion
     /// limit (128) has no tree.
     pub fn try_parse(&self) -> Result<Value, WireError> {
-        serde_json::from_str(&self.0).map_err(|e| WireError::Unreadable(e.to_string()))
+        serde_json::from_str(self.as_str()).map_err(|e| WireError::Unreadable(e.to_string()))
     }
 }
 
@@ -84,16 +99,25 @@ impl From<Value> for RawJson {
     }
 }
 
+/// Equal text.
+impl PartialEq for RawJson {
+    fn eq(&self, other: &RawJson) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for RawJson {}
+
 impl fmt::Debug for RawJson {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
 /// Serialized as the JSON it holds (not as a string).
 impl Serialize for RawJson {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match serde_json::from_str::<&RawValue>(&self.0) {
+        match serde_json::from_str::<&RawValue>(self.as_str()) {
             Ok(raw) => raw.serialize(s),
             Err(_) => Value::Null.serialize(s),
         }

@@ -1,7 +1,10 @@
 //! Claude Code's Bash, Read, Edit, MultiEdit and Write as terminal, read
 //! and diff cards, from the call's input and the result's `toolUseResult`.
 
+use serde::Serialize;
 use serde_json::{Value, json};
+
+use crate::wire::RawJson;
 
 use super::{Args, Outcome, arg};
 
@@ -99,13 +102,16 @@ pub(super) fn read_call(args: &Args) -> Value {
 
 /// A read window: the file's lines from `startLine` (its `file` record),
 /// else the numbered lines of the result text (`   12→text`, `12\ttext`).
-pub(super) fn read_result(args: &Args, out: &Outcome) -> Option<Value> {
+/// Written as JSON text: a file's lines are most of a log's reads, and as
+/// a JSON tree each line would cost a map of its own.
+pub(super) fn read_result(args: &Args, out: &Outcome) -> Option<RawJson> {
     let file = out.meta.and_then(|m| m.get("file")).and_then(Value::as_object);
     let path = file
         .and_then(|f| f.get("filePath"))
         .and_then(Value::as_str)
         .or_else(|| arg(args, "file_path"))?;
-    let lines: Vec<Value> = match file.and_then(|f| f.get("content")).and_then(Value::as_str) {
+    let text;
+    let lines: Vec<ReadLine<'_>> = match file.and_then(|f| f.get("content")).and_then(Value::as_str) {
         Some(content) => {
             let start = file
                 .and_then(|f| f.get("startLine"))
@@ -121,34 +127,55 @@ pub(super) fn read_result(args: &Args, out: &Outcome) -> Option<Value> {
                 lines.truncate(usize::try_from(n).unwrap_or(usize::MAX));
             }
             lines
-                .iter()
+                .into_iter()
                 .zip(start..)
-                .map(|(t, n)| json!({"number": n, "text": t}))
+                .map(|(text, number)| ReadLine { number, text })
                 .collect()
         }
-        None => numbered(&out.text())?,
+        None => {
+            text = out.text();
+            numbered(&text)?
+        }
     };
-    let first = lines.first().and_then(|l| l.get("number")).cloned();
-    let last = lines.last().and_then(|l| l.get("number")).and_then(Value::as_u64);
+    let first = lines.first().map_or(1, |l| l.number);
+    let last = lines.last().map_or(0, |l| l.number);
     // The file's length when the result says it; else none (the card then
     // shows the range read, and claims no end).
     let total = file
         .and_then(|f| f.get("totalLines"))
         .and_then(Value::as_u64)
-        .map(|t| t.max(last.unwrap_or(0)));
-    let mut view = json!({
-        "card": "read", "path": path, "offset": first.unwrap_or_else(|| 1.into()),
-        "lines": lines,
-    });
-    if let Some(t) = total {
-        view["totalLines"] = json!(t);
-    }
-    Some(view)
+        .map(|t| t.max(last));
+    let view = ReadOut {
+        card: "read",
+        path,
+        offset: first,
+        lines,
+        total_lines: total,
+    };
+    serde_json::to_string(&view).ok().map(RawJson::from_text)
+}
+
+/// A read card as [`read_result`] writes it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReadOut<'a> {
+    card: &'static str,
+    path: &'a str,
+    offset: u64,
+    lines: Vec<ReadLine<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total_lines: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct ReadLine<'a> {
+    number: u64,
+    text: &'a str,
 }
 
 /// The lines of a `cat -n`-style text (`   12→text` or `12\ttext`), when
 /// every line is numbered, in order.
-fn numbered(text: &str) -> Option<Vec<Value>> {
+fn numbered(text: &str) -> Option<Vec<ReadLine<'_>>> {
     let mut out = Vec::new();
     let mut last = 0;
     for line in text.lines() {
@@ -163,7 +190,10 @@ fn numbered(text: &str) -> Option<Vec<Value>> {
             return None;
         }
         last = n;
-        out.push(json!({"number": n, "text": body}));
+        out.push(ReadLine {
+            number: n,
+            text: body,
+        });
     }
     (!out.is_empty()).then_some(out)
 }

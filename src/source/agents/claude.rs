@@ -50,7 +50,7 @@ pub fn is_line(v: &Value) -> bool {
     let Some(kind) = o.get("type").and_then(Value::as_str) else {
         return false;
     };
-    if kind.is_empty() || kind.contains('/') || kind == "session" {
+    if kind.is_empty() || kind.contains('/') || kind == "session" || kind == "server-request" {
         return false;
     }
     if o.contains_key("seq") || o.contains_key("event") || o.contains_key("seq0") {

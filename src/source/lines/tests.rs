@@ -137,3 +137,38 @@ fn decodes_every_kind_of_line() {
     assert!(matches!(d, Decoded::Bad(_)));
     assert!(lossy.is_some());
 }
+
+/// Whichever reader a decoder tries first, a line decodes the same: a
+/// Claude Code line after frames, frames after Claude lines, and lines
+/// both readers refuse, through one hint as through a fresh one each.
+#[test]
+fn the_order_readers_are_tried_in_changes_nothing() {
+    let lines: [&[u8]; 9] = [
+        br#"{"type":"session/event","sessionId":"s","event":{"type":"turn/start","seq":4,"time":1,"data":{}}}"#,
+        br#"{"type":"user","uuid":"u","sessionId":"s","message":{"role":"user","content":"hi"}}"#,
+        br#"{"type":"assistant","uuid":"a","sessionId":"s","message":{"id":"m","content":[{"type":"text","text":"x"}]}}"#,
+        br#"{"type":"tool/call","seq":5,"time":1,"data":{"callId":"c","sessionId":"s"},"uuid":"u2"}"#,
+        br#"{"type":"server-request","rpcId":"r","uuid":"u3","sessionId":"s","payload":{"type":"session/event","sessionId":"s","event":{"type":"turn/end","seq":6,"time":2,"data":{}}}}"#,
+        br#"{"type":"user","uuid":"u4","sessionId":"s","message":{"role":"user","content":"again"}}"#,
+        br#"{"type":"user","uuid":"u5","sessionId":"s","seq":7,"message":{}}"#,
+        br#"{"type":"session","version":0,"id":"s1"}"#,
+        b"{nope",
+    ];
+    let o = Origin::default();
+    let mut hint = Hint::default();
+    for (i, line) in lines.iter().enumerate() {
+        let fresh = decode_line(line, o, false);
+        let hinted = decode_line_hinted(line, o, false, &mut hint);
+        assert_eq!(fresh, hinted, "line {i}");
+    }
+    // And from a hint set by a Claude line, every one again.
+    for (i, line) in lines.iter().enumerate() {
+        let mut claude = Hint::default();
+        decode_line_hinted(lines[1], o, false, &mut claude);
+        assert_eq!(
+            decode_line(line, o, false),
+            decode_line_hinted(line, o, false, &mut claude),
+            "line {i}"
+        );
+    }
+}

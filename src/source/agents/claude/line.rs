@@ -9,7 +9,11 @@
 
 use std::borrow::Cow;
 
+use std::fmt;
+use std::marker::PhantomData;
+
 use serde::Deserialize;
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor, value::MapAccessDeserializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -157,7 +161,7 @@ struct WireLine<'a> {
     #[serde(borrow, default)]
     timestamp: Raw<'a>,
     #[serde(borrow, default)]
-    message: Raw<'a>,
+    message: Obj<WireMessage<'a>>,
     #[serde(rename = "toolUseResult", borrow, default)]
     tool_use_result: Raw<'a>,
     #[serde(borrow, default)]
@@ -177,12 +181,22 @@ struct WireMessage<'a> {
     #[serde(borrow, default)]
     model: Raw<'a>,
     #[serde(borrow, default)]
-    content: Raw<'a>,
+    content: Content<'a>,
     #[serde(borrow, default)]
     usage: Raw<'a>,
 }
 
-#[derive(Deserialize)]
+/// A message's `content`, read in the line's one pass.
+#[derive(Default)]
+enum Content<'a> {
+    /// Absent, or neither a string nor an array.
+    #[default]
+    None,
+    Text(String),
+    Blocks(Vec<Obj<WireBlock<'a>>>),
+}
+
+#[derive(Default, Deserialize)]
 struct WireBlock<'a> {
     #[serde(rename = "type", borrow, default)]
     kind: Raw<'a>,
@@ -216,6 +230,99 @@ struct WireTasks<'a> {
     status_change: Raw<'a>,
 }
 
+/// An object read as `T` in the line's one pass; any other JSON value is
+/// as good as absent (read past, not an error).
+struct Obj<T>(Option<T>);
+
+impl<T> Default for Obj<T> {
+    fn default() -> Self {
+        Obj(None)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Obj<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Obj<T>, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map)).map(|t| Obj(Some(t)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Obj<T>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Obj(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Obj<T>, E> {
+                Ok(Obj(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Obj<T>, E> {
+                Ok(Obj(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Obj<T>, E> {
+                Ok(Obj(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Obj<T>, E> {
+                Ok(Obj(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Obj<T>, E> {
+                Ok(Obj(None))
+            }
+            fn visit_unit<E>(self) -> Result<Obj<T>, E> {
+                Ok(Obj(None))
+            }
+        }
+        d.deserialize_any(V(PhantomData))
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Content<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Content<'a>, E> {
+                Ok(Content::Text(s.to_string()))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Content<'a>, E> {
+                Ok(Content::Text(s))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'a>, A::Error> {
+                let mut list = Vec::with_capacity(seq.size_hint().unwrap_or(1));
+                while let Some(b) = seq.next_element::<Obj<WireBlock<'a>>>()? {
+                    list.push(b);
+                }
+                Ok(Content::Blocks(list))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'a>, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Content::None)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+            fn visit_unit<E>(self) -> Result<Content<'a>, E> {
+                Ok(Content::None)
+            }
+        }
+        d.deserialize_any(V(PhantomData))
+    }
+}
+
 /// The string a raw value is, if it is one.
 fn string(r: Raw<'_>) -> Option<Cow<'_, str>> {
     let text = r?.get();
@@ -229,7 +336,11 @@ fn string(r: Raw<'_>) -> Option<Cow<'_, str>> {
 }
 
 fn owned(r: Raw<'_>) -> Option<String> {
-    string(r).map(Cow::into_owned)
+    let text = r?.get();
+    if !text.starts_with('"') {
+        return None;
+    }
+    serde_json::from_str::<String>(text).ok()
 }
 
 fn boolean(r: Raw<'_>) -> Option<bool> {
@@ -260,7 +371,7 @@ impl Line {
     pub fn parse(text: &str) -> Option<Line> {
         let w: WireLine<'_> = serde_json::from_str(text).ok()?;
         let kind = string(w.kind)?;
-        if kind.is_empty() || kind.contains('/') || kind == "session" {
+        if kind.is_empty() || kind.contains('/') || kind == "session" || kind == "server-request" {
             return None;
         }
         if w.seq.is_some() || w.event.is_some() || w.seq0.is_some() {
@@ -324,18 +435,17 @@ impl Line {
                 line.facts.push((key, s));
             }
         }
-        if let Some(m) = w.message.filter(|m| m.get().starts_with('{')) {
-            let m: WireMessage<'_> = serde_json::from_str(m.get()).ok()?;
+        if let Obj(Some(m)) = w.message {
             line.model = owned(m.model);
             line.message_id = owned(m.id);
             line.usage = m
                 .usage
                 .and_then(|u| serde_json::from_str::<Value>(u.get()).ok())
                 .and_then(|u| super::turn_meta::usage(&u));
-            line.body = match m.content.map(RawValue::get) {
-                Some(t) if t.starts_with('"') => Body::Text(owned(m.content)?),
-                Some(t) if t.starts_with('[') => Body::Blocks(blocks(t)?),
-                _ => Body::NoContent,
+            line.body = match m.content {
+                Content::Text(t) => Body::Text(t),
+                Content::Blocks(list) => Body::Blocks(blocks(list, text)),
+                Content::None => Body::NoContent,
             };
         }
         if matches!(line.body, Body::NoMessage | Body::NoContent) {
@@ -374,15 +484,42 @@ impl Line {
     }
 }
 
-fn blocks(text: &str) -> Option<Vec<Block>> {
-    let list: Vec<&RawValue> = serde_json::from_str(text).ok()?;
-    Some(list.into_iter().map(block).collect())
+/// The blocks of a message, read in the line's pass. A block that lacks
+/// its ids keeps its text for the reader to quote: only then is the line
+/// read a second time, for that text.
+fn blocks(list: Vec<Obj<WireBlock<'_>>>, line: &str) -> Vec<Block> {
+    let mut raws: Option<Vec<&RawValue>> = None;
+    let mut raw = |i: usize| -> Option<String> {
+        let all = raws.get_or_insert_with(|| raw_blocks(line).unwrap_or_default());
+        all.get(i).map(|r| r.get().to_string())
+    };
+    list.into_iter()
+        .enumerate()
+        .map(|(i, b)| match b {
+            Obj(Some(b)) => block(b, || raw(i)),
+            Obj(None) => Block::Other,
+        })
+        .collect()
 }
 
-fn block(raw: &RawValue) -> Block {
-    let Ok(b) = serde_json::from_str::<WireBlock<'_>>(raw.get()) else {
-        return Block::Other;
-    };
+/// A line's `message.content` blocks as their text.
+fn raw_blocks(line: &str) -> Option<Vec<&RawValue>> {
+    #[derive(Deserialize)]
+    struct L<'a> {
+        #[serde(borrow)]
+        message: M<'a>,
+    }
+    #[derive(Deserialize)]
+    struct M<'a> {
+        #[serde(borrow)]
+        content: Vec<&'a RawValue>,
+    }
+    serde_json::from_str::<L<'_>>(line)
+        .ok()
+        .map(|l| l.message.content)
+}
+
+fn block(b: WireBlock<'_>, raw: impl FnOnce() -> Option<String>) -> Block {
     match string(b.kind).as_deref() {
         Some("thinking") => Block::Thinking(owned(b.thinking)),
         Some("text") => Block::Text(owned(b.text)),
@@ -390,7 +527,11 @@ fn block(raw: &RawValue) -> Block {
             let (id, name) = (owned(b.id), owned(b.name));
             let input = b.input.map(|i| i.get().to_string());
             let todos = b.input.and_then(|i| checklist(i.get()));
-            let raw = (id.is_none() || name.is_none()).then(|| raw.get().to_string());
+            let raw = if id.is_none() || name.is_none() {
+                raw()
+            } else {
+                None
+            };
             Block::ToolUse {
                 id,
                 name,
@@ -401,7 +542,7 @@ fn block(raw: &RawValue) -> Block {
         }
         Some("tool_result") => {
             let id = owned(b.tool_use_id);
-            let raw = id.is_none().then(|| raw.get().to_string());
+            let raw = if id.is_none() { raw() } else { None };
             // A tool-use error comes wrapped (`<tool_use_error>…`, with or
             // without `is_error`): an error, its message unwrapped.
             if let Some(message) = tool_use_error(b.content) {

@@ -258,3 +258,49 @@ fn tool_use_errors_are_errors_with_their_message() {
     let plain = "see <tool_use_error> in the docs";
     assert_eq!(result(json!(plain), None), (json!(false), json!(plain)));
 }
+
+/// A block the reader cannot use (a call without its id, a result without
+/// the id of its call) is a diagnostic quoting that block's own text; the
+/// other blocks of the line, and blocks that are no objects, read as ever.
+#[test]
+fn a_block_without_its_ids_is_quoted_whole() {
+    let out = read(&[
+        user("go"),
+        assistant(
+            "m",
+            json!([
+                {"type": "text", "text": "two calls"},
+                5,
+                {"type": "tool_use", "name": "Bash", "input": {"command": "ls"}},
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "pwd"}},
+            ]),
+        ),
+        json!({"type": "user", "uuid": "r", "sessionId": "s", "message": {"role": "user", "content": [
+            {"type": "tool_result", "content": "lost"},
+            {"type": "tool_result", "tool_use_id": "t1", "content": "/w"},
+        ]}}),
+    ]);
+    let quoted: Vec<(String, Value)> = out
+        .iter()
+        .filter_map(|(_, r)| match r {
+            Record::Diagnostic(d) => Some((d.reason.clone(), serde_json::from_str(&d.raw).ok()?)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        quoted,
+        [
+            (
+                "Claude Code tool_use without an id or a name".to_string(),
+                json!({"type": "tool_use", "name": "Bash", "input": {"command": "ls"}})
+            ),
+            (
+                "Claude Code tool_result without a tool_use_id".to_string(),
+                json!({"type": "tool_result", "content": "lost"})
+            ),
+        ]
+    );
+    let k = kinds(&out);
+    assert_eq!(k.iter().filter(|k| *k == "tool/call").count(), 1, "{k:?}");
+    assert_eq!(k.iter().filter(|k| *k == "tool/result").count(), 1, "{k:?}");
+}
