@@ -1,0 +1,1 @@
+//! Tests of the lint: see tests/all/lint.rs for the CLI.
