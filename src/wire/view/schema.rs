@@ -11,9 +11,9 @@
 //! `/diffs/0/path`; a missing field is a `required` error on its parent).
 //!
 //! What the schema cannot say, the descriptions do: numbers are read as
-//! integers only when written without a fraction or exponent, and a `kind`
-//! of a generic view outside the protocol's list is kept as sent (drawn as
-//! `other`; `deck lint` warns).
+//! integers only when written without a fraction or exponent (JSON Schema
+//! takes `1.0` for an integer), and a `kind` of a generic view outside the
+//! protocol's list is kept as sent (drawn as `other`; `deck lint` warns).
 
 use schemars::{Schema, SchemaGenerator, generate::SchemaSettings, json_schema};
 use serde_json::{Map, Value, json};
@@ -22,7 +22,7 @@ use super::decode::{SEARCH_SHAPES, Tag, WEB_KINDS};
 use super::{CARD_TAGS, GENERIC_KINDS};
 
 /// What every view's description ends with.
-const UNKNOWN_FIELDS: &str = "Unknown fields are ignored (every object allows them: `additionalProperties` is true). `null` in an optional field is the same as leaving it out. A view that does not fit (a field of the wrong type, a required field missing, an unknown `card`, `shape` or `kind`) is not dropped: deck draws the generic fallback card instead — the tool's name, the call's arguments, the result's text — and says which field and why (`deck lint` lists them).";
+const UNKNOWN_FIELDS: &str = "Unknown fields are ignored (every object allows them: `additionalProperties` is true). `null` in an optional field is the same as leaving it out. An integer is read only when written as one: no fraction, no exponent (`1.0` is not 1). A view that does not fit (a field of the wrong type, a required field missing, an unknown `card`, `shape` or `kind`) is not dropped: deck draws the generic fallback card instead — the tool's name, the call's arguments, the result's text — and says which field and why (`deck lint` lists them).";
 
 /// The schema of every view (`card: None`) or of one card's views; `None`
 /// for a tag that is not a card.
@@ -48,7 +48,32 @@ pub fn schema(card: Option<&str>) -> Option<Value> {
     if !defs.is_empty() {
         out.insert("$defs".into(), Value::Object(defs));
     }
-    Some(Value::Object(out))
+    let mut out = Value::Object(out);
+    bound_integers(&mut out);
+    Some(out)
+}
+
+/// The bounds of the integers deck reads (`int64`, `uint64`): a number
+/// past them is not read, so the schema says so.
+fn bound_integers(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            match o.get("format").and_then(Value::as_str) {
+                Some("int64") => {
+                    o.insert("minimum".into(), json!(i64::MIN));
+                    o.insert("maximum".into(), json!(i64::MAX));
+                }
+                Some("uint64") => {
+                    o.insert("minimum".into(), json!(0));
+                    o.insert("maximum".into(), json!(u64::MAX));
+                }
+                _ => {}
+            }
+            o.values_mut().for_each(bound_integers);
+        }
+        Value::Array(a) => a.iter_mut().for_each(bound_integers),
+        _ => {}
+    }
 }
 
 /// The root schema: `card` picks one card's schema.

@@ -1,7 +1,8 @@
 //! What the tests share: where the real captures live, loading and folding
 //! logs, running the `deck` binary, and checks on terminal output. Input
 //! builders are in `build`, snapshot text in `dump`, TUI helpers in `tui`,
-//! the proptest generators in `arb`, a fake DSH host in `fake_host`.
+//! the proptest generators in `arb`, a fake DSH host in `fake_host`, the
+//! hostile views (one per broken field of each card) in `hostile`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -14,6 +15,7 @@ pub mod arb;
 pub mod build;
 pub mod dump;
 pub mod fake_host;
+pub mod hostile;
 pub mod tui;
 
 /// The two real DSH host captures, both in the repo.
