@@ -13,13 +13,13 @@
 //! Only the host's views are linted: deck's own presenters' (a DSH session
 //! log stores no views) are deck's business, not a tool author's.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::session::{AttachedView, Transcript, ViewSource};
+use crate::session::{Transcript, ViewSource};
 use crate::source::Loaded;
-use crate::wire::{EventKind, Record, View, ViewFor, payload};
+use crate::wire::{EventKind, RawJson, Record, View, ViewFor, payload};
 
 mod checks;
 
@@ -70,14 +70,14 @@ pub fn lint_loaded(loaded: &Loaded) -> Vec<Finding> {
     let mut out = Vec::new();
     for s in &loaded.sessions {
         let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
-        let mut used = HashSet::new();
+        let mut used = Used::default();
         for card in t.cards() {
             let views = [("call", &card.call_view), ("result", &card.result_view)];
             for (slot, view) in views {
                 let Some(v) = view.as_ref().filter(|v| v.source == ViewSource::Wire) else {
                     continue;
                 };
-                used.insert(key(v));
+                used.add(&v.raw, v.origin);
                 let at = Place {
                     line: v.origin.line,
                     session: s.id.clone(),
@@ -172,20 +172,42 @@ fn lint_text(text: &str, at: &Place) -> Vec<Finding> {
     }
 }
 
-/// A view attached to a card, to know the records' views that were used.
-fn key(v: &AttachedView) -> (usize, u64, usize) {
-    (v.origin.line, v.origin.offset, v.raw.len())
+/// The views the cards use: the very texts of the records' views (a card
+/// shares its record's), and where each was read.
+#[derive(Default)]
+struct Used {
+    texts: HashSet<*const u8>,
+    at: HashMap<(usize, u64), Vec<RawJson>>,
+}
+
+impl Used {
+    fn add(&mut self, raw: &RawJson, at: crate::wire::Origin) {
+        self.texts.insert(raw.as_str().as_ptr());
+        self.at.entry((at.line, at.offset)).or_default().push(raw.clone());
+    }
+
+    fn has(&self, raw: &RawJson) -> bool {
+        self.texts.contains(&raw.as_str().as_ptr())
+    }
+
+    /// A view equal to `view` is used, read at `at` (a line repaired, its
+    /// diagnostic beside the record decoded from it).
+    fn has_at(&self, at: crate::wire::Origin, view: &Value) -> bool {
+        self.at
+            .get(&(at.line, at.offset))
+            .is_some_and(|raws| raws.iter().any(|r| r.try_parse().ok().as_ref() == Some(view)))
+    }
 }
 
 /// A record's view that no card uses, or a skipped line that held one.
-fn unused(r: &Record, used: &HashSet<(usize, u64, usize)>, session: Option<&str>) -> Option<Finding> {
+fn unused(r: &Record, used: &Used, session: Option<&str>) -> Option<Finding> {
     let (line, slot, why, call_id, card) = match r {
         Record::Event {
             event,
             view: Some(env),
             origin,
         } => {
-            if used.contains(&(origin.line, origin.offset, env.view.len())) {
+            if used.has(&env.view) {
                 return None;
             }
             let slot = match env.for_ {
@@ -219,6 +241,9 @@ fn unused(r: &Record, used: &HashSet<(usize, u64, usize)>, session: Option<&str>
         }
         Record::Diagnostic(d) => {
             let (slot, view, call_id) = view_in(&d.raw)?;
+            if used.has_at(d.origin, &view) {
+                return None;
+            }
             let why = format!("the line is skipped ({}); its view is lost", d.reason);
             (d.origin.line, slot, why, call_id, view["card"].as_str().map(str::to_string))
         }

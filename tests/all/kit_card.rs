@@ -4,9 +4,9 @@
 
 use serde_json::{Value, json};
 
+use crate::common;
 use crate::common::build::{call_data, event, frame, result_data, text, user_message};
 use crate::common::hostile::TURN_START;
-use crate::common::{self, deck_cmd};
 
 /// A view of each card, and one that falls back.
 fn views() -> Vec<Value> {
@@ -59,27 +59,7 @@ fn session(view: &Value) -> String {
 
 /// `deck card ARGS` with `stdin`: (stdout, stderr, exit code).
 fn card(args: &[&str], stdin: &str) -> (String, String, i32) {
-    use std::io::Write;
-    let mut child = deck_cmd()
-        .arg("card")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    (
-        common::stdout(&o),
-        common::stderr(&o),
-        o.status.code().unwrap(),
-    )
+    common::deck_stdin(&[&["card"][..], args].concat(), stdin)
 }
 
 #[test]

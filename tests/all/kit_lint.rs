@@ -5,33 +5,13 @@
 use deck::cards;
 use serde_json::{Value, json};
 
+use crate::common;
 use crate::common::build::{self, call_data, event, frame, result_data};
 use crate::common::hostile::{self, TURN_START};
-use crate::common::{self, deck_cmd};
 
 /// `deck lint ARGS` with `stdin`: (stdout, stderr, exit code).
 fn lint(args: &[&str], stdin: &str) -> (String, String, i32) {
-    use std::io::Write;
-    let mut child = deck_cmd()
-        .arg("lint")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    (
-        common::stdout(&o),
-        common::stderr(&o),
-        o.status.code().unwrap(),
-    )
+    common::deck_stdin(&[&["lint"][..], args].concat(), stdin)
 }
 
 fn json_lines(out: &str) -> Vec<Value> {
@@ -307,6 +287,55 @@ fn views_the_fold_does_not_use_are_errors() {
         found[4].2.contains("the line is skipped") && found[4].2.contains("side"),
         "{}",
         found[4].2
+    );
+}
+
+#[test]
+fn a_repaired_line_s_view_is_used_and_a_history_s_misplaced_one_is_not() {
+    // Invalid UTF-8 in a line whose view deck reads: a diagnostic for the
+    // repair, but the view is used (and falls back like any other).
+    let answered = frame(
+        event(
+            "tool/result",
+            2,
+            4,
+            result_data("c1", json!([build::text("@@")]), false),
+        ),
+        Some(("result", json!({"card": "read", "path": 5}))),
+    );
+    let asked = call(1, "tool", None, None)[0].clone();
+    let mut bytes = format!("{TURN_START}\n{asked}\n{answered}\n").into_bytes();
+    let at = bytes.windows(2).position(|w| w == b"@@").unwrap();
+    bytes.splice(at..at + 2, [0xff]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lossy.jsonl");
+    std::fs::write(&path, &bytes).unwrap();
+    let path = path.to_str().unwrap();
+    let t = common::fold(path);
+    assert_eq!(t.diagnostics().len(), 1, "the repair is a diagnostic");
+    let (out, err, code) = lint(&["--format", "json", path], "");
+    let found = json_lines(&out);
+    assert_eq!(found.len(), 1, "{out}{err}");
+    assert_eq!(
+        found[0]["message"],
+        "result view: path: expected string, got number"
+    );
+    assert_eq!(code, 1);
+    // A history document: a call's view on the result is not used.
+    let history = json!({"hasMore": false, "events": [
+        {"event": event("tool/call", 1, 3, call_data("h", "tool", "{}"))},
+        {"event": event("tool/result", 2, 4, result_data("h", json!([]), false)),
+         "view": {"for": "call", "view": {"card": "terminal", "title": "ls"}}},
+    ]});
+    let (out, err, code) = lint(&["--format", "json", "-"], &history.to_string());
+    let found = json_lines(&out);
+    assert_eq!((found.len(), code), (1, 1), "{out}{err}");
+    assert_eq!(found[0]["callId"], "h");
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("for the call on the tool/result event is not used")
     );
 }
 

@@ -92,6 +92,27 @@ pub fn deck(args: &[&str]) -> Output {
     deck_cmd().args(args).output().unwrap()
 }
 
+/// `deck args` with `stdin` written to it: (stdout, stderr, exit code).
+pub fn deck_stdin(args: &[&str], stdin: &str) -> (String, String, i32) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = deck_cmd()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    (stdout(&o), stderr(&o), o.status.code().unwrap())
+}
+
 /// `deck args`, which must succeed; its standard output.
 pub fn deck_ok(args: &[&str]) -> String {
     let o = deck(args);
