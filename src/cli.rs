@@ -112,21 +112,24 @@ pub enum Command {
         #[arg(long, conflicts_with_all = ["diagnostics", "sessions"])]
         turns: bool,
     },
-    /// Print the JSON Schema (draft 2020-12) of the views deck draws: the
-    /// six cards, their fields, which are required, what deck does with
-    /// the rest.
+    /// Print the JSON Schema (draft 2020-12) of the views deck draws.
+    ///
+    /// The six cards, their fields, which are required, the enums, and
+    /// what deck does with unknown fields; derived from the types deck
+    /// decodes views with.
     Schema {
         /// Only this card's schema.
         #[arg(long, value_name = "TAG", value_parser = clap::builder::PossibleValuesParser::new(crate::wire::view::CARD_TAGS))]
         card: Option<String>,
     },
-    /// List the views of a frame log (or a session log, or one view) that
-    /// deck would draw as the generic fallback card, or that lose
-    /// something, and those that will look poor. Exit 1 when any falls
-    /// back.
+    /// List the views that would fall back to the generic card (exit 1) or look poor.
+    ///
+    /// Reads a frame log, a session log or one view (a JSON object). Each
+    /// finding: `PATH:LINE: error|warning: call ID (tool NAME): result
+    /// view: FIELD: why`. Exit 0 with warnings alone, 1 when a view falls
+    /// back or is not used, 2 when the input cannot be read.
     Lint(LintArgs),
-    /// Draw one view (a JSON object) as deck draws it: the card of a
-    /// finished call.
+    /// Draw one view (a JSON object) as deck draws it: the card of a finished call.
     Card(CardArgs),
     /// Show frames written to stdin, a unix socket or a TCP port, live.
     Listen {

@@ -80,6 +80,37 @@ fn every_view_of_the_real_captures_is_valid_against_the_schema_and_its_cards() {
 }
 
 #[test]
+fn every_view_of_the_showcase_is_valid_or_fails_where_deck_says() {
+    // The showcase holds every card variant, and views that fall back.
+    let path = format!(
+        "{}/demo-sessions/showcase.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let loaded = deck::source::load_path(&path).unwrap();
+    let all = validator(None);
+    let (mut valid, mut broken) = (0, 0);
+    for r in &loaded.sessions[0].records {
+        let deck::wire::Record::Event { view: Some(v), .. } = r else {
+            continue;
+        };
+        let view: Value = serde_json::from_str(v.view.as_str()).unwrap();
+        let found = places(&failures(&all, &view));
+        match View::from_json(v.view.as_str()) {
+            Ok(_) => {
+                valid += 1;
+                assert_eq!(found, BTreeSet::new(), "{view}");
+            }
+            Err(e) => {
+                broken += 1;
+                let (field, _) = e.view_field().unwrap();
+                assert_eq!(found, BTreeSet::from([field.to_string()]), "{view}: {e}");
+            }
+        }
+    }
+    assert!(valid >= 20 && broken >= 1, "{valid} valid, {broken} broken");
+}
+
+#[test]
 fn every_hostile_view_fails_the_schema_at_the_field_deck_names() {
     let all = validator(None);
     let cases = hostile::cases();
