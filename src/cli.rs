@@ -112,6 +112,25 @@ pub enum Command {
         #[arg(long, conflicts_with_all = ["diagnostics", "sessions"])]
         turns: bool,
     },
+    /// Print the JSON Schema (draft 2020-12) of the views deck draws.
+    ///
+    /// The six cards, their fields, which are required, the enums, and
+    /// what deck does with unknown fields; derived from the types deck
+    /// decodes views with.
+    Schema {
+        /// Only this card's schema.
+        #[arg(long, value_name = "TAG", value_parser = clap::builder::PossibleValuesParser::new(crate::wire::view::CARD_TAGS))]
+        card: Option<String>,
+    },
+    /// List the views that would fall back to the generic card (exit 1) or look poor.
+    ///
+    /// Reads a frame log, a session log or one view (a JSON object). Each
+    /// finding: `PATH:LINE: error|warning: call ID (tool NAME): result
+    /// view: FIELD: why`. Exit 0 with warnings alone, 1 when a view falls
+    /// back or is not used, 2 when the input cannot be read.
+    Lint(LintArgs),
+    /// Draw one view (a JSON object) as deck draws it: the card of a finished call.
+    Card(CardArgs),
     /// Show frames written to stdin, a unix socket or a TCP port, live.
     Listen {
         /// `-` (stdin), `unix:PATH` or `tcp:[HOST:]PORT` (loopback by default).
@@ -271,6 +290,47 @@ pub struct RenderArgs {
     /// Hide reasoning blocks.
     #[arg(long)]
     pub no_reasoning: bool,
+}
+
+/// `deck lint`.
+#[derive(Debug, clap::Args)]
+pub struct LintArgs {
+    /// A frame log, a session log or one view (a JSON object); `-` reads stdin.
+    pub path: String,
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    pub format: LintFormat,
+}
+
+/// How `deck lint` writes its findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    /// `PATH:LINE: error|warning: …`, a line each (what GitHub's and
+    /// GitLab's problem matchers and editors read).
+    Text,
+    /// One JSON object per line, a finding each.
+    Json,
+    /// GitHub Actions workflow commands (`::error file=PATH,line=N::…`):
+    /// annotations on the pull request without a problem matcher.
+    Github,
+}
+
+/// `deck card`.
+#[derive(Debug, clap::Args)]
+pub struct CardArgs {
+    /// The view: a JSON file; `-` reads stdin.
+    pub path: String,
+    /// Columns to draw at.
+    #[arg(long, default_value_t = 80, value_parser = positive)]
+    pub width: usize,
+    /// Theme: a built-in (dark, light …), a user theme, or a .toml path [default: dark;
+    /// the config file is not read, so that the card draws alike everywhere].
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// How much of the card to show.
+    #[arg(long, value_enum, default_value_t = Density::Full)]
+    pub density: Density,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// A whole number of at least 1 (columns, rows).

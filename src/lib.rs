@@ -45,6 +45,9 @@ internal!(
     mod app;
 );
 internal!(
+    mod lint;
+);
+internal!(
     mod par;
 );
 internal!(

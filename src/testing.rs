@@ -119,9 +119,20 @@ pub fn render_view(
     density: Density,
 ) -> Result<Rendered, Error> {
     let view: Value = serde_json::from_str(view)?;
+    render_view_in(view, width, &self::theme(theme)?, density)
+}
+
+/// [`render_view`] in any theme (`deck card`, whose `--theme` also takes a
+/// user's theme or a `.toml` file).
+pub(crate) fn render_view_in(
+    view: Value,
+    width: usize,
+    theme: &Theme,
+    density: Density,
+) -> Result<Rendered, Error> {
     ToolCard::new("tool")
         .result_view(view)
-        .render(width, theme, density)
+        .render_in(width, theme, density)
 }
 
 /// One tool call as a host streams it, to draw as a card.
@@ -270,8 +281,12 @@ impl ToolCard {
 
     /// Draw the card `width` columns wide, in a built-in theme, at `density`.
     pub fn render(&self, width: usize, theme: &str, density: Density) -> Result<Rendered, Error> {
+        self.render_in(width, &self::theme(theme)?, density)
+    }
+
+    fn render_in(&self, width: usize, theme: &Theme, density: Density) -> Result<Rendered, Error> {
         let t = fold(&self.frames())?;
-        Ok(draw(&t, width.max(1), &self::theme(theme)?, density))
+        Ok(draw(&t, width.max(1), theme, density))
     }
 }
 

@@ -10,16 +10,19 @@ use crate::cli::{Cli, Command};
 use crate::session::Transcript;
 
 pub mod bench;
+mod card;
 mod connect;
 mod demo;
 pub mod export;
 mod follow;
 mod inspect;
+mod lint;
 mod listen;
 mod live;
 mod record;
 mod render;
 pub mod replay;
+mod schema;
 mod tui;
 mod view;
 
@@ -81,6 +84,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             duration,
         } => record::run(&source, output, session, duration)?,
         Command::Render(args) => render::run(args)?,
+        Command::Schema { card } => schema::run(card.as_deref())?,
+        Command::Lint(args) => return lint::run(args),
+        Command::Card(args) => card::run(args)?,
         Command::Bench { what } => bench::run(what)?,
         Command::Export(args) => export::run(args)?,
         Command::Inspect {

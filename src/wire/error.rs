@@ -114,6 +114,24 @@ pub enum WireError {
     Field { path: String, reason: String },
 }
 
+impl WireError {
+    /// For an error of a view: the field it is about, as the fallback card
+    /// names fields (`diffs[0].path`; `card`, `shape`, `kind` for the tags;
+    /// empty for the view itself), and why, without the field. `None` for
+    /// an error of a frame or an event.
+    pub fn view_field(&self) -> Option<(&str, String)> {
+        let at = match self {
+            WireError::Field { path, reason } => return Some((path, reason.clone())),
+            WireError::NotJson(_) | WireError::Unreadable(_) | WireError::ViewNotObject(_) => "",
+            WireError::NoCard | WireError::CardNotString(_) | WireError::UnknownCard(_) => "card",
+            WireError::NoSearchShape | WireError::UnknownSearchShape(_) => "shape",
+            WireError::NoWebKind | WireError::UnknownWebKind(_) => "kind",
+            _ => return None,
+        };
+        Some((at, self.to_string()))
+    }
+}
+
 fn field_message(path: &str, reason: &str) -> String {
     if path.is_empty() {
         reason.to_string()

@@ -15,9 +15,17 @@
 //! of duplicate keys wins, and `serde_path_to_error` names the field that
 //! did not fit. It never panics.
 //!
+//! The same structs derive `JsonSchema` (`deck schema`, `view/schema.rs`):
+//! each field's doc is its description there, and where a strict reader
+//! takes more than the field's Rust type says (`null` for a field with a
+//! default), `#[schemars(with = …)]` says what it takes. Every struct
+//! allows unknown fields, as the readers do.
+//!
 //! This file owns the view types and their entry points; `view/decode.rs`
-//! the switch on tags and the decoding of each card's struct.
+//! the switch on tags and the decoding of each card's struct;
+//! `view/schema.rs` the JSON Schema of all six cards.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, de};
 use serde_json::Value;
 
@@ -33,60 +41,89 @@ pub enum Block {
 }
 
 /// `{path, line?}` — a location a call touches.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct Location {
+    /// The file's path.
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
+    /// The 1-based line.
     #[serde(default, deserialize_with = "strict::opt_u64")]
     pub line: Option<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+/// The kinds of a generic view that the protocol names (a glyph hint).
+pub const GENERIC_KINDS: &[&str] = &[
+    "read", "edit", "delete", "move", "search", "execute", "fetch", "other",
+];
+
+/// `card: "generic"`: a title, the call's input, content blocks.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct GenericView {
+    /// The card's title (a result view's replaces the call view's).
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
     /// read | edit | delete | move | search | execute | fetch | other (kept as sent).
     #[serde(default, deserialize_with = "strict::opt_str")]
+    #[schemars(schema_with = "schema::generic_kind")]
     pub kind: Option<String>,
-    /// Any JSON but `null`.
+    /// The call's input: any JSON (a string is shown as is, anything else
+    /// as pretty JSON); `null` is no input.
     #[serde(default)]
     pub raw_input: Option<Value>,
+    /// What the card shows; absent: the result's own text.
     #[serde(default, deserialize_with = "strict::opt_array")]
     pub content: Option<Vec<Block>>,
+    /// The files the call touches.
     #[serde(default, deserialize_with = "strict::objects_or_none")]
+    #[schemars(with = "Option<Vec<Location>>")]
     pub locations: Vec<Location>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+/// `card: "terminal"`: a command, its output and how it ended.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct TerminalView {
+    /// The command.
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
+    /// A one-line summary of what the command does.
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub description: Option<String>,
+    /// Where the command runs.
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub cwd: Option<String>,
+    /// stdout and stderr as the tool combined them (ANSI escapes are
+    /// drawn as a terminal would; stderr after a `\n[stderr]\n` line).
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub output: Option<String>,
+    /// The command's exit code (a result view has it or `signal`).
     #[serde(default, deserialize_with = "strict::opt_i64")]
     pub exit_code: Option<i64>,
+    /// The signal that ended the command (`SIGTERM`).
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub signal: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// One file's change: deck computes the line diff of the two texts.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct FileDiff {
+    /// The file's path.
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
     /// `None`: a new file (or an overwrite without prior content): all lines added.
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub old_text: Option<String>,
+    /// The text after the change.
     #[serde(deserialize_with = "strict::req_str")]
     pub new_text: String,
     /// The file's line number of both texts' first line, when they start at
@@ -96,32 +133,47 @@ pub struct FileDiff {
     pub start_line: Option<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+/// `card: "diff"`: changes to files, one entry per hunk or file.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct DiffView {
+    /// The card's title (`Edit src/x.rs`).
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
+    /// The changes.
     #[serde(deserialize_with = "strict::objects")]
     pub diffs: Vec<FileDiff>,
+    /// The files the call touches.
     #[serde(default, deserialize_with = "strict::objects_or_none")]
+    #[schemars(with = "Option<Vec<Location>>")]
     pub locations: Vec<Location>,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// A matching line.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct SearchMatch {
+    /// Its 1-based number (absent: 0, not shown).
     #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
+    #[schemars(with = "Option<u64>")]
     pub line_number: u64,
+    /// Its text.
     #[serde(deserialize_with = "strict::req_str")]
     pub line: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// A file and its matching lines.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct SearchFile {
+    /// The file's path.
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
+    /// Its matching lines.
     #[serde(deserialize_with = "strict::objects")]
     pub matches: Vec<SearchMatch>,
 }
@@ -141,31 +193,47 @@ pub struct SearchView {
     pub total: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// A line of a file.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct ReadLine {
+    /// Its 1-based number.
     #[serde(deserialize_with = "strict::req_u64")]
     pub number: u64,
+    /// Its text.
     #[serde(deserialize_with = "strict::req_str")]
     pub text: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// `card: "read"`: lines of a file, highlighted.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct ReadView {
+    /// The card's title.
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
+    /// The file's path (its extension picks the highlighting when `lang`
+    /// is absent).
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
+    /// The first line asked for, 1-based.
     #[serde(default = "first_line", deserialize_with = "strict::u64_or::<_, 1>")]
+    #[schemars(with = "Option<u64>")]
     pub offset: u64,
+    /// The lines read.
     #[serde(deserialize_with = "strict::objects")]
     pub lines: Vec<ReadLine>,
+    /// The file's length in lines (absent: 0, unknown).
     #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
+    #[schemars(with = "Option<u64>")]
     pub total_lines: u64,
+    /// The language, as an extension-like token (`py`, `ts`, `md`).
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub lang: Option<String>,
+    /// Text shown when there are no lines.
     #[serde(default, deserialize_with = "strict::opt_array")]
     pub content: Option<Vec<Block>>,
     /// Lines after `lines` that were counted but not read (a view typed
@@ -188,28 +256,42 @@ pub struct MoreLines {
     pub last: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// A page a web search found.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct WebSource {
+    /// The page's URL (drawn as a link).
     #[serde(deserialize_with = "strict::req_str")]
     pub url: String,
+    /// The page's title (absent: the URL stands in for it).
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub title: Option<String>,
+    /// A piece of the page.
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub snippet: Option<String>,
+    /// When the page was published, as the search engine said it.
     #[serde(default, deserialize_with = "strict::opt_str")]
     pub published_at: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// A query of a web search that failed.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct WebFailure {
+    /// The query.
     #[serde(default, deserialize_with = "strict::str_or_empty")]
+    #[schemars(with = "Option<String>")]
     pub query: String,
+    /// The error's code.
     #[serde(default, deserialize_with = "strict::str_or_empty")]
+    #[schemars(with = "Option<String>")]
     pub code: String,
+    /// The error's message.
     #[serde(default, deserialize_with = "strict::str_or_empty")]
+    #[schemars(with = "Option<String>")]
     pub message: String,
 }
 
@@ -337,6 +419,33 @@ impl<'de> Deserialize<'de> for Block {
     }
 }
 
+/// A content block's schema, as its reader above takes it: an object with
+/// a string `type`; a `text` block's `text` a string (any other block's
+/// fields are not read: deck draws a placeholder naming its type).
+impl JsonSchema for Block {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Block".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A content block. A `text` block's text is shown; a block of any other type (an image …) is drawn as a one-line placeholder naming its type. Unknown fields are ignored.",
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "description": "`text`, or another block type."},
+            },
+            "required": ["type"],
+            "if": {"properties": {"type": {"const": "text"}}},
+            "then": {
+                "properties": {"text": {"type": "string", "description": "The text."}},
+                "required": ["text"],
+            },
+            "additionalProperties": true,
+        })
+    }
+}
+
 mod decode;
+pub mod schema;
 #[cfg(test)]
 mod tests;

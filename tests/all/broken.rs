@@ -7,11 +7,10 @@ use deck::headless::{self, Format};
 use deck::session::Transcript;
 use deck::theme::Theme;
 use deck::view::transcript::LayoutOptions;
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::common::hostile::{self, TURN_START};
 use crate::common::{self, build};
-
-const TURN_START: &str = r#"{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}"#;
 
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let p = dir.path().join(name);
@@ -141,215 +140,25 @@ fn json_nested_100k_deep_is_diagnosed_not_overflowed() {
     assert_eq!(listed, vec![2, 3, 5]);
 }
 
-/// A valid view of each card (and shape / kind) and the JSON pointers of its fields.
-fn views() -> Vec<(Value, Vec<&'static str>)> {
-    vec![
-        (
-            json!({"card": "generic", "title": "T", "kind": "k",
-                   "content": [{"type": "text", "text": "c"}], "locations": [{"path": "p", "line": 1}]}),
-            vec![
-                "/title",
-                "/kind",
-                "/content",
-                "/content/0",
-                "/content/0/text",
-                "/locations",
-                "/locations/0",
-                "/locations/0/path",
-                "/locations/0/line",
-            ],
-        ),
-        (
-            json!({"card": "terminal", "title": "T", "description": "d", "cwd": "/", "output": "o",
-                   "exitCode": 0, "signal": "TERM"}),
-            vec![
-                "/title",
-                "/description",
-                "/cwd",
-                "/output",
-                "/exitCode",
-                "/signal",
-            ],
-        ),
-        (
-            json!({"card": "diff", "title": "T", "diffs": [{"path": "a", "oldText": "x", "newText": "y"}],
-                   "locations": [{"path": "a"}]}),
-            vec![
-                "/title",
-                "/diffs",
-                "/diffs/0",
-                "/diffs/0/path",
-                "/diffs/0/oldText",
-                "/diffs/0/newText",
-                "/locations/0/path",
-            ],
-        ),
-        (
-            json!({"card": "search", "shape": "matches", "title": "T", "truncated": false, "total": 1,
-                   "files": [{"path": "a", "matches": [{"lineNumber": 1, "line": "l"}]}]}),
-            vec![
-                "/title",
-                "/shape",
-                "/files",
-                "/files/0",
-                "/files/0/path",
-                "/files/0/matches",
-                "/files/0/matches/0",
-                "/files/0/matches/0/lineNumber",
-                "/files/0/matches/0/line",
-                "/truncated",
-                "/total",
-            ],
-        ),
-        (
-            json!({"card": "search", "shape": "paths", "paths": ["a"]}),
-            vec!["/paths", "/paths/0"],
-        ),
-        (
-            json!({"card": "read", "title": "T", "path": "a", "offset": 1, "totalLines": 1, "lang": "rs",
-                   "lines": [{"number": 1, "text": "x"}], "content": [{"type": "text", "text": "x"}]}),
-            vec![
-                "/title",
-                "/path",
-                "/offset",
-                "/lines",
-                "/lines/0",
-                "/lines/0/number",
-                "/lines/0/text",
-                "/totalLines",
-                "/lang",
-                "/content",
-                "/content/0/text",
-            ],
-        ),
-        (
-            json!({"card": "web", "kind": "search", "title": "T", "answer": "a", "truncated": false,
-                   "sources": [{"url": "u", "title": "t", "snippet": "s", "publishedAt": "p"}],
-                   "failures": [{"query": "q", "code": "c", "message": "m"}]}),
-            vec![
-                "/title",
-                "/kind",
-                "/sources",
-                "/sources/0",
-                "/sources/0/url",
-                "/sources/0/title",
-                "/sources/0/snippet",
-                "/sources/0/publishedAt",
-                "/answer",
-                "/failures",
-                "/failures/0/query",
-                "/failures/0/code",
-                "/failures/0/message",
-                "/truncated",
-            ],
-        ),
-        (
-            json!({"card": "web", "kind": "fetch", "url": "u", "statusCode": 200}),
-            vec!["/url", "/statusCode"],
-        ),
-    ]
-}
-
-/// Call `c{seq}` of tool `probe{seq}` and its empty result, with `view`
-/// for the result: two frame lines.
-fn probe(seq: u64, view: Value) -> [String; 2] {
-    let call = format!("c{seq}");
-    [
-        build::frame(
-            build::event(
-                "tool/call",
-                seq,
-                3,
-                build::call_data(&call, &format!("probe{seq}"), "{}"),
-            ),
-            None,
-        )
-        .to_string(),
-        build::frame(
-            build::event(
-                "tool/result",
-                seq + 1,
-                4,
-                build::result_data(&call, json!([]), false),
-            ),
-            Some(("result", view)),
-        )
-        .to_string(),
-    ]
-}
-
-/// A value of another type than `v`.
-fn wrong(v: &Value) -> Value {
-    match v {
-        Value::String(_) => json!(7),
-        Value::Number(_) => json!("seven"),
-        Value::Bool(_) => json!("yes"),
-        Value::Array(_) => json!({"not": "an array"}),
-        Value::Object(_) => json!("not an object"),
-        Value::Null => json!(1),
-    }
-}
-
-/// `/files/0/matches/0/line` → `files[0].matches[0].line`.
-fn label(pointer: &str) -> String {
-    let mut out = String::new();
-    for seg in pointer.trim_start_matches('/').split('/') {
-        if seg.parse::<usize>().is_ok() {
-            out.push_str(&format!("[{seg}]"));
-        } else {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(seg);
-        }
-    }
-    out
-}
-
 #[test]
-fn every_field_of_every_card_given_a_wrong_type_falls_back_naming_it() {
-    // One call per broken view, plus a valid one of each card, in one log.
-    let mut lines = vec![TURN_START.to_string()];
-    let mut want = Vec::new();
-    let mut seq = 1;
-    for (base, fields) in views() {
-        let cases = std::iter::once((None, base.clone())).chain(fields.iter().map(|f| {
-            let mut v = base.clone();
-            let slot = v.pointer_mut(f).unwrap();
-            *slot = wrong(slot);
-            (Some(*f), v)
-        }));
-        for (field, view) in cases {
-            lines.extend(probe(seq, view));
-            let expect = field.map(label);
-            want.push((expect, lines.len(), base["card"].clone()));
-            seq += 2;
-        }
-    }
-    // Unknown tags, shapes and kinds.
-    for (view, expect) in [
-        (json!({"card": "hologram"}), "unknown card \"hologram\""),
-        (json!({"card": 5}), "card: expected string, got number"),
-        (
-            json!({"card": "search", "shape": "grid"}),
-            "unknown search shape \"grid\"",
-        ),
-        (
-            json!({"card": "web", "kind": "video"}),
-            "unknown web kind \"video\"",
-        ),
-        (
-            json!(["not", "an", "object"]),
-            "view is array, not an object",
-        ),
-        (json!({"title": "T"}), "view has no \"card\" tag"),
-    ] {
-        lines.extend(probe(seq, view.clone()));
-        want.push((Some(expect.to_string()), lines.len(), view));
-        seq += 2;
-    }
+fn every_field_of_every_card_given_a_wrong_type_or_left_out_falls_back_naming_it() {
+    // One call per broken view (a field of the wrong type, a required one
+    // missing, a bad tag), plus a valid one of each card, in one log.
+    let cases = hostile::cases();
+    let (text, at) = hostile::log(&cases);
+    let want: Vec<(Option<String>, usize, Value)> = cases
+        .iter()
+        .zip(&at)
+        .map(|(c, line)| {
+            let tag = c
+                .view
+                .get("card")
+                .cloned()
+                .unwrap_or_else(|| c.view.clone());
+            (c.broken.as_ref().map(|b| b.says.clone()), *line, tag)
+        })
+        .collect();
     let dir = tempfile::tempdir().unwrap();
-    let text = lines.join("\n") + "\n";
     let path = write(&dir, "shapes.jsonl", &text);
     let t = common::fold(&path);
     assert_eq!(t.cards().len(), want.len());

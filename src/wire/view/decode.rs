@@ -3,6 +3,7 @@
 //! [`Tag`]'s struct from the view's text or, when that does not fit, from
 //! its tree (where the error names the field).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, de};
 use serde_json::Value;
 
@@ -50,6 +51,18 @@ pub(super) enum Tag {
     WebFetch,
 }
 
+/// A search view's `shape`s, each with its struct.
+pub(super) const SEARCH_SHAPES: &[(&str, Tag)] =
+    &[("matches", Tag::SearchMatches), ("paths", Tag::SearchPaths)];
+
+/// A web view's `kind`s, each with its struct.
+pub(super) const WEB_KINDS: &[(&str, Tag)] =
+    &[("search", Tag::WebSearch), ("fetch", Tag::WebFetch)];
+
+fn pick(table: &[(&str, Tag)], value: &str) -> Option<Tag> {
+    table.iter().find(|(v, _)| *v == value).map(|&(_, tag)| tag)
+}
+
 impl Tag {
     pub(super) fn of(tags: Tags) -> Result<Tag, WireError> {
         let card = match tags.card {
@@ -63,19 +76,33 @@ impl Tag {
             "diff" => Tag::Diff,
             "read" => Tag::Read,
             "search" => match tags.shape.as_deref() {
-                Some("matches") => Tag::SearchMatches,
-                Some("paths") => Tag::SearchPaths,
-                Some(other) => return Err(WireError::UnknownSearchShape(other.into())),
+                Some(shape) => pick(SEARCH_SHAPES, shape)
+                    .ok_or_else(|| WireError::UnknownSearchShape(shape.into()))?,
                 None => return Err(WireError::NoSearchShape),
             },
             "web" => match tags.kind.as_deref() {
-                Some("search") => Tag::WebSearch,
-                Some("fetch") => Tag::WebFetch,
-                Some(other) => return Err(WireError::UnknownWebKind(other.into())),
+                Some(kind) => {
+                    pick(WEB_KINDS, kind).ok_or_else(|| WireError::UnknownWebKind(kind.into()))?
+                }
                 None => return Err(WireError::NoWebKind),
             },
             _ => return Err(WireError::UnknownCard(card)),
         })
+    }
+
+    /// The schema of this tag's struct (a `$ref` into `generator`'s
+    /// definitions): the struct [`Tag::decode`] reads, so they cannot differ.
+    pub(super) fn schema(self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        match self {
+            Tag::Generic => generator.subschema_for::<GenericView>(),
+            Tag::Terminal => generator.subschema_for::<TerminalView>(),
+            Tag::Diff => generator.subschema_for::<DiffView>(),
+            Tag::Read => generator.subschema_for::<ReadView>(),
+            Tag::SearchMatches => generator.subschema_for::<SearchMatches>(),
+            Tag::SearchPaths => generator.subschema_for::<SearchPaths>(),
+            Tag::WebSearch => generator.subschema_for::<WebSearch>(),
+            Tag::WebFetch => generator.subschema_for::<WebFetch>(),
+        }
     }
 
     /// The view of this tag, decoded from `source`.
@@ -152,57 +179,86 @@ impl Source for &Value {
     }
 }
 
-/// `search` with `shape: "matches"`.
-#[derive(Deserialize)]
-struct SearchMatches {
+/// `search` with `shape: "matches"` (a grep): files and their matching lines.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
+pub(super) struct SearchMatches {
+    /// The card's title.
     #[serde(default, deserialize_with = "strict::opt_str")]
     title: Option<String>,
+    /// The files that match.
     #[serde(deserialize_with = "strict::objects")]
     files: Vec<SearchFile>,
+    /// The matches were capped (`total` says how many there were).
     #[serde(default, deserialize_with = "strict::bool_or_false")]
+    #[schemars(with = "Option<bool>")]
     truncated: bool,
+    /// The matches before capping.
     #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
+    #[schemars(with = "Option<u64>")]
     total: u64,
 }
 
-/// `search` with `shape: "paths"`.
-#[derive(Deserialize)]
-struct SearchPaths {
+/// `search` with `shape: "paths"` (a glob): the paths found.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
+pub(super) struct SearchPaths {
+    /// The card's title.
     #[serde(default, deserialize_with = "strict::opt_str")]
     title: Option<String>,
+    /// The paths found.
     #[serde(deserialize_with = "strict::strings")]
     paths: Vec<String>,
+    /// The paths were capped (`total` says how many there were).
     #[serde(default, deserialize_with = "strict::bool_or_false")]
+    #[schemars(with = "Option<bool>")]
     truncated: bool,
+    /// The paths before capping.
     #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
+    #[schemars(with = "Option<u64>")]
     total: u64,
 }
 
-/// `web` with `kind: "search"`.
-#[derive(Deserialize)]
-struct WebSearch {
+/// `web` with `kind: "search"`: the pages a web search found.
+#[derive(Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
+pub(super) struct WebSearch {
+    /// The card's title.
     #[serde(default, deserialize_with = "strict::opt_str")]
     title: Option<String>,
+    /// The pages found.
     #[serde(default, deserialize_with = "strict::objects_or_none")]
+    #[schemars(with = "Option<Vec<WebSource>>")]
     sources: Vec<WebSource>,
+    /// The search engine's answer (markdown).
     #[serde(default, deserialize_with = "strict::opt_str")]
     answer: Option<String>,
+    /// The queries that failed.
     #[serde(default, deserialize_with = "strict::objects_or_none")]
+    #[schemars(with = "Option<Vec<WebFailure>>")]
     failures: Vec<WebFailure>,
+    /// The sources were capped.
     #[serde(default, deserialize_with = "strict::bool_or_false")]
+    #[schemars(with = "Option<bool>")]
     truncated: bool,
 }
 
-/// `web` with `kind: "fetch"`.
-#[derive(Deserialize)]
+/// `web` with `kind: "fetch"`: a page fetched.
+#[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct WebFetch {
+#[schemars(extend("additionalProperties" = true))]
+pub(super) struct WebFetch {
+    /// The card's title.
     #[serde(default, deserialize_with = "strict::opt_str")]
     title: Option<String>,
+    /// The page's URL (drawn as a link).
     #[serde(deserialize_with = "strict::req_str")]
     url: String,
+    /// The HTTP status.
     #[serde(default, deserialize_with = "strict::opt_i64")]
     status_code: Option<i64>,
+    /// The page's text was cut.
     #[serde(default, deserialize_with = "strict::bool_or_false")]
+    #[schemars(with = "Option<bool>")]
     truncated: bool,
 }

@@ -1,7 +1,8 @@
 //! What the tests share: where the real captures live, loading and folding
 //! logs, running the `deck` binary, and checks on terminal output. Input
 //! builders are in `build`, snapshot text in `dump`, TUI helpers in `tui`,
-//! the proptest generators in `arb`, a fake DSH host in `fake_host`.
+//! the proptest generators in `arb`, a fake DSH host in `fake_host`, the
+//! hostile views (one per broken field of each card) in `hostile`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -14,6 +15,7 @@ pub mod arb;
 pub mod build;
 pub mod dump;
 pub mod fake_host;
+pub mod hostile;
 pub mod tui;
 
 /// The two real DSH host captures, both in the repo.
@@ -88,6 +90,27 @@ pub fn deck_cmd() -> Command {
 /// `deck args`, run to its end.
 pub fn deck(args: &[&str]) -> Output {
     deck_cmd().args(args).output().unwrap()
+}
+
+/// `deck args` with `stdin` written to it: (stdout, stderr, exit code).
+pub fn deck_stdin(args: &[&str], stdin: &str) -> (String, String, i32) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = deck_cmd()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    (stdout(&o), stderr(&o), o.status.code().unwrap())
 }
 
 /// `deck args`, which must succeed; its standard output.
