@@ -86,7 +86,8 @@ pub struct Rendered {
 }
 
 /// Draw `view` (a view's JSON text: `{"card": "terminal", …}`) as the card
-/// of a finished call, `width` columns wide, in a built-in theme (`"dark"`,
+/// of a finished call (one that claims no duration: nobody timed it),
+/// `width` columns wide, in a built-in theme (`"dark"`,
 /// `"light"` …) at `density`.
 ///
 /// ```
@@ -132,6 +133,7 @@ pub(crate) fn render_view_in(
 ) -> Result<Rendered, Error> {
     ToolCard::new("tool")
         .result_view(view)
+        .untimed()
         .render_in(width, theme, density)
 }
 
@@ -178,7 +180,8 @@ pub struct ToolCard {
     result_view: Option<Value>,
     result: Option<(String, bool)>,
     error_info: Option<(String, String)>,
-    duration_ms: i64,
+    /// `None`: the events carry no time (the card shows no duration).
+    duration_ms: Option<i64>,
 }
 
 /// The time of every call made by [`ToolCard`] (epoch ms), so that a card
@@ -195,7 +198,7 @@ impl ToolCard {
             result_view: None,
             result: Some((String::new(), false)),
             error_info: None,
-            duration_ms: 200,
+            duration_ms: Some(200),
         }
     }
 
@@ -245,7 +248,14 @@ impl ToolCard {
 
     /// How long the call took (the header shows it).
     pub fn took_ms(mut self, ms: u64) -> ToolCard {
-        self.duration_ms = i64::try_from(ms).unwrap_or(i64::MAX);
+        self.duration_ms = Some(i64::try_from(ms).unwrap_or(i64::MAX));
+        self
+    }
+
+    /// Events without times: the card claims no duration (a view drawn
+    /// alone, by `deck card`, took no time anyone measured).
+    pub(crate) fn untimed(mut self) -> ToolCard {
+        self.duration_ms = None;
         self
     }
 
@@ -257,20 +267,26 @@ impl ToolCard {
             Value::String(s) => s.clone(),
             v => v.to_string(),
         };
-        let call = json!({
+        let mut call = json!({
             "type": "tool/call", "seq": 1, "time": CALLED_AT,
             "data": {"callId": "call_1", "name": self.tool, "arguments": args,
                      "turn": 1, "step": 1},
         });
+        if self.duration_ms.is_none() {
+            call.as_object_mut().map(|c| c.remove("time"));
+        }
         let mut out = frame(call, "call", self.call_view.as_ref());
         if let Some((text, is_error)) = &self.result {
             let mut result = json!({
-                "type": "tool/result", "seq": 2, "time": CALLED_AT + self.duration_ms,
+                "type": "tool/result", "seq": 2,
                 "data": {"turn": 1, "step": 1, "message": {"content": [{
                     "type": "tool-result", "toolCallId": "call_1", "isError": is_error,
                     "content": [{"type": "text", "text": text}],
                 }]}},
             });
+            if let Some(ms) = self.duration_ms {
+                result["time"] = json!(CALLED_AT.saturating_add(ms));
+            }
             if let Some((name, code)) = &self.error_info {
                 result["data"]["error"] = json!({"name": name, "code": code});
             }

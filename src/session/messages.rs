@@ -71,7 +71,7 @@ impl Transcript {
             let card = Arc::make_mut(&mut self.cards[i]);
             let was_bad = card.status.is_bad();
             card.status = Status::Interrupted;
-            card.ended = Some(ev.time);
+            card.ended = (ev.time > 0).then_some(ev.time);
             card.rev += 1;
             let now_bad = card.status.is_bad();
             self.state.count_bad(was_bad, now_bad);

@@ -86,7 +86,8 @@ impl Transcript {
         card.turn = turn;
         card.step = p.step;
         card.call_seq = Some(ev.seq);
-        card.started = Some(ev.time);
+        // A time of 0 is none (the event had no `time`).
+        card.started = (ev.time > 0).then_some(ev.time);
         card.call_view = call_view;
         // A result that arrived before its call still needs its presenter view.
         if card.result.is_some()
@@ -145,7 +146,7 @@ impl Transcript {
             is_error,
             error,
         ));
-        card.ended = Some(ev.time);
+        card.ended = (ev.time > 0).then_some(ev.time);
         if card.turn.is_none() {
             card.turn = p.turn;
         }

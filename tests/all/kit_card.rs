@@ -30,15 +30,15 @@ fn views() -> Vec<Value> {
 }
 
 /// A frame log: a user's message, then the call `deck card` draws (tool
-/// `tool`, no arguments, 200 ms, no output) with `view` for its result,
-/// then another message.
+/// `tool`, no arguments, no output, events without times: no duration)
+/// with `view` for its result, then another message.
 fn session(view: &Value) -> String {
     let t0 = 1_796_069_109_719;
     let lines = [
         TURN_START.to_string(),
         frame(user_message(1, t0 - 50, "before the card"), None).to_string(),
         frame(
-            event("tool/call", 2, t0, call_data("call_1", "tool", "{}")),
+            event("tool/call", 2, 0, call_data("call_1", "tool", "{}")),
             None,
         )
         .to_string(),
@@ -46,7 +46,7 @@ fn session(view: &Value) -> String {
             event(
                 "tool/result",
                 3,
-                t0 + 200,
+                0,
                 result_data("call_1", json!([text("")]), false),
             ),
             Some(("result", view.clone())),
@@ -111,7 +111,10 @@ fn deck_card_defaults_stdin_themes_and_what_falls_back() {
     assert_eq!((code, err.as_str()), (0, ""));
     let want = deck::testing::render_view(view, 80, "dark", deck::testing::Density::Full).unwrap();
     assert_eq!(out, want.text);
-    assert!(out.lines().next().unwrap().ends_with("200ms"), "{out}");
+    // A view alone took no time anyone measured: no duration is claimed.
+    let head = out.lines().next().unwrap();
+    assert!(head.trim_end().ends_with("exit 0"), "{out}");
+    assert!(!head.contains("ms"), "{out}");
     let (styled, _, _) = card(&["-", "--theme", "light", "--format", "styled"], view);
     let light =
         deck::testing::render_view(view, 80, "light", deck::testing::Density::Full).unwrap();
