@@ -41,7 +41,12 @@ impl RawJson {
 
     /// Text its writer vouches is one JSON value (assembled from parsed
     /// pieces); not checked, and not copied.
-    pub fn from_text(text: String) -> RawJson {
+    pub fn from_text(mut text: String) -> RawJson {
+        // A string grown by doubling may hold twice its text: give the
+        // rest back (in place) rather than keep it for the session's life.
+        if text.capacity() - text.len() > 64 {
+            text.shrink_to_fit();
+        }
         RawJson(Text::Built(Arc::new(text)))
     }
 
