@@ -315,26 +315,20 @@ impl Reader {
         // The structured result belongs to the line's one result.
         let mut meta = meta.filter(|_| results == 1);
         for b in blocks {
-            if let Block::ToolResult {
-                id,
-                is_error,
-                content,
-                raw,
-            } = b
-            {
-                self.tool_result(out, origin, id, is_error, content, raw, meta.take());
+            if let Block::ToolResult { id, data, raw, .. } = b {
+                self.tool_result(out, origin, id, data, raw, meta.take());
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// A result: `data` is its event's data but the turn and step
+    /// ([`Block::ToolResult`]).
     fn tool_result(
         &mut self,
         out: &mut Out,
         origin: Origin,
         id: Option<String>,
-        is_error: bool,
-        content: String,
+        mut data: String,
         raw: Option<String>,
         meta: Option<Meta>,
     ) {
@@ -350,24 +344,10 @@ impl Reader {
         if !self.turn_open {
             self.start_turn(out, origin);
         }
-        // Written out directly: the content and the structured result are
-        // most of a log's bytes, copied once here, never made trees.
-        let quoted = Value::from(id.as_str()).to_string();
-        let meta_len = meta.as_ref().map_or(0, |m| m.json.len());
-        let mut data = String::with_capacity(content.len() + meta_len + 2 * quoted.len() + 160);
+        // Closed here, in the room left for it: the content and the
+        // structured result are not copied again.
         use std::fmt::Write as _;
-        let _ = write!(
-            data,
-            r#"{{"turn":{},"step":{},"message":{{"role":"tool","source":{{"kind":"tool","callId":{quoted}}},"content":[{{"type":"tool-result","toolCallId":{quoted},"content":"#,
-            self.turn, self.step
-        );
-        data.push_str(&content);
-        let _ = write!(data, r#","isError":{is_error}}}]}}"#);
-        if let Some(m) = &meta {
-            data.push_str(r#","meta":"#);
-            data.push_str(&m.json);
-        }
-        data.push('}');
+        let _ = write!(data, r#","turn":{},"step":{}}}"#, self.turn, self.step);
         self.emit_json(out, origin, "tool/result", data);
         if let Some(task) = meta.as_ref().and_then(|m| m.background.clone()) {
             self.background.insert(task, id.clone());

@@ -93,19 +93,23 @@ pub enum Block {
     ToolResult {
         id: Option<String>,
         is_error: bool,
-        /// The content as a JSON array of DSH content blocks.
-        content: String,
+        /// Its `tool/result` event's data as far as the reader does not
+        /// know it: `{"message":{…},"meta":{…}` (the content as DSH content
+        /// blocks; the line's structured result when this is its one
+        /// result), left open for the reader to add the turn and step.
+        /// Written here, on the decoder's thread, with room for the rest:
+        /// the content is most of a log's bytes, copied once.
+        data: String,
         /// The block's text, kept when it lacks an id.
         raw: Option<String>,
     },
     Other,
 }
 
-/// A line's structured result (`toolUseResult`).
+/// What the reader needs of a line's structured result (`toolUseResult`;
+/// its text goes into the data of the line's one result).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Meta {
-    /// Its JSON text.
-    pub json: String,
     /// What it says of the task list, if it is a task's result.
     pub tasks: Option<Tasks>,
     /// The task it says was started in the background (`backgroundTaskId`,
@@ -442,9 +446,10 @@ impl Line {
                 .usage
                 .and_then(|u| serde_json::from_str::<Value>(u.get()).ok())
                 .and_then(|u| super::turn_meta::usage(&u));
+            let meta = w.tool_use_result.filter(|m| m.get().starts_with('{'));
             line.body = match m.content {
                 Content::Text(t) => Body::Text(t),
-                Content::Blocks(list) => Body::Blocks(blocks(list, text)),
+                Content::Blocks(list) => Body::Blocks(blocks(list, meta, text)),
                 Content::None => Body::NoContent,
             };
         }
@@ -453,7 +458,6 @@ impl Line {
         }
         if let Some(meta) = w.tool_use_result.filter(|m| m.get().starts_with('{')) {
             line.meta = Some(Meta {
-                json: meta.get().to_string(),
                 tasks: tasks(meta.get()),
                 background: background(meta.get()),
             });
@@ -487,16 +491,24 @@ impl Line {
 /// The blocks of a message, read in the line's pass. A block that lacks
 /// its ids keeps its text for the reader to quote: only then is the line
 /// read a second time, for that text.
-fn blocks(list: Vec<Obj<WireBlock<'_>>>, line: &str) -> Vec<Block> {
+///
+/// `meta`: the line's structured result, which belongs to its result when
+/// it has exactly one.
+fn blocks(list: Vec<Obj<WireBlock<'_>>>, meta: Raw<'_>, line: &str) -> Vec<Block> {
     let mut raws: Option<Vec<&RawValue>> = None;
     let mut raw = |i: usize| -> Option<String> {
         let all = raws.get_or_insert_with(|| raw_blocks(line).unwrap_or_default());
         all.get(i).map(|r| r.get().to_string())
     };
+    let results = list
+        .iter()
+        .filter(|b| matches!(b, Obj(Some(b)) if string(b.kind).as_deref() == Some("tool_result")))
+        .count();
+    let meta = meta.filter(|_| results == 1);
     list.into_iter()
         .enumerate()
         .map(|(i, b)| match b {
-            Obj(Some(b)) => block(b, || raw(i)),
+            Obj(Some(b)) => block(b, meta, || raw(i)),
             Obj(None) => Block::Other,
         })
         .collect()
@@ -519,7 +531,7 @@ fn raw_blocks(line: &str) -> Option<Vec<&RawValue>> {
         .map(|l| l.message.content)
 }
 
-fn block(b: WireBlock<'_>, raw: impl FnOnce() -> Option<String>) -> Block {
+fn block(b: WireBlock<'_>, meta: Raw<'_>, raw: impl FnOnce() -> Option<String>) -> Block {
     match string(b.kind).as_deref() {
         Some("thinking") => Block::Thinking(owned(b.thinking)),
         Some("text") => Block::Text(owned(b.text)),
@@ -545,24 +557,51 @@ fn block(b: WireBlock<'_>, raw: impl FnOnce() -> Option<String>) -> Block {
             let raw = if id.is_none() { raw() } else { None };
             // A tool-use error comes wrapped (`<tool_use_error>…`, with or
             // without `is_error`): an error, its message unwrapped.
-            if let Some(message) = tool_use_error(b.content) {
-                let content = Value::from(message).to_string();
-                return Block::ToolResult {
-                    id,
-                    is_error: true,
-                    content: format!(r#"[{{"type":"text","text":{content}}}]"#),
-                    raw,
-                };
-            }
+            let (is_error, content) = match tool_use_error(b.content) {
+                Some(message) => {
+                    let text = Value::from(message).to_string();
+                    (true, format!(r#"[{{"type":"text","text":{text}}}]"#))
+                }
+                None => (
+                    boolean(b.is_error) == Some(true),
+                    result_content(b.content),
+                ),
+            };
+            let data = match &id {
+                Some(id) => result_data(id, is_error, &content, meta),
+                None => String::new(),
+            };
             Block::ToolResult {
                 id,
-                is_error: boolean(b.is_error) == Some(true),
-                content: result_content(b.content),
+                is_error,
+                data,
                 raw,
             }
         }
         _ => Block::Other,
     }
+}
+
+/// A result's `tool/result` data but its turn and step, left open
+/// ([`Block::ToolResult`]), with room for them.
+fn result_data(id: &str, is_error: bool, content: &str, meta: Raw<'_>) -> String {
+    let quoted = Value::from(id).to_string();
+    let meta = meta.map_or("", RawValue::get);
+    let mut data = String::with_capacity(content.len() + meta.len() + 2 * quoted.len() + 200);
+    data.push_str(r#"{"message":{"role":"tool","source":{"kind":"tool","callId":"#);
+    data.push_str(&quoted);
+    data.push_str(r#"},"content":[{"type":"tool-result","toolCallId":"#);
+    data.push_str(&quoted);
+    data.push_str(r#","content":"#);
+    data.push_str(content);
+    data.push_str(r#","isError":"#);
+    data.push_str(if is_error { "true" } else { "false" });
+    data.push_str("}]}");
+    if !meta.is_empty() {
+        data.push_str(r#","meta":"#);
+        data.push_str(meta);
+    }
+    data
 }
 
 /// The message of a result that is one `<tool_use_error>…</tool_use_error>`
