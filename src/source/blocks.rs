@@ -49,7 +49,9 @@ fn decode_job(job: &Job, limit: usize) -> Vec<Line> {
     if let Some(len) = job.cut {
         return vec![(cut_line(&job.bytes, len, origin, limit, job.last), None)];
     }
-    let mut out = Vec::new();
+    // Room for every line at once: growing by doubling would move (and
+    // fault in) the decoded lines again and again.
+    let mut out = Vec::with_capacity(count_lines(&job.bytes, job.last));
     let mut hint = Hint::default();
     let mut lines = LineSplitter::starting_at(job.line, job.offset, limit);
     lines.feed(&job.bytes, |p| out.push(p.decode_hinted(false, limit, &mut hint)));

@@ -26,6 +26,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 pub use line::Line;
+pub use turn_meta::Usage;
 use line::{Block, Body, Kind, Meta, Tasks};
 
 use super::{Agent, Foreign, Out, Translate, event_json, header};
@@ -96,7 +97,7 @@ pub struct Reader {
     /// `None` until the first message says.
     sidechain: Option<bool>,
     /// The current message's token usage (DSH's shape).
-    usage: Option<Value>,
+    usage: Option<Usage>,
     /// The compaction whose summary is still to come.
     compaction: Option<String>,
     /// Tasks started in the background: task id → the call that started
@@ -388,7 +389,7 @@ impl Reader {
         out: &mut Out,
         origin: Origin,
         id: Option<String>,
-        usage: Option<Value>,
+        usage: Option<Usage>,
         blocks: Vec<Block>,
     ) {
         if !self.turn_open {
@@ -478,8 +479,8 @@ impl Reader {
             "step": self.step,
             "message": {"role": "assistant", "content": content},
         });
-        if let (Some(u), Some(d)) = (&self.usage, data.as_object_mut()) {
-            d.insert("usage".into(), u.clone());
+        if let (Some(u), Some(d)) = (self.usage, data.as_object_mut()) {
+            d.insert("usage".into(), u.to_value());
         }
         self.emit(out, origin, "assistant/message", data);
     }

@@ -42,8 +42,8 @@ pub struct Line {
     pub model: Option<String>,
     /// `message.id` (one per model message, over all its lines).
     pub message_id: Option<String>,
-    /// `message.usage`, as DSH's `TokenUsage` (`turn_meta::usage`).
-    pub usage: Option<Value>,
+    /// `message.usage`'s counts.
+    pub usage: Option<super::Usage>,
     /// The line's `uuid`.
     pub uuid: Option<String>,
     /// A `system` line's `subtype`, and its `compactMetadata`.
@@ -444,8 +444,8 @@ impl Line {
             line.message_id = owned(m.id);
             line.usage = m
                 .usage
-                .and_then(|u| serde_json::from_str::<Value>(u.get()).ok())
-                .and_then(|u| super::turn_meta::usage(&u));
+                .filter(|u| u.get().starts_with('{'))
+                .and_then(|u| super::Usage::parse(u.get()));
             let meta = w.tool_use_result.filter(|m| m.get().starts_with('{'));
             line.body = match m.content {
                 Content::Text(t) => Body::Text(t),

@@ -9,6 +9,8 @@
 //!   follows it (`isCompactSummary`) its `compaction/summary`, never a
 //!   prompt. Other `system` lines are nothing.
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{Line, Out, Reader};
@@ -18,29 +20,81 @@ use crate::wire::Origin;
 /// that did not mark it `isCompactSummary`).
 const SUMMARY_START: &str = "This session is being continued from a previous conversation";
 
-/// A message's `usage` as DSH's `TokenUsage`: `input_tokens` (neither read
-/// from the cache nor written to it), `cache_read_input_tokens`,
-/// `cache_creation_input_tokens`, `output_tokens`, and the thinking tokens
-/// when the line counts them. `None` when it holds no count.
-pub(super) fn usage(u: &Value) -> Option<Value> {
-    let count = |k: &str| u.get(k).and_then(Value::as_u64);
-    let thinking = u
-        .get("output_tokens_details")
-        .and_then(|d| d.get("thinking_tokens"))
-        .and_then(Value::as_u64);
-    let mut out = Map::new();
-    for (key, n) in [
-        ("inputTokens", count("input_tokens")),
-        ("outputTokens", count("output_tokens")),
-        ("cacheReadTokens", count("cache_read_input_tokens")),
-        ("cacheWriteTokens", count("cache_creation_input_tokens")),
-        ("reasoningTokens", thinking),
-    ] {
-        if let Some(n) = n {
-            out.insert(key.into(), Value::from(n));
-        }
+/// A message's token counts (`message.usage`), read without a tree: what
+/// DSH's `TokenUsage` holds. Any count that is not a plain non-negative
+/// integer is absent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    /// `input_tokens`: neither read from the cache nor written to it.
+    input: Option<u64>,
+    output: Option<u64>,
+    /// `cache_read_input_tokens`, `cache_creation_input_tokens`.
+    cache_read: Option<u64>,
+    cache_write: Option<u64>,
+    /// `output_tokens_details.thinking_tokens`, when the line counts them.
+    reasoning: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct WireUsage<'a> {
+    #[serde(borrow, default)]
+    input_tokens: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    output_tokens: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    cache_read_input_tokens: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    cache_creation_input_tokens: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    output_tokens_details: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct WireDetails<'a> {
+    #[serde(borrow, default)]
+    thinking_tokens: Option<&'a RawValue>,
+}
+
+/// A JSON integer's text as a count (as `Value::as_u64` reads it).
+fn count(r: Option<&RawValue>) -> Option<u64> {
+    r?.get().parse().ok()
+}
+
+impl Usage {
+    /// A `usage` object's text; `None` when it holds no count.
+    pub fn parse(json: &str) -> Option<Usage> {
+        let w: WireUsage<'_> = serde_json::from_str(json).ok()?;
+        let reasoning = w
+            .output_tokens_details
+            .filter(|d| d.get().starts_with('{'))
+            .and_then(|d| serde_json::from_str::<WireDetails<'_>>(d.get()).ok())
+            .and_then(|d| count(d.thinking_tokens));
+        let u = Usage {
+            input: count(w.input_tokens),
+            output: count(w.output_tokens),
+            cache_read: count(w.cache_read_input_tokens),
+            cache_write: count(w.cache_creation_input_tokens),
+            reasoning,
+        };
+        (u != Usage::default()).then_some(u)
     }
-    (!out.is_empty()).then_some(Value::Object(out))
+
+    /// As DSH's `TokenUsage` object.
+    pub fn to_value(self) -> Value {
+        let mut out = Map::new();
+        for (key, n) in [
+            ("inputTokens", self.input),
+            ("outputTokens", self.output),
+            ("cacheReadTokens", self.cache_read),
+            ("cacheWriteTokens", self.cache_write),
+            ("reasoningTokens", self.reasoning),
+        ] {
+            if let Some(n) = n {
+                out.insert(key.into(), Value::from(n));
+            }
+        }
+        Value::Object(out)
+    }
 }
 
 impl Reader {
