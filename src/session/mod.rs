@@ -124,8 +124,8 @@ impl Transcript {
             records.by_ref().take(prefetch::WINDOW).collect()
         };
         // The pool draws the next window's views while the fold takes this
-        // one's: a window is planned (its calls read, in order) only after
-        // the draws that read the calls known so far are done.
+        // one's: a window's calls are read and noted by its own draw, after
+        // the draws of the windows before it.
         let mut window = next();
         let plan = ahead.plan(&window);
         let mut drawn = ahead.draw(plan);

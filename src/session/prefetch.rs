@@ -75,7 +75,6 @@ struct Job {
 struct CallJob {
     seq: u64,
     data: RawJson,
-    payload: payload::ToolCall,
     /// Its view is the host's: none to draw.
     sent: bool,
     presenters: SharedPresenters,
@@ -91,9 +90,10 @@ impl Prefetch {
         }
     }
 
-    /// What to draw for a window: its results' jobs. The calls are read
-    /// here, in order (their data is small); the results, which are most of
-    /// a log's bytes, are read by [`Prefetch::draw`] on the pool.
+    /// What to draw for a window: its calls and results, each with the
+    /// presenters of the agent whose session it is there (the headers are
+    /// followed here, in order). Nothing is read yet: [`Prefetch::draw`]
+    /// does that on the pool.
     pub fn plan(&mut self, records: &[&Record]) -> Plan {
         let mut jobs = Vec::new();
         let mut calls = Vec::new();
@@ -104,20 +104,9 @@ impl Prefetch {
                 }
                 Record::Event { event, view, .. } => match event.kind {
                     EventKind::ToolCall => {
-                        let Ok(p) = read::<payload::ToolCall>(&event.data) else {
-                            continue;
-                        };
-                        if let Some(id) = &p.call_id {
-                            // The fold keeps a call's first tool/call.
-                            self.calls.entry(id.clone()).or_insert_with(|| {
-                                let arguments = arguments_text(p.arguments.clone());
-                                (p.name.clone().unwrap_or_default(), Arc::from(arguments))
-                            });
-                        }
                         calls.push(CallJob {
                             seq: event.seq,
                             data: event.data.clone(),
-                            payload: p,
                             sent: view.as_ref().is_some_and(|v| v.for_ == ViewFor::Call),
                             presenters: self.presenters.clone(),
                             agent: self.agent.clone(),
@@ -144,15 +133,34 @@ impl Prefetch {
     /// The views of a planned window's results, by the seq of their event,
     /// drawn on the pool. The calls known are those of the windows planned
     /// so far (a result's call later in its own window counts).
-    pub fn draw(&self, plan: Plan) -> Ahead {
-        let drawn_calls = plan
+    ///
+    /// The calls are read first, on the pool; then, in order, the calls the
+    /// window adds are noted (the fold keeps a call's first `tool/call`);
+    /// then the views are drawn, on the pool.
+    pub fn draw(&mut self, plan: Plan) -> Ahead {
+        let read_calls: Vec<(CallJob, payload::ToolCall)> = plan
             .calls
             .into_par_iter()
-            .map(|job| {
-                let view = (!job.sent && job.payload.call_id.is_some())
+            .filter_map(|job| {
+                let p = read::<payload::ToolCall>(&job.data).ok()?;
+                Some((job, p))
+            })
+            .collect();
+        for (_, p) in &read_calls {
+            if let Some(id) = &p.call_id {
+                self.calls.entry(id.clone()).or_insert_with(|| {
+                    let arguments = arguments_text(p.arguments.clone());
+                    (p.name.clone().unwrap_or_default(), Arc::from(arguments))
+                });
+            }
+        }
+        let drawn_calls = read_calls
+            .into_par_iter()
+            .map(|(job, payload)| {
+                let view = (!job.sent && payload.call_id.is_some())
                     .then(|| {
-                        let tool = job.payload.name.as_deref().unwrap_or_default();
-                        let arguments = arguments_text(job.payload.arguments.clone());
+                        let tool = payload.name.as_deref().unwrap_or_default();
+                        let arguments = arguments_text(payload.arguments.clone());
                         job.presenters.call_view(tool, &arguments)
                     })
                     .flatten()
@@ -162,7 +170,7 @@ impl Prefetch {
                 }
                 let drawn = DrawnCall {
                     data: job.data,
-                    payload: job.payload,
+                    payload,
                     agent: job.agent,
                     view,
                 };
