@@ -44,7 +44,12 @@ fn every_call_of_the_capture_has_its_card_and_final_status() {
     assert_eq!(calls.len(), 18, "{calls:#?}");
     for v in &calls {
         assert_eq!(v["viewSource"], "presenter:acp", "{v}");
-        assert!(v["callId"].as_str().is_some_and(|id| id.starts_with("toolu_")), "{v}");
+        assert!(
+            v["callId"]
+                .as_str()
+                .is_some_and(|id| id.starts_with("toolu_")),
+            "{v}"
+        );
         let status = v["status"].as_str().unwrap_or_default();
         let card = card_of(v);
         // Failed and rejected calls are error cards; every other call of
@@ -57,7 +62,11 @@ fn every_call_of_the_capture_has_its_card_and_final_status() {
     }
     let row = |i: usize| {
         let v = &calls[i];
-        (v["tool"].as_str().unwrap_or_default().to_string(), card_of(v), v["status"].as_str().unwrap_or_default().to_string())
+        (
+            v["tool"].as_str().unwrap_or_default().to_string(),
+            card_of(v),
+            v["status"].as_str().unwrap_or_default().to_string(),
+        )
     };
     let want = [
         ("mcp__acp__Bash", "terminal", "ok"),
@@ -80,7 +89,11 @@ fn every_call_of_the_capture_has_its_card_and_final_status() {
         ("mcp__acp__Bash", "generic", "rejected"),
     ];
     for (i, (tool, card, status)) in want.iter().enumerate() {
-        assert_eq!(row(i), (tool.to_string(), card.to_string(), status.to_string()), "call {i}");
+        assert_eq!(
+            row(i),
+            (tool.to_string(), card.to_string(), status.to_string()),
+            "call {i}"
+        );
     }
     // The failing command's exit code comes from the client's answers.
     assert_eq!(calls[5]["resultView"]["exitCode"], 1);
@@ -90,9 +103,15 @@ fn every_call_of_the_capture_has_its_card_and_final_status() {
     assert_eq!(calls[9]["resultView"]["diffs"][0]["startLine"], 1);
     assert!(calls[8]["callView"]["diffs"][0].get("startLine").is_none());
     assert_eq!(calls[2]["resultView"]["lines"][0]["number"], 1);
-    assert_eq!(calls[2]["resultView"]["lines"].as_array().map(Vec::len), Some(12));
+    assert_eq!(
+        calls[2]["resultView"]["lines"].as_array().map(Vec::len),
+        Some(12)
+    );
     // The refusal is said on the rejected call.
-    assert_eq!(calls[17]["resultView"]["content"][0]["text"], "User refused permission to run tool");
+    assert_eq!(
+        calls[17]["resultView"]["content"][0]["text"],
+        "User refused permission to run tool"
+    );
 }
 
 #[test]
@@ -107,8 +126,14 @@ fn the_capture_folds_to_turns_text_plan_and_no_diagnostics() {
     assert_eq!(header["version"], "0.16.2");
     assert_eq!(header["cwd"], "/workspace/demo");
     assert_eq!(header["mode"], "default");
-    assert!(header["commands"].as_array().is_some_and(|c| !c.is_empty()), "{header}");
-    assert_eq!(loaded.sessions[0].id.as_deref(), Some("43e60b42-56a6-4e36-bf2d-d1c55b5e9aa6"));
+    assert!(
+        header["commands"].as_array().is_some_and(|c| !c.is_empty()),
+        "{header}"
+    );
+    assert_eq!(
+        loaded.sessions[0].id.as_deref(),
+        Some("43e60b42-56a6-4e36-bf2d-d1c55b5e9aa6")
+    );
 }
 
 #[test]
@@ -137,7 +162,10 @@ fn snapshots_of_the_capture() {
             for w in WIDTHS {
                 let _ = writeln!(out, "── {tool} {} at {w} ──", card.call_id);
                 let what = format!("acp {tool}");
-                out.push_str(&styled(&render_card(card, &theme, w, Density::Full, &what), Runs::OneRow));
+                out.push_str(&styled(
+                    &render_card(card, &theme, w, Density::Full, &what),
+                    Runs::OneRow,
+                ));
             }
         }
         insta::assert_snapshot!(format!("agents_acp_tour__{theme_name}"), out);

@@ -149,7 +149,7 @@ impl Translate for Reader {
     }
 
     fn finish(&mut self, out: &mut Out) {
-        self.flush_calls(Origin::default(), out);
+        self.flush_calls_of(true, Origin::default(), out);
         self.flush_text(Origin::default(), out);
         self.send_header(Origin::default(), out);
     }
@@ -391,7 +391,12 @@ impl Reader {
 
     /// Calls announced and not yet given: given now (something else came).
     fn flush_calls(&mut self, origin: Origin, out: &mut Out) {
-        for id in self.calls.waiting() {
+        self.flush_calls_of(false, origin, out);
+    }
+
+    /// [`Self::flush_calls`], with `all` also calls never announced.
+    fn flush_calls_of(&mut self, all: bool, origin: Origin, out: &mut Out) {
+        for id in self.calls.waiting(all) {
             self.call_ready(&id, origin, out);
         }
     }
@@ -433,6 +438,7 @@ impl Reader {
         }
         self.flush_calls(origin, out);
         self.flush_text(origin, out);
+        self.flush_calls_of(true, origin, out);
         self.turn_open = false;
         let mut reason = json!({"kind": kind});
         if let (Some(m), Some(r)) = (message, reason.as_object_mut()) {

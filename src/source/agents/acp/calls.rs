@@ -36,6 +36,8 @@ struct Call {
     sent: bool,
     /// Its `tool/result` went out.
     done: bool,
+    /// A `tool_call` announced it (an update may come first).
+    announced: bool,
 }
 
 /// The calls, terminals and files of one session.
@@ -57,6 +59,7 @@ impl Calls {
         let id = u.get("toolCallId").and_then(Value::as_str)?.to_string();
         let fields = u.as_object()?;
         let call = self.calls.entry(id.clone()).or_default();
+        call.announced |= u.get("sessionUpdate").and_then(Value::as_str) == Some("tool_call");
         for (k, v) in fields {
             if k == "sessionUpdate" {
                 continue;
@@ -89,9 +92,14 @@ impl Calls {
         None
     }
 
-    /// Calls whose `tool/call` has not gone out.
-    pub(super) fn waiting(&self) -> Vec<String> {
-        self.waiting.clone()
+    /// Calls whose `tool/call` has not gone out: those announced, or
+    /// with `all` also those only updated so far.
+    pub(super) fn waiting(&self, all: bool) -> Vec<String> {
+        self.waiting
+            .iter()
+            .filter(|id| all || self.calls.get(*id).is_some_and(|c| c.announced))
+            .cloned()
+            .collect()
     }
 
     /// The call's name: the agent's own tool name when its `_meta` says
