@@ -1,5 +1,5 @@
 //! Built-in presenters for DSH's stock tools, and for other agents' tools
-//! (`claude_code`, `codex`: [`Stock`] hands them out for those agents'
+//! (`claude_code`, `codex`, `acp`: [`Stock`] hands them out for those agents'
 //! sessions) — the only module that names tools.
 //!
 //! Used when a frame carries no view (session logs, old hosts). Each presenter
@@ -18,6 +18,7 @@
 //! `js` the JavaScript number semantics, and `shell`, `fs`, `search`, `web`
 //! and `todo` the per-tool presenters.
 
+mod acp;
 mod claude_code;
 pub(crate) mod codex;
 mod fs;
@@ -130,9 +131,11 @@ impl Presenters for Stock {
     fn for_agent(&self, agent: &str) -> Option<SharedPresenters> {
         static CLAUDE: OnceLock<SharedPresenters> = OnceLock::new();
         static CODEX: OnceLock<SharedPresenters> = OnceLock::new();
+        static ACP: OnceLock<SharedPresenters> = OnceLock::new();
         let (cell, make): (_, fn() -> SharedPresenters) = match agent {
             "claude-code" => (&CLAUDE, || Arc::new(claude_code::ClaudeCode)),
             "codex" => (&CODEX, || Arc::new(codex::Codex)),
+            "acp" => (&ACP, || Arc::new(acp::Acp)),
             _ => return None,
         };
         Some(Arc::clone(cell.get_or_init(make)))

@@ -35,6 +35,8 @@ pub enum Format {
     ClaudeCode,
     /// A Codex CLI rollout (`~/.codex/sessions/…/rollout-*.jsonl`).
     Codex,
+    /// An Agent Client Protocol recording (`{t, dir, msg}` lines).
+    Acp,
 }
 
 impl Format {
@@ -45,6 +47,7 @@ impl Format {
             Format::History => "history",
             Format::ClaudeCode => "Claude Code session",
             Format::Codex => "Codex rollout",
+            Format::Acp => "ACP recording",
         }
     }
 
@@ -53,6 +56,7 @@ impl Format {
         match agent {
             Agent::ClaudeCode => Format::ClaudeCode,
             Agent::Codex => Format::Codex,
+            Agent::Acp => Format::Acp,
         }
     }
 }

@@ -6,6 +6,7 @@
 
 mod common;
 
+mod agents_acp;
 mod agents_claude;
 mod agents_claude_extras;
 mod agents_codex;

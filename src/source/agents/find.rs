@@ -16,6 +16,8 @@ pub fn root(agent: Agent) -> Option<PathBuf> {
     let (var, dir) = match agent {
         Agent::ClaudeCode => ("CLAUDE_CONFIG_DIR", ".claude"),
         Agent::Codex => ("CODEX_HOME", ".codex"),
+        // ACP recordings are kept where `--record` wrote them.
+        Agent::Acp => return None,
     };
     match std::env::var_os(var).filter(|v| !v.is_empty()) {
         Some(v) => Some(PathBuf::from(v)),
@@ -77,6 +79,10 @@ pub fn latest_since(
                 .find(|p| codex_cwd(p).is_some_and(|c| Path::new(&c) == cwd))
                 .ok_or_else(|| format!("no Codex session for {} in {}", cwd.display(), dir.display()))
         }
+        Agent::Acp => Err(format!(
+            "ACP recordings have no folder of their own to look in (under {})",
+            root.display()
+        )),
     }
 }
 

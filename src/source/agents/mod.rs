@@ -1,4 +1,4 @@
-//! Sessions of other agents (Claude Code, Codex CLI): their log lines read
+//! Sessions of other agents (Claude Code, Codex CLI, ACP recordings): their log lines read
 //! into the same records as DSH's (session events with consecutive seqs,
 //! and a `session` header frame naming the agent), so the one reducer folds
 //! them and the agent's presenters (in `present/`) turn calls into cards.
@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::wire::{EventKind, Frame, Origin, RawJson, Record, SessionEvent};
 
+pub mod acp;
 pub mod claude;
 pub mod codex;
 pub mod find;
@@ -17,6 +18,9 @@ pub mod find;
 pub enum Agent {
     ClaudeCode,
     Codex,
+    /// Any agent spoken to over the Agent Client Protocol, as a recording
+    /// of the messages both ways holds it.
+    Acp,
 }
 
 impl Agent {
@@ -25,12 +29,15 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "claude-code",
             Agent::Codex => "codex",
+            Agent::Acp => "acp",
         }
     }
 
     /// The agent whose log line `v` is, judged from its shape alone.
     pub fn of_line(v: &Value) -> Option<Agent> {
-        if claude::is_line(v) {
+        if acp::is_line(v) {
+            Some(Agent::Acp)
+        } else if claude::is_line(v) {
             Some(Agent::ClaudeCode)
         } else if codex::is_line(v) {
             Some(Agent::Codex)
@@ -44,6 +51,7 @@ impl Agent {
         match self {
             Agent::ClaudeCode => Box::new(claude::Reader::default()),
             Agent::Codex => Box::new(codex::Reader::default()),
+            Agent::Acp => Box::new(acp::Reader::default()),
         }
     }
 }

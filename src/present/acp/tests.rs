@@ -1,0 +1,36 @@
+use serde_json::json;
+
+use super::files::{diff, search};
+use super::{Call, exited, unfence};
+
+#[test]
+fn fences_and_exit_lines_are_read_and_nothing_else_is() {
+    assert_eq!(unfence("```\nhello\n```"), "hello");
+    assert_eq!(unfence("````\na\n```b```\n````"), "a\n```b```");
+    assert_eq!(unfence("plain ```x```"), "plain ```x```");
+    assert_eq!(exited("Exited with code 3.Final output:\n\noops\n"), (Some(3), "oops\n".into()));
+    assert_eq!(exited("something else"), (None, "something else".into()));
+}
+
+#[test]
+fn a_hunk_gets_a_line_number_only_where_the_file_places_it_once() {
+    let state = json!({"kind": "edit", "title": "Edit", "content": [
+        {"type": "diff", "path": "/a", "oldText": "b\n", "newText": "B\n"},
+    ]});
+    let call = |files| Call { state: state.as_object().unwrap().clone(), acp: Some(files) };
+    let served = json!({"files": {"/a": {"read": {"line": 10, "content": "a\nb\nc\n"}}}});
+    assert_eq!(diff(&call(&served))["diffs"][0]["startLine"], 11);
+    let twice = json!({"files": {"/a": {"read": {"line": 1, "content": "b\nb\n"}}}});
+    assert!(diff(&call(&twice))["diffs"][0].get("startLine").is_none());
+    let none = json!({});
+    assert!(diff(&call(&none))["diffs"][0].get("startLine").is_none());
+}
+
+#[test]
+fn search_text_is_matches_or_paths_or_nothing() {
+    let state = json!({"kind": "search", "title": "s"});
+    let call = Call { state: state.as_object().unwrap().clone(), acp: None };
+    assert_eq!(search(&call, "a.rs:3:fn x\nb.rs:1:y").unwrap()["shape"], "matches");
+    assert_eq!(search(&call, "src/a.rs\nsrc/b.rs").unwrap()["shape"], "paths");
+    assert!(search(&call, "No files found").is_none());
+}

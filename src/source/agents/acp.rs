@@ -1,0 +1,509 @@
+//! Agent Client Protocol recordings read into DSH-shaped records: one JSON
+//! object a line, `{"t": ms since the agent started, "dir": "client->agent"
+//! | "agent->client", "msg": <JSON-RPC 2.0 message>}` (the capture kit's
+//! trace format, and what `deck acp --record` is to write), so one reader
+//! serves both.
+//!
+//! What this reader decides, so the one reducer folds an ACP session:
+//! * `initialize` and `session/new` answers make the header (`agent:
+//!   "acp"`, the agent's name and version, the session id and cwd, the
+//!   model and mode); `available_commands_update` and `current_mode_update`
+//!   add the commands and the mode to it;
+//! * a `session/prompt` request is a turn's start and the user's message,
+//!   its answer the turn's end (`stopReason` as the end's kind: a
+//!   `cancelled` prompt interrupts the calls it left open, as the protocol
+//!   says the client must);
+//! * `agent_message_chunk` / `agent_thought_chunk` are the assistant's
+//!   text and reasoning (gathered into one message until something else
+//!   happens); `plan` is a `todo/write`;
+//! * `tool_call` / `tool_call_update` are merged by `toolCallId` (every
+//!   field updatable, fields an update omits kept, a repeated `tool_call`
+//!   an upsert): the call is a `tool/call` once it has its input (or the
+//!   next message comes), named by the agent's own tool name when it says
+//!   one (`_meta.*.toolName`), else by its `kind`; its arguments are the
+//!   merged ACP tool call. Its first `completed` / `failed` status is its
+//!   `tool/result` (`failed`: an error), whose `meta.acp` holds the tool
+//!   call as it then stood, and what the client answered about it: its
+//!   terminals (`terminal/create`, `terminal/output`,
+//!   `terminal/wait_for_exit`) and the files it names (`fs/read_text_file`
+//!   answers, `fs/write_text_file` contents);
+//! * `session/request_permission` and its answer are an approval asked and
+//!   decided (a rejected one makes the failed call `rejected`).
+//!
+//! Times: a recording has no wall-clock start, so an event's time is the
+//! line's `t` as is (milliseconds since the agent started, never less than
+//! 1): durations and replay gaps are true, clock times are not claimed.
+//! Which card a call gets is the presenters' business (`present/acp.rs`).
+
+mod calls;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value, json};
+
+use super::{Agent, Out, Translate, event, header};
+use crate::wire::{Diagnostic, Origin, Record};
+use calls::{Calls, Peer};
+
+/// The two directions of a trace line.
+const DIRS: [&str; 2] = ["client->agent", "agent->client"];
+
+/// Whether `v` is a line of an ACP trace, from its shape alone: a `dir`
+/// the kit writes and a JSON-RPC 2.0 message (or a `raw` line the peer
+/// wrote that was not JSON), and nothing of DSH's.
+pub fn is_line(v: &Value) -> bool {
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    if o.contains_key("type") || o.contains_key("seq") {
+        return false;
+    }
+    let dir = o.get("dir").and_then(Value::as_str);
+    if !dir.is_some_and(|d| DIRS.contains(&d)) || o.get("t").is_some_and(|t| !t.is_number()) {
+        return false;
+    }
+    match o.get("msg") {
+        Some(m) => m.get("jsonrpc").and_then(Value::as_str) == Some("2.0"),
+        None => o.get("raw").is_some_and(Value::is_string),
+    }
+}
+
+/// A request one side sent that the other has not answered yet.
+#[derive(Debug, Clone)]
+struct Asked {
+    method: String,
+    params: Value,
+}
+
+/// Reads one ACP trace, line by line, into records.
+#[derive(Debug, Default)]
+pub struct Reader {
+    session: Option<String>,
+    fields: Map<String, Value>,
+    header_sent: bool,
+    /// Events held until the header (a prompt comes before the commands).
+    early: Out,
+    seq: u64,
+    time: i64,
+    turn: u64,
+    turn_open: bool,
+    step: u64,
+    /// The `session/prompt` requests in flight, by JSON-RPC id.
+    prompts: HashMap<String, u64>,
+    /// Requests in flight, by (who asked, id).
+    asked: HashMap<(Peer, String), Asked>,
+    /// Text and reasoning gathered (the kind of the last chunk first).
+    text: String,
+    reasoning: String,
+    calls: Calls,
+}
+
+impl Translate for Reader {
+    fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
+        if let Some(t) = v.get("t").and_then(Value::as_f64) {
+            self.time = self.time.max((t as i64).max(1));
+        }
+        let from = match v.get("dir").and_then(Value::as_str) {
+            Some("client->agent") => Peer::Client,
+            _ => Peer::Agent,
+        };
+        let Some(msg) = v.get("msg").and_then(Value::as_object) else {
+            let raw = v.get("raw").and_then(Value::as_str).unwrap_or_default();
+            let who = if from == Peer::Client { "client" } else { "agent" };
+            return self.malformed(raw, &format!("the {who} wrote a line that is not JSON"), origin, out);
+        };
+        let id = msg.get("id").filter(|i| !i.is_null()).map(id_text);
+        let method = msg.get("method").and_then(Value::as_str);
+        let params = msg.get("params").cloned().unwrap_or(Value::Null);
+        match (method, id) {
+            (Some(m), id) => {
+                // Something new: what was held for the call before goes out.
+                if !(m == "session/update" && calls::is_announcement(&params)) {
+                    self.flush_calls(origin, out);
+                }
+                if let Some(id) = &id {
+                    let asked = Asked {
+                        method: m.to_string(),
+                        params: params.clone(),
+                    };
+                    self.asked.insert((from, id.clone()), asked);
+                }
+                self.request(from, m, id, &params, origin, out);
+            }
+            (None, Some(id)) => {
+                self.flush_calls(origin, out);
+                let asker = from.other();
+                let Some(asked) = self.asked.remove(&(asker, id.clone())) else {
+                    return;
+                };
+                let result = msg.get("result");
+                self.answer(asker, &id, &asked, result, msg.get("error"), origin, out);
+            }
+            (None, None) => {
+                let s = Value::Object(msg.clone()).to_string();
+                self.malformed(&s, "a JSON-RPC message with neither method nor id", origin, out);
+            }
+        }
+    }
+
+    fn finish(&mut self, out: &mut Out) {
+        self.flush_calls_of(true, Origin::default(), out);
+        self.flush_text(Origin::default(), out);
+        self.send_header(Origin::default(), out);
+    }
+}
+
+impl Reader {
+    /// A request or notification `m` sent by `from`.
+    fn request(
+        &mut self,
+        from: Peer,
+        m: &str,
+        id: Option<String>,
+        params: &Value,
+        origin: Origin,
+        out: &mut Out,
+    ) {
+        match (from, m) {
+            (Peer::Client, "session/new") => {
+                if let Some(cwd) = params.get("cwd").filter(|c| c.is_string()) {
+                    self.fields.entry("cwd").or_insert_with(|| cwd.clone());
+                }
+            }
+            (Peer::Client, "session/prompt") => {
+                self.flush_text(origin, out);
+                if self.turn_open {
+                    self.end_turn("completed", origin, out);
+                }
+                self.turn += 1;
+                self.turn_open = true;
+                if let Some(id) = id {
+                    self.prompts.insert(id, self.turn);
+                }
+                let turn = self.turn;
+                self.emit("turn/start", json!({"turn": turn}), origin, out);
+                let content = prompt_content(params.get("prompt"));
+                self.emit("user/message", json!({"turn": turn, "content": content}), origin, out);
+            }
+            (Peer::Agent, "session/update") => match params.get("update") {
+                Some(u) if u.is_object() => self.update(u, origin, out),
+                _ => self.malformed(&params.to_string(), "session/update without an update", origin, out),
+            },
+            (Peer::Agent, "session/request_permission") => {
+                let call = params.get("toolCall");
+                let call_id = call.and_then(|c| c.get("toolCallId")).and_then(Value::as_str);
+                let title = call.and_then(|c| c.get("title")).and_then(Value::as_str);
+                let tool = call_id.and_then(|c| self.calls.name(c));
+                let data = json!({
+                    "id": format!("permission-{}", id.unwrap_or_default()),
+                    "callId": call_id,
+                    "toolName": tool.as_deref().or(title),
+                    "reason": title.unwrap_or_default(),
+                });
+                self.emit("approval/asked", data, origin, out);
+            }
+            (Peer::Agent, "fs/write_text_file") => self.calls.wrote(params),
+            // Client requests the answer completes, and anything else.
+            _ => {}
+        }
+    }
+
+    /// The answer to a request `asker` sent.
+    #[allow(clippy::too_many_arguments)]
+    fn answer(
+        &mut self,
+        asker: Peer,
+        id: &str,
+        asked: &Asked,
+        result: Option<&Value>,
+        error: Option<&Value>,
+        origin: Origin,
+        out: &mut Out,
+    ) {
+        let result = result.filter(|_| error.is_none());
+        match (asker, asked.method.as_str(), result) {
+            (Peer::Client, "initialize", Some(r)) => {
+                let info = r.get("agentInfo");
+                let mut put = |key: &str, v: Option<&Value>| {
+                    if let Some(v) = v.filter(|v| !v.is_null()) {
+                        self.fields.insert(key.into(), v.clone());
+                    }
+                };
+                put("agentName", info.and_then(|i| i.get("name")));
+                put("agentTitle", info.and_then(|i| i.get("title")));
+                put("version", info.and_then(|i| i.get("version")));
+                put("protocolVersion", r.get("protocolVersion"));
+            }
+            (Peer::Client, "session/new", Some(r)) => {
+                let sid = r.get("sessionId").and_then(Value::as_str).map(str::to_string);
+                if self.session.is_none() {
+                    self.session = sid.clone();
+                }
+                if let Some(s) = sid {
+                    self.fields.insert("id".into(), s.into());
+                }
+                let models = r.get("models");
+                if let Some(m) = models.and_then(|m| m.get("currentModelId")) {
+                    self.fields.insert("model".into(), m.clone());
+                }
+                let modes = r.get("modes");
+                if let Some(m) = modes.and_then(|m| m.get("currentModeId")) {
+                    self.fields.insert("mode".into(), m.clone());
+                }
+                if let Some(list) = modes.and_then(|m| m.get("availableModes")).and_then(Value::as_array) {
+                    let ids: Vec<Value> = list.iter().filter_map(|m| m.get("id").cloned()).collect();
+                    self.fields.insert("modes".into(), ids.into());
+                }
+            }
+            (Peer::Client, "session/prompt", _) => {
+                let Some(turn) = self.prompts.remove(id) else {
+                    return;
+                };
+                self.flush_text(origin, out);
+                let reason = match result.and_then(|r| r.get("stopReason")).and_then(Value::as_str) {
+                    Some("end_turn") => "completed".to_string(),
+                    Some(other) => other.to_string(),
+                    None if error.is_some() => "error".to_string(),
+                    None => "completed".to_string(),
+                };
+                if turn == self.turn {
+                    let message = error.and_then(|e| e.get("message")).and_then(Value::as_str);
+                    self.end_turn_with(&reason, message, origin, out);
+                }
+            }
+            (Peer::Agent, "session/request_permission", _) => {
+                let outcome = result.and_then(|r| r.get("outcome"));
+                let decision = match outcome.and_then(|o| o.get("outcome")).and_then(Value::as_str) {
+                    Some("selected") => {
+                        let chosen = outcome.and_then(|o| o.get("optionId")).and_then(Value::as_str);
+                        let kind = asked
+                            .params
+                            .get("options")
+                            .and_then(Value::as_array)
+                            .and_then(|opts| {
+                                opts.iter().find(|o| o.get("optionId").and_then(Value::as_str) == chosen)
+                            })
+                            .and_then(|o| o.get("kind"))
+                            .and_then(Value::as_str);
+                        match kind {
+                            Some(k) if k.starts_with("reject") => format!("rejected ({k})"),
+                            Some(k) => format!("approved ({k})"),
+                            None => format!("selected {}", chosen.unwrap_or("?")),
+                        }
+                    }
+                    Some("cancelled") => "cancelled".to_string(),
+                    _ if error.is_some() => "error".to_string(),
+                    _ => "decided".to_string(),
+                };
+                let data = json!({"id": format!("permission-{id}"), "outcome": decision});
+                self.emit("approval/decided", data, origin, out);
+            }
+            (Peer::Agent, "terminal/create", Some(r)) => self.calls.terminal_created(&asked.params, r),
+            (Peer::Agent, "terminal/output", Some(r)) => self.calls.terminal_output(&asked.params, r),
+            (Peer::Agent, "terminal/wait_for_exit", Some(r)) => self.calls.terminal_exit(&asked.params, r),
+            (Peer::Agent, "fs/read_text_file", Some(r)) => self.calls.read(&asked.params, r),
+            _ => {}
+        }
+    }
+
+    /// One `session/update`.
+    fn update(&mut self, u: &Value, origin: Origin, out: &mut Out) {
+        let kind = u.get("sessionUpdate").and_then(Value::as_str).unwrap_or_default();
+        match kind {
+            "agent_message_chunk" | "agent_thought_chunk" => {
+                let text = u
+                    .get("content")
+                    .filter(|c| c.get("type").and_then(Value::as_str) == Some("text"))
+                    .and_then(|c| c.get("text"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let thought = kind == "agent_thought_chunk";
+                // Reasoning after text starts a new message.
+                if thought && !self.text.is_empty() {
+                    self.flush_text(origin, out);
+                }
+                let into = if thought { &mut self.reasoning } else { &mut self.text };
+                into.push_str(text);
+            }
+            "tool_call" | "tool_call_update" => {
+                self.flush_text(origin, out);
+                let ready = self.calls.upsert(u);
+                if let Some(id) = ready {
+                    self.call_ready(&id, origin, out);
+                }
+                if let Some(id) = u.get("toolCallId").and_then(Value::as_str)
+                    && let Some((content, is_error, meta)) = self.calls.settled(id)
+                {
+                    self.call_ready(id, origin, out);
+                    self.result(id, content, is_error, meta, origin, out);
+                }
+            }
+            "plan" => {
+                self.flush_text(origin, out);
+                let todos: Vec<Value> = u
+                    .get("entries")
+                    .and_then(Value::as_array)
+                    .map(|e| {
+                        e.iter()
+                            .filter_map(|x| {
+                                let content = x.get("content")?.as_str()?;
+                                let status = x.get("status").and_then(Value::as_str).unwrap_or("pending");
+                                Some(json!({"content": content, "status": status}))
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                self.emit("todo/write", json!({"todos": todos}), origin, out);
+            }
+            "available_commands_update" => {
+                let names: Vec<Value> = u
+                    .get("availableCommands")
+                    .and_then(Value::as_array)
+                    .map(|c| c.iter().filter_map(|c| c.get("name").cloned()).collect())
+                    .unwrap_or_default();
+                self.fields.insert("commands".into(), names.into());
+                self.send_header(origin, out);
+            }
+            "current_mode_update" => {
+                if let Some(m) = u.get("currentModeId") {
+                    self.fields.insert("mode".into(), m.clone());
+                }
+            }
+            // user_message_chunk (a session loaded again) and kinds this
+            // reader does not know: nothing to draw.
+            _ => {}
+        }
+    }
+
+    /// A call whose `tool/call` may go out now.
+    fn call_ready(&mut self, id: &str, origin: Origin, out: &mut Out) {
+        if let Some((name, args)) = self.calls.take_call(id) {
+            self.flush_text(origin, out);
+            self.step += 1;
+            let data = json!({
+                "turn": self.turn, "step": self.step, "callId": id, "name": name, "arguments": args,
+            });
+            self.emit("tool/call", data, origin, out);
+        }
+    }
+
+    /// Calls announced and not yet given: given now (something else came).
+    fn flush_calls(&mut self, origin: Origin, out: &mut Out) {
+        self.flush_calls_of(false, origin, out);
+    }
+
+    /// [`Self::flush_calls`], with `all` also calls never announced.
+    fn flush_calls_of(&mut self, all: bool, origin: Origin, out: &mut Out) {
+        for id in self.calls.waiting(all) {
+            self.call_ready(&id, origin, out);
+        }
+    }
+
+    fn result(&mut self, id: &str, text: String, is_error: bool, meta: Value, origin: Origin, out: &mut Out) {
+        let part = json!({
+            "type": "tool-result",
+            "toolCallId": id,
+            "content": [{"type": "text", "text": text}],
+            "isError": is_error,
+        });
+        let data = json!({"turn": self.turn, "step": self.step, "message": {"content": [part]}, "meta": meta});
+        self.emit("tool/result", data, origin, out);
+    }
+
+    /// The text and reasoning gathered, as one assistant message.
+    fn flush_text(&mut self, origin: Origin, out: &mut Out) {
+        let mut content = Vec::new();
+        for (kind, text) in [("reasoning", std::mem::take(&mut self.reasoning)), ("text", std::mem::take(&mut self.text))] {
+            if !text.trim().is_empty() {
+                content.push(json!({"type": kind, "text": text}));
+            }
+        }
+        if content.is_empty() {
+            return;
+        }
+        self.step += 1;
+        let data = json!({"turn": self.turn, "step": self.step, "message": {"content": content}});
+        self.emit("assistant/message", data, origin, out);
+    }
+
+    fn end_turn(&mut self, kind: &str, origin: Origin, out: &mut Out) {
+        self.end_turn_with(kind, None, origin, out);
+    }
+
+    fn end_turn_with(&mut self, kind: &str, message: Option<&str>, origin: Origin, out: &mut Out) {
+        if !self.turn_open {
+            return;
+        }
+        self.flush_calls(origin, out);
+        self.flush_text(origin, out);
+        self.flush_calls_of(true, origin, out);
+        self.turn_open = false;
+        let mut reason = json!({"kind": kind});
+        if let (Some(m), Some(r)) = (message, reason.as_object_mut()) {
+            r.insert("message".into(), m.into());
+        }
+        self.emit("turn/end", json!({"turn": self.turn, "reason": reason}), origin, out);
+    }
+
+    /// The header, once, before the first event but a turn's opening.
+    fn send_header(&mut self, origin: Origin, out: &mut Out) {
+        if self.header_sent {
+            return;
+        }
+        self.header_sent = true;
+        let fields = std::mem::take(&mut self.fields);
+        out.push((self.session.clone(), header(Agent::Acp, fields, origin)));
+        out.append(&mut self.early);
+    }
+
+    fn emit(&mut self, kind: &str, data: Value, origin: Origin, out: &mut Out) {
+        let wait = !self.header_sent && matches!(kind, "turn/start" | "user/message");
+        if !wait {
+            self.send_header(origin, out);
+        }
+        self.seq += 1;
+        if let Some(r) = event(kind, self.seq, self.time, data, origin) {
+            let to = if wait { &mut self.early } else { out };
+            to.push((self.session.clone(), r));
+        }
+    }
+
+    fn malformed(&mut self, raw: &str, reason: &str, origin: Origin, out: &mut Out) {
+        self.send_header(origin, out);
+        let d = Diagnostic::new(origin, format!("ACP trace: {reason}"), raw.to_string());
+        out.push((self.session.clone(), Record::Diagnostic(d)));
+    }
+}
+
+/// A JSON-RPC id as text (a number or a string).
+fn id_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The prompt's content blocks as a user message's: text kept, a resource
+/// link or embedded resource named, anything else by its type.
+fn prompt_content(prompt: Option<&Value>) -> Value {
+    let blocks = prompt.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let parts: Vec<Value> = blocks
+        .iter()
+        .map(|b| match b.get("type").and_then(Value::as_str) {
+            Some("text") => json!({"type": "text", "text": b.get("text").and_then(Value::as_str).unwrap_or_default()}),
+            Some("resource_link") => {
+                let uri = b.get("uri").and_then(Value::as_str).unwrap_or_default();
+                json!({"type": "text", "text": format!("[{uri}]")})
+            }
+            Some("resource") => {
+                let uri = b.pointer("/resource/uri").and_then(Value::as_str).unwrap_or_default();
+                json!({"type": "text", "text": format!("[{uri}]")})
+            }
+            Some(other) => json!({"type": "text", "text": format!("[{other}]")}),
+            None => json!({"type": "text", "text": ""}),
+        })
+        .collect();
+    Value::Array(parts)
+}

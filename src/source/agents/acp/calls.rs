@@ -1,0 +1,250 @@
+//! The tool calls of an ACP session as the recording tells them: each
+//! merged by `toolCallId` from its `tool_call` / `tool_call_update`s, and
+//! what the client answered about the terminals and files they use.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value, json};
+
+/// Who sent a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Peer {
+    Client,
+    Agent,
+}
+
+impl Peer {
+    pub(super) fn other(self) -> Peer {
+        match self {
+            Peer::Client => Peer::Agent,
+            Peer::Agent => Peer::Client,
+        }
+    }
+}
+
+/// Whether a `session/update`'s params announce a tool call (`tool_call`):
+/// announcements of one call come in a row, so they do not flush it.
+pub(super) fn is_announcement(params: &Value) -> bool {
+    params.pointer("/update/sessionUpdate").and_then(Value::as_str) == Some("tool_call")
+}
+
+#[derive(Debug, Default)]
+struct Call {
+    /// The merged ACP tool call (without `sessionUpdate`).
+    state: Map<String, Value>,
+    /// Its `tool/call` went out.
+    sent: bool,
+    /// Its `tool/result` went out.
+    done: bool,
+    /// A `tool_call` announced it (an update may come first).
+    announced: bool,
+}
+
+/// The calls, terminals and files of one session.
+#[derive(Debug, Default)]
+pub(super) struct Calls {
+    calls: HashMap<String, Call>,
+    /// Calls announced whose `tool/call` has not gone out, in order.
+    waiting: Vec<String>,
+    /// terminalId → what the client said of it.
+    terminals: HashMap<String, Map<String, Value>>,
+    /// path → `{read: {line, limit, content}, written}`.
+    files: HashMap<String, Map<String, Value>>,
+}
+
+impl Calls {
+    /// Merge a `tool_call` / `tool_call_update`; the call's id when its
+    /// `tool/call` can go out now (it has its input).
+    pub(super) fn upsert(&mut self, u: &Value) -> Option<String> {
+        let id = u.get("toolCallId").and_then(Value::as_str)?.to_string();
+        let fields = u.as_object()?;
+        let call = self.calls.entry(id.clone()).or_default();
+        call.announced |= u.get("sessionUpdate").and_then(Value::as_str) == Some("tool_call");
+        for (k, v) in fields {
+            if k == "sessionUpdate" {
+                continue;
+            }
+            match (k.as_str(), call.state.get_mut(k), v) {
+                ("_meta", Some(Value::Object(old)), Value::Object(new)) => {
+                    for (mk, mv) in new {
+                        old.insert(mk.clone(), mv.clone());
+                    }
+                }
+                _ => {
+                    call.state.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        if call.sent {
+            return None;
+        }
+        let has_input = match call.state.get("rawInput") {
+            Some(Value::Object(o)) => !o.is_empty(),
+            Some(Value::Null) | None => false,
+            Some(_) => true,
+        };
+        if has_input {
+            return Some(id);
+        }
+        if !self.waiting.contains(&id) {
+            self.waiting.push(id);
+        }
+        None
+    }
+
+    /// Calls whose `tool/call` has not gone out: those announced, or
+    /// with `all` also those only updated so far.
+    pub(super) fn waiting(&self, all: bool) -> Vec<String> {
+        self.waiting
+            .iter()
+            .filter(|id| all || self.calls.get(*id).is_some_and(|c| c.announced))
+            .cloned()
+            .collect()
+    }
+
+    /// The call's name: the agent's own tool name when its `_meta` says
+    /// one, else its kind.
+    pub(super) fn name(&self, id: &str) -> Option<String> {
+        let state = &self.calls.get(id)?.state;
+        let own = state.get("_meta").and_then(Value::as_object).and_then(|m| {
+            m.values()
+                .find_map(|v| v.get("toolName").and_then(Value::as_str))
+        });
+        Some(
+            own.or_else(|| state.get("kind").and_then(Value::as_str))
+                .unwrap_or("other")
+                .to_string(),
+        )
+    }
+
+    /// The call's name and arguments (the merged tool call, as JSON
+    /// text), once: `None` when its `tool/call` went out.
+    pub(super) fn take_call(&mut self, id: &str) -> Option<(String, String)> {
+        let name = self.name(id)?;
+        let call = self.calls.get_mut(id)?;
+        if call.sent {
+            return None;
+        }
+        call.sent = true;
+        self.waiting.retain(|w| w != id);
+        Some((name, Value::Object(call.state.clone()).to_string()))
+    }
+
+    /// The call's result, once it reached `completed` or `failed`: its
+    /// content's text (else `rawOutput` when that is text), whether it
+    /// failed, and the meta the presenters read (`{acp: {toolCall,
+    /// terminals, files}}`).
+    pub(super) fn settled(&mut self, id: &str) -> Option<(String, bool, Value)> {
+        let call = self.calls.get_mut(id)?;
+        let status = call.state.get("status").and_then(Value::as_str);
+        if call.done || !matches!(status, Some("completed" | "failed")) {
+            return None;
+        }
+        call.done = true;
+        let is_error = status == Some("failed");
+        let state = &call.state;
+        let items = state.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        let texts: Vec<&str> = items
+            .iter()
+            .filter(|i| i.get("type").and_then(Value::as_str) == Some("content"))
+            .filter_map(|i| i.pointer("/content/text").and_then(Value::as_str))
+            .collect();
+        let mut text = texts.join("\n");
+        if text.is_empty()
+            && let Some(raw) = state.get("rawOutput").and_then(Value::as_str)
+        {
+            text = raw.to_string();
+        }
+        let terminals: Vec<Value> = items
+            .iter()
+            .filter(|i| i.get("type").and_then(Value::as_str) == Some("terminal"))
+            .filter_map(|i| i.get("terminalId").and_then(Value::as_str))
+            .map(|t| {
+                let mut info = self.terminals.get(t).cloned().unwrap_or_default();
+                info.insert("terminalId".into(), t.into());
+                Value::Object(info)
+            })
+            .collect();
+        let mut paths: Vec<&str> = items
+            .iter()
+            .filter(|i| i.get("type").and_then(Value::as_str) == Some("diff"))
+            .filter_map(|i| i.get("path").and_then(Value::as_str))
+            .collect();
+        if let Some(locs) = state.get("locations").and_then(Value::as_array) {
+            paths.extend(locs.iter().filter_map(|l| l.get("path").and_then(Value::as_str)));
+        }
+        let files: Map<String, Value> = paths
+            .iter()
+            .filter_map(|p| Some((p.to_string(), Value::Object(self.files.get(*p)?.clone()))))
+            .collect();
+        let meta = json!({"acp": {"toolCall": state, "terminals": terminals, "files": files}});
+        Some((text, is_error, meta))
+    }
+
+    /// `terminal/create` answered: the command it runs, by its terminal id.
+    pub(super) fn terminal_created(&mut self, params: &Value, result: &Value) {
+        let Some(t) = result.get("terminalId").and_then(Value::as_str) else {
+            return;
+        };
+        let info = self.terminals.entry(t.to_string()).or_default();
+        for key in ["command", "args", "cwd"] {
+            if let Some(v) = params.get(key).filter(|v| !v.is_null()) {
+                info.insert(key.into(), v.clone());
+            }
+        }
+    }
+
+    /// `terminal/output` answered: the output so far, and the exit status
+    /// when it has one.
+    pub(super) fn terminal_output(&mut self, params: &Value, result: &Value) {
+        let Some(t) = params.get("terminalId").and_then(Value::as_str) else {
+            return;
+        };
+        let info = self.terminals.entry(t.to_string()).or_default();
+        for key in ["output", "truncated", "exitStatus"] {
+            if let Some(v) = result.get(key).filter(|v| !v.is_null()) {
+                info.insert(key.into(), v.clone());
+            }
+        }
+    }
+
+    /// `terminal/wait_for_exit` answered: how the command ended.
+    pub(super) fn terminal_exit(&mut self, params: &Value, result: &Value) {
+        let Some(t) = params.get("terminalId").and_then(Value::as_str) else {
+            return;
+        };
+        let status = json!({"exitCode": result.get("exitCode"), "signal": result.get("signal")});
+        self.terminals
+            .entry(t.to_string())
+            .or_default()
+            .insert("exitStatus".into(), status);
+    }
+
+    /// `fs/read_text_file` answered: what the file held, from `line` on.
+    pub(super) fn read(&mut self, params: &Value, result: &Value) {
+        let (Some(path), Some(content)) = (
+            params.get("path").and_then(Value::as_str),
+            result.get("content").filter(|c| c.is_string()),
+        ) else {
+            return;
+        };
+        let read = json!({"line": params.get("line"), "limit": params.get("limit"), "content": content});
+        let file = self.files.entry(path.to_string()).or_default();
+        // A write before this read is older than what it read.
+        file.remove("written");
+        file.insert("read".into(), read);
+    }
+
+    /// `fs/write_text_file`: what the file holds now.
+    pub(super) fn wrote(&mut self, params: &Value) {
+        if let (Some(path), Some(content)) = (
+            params.get("path").and_then(Value::as_str),
+            params.get("content").filter(|c| c.is_string()),
+        ) {
+            self.files
+                .entry(path.to_string())
+                .or_default()
+                .insert("written".into(), content.clone());
+        }
+    }
+}

@@ -1,0 +1,112 @@
+use serde_json::{Value, json};
+
+use super::super::{Agent, Translate, claude, codex};
+use super::is_line;
+use crate::source::lines::{Decoded, decode_line};
+use crate::wire::{Origin, Record};
+
+fn lines(msgs: &[Value]) -> Vec<(Option<String>, Record)> {
+    let mut r = super::Reader::default();
+    let mut out = Vec::new();
+    for (i, m) in msgs.iter().enumerate() {
+        r.line(m, Origin { line: i + 1, offset: 0 }, &mut out);
+    }
+    r.finish(&mut out);
+    out
+}
+
+/// (kind, data) of every event.
+fn events(out: &[(Option<String>, Record)]) -> Vec<(String, Value)> {
+    out.iter()
+        .filter_map(|(_, r)| match r {
+            Record::Event { event, .. } => {
+                Some((event.kind.as_str().to_string(), event.data.parse()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn update(t: u64, u: Value) -> Value {
+    json!({"t": t, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "method": "session/update",
+        "params": {"sessionId": "s", "update": u}}})
+}
+
+#[test]
+fn a_trace_line_is_known_by_its_shape_and_no_other_format_takes_it() {
+    let acp = json!({"t": 5, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 0, "method": "initialize"}});
+    let raw = json!({"t": 5, "dir": "agent->client", "raw": "debug: hello"});
+    assert!(is_line(&acp) && is_line(&raw));
+    assert_eq!(Agent::of_line(&acp), Some(Agent::Acp));
+    assert!(!claude::is_line(&acp) && !codex::is_line(&acp));
+    for not in [
+        json!({"t": 5, "dir": "sideways", "msg": {"jsonrpc": "2.0"}}),
+        json!({"t": 5, "dir": "client->agent", "msg": {"id": 1}}),
+        json!({"t": "5", "dir": "client->agent", "msg": {"jsonrpc": "2.0"}}),
+        json!({"type": "session/event", "dir": "client->agent", "msg": {"jsonrpc": "2.0"}}),
+        json!({"type": "user", "sessionId": "s", "uuid": "u", "message": {}}),
+        json!({"timestamp": "2026-01-01T00:00:00Z", "type": "event_msg", "payload": {}}),
+        json!({"jsonrpc": "2.0", "method": "session/update"}),
+    ] {
+        assert!(!is_line(&not), "{not}");
+    }
+    // The line decoder hands it on whole, though it names a sessionId.
+    let text = r#"{"t": 9, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": {"sessionUpdate": "plan", "entries": []}}}}"#;
+    let (d, _) = decode_line(text.as_bytes(), Origin::default(), false);
+    assert!(matches!(d, Decoded::Foreign { ref line, .. } if line.agent() == Some(Agent::Acp)), "{d:?}");
+}
+
+#[test]
+fn calls_merge_by_id_and_a_cancelled_prompt_interrupts_what_it_left_open() {
+    let out = lines(&[
+        json!({"t": 1, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 2, "method": "session/prompt",
+            "params": {"sessionId": "s", "prompt": [{"type": "text", "text": "go"}]}}}),
+        // An update before its call, an unknown kind, an empty first chunk.
+        update(2, json!({"sessionUpdate": "tool_call_update", "toolCallId": "a", "title": "early"})),
+        update(3, json!({"sessionUpdate": "something_new", "x": 1})),
+        update(4, json!({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": ""}})),
+        update(5, json!({"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "hi"}})),
+        update(6, json!({"sessionUpdate": "tool_call", "toolCallId": "a", "kind": "execute", "rawInput": {}, "status": "pending"})),
+        update(7, json!({"sessionUpdate": "tool_call", "toolCallId": "a", "rawInput": {"command": "ls"}, "title": "ls"})),
+        update(8, json!({"sessionUpdate": "tool_call_update", "toolCallId": "a", "status": "in_progress"})),
+        json!({"t": 9, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 2, "result": {"stopReason": "cancelled"}}}),
+        json!({"t": 10, "dir": "agent->client", "raw": "not json"}),
+    ]);
+    let ev = events(&out);
+    let kinds: Vec<&str> = ev.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(kinds, ["turn/start", "user/message", "assistant/message", "tool/call", "turn/end"]);
+    let call = &ev[3].1;
+    assert_eq!(call["callId"], "a");
+    let args: Value = serde_json::from_str(call["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!((args["title"].as_str(), args["rawInput"]["command"].as_str()), (Some("ls"), Some("ls")));
+    assert_eq!(ev[4].1["reason"]["kind"], "cancelled");
+    let diags = out.iter().filter(|(_, r)| matches!(r, Record::Diagnostic(_))).count();
+    assert_eq!(diags, 1, "the raw line is a diagnostic");
+    // Times are the trace's `t`.
+    let Record::Event { event, .. } = &out.iter().find(|(_, r)| matches!(r, Record::Event { .. })).unwrap().1 else {
+        unreachable!()
+    };
+    assert_eq!(event.time, 1);
+}
+
+#[test]
+fn a_failed_call_is_an_error_result_and_terminal_answers_go_in_its_meta() {
+    let out = lines(&[
+        update(1, json!({"sessionUpdate": "tool_call", "toolCallId": "a", "kind": "execute", "rawInput": {"c": 1}, "status": "pending"})),
+        json!({"t": 2, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 1, "method": "terminal/create", "params": {"sessionId": "s", "command": "false"}}}),
+        json!({"t": 3, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 1, "result": {"terminalId": "t1"}}}),
+        update(4, json!({"sessionUpdate": "tool_call_update", "toolCallId": "a", "content": [{"type": "terminal", "terminalId": "t1"}]})),
+        json!({"t": 5, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 2, "method": "terminal/wait_for_exit", "params": {"sessionId": "s", "terminalId": "t1"}}}),
+        json!({"t": 6, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 2, "result": {"exitCode": 1, "signal": null}}}),
+        update(7, json!({"sessionUpdate": "tool_call_update", "toolCallId": "a", "status": "completed"})),
+        update(8, json!({"sessionUpdate": "tool_call", "toolCallId": "b", "kind": "fetch", "rawInput": {"u": 1}})),
+        update(9, json!({"sessionUpdate": "tool_call_update", "toolCallId": "b", "status": "failed", "rawOutput": "offline"})),
+    ]);
+    let ev = events(&out);
+    let results: Vec<&Value> = ev.iter().filter(|e| e.0 == "tool/result").map(|e| &e.1).collect();
+    assert_eq!(results.len(), 2);
+    let term = &results[0]["meta"]["acp"]["terminals"][0];
+    assert_eq!((term["command"].as_str(), term["exitStatus"]["exitCode"].as_i64()), (Some("false"), Some(1)));
+    let part = &results[1]["message"]["content"][0];
+    assert_eq!((part["isError"].as_bool(), part["content"][0]["text"].as_str()), (Some(true), Some("offline")));
+}
