@@ -138,13 +138,18 @@ impl Prefetch {
     /// window adds are noted (the fold keeps a call's first `tool/call`);
     /// then the views are drawn, on the pool.
     pub fn draw(&mut self, plan: Plan) -> Ahead {
+        // (Mapped to options, not filtered: an indexed collect is one
+        // allocation of the exact size, where a filtered one grows.)
         let read_calls: Vec<(CallJob, payload::ToolCall)> = plan
             .calls
             .into_par_iter()
-            .filter_map(|job| {
+            .map(|job| {
                 let p = read::<payload::ToolCall>(&job.data).ok()?;
                 Some((job, p))
             })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .flatten()
             .collect();
         for (_, p) in &read_calls {
             if let Some(id) = &p.call_id {
@@ -176,12 +181,12 @@ impl Prefetch {
                 };
                 (job.seq, drawn)
             })
-            .collect();
+            .collect::<Vec<_>>();
         let calls = &self.calls;
         let results = plan
             .jobs
             .into_par_iter()
-            .filter_map(|job| {
+            .map(|job| {
                 let p = read::<payload::ToolResult>(&job.data).ok()?;
                 let (tool, arguments) = calls.get(p.call_id()?)?;
                 let is_error = p.part().and_then(|part| part.is_error).unwrap_or(false);
@@ -200,12 +205,20 @@ impl Prefetch {
                 };
                 Some((job.seq, drawn))
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let (n, m) = (results.len(), drawn_calls.len());
         Ahead {
-            results,
-            calls: drawn_calls,
+            results: by_seq(results.into_iter().flatten(), n),
+            calls: by_seq(drawn_calls.into_iter(), m),
         }
     }
+}
+
+/// A map of what was drawn, by seq, made at its size at once.
+fn by_seq<T>(drawn: impl Iterator<Item = (u64, T)>, most: usize) -> HashMap<u64, T> {
+    let mut map = HashMap::with_capacity(most);
+    map.extend(drawn);
+    map
 }
 
 /// A window's calls and results to draw ([`Prefetch::plan`]).
