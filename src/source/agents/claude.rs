@@ -23,6 +23,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 pub use line::Line;
@@ -449,15 +450,19 @@ impl Reader {
         }
         let index = self.blocks.len();
         at.push(index);
-        let kind = if reasoning { "reasoning" } else { "text" };
-        let data = json!({
-            "turn": self.turn,
-            "step": self.step,
-            "chunk": {"type": "block-end", "index": index, "block": {"type": kind, "text": text}},
-        });
+        let data = ChunkData {
+            turn: self.turn,
+            step: self.step,
+            chunk: Chunk {
+                kind: "block-end",
+                index,
+                block: TextBlock::of(reasoning, &text),
+            },
+        };
+        let data = serde_json::to_string(&data).unwrap_or_default();
         self.blocks.push((reasoning, text));
         self.unsent = true;
-        self.emit(out, origin, "assistant/chunk", data);
+        self.emit_json(out, origin, "assistant/chunk", data);
     }
 
     /// The message whole (its blocks and usage), when it changed since it
@@ -466,23 +471,22 @@ impl Reader {
         if !std::mem::take(&mut self.unsent) {
             return;
         }
-        let content: Vec<Value> = self
+        let content = self
             .blocks
             .iter()
-            .map(|(reasoning, text)| {
-                let kind = if *reasoning { "reasoning" } else { "text" };
-                json!({"type": kind, "text": text})
-            })
+            .map(|(reasoning, text)| TextBlock::of(*reasoning, text))
             .collect();
-        let mut data = json!({
-            "turn": self.turn,
-            "step": self.step,
-            "message": {"role": "assistant", "content": content},
-        });
-        if let (Some(u), Some(d)) = (self.usage, data.as_object_mut()) {
-            d.insert("usage".into(), u.to_value());
-        }
-        self.emit(out, origin, "assistant/message", data);
+        let data = MessageData {
+            turn: self.turn,
+            step: self.step,
+            message: Message {
+                role: "assistant",
+                content,
+            },
+            usage: self.usage.map(Usage::to_value),
+        };
+        let data = serde_json::to_string(&data).unwrap_or_default();
+        self.emit_json(out, origin, "assistant/message", data);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -523,6 +527,53 @@ impl Reader {
             self.emit(out, origin, "todo/write", json!({"todos": todos, "callId": id}));
         }
     }
+}
+
+/// An `assistant/chunk`'s data: a block of the message, ended.
+#[derive(Serialize)]
+struct ChunkData<'a> {
+    turn: u64,
+    step: u64,
+    chunk: Chunk<'a>,
+}
+
+#[derive(Serialize)]
+struct Chunk<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    index: usize,
+    block: TextBlock<'a>,
+}
+
+/// A text or reasoning block, as DSH's message content holds it.
+#[derive(Serialize)]
+struct TextBlock<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: &'a str,
+}
+
+impl TextBlock<'_> {
+    fn of(reasoning: bool, text: &str) -> TextBlock<'_> {
+        let kind = if reasoning { "reasoning" } else { "text" };
+        TextBlock { kind, text }
+    }
+}
+
+/// An `assistant/message`'s data: the message whole, and its usage.
+#[derive(Serialize)]
+struct MessageData<'a> {
+    turn: u64,
+    step: u64,
+    message: Message<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct Message<'a> {
+    role: &'static str,
+    content: Vec<TextBlock<'a>>,
 }
 
 #[cfg(test)]
