@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::presenter::follow_header;
@@ -187,10 +188,15 @@ impl Prefetch {
             .jobs
             .into_par_iter()
             .map(|job| {
-                let p = read::<payload::ToolResult>(&job.data).ok()?;
+                // The data read once, as a tree: the payload from the tree
+                // (as the fold reads it from the text: the last of a key
+                // twice wins either way), the view from its parts. Data no
+                // tree can hold is left to the fold, which reports it.
+                let mut data = job.data.try_parse().ok()?;
+                let p = payload::ToolResult::deserialize(&data).ok()?;
                 let (tool, arguments) = calls.get(p.call_id()?)?;
                 let is_error = p.part().and_then(|part| part.is_error).unwrap_or(false);
-                let view = draw(&job, tool, arguments, is_error);
+                let view = draw(&job, tool, arguments, is_error, &mut data);
                 // The looks the fold takes at the view, taken here.
                 if let Some(v) = &view {
                     v.warm();
@@ -227,14 +233,19 @@ pub(super) struct Plan {
     calls: Vec<CallJob>,
 }
 
-fn draw(job: &Job, tool: &str, arguments: &str, is_error: bool) -> Option<AttachedView> {
-    let mut data = job.data.parse();
-    let meta = take_meta(&mut data);
+fn draw(
+    job: &Job,
+    tool: &str,
+    arguments: &str,
+    is_error: bool,
+    data: &mut Value,
+) -> Option<AttachedView> {
+    let meta = take_meta(data);
     job.presenters
         .result_view_text(
             tool,
             arguments,
-            &super::content_of(&data),
+            &super::content_of(data),
             is_error,
             meta.as_ref(),
         )
