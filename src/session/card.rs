@@ -92,11 +92,17 @@ struct Memo {
 
 impl AttachedView {
     pub fn new(source: ViewSource, raw: Value) -> AttachedView {
+        // Its tag is known from the tree: no scan of its text for it.
+        let memo = Memo::default();
+        if raw.is_object() {
+            let tag = raw.get("card").and_then(Value::as_str).map(str::to_string);
+            let _ = memo.tag.set(tag);
+        }
         AttachedView {
             source,
             raw: RawJson::from_value(&raw),
             origin: crate::wire::Origin::default(),
-            memo: std::sync::Arc::default(),
+            memo: std::sync::Arc::new(memo),
         }
     }
 
@@ -458,5 +464,29 @@ impl ToolCard {
     /// Duration in ms, when both ends are known.
     pub fn duration_ms(&self) -> Option<i64> {
         Some(self.ended? - self.started?).filter(|d| *d >= 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A view made from a tree knows its tag from the tree: the tag its
+    /// text would give, whatever `card` holds.
+    #[test]
+    fn a_tree_view_tags_as_its_text_would() {
+        for v in [
+            json!({"card": "terminal", "output": "x"}),
+            json!({"output": "x", "card": "read"}),
+            json!({"card": 5}),
+            json!({"card": null}),
+            json!({"title": "no card"}),
+            json!([1, 2]),
+            json!("text"),
+        ] {
+            let from_tree = AttachedView::new(ViewSource::Presenter, v.clone());
+            assert_eq!(from_tree.tag(), View::tag_of(&v.to_string()), "{v}");
+        }
     }
 }
