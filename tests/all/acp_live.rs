@@ -67,6 +67,23 @@ fn answers_to(trace: &[Value], method: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Whether the process whose pid the file holds still runs (a zombie does not).
+fn alive(pid_file: &Path) -> bool {
+    let pid = std::fs::read_to_string(pid_file).unwrap();
+    let pid: i32 = pid.trim().parse().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    loop {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        if stat.is_empty() || stat.contains(") Z") {
+            return false;
+        }
+        if std::time::Instant::now() > deadline {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn acp_drives_the_fake_agent_and_records_what_deck_view_draws() {
     let (dir, ws) = scratch();
@@ -257,4 +274,66 @@ fn acp_errors_say_what_the_agent_did() {
     );
     assert!(err.contains("giving up"), "{err}");
     assert_eq!(kept.len(), 1);
+}
+
+/// The terminal view: the composer sends the prompt, the permission request
+/// takes the keys (`y` allows once), Esc Esc cancels a turn, and the view
+/// gives the terminal back.
+#[test]
+fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
+    use crate::tui_pty::Tui;
+    let (dir, ws) = scratch();
+    let rec = dir.path().join("rec.jsonl");
+    let fake = fake();
+    let mut tui = Tui::spawn(&[
+        "acp",
+        "--cwd",
+        ws.to_str().unwrap(),
+        "--record",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &fake,
+    ]);
+    tui.wait_for("the session open", |s| s.contains("acp python3"));
+    tui.send("the tour\r");
+    tui.wait_for("the permission request", |s| s.contains("y allow once"));
+    tui.send("y");
+    tui.wait_for("the turn's end", |s| s.contains("Done."));
+    tui.wait_for("the edit allowed", |s| s.contains("approved (allow once)"));
+    assert_eq!(
+        std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
+        "hello notes\nwritten by the fake agent\n"
+    );
+    tui.send("wait\r");
+    tui.wait_for("the waiting terminal", |s| {
+        s.contains("sleep until cancelled")
+    });
+    tui.send("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    tui.send("\x1b");
+    tui.wait_for("the turn cancelled", |s| s.contains("cancelled"));
+    tui.send("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+    let trace = lines(&rec);
+    assert!(trace.iter().any(|l| l["msg"]["method"] == "session/cancel"));
+    assert!(
+        trace
+            .iter()
+            .any(|l| l["msg"]["result"]["stopReason"] == "cancelled")
+    );
+    assert!(
+        !alive(&ws.join("wait.pid")),
+        "the cancelled terminal still runs"
+    );
+    let calls = deck_ok(&["inspect", rec.to_str().unwrap()]);
+    assert!(
+        calls
+            .lines()
+            .any(|l| l.contains("call-edit") && l.contains("\"ok\"")),
+        "{calls}"
+    );
 }
