@@ -120,7 +120,8 @@ impl Client {
         let cwd = params
             .get("cwd")
             .and_then(Value::as_str)
-            .map(std::path::PathBuf::from)
+            // A relative one is the session's.
+            .map(|c| self.opts.cwd.join(c))
             .unwrap_or_else(|| self.opts.cwd.clone());
         let limit = params
             .get("outputByteLimit")
