@@ -294,6 +294,10 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
     tui.send("y");
     tui.wait_for("the turn's end", |s| s.contains("Done."));
     tui.wait_for("the edit allowed", |s| s.contains("approved (allow once)"));
+    // The refused read outside the cwd is a diagnostic of the view.
+    tui.wait_for("the refusal counted", |s| {
+        s.lines().last().is_some_and(|l| l.contains("1 diagnostic"))
+    });
     assert_eq!(
         std::fs::read_to_string(ws.join("notes.txt")).unwrap(),
         "hello notes\nwritten by the fake agent\n"
