@@ -182,6 +182,8 @@ pub enum Command {
         #[command(flatten)]
         tui: TuiArgs,
     },
+    /// Drive an agent that speaks the Agent Client Protocol (`deck acp -- gemini --acp`).
+    Acp(AcpArgs),
     /// Write everything a host or live source sends to a file, one message per line.
     Record {
         /// A host URL (`http://127.0.0.1:3080`), `-`, `unix:PATH`, `tcp:[HOST:]PORT`, or a file to follow.
@@ -290,6 +292,36 @@ pub struct RenderArgs {
     /// Hide reasoning blocks.
     #[arg(long)]
     pub no_reasoning: bool,
+}
+
+/// `deck acp`.
+#[derive(Debug, clap::Args)]
+pub struct AcpArgs {
+    /// The session's working directory: files the agent reads or writes
+    /// must lie inside it (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
+    /// Write every message both ways to FILE (`deck view FILE` draws it).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
+    /// Without the terminal view: send these prompts in order, then render
+    /// the session to stdout.
+    #[arg(long, value_name = "TEXT")]
+    pub prompt: Vec<String>,
+    /// With --prompt: allow every permission request once.
+    #[arg(long, requires = "prompt", conflicts_with = "reject")]
+    pub allow: bool,
+    /// With --prompt: reject every permission request (the default).
+    #[arg(long, requires = "prompt")]
+    pub reject: bool,
+    /// With --prompt: columns to render at.
+    #[arg(long, default_value_t = 100, value_parser = positive)]
+    pub width: usize,
+    #[command(flatten)]
+    pub tui: TuiArgs,
+    /// The agent and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
 }
 
 /// `deck lint`.

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use crate::cli::{Cli, Command};
 use crate::session::Transcript;
 
+mod acp;
 pub mod bench;
 mod card;
 mod connect;
@@ -77,6 +78,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             connect::run(&url, open, tui)?
         }
+        Command::Acp(args) => return acp::run(args),
         Command::Record {
             source,
             output,

@@ -288,7 +288,12 @@ impl Transcript {
             // Approvals share their reading with the mux frames (trees).
             EventKind::ApprovalAsked => {
                 let data: Value = self.payload(event, origin);
-                self.approval_asked(&data, "id", Some(seq), None);
+                // An ACP permission request names the JSON-RPC request to answer.
+                let rpc_id = data
+                    .get("rpcId")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                self.approval_asked(&data, "id", Some(seq), rpc_id.as_deref());
             }
             EventKind::ApprovalDecided => {
                 let data: Value = self.payload(event, origin);

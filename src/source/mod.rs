@@ -11,6 +11,9 @@
 //! replay.
 
 internal!(
+    mod acp_client;
+);
+internal!(
     mod agents;
 );
 internal!(

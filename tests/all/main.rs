@@ -6,6 +6,7 @@
 
 mod common;
 
+mod acp_live;
 mod agents_acp;
 mod agents_claude;
 mod agents_claude_extras;

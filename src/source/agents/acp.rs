@@ -196,8 +196,10 @@ impl Reader {
                 let call_id = call.and_then(|c| c.get("toolCallId")).and_then(Value::as_str);
                 let title = call.and_then(|c| c.get("title")).and_then(Value::as_str);
                 let tool = call_id.and_then(|c| self.calls.name(c));
+                // `rpcId`: the request a live client answers (`deck acp`).
                 let data = json!({
-                    "id": format!("permission-{}", id.unwrap_or_default()),
+                    "id": format!("permission-{}", id.clone().unwrap_or_default()),
+                    "rpcId": id,
                     "callId": call_id,
                     "toolName": tool.as_deref().or(title),
                     "reason": title.unwrap_or_default(),

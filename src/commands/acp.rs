@@ -1,0 +1,199 @@
+//! `deck acp [--cwd DIR] [--record FILE] -- CMD ARGS…`: drive an agent that
+//! speaks the Agent Client Protocol. In the terminal view (as `deck
+//! connect`): the composer sends prompts, Ctrl-c / Esc Esc cancels, `y` /
+//! `n` answer a permission request. With `--prompt TEXT` (repeatable): no
+//! view; the prompts are sent in order, permission requests answered by
+//! `--allow` / `--reject`, and the session rendered to stdout at the end.
+//! The client itself is `source::acp_client`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+
+use super::live::{Drive, run_tui_with, runtime};
+use crate::app::config;
+use crate::app::run::{Switcher, ensure_terminal};
+use crate::cli::AcpArgs;
+use crate::headless::{self, Format};
+use crate::source::acp_client::{AcpError, Client, Control, Options, Policy, Sink, Trace};
+use crate::source::host;
+use crate::source::live::{self, LinkStatus};
+use crate::text::sanitize;
+use crate::view::transcript::LayoutOptions;
+
+/// Run `deck acp`.
+pub fn run(args: AcpArgs) -> anyhow::Result<ExitCode> {
+    let dir = match &args.cwd {
+        Some(d) => d.clone(),
+        None => std::env::current_dir().context("no current directory")?,
+    };
+    let cwd = dir
+        .canonicalize()
+        .with_context(|| format!("deck acp: --cwd {}", dir.display()))?;
+    let mut command = args.command.clone();
+    let program = command.remove(0);
+    let opts = Options {
+        program,
+        args: command,
+        cwd,
+    };
+    let file = match &args.record {
+        Some(p) => Some(
+            std::fs::File::create(p)
+                .with_context(|| format!("deck acp: cannot create {}", p.display()))?,
+        ),
+        None => None,
+    };
+    if args.prompt.is_empty() {
+        interactive(args, opts, file)
+    } else {
+        scripted(args, opts, file)
+    }
+}
+
+/// The error of a session, saying where its recording is.
+fn failed(e: AcpError, record: &Option<PathBuf>) -> anyhow::Error {
+    let kept = match record {
+        Some(p) => format!(" (the recording so far is in {})", p.display()),
+        None => String::new(),
+    };
+    anyhow::anyhow!("deck acp: {e}{kept}")
+}
+
+/// `--prompt …`: no view; the session rendered at the end.
+fn scripted(args: AcpArgs, opts: Options, file: Option<std::fs::File>) -> anyhow::Result<ExitCode> {
+    let policy = if args.allow {
+        Policy::Allow
+    } else {
+        Policy::Reject
+    };
+    let rt = runtime()?;
+    let prompts = args.prompt.clone();
+    let ended = rt.block_on(async move {
+        let trace = Trace::new(file, Sink::Keep(Vec::new()));
+        let mut client = Client::spawn(opts, trace, policy)?;
+        client.open().await?;
+        let (_ctl, rx) = tokio::sync::mpsc::channel(1);
+        client.run(rx, prompts).await
+    });
+    rt.shutdown_background();
+    let ended = ended.map_err(|e| failed(e, &args.record))?;
+    for n in &ended.notices {
+        eprintln!("{}", sanitize::message(&format!("deck acp: {n}")));
+    }
+    let cfg = config::load()?;
+    let theme = config::resolve_theme(args.tui.theme.as_deref(), &cfg)?;
+    let density = args.tui.density.or(cfg.density).unwrap_or_default();
+    let t = headless::fold(None, &ended.records, None);
+    let opts = LayoutOptions::new(args.width, density);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    super::finish(
+        headless::render_to(&mut out, &t, &theme, &opts, None, Format::Text)
+            .and_then(|_| out.flush()),
+    )?;
+    eprintln!(
+        "{}",
+        sanitize::message(&format!(
+            "deck acp: {} turn(s): {}",
+            ended.stops.len(),
+            ended.stops.join(", ")
+        ))
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The terminal view, driving the agent as `deck connect` drives a host.
+fn interactive(
+    args: AcpArgs,
+    opts: Options,
+    file: Option<std::fs::File>,
+) -> anyhow::Result<ExitCode> {
+    ensure_terminal()?;
+    let rt = runtime()?;
+    let (tx, rx) = live::channel();
+    let label = format!("acp {}", opts.program);
+    let cwd = opts.cwd.to_string_lossy().into_owned();
+    // The agent is started and the session opened before the view takes
+    // the terminal: what goes wrong there is said plainly.
+    let trace = Trace::new(file, Sink::Live(tx.clone()));
+    let client = rt.block_on(async move {
+        let mut client = Client::spawn(opts, trace, Policy::Ask)?;
+        let id = client.open().await?;
+        Ok::<_, AcpError>((client, id))
+    });
+    let (client, session) = client.map_err(|e| failed(e, &args.record))?;
+    let (ctl_tx, ctl_rx) = tokio::sync::mpsc::channel(16);
+    let error: Arc<Mutex<Option<String>>> = Arc::default();
+    let keep = error.clone();
+    rt.spawn(async move {
+        let r = client.run(ctl_rx, Vec::new()).await;
+        let status = match r {
+            Ok(_) => LinkStatus::Ended,
+            Err(e) => {
+                let reason = e.to_string();
+                if let Ok(mut k) = keep.lock() {
+                    *k = Some(reason.clone());
+                }
+                let _ = tx.diagnostic(format!("deck acp: {reason}")).await;
+                LinkStatus::Failed { reason }
+            }
+        };
+        let _ = tx.status(status).await;
+    });
+    let switch: Switcher = Box::new(move |c| {
+        if let Some(c) = control(c) {
+            let _ = ctl_tx.try_send(c);
+        }
+    });
+    let drive = Drive {
+        history: Vec::new(),
+        typing: true,
+        cwd: Some(cwd),
+        preset: None,
+        host: None,
+    };
+    run_tui_with(
+        label,
+        Some(session),
+        &args.tui,
+        rt,
+        rx,
+        Some((switch, drive)),
+        false,
+    )?;
+    let said = error.lock().ok().and_then(|e| e.clone());
+    match said {
+        Some(e) => Err(anyhow::anyhow!(
+            "deck acp: {e}{}",
+            args.record
+                .as_ref()
+                .map(|p| format!(" (the recording is in {})", p.display()))
+                .unwrap_or_default()
+        )),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// What the view's composer and approval keys ask, for the ACP client.
+fn control(c: host::Control) -> Option<Control> {
+    match c {
+        host::Control::Prompt { text, .. } => Some(Control::Prompt(text)),
+        host::Control::Cancel => Some(Control::Cancel),
+        host::Control::Respond { value, .. } => {
+            // The reader names a permission request `permission-<JSON-RPC id>`.
+            let id = value
+                .get("approvalId")?
+                .as_str()?
+                .strip_prefix("permission-")?;
+            let allow = value.get("outcome").and_then(|o| o.as_str()) != Some("rejected");
+            Some(Control::Permission {
+                id: id.to_string(),
+                allow,
+            })
+        }
+        host::Control::Switch(_) | host::Control::Create { .. } => None,
+    }
+}

@@ -1,0 +1,135 @@
+//! The file requests an ACP agent makes of deck (`fs/read_text_file`,
+//! `fs/write_text_file`), served only inside the session's working
+//! directory: a path is resolved (symbolic links followed, `..` taken) and
+//! must lie under the canonical cwd; anything else is refused. A refusal
+//! is a [`Refused`] the client answers with a JSON-RPC error and says to
+//! the user.
+
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::{Value, json};
+
+/// Why a file request is not served: the JSON-RPC error's code and message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    pub code: i64,
+    pub message: String,
+}
+
+impl Refused {
+    fn new(code: i64, message: impl Into<String>) -> Refused {
+        Refused {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// JSON-RPC "invalid params": a path outside the cwd, or none.
+const INVALID: i64 = -32602;
+/// JSON-RPC "internal error": the file system said no.
+const INTERNAL: i64 = -32603;
+
+/// `path` resolved, when it lies inside `root` (canonical). A file that
+/// does not exist yet is resolved through its nearest existing ancestor.
+pub fn inside(root: &Path, path: &str) -> Result<PathBuf, Refused> {
+    let p = Path::new(path);
+    if !p.is_absolute() {
+        return Err(Refused::new(INVALID, format!("not an absolute path: {path}")));
+    }
+    // Walk up to the nearest ancestor that exists, canonicalize it, and
+    // put the missing rest back (which must be plain names).
+    let mut existing = p.to_path_buf();
+    let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    let resolved = loop {
+        match existing.canonicalize() {
+            Ok(c) => break c,
+            Err(_) => {
+                let name = existing.file_name().map(|n| n.to_os_string());
+                match (name, existing.parent()) {
+                    (Some(n), Some(parent)) => {
+                        rest.push(n);
+                        existing = parent.to_path_buf();
+                    }
+                    _ => return Err(outside(path, root)),
+                }
+            }
+        }
+    };
+    let mut full = resolved;
+    for n in rest.iter().rev() {
+        if Path::new(n).components().any(|c| !matches!(c, Component::Normal(_))) {
+            return Err(outside(path, root));
+        }
+        full.push(n);
+    }
+    if full.starts_with(root) {
+        Ok(full)
+    } else {
+        Err(outside(path, root))
+    }
+}
+
+fn outside(path: &str, root: &Path) -> Refused {
+    Refused::new(
+        INVALID,
+        format!("{path} is outside the session directory {}", root.display()),
+    )
+}
+
+/// `fs/read_text_file {path, line?, limit?}`: `{content}`.
+pub fn read(root: &Path, params: &Value) -> Result<Value, Refused> {
+    let path = params.get("path").and_then(Value::as_str).unwrap_or_default();
+    let full = inside(root, path)?;
+    let text = std::fs::read(&full).map_err(|e| Refused::new(INTERNAL, format!("cannot read {path}: {e}")))?;
+    let text = String::from_utf8_lossy(&text);
+    let line = params.get("line").and_then(Value::as_u64).unwrap_or(1).max(1) as usize;
+    let limit = params.get("limit").and_then(Value::as_u64).map(|l| l as usize);
+    let content = if line == 1 && limit.is_none() {
+        text.into_owned()
+    } else {
+        let lines = text.split_inclusive('\n').skip(line - 1);
+        match limit {
+            Some(n) => lines.take(n).collect(),
+            None => lines.collect(),
+        }
+    };
+    Ok(json!({"content": content}))
+}
+
+/// `fs/write_text_file {path, content}`: `{}` once written.
+pub fn write(root: &Path, params: &Value) -> Result<Value, Refused> {
+    let path = params.get("path").and_then(Value::as_str).unwrap_or_default();
+    let Some(content) = params.get("content").and_then(Value::as_str) else {
+        return Err(Refused::new(INVALID, format!("no content to write to {path}")));
+    };
+    let full = inside(root, path)?;
+    if let Some(dir) = full.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Refused::new(INTERNAL, format!("cannot write {path}: {e}")))?;
+    }
+    std::fs::write(&full, content).map_err(|e| Refused::new(INTERNAL, format!("cannot write {path}: {e}")))?;
+    Ok(json!({}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_inside_are_served_and_others_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("a.txt"), "one\ntwo\nthree\n").unwrap();
+        let p = |s: &str| root.join(s).to_string_lossy().into_owned();
+        let got = read(&root, &json!({"path": p("a.txt"), "line": 2, "limit": 1})).unwrap();
+        assert_eq!(got["content"], "two\n");
+        assert!(read(&root, &json!({"path": "/etc/passwd"})).is_err());
+        assert!(read(&root, &json!({"path": p("../x")})).is_err());
+        assert!(read(&root, &json!({"path": "a.txt"})).is_err());
+        assert!(write(&root, &json!({"path": p("new/b.txt"), "content": "hi"})).is_ok());
+        assert_eq!(std::fs::read_to_string(root.join("new/b.txt")).unwrap(), "hi");
+        assert!(write(&root, &json!({"path": p("nope/../../escape"), "content": "x"})).is_err());
+        std::os::unix::fs::symlink("/etc", root.join("link")).unwrap();
+        assert!(read(&root, &json!({"path": p("link/passwd")})).is_err());
+    }
+}

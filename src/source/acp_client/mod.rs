@@ -1,0 +1,437 @@
+//! `deck acp`'s client: spawns an agent that speaks the Agent Client
+//! Protocol (JSON-RPC 2.0, one JSON message a line on its stdio), opens a
+//! session (`initialize` with the capabilities deck serves, `session/new`),
+//! sends prompts one at a time, cancels, answers permission requests, and
+//! serves the agent's file and terminal requests (`serve.rs`, `files.rs`,
+//! `terminals.rs`). Every message both ways goes through one [`Trace`]:
+//! recorded, and read by the ACP reader into the records shown.
+//!
+//! Failures the user can act on are [`AcpError`]s: the agent cannot be
+//! started, exits, is not speaking ACP, or answers with another protocol
+//! version.
+
+mod files;
+mod serve;
+mod terminals;
+mod trace;
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::sync::mpsc;
+
+pub use trace::{Sink, Trace};
+use trace::Dir;
+
+/// The protocol version deck speaks.
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// What to run, and where.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub program: String,
+    pub args: Vec<String>,
+    /// The session's working directory (canonical).
+    pub cwd: PathBuf,
+}
+
+/// How permission requests are answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// By the user (a [`Control::Permission`]).
+    Ask,
+    /// Allow once, without asking.
+    Allow,
+    /// Reject once, without asking.
+    Reject,
+}
+
+/// What the user asks of the session.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Control {
+    /// `session/prompt` (held while a turn runs).
+    Prompt(String),
+    /// `session/cancel` of the running turn.
+    Cancel,
+    /// Answer the permission request with JSON-RPC id `id`: allow once, or reject.
+    Permission { id: String, allow: bool },
+}
+
+/// Why a session could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum AcpError {
+    #[error("cannot start the agent `{program}`: {source}")]
+    Spawn {
+        program: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the agent exited before {during}{status}{stderr}")]
+    Exited {
+        during: String,
+        status: String,
+        stderr: String,
+    },
+    #[error("the agent does not speak ACP: {0}")]
+    NotAcp(String),
+    #[error("the agent answered {method} with an error: {message}")]
+    Refused { method: String, message: String },
+    #[error("the agent speaks ACP protocol version {0}; deck speaks version {PROTOCOL_VERSION}")]
+    Version(String),
+    #[error("cannot write the recording: {0}")]
+    Record(#[source] std::io::Error),
+    #[error("cannot write to the agent: {0}")]
+    Write(#[source] std::io::Error),
+}
+
+/// What the session ended with.
+#[derive(Debug, Default)]
+pub struct Ended {
+    /// `stopReason` of every prompt, in order.
+    pub stops: Vec<String>,
+    /// What deck refused the agent, and other notices, in order.
+    pub notices: Vec<String>,
+    /// The records read from the trace (a [`Sink::Keep`] trace's).
+    pub records: Vec<crate::wire::Record>,
+}
+
+/// A running agent.
+pub struct Client {
+    opts: Options,
+    child: Child,
+    stdin: ChildStdin,
+    /// The agent's output lines, read by a task (closed: its output ended;
+    /// an error: it was unreadable).
+    lines: mpsc::Receiver<Result<String, String>>,
+    stderr: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    pub(crate) trace: Trace,
+    next_id: u64,
+    session: String,
+    policy: Policy,
+    terminals: terminals::Terminals,
+    /// Answers made later (a terminal's exit), to send through the trace.
+    later_tx: mpsc::Sender<Value>,
+    later_rx: mpsc::Receiver<Value>,
+    /// The id of the `session/prompt` in flight.
+    prompt: Option<u64>,
+    held: VecDeque<String>,
+    /// Permission requests waiting for the user: (JSON-RPC id, options) by id text.
+    asked: std::collections::HashMap<String, (Value, Value)>,
+    /// The agent's output ended.
+    eof: bool,
+    ended: Ended,
+}
+
+/// What the loop waits for.
+enum Event {
+    /// A line of the agent's (`None`: its output ended).
+    Line(Option<Result<String, String>>),
+    /// An answer made later, to send.
+    Later(Value),
+    Ctl(Option<Control>),
+}
+
+impl Client {
+    /// Start the agent.
+    pub fn spawn(opts: Options, trace: Trace, policy: Policy) -> Result<Client, AcpError> {
+        let mut child = tokio::process::Command::new(&opts.program)
+            .args(&opts.args)
+            .current_dir(&opts.cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|source| AcpError::Spawn {
+                program: opts.program.clone(),
+                source,
+            })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(AcpError::NotAcp("no stdio".into()));
+        };
+        // The agent's stderr is its own log: the last of it is kept for the
+        // error that says it exited.
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        if let Some(mut e) = child.stderr.take() {
+            let keep = stderr.clone();
+            tokio::spawn(async move {
+                use tokio::io::AsyncReadExt;
+                let mut buf = vec![0u8; 4096];
+                while let Ok(n) = e.read(&mut buf).await {
+                    if n == 0 {
+                        break;
+                    }
+                    if let Ok(mut k) = keep.lock() {
+                        k.extend_from_slice(&buf[..n]);
+                        let over = k.len().saturating_sub(2048);
+                        k.drain(..over);
+                    }
+                }
+            });
+        }
+        let (later_tx, later_rx) = mpsc::channel(64);
+        Ok(Client {
+            opts,
+            child,
+            stdin,
+            lines: read_lines(stdout),
+            stderr,
+            trace,
+            next_id: 0,
+            session: String::new(),
+            policy,
+            terminals: Default::default(),
+            later_tx,
+            later_rx,
+            prompt: None,
+            held: VecDeque::new(),
+            asked: Default::default(),
+            eof: false,
+            ended: Ended::default(),
+        })
+    }
+
+    /// `initialize` and `session/new`; the session's id.
+    pub async fn open(&mut self) -> Result<String, AcpError> {
+        let init = json!({
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": {"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": true},
+            "clientInfo": {"name": "deck", "title": "deck", "version": env!("CARGO_PKG_VERSION")},
+        });
+        let answer = self.call("initialize", init).await?;
+        match answer.get("protocolVersion") {
+            Some(v) if v.as_u64() == Some(PROTOCOL_VERSION) => {}
+            Some(v) => return Err(AcpError::Version(v.to_string())),
+            None => return Err(AcpError::NotAcp("its initialize answer has no protocolVersion".into())),
+        }
+        let cwd = self.opts.cwd.to_string_lossy().into_owned();
+        let answer = self.call("session/new", json!({"cwd": cwd, "mcpServers": []})).await?;
+        let Some(id) = answer.get("sessionId").and_then(Value::as_str) else {
+            return Err(AcpError::NotAcp("its session/new answer has no sessionId".into()));
+        };
+        self.session = id.to_string();
+        Ok(self.session.clone())
+    }
+
+    /// Run the session until `ctl` closes and no turn runs;
+    /// with `script`, its prompts in order, then the end.
+    pub async fn run(
+        mut self,
+        mut ctl: mpsc::Receiver<Control>,
+        script: Vec<String>,
+    ) -> Result<Ended, AcpError> {
+        let scripted = !script.is_empty();
+        self.held.extend(script);
+        let mut quit = false;
+        loop {
+            if self.prompt.is_none() {
+                if let Some(text) = self.held.pop_front() {
+                    self.start_prompt(&text).await?;
+                } else if quit || scripted {
+                    break;
+                }
+            }
+            let ev = tokio::select! {
+                l = self.lines.recv() => Event::Line(l),
+                Some(v) = self.later_rx.recv() => Event::Later(v),
+                c = ctl.recv(), if !quit => Event::Ctl(c),
+            };
+            match ev {
+                Event::Line(l) => match self.incoming(l).await? {
+                    Some(v) => self.handle(v).await?,
+                    None if self.eof => return Err(self.exited("the session ended").await),
+                    None => {}
+                },
+                Event::Later(v) => self.send(v).await?,
+                Event::Ctl(c) => match c {
+                    Some(Control::Prompt(text)) => {
+                        if self.prompt.is_some() {
+                            self.notice("a turn is running: the prompt is sent when it ends").await;
+                        }
+                        self.held.push_back(text);
+                    }
+                    Some(Control::Cancel) => self.cancel().await?,
+                    Some(Control::Permission { id, allow }) => self.answer_permission(&id, allow).await?,
+                    None => {
+                        quit = true;
+                        self.held.clear();
+                        if self.prompt.is_some() {
+                            self.cancel().await?;
+                        }
+                    }
+                },
+            }
+        }
+        Ok(self.close().await)
+    }
+
+    async fn close(mut self) -> Ended {
+        self.terminals.kill_all();
+        let _ = self.stdin.shutdown().await;
+        let end = tokio::time::timeout(std::time::Duration::from_millis(500), self.child.wait()).await;
+        if end.is_err() {
+            let _ = self.child.start_kill();
+            let _ = self.child.wait().await;
+        }
+        self.ended.records = self.trace.finish().await;
+        self.ended
+    }
+
+    async fn start_prompt(&mut self, text: &str) -> Result<(), AcpError> {
+        let id = self.next();
+        self.prompt = Some(id);
+        let params = json!({"sessionId": self.session, "prompt": [{"type": "text", "text": text}]});
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": params}))
+            .await
+    }
+
+    async fn cancel(&mut self) -> Result<(), AcpError> {
+        if self.prompt.is_none() {
+            return Ok(());
+        }
+        let params = json!({"sessionId": self.session});
+        self.send(json!({"jsonrpc": "2.0", "method": "session/cancel", "params": params})).await
+    }
+
+    fn next(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// A request of deck's, answered (the agent's requests meanwhile served).
+    async fn call(&mut self, method: &str, params: Value) -> Result<Value, AcpError> {
+        let id = self.next();
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await?;
+        loop {
+            let ev = tokio::select! {
+                l = self.lines.recv() => Event::Line(l),
+                Some(v) = self.later_rx.recv() => Event::Later(v),
+            };
+            match ev {
+                Event::Line(l) => match self.incoming(l).await? {
+                    Some(v) if is_answer(&v, id) => {
+                        if let Some(e) = v.get("error") {
+                            let message = e.get("message").and_then(Value::as_str).unwrap_or("?");
+                            return Err(AcpError::Refused { method: method.into(), message: message.into() });
+                        }
+                        return Ok(v.get("result").cloned().unwrap_or(Value::Null));
+                    }
+                    Some(v) => self.handle(v).await?,
+                    None if self.eof => return Err(self.exited(&format!("it answered {method}")).await),
+                    None => {}
+                },
+                Event::Later(v) => self.send(v).await?,
+                Event::Ctl(_) => {}
+            }
+        }
+    }
+
+    /// A line of the agent's as a message (traced); `None` for a blank
+    /// line, or the end of its output (`self.eof`). A line that is not
+    /// JSON-RPC is traced and said, and before the session is open ends it.
+    async fn incoming(&mut self, line: Option<Result<String, String>>) -> Result<Option<Value>, AcpError> {
+        let line = match line {
+            Some(Ok(l)) => l,
+            None => {
+                self.eof = true;
+                return Ok(None);
+            }
+            Some(Err(e)) => {
+                // Not UTF-8, or the pipe broke.
+                let raw = format!("(unreadable output: {e})");
+                self.trace.raw(Dir::FromAgent, &raw).await.map_err(AcpError::Record)?;
+                return Err(AcpError::NotAcp(raw));
+            }
+        };
+        if line.trim().is_empty() {
+            return Ok(None);
+        }
+        let v: Option<Value> = serde_json::from_str(&line).ok();
+        match v {
+            Some(v) if v.get("jsonrpc").and_then(Value::as_str) == Some("2.0") => {
+                self.trace.message(Dir::FromAgent, &v).await.map_err(AcpError::Record)?;
+                Ok(Some(v))
+            }
+            _ => {
+                self.trace.raw(Dir::FromAgent, &line).await.map_err(AcpError::Record)?;
+                let shown: String = line.chars().take(80).collect();
+                if self.session.is_empty() {
+                    return Err(AcpError::NotAcp(format!("it wrote `{shown}`")));
+                }
+                self.notice(&format!("the agent wrote a line that is not JSON-RPC: {shown}"))
+                    .await;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Send one message through the trace.
+    async fn send(&mut self, msg: Value) -> Result<(), AcpError> {
+        self.trace.message(Dir::ToAgent, &msg).await.map_err(AcpError::Record)?;
+        let mut bytes = msg.to_string().into_bytes();
+        bytes.push(b'\n');
+        self.stdin.write_all(&bytes).await.map_err(AcpError::Write)?;
+        self.stdin.flush().await.map_err(AcpError::Write)
+    }
+
+    /// Say something to the user: in the view when live, and in the end's list.
+    async fn notice(&mut self, text: &str) {
+        tracing::info!(notice = text, "acp");
+        if let Some(tx) = self.trace.live() {
+            let _ = tx.diagnostic(format!("deck acp: {text}")).await;
+        }
+        self.ended.notices.push(text.to_string());
+    }
+
+    /// The error for an agent whose output ended.
+    async fn exited(&mut self, during: &str) -> AcpError {
+        let status = match tokio::time::timeout(std::time::Duration::from_secs(2), self.child.wait()).await {
+            Ok(Ok(s)) => format!(" ({s})"),
+            _ => String::new(),
+        };
+        let tail = self.stderr.lock().map(|k| String::from_utf8_lossy(&k).into_owned()).unwrap_or_default();
+        let last: Vec<&str> = tail.lines().filter(|l| !l.trim().is_empty()).collect();
+        let stderr = match last.len() {
+            0 => String::new(),
+            n => format!("; its last words: {}", last[n.saturating_sub(3)..].join(" / ")),
+        };
+        self.terminals.kill_all();
+        let _ = self.trace.finish().await;
+        AcpError::Exited {
+            during: during.to_string(),
+            status,
+            stderr,
+        }
+    }
+}
+
+/// A task reading the agent's output lines into a channel.
+fn read_lines(out: ChildStdout) -> mpsc::Receiver<Result<String, String>> {
+    let (tx, rx) = mpsc::channel(64);
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(out).lines();
+        loop {
+            let l = match lines.next_line().await {
+                Ok(Some(l)) => Ok(l),
+                Ok(None) => break,
+                Err(e) => Err(e.to_string()),
+            };
+            let stop = l.is_err();
+            if tx.send(l).await.is_err() || stop {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Whether `v` answers the request `id` of deck's.
+fn is_answer(v: &Value, id: u64) -> bool {
+    v.get("method").is_none() && v.get("id").and_then(Value::as_u64) == Some(id)
+}

@@ -1,0 +1,234 @@
+//! What the client does with each message of the agent's: the answer to a
+//! prompt ends the turn; requests are served (files inside the cwd,
+//! terminals, permissions by the policy or the user); anything else is
+//! answered "method not found". Refusals are said to the user.
+
+use serde_json::{Value, json};
+
+use super::files::{self, Refused};
+use super::terminals::{self, Spec};
+use super::{AcpError, Client, Policy};
+
+/// JSON-RPC "method not found".
+const NO_METHOD: i64 = -32601;
+/// ACP "resource not found" (an unknown terminal), as the capture's client said it.
+const NOT_FOUND: i64 = -32002;
+
+impl Client {
+    /// One message of the agent's (already traced).
+    pub(super) async fn handle(&mut self, v: Value) -> Result<(), AcpError> {
+        let id = v.get("id").filter(|i| !i.is_null()).cloned();
+        let Some(method) = v.get("method").and_then(Value::as_str).map(str::to_string) else {
+            // An answer: the prompt's ends the turn.
+            if let (Some(p), Some(i)) = (self.prompt, id.as_ref().and_then(Value::as_u64))
+                && p == i
+            {
+                self.prompt = None;
+                let stop = v.pointer("/result/stopReason").and_then(Value::as_str);
+                let stop = match (stop, v.pointer("/error/message").and_then(Value::as_str)) {
+                    (Some(s), _) => s.to_string(),
+                    (None, Some(e)) => format!("error: {e}"),
+                    (None, None) => "?".to_string(),
+                };
+                // Permission requests of the turn are moot now.
+                for (asked, _) in std::mem::take(&mut self.asked).into_values() {
+                    let outcome = json!({"outcome": {"outcome": "cancelled"}});
+                    self.answer(&asked, Ok(outcome)).await?;
+                }
+                self.ended.stops.push(stop);
+            }
+            return Ok(());
+        };
+        let params = v.get("params").cloned().unwrap_or(Value::Null);
+        let Some(id) = id else {
+            // A notification (session/update): the trace has drawn it.
+            return Ok(());
+        };
+        let answer = match method.as_str() {
+            "fs/read_text_file" => self.file(&method, files::read(&self.opts.cwd, &params)).await,
+            "fs/write_text_file" => self.file(&method, files::write(&self.opts.cwd, &params)).await,
+            "terminal/create" => self.create_terminal(&params).await,
+            "terminal/output" => {
+                let t = terminal_id(&params);
+                self.terminals.output(t).ok_or_else(|| unknown(t))
+            }
+            "terminal/wait_for_exit" => {
+                let t = terminal_id(&params);
+                match self.terminals.exit(t) {
+                    Some(exit) => {
+                        // Answered when it exits, without holding the session up.
+                        let tx = self.later_tx.clone();
+                        tokio::spawn(async move {
+                            let e = terminals::wait(exit).await;
+                            let _ = tx.send(json!({"jsonrpc": "2.0", "id": id, "result": e})).await;
+                        });
+                        return Ok(());
+                    }
+                    None => Err(unknown(t)),
+                }
+            }
+            "terminal/kill" => {
+                let t = terminal_id(&params);
+                if self.terminals.kill(t) { Ok(json!({})) } else { Err(unknown(t)) }
+            }
+            "terminal/release" => {
+                let t = terminal_id(&params);
+                if self.terminals.release(t) { Ok(json!({})) } else { Err(unknown(t)) }
+            }
+            "session/request_permission" => return self.permission(id, &params).await,
+            other => Err(Refused {
+                code: NO_METHOD,
+                message: format!("Method not found: {other}"),
+            }),
+        };
+        self.answer(&id, answer).await
+    }
+
+    /// A file request's answer, its refusal said to the user.
+    async fn file(&mut self, method: &str, r: Result<Value, Refused>) -> Result<Value, Refused> {
+        if let Err(e) = &r {
+            self.notice(&format!("refused {method}: {}", e.message)).await;
+        }
+        r
+    }
+
+    async fn create_terminal(&mut self, params: &Value) -> Result<Value, Refused> {
+        let Some(command) = params.get("command").and_then(Value::as_str) else {
+            return Err(Refused {
+                code: -32602,
+                message: "terminal/create without a command".into(),
+            });
+        };
+        let args = params
+            .get("args")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        let env = params
+            .get("env")
+            .and_then(Value::as_array)
+            .map(|e| {
+                e.iter()
+                    .filter_map(|x| {
+                        let name = x.get("name")?.as_str()?;
+                        let value = x.get("value")?.as_str()?;
+                        Some((name.to_string(), value.to_string()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let cwd = params
+            .get("cwd")
+            .and_then(Value::as_str)
+            // A relative one is the session's.
+            .map(|c| self.opts.cwd.join(c))
+            .unwrap_or_else(|| self.opts.cwd.clone());
+        let limit = params
+            .get("outputByteLimit")
+            .and_then(Value::as_u64)
+            .map_or(terminals::DEFAULT_LIMIT, |l| l as usize);
+        let spec = Spec {
+            command,
+            args,
+            env,
+            cwd: &cwd,
+            limit,
+        };
+        match self.terminals.create(spec) {
+            Ok(id) => Ok(json!({"terminalId": id})),
+            Err(message) => {
+                self.notice(&format!("terminal/create: {message}")).await;
+                Err(Refused { code: -32603, message })
+            }
+        }
+    }
+
+    /// `session/request_permission`: answered by the policy, or held for the user.
+    async fn permission(&mut self, id: Value, params: &Value) -> Result<(), AcpError> {
+        let options = params.get("options").cloned().unwrap_or(Value::Null);
+        match self.policy {
+            Policy::Ask => {
+                self.asked.insert(id_text(&id), (id, options));
+                Ok(())
+            }
+            Policy::Allow | Policy::Reject => {
+                let outcome = choose(&options, self.policy == Policy::Allow);
+                self.answer(&id, Ok(outcome)).await
+            }
+        }
+    }
+
+    /// The user's answer to the permission request `id`.
+    pub(super) async fn answer_permission(&mut self, id: &str, allow: bool) -> Result<(), AcpError> {
+        let Some((rpc_id, options)) = self.asked.remove(id) else {
+            self.notice(&format!("no permission request {id} is waiting")).await;
+            return Ok(());
+        };
+        let outcome = choose(&options, allow);
+        self.answer(&rpc_id, Ok(outcome)).await
+    }
+
+    async fn answer(&mut self, id: &Value, r: Result<Value, Refused>) -> Result<(), AcpError> {
+        let msg = match r {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Err(e) => json!({"jsonrpc": "2.0", "id": id, "error": {"code": e.code, "message": e.message}}),
+        };
+        self.send(msg).await
+    }
+}
+
+/// The outcome choosing the agent's allow-once (or reject-once) option,
+/// else the nearest of its kind; none of the kind: cancelled.
+fn choose(options: &Value, allow: bool) -> Value {
+    let opts = options.as_array().map(Vec::as_slice).unwrap_or_default();
+    let kinds: &[&str] = if allow {
+        &["allow_once", "allow_always"]
+    } else {
+        &["reject_once", "reject_always"]
+    };
+    let chosen = kinds.iter().find_map(|k| {
+        opts.iter()
+            .find(|o| o.get("kind").and_then(Value::as_str) == Some(k))
+            .and_then(|o| o.get("optionId").cloned())
+    });
+    match chosen {
+        Some(option) => json!({"outcome": {"outcome": "selected", "optionId": option}}),
+        None => json!({"outcome": {"outcome": "cancelled"}}),
+    }
+}
+
+fn terminal_id(params: &Value) -> &str {
+    params.get("terminalId").and_then(Value::as_str).unwrap_or_default()
+}
+
+fn unknown(t: &str) -> Refused {
+    Refused {
+        code: NOT_FOUND,
+        message: format!("Unknown terminal: {t}"),
+    }
+}
+
+/// A JSON-RPC id as the key of a held request (and what the reader names it by).
+pub(super) fn id_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choose_takes_the_kind_asked() {
+        let opts = json!([
+            {"kind": "allow_always", "optionId": "aa"},
+            {"kind": "allow_once", "optionId": "a"},
+            {"kind": "reject_once", "optionId": "r"},
+        ]);
+        assert_eq!(choose(&opts, true)["outcome"]["optionId"], "a");
+        assert_eq!(choose(&opts, false)["outcome"]["optionId"], "r");
+        assert_eq!(choose(&json!([]), true)["outcome"]["outcome"], "cancelled");
+    }
+}

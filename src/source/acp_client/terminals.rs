@@ -1,0 +1,235 @@
+//! The terminals deck runs for an ACP agent (`terminal/create`): one child
+//! process each, its stdout and stderr gathered into one buffer capped at
+//! the agent's `outputByteLimit` (the oldest bytes dropped first, at a
+//! character boundary, as the protocol says), its exit watched. Killing,
+//! releasing and the end of the session stop the process; every terminal
+//! still running when [`Terminals`] is dropped is killed.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::process::Command;
+use tokio::sync::{mpsc, watch};
+
+/// The output kept when the agent names no limit.
+pub const DEFAULT_LIMIT: usize = 1 << 20;
+
+/// How a terminal's process ended: `{exitCode, signal}` as ACP says it.
+pub type Exit = Value;
+
+/// Output gathered so far.
+#[derive(Debug, Default)]
+struct Output {
+    text: Vec<u8>,
+    truncated: bool,
+    limit: usize,
+}
+
+impl Output {
+    fn push(&mut self, bytes: &[u8]) {
+        self.text.extend_from_slice(bytes);
+        if self.text.len() > self.limit {
+            let mut cut = self.text.len() - self.limit;
+            // Never start in the middle of a UTF-8 sequence.
+            while cut < self.text.len() && (self.text[cut] & 0xC0) == 0x80 {
+                cut += 1;
+            }
+            self.text.drain(..cut);
+            self.truncated = true;
+        }
+    }
+}
+
+/// One running (or finished) terminal.
+struct Terminal {
+    output: Arc<Mutex<Output>>,
+    exit: watch::Receiver<Option<Exit>>,
+    kill: mpsc::Sender<()>,
+}
+
+/// The terminals of one session, by id (`term-1`, `term-2`, …).
+#[derive(Default)]
+pub struct Terminals {
+    next: u64,
+    all: HashMap<String, Terminal>,
+}
+
+/// What `terminal/create` asked for.
+pub struct Spec<'a> {
+    pub command: &'a str,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub cwd: &'a Path,
+    pub limit: usize,
+}
+
+impl Terminals {
+    /// Start a terminal; its id, or why it could not start.
+    pub fn create(&mut self, spec: Spec<'_>) -> Result<String, String> {
+        let mut cmd = if spec.args.is_empty() {
+            // The whole shell line in `command` (what agents send).
+            let mut c = Command::new("sh");
+            c.arg("-c").arg(spec.command);
+            c
+        } else {
+            let mut c = Command::new(spec.command);
+            c.args(&spec.args);
+            c
+        };
+        cmd.envs(spec.env)
+            .current_dir(spec.cwd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot run {}: {e}", spec.command))?;
+        let output = Arc::new(Mutex::new(Output {
+            limit: spec.limit,
+            ..Default::default()
+        }));
+        let readers = [
+            child.stdout.take().map(|s| gather(s, output.clone())),
+            child.stderr.take().map(|s| gather(s, output.clone())),
+        ];
+        let (exit_tx, exit) = watch::channel(None);
+        let (kill, mut kill_rx) = mpsc::channel::<()>(1);
+        tokio::spawn(async move {
+            let status = tokio::select! {
+                s = child.wait() => s,
+                _ = kill_rx.recv() => {
+                    let _ = child.start_kill();
+                    child.wait().await
+                }
+            };
+            // The output is whole once both pipes are closed (a killed
+            // shell's children may hold them: not waited for then).
+            for r in readers.into_iter().flatten() {
+                let _ = tokio::time::timeout(std::time::Duration::from_millis(200), r).await;
+            }
+            let _ = exit_tx.send(Some(exit_of(status.ok())));
+        });
+        self.next += 1;
+        let id = format!("term-{}", self.next);
+        self.all.insert(id.clone(), Terminal { output, exit, kill });
+        Ok(id)
+    }
+
+    /// `terminal/output`'s answer (`None`: no such terminal).
+    pub fn output(&self, id: &str) -> Option<Value> {
+        let t = self.all.get(id)?;
+        let (text, truncated) = match t.output.lock() {
+            Ok(o) => (String::from_utf8_lossy(&o.text).into_owned(), o.truncated),
+            Err(_) => (String::new(), false),
+        };
+        let mut answer = json!({"output": text, "truncated": truncated});
+        if let Some(exit) = t.exit.borrow().clone() {
+            answer["exitStatus"] = exit;
+        }
+        Some(answer)
+    }
+
+    /// A receiver of the terminal's exit, for `terminal/wait_for_exit`.
+    pub fn exit(&self, id: &str) -> Option<watch::Receiver<Option<Exit>>> {
+        self.all.get(id).map(|t| t.exit.clone())
+    }
+
+    /// `terminal/kill`: stop the process, keep the terminal. False: no such terminal.
+    pub fn kill(&self, id: &str) -> bool {
+        match self.all.get(id) {
+            Some(t) => {
+                let _ = t.kill.try_send(());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `terminal/release`: stop the process and forget the terminal.
+    pub fn release(&mut self, id: &str) -> bool {
+        let known = self.kill(id);
+        self.all.remove(id);
+        known
+    }
+
+    /// Stop every terminal (the session ends).
+    pub fn kill_all(&mut self) {
+        for t in self.all.values() {
+            let _ = t.kill.try_send(());
+        }
+    }
+}
+
+impl Drop for Terminals {
+    fn drop(&mut self) {
+        self.kill_all();
+    }
+}
+
+/// Wait for a terminal's exit.
+pub async fn wait(mut exit: watch::Receiver<Option<Exit>>) -> Exit {
+    loop {
+        if let Some(e) = exit.borrow().clone() {
+            return e;
+        }
+        if exit.changed().await.is_err() {
+            return exit.borrow().clone().unwrap_or(json!({"exitCode": null, "signal": null}));
+        }
+    }
+}
+
+fn gather<R: AsyncRead + Unpin + Send + 'static>(
+    mut r: R,
+    out: Arc<Mutex<Output>>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; 8192];
+        while let Ok(n) = r.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut o) = out.lock() {
+                o.push(&buf[..n]);
+            }
+        }
+    })
+}
+
+fn exit_of(status: Option<std::process::ExitStatus>) -> Exit {
+    use std::os::unix::process::ExitStatusExt;
+    let code = status.and_then(|s| s.code());
+    let signal = status.and_then(|s| s.signal()).map(signal_name);
+    json!({"exitCode": code, "signal": signal})
+}
+
+fn signal_name(n: i32) -> String {
+    match n {
+        libc::SIGKILL => "SIGKILL".into(),
+        libc::SIGTERM => "SIGTERM".into(),
+        libc::SIGINT => "SIGINT".into(),
+        libc::SIGHUP => "SIGHUP".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_keeps_the_newest_bytes_at_a_char_boundary() {
+        let mut o = Output {
+            limit: 4,
+            ..Default::default()
+        };
+        o.push("ab".as_bytes());
+        o.push("cdé".as_bytes());
+        assert!(o.truncated);
+        assert_eq!(String::from_utf8(o.text.clone()).unwrap(), "cdé");
+    }
+}
