@@ -81,7 +81,8 @@ fn outside(path: &str, root: &Path) -> Refused {
 pub fn read(root: &Path, params: &Value) -> Result<Value, Refused> {
     let path = params.get("path").and_then(Value::as_str).unwrap_or_default();
     let full = inside(root, path)?;
-    let text = std::fs::read(&full).map_err(|e| Refused::new(INTERNAL, format!("cannot read {path}: {e}")))?;
+    let text = read_at_most(&full, most_served())
+        .map_err(|e| Refused::new(INTERNAL, format!("cannot read {path}: {e}")))?;
     let text = String::from_utf8_lossy(&text);
     let line = params.get("line").and_then(Value::as_u64).unwrap_or(1).max(1) as usize;
     let limit = params.get("limit").and_then(Value::as_u64).map(|l| l as usize);
@@ -95,6 +96,28 @@ pub fn read(root: &Path, params: &Value) -> Result<Value, Refused> {
         }
     };
     Ok(json!({"content": content}))
+}
+
+/// The most of a file deck sends an agent: its answer is one line of the
+/// recording, which must stay readable (escaped text can double).
+fn most_served() -> usize {
+    crate::source::limits::max_line() / 2
+}
+
+/// A file's bytes, or an error when it holds more than `most` (never read
+/// past that).
+fn read_at_most(path: &Path, most: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(most as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > most {
+        return Err(std::io::Error::other(format!(
+            "it holds more than the {most} bytes deck sends an agent"
+        )));
+    }
+    Ok(bytes)
 }
 
 /// `fs/write_text_file {path, content}`: `{}` once written.
@@ -114,6 +137,16 @@ pub fn write(root: &Path, params: &Value) -> Result<Value, Refused> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_past_what_deck_sends_is_refused_not_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.txt");
+        std::fs::write(&p, "x".repeat(5000)).unwrap();
+        assert_eq!(read_at_most(&p, 5000).unwrap().len(), 5000);
+        let err = read_at_most(&p, 4999).unwrap_err().to_string();
+        assert!(err.contains("more than the 4999 bytes"), "{err}");
+    }
 
     #[test]
     fn paths_inside_are_served_and_others_refused() {
