@@ -5,28 +5,17 @@
 //! (the reader and the presenters have their own tests beside them, in
 //! `src/source/agents/acp/` and `src/present/acp/`).
 
-use std::fmt::Write as _;
-
-use deck::cards::Density;
 use deck::theme::Theme;
 use serde_json::Value;
 
-use crate::common::dump::{Runs, THEMES, WIDTHS, render_card, styled};
-use crate::common::{deck_ok, fold};
+use crate::common::dump::{THEMES, cards_at_widths};
+use crate::common::{deck_ok, fold, inspect_lines as inspect};
 
 fn tour() -> String {
     format!(
         "{}/tests/fixtures/agents/acp/tour/acp-trace.jsonl",
         env!("CARGO_MANIFEST_DIR")
     )
-}
-
-/// `deck inspect` lines, in order.
-fn inspect(path: &str) -> Vec<Value> {
-    deck_ok(&["inspect", path])
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("inspect line is JSON"))
-        .collect()
 }
 
 fn card_of(v: &Value) -> String {
@@ -156,18 +145,7 @@ fn snapshots_of_the_capture() {
     let t = fold(&tour());
     for theme_name in THEMES {
         let theme = Theme::builtin(theme_name).expect("built-in theme");
-        let mut out = String::new();
-        for card in t.cards() {
-            let tool = card.tool.as_deref().unwrap_or("?");
-            for w in WIDTHS {
-                let _ = writeln!(out, "── {tool} {} at {w} ──", card.call_id);
-                let what = format!("acp {tool}");
-                out.push_str(&styled(
-                    &render_card(card, &theme, w, Density::Full, &what),
-                    Runs::OneRow,
-                ));
-            }
-        }
+        let out = cards_at_widths(&t, &theme, "acp");
         insta::assert_snapshot!(format!("agents_acp_tour__{theme_name}"), out);
     }
 }

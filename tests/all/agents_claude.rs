@@ -12,7 +12,7 @@ use deck::cards::Density;
 use deck::theme::Theme;
 use serde_json::Value;
 
-use crate::common::dump::{Runs, THEMES, WIDTHS, render_card, styled};
+use crate::common::dump::{Runs, THEMES, WIDTHS, cards_at_widths, render_card, styled};
 use crate::common::{deck, deck_ok, fold, stderr, stdout};
 
 pub(crate) const DIR: &str = concat!(
@@ -255,18 +255,7 @@ fn snapshot_cards(name: &str, path: &str) {
     let t = fold(path);
     for theme_name in THEMES {
         let theme = Theme::builtin(theme_name).expect("built-in theme");
-        let mut out = String::new();
-        for card in t.cards() {
-            let tool = card.tool.as_deref().unwrap_or("?");
-            for w in WIDTHS {
-                let _ = writeln!(out, "── {tool} {} at {w} ──", card.call_id);
-                let what = format!("{name} {tool}");
-                out.push_str(&styled(
-                    &render_card(card, &theme, w, Density::Full, &what),
-                    Runs::OneRow,
-                ));
-            }
-        }
+        let out = cards_at_widths(&t, &theme, name);
         insta::assert_snapshot!(format!("agents_claude_{name}__{theme_name}"), out);
     }
 }

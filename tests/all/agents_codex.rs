@@ -6,21 +6,13 @@
 
 use serde_json::Value;
 
-use crate::common::deck_ok;
+use crate::common::{deck_ok, inspect_lines as inspect};
 
 fn fixture(name: &str) -> String {
     format!(
         "{}/tests/fixtures/agents/codex/{name}",
         env!("CARGO_MANIFEST_DIR")
     )
-}
-
-/// `deck inspect` lines, in order.
-fn inspect(path: &str) -> Vec<Value> {
-    deck_ok(&["inspect", path])
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("inspect line is JSON"))
-        .collect()
 }
 
 #[test]

@@ -110,3 +110,22 @@ pub fn render_card(
     check_widths(&lines, width, what);
     lines
 }
+
+/// Every card of `t` at every width in `theme` (full density), headed
+/// `── TOOL CALL_ID at W ──`: one snapshot's text. `what` names them in
+/// width failures (`"{what} TOOL"`).
+pub fn cards_at_widths(t: &deck::session::Transcript, theme: &Theme, what: &str) -> String {
+    let mut out = String::new();
+    for card in t.cards() {
+        let tool = card.tool.as_deref().unwrap_or("?");
+        for w in WIDTHS {
+            let _ = writeln!(out, "── {tool} {} at {w} ──", card.call_id);
+            let what = format!("{what} {tool}");
+            out.push_str(&styled(
+                &render_card(card, theme, w, Density::Full, &what),
+                Runs::OneRow,
+            ));
+        }
+    }
+    out
+}

@@ -114,6 +114,14 @@ pub fn deck_stdin(args: &[&str], stdin: &str) -> (String, String, i32) {
 }
 
 /// `deck args`, which must succeed; its standard output.
+/// `deck inspect PATH`'s lines, in order, each JSON.
+pub fn inspect_lines(path: &str) -> Vec<serde_json::Value> {
+    deck_ok(&["inspect", path])
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("inspect line is JSON"))
+        .collect()
+}
+
 pub fn deck_ok(args: &[&str]) -> String {
     let o = deck(args);
     assert!(o.status.success(), "deck {args:?}: {}", stderr(&o));
