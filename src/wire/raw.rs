@@ -42,10 +42,12 @@ impl RawJson {
     /// Text its writer vouches is one JSON value (assembled from parsed
     /// pieces); not checked, and not copied.
     pub fn from_text(mut text: String) -> RawJson {
-        // A string grown by doubling may hold twice its text: give the
-        // rest back (in place) rather than keep it for the session's life.
-        if text.capacity() - text.len() > 64 {
-            text.shrink_to_fit();
+        // A string grown by doubling may hold up to twice its text, kept
+        // for the session's life: such a one is copied to its size (an
+        // allocator may shrink in place without freeing anything). One
+        // written into room sized for it is kept as it is.
+        if text.capacity() - text.len() > text.len() / 4 + 64 {
+            text = text.as_str().to_owned();
         }
         RawJson(Text::Built(Arc::new(text)))
     }
@@ -145,6 +147,20 @@ mod tests {
             r#"{"k":{"b":1,"a":[true,"x"]}}"#
         );
         assert!(RawJson::null().is_null());
+        // A built text keeps little room beyond its size.
+        let mut grown = String::with_capacity(4096);
+        grown.push_str("[1,2,3]");
+        let kept = RawJson::from_text(grown);
+        let Text::Built(b) = &kept.0 else {
+            panic!("a built text")
+        };
+        assert!(b.capacity() - b.len() <= 64, "{}", b.capacity());
+        let mut sized = String::with_capacity(1100);
+        sized.push_str(&"7".repeat(1000));
+        let Text::Built(b) = &RawJson::from_text(sized).0 else {
+            panic!("a built text")
+        };
+        assert_eq!(b.capacity(), 1100, "room sized for it is kept, not copied");
         assert_eq!(RawJson::null().parse(), Value::Null);
     }
 }
