@@ -17,6 +17,32 @@ fn json_text(v: &Value) -> String {
     }
 }
 
+/// A unified diff's hunk headers (`@@ -A,B +C,D @@`) moved down `by`
+/// lines. Only headers start with `@@`: every other line of a hunk starts
+/// with ` `, `-`, `+` or `\`.
+fn shift_hunks(text: &str, by: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive('\n') {
+        let shifted = line.strip_prefix("@@ -").and_then(|rest| {
+            let (old, rest) = rest.split_once(" +")?;
+            let (new, tail) = rest.split_once(" @@")?;
+            let moved = |range: &str| -> Option<String> {
+                let (start, len) = match range.split_once(',') {
+                    Some((s, l)) => (s.parse::<usize>().ok()?, Some(l)),
+                    None => (range.parse::<usize>().ok()?, None),
+                };
+                Some(match len {
+                    Some(l) => format!("{},{l}", start + by),
+                    None => (start + by).to_string(),
+                })
+            };
+            Some(format!("@@ -{} +{} @@{tail}", moved(old)?, moved(new)?))
+        });
+        out.push_str(shifted.as_deref().unwrap_or(line));
+    }
+    out
+}
+
 /// The whole card as plain text: its title, the approval that gated it,
 /// then what it shows (its question or plan, else its view) and the raw
 /// result text it shows.
@@ -74,12 +100,17 @@ fn view_text(r: &super::Resolved, out: &mut Vec<String>) {
                 } else {
                     "/dev/null".into()
                 };
-                out.push(
-                    diff.unified_diff()
-                        .context_radius(3)
-                        .header(&from, &format!("b/{}", f.path))
-                        .to_string(),
-                );
+                let text = diff
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&from, &format!("b/{}", f.path))
+                    .to_string();
+                // The texts start at a known line of the file: the hunks
+                // say the file's line numbers, not the texts'.
+                out.push(match f.start_line {
+                    Some(s) if s > 1 => shift_hunks(&text, s as usize - 1),
+                    _ => text,
+                });
             }
         }
         View::Read(v) => {
@@ -195,4 +226,47 @@ pub fn target(card: &ToolCard) -> Option<String> {
             .or_else(|| Some(card.arguments.clone()).filter(|a| !a.is_empty())),
     };
     t.map(|s| sanitize::strip_controls(&s))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::plain_text;
+    use crate::session::{AttachedView, Status, ToolCard, ViewSource};
+
+    fn diff_card(diff: serde_json::Value) -> ToolCard {
+        let mut card = ToolCard::new("c1");
+        card.tool = Some("edit".into());
+        card.status = Status::Ok;
+        let view = json!({"card": "diff", "title": "Edit a.rs", "diffs": [diff]});
+        card.result_view = Some(AttachedView::new(ViewSource::Presenter, view));
+        card
+    }
+
+    /// A diff of texts that start at a known line of the file says the
+    /// file's line numbers: the same hunks as the whole file's diff.
+    #[test]
+    fn hunks_of_texts_placed_in_their_file_say_the_files_lines() {
+        let file: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+        let changed = file.replace("line 20\n", "LINE 20\n");
+        let whole = diff_card(json!({"path": "a.rs", "oldText": file, "newText": changed, "startLine": 1}));
+        let cut = |t: &str| t.lines().skip(16).take(7).map(|l| format!("{l}\n")).collect::<String>();
+        let part = diff_card(json!({"path": "a.rs", "oldText": cut(&file), "newText": cut(&changed), "startLine": 17}));
+        let text = plain_text(&part);
+        assert!(text.contains("@@ -17,7 +17,7 @@"), "{text}");
+        assert_eq!(text, plain_text(&whole));
+        // Unplaced texts keep the texts' own numbers.
+        let loose = diff_card(json!({"path": "a.rs", "oldText": cut(&file), "newText": cut(&changed)}));
+        assert!(plain_text(&loose).contains("@@ -1,7 +1,7 @@"));
+    }
+
+    #[test]
+    fn only_hunk_headers_move() {
+        let text = "--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+@@ -1 +1 @@\n";
+        assert_eq!(
+            super::shift_hunks(text, 9),
+            "--- a/x\n+++ b/x\n@@ -9,0 +10 @@\n+@@ -1 +1 @@\n"
+        );
+    }
 }

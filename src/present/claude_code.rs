@@ -30,7 +30,7 @@ mod tests;
 
 use serde_json::{Map, Value, json};
 
-use crate::session::{CallRole, Presenters};
+use crate::session::{AttachedView, CallRole, Presenters};
 use crate::wire::RawJson;
 
 /// Arguments as a JSON object (anything else: no arguments).
@@ -52,7 +52,7 @@ impl Outcome<'_> {
 }
 
 /// A result view as a presenter drew it: a tree, or JSON text written
-/// straight (a file's lines).
+/// straight (a `read` view: a file's lines).
 enum Drawn {
     Tree(Value),
     Text(RawJson),
@@ -126,17 +126,17 @@ impl Presenters for ClaudeCode {
         })
     }
 
-    fn result_view_text(
+    fn result_view_attached(
         &self,
         tool: &str,
         arguments: &str,
         content: &[Value],
         is_error: bool,
         meta: Option<&Value>,
-    ) -> Option<RawJson> {
+    ) -> Option<AttachedView> {
         result(tool, arguments, content, is_error, meta).map(|d| match d {
-            Drawn::Tree(v) => RawJson::from_value(&v),
-            Drawn::Text(t) => t,
+            Drawn::Tree(v) => AttachedView::presented(v),
+            Drawn::Text(t) => AttachedView::presented_text(t, "read"),
         })
     }
 

@@ -106,6 +106,29 @@ impl AttachedView {
         }
     }
 
+    /// A view one of deck's presenters drew, as a tree: its tag, and for a
+    /// terminal view whether its command failed, are read off the tree, not
+    /// found again in its text. (The presenters' views type: tested on
+    /// every fixture by `presented_views_know_what_their_text_says`.)
+    pub fn presented(tree: Value) -> AttachedView {
+        let failed = (tree.get("card").and_then(Value::as_str) == Some("terminal")).then(|| {
+            let exit = tree.get("exitCode").and_then(Value::as_i64);
+            exit.is_some_and(|c| c != 0) || tree.get("signal").is_some_and(Value::is_string)
+        });
+        let view = AttachedView::new(ViewSource::Presenter, tree);
+        if let Some(failed) = failed {
+            let _ = view.memo.failed.set(failed);
+        }
+        view
+    }
+
+    /// A view a presenter wrote straight as JSON text, of card `tag`.
+    pub fn presented_text(raw: RawJson, tag: &str) -> AttachedView {
+        let view = AttachedView::from_text(ViewSource::Presenter, raw);
+        let _ = view.memo.tag.set(Some(tag.to_string()));
+        view
+    }
+
     /// A view as JSON text (a presenter's, written straight as text).
     pub fn from_text(source: ViewSource, raw: RawJson) -> AttachedView {
         AttachedView {
@@ -176,6 +199,11 @@ impl AttachedView {
         self.memo
             .shape
             .get_or_init(|| {
+                // A view known to be of another card has no read shape: no
+                // scan of its text for one.
+                if matches!(self.memo.tag.get(), Some(Some(t)) if t != "read") {
+                    return None;
+                }
                 crate::wire::read_prefix::read_prefix(self.raw.as_str(), 1, None).map(|(_, s)| s)
             })
             .as_ref()

@@ -241,15 +241,13 @@ fn draw(
     data: &mut Value,
 ) -> Option<AttachedView> {
     let meta = take_meta(data);
-    job.presenters
-        .result_view_text(
-            tool,
-            arguments,
-            &super::content_of(data),
-            is_error,
-            meta.as_ref(),
-        )
-        .map(|v| AttachedView::from_text(ViewSource::Presenter, v))
+    job.presenters.result_view_attached(
+        tool,
+        arguments,
+        &super::content_of(data),
+        is_error,
+        meta.as_ref(),
+    )
 }
 
 /// A result's `meta`, taken out of its parsed data (not copied).
@@ -303,6 +301,48 @@ mod tests {
                 "{file}"
             );
         }
+    }
+
+    /// What a presenter notes of the views it draws (their tag, a terminal
+    /// command's failure) is what their text says: the same as a view read
+    /// from the text alone finds, for every view of every agent's fixture.
+    #[test]
+    fn presented_views_know_what_their_text_says() {
+        use crate::session::{AttachedView, ViewSource};
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut terminals = [0usize; 2];
+        for file in [
+            "tests/fixtures/agents/claude-code/tour/7a3f1c2e-0d4b-4e8a-9c61-2b5d8e0f4a17.jsonl",
+            "tests/fixtures/agents/claude-code/shapes.jsonl",
+            "tests/fixtures/agents/codex/tour.rollout.jsonl",
+            "tests/fixtures/agents/codex/gen1.rollout.jsonl",
+            "tests/fixtures/agents/codex/gen2.rollout.jsonl",
+            "tests/fixtures/agents/acp/tour/acp-trace.jsonl",
+            "demo-sessions/tour.session.jsonl.zstd",
+        ] {
+            let loaded = load_path(&format!("{root}/{file}")).expect(file);
+            for session in &loaded.sessions {
+                let t = Transcript::from_records(None, &session.records, crate::present::stock());
+                for card in t.cards() {
+                    for v in [&card.call_view, &card.result_view].into_iter().flatten() {
+                        let fresh = AttachedView::from_text(ViewSource::Presenter, v.raw.clone());
+                        assert_eq!(v.tag(), fresh.tag(), "{file} {}", card.call_id);
+                        assert!(
+                            v.typed().is_ok(),
+                            "{file} {}: {}",
+                            card.call_id,
+                            v.raw.as_str()
+                        );
+                        assert_eq!(v.failed(), fresh.failed(), "{file} {}", card.call_id);
+                        if v.tag().as_deref() == Some("terminal") {
+                            terminals[usize::from(v.failed())] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // Both outcomes met.
+        assert!(terminals[0] > 0 && terminals[1] > 0, "{terminals:?}");
     }
 
     /// A view drawn ahead is taken only for the very event it was drawn

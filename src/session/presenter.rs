@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::wire::RawJson;
+use super::AttachedView;
 
 /// Views for calls and results that came without one. Pure functions of
 /// their arguments: the fold may ask again (a result before its call) and
@@ -31,19 +31,21 @@ pub trait Presenters: fmt::Debug + Send + Sync {
         meta: Option<&Value>,
     ) -> Option<Value>;
 
-    /// [`Presenters::result_view`] as JSON text, which is what a card keeps.
-    /// Presenters that write a big view straight as text (no tree) give it
-    /// here; by default it is the tree, serialized.
-    fn result_view_text(
+    /// [`Presenters::result_view`] as the card keeps it: JSON text, with
+    /// what the presenter knows of it (its tag; whether a terminal view's
+    /// command failed) noted, not found again in the text. Presenters that
+    /// write a big view straight as text (no tree) give it here; by default
+    /// it is the tree, serialized.
+    fn result_view_attached(
         &self,
         tool: &str,
         arguments: &str,
         content: &[Value],
         is_error: bool,
         meta: Option<&Value>,
-    ) -> Option<RawJson> {
+    ) -> Option<AttachedView> {
         self.result_view(tool, arguments, content, is_error, meta)
-            .map(|v| RawJson::from_value(&v))
+            .map(AttachedView::presented)
     }
 
     /// What a call of `tool` is to the person beyond a tool run: the

@@ -194,15 +194,13 @@ fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<Atta
     let tool = card.tool.as_deref()?;
     let mut data = result.data();
     let meta = super::prefetch::take_meta(&mut data);
-    presenters
-        .result_view_text(
-            tool,
-            &card.arguments,
-            &super::content_of(&data),
-            result.is_error,
-            meta.as_ref(),
-        )
-        .map(|v| AttachedView::from_text(ViewSource::Presenter, v))
+    presenters.result_view_attached(
+        tool,
+        &card.arguments,
+        &super::content_of(&data),
+        result.is_error,
+        meta.as_ref(),
+    )
 }
 
 /// Status of a settled card: rejected when its approval was refused and

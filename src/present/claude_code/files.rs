@@ -233,9 +233,10 @@ pub(super) fn edit_call(tool: &str, args: &Args) -> Option<Value> {
     Some(json!({"card": "diff", "title": format!("Edit {path}"), "diffs": diffs}))
 }
 
-/// The whole file before and after (real line numbers: `startLine` 1),
-/// from `originalFile` and the edits (or the written content); without the
-/// original, the hunks of `structuredPatch` (one hunk: at its `oldStart`).
+/// The file before and after, from `originalFile` and the edits (or the
+/// written content), cut to the changed lines and [`CONTEXT`] lines around
+/// them, at their real line numbers (`startLine`); without the original,
+/// the hunks of `structuredPatch` (one hunk: at its `oldStart`).
 pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Value> {
     let meta = out.meta?;
     let path = meta
@@ -255,7 +256,13 @@ pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Valu
         (_, None) => None,
     };
     let (old, new, start) = match after {
-        Some(new) => (original.map(str::to_string), new, Some(1)),
+        Some(new) => match original {
+            Some(orig) => {
+                let (old, new, start) = around_change(orig, &new);
+                (Some(old.to_string()), new.to_string(), Some(start))
+            }
+            None => (None, new, Some(1)),
+        },
         None => {
             let patch = meta.get("structuredPatch")?;
             let (old, new) = hunks(patch)?;
@@ -277,6 +284,35 @@ pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Valu
     Some(json!({"card": "diff", "title": title, "diffs": [diff]}))
 }
 
+/// Lines of unchanged text kept on each side of a change: the context the
+/// diff card draws, so that a view cut to the change draws as the whole
+/// file would (`a_cut_edit_draws_as_the_whole_file` checks it).
+pub(super) const CONTEXT: usize = 3;
+
+/// `old` and `new` without the lines both start and end with, but for
+/// [`CONTEXT`] lines next to the change, and the line number of what is
+/// left (1-based). The diff card compares and numbers only what it is
+/// given: a whole file made every edit's view, and every look at it, as
+/// large as the file.
+fn around_change<'a>(old: &'a str, new: &'a str) -> (&'a str, &'a str, u64) {
+    let ol: Vec<&str> = old.split_inclusive('\n').collect();
+    let nl: Vec<&str> = new.split_inclusive('\n').collect();
+    let lead = ol.iter().zip(&nl).take_while(|(a, b)| a == b).count();
+    let room = ol.len().min(nl.len()) - lead;
+    let tail = (ol.iter().rev())
+        .zip(nl.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let skip = lead.saturating_sub(CONTEXT);
+    let cut = tail.saturating_sub(CONTEXT);
+    let bytes = |ls: &[&str]| ls.iter().map(|l| l.len()).sum::<usize>();
+    let from = bytes(&ol[..skip]);
+    let old_end = old.len() - bytes(&ol[ol.len() - cut..]);
+    let new_end = new.len() - bytes(&nl[nl.len() - cut..]);
+    (&old[from..old_end], &new[from..new_end], skip as u64 + 1)
+}
+
 /// The file after the edits, when each one's old text is there.
 fn apply(original: &str, edits: &[(String, String, bool)]) -> Option<String> {
     let mut text = original.to_string();
@@ -288,14 +324,12 @@ fn apply(original: &str, edits: &[(String, String, bool)]) -> Option<String> {
             }
             return None;
         }
-        if !text.contains(old.as_str()) {
-            return None;
-        }
-        text = if *all {
-            text.replace(old.as_str(), new)
+        let at = text.find(old.as_str())?;
+        if *all {
+            text = text.replace(old.as_str(), new);
         } else {
-            text.replacen(old.as_str(), new, 1)
-        };
+            text.replace_range(at..at + old.len(), new);
+        }
     }
     Some(text)
 }

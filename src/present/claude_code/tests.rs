@@ -59,3 +59,90 @@ fn mcp_and_unknown_tools_are_generic() {
     assert_eq!(ClaudeCode.role("AskUserQuestion"), CallRole::Asks);
     assert_eq!(ClaudeCode.role("TodoWrite"), CallRole::Plans);
 }
+
+/// A file of `n` numbered lines.
+fn numbered(n: usize) -> String {
+    (1..=n).map(|i| format!("line {i}\n")).collect()
+}
+
+#[test]
+fn an_edit_is_cut_to_its_change_and_context_at_real_line_numbers() {
+    let original = numbered(40);
+    let meta = json!({"filePath": "/f.rs", "originalFile": original});
+    let args = json!({"file_path": "/f.rs", "old_string": "line 20\n", "new_string": "LINE 20\n"});
+    let v = result("Edit", args, "ok", false, Some(meta.clone())).unwrap();
+    let d = &v["diffs"][0];
+    assert_eq!(d["startLine"], 17, "{v}");
+    assert_eq!(d["oldText"], "line 17\nline 18\nline 19\nline 20\nline 21\nline 22\nline 23\n");
+    assert_eq!(d["newText"], "line 17\nline 18\nline 19\nLINE 20\nline 21\nline 22\nline 23\n");
+    // Two edits far apart: everything between them is kept.
+    let args = json!({"file_path": "/f.rs", "edits": [
+        {"old_string": "line 5\n", "new_string": ""},
+        {"old_string": "line 35\n", "new_string": "line 35\nline 35b\n"}]});
+    let v = result("MultiEdit", args, "ok", false, Some(meta)).unwrap();
+    let d = &v["diffs"][0];
+    assert_eq!(d["startLine"], 2);
+    assert!(d["oldText"].as_str().unwrap().starts_with("line 2\n"));
+    assert!(d["oldText"].as_str().unwrap().ends_with("line 38\n"));
+    assert!(d["newText"].as_str().unwrap().ends_with("line 35b\nline 36\nline 37\nline 38\n"));
+}
+
+#[test]
+fn cuts_at_the_edges_of_the_file() {
+    // (original, old, new, start, old text kept, new text kept)
+    let cases = [
+        // A change on the first line: nothing before it to cut.
+        ("a\nb\nc\nd\ne\nf\n", "a\n", "A\n", 1, "a\nb\nc\nd\n", "A\nb\nc\nd\n"),
+        // On the last line, with no newline at the end.
+        ("a\nb\nc\nd\ne\nf", "f", "F", 3, "c\nd\ne\nf", "c\nd\ne\nF"),
+        // Lines added at the end.
+        ("a\nb\nc\nd\ne\n", "e\n", "e\nf\ng\n", 3, "c\nd\ne\n", "c\nd\ne\nf\ng\n"),
+        // A newline added at the end: the last line differs.
+        ("a\nb\nc\nd\ne", "e", "e\n", 2, "b\nc\nd\ne", "b\nc\nd\ne\n"),
+        // All of a short file.
+        ("x\n", "x\n", "y\n", 1, "x\n", "y\n"),
+    ];
+    for (orig, old, new, start, kept_old, kept_new) in cases {
+        let meta = json!({"filePath": "/f", "originalFile": orig});
+        let args = json!({"file_path": "/f", "old_string": old, "new_string": new});
+        let v = result("Edit", args, "ok", false, Some(meta)).unwrap();
+        let d = &v["diffs"][0];
+        assert_eq!(d["startLine"], start, "{orig:?}: {v}");
+        assert_eq!(d["oldText"], kept_old, "{orig:?}");
+        assert_eq!(d["newText"], kept_new, "{orig:?}");
+    }
+}
+
+/// The cut keeps the context the diff card draws: an edit's card is drawn
+/// row for row as the whole file before and after would draw it, at every
+/// width (side by side from 160 columns) and in both themes.
+#[test]
+fn a_cut_edit_draws_as_the_whole_file() {
+    use crate::testing::render_view;
+    let original: String = (1..=120)
+        .map(|i| format!("    let value_{i} = compute({i}, &config);\n"))
+        .collect();
+    for (old, new) in [
+        ("compute(40,", "compute_checked(40,"),
+        ("compute(3,", "compute_checked(3,"),
+        ("compute(119,", "compute_checked(119,"),
+    ] {
+        let args = json!({"file_path": "/src/a.rs", "old_string": old, "new_string": new});
+        let meta = json!({"filePath": "/src/a.rs", "originalFile": original});
+        let cut = result("Edit", args, "ok", false, Some(meta)).unwrap();
+        let whole = json!({"card": "diff", "title": "Edit /src/a.rs", "diffs": [{
+            "path": "/src/a.rs", "oldText": original,
+            "newText": original.replacen(old, new, 1), "startLine": 1}]});
+        assert!(cut.to_string().len() * 5 < whole.to_string().len(), "{cut}");
+        for theme in ["dark", "light"] {
+            for width in [40, 80, 120, 200] {
+                let draw = |v: &Value| {
+                    render_view(&v.to_string(), width, theme, crate::cards::Density::Full)
+                        .unwrap()
+                        .styled
+                };
+                assert_eq!(draw(&cut), draw(&whole), "{old} at {width} {theme}");
+            }
+        }
+    }
+}
