@@ -1,11 +1,11 @@
 //! Driving a host session from `deck connect` (or an agent from `deck
 //! acp`): the message field (Enter sends a prompt — queued when the
 //! session is idle, steering the turn while one runs, or with `deck acp`
-//! held until it ends; a `/` lists the agent's commands), cancelling the running turn (Ctrl-c, Esc Esc), the keys
-//! that answer approvals (`y`, `n`, an ACP agent's options by number) and
-//! questions (the answers themselves:
-//! `answer.rs`), and bringing what the host asks into focus as it arrives.
-//! Part of [`App::update`]: no I/O, the host work leaves as
+//! held until it ends; a `/` lists the agent's commands), cancelling the
+//! running turn (Ctrl-c, Esc Esc), the keys that answer approvals (`y`,
+//! `n`, an ACP agent's options by number) and questions (the answers
+//! themselves: `answer.rs`), and bringing what the host asks into focus as
+//! it arrives. Part of [`App::update`]: no I/O, the host work leaves as
 //! [`Effect::Host`].
 
 use std::sync::Arc;
@@ -128,7 +128,12 @@ impl App {
                 },
             ),
             (Some((_, p)), false) => (
-                "› ",
+                // `deck acp`: a permission is asked during a turn.
+                if d.held && self.turn_running() {
+                    "steer › "
+                } else {
+                    "› "
+                },
                 match &p.ask {
                     Ask::Approval { options, .. } => {
                         format!("approval: {} · i type a message", App::approval_keys(options))

@@ -126,6 +126,7 @@ fn the_agents_options_are_shown_and_the_keys_pick_them() {
     let mut feed = Feed::new();
     feed.to(&mut app, 17);
     assert!(!app.typing(), "the request takes the keys");
+    assert!(composer_row(&mut app).starts_with("steer › approval: 1–3 choose"));
     let s = screen(&mut app);
     for want in [
         "◌ ⚑ Approval · mcp__acp__Bash",
