@@ -1,5 +1,6 @@
-//! Answers to what the host asks in `deck connect`: an approval (`y` allow
-//! once, `n` reject) and questions (option keys, ticks for several answers,
+//! Answers to what the host asks in `deck connect` and the agent in `deck
+//! acp`: an approval (`y` allow once, `n` reject; an ACP agent's own
+//! options by number, `y` / `n` its first allow / reject one) and questions (option keys, ticks for several answers,
 //! a typed answer; several questions in turn), each sent as one
 //! `POST /api/respond` through [`Effect::Host`]. Part of [`App::update`].
 
@@ -8,7 +9,7 @@ use serde_json::{Value, json};
 use super::drive::Draft;
 use super::msg::Effect;
 use super::state::App;
-use crate::session::{Ask, Prompt, Question};
+use crate::session::{Ask, PermissionOption, Pick, Prompt, Question, option_outcome, pick_option};
 use crate::source::host::Control;
 
 /// What a key did to the question being answered.
@@ -22,27 +23,79 @@ enum Step {
 }
 
 impl App {
-    /// `y`: allow once; `n`: reject — sent through `POST /api/respond`.
-    pub(super) fn answer_approval(&mut self, allow: bool) -> Vec<Effect> {
+    /// `y`: allow once; `n`: reject; a number: that option — sent through
+    /// `POST /api/respond` (`deck connect`) or as the chosen option's
+    /// `optionId` (`deck acp`: the agent offered options).
+    pub(super) fn answer_approval(&mut self, pick: Pick) -> Vec<Effect> {
         let Some((_, p)) = self.focused_prompt() else {
             return Vec::new();
         };
-        let (Ask::Approval { id, .. }, Some(rpc_id)) = (&p.ask, &p.rpc_id) else {
+        let (Ask::Approval { id, options, .. }, Some(rpc_id)) = (&p.ask, &p.rpc_id) else {
             return Vec::new();
         };
-        let outcome = if allow { "allowed-once" } else { "rejected" };
-        let what = if allow { "allowed once" } else { "rejected" };
+        let session = self.transcript().session_id().map(str::to_string);
+        let (value, what) = if options.is_empty() {
+            let allow = match pick {
+                Pick::Allow => true,
+                Pick::Reject => false,
+                Pick::Number(_) => {
+                    self.message = Some("y allows once · n rejects".into());
+                    return Vec::new();
+                }
+            };
+            let outcome = if allow { "allowed-once" } else { "rejected" };
+            let what = if allow { "allowed once" } else { "rejected" };
+            let value = json!({"sessionId": session, "approvalId": id, "outcome": outcome});
+            (value, what.to_string())
+        } else {
+            let Some(o) = pick_option(options, pick).and_then(|i| options.get(i)) else {
+                self.message = Some(match pick {
+                    Pick::Allow => "the agent offers no option that allows".into(),
+                    Pick::Reject => "the agent offers no option that rejects".into(),
+                    Pick::Number(n) => format!("no option {n}: 1–{}", options.len().min(9)),
+                });
+                return Vec::new();
+            };
+            let what = option_outcome(&o.kind);
+            let value = json!({
+                "sessionId": session,
+                "approvalId": id,
+                "outcome": o.kind,
+                "optionId": o.id,
+            });
+            (value, what)
+        };
         self.message = Some(format!("{what} …"));
-        let value = json!({
-            "sessionId": self.transcript().session_id(),
-            "approvalId": id,
-            "outcome": outcome,
-        });
         vec![Effect::Host(Control::Respond {
             rpc_id: rpc_id.clone(),
             value,
-            what: what.into(),
+            what,
         })]
+    }
+
+    /// The keys that answer an approval, as the status bar says them:
+    /// `1–3 choose · y allow once · n reject once` (`y allow once · n
+    /// reject` without options).
+    pub(super) fn approval_keys(options: &[PermissionOption]) -> String {
+        if options.is_empty() {
+            return "y allow once · n reject".into();
+        }
+        let mut parts = vec![match options.len().min(9) {
+            1 => "1 choose".to_string(),
+            n => format!("1–{n} choose"),
+        }];
+        for (key, pick) in [("y", Pick::Allow), ("n", Pick::Reject)] {
+            if let Some(o) = pick_option(options, pick).and_then(|i| options.get(i)) {
+                let words = option_outcome(&o.kind);
+                let verb = words
+                    .strip_prefix("allowed")
+                    .map(|r| format!("allow{r}"))
+                    .or_else(|| words.strip_prefix("rejected").map(|r| format!("reject{r}")))
+                    .unwrap_or(words);
+                parts.push(format!("{key} {verb}"));
+            }
+        }
+        parts.join(" · ")
     }
 
     /// The draft for the question at `item` (a new one when focus moved).
@@ -177,5 +230,72 @@ impl App {
             }),
             what: "answered".into(),
         })]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::app::keys::{self, Action, Part};
+
+    fn option(id: &str, kind: &str) -> PermissionOption {
+        PermissionOption {
+            id: id.into(),
+            name: id.into(),
+            kind: kind.into(),
+        }
+    }
+
+    /// The option a key of the connect part picks, as `drive_key` maps it.
+    fn picked(options: &[PermissionOption], c: char) -> Option<String> {
+        let k = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        let pick = match keys::action(Part::Connect, k)? {
+            Action::Allow => Pick::Allow,
+            Action::Reject => Pick::Reject,
+            Action::Choose(n) => Pick::Number(usize::from(n)),
+            _ => return None,
+        };
+        pick_option(options, pick).map(|i| options[i].id.clone())
+    }
+
+    #[test]
+    fn keys_pick_the_agents_options() {
+        let claude = [
+            option("allow_always", "allow_always"),
+            option("allow", "allow_once"),
+            option("reject", "reject_once"),
+        ];
+        assert_eq!(picked(&claude, '1').as_deref(), Some("allow_always"));
+        assert_eq!(picked(&claude, '2').as_deref(), Some("allow"));
+        assert_eq!(picked(&claude, '3').as_deref(), Some("reject"));
+        assert_eq!(picked(&claude, '4'), None);
+        assert_eq!(picked(&claude, '0'), None, "0 is not an option's key");
+        // y: allow once before allow always, whatever the order.
+        assert_eq!(picked(&claude, 'y').as_deref(), Some("allow"));
+        assert_eq!(picked(&claude, 'n').as_deref(), Some("reject"));
+        // Without a once option: the first of its kind; without any: none.
+        let always = [
+            option("never", "reject_always"),
+            option("always", "allow_always"),
+        ];
+        assert_eq!(picked(&always, 'y').as_deref(), Some("always"));
+        assert_eq!(picked(&always, 'n').as_deref(), Some("never"));
+        let only_allow = [option("ok", "allow_once")];
+        assert_eq!(picked(&only_allow, 'n'), None);
+        assert_eq!(picked(&[], 'y'), None);
+        assert_eq!(picked(&[], '1'), None);
+        // What the status bar says of them.
+        assert_eq!(
+            App::approval_keys(&claude),
+            "1–3 choose · y allow once · n reject once"
+        );
+        assert_eq!(
+            App::approval_keys(&always),
+            "1–2 choose · y allow always · n reject always"
+        );
+        assert_eq!(App::approval_keys(&only_allow), "1 choose · y allow once");
+        assert_eq!(App::approval_keys(&[]), "y allow once · n reject");
     }
 }

@@ -1,22 +1,26 @@
-//! Driving a host session from `deck connect`: the message field (Enter
-//! sends a prompt — queued when the session is idle, steering the turn
-//! while one runs), cancelling the running turn (Ctrl-c, Esc Esc), the keys
-//! that answer approvals and questions (the answers themselves:
-//! `answer.rs`), and bringing what the host asks into focus as it arrives.
-//! Part of [`App::update`]: no I/O, the host work leaves as
+//! Driving a host session from `deck connect` (or an agent from `deck
+//! acp`): the message field (Enter sends a prompt — queued when the
+//! session is idle, steering the turn while one runs, or with `deck acp`
+//! held until it ends; a `/` lists the agent's commands), cancelling the
+//! running turn (Ctrl-c, Esc Esc), the keys that answer approvals (`y`,
+//! `n`, an ACP agent's options by number) and questions (the answers
+//! themselves: `answer.rs`), and bringing what the host asks into focus as
+//! it arrives. Part of [`App::update`]: no I/O, the host work leaves as
 //! [`Effect::Host`].
 
 use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
 
-use super::drive::{ComposerState, LayoutKey};
+use super::drive::{ComposerState, Driving, LayoutKey};
 use super::keys::{self, Action, Part};
 use super::modal::Modal;
 use super::msg::Effect;
 use super::state::App;
-use crate::session::{Ask, Item, Prompt};
+use crate::session::{Ask, Item, Pick, Prompt};
 use crate::source::host::Control;
+use crate::text::sanitize;
+use crate::view::status;
 
 impl App {
     /// A turn of the shown session is running.
@@ -37,14 +41,20 @@ impl App {
             .filter(|(_, p)| matches!(p.ask, Ask::Question { .. }))
     }
 
-    /// The keys that answer the focused approval or question, for the
-    /// status bar while nothing else is said there.
+    /// The keys that answer the focused approval or question (or the
+    /// agent's commands a `/` message could name), for the status bar while
+    /// nothing else is said there.
     pub(super) fn drive_hint(&self) -> Option<String> {
         let d = self.drive.as_ref()?;
         let typing = self.typing();
+        if typing && let Some(list) = self.commands_hint(d) {
+            return Some(list);
+        }
         let (_, p) = self.focused_prompt()?;
         match &p.ask {
-            Ask::Approval { .. } if !typing => Some("approval: y allow once · n reject".into()),
+            Ask::Approval { options, .. } if !typing => {
+                Some(format!("approval: {}", App::approval_keys(options)))
+            }
             Ask::Question { questions, .. } => {
                 let at = d
                     .draft
@@ -106,6 +116,8 @@ impl App {
         let d = self.drive.as_ref()?;
         let focused = self.typing();
         let asked = self.focused_prompt();
+        // `deck acp` says where Enter sends when no turn runs: a new prompt.
+        let idle = if d.held { "prompt › " } else { "› " };
         let (label, hint) = match (&asked, focused) {
             (Some((_, p)), _) if matches!(p.ask, Ask::Question { .. }) => (
                 "answer › ",
@@ -115,9 +127,19 @@ impl App {
                     "1–9 choose · i type an answer".into()
                 },
             ),
-            (Some(_), false) => (
-                "› ",
-                "approval: y allow once · n reject · i type a message".into(),
+            (Some((_, p)), false) => (
+                // `deck acp`: a permission is asked during a turn.
+                if d.held && self.turn_running() {
+                    "steer › "
+                } else {
+                    "› "
+                },
+                match &p.ask {
+                    Ask::Approval { options, .. } => {
+                        format!("approval: {} · i type a message", App::approval_keys(options))
+                    }
+                    _ => "i type a message".into(),
+                },
             ),
             _ if self.host_down() => (
                 "› ",
@@ -134,14 +156,19 @@ impl App {
             ),
             _ if self.turn_running() => (
                 "steer › ",
-                if focused {
-                    "Enter steers the running turn · Ctrl-c or Esc Esc cancels it".into()
-                } else {
-                    "i type · Ctrl-c or Esc Esc cancels the turn".into()
+                match (focused, d.held) {
+                    (true, true) => {
+                        "Enter holds it until the turn ends · Ctrl-c or Esc Esc cancels the turn"
+                            .into()
+                    }
+                    (true, false) => {
+                        "Enter steers the running turn · Ctrl-c or Esc Esc cancels it".into()
+                    }
+                    (false, _) => "i type · Ctrl-c or Esc Esc cancels the turn".into(),
                 },
             ),
             _ => (
-                "› ",
+                idle,
                 if focused {
                     "message · Enter sends · Alt-Enter new line · ↑ history · Esc to move".into()
                 } else {
@@ -154,6 +181,27 @@ impl App {
             hint,
             focused,
             composer: &d.composer,
+        })
+    }
+
+    /// A message that starts with `/`: the agent's commands that it could
+    /// name (`deck acp`; `None` when the agent said none, or it names one).
+    fn commands_hint(&self, d: &Driving) -> Option<String> {
+        let text = d.composer.text();
+        let typed = text.strip_prefix('/')?;
+        if typed.contains(char::is_whitespace) {
+            return None;
+        }
+        let all = self.transcript().commands()?;
+        let fit: Vec<&String> = all.iter().filter(|c| c.starts_with(typed)).collect();
+        Some(match fit.len() {
+            0 => format!("no command /{} among the agent's {}", sanitize::inline(typed), all.len()),
+            n => {
+                let names: Vec<String> =
+                    fit.iter().take(12).map(|c| format!("/{}", sanitize::inline(c))).collect();
+                let more = if n > 12 { format!(" … {} more", n - 12) } else { String::new() };
+                format!("{}: {}{more}", status::count(n, "command"), names.join(" "))
+            }
         })
     }
 
@@ -196,12 +244,22 @@ impl App {
                 Some(Vec::new())
             }
             Action::CancelTurn if running => Some(self.cancel_turn()),
-            a @ (Action::Allow | Action::Reject) => {
+            a @ (Action::Allow | Action::Reject | Action::Choose(_)) => {
                 let (_, p) = self.focused_prompt()?;
-                matches!(p.ask, Ask::Approval { .. })
-                    .then(|| self.answer_approval(a == Action::Allow))
+                let pick = match a {
+                    Action::Allow => Pick::Allow,
+                    Action::Reject => Pick::Reject,
+                    Action::Choose(n) => Pick::Number(usize::from(n)),
+                    _ => return None,
+                };
+                match (&p.ask, pick) {
+                    // A number on a DSH approval: a question's key, nothing here.
+                    (Ask::Approval { options, .. }, Pick::Number(_)) if options.is_empty() => None,
+                    (Ask::Approval { .. }, _) => Some(self.answer_approval(pick)),
+                    (_, Pick::Number(n)) => self.choose(n),
+                    _ => None,
+                }
             }
-            Action::Choose(n) => self.choose(usize::from(n)),
             Action::Confirm => self.confirm(),
             _ => None,
         }
@@ -284,14 +342,15 @@ impl App {
         let Some(text) = d.composer.take() else {
             return Vec::new();
         };
-        self.message = Some(if running {
-            "steering the running turn …".into()
-        } else {
-            "sending …".into()
+        let held = d.held;
+        self.message = Some(match (running, held) {
+            (true, true) => "held: sent when the turn ends".into(),
+            (true, false) => "steering the running turn …".into(),
+            (false, _) => "sending …".into(),
         });
         vec![Effect::Host(Control::Prompt {
             text,
-            steer: running,
+            steer: running && !held,
         })]
     }
 

@@ -1,7 +1,8 @@
 //! What `deck connect` adds to the app's state: the message field
 //! ([`Composer`]), the pending first Esc of Esc Esc, the answer being put
 //! together for a question ([`Draft`]), which approvals and questions were
-//! already brought into focus, and where new sessions start. The keys that
+//! already brought into focus, where new sessions start, and whether a
+//! prompt sent during a turn steers it or waits for its end. The keys that
 //! use it are in `connect.rs` and `answer.rs`.
 
 use std::collections::HashSet;
@@ -30,6 +31,9 @@ pub struct Driving {
     pub preset: Option<String>,
     /// The host's URL as given (said while it cannot be reached).
     pub host: Option<String>,
+    /// A prompt sent while a turn runs is held until the turn ends (`deck
+    /// acp`), not sent into it (`deck connect` steers).
+    pub held: bool,
     /// The composer's rows as last laid out, and what they were laid out for.
     pub(super) layout: std::cell::RefCell<Option<(LayoutKey, Vec<Line>)>>,
 }

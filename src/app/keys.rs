@@ -293,7 +293,7 @@ pub const TABLE: &[Row] = &[
     row(P::Connect, &[c('n')], A::Reject, "", "deck connect"),
     Row {
         shown: Some("1–9"),
-        ..row(P::Connect, &DIGITS_1_9, A::Choose(0), "question: choose (several: Enter confirms)", "deck connect")
+        ..row(P::Connect, &DIGITS_1_9, A::Choose(0), "choose an option (several: Enter confirms)", "deck connect")
     },
     row(P::Connect, &[any(K::Enter)], A::Confirm, "", "deck connect"),
     row(P::Connect, &[ctrl('c')], A::CancelTurn, "cancel the running turn", "deck connect"),

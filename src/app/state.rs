@@ -29,6 +29,9 @@ pub(super) struct Shown {
     /// session's own.
     pub(super) wall_clock: bool,
     pub(super) now_ms: Option<i64>,
+    /// The wall-clock time the session's event times count from (0: they
+    /// are epoch times; `deck acp`'s count from the agent's start).
+    pub(super) clock_origin_ms: i64,
 }
 
 impl Shown {
@@ -42,7 +45,7 @@ impl Shown {
     /// file is old).
     fn display_now_ms(&self) -> Option<i64> {
         if self.wall_clock {
-            return self.now_ms;
+            return self.now_ms.map(|n| n - self.clock_origin_ms);
         }
         match &self.player {
             Some(p) => p.session_time_ms(),
@@ -116,6 +119,7 @@ impl App {
                 own,
                 player,
                 wall_clock: false,
+                clock_origin_ms: 0,
                 now_ms: None,
             },
             list: TranscriptList::new(),
@@ -184,6 +188,13 @@ impl App {
     }
 
     // Settings, before the app runs.
+
+    /// The live session's event times count from the wall-clock time
+    /// `epoch_ms` (an ACP trace's: milliseconds since the agent started),
+    /// so running cards are timed from there.
+    pub fn set_clock_origin(&mut self, epoch_ms: i64) {
+        self.shown.clock_origin_ms = epoch_ms;
+    }
 
     /// The themes `t` cycles through, and the one to start with.
     pub fn set_themes(&mut self, themes: Vec<Theme>, idx: usize) {
@@ -402,6 +413,7 @@ impl App {
             theme: self.theme().name.clone(),
             message,
             activity: status::activity(t.queued(), t.steering(), t.jobs()),
+            agent: status::agent(t.mode(), t.commands().map(<[String]>::len)),
             recording: self.recording,
         }
     }

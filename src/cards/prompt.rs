@@ -6,10 +6,14 @@
 //! A prompt has a card of its own while it waits for an answer here, or
 //! when its call is not in the session; else it is drawn on its call's card
 //! ([`gate`]: the approval's pill and reason; `asked.rs`: the question).
+//! A waiting approval lists the options its agent offers (ACP), numbered
+//! as the keys that choose them.
 //!
 //! ```text
 //! ◌ ⚑ Approval · bash                            waiting for approval
 //! │ escalate sandbox to danger-full-access: probes the approval flow.
+//! │   1 Always Allow · allow always
+//! │   2 Allow · allow once
 //! │ $ echo probe > /var/tmp/probe.txt …     (the call's card, waiting)
 //! ✓ ? Question · Confirm                                      answered
 //! │ Continue the capture?
@@ -225,6 +229,40 @@ pub fn question_rows(p: &Prompt, numbered: bool, ctx: &Ctx) -> Vec<Line> {
     out
 }
 
+/// The options of a waiting approval, numbered as the keys that choose
+/// them: `  1 Always Allow · allow always`.
+pub fn option_rows(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
+    let Ask::Approval { options, .. } = &p.ask else {
+        return Vec::new();
+    };
+    let theme = ctx.theme;
+    let indent = [Span::plain("    ")];
+    let mut out = Vec::new();
+    for (n, o) in options.iter().enumerate() {
+        let number = if n < 9 {
+            format!("{:>3} ", n + 1)
+        } else {
+            "    ".to_string()
+        };
+        let role = if o.rejects() {
+            Role::StatusError
+        } else if o.allows() {
+            Role::StatusOk
+        } else {
+            Role::Muted
+        };
+        let mut l = Line::new();
+        l.push_str(sanitize::inline(&o.name), theme.style(Role::Text));
+        if !o.kind.is_empty() {
+            l.push_str(" · ", theme.style(Role::Muted));
+            l.push_str(sanitize::inline(&o.kind).replace('_', " "), theme.style(role));
+        }
+        let first = [Span::new(number, theme.style(Role::Focus))];
+        out.extend(wrap::with_gutter(&l, ctx.width, &first, &indent, false));
+    }
+    out
+}
+
 fn body(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
     match &p.ask {
         // The tool is in the title; the call's card, when known, is drawn
@@ -270,6 +308,9 @@ pub fn render_with_call(
             Keep::Head,
             ctx.theme.style(Role::Muted),
         );
+    }
+    if p.is_waiting() {
+        lines.extend(option_rows(p, &inner));
     }
     if let (Some(card), true, Ask::Approval { .. }) = (call, p.is_waiting(), &p.ask) {
         let full = Ctx {
@@ -341,6 +382,7 @@ mod tests {
                 tool: "some_tool".into(),
                 call_id: Some("call_1".into()),
                 reason: "escalate sandbox to danger-full-access".into(),
+                options: Vec::new(),
             },
             seq: Some(305),
             rpc_id: None,
@@ -380,6 +422,43 @@ mod tests {
             render(&approval(None), &Ctx::new(60, &theme, Density::Line)).len(),
             1
         );
+    }
+
+    #[test]
+    fn a_waiting_approval_numbers_the_agents_options() {
+        let theme = Theme::dark();
+        let mut p = approval(None);
+        let option = |id: &str, name: &str, kind: &str| crate::session::PermissionOption {
+            id: id.into(),
+            name: name.into(),
+            kind: kind.into(),
+        };
+        if let Ask::Approval { options, .. } = &mut p.ask {
+            *options = vec![
+                option("aa", "Always Allow", "allow_always"),
+                option("r", "Reject\u{1b}[31m", "reject_once"),
+            ];
+        }
+        let lines = render(&p, &Ctx::new(60, &theme, Density::Preview));
+        assert_eq!(
+            texts(&lines[1..]),
+            vec![
+                "│ escalate sandbox to danger-full-access",
+                "│   1 Always Allow · allow always",
+                "│   2 Reject␛[31m · reject once",
+            ]
+        );
+        assert_eq!(lines[3].spans.last().unwrap().style, theme.style(Role::StatusError));
+        for w in 0..30 {
+            for l in render(&p, &Ctx::new(w, &theme, Density::Full)) {
+                assert!(l.width() <= w.max(1), "width {w}: {:?}", l.text());
+            }
+        }
+        // Answered: the outcome says what was chosen, the options go.
+        p.outcome = Some("allowed always".into());
+        let done = render(&p, &Ctx::new(60, &theme, Density::Preview));
+        assert!(done[0].text().ends_with("allowed always"));
+        assert_eq!(done.len(), 2);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `deck acp [--cwd DIR] [--record FILE] -- CMD ARGS…`: drive an agent that
 //! speaks the Agent Client Protocol. In the terminal view (as `deck
-//! connect`): the composer sends prompts, Ctrl-c / Esc Esc cancels, `y` /
-//! `n` answer a permission request. With `--prompt TEXT` (repeatable): no
+//! connect`): the composer sends prompts, Ctrl-c / Esc Esc cancels, a
+//! permission request is answered with one of the agent's options (its
+//! number, or `y` / `n`: the first that allows / rejects). With `--prompt TEXT` (repeatable): no
 //! view; the prompts are sent in order, permission requests answered by
 //! `--allow` / `--reject`, and the session rendered to stdout at the end.
 //! The client itself is `source::acp_client`.
@@ -119,6 +120,7 @@ fn interactive(
     // The agent is started and the session opened before the view takes
     // the terminal: what goes wrong there is said plainly.
     let trace = Trace::new(file, Sink::Live(tx.clone()));
+    let origin = trace.start_epoch_ms();
     let client = rt.block_on(async move {
         let mut client = Client::spawn(opts, trace, Policy::Ask)?;
         let id = client.open().await?;
@@ -154,6 +156,8 @@ fn interactive(
         cwd: Some(cwd),
         preset: None,
         host: None,
+        held: true,
+        clock_origin_ms: Some(origin),
     };
     run_tui_with(
         label,
@@ -188,10 +192,14 @@ fn control(c: host::Control) -> Option<Control> {
                 .get("approvalId")?
                 .as_str()?
                 .strip_prefix("permission-")?;
-            let allow = value.get("outcome").and_then(|o| o.as_str()) != Some("rejected");
+            // The option chosen; none when the agent offered none.
+            let option = value
+                .get("optionId")
+                .and_then(|o| o.as_str())
+                .map(str::to_string);
             Some(Control::Permission {
                 id: id.to_string(),
-                allow,
+                option,
             })
         }
         host::Control::Switch(_) | host::Control::Create { .. } => None,

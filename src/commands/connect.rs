@@ -95,6 +95,8 @@ pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
         cwd,
         preset: open.preset,
         host: Some(host_text),
+        held: false,
+        clock_origin_ms: None,
     };
     run_tui_with(label, session, &tui, rt, rx, Some((switch, drive)), pick)
 }

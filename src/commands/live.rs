@@ -100,6 +100,10 @@ pub(crate) fn run_tui_with(
             d.cwd = drive.cwd;
             d.preset = drive.preset;
             d.host = drive.host;
+            d.held = drive.held;
+        }
+        if let Some(origin) = drive.clock_origin_ms {
+            app.set_clock_origin(origin);
         }
         if drive.typing {
             // A session made to talk to: the message field has the keys.
@@ -123,4 +127,9 @@ pub(crate) struct Drive {
     pub preset: Option<String>,
     /// The host's URL, said while it cannot be reached.
     pub host: Option<String>,
+    /// Prompts sent during a turn wait for its end (`deck acp`).
+    pub held: bool,
+    /// What the session's event times count from, in epoch milliseconds
+    /// (`deck acp`'s trace: the agent's start); `None`: epoch times.
+    pub clock_origin_ms: Option<i64>,
 }

@@ -40,7 +40,10 @@ pub use items::{
 pub use nested::Nested;
 pub use outline::Outline;
 pub use presenter::{CallRole, Presenters, SharedPresenters};
-pub use prompts::{Answer, Ask, Choice, Prompt, Question, parse_answers};
+pub use prompts::{
+    Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, option_outcome,
+    parse_answers, pick_option,
+};
 
 use std::sync::Arc;
 
@@ -77,6 +80,10 @@ pub struct Transcript {
     /// The agent whose session this is (a `session` header's `agent`:
     /// `claude-code`, `codex`); `None` for DSH.
     agent: Option<String>,
+    /// The agent's mode and the commands it offers, as its header says
+    /// (an ACP session's, updated as they change).
+    mode: Option<String>,
+    commands: Option<Arc<[String]>>,
     state: state::State,
     /// Views for calls and results the host sent none for.
     presenters: SharedPresenters,
@@ -102,6 +109,8 @@ impl Transcript {
             queued: 0,
             cwd: None,
             agent: None,
+            mode: None,
+            commands: None,
             steering: 0,
             jobs: (0, 0),
             running: None,
@@ -148,6 +157,17 @@ impl Transcript {
     /// The session's id, when known.
     pub fn session_id(&self) -> Option<&str> {
         self.session_id.as_deref()
+    }
+
+    /// The agent's current mode (an ACP session's `currentModeId`).
+    pub fn mode(&self) -> Option<&str> {
+        self.mode.as_deref()
+    }
+
+    /// The commands the agent offers (an ACP session's
+    /// `available_commands_update`), once it said.
+    pub fn commands(&self) -> Option<&[String]> {
+        self.commands.as_deref()
     }
 
     /// The session's title (`session/title`).

@@ -23,6 +23,9 @@ pub enum Ask {
         tool: String,
         call_id: Option<String>,
         reason: String,
+        /// The answers the agent offers (an ACP permission request's
+        /// options, in its order); empty: allow or reject (DSH).
+        options: Vec<PermissionOption>,
     },
     /// One or more multiple-choice questions.
     Question {
@@ -49,6 +52,92 @@ pub struct Question {
 pub struct Choice {
     pub label: String,
     pub description: String,
+}
+
+/// One answer an agent offers to a permission request.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct PermissionOption {
+    /// What the answer names (`optionId`).
+    pub id: String,
+    /// What the agent calls it (`Always Allow`).
+    pub name: String,
+    /// `allow_once`, `allow_always`, `reject_once`, `reject_always` (or
+    /// another the agent says).
+    pub kind: String,
+}
+
+/// Options kept of one request, at most (the rest are not drawn nor chosen).
+pub const MAX_OPTIONS: usize = 32;
+
+impl PermissionOption {
+    /// Whether choosing it allows the call.
+    pub fn allows(&self) -> bool {
+        self.kind.starts_with("allow")
+    }
+
+    /// Whether choosing it rejects the call.
+    pub fn rejects(&self) -> bool {
+        self.kind.starts_with("reject")
+    }
+}
+
+/// What choosing an option of `kind` did, in words: `allowed once`,
+/// `allowed always`, `rejected once`, `rejected always` (another kind:
+/// `chose <kind>`).
+pub fn option_outcome(kind: &str) -> String {
+    match kind {
+        "allow_once" => "allowed once".into(),
+        "allow_always" => "allowed always".into(),
+        "reject_once" => "rejected once".into(),
+        "reject_always" => "rejected always".into(),
+        other => format!("chose {}", other.replace('_', " ")),
+    }
+}
+
+/// Which option a key picks: `y` the first allow-once (else the first
+/// allow of any kind), `n` the first reject-once (else any reject), a
+/// number that option (1-based). `None`: no such option.
+pub fn pick_option(options: &[PermissionOption], pick: Pick) -> Option<usize> {
+    let first = |once: &str, any: fn(&PermissionOption) -> bool| {
+        options
+            .iter()
+            .position(|o| o.kind == once)
+            .or_else(|| options.iter().position(any))
+    };
+    match pick {
+        Pick::Allow => first("allow_once", PermissionOption::allows),
+        Pick::Reject => first("reject_once", PermissionOption::rejects),
+        Pick::Number(n) => n.checked_sub(1).filter(|&i| i < options.len()),
+    }
+}
+
+/// A key that answers a permission request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// `y`.
+    Allow,
+    /// `n`.
+    Reject,
+    /// `1`–`9`.
+    Number(usize),
+}
+
+pub(super) fn parse_options(v: Option<&Value>) -> Vec<PermissionOption> {
+    let Some(Value::Array(list)) = v else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|o| {
+            let id = str_of(o, "optionId").or_else(|| str_of(o, "id"))?;
+            Some(PermissionOption {
+                id: id.to_string(),
+                name: str_of(o, "name").unwrap_or(id).to_string(),
+                kind: str_of(o, "kind").unwrap_or("").to_string(),
+            })
+        })
+        .take(MAX_OPTIONS)
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -232,6 +321,7 @@ impl Transcript {
         let tool = str_of(data, "toolName").unwrap_or("a tool").to_string();
         let call_id = str_of(data, "callId").map(str::to_string);
         let reason = str_of(data, "reason").unwrap_or("").to_string();
+        let options = parse_options(data.get("options"));
         let key = (!id.is_empty()).then(|| format!("approval:{id}"));
         if let Some(&idx) = key.as_deref().and_then(|k| self.state.prompts.get(k)) {
             // The mirror of one already shown: fill in what it adds.
@@ -249,6 +339,7 @@ impl Transcript {
                     tool,
                     call_id,
                     reason,
+                    options,
                 },
                 seq,
                 rpc_id: rpc_id.map(str::to_string),

@@ -10,6 +10,9 @@ use serde_json::Value;
 
 use super::compaction::Phase;
 use super::{Item, Transcript};
+
+/// Command names kept of a session's header.
+pub const MAX_COMMANDS: usize = 256;
 use crate::wire::payload::{self, SessionTitle};
 use crate::wire::{Diagnostic, EventKind, Origin, RawJson, Record, SessionEvent, ViewEnvelope};
 
@@ -149,6 +152,7 @@ impl Transcript {
             // presenters draw the calls from now on).
             "session" => {
                 super::presenter::follow_header(payload, &mut self.agent, &mut self.presenters);
+                self.follow_status(payload);
                 if let Some(cwd) = payload.get("cwd").and_then(Value::as_str)
                     && cwd.starts_with('/')
                 {
@@ -322,6 +326,23 @@ impl Transcript {
                 // The event's own data text, not a tree (which may be empty).
                 self.diagnose(origin, reason, &EventText::of(event));
             }
+        }
+    }
+
+    /// The mode and the commands a header says (an ACP session's, sent
+    /// again as they change); at most `MAX_COMMANDS` names kept.
+    fn follow_status(&mut self, payload: &Value) {
+        if let Some(m) = payload.get("mode").and_then(Value::as_str) {
+            self.mode = Some(m.chars().take(80).collect());
+        }
+        if let Some(list) = payload.get("commands").and_then(Value::as_array) {
+            let names: Vec<String> = list
+                .iter()
+                .filter_map(Value::as_str)
+                .take(MAX_COMMANDS)
+                .map(|n| n.chars().take(80).collect())
+                .collect();
+            self.commands = Some(names.into());
         }
     }
 }

@@ -21,6 +21,8 @@ pub struct StatusInfo {
     pub message: Option<String>,
     /// Live session activity: `2 queued · jobs 1/2 running`.
     pub activity: Option<String>,
+    /// What the agent says of itself: `mode: default · 12 commands`.
+    pub agent: Option<String>,
     /// A recording (`deck export --format cast`): no `? help`, nobody can
     /// press it.
     pub recording: bool,
@@ -62,6 +64,19 @@ pub fn activity(queued: usize, steering: usize, (jobs, running): (usize, usize))
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
+/// The agent's mode and how many commands it offers, as the status bar
+/// says them (`mode: default · 12 commands`); `None` when it said neither.
+pub fn agent(mode: Option<&str>, commands: Option<usize>) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(m) = mode {
+        parts.push(format!("mode: {}", sanitize::inline(m)));
+    }
+    if let Some(n) = commands {
+        parts.push(count(n, "command"));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
 /// `1 card`, `2 cards`.
 pub fn count(n: usize, one: &str) -> String {
     if n == 1 {
@@ -83,10 +98,10 @@ struct Part {
 const LEFT_MIN: usize = 12;
 
 /// The status bar at `width` columns: source and title on the left; on the
-/// right the message, activity, counts, position, theme and `? help`. When
-/// they do not fit, the theme goes first, then the activity and the
-/// diagnostics, the position, the cards count, the errors and the message;
-/// `? help` stays.
+/// right the message, the agent's mode and commands, activity, counts,
+/// position, theme and `? help`. When they do not fit, the theme goes
+/// first, then the activity and the diagnostics, the position, the cards
+/// count, the agent's, the errors and the message; `? help` stays.
 pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
     let bar = theme.style(Role::StatusBar);
     let bold = bar.add_modifier(ratatui::style::Modifier::BOLD);
@@ -106,6 +121,9 @@ pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
         .as_ref()
         .map(|m| part(sanitize::inline(m), bold, 7));
     let mut parts: Vec<Part> = Vec::new();
+    if let Some(a) = &info.agent {
+        parts.push(part(sanitize::inline(a), bar, 5));
+    }
     if let Some(a) = &info.activity {
         parts.push(part(a.clone(), bar, 2));
     }
@@ -318,6 +336,7 @@ mod tests {
             theme: "dark".into(),
             message: None,
             activity: Some("2 queued · jobs 1/2 running".into()),
+            agent: Some("mode: plan · 3 commands".into()),
             recording: false,
         };
         let theme = Theme::dark();
@@ -329,11 +348,11 @@ mod tests {
             recording: true,
             ..info.clone()
         };
-        assert!(status_line(&recorded, &theme, 140).text().ends_with("dark "));
-        let l = status_line(&info, &theme, 140).text();
+        assert!(status_line(&recorded, &theme, 170).text().ends_with("dark "));
+        let l = status_line(&info, &theme, 170).text();
         assert!(
             l.contains(
-                "2 queued · jobs 1/2 running · 31 cards · 9 errors · 1 diagnostic · event 120/359"
+                "mode: plan · 3 commands · 2 queued · jobs 1/2 running · 31 cards · 9 errors · 1 diagnostic · event 120/359"
             ),
             "{l}"
         );
@@ -352,6 +371,7 @@ mod tests {
             theme: "high-contrast".into(),
             message: Some("↓ 3 new".into()),
             activity: None,
+            agent: None,
             recording: false,
         };
         let theme = Theme::dark();

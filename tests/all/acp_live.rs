@@ -269,9 +269,11 @@ fn acp_errors_say_what_the_agent_did() {
     assert_eq!(kept.len(), 1);
 }
 
-/// The terminal view: the composer sends the prompt, the permission request
-/// takes the keys (`y` allows once), Esc Esc cancels a turn, and the view
-/// gives the terminal back.
+/// The terminal view: the status bar says the agent's mode and commands,
+/// the composer sends the prompt (`prompt ›`; `/` lists the commands), the
+/// permission request shows the agent's options and takes the keys (`1`:
+/// its allow always), a prompt typed during a turn is held (`steer ›`)
+/// until Esc Esc cancels the turn, and the view gives the terminal back.
 #[test]
 fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
     use crate::tui_pty::Tui;
@@ -289,12 +291,39 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
         &fake,
     ]);
     tui.wait_for("the session open", |s| s.contains("acp python3"));
+    // The agent's mode and commands in the status bar; the composer says
+    // where Enter sends, and `/` lists the commands.
+    tui.wait_for("the mode and commands", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("mode: default · 2 commands"))
+    });
+    tui.wait_for("the prompt label", |s| s.contains("prompt › "));
+    tui.send("/");
+    tui.wait_for("the commands listed", |s| {
+        s.contains("2 commands: /review /init")
+    });
+    tui.send("\x7f");
     tui.send("the tour\r");
-    tui.wait_for("the permission request", |s| s.contains("y allow once"));
-    tui.send("y");
+    // The agent's own options, numbered; 1 is its allow always.
+    tui.wait_for("the permission request", |s| {
+        s.contains("1–3 choose · y allow once · n reject once")
+    });
+    let s = tui.screen();
+    for want in [
+        "1 Always Allow · allow always",
+        "2 Allow · allow once",
+        "3 Reject · reject once",
+    ] {
+        assert!(s.contains(want), "{want}: {s}");
+    }
+    tui.send("1");
     tui.wait_for("the turn's end", |s| s.contains("Done."));
-    tui.wait_for("the edit allowed", |s| s.contains("approved (allow once)"));
-    // The refused read outside the cwd is a diagnostic of the view.
+    tui.wait_for("the edit allowed always", |s| s.contains("allowed always"));
+    tui.wait_for("the agent's word", |s| s.contains("Chose allow_always."));
+    // The refused read outside the cwd is a diagnostic of the view (said
+    // once a key, Ctrl-e here, clears the message that took the room).
+    tui.send("\x05");
     tui.wait_for("the refusal counted", |s| {
         s.lines().last().is_some_and(|l| l.contains("1 diagnostic"))
     });
@@ -306,16 +335,33 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
     tui.wait_for("the waiting terminal", |s| {
         s.contains("sleep until cancelled")
     });
+    // While the turn runs: a prompt is held until it ends.
+    tui.wait_for("the steer label", |s| s.contains("steer › "));
+    tui.send("plan\r");
+    tui.wait_for("the prompt held", |s| {
+        s.contains("held: sent when the turn ends")
+    });
     tui.send("\x1b");
     std::thread::sleep(std::time::Duration::from_millis(150));
     tui.send("\x1b");
     tui.wait_for("the turn cancelled", |s| s.contains("cancelled"));
+    // The held prompt went once it ended: the agent changed its mode.
+    tui.wait_for("the mode changed", |s| {
+        s.lines()
+            .last()
+            .is_some_and(|l| l.contains("mode: plan · 2 commands"))
+    });
     tui.send("\x1b");
     std::thread::sleep(std::time::Duration::from_millis(150));
     tui.send("q");
     assert!(tui.wait_exit().success());
     tui.assert_restored();
     let trace = lines(&rec);
+    let perm = answers_to(&trace, "session/request_permission");
+    assert_eq!(
+        perm[0]["result"]["outcome"],
+        serde_json::json!({"outcome": "selected", "optionId": "allow_always"})
+    );
     assert!(trace.iter().any(|l| l["msg"]["method"] == "session/cancel"));
     assert!(
         trace

@@ -37,6 +37,7 @@ mod props;
 mod reducer;
 mod render_tour;
 mod truthful;
+mod tui_acp;
 mod tui_drive;
 mod tui_file_sessions;
 mod tui_keys;

@@ -203,7 +203,7 @@ fn help_is_written_from_the_table() {
     assert_eq!(find("w"), Some("wrap long lines on / off"));
     assert_eq!(
         find("1–9 / Enter"),
-        Some("question: choose (several: Enter confirms)")
+        Some("choose an option (several: Enter confirms)")
     );
     // Every row with help is in it, under its section.
     for r in TABLE.iter().filter(|r| !r.help.is_empty()) {

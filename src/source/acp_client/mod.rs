@@ -57,8 +57,10 @@ pub enum Control {
     Prompt(String),
     /// `session/cancel` of the running turn.
     Cancel,
-    /// Answer the permission request with JSON-RPC id `id`: allow once, or reject.
-    Permission { id: String, allow: bool },
+    /// Answer the permission request with JSON-RPC id `id`: the option
+    /// whose `optionId` is `option` (one the agent offered), or `None`:
+    /// cancelled (it offered none to choose).
+    Permission { id: String, option: Option<String> },
 }
 
 /// Why a session could not go on.
@@ -255,7 +257,7 @@ impl Client {
                         self.held.push_back(text);
                     }
                     Some(Control::Cancel) => self.cancel().await?,
-                    Some(Control::Permission { id, allow }) => self.answer_permission(&id, allow).await?,
+                    Some(Control::Permission { id, option }) => self.answer_permission(&id, option).await?,
                     None => {
                         quit = true;
                         self.held.clear();

@@ -158,13 +158,24 @@ impl Client {
         }
     }
 
-    /// The user's answer to the permission request `id`.
-    pub(super) async fn answer_permission(&mut self, id: &str, allow: bool) -> Result<(), AcpError> {
+    /// The user's answer to the permission request `id`: the option
+    /// chosen (one of those offered: another is said, and the request
+    /// still waits), or cancelled.
+    pub(super) async fn answer_permission(&mut self, id: &str, option: Option<String>) -> Result<(), AcpError> {
         let Some((rpc_id, options)) = self.asked.remove(id) else {
             self.notice(&format!("no permission request {id} is waiting")).await;
             return Ok(());
         };
-        let outcome = choose(&options, allow);
+        let outcome = match option {
+            Some(o) if offered(&options, &o) => json!({"outcome": {"outcome": "selected", "optionId": o}}),
+            Some(o) => {
+                let shown: String = o.chars().take(40).collect();
+                self.notice(&format!("the agent did not offer the option {shown}")).await;
+                self.asked.insert(id.to_string(), (rpc_id, options));
+                return Ok(());
+            }
+            None => json!({"outcome": {"outcome": "cancelled"}}),
+        };
         self.answer(&rpc_id, Ok(outcome)).await
     }
 
@@ -195,6 +206,13 @@ fn choose(options: &Value, allow: bool) -> Value {
         Some(option) => json!({"outcome": {"outcome": "selected", "optionId": option}}),
         None => json!({"outcome": {"outcome": "cancelled"}}),
     }
+}
+
+/// Whether `option` is the `optionId` of one of `options`.
+fn offered(options: &Value, option: &str) -> bool {
+    options
+        .as_array()
+        .is_some_and(|a| a.iter().any(|o| o.get("optionId").and_then(Value::as_str) == Some(option)))
 }
 
 fn terminal_id(params: &Value) -> &str {
@@ -230,5 +248,6 @@ mod tests {
         assert_eq!(choose(&opts, true)["outcome"]["optionId"], "a");
         assert_eq!(choose(&opts, false)["outcome"]["optionId"], "r");
         assert_eq!(choose(&json!([]), true)["outcome"]["outcome"], "cancelled");
+        assert!(offered(&opts, "aa") && !offered(&opts, "zz") && !offered(&json!({}), "a"));
     }
 }

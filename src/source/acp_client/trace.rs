@@ -41,6 +41,8 @@ pub enum Sink {
 /// The trace of one session.
 pub struct Trace {
     start: Instant,
+    /// The wall-clock time of `start`, in epoch milliseconds.
+    start_epoch_ms: i64,
     file: Option<std::fs::File>,
     stream: LineStream,
     sink: Sink,
@@ -51,13 +53,22 @@ pub struct Trace {
 impl Trace {
     /// A trace started now, recorded into `file` when given.
     pub fn new(file: Option<std::fs::File>, sink: Sink) -> Trace {
+        let epoch = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
         Trace {
             start: Instant::now(),
+            start_epoch_ms: epoch,
             file,
             stream: LineStream::new(None, Selection::new(None), None),
             sink,
             lines: 0,
         }
+    }
+
+    /// When the trace started (what its `t` counts from), in epoch milliseconds.
+    pub fn start_epoch_ms(&self) -> i64 {
+        self.start_epoch_ms
     }
 
     /// One JSON-RPC message.

@@ -8,7 +8,8 @@
 //! * `initialize` and `session/new` answers make the header (`agent:
 //!   "acp"`, the agent's name and version, the session id and cwd, the
 //!   model and mode); `available_commands_update` and `current_mode_update`
-//!   add the commands and the mode to it;
+//!   add the commands and the mode to it (once it went: a header again,
+//!   holding only them, which the status bar follows);
 //! * a `session/prompt` request is a turn's start and the user's message,
 //!   its answer the turn's end (`stopReason` as the end's kind: a
 //!   `cancelled` prompt interrupts the calls it left open, as the protocol
@@ -27,8 +28,10 @@
 //!   terminals (`terminal/create`, `terminal/output`,
 //!   `terminal/wait_for_exit`) and the files it names (`fs/read_text_file`
 //!   answers, `fs/write_text_file` contents);
-//! * `session/request_permission` and its answer are an approval asked and
-//!   decided (a rejected one makes the failed call `rejected`).
+//! * `session/request_permission` and its answer are an approval asked
+//!   (with the agent's options) and decided (the chosen option's kind in
+//!   words: `allowed always`; a rejected one makes the failed call
+//!   `rejected`).
 //!
 //! Times: a recording has no wall-clock start, so an event's time is the
 //! line's `t` as is (milliseconds since the agent started, never less than
@@ -203,6 +206,7 @@ impl Reader {
                     "callId": call_id,
                     "toolName": tool.as_deref().or(title),
                     "reason": title.unwrap_or_default(),
+                    "options": params.get("options").cloned().unwrap_or_else(|| json!([])),
                 });
                 self.emit("approval/asked", data, origin, out);
             }
@@ -290,8 +294,7 @@ impl Reader {
                             .and_then(|o| o.get("kind"))
                             .and_then(Value::as_str);
                         match kind {
-                            Some(k) if k.starts_with("reject") => format!("rejected ({k})"),
-                            Some(k) => format!("approved ({k})"),
+                            Some(k) => crate::session::option_outcome(k),
                             None => format!("selected {}", chosen.unwrap_or("?")),
                         }
                     }
@@ -365,12 +368,11 @@ impl Reader {
                     .and_then(Value::as_array)
                     .map(|c| c.iter().filter_map(|c| c.get("name").cloned()).collect())
                     .unwrap_or_default();
-                self.fields.insert("commands".into(), names.into());
-                self.send_header(origin, out);
+                self.status("commands", names.into(), origin, out);
             }
             "current_mode_update" => {
-                if let Some(m) = u.get("currentModeId") {
-                    self.fields.insert("mode".into(), m.clone());
+                if let Some(m) = u.get("currentModeId").filter(|m| m.is_string()) {
+                    self.status("mode", m.clone(), origin, out);
                 }
             }
             // user_message_chunk (a session loaded again) and kinds this
@@ -447,6 +449,22 @@ impl Reader {
             r.insert("message".into(), m.into());
         }
         self.emit("turn/end", json!({"turn": self.turn, "reason": reason}), origin, out);
+    }
+
+    /// The commands or the mode, as they change: in the header, or once it
+    /// went, in a header again holding only them.
+    fn status(&mut self, key: &str, v: Value, origin: Origin, out: &mut Out) {
+        if self.header_sent {
+            let mut fields = Map::new();
+            fields.insert(key.into(), v);
+            out.push((self.session.clone(), header(Agent::Acp, fields, origin)));
+        } else {
+            self.fields.insert(key.into(), v);
+            // The commands come once the session is open: the header can go.
+            if key == "commands" {
+                self.send_header(origin, out);
+            }
+        }
     }
 
     /// The header, once, before the first event but a turn's opening.

@@ -110,3 +110,46 @@ fn a_failed_call_is_an_error_result_and_terminal_answers_go_in_its_meta() {
     let part = &results[1]["message"]["content"][0];
     assert_eq!((part["isError"].as_bool(), part["content"][0]["text"].as_str()), (Some(true), Some("offline")));
 }
+
+/// The `session` headers read, in order (payloads).
+fn headers(out: &[(Option<String>, Record)]) -> Vec<Value> {
+    out.iter()
+        .filter_map(|(_, r)| match r {
+            Record::Frame { kind, payload, .. } if kind == "session" => Some(payload.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn mode_and_commands_changes_come_as_headers_and_permission_options_are_kept() {
+    let options = json!([
+        {"kind": "allow_always", "name": "Always Allow", "optionId": "aa"},
+        {"kind": "allow_once", "name": "Allow", "optionId": "a"},
+        {"kind": "reject_once", "name": "Reject", "optionId": "r"},
+    ]);
+    let out = lines(&[
+        json!({"t": 1, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/w"}}}),
+        json!({"t": 2, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": "s",
+            "modes": {"currentModeId": "default", "availableModes": [{"id": "default"}, {"id": "plan"}]}}}}),
+        update(3, json!({"sessionUpdate": "available_commands_update", "availableCommands": [{"name": "review"}, {"name": "init"}]})),
+        update(4, json!({"sessionUpdate": "current_mode_update", "currentModeId": "plan"})),
+        update(5, json!({"sessionUpdate": "current_mode_update", "currentModeId": 7})),
+        update(6, json!({"sessionUpdate": "available_commands_update", "availableCommands": []})),
+        json!({"t": 7, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 9, "method": "session/request_permission",
+            "params": {"sessionId": "s", "options": options, "toolCall": {"toolCallId": "c", "title": "Edit"}}}}),
+        json!({"t": 8, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 9, "result": {"outcome": {"outcome": "selected", "optionId": "aa"}}}}),
+    ]);
+    let h = headers(&out);
+    assert_eq!(h.len(), 3, "{h:#?}");
+    assert_eq!((h[0]["mode"].as_str(), h[0]["commands"].clone()), (Some("default"), json!(["review", "init"])));
+    // Later changes: a header holding only them (a mode that is no string is not one).
+    assert_eq!(h[1], json!({"agent": "acp", "mode": "plan"}));
+    assert_eq!(h[2], json!({"agent": "acp", "commands": []}));
+    let ev = events(&out);
+    let asked = &ev.iter().find(|e| e.0 == "approval/asked").unwrap().1;
+    assert_eq!(asked["options"], options);
+    assert_eq!(asked["rpcId"], "9");
+    let decided = &ev.iter().find(|e| e.0 == "approval/decided").unwrap().1;
+    assert_eq!(decided["outcome"], "allowed always");
+}
