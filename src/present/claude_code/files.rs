@@ -324,7 +324,7 @@ fn apply(original: &str, edits: &[(String, String, bool)]) -> Option<String> {
             }
             return None;
         }
-        let at = text.find(old.as_str())?;
+        let at = memchr::memmem::find(text.as_bytes(), old.as_bytes())?;
         if *all {
             text = text.replace(old.as_str(), new);
         } else {

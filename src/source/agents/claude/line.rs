@@ -358,10 +358,7 @@ fn block(b: WireBlock<'_>, meta: Raw<'_>, raw: impl FnOnce() -> Option<String>) 
             // A tool-use error comes wrapped (`<tool_use_error>…`, with or
             // without `is_error`): an error, its message unwrapped.
             let (is_error, content) = match tool_use_error(b.content) {
-                Some(message) => {
-                    let text = Value::from(message).to_string();
-                    (true, format!(r#"[{{"type":"text","text":{text}}}]"#))
-                }
+                Some(message) => (true, ResultContent::Text(Value::from(message).to_string().into())),
                 None => (
                     boolean(b.is_error) == Some(true),
                     result_content(b.content),
@@ -384,16 +381,16 @@ fn block(b: WireBlock<'_>, meta: Raw<'_>, raw: impl FnOnce() -> Option<String>) 
 
 /// A result's `tool/result` data but its turn and step, left open
 /// ([`Block::ToolResult`]), with room for them.
-fn result_data(id: &str, is_error: bool, content: &str, meta: Raw<'_>) -> String {
+fn result_data(id: &str, is_error: bool, content: &ResultContent<'_>, meta: Raw<'_>) -> String {
     let quoted = Value::from(id).to_string();
     let meta = meta.map_or("", RawValue::get);
-    let mut data = String::with_capacity(content.len() + meta.len() + 2 * quoted.len() + 200);
+    let mut data = String::with_capacity(content.len() + meta.len() + 2 * quoted.len() + 230);
     data.push_str(r#"{"message":{"role":"tool","source":{"kind":"tool","callId":"#);
     data.push_str(&quoted);
     data.push_str(r#"},"content":[{"type":"tool-result","toolCallId":"#);
     data.push_str(&quoted);
     data.push_str(r#","content":"#);
-    data.push_str(content);
+    content.write(&mut data);
     data.push_str(r#","isError":"#);
     data.push_str(if is_error { "true" } else { "false" });
     data.push_str("}]}");
@@ -409,7 +406,7 @@ fn result_data(id: &str, is_error: bool, content: &str, meta: Raw<'_>) -> String
 fn tool_use_error(content: Raw<'_>) -> Option<String> {
     const OPEN: &str = "<tool_use_error>";
     let text = content?.get();
-    if !text.contains(OPEN) {
+    if memchr::memmem::find(text.as_bytes(), OPEN.as_bytes()).is_none() {
         return None;
     }
     let whole: String = match serde_json::from_str::<Value>(text).ok()? {
@@ -426,22 +423,47 @@ fn tool_use_error(content: Raw<'_>) -> Option<String> {
     Some(inner.trim().to_string())
 }
 
-/// A tool_result's content as DSH content blocks (JSON text): a string is
-/// one text block; text and image blocks are kept; a reference to a tool
-/// becomes the tool's name as text.
-fn result_content(content: Raw<'_>) -> String {
+/// A tool_result's content, to be written as DSH content blocks.
+enum ResultContent<'a> {
+    /// One text block of this JSON string (the line's own text, copied
+    /// once: into the data).
+    Text(Cow<'a, str>),
+    /// Blocks, as JSON text.
+    Blocks(String),
+}
+
+impl ResultContent<'_> {
+    fn len(&self) -> usize {
+        match self {
+            ResultContent::Text(t) => t.len() + 26,
+            ResultContent::Blocks(b) => b.len(),
+        }
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            ResultContent::Text(t) => {
+                out.push_str(r#"[{"type":"text","text":"#);
+                out.push_str(t);
+                out.push_str("}]");
+            }
+            ResultContent::Blocks(b) => out.push_str(b),
+        }
+    }
+}
+
+/// A tool_result's content as DSH content blocks: a string is one text
+/// block; text and image blocks are kept; a reference to a tool becomes
+/// the tool's name as text.
+fn result_content(content: Raw<'_>) -> ResultContent<'_> {
     let Some(text) = content.map(RawValue::get) else {
-        return "[]".into();
+        return ResultContent::Blocks("[]".into());
     };
     if text.starts_with('"') {
-        let mut out = String::with_capacity(text.len() + 26);
-        out.push_str(r#"[{"type":"text","text":"#);
-        out.push_str(text);
-        out.push_str("}]");
-        return out;
+        return ResultContent::Text(Cow::Borrowed(text));
     }
     let Some(Value::Array(blocks)) = serde_json::from_str::<Value>(text).ok() else {
-        return "[]".into();
+        return ResultContent::Blocks("[]".into());
     };
     let kept: Vec<Value> = blocks
         .into_iter()
@@ -454,7 +476,7 @@ fn result_content(content: Raw<'_>) -> String {
             None => None,
         })
         .collect();
-    Value::Array(kept).to_string()
+    ResultContent::Blocks(Value::Array(kept).to_string())
 }
 
 /// A call's input that is a whole checklist (`todos: [{content, status}]`).
