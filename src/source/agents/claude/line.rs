@@ -406,9 +406,7 @@ fn result_data(id: &str, is_error: bool, content: &ResultContent<'_>, meta: Raw<
 fn tool_use_error(content: Raw<'_>) -> Option<String> {
     const OPEN: &str = "<tool_use_error>";
     let text = content?.get();
-    if memchr::memmem::find(text.as_bytes(), OPEN.as_bytes()).is_none() {
-        return None;
-    }
+    memchr::memmem::find(text.as_bytes(), OPEN.as_bytes())?;
     let whole: String = match serde_json::from_str::<Value>(text).ok()? {
         Value::String(s) => s,
         Value::Array(blocks) => match blocks.as_slice() {
