@@ -13,12 +13,14 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use super::live::{Drive, run_tui_with, runtime};
+use super::live::{Drive, Finish, run_tui_with, runtime};
 use crate::app::config;
 use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::AcpArgs;
 use crate::headless::{self, Format};
-use crate::source::acp_client::{AcpError, Client, Control, Options, Policy, Sink, Trace};
+use crate::source::acp_client::{
+    AcpError, Client, Control, Options, Policy, QUIT_WAIT, Sink, Trace, stop_group,
+};
 use crate::source::host;
 use crate::source::live::{self, LinkStatus};
 use crate::text::sanitize;
@@ -125,10 +127,11 @@ fn interactive(
         Ok::<_, AcpError>((client, id))
     });
     let (client, session) = client.map_err(|e| failed(e, &args.record))?;
+    let group = client.group();
     let (ctl_tx, ctl_rx) = tokio::sync::mpsc::channel(16);
     let error: Arc<Mutex<Option<String>>> = Arc::default();
     let keep = error.clone();
-    rt.spawn(async move {
+    let running = rt.spawn(async move {
         let r = client.run(ctl_rx, Vec::new()).await;
         let status = match r {
             Ok(_) => LinkStatus::Ended,
@@ -155,6 +158,17 @@ fn interactive(
         preset: None,
         host: None,
     };
+    // Once the view is closed (the control channel with it), the session
+    // closes: the running turn cancelled, the agent and its terminals
+    // stopped. Should that not be over in time, the agent's process group
+    // is stopped all the same: nothing deck started outlives it.
+    let finish: Finish = Box::new(move |rt| {
+        let wait = QUIT_WAIT + std::time::Duration::from_secs(3);
+        let _ = rt.block_on(async { tokio::time::timeout(wait, running).await });
+        if let Some(g) = group {
+            stop_group(g);
+        }
+    });
     run_tui_with(
         label,
         Some(session),
@@ -163,6 +177,7 @@ fn interactive(
         rx,
         Some((switch, drive)),
         false,
+        Some(finish),
     )?;
     let said = error.lock().ok().and_then(|e| e.clone());
     match said {

@@ -96,5 +96,14 @@ pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
         preset: open.preset,
         host: Some(host_text),
     };
-    run_tui_with(label, session, &tui, rt, rx, Some((switch, drive)), pick)
+    run_tui_with(
+        label,
+        session,
+        &tui,
+        rt,
+        rx,
+        Some((switch, drive)),
+        pick,
+        None,
+    )
 }

@@ -3,8 +3,10 @@
 //! (`--prompt`): the session ends with the prompts' stop reasons, the
 //! recording is trace lines that `deck inspect` reads into the expected
 //! cards and statuses, files are served only inside the cwd, terminals are
-//! run and killed, and an agent that is missing, exits, speaks something
-//! else or another protocol version is a clear error with the recording kept.
+//! run and killed (their commands' children too), the agent and what it
+//! started end with the session even when it would outlive its input, and
+//! an agent that is missing, exits, speaks something else or another
+//! protocol version is a clear error with the recording kept.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -224,6 +226,26 @@ fn acp_rejects_permission_by_default_and_the_file_stays() {
     assert!(edit.contains("rejected"), "{edit}");
 }
 
+/// Claude Code's adapter does not exit when its input ends: the session's
+/// end stops it, and the child it started.
+#[test]
+fn acp_ends_an_agent_that_outlives_its_input() {
+    let (dir, ws) = scratch();
+    let rec = dir.path().join("rec.jsonl");
+    let o = acp(
+        &ws,
+        &rec,
+        &["--prompt", "the tour", "--allow"],
+        &["python3", &fake(), "linger"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!alive(&ws.join("agent.pid")), "the agent still runs");
+    assert!(
+        !alive(&ws.join("agent-child.pid")),
+        "the agent's child still runs"
+    );
+}
+
 /// `deck acp` with the agent `agent`: its failure message (the exit
 /// status non-zero) and the recording's lines.
 fn fails(agent: &[&str]) -> (String, Vec<Value>) {
@@ -287,6 +309,7 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
         "--",
         "python3",
         &fake,
+        "linger",
     ]);
     tui.wait_for("the session open", |s| s.contains("acp python3"));
     tui.send("the tour\r");
@@ -310,6 +333,11 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
     std::thread::sleep(std::time::Duration::from_millis(150));
     tui.send("\x1b");
     tui.wait_for("the turn cancelled", |s| s.contains("cancelled"));
+    // Killed with its command's child, while deck runs on.
+    assert!(
+        !alive(&ws.join("wait.pid")),
+        "the cancelled terminal's command still runs"
+    );
     tui.send("\x1b");
     std::thread::sleep(std::time::Duration::from_millis(150));
     tui.send("q");
@@ -325,6 +353,12 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
     assert!(
         !alive(&ws.join("wait.pid")),
         "the cancelled terminal still runs"
+    );
+    // The view closed, the agent (which outlives its input) was stopped.
+    assert!(!alive(&ws.join("agent.pid")), "the agent still runs");
+    assert!(
+        !alive(&ws.join("agent-child.pid")),
+        "the agent's child still runs"
     );
     let calls = deck_ok(&["inspect", rec.to_str().unwrap()]);
     assert!(
