@@ -368,3 +368,42 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
         "{calls}"
     );
 }
+
+/// Cancelling while a permission request waits answers it `cancelled`, as
+/// the protocol asks (an agent waits for that answer before it ends the
+/// turn).
+#[test]
+fn acp_cancel_answers_the_waiting_permission_request() {
+    use crate::tui_pty::Tui;
+    let (dir, ws) = scratch();
+    let rec = dir.path().join("rec.jsonl");
+    let fake = fake();
+    let mut tui = Tui::spawn(&[
+        "acp",
+        "--cwd",
+        ws.to_str().unwrap(),
+        "--record",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &fake,
+    ]);
+    tui.wait_for("the session open", |s| s.contains("acp python3"));
+    tui.send("ask first\r");
+    tui.wait_for("the permission request", |s| s.contains("y allow once"));
+    tui.send("\x03");
+    tui.wait_for("the turn cancelled", |s| s.contains("cancelled"));
+    let trace = lines(&rec);
+    let perm = answers_to(&trace, "session/request_permission");
+    assert_eq!(perm.len(), 1, "{perm:?}");
+    assert_eq!(perm[0]["result"]["outcome"]["outcome"], "cancelled");
+    assert!(
+        trace
+            .iter()
+            .any(|l| l["msg"]["result"]["stopReason"] == "cancelled")
+    );
+    tui.send("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+}

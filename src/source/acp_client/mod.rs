@@ -131,6 +131,8 @@ pub struct Client {
     held: VecDeque<String>,
     /// Permission requests waiting for the user: (JSON-RPC id, options) by id text.
     asked: std::collections::HashMap<String, (Value, Value)>,
+    /// `session/cancel` was sent for the running turn.
+    cancelling: bool,
     /// The agent's output ended.
     eof: bool,
     ended: Ended,
@@ -205,6 +207,7 @@ impl Client {
             prompt: None,
             held: VecDeque::new(),
             asked: Default::default(),
+            cancelling: false,
             eof: false,
             ended: Ended::default(),
         })
@@ -324,6 +327,7 @@ impl Client {
     async fn start_prompt(&mut self, text: &str) -> Result<(), AcpError> {
         let id = self.next();
         self.prompt = Some(id);
+        self.cancelling = false;
         let params = json!({"sessionId": self.session, "prompt": [{"type": "text", "text": text}]});
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": params}))
             .await
@@ -334,7 +338,12 @@ impl Client {
             return Ok(());
         }
         let params = json!({"sessionId": self.session});
-        self.send(json!({"jsonrpc": "2.0", "method": "session/cancel", "params": params})).await
+        self.send(json!({"jsonrpc": "2.0", "method": "session/cancel", "params": params}))
+            .await?;
+        // The protocol: a client that cancels answers every permission
+        // request still waiting (and those to come in the turn) `cancelled`.
+        self.cancelling = true;
+        self.cancel_permissions().await
     }
 
     fn next(&mut self) -> u64 {
