@@ -9,26 +9,28 @@ line deck's screen showed while the agent ran) and `decisions.json` (the
 keys pressed). Checked:
 
 1. The recording: every tool call (by `toolCallId`) reached a final status
-   (`completed` / `failed`), but the one whose command was running when
-   Ctrl-c cancelled the turn: the adapter sends nothing more for it (its
-   last status stays `in_progress`, as in the capture's SUMMARY.md) and the
-   turn's stopReason is `cancelled`. The calls are the scenario's, in order
-   (TodoWrite is a plan, not a call).
+   (`completed` / `failed`), but the ones a Ctrl-c cancelled: the adapter
+   sends nothing more for them (the command that was running stays
+   `in_progress`, as in the capture's SUMMARY.md; the call whose approval
+   was focused stays `pending`, its request answered `cancelled` by deck)
+   and their turns' stopReason is `cancelled`. The calls are the
+   scenario's, in order (TodoWrite is a plan, not a call).
 2. `deck inspect` lists each call once, in order, with the card its ACP
    kind calls for (execute → terminal, read → read, search → search,
    edit → diff, fetch → web; a failed call → generic) and the status the
    recording gives it: ok; failed for a non-zero exit; error for a failed
    call; rejected for the call whose permission `n` rejected; interrupted
-   for the cancelled one. Approvals are listed as pressed (y/n).
+   for the cancelled ones. Approvals are listed as answered (y, n, Ctrl-c).
 3. The rejected call did not run: no terminal was created for it, and
-   what it would have removed (`src/__pycache__/keep.txt`) is there.
+   what it would have removed (`src/__pycache__/keep.txt`) is there; nor
+   did the call whose approval was cancelled.
 4. The files on disk are the workspace's with the diff cards applied, in
    order (a new file's card is the whole file; an edit's old text is found
    once and replaced by its new text), and no other file changed (but the
    bytecode the tests the agent ran wrote).
 5. deck's screen showed every call's card, by its title (paths relative to
    the workspace), with the approval decision on the same line, and the
-   cancelled call as interrupted.
+   cancelled calls as interrupted.
 """
 import json
 import os
@@ -105,29 +107,36 @@ def main():
     for d, m in msgs:
         if d == "agent->client" and m.get("method") == "session/request_permission":
             a = answer(m["id"], "client->agent") or {}
-            chosen = ((a.get("result") or {}).get("outcome") or {}).get("optionId")
+            outcome = (a.get("result") or {}).get("outcome") or {}
             kinds = {o["optionId"]: o["kind"] for o in m["params"]["options"]}
-            perms[m["params"]["toolCall"]["toolCallId"]] = kinds.get(chosen)
+            perms[m["params"]["toolCall"]["toolCallId"]] = kinds.get(outcome.get("optionId")) or outcome.get("outcome")
     prompts = [m for d, m in msgs if d == "client->agent" and m.get("method") == "session/prompt"]
     stops = [((answer(p["id"], "agent->client") or {}).get("result") or {}).get("stopReason") for p in prompts]
     turns = [t for t in scen["turns"] if not t.get("subagent")]
     if [p["params"]["prompt"][0]["text"] for p in prompts] != [t["prompt"] for t in turns]:
         fails.append("deck did not send the scenario's prompts, in order")
     cancel_cmds = [t["cancel_on_command"] for t in turns if t.get("cancel_on_command")]
-    cancelled = {cid for cid, c in calls.items()
-                 if any(w in created.get(t, "") for t in c["terminals"] for w in cancel_cmds)}
-    if len(cancelled) != len(cancel_cmds):
-        fails.append(f"the cancelled commands {cancel_cmds} are the calls {sorted(cancelled)}")
+    running = {cid for cid, c in calls.items()
+               if any(w in created.get(t, "") for t in c["terminals"] for w in cancel_cmds)}
+    if len(running) != len(cancel_cmds):
+        fails.append(f"the cancelled commands {cancel_cmds} are the calls {sorted(running)}")
+    # Calls whose approval Ctrl-c cancelled (a `cancel` rule), answered so by deck.
+    asking = {cid for cid, k in perms.items() if k == "cancelled"}
+    cancel_rules = [t for t in turns if any(r.get("kind") == "cancel" for r in t.get("permissions") or [])]
+    if len(asking) != len(cancel_rules):
+        fails.append(f"{len(cancel_rules)} approval(s) to cancel, deck answered {sorted(asking)} cancelled")
+    cancelled = running | asking
     for t, stop in zip(turns, stops):
-        want = "cancelled" if t.get("cancel_on_command") else "end_turn"
+        want = "cancelled" if t.get("cancel_on_command") or t in cancel_rules else "end_turn"
         if stop != want:
             fails.append(f"turn {t['match']}: stopReason {stop}, not {want}")
     for cid in order:
         c = calls[cid]
         last = c["statuses"][-1] if c["statuses"] else None
         if cid in cancelled:
-            if last != "in_progress":
-                fails.append(f"{cid} (cancelled): last status {last}, not in_progress as the adapter leaves it")
+            left = "in_progress" if cid in running else "pending"
+            if last != left:
+                fails.append(f"{cid} (cancelled): last status {last}, not {left} as the adapter leaves it")
         elif last not in ("completed", "failed"):
             fails.append(f"{cid} ({c['tool']}): no final status, last {last}: {c['statuses']}")
     want_tools = [b["name"] for t in turns for s in t["steps"] for b in s["content"]
@@ -169,7 +178,8 @@ def main():
         if ln.get("viewSource") != "presenter:acp":
             bad.append(f"viewSource {ln.get('viewSource')}")
         if cid in perms:
-            want = "rejected (reject_once)" if cid in rejected else "approved (allow_once)"
+            want = ("rejected (reject_once)" if cid in rejected else "cancelled" if cid in asking
+                    else "approved (allow_once)")
             if (ln.get("approval") or {}).get("outcome") != want:
                 bad.append(f"approval {ln.get('approval')}, not {want}")
         title = (ln.get("resultView") or {}).get("title") or (ln.get("callView") or {}).get("title") or ""
@@ -179,7 +189,8 @@ def main():
         if bad:
             fails.append(f"deck inspect, {c['tool']} {title[:60]!r} ({cid}): " + "; ".join(bad))
     keys = [d["key"] for d in decisions if "permission" in d]
-    if keys.count("n") != len(rejected) or keys.count("y") != len(perms) - len(rejected):
+    if (keys.count("n"), keys.count("C-c"), keys.count("y")) != (
+            len(rejected), len(asking), len(perms) - len(rejected) - len(asking)):
         fails.append(f"keys pressed {keys}, decisions recorded {perms}")
 
     # 3. The rejected call did not run.
@@ -189,6 +200,9 @@ def main():
         cmd = ((by_id.get(cid) or {}).get("callView") or {}).get("title", "")
         if any(cmd and cmd in v for v in created.values()):
             fails.append(f"the rejected `{cmd}` was run")
+    for cid in asking:
+        if calls[cid]["terminals"]:
+            fails.append(f"{cid}: its approval was cancelled, yet a terminal ran for it")
     if not os.path.exists(os.path.join(ws, "src", "__pycache__", "keep.txt")):
         fails.append("src/__pycache__/keep.txt is gone: the rejected `rm -rf` ran")
 
@@ -225,7 +239,8 @@ def main():
             fails.append(f"deck's screen never showed the card of {title[:60]!r}")
             continue
         if asked:
-            word = "rejected (reject once)" if cid in rejected else "approved (allow once)"
+            word = ("rejected (reject once)" if cid in rejected else "⚑ cancelled" if cid in asking
+                    else "approved (allow once)")
             if not any(word in s for s in hits):
                 fails.append(f"deck's screen never showed {title[:40]!r} {word}")
         if cid in cancelled and not any("interrupted" in s for s in hits):
@@ -236,7 +251,8 @@ def main():
             print(f"check: FAIL: {f}", file=sys.stderr)
         return 1
     print(f"check: {len(order)} calls, each at its final status and drawn with its card; "
-          f"{len(perms)} permissions ({len(rejected)} rejected, not run); turns {stops}")
+          f"{len(perms)} permissions ({len(rejected)} rejected, not run; {len(asking)} cancelled); "
+          f"turns {stops}")
     return 0
 
 

@@ -21,7 +21,9 @@ the user's keys go to deck's terminal view, and deck speaks ACP.
    * a permission request: once deck's screen shows the approval focused
      (`y allow once · n reject`), `y` is pressed, or `n` when a `permissions`
      rule of the scenario (`{"match": substring of the toolCall JSON, "kind":
-     "reject_once"}`) matches, as the kit's driver decided;
+     "reject_once"}`) matches, as the kit's driver decided; a rule of kind
+     `cancel` (deck's own) has Ctrl-c cancel the turn on the approval
+     instead, which deck answers `cancelled`;
    * a `terminal/create` whose command holds the turn's `cancel_on_command`:
      `cancel_after_s` later, once its card is on the screen, Ctrl-c.
    The turn is over when deck's recording has the `session/prompt` answer.
@@ -265,6 +267,8 @@ class Driver:
                 self.keys("C-c")
                 self.decisions.append({"turn": n, "cancel": self.cancel_command})
                 cancel_at = -1
+                self.wait("deck's session/cancel after Ctrl-c",
+                          lambda s: self.rec.requests("session/cancel", by="client->agent"), 10)
             if time.time() - started > TURN_TIMEOUT:
                 self.fail(f"turn {n} did not end in {TURN_TIMEOUT} s")
             time.sleep(0.1)
@@ -272,20 +276,25 @@ class Driver:
     def permission(self, req, turn):
         call = req["params"].get("toolCall") or {}
         blob = json.dumps(call, ensure_ascii=False)
-        reject = any(r["match"] in blob and r.get("kind", "").startswith("reject") for r in self.rules(turn))
-        before = len([d for d in self.decisions if "permission" in d])
+        kinds = [r.get("kind", "") for r in self.rules(turn) if r["match"] in blob]
+        before = len([d for d in self.decisions if d.get("key") in ("y", "n")])
         # The approval has the keys, and the screen is newer than the last decision.
         self.wait(f"the approval of `{call.get('title')}` focused on deck's screen",
                   lambda s: APPROVAL_HINT in s and self.decided() >= before)
-        key = "n" if reject else "y"
+        if "cancel" in kinds:
+            key, want = "C-c", "cancelled"
+        elif any(k.startswith("reject") for k in kinds):
+            key, want = "n", "reject_once"
+        else:
+            key, want = "y", "allow_once"
         self.keys(key)
         self.decisions.append({"permission": call.get("toolCallId"), "title": call.get("title"), "key": key})
         ans = self.wait("deck's answer to the permission request", lambda s: self.rec.answer(req["id"]), 10)
-        chosen = ((ans.get("result") or {}).get("outcome") or {}).get("optionId")
-        kinds = {o["optionId"]: o["kind"] for o in req["params"].get("options", [])}
-        want = "reject_once" if reject else "allow_once"
-        if kinds.get(chosen) != want:
-            self.fail(f"`{key}` answered {call.get('title')!r} with {ans}, not the {want} option")
+        outcome = (ans.get("result") or {}).get("outcome") or {}
+        options = {o["optionId"]: o["kind"] for o in req["params"].get("options", [])}
+        got = options.get(outcome.get("optionId")) or outcome.get("outcome")
+        if got != want:
+            self.fail(f"`{key}` answered {call.get('title')!r} with {ans}, not {want}")
 
     # ---- the whole run ---------------------------------------------------
     def run(self):
@@ -322,8 +331,9 @@ class Driver:
         with open(os.path.join(self.work, "decisions.json"), "w") as f:
             json.dump({"stops": stops, "decisions": self.decisions}, f, indent=1, ensure_ascii=False)
         keys = [d["key"] for d in self.decisions if "permission" in d]
-        print(f"drive: {len(stops)} turns ({', '.join(stops)}); {keys.count('y')} permission(s) allowed "
-              f"with y, {keys.count('n')} rejected with n; deck exited 0")
+        print(f"drive: {len(stops)} turns ({', '.join(stops)}); permissions: {keys.count('y')} allowed "
+              f"with y, {keys.count('n')} rejected with n, {keys.count('C-c')} cancelled with Ctrl-c; "
+              f"deck exited 0")
 
     def left_running(self):
         """Processes whose working directory is the workspace (the agent's,

@@ -41,9 +41,12 @@ fi
 ADAPTER=$PREFIX/node_modules/@zed-industries/claude-code-acp/dist/index.js
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/deck-e2e-acp.XXXXXX")
 WORK=$(cd "$WORK" && pwd -P) # the agent reports its cwd without symlinks
-trap 'rm -rf "$WORK"' EXIT
 t=$(date +%s)
-python3 "$HERE/drive.py" --deck "$DECK" --node "$(command -v "$NODE")" --adapter "$ADAPTER" \
-  --scenario "$HERE/scenarios/tour" --work "$WORK"
-python3 "$HERE/check.py" "$DECK" "$HERE/scenarios/tour" "$WORK"
+if ! python3 "$HERE/drive.py" --deck "$DECK" --node "$(command -v "$NODE")" --adapter "$ADAPTER" \
+  --scenario "$HERE/scenarios/tour" --work "$WORK" \
+  || ! python3 "$HERE/check.py" "$DECK" "$HERE/scenarios/tour" "$WORK"; then
+  echo "e2e acp: FAIL; the recording, deck's screens and the workspace are kept in $WORK" >&2
+  exit 1
+fi
+rm -rf "$WORK"
 echo "e2e acp: passed in $(($(date +%s) - t)) s: deck acp drove claude-code-acp@$VERSION through the tour"
