@@ -77,9 +77,19 @@ fn scripted(args: AcpArgs, opts: Options, file: Option<std::fs::File>) -> anyhow
     let ended = rt.block_on(async move {
         let trace = Trace::new(file, Sink::Keep(Vec::new()));
         let mut client = Client::spawn(opts, trace, policy)?;
-        client.open().await?;
-        let (_ctl, rx) = tokio::sync::mpsc::channel(1);
-        client.run(rx, prompts).await
+        let group = client.group();
+        let ended = match client.open().await {
+            Ok(_) => {
+                let (_ctl, rx) = tokio::sync::mpsc::channel(1);
+                client.run(rx, prompts).await
+            }
+            Err(e) => Err(e),
+        };
+        // A session that failed was not closed: what the agent started goes.
+        if let (Err(_), Some(g)) = (&ended, group) {
+            stop_group(g);
+        }
+        ended
     });
     rt.shutdown_background();
     let ended = ended.map_err(|e| failed(e, &args.record))?;
@@ -123,8 +133,16 @@ fn interactive(
     let trace = Trace::new(file, Sink::Live(tx.clone()));
     let client = rt.block_on(async move {
         let mut client = Client::spawn(opts, trace, Policy::Ask)?;
-        let id = client.open().await?;
-        Ok::<_, AcpError>((client, id))
+        match client.open().await {
+            Ok(id) => Ok((client, id)),
+            Err(e) => {
+                // Not opened: what the agent started goes with it.
+                if let Some(g) = client.group() {
+                    stop_group(g);
+                }
+                Err(e)
+            }
+        }
     });
     let (client, session) = client.map_err(|e| failed(e, &args.record))?;
     let group = client.group();

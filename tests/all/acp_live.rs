@@ -33,6 +33,8 @@ fn scratch() -> (tempfile::TempDir, PathBuf) {
     (dir, ws)
 }
 
+/// `deck acp …`, its output; it must end within a minute (else killed: a
+/// failure, never a hung test).
 fn acp(ws: &Path, record: &Path, extra: &[&str], agent: &[&str]) -> Output {
     let mut c = deck_cmd();
     c.arg("acp")
@@ -42,8 +44,23 @@ fn acp(ws: &Path, record: &Path, extra: &[&str], agent: &[&str]) -> Output {
         .arg(record)
         .args(extra)
         .arg("--")
-        .args(agent);
-    c.output().unwrap()
+        .args(agent)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = c.spawn().unwrap();
+    let pid = child.id() as i32;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output().unwrap()));
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(o) => o,
+        Err(_) => {
+            // SAFETY: a signal to the deck this test started.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+            panic!("deck acp {agent:?} did not end within a minute");
+        }
+    }
 }
 
 fn lines(path: &Path) -> Vec<Value> {
@@ -247,8 +264,8 @@ fn acp_ends_an_agent_that_outlives_its_input() {
 }
 
 /// `deck acp` with the agent `agent`: its failure message (the exit
-/// status non-zero) and the recording's lines.
-fn fails(agent: &[&str]) -> (String, Vec<Value>) {
+/// status non-zero) and the recording's lines; `ws` the session's directory.
+fn fails_in(agent: &[&str]) -> (String, Vec<Value>, tempfile::TempDir, PathBuf) {
     let (dir, ws) = scratch();
     let rec = dir.path().join("rec.jsonl");
     let o = acp(&ws, &rec, &["--prompt", "hi"], agent);
@@ -258,7 +275,12 @@ fn fails(agent: &[&str]) -> (String, Vec<Value>) {
     } else {
         Vec::new()
     };
-    (stderr(&o), kept)
+    (stderr(&o), kept, dir, ws)
+}
+
+fn fails(agent: &[&str]) -> (String, Vec<Value>) {
+    let (err, kept, _dir, _ws) = fails_in(agent);
+    (err, kept)
 }
 
 #[test]
@@ -282,13 +304,18 @@ fn acp_errors_say_what_the_agent_did() {
     );
     assert_eq!(kept[1]["raw"], "Welcome to the fake agent!");
 
-    let (err, kept) = fails(&["python3", &fake(), "exit"]);
+    let (err, kept, _dir, ws) = fails_in(&["python3", &fake(), "exit"]);
     assert!(
         err.contains("exited before it answered initialize"),
         "{err}"
     );
     assert!(err.contains("giving up"), "{err}");
     assert_eq!(kept.len(), 1);
+    // What the agent left running went with the failed session.
+    assert!(
+        !alive(&ws.join("agent-child.pid")),
+        "the agent's child still runs"
+    );
 }
 
 /// The terminal view: the composer sends the prompt, the permission request

@@ -9,8 +9,9 @@
 //! The agent runs in a process group of its own, and the session's end
 //! stops the group (whatever the agent started: a wrapper's child, the CLI
 //! an adapter runs) when the agent does not end on its own once its input
-//! is closed; [`Client::group`] lets the caller do the same if the session
-//! could not end in time.
+//! is closed; so does the agent's exit (a child of its holding its output
+//! open would keep deck waiting for the end of it); [`Client::group`] lets
+//! the caller do the same if the session could not end in time.
 //!
 //! Failures the user can act on are [`AcpError`]s: the agent cannot be
 //! started, exits, is not speaking ACP, or answers with another protocol
@@ -133,6 +134,8 @@ pub struct Client {
     asked: std::collections::HashMap<String, (Value, Value)>,
     /// `session/cancel` was sent for the running turn.
     cancelling: bool,
+    /// The agent's process ended.
+    agent_gone: bool,
     /// The agent's output ended.
     eof: bool,
     ended: Ended,
@@ -147,6 +150,8 @@ enum Event {
     Ctl(Option<Control>),
     /// The user left, and the turn did not end in time.
     GiveUp,
+    /// The agent's process ended (its output may still be open).
+    AgentGone,
 }
 
 impl Client {
@@ -208,6 +213,7 @@ impl Client {
             held: VecDeque::new(),
             asked: Default::default(),
             cancelling: false,
+            agent_gone: false,
             eof: false,
             ended: Ended::default(),
         })
@@ -258,11 +264,13 @@ impl Client {
             let ev = tokio::select! {
                 l = self.lines.recv() => Event::Line(l),
                 Some(v) = self.later_rx.recv() => Event::Later(v),
+                _ = self.child.wait(), if !self.agent_gone => Event::AgentGone,
                 c = ctl.recv(), if !quit => Event::Ctl(c),
                 _ = tokio::time::sleep_until(quit_by), if quit => Event::GiveUp,
             };
             match ev {
                 Event::GiveUp => break,
+                Event::AgentGone => self.agent_gone(),
                 Event::Line(l) => match self.incoming(l).await? {
                     Some(v) => self.handle(v).await?,
                     None if self.eof => return Err(self.exited("the session ended").await),
@@ -290,6 +298,16 @@ impl Client {
             }
         }
         Ok(self.close().await)
+    }
+
+    /// The agent ended: what it left in its group goes too, so that its
+    /// output closes (a child holding it would keep the session waiting)
+    /// once the lines it wrote are read.
+    fn agent_gone(&mut self) {
+        self.agent_gone = true;
+        if let Some(g) = self.group {
+            signal_group(g, libc::SIGKILL);
+        }
     }
 
     /// The agent's process group, for [`stop_group`] when the session
@@ -361,6 +379,7 @@ impl Client {
             let ev = tokio::select! {
                 l = self.lines.recv() => Event::Line(l),
                 Some(v) = self.later_rx.recv() => Event::Later(v),
+                _ = self.child.wait(), if !self.agent_gone => Event::AgentGone,
             };
             match ev {
                 Event::Line(l) => match self.incoming(l).await? {
@@ -376,6 +395,7 @@ impl Client {
                     None => {}
                 },
                 Event::Later(v) => self.send(v).await?,
+                Event::AgentGone => self.agent_gone(),
                 Event::Ctl(_) | Event::GiveUp => {}
             }
         }
