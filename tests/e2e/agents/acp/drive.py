@@ -234,6 +234,8 @@ class Driver:
     def turn(self, n, turn):
         self.wait("deck's composer (to type a prompt)", self.composer_ready)
         prompts_before = len(self.rec.requests("session/prompt", by="client->agent"))
+        terminals_before = len(self.rec.requests("terminal/create"))
+        cancels_before = len(self.rec.requests("session/cancel", by="client->agent"))
         self.keys(turn["prompt"], literal=True)
         self.wait("the prompt in the composer", lambda s: turn["prompt"][:60] in s.replace("\n", ""))
         self.keys("Enter")
@@ -257,7 +259,7 @@ class Driver:
                 handled.add(req["id"])
             want = turn.get("cancel_on_command")
             if want and cancel_at is None:
-                for req in self.rec.requests("terminal/create"):
+                for req in self.rec.requests("terminal/create")[terminals_before:]:
                     if want in req["params"].get("command", ""):
                         cancel_at = time.time() + float(turn.get("cancel_after_s", 1))
                         self.cancel_command = req["params"]["command"]
@@ -268,7 +270,7 @@ class Driver:
                 self.decisions.append({"turn": n, "cancel": self.cancel_command})
                 cancel_at = -1
                 self.wait("deck's session/cancel after Ctrl-c",
-                          lambda s: self.rec.requests("session/cancel", by="client->agent"), 10)
+                          lambda s: self.rec.requests("session/cancel", by="client->agent")[cancels_before:], 10)
             if time.time() - started > TURN_TIMEOUT:
                 self.fail(f"turn {n} did not end in {TURN_TIMEOUT} s")
             time.sleep(0.1)
