@@ -14,12 +14,14 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use super::live::{Drive, run_tui_with, runtime};
+use super::live::{Drive, Finish, run_tui_with, runtime};
 use crate::app::config;
 use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::AcpArgs;
 use crate::headless::{self, Format};
-use crate::source::acp_client::{AcpError, Client, Control, Options, Policy, Sink, Trace};
+use crate::source::acp_client::{
+    AcpError, Client, Control, Options, Policy, QUIT_WAIT, Sink, Trace, stop_group,
+};
 use crate::source::host;
 use crate::source::live::{self, LinkStatus};
 use crate::text::sanitize;
@@ -76,9 +78,19 @@ fn scripted(args: AcpArgs, opts: Options, file: Option<std::fs::File>) -> anyhow
     let ended = rt.block_on(async move {
         let trace = Trace::new(file, Sink::Keep(Vec::new()));
         let mut client = Client::spawn(opts, trace, policy)?;
-        client.open().await?;
-        let (_ctl, rx) = tokio::sync::mpsc::channel(1);
-        client.run(rx, prompts).await
+        let group = client.group();
+        let ended = match client.open().await {
+            Ok(_) => {
+                let (_ctl, rx) = tokio::sync::mpsc::channel(1);
+                client.run(rx, prompts).await
+            }
+            Err(e) => Err(e),
+        };
+        // A session that failed was not closed: what the agent started goes.
+        if let (Err(_), Some(g)) = (&ended, group) {
+            stop_group(g);
+        }
+        ended
     });
     rt.shutdown_background();
     let ended = ended.map_err(|e| failed(e, &args.record))?;
@@ -123,14 +135,23 @@ fn interactive(
     let origin = trace.start_epoch_ms();
     let client = rt.block_on(async move {
         let mut client = Client::spawn(opts, trace, Policy::Ask)?;
-        let id = client.open().await?;
-        Ok::<_, AcpError>((client, id))
+        match client.open().await {
+            Ok(id) => Ok((client, id)),
+            Err(e) => {
+                // Not opened: what the agent started goes with it.
+                if let Some(g) = client.group() {
+                    stop_group(g);
+                }
+                Err(e)
+            }
+        }
     });
     let (client, session) = client.map_err(|e| failed(e, &args.record))?;
+    let group = client.group();
     let (ctl_tx, ctl_rx) = tokio::sync::mpsc::channel(16);
     let error: Arc<Mutex<Option<String>>> = Arc::default();
     let keep = error.clone();
-    rt.spawn(async move {
+    let running = rt.spawn(async move {
         let r = client.run(ctl_rx, Vec::new()).await;
         let status = match r {
             Ok(_) => LinkStatus::Ended,
@@ -159,6 +180,17 @@ fn interactive(
         held: true,
         clock_origin_ms: Some(origin),
     };
+    // Once the view is closed (the control channel with it), the session
+    // closes: the running turn cancelled, the agent and its terminals
+    // stopped. Should that not be over in time, the agent's process group
+    // is stopped all the same: nothing deck started outlives it.
+    let finish: Finish = Box::new(move |rt| {
+        let wait = QUIT_WAIT + std::time::Duration::from_secs(3);
+        let _ = rt.block_on(async { tokio::time::timeout(wait, running).await });
+        if let Some(g) = group {
+            stop_group(g);
+        }
+    });
     run_tui_with(
         label,
         Some(session),
@@ -167,6 +199,7 @@ fn interactive(
         rx,
         Some((switch, drive)),
         false,
+        Some(finish),
     )?;
     let said = error.lock().ok().and_then(|e| e.clone());
     match said {

@@ -98,5 +98,14 @@ pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
         held: false,
         clock_origin_ms: None,
     };
-    run_tui_with(label, session, &tui, rt, rx, Some((switch, drive)), pick)
+    run_tui_with(
+        label,
+        session,
+        &tui,
+        rt,
+        rx,
+        Some((switch, drive)),
+        pick,
+        None,
+    )
 }

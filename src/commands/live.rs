@@ -76,9 +76,14 @@ pub(crate) fn run_tui(
     rt: Runtime,
     rx: Receiver<LiveEvent>,
 ) -> anyhow::Result<()> {
-    run_tui_with(label, session, tui, rt, rx, None, false)
+    run_tui_with(label, session, tui, rt, rx, None, false, None)
 }
 
+/// What runs on the runtime once the view is closed, before the runtime
+/// is shut down (a client closing its session).
+pub(crate) type Finish = Box<dyn FnOnce(&Runtime)>;
+
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_tui_with(
     label: String,
     session: Option<String>,
@@ -87,6 +92,7 @@ pub(crate) fn run_tui_with(
     rx: Receiver<LiveEvent>,
     host: Option<(Switcher, Drive)>,
     pick_on_start: bool,
+    finish: Option<Finish>,
 ) -> anyhow::Result<()> {
     let cfg = config::load()?;
     let mut app = App::live(label, session, Vec::new());
@@ -115,6 +121,9 @@ pub(crate) fn run_tui_with(
     let (msg_tx, msg_rx) = sync_channel(CHANNEL_BATCHES);
     std::thread::spawn(move || forward(rx, msg_tx));
     let r = run::run_feed_with(app, Some(Feed::Msgs(msg_rx)), on_switch);
+    if let Some(f) = finish {
+        f(&rt);
+    }
     rt.shutdown_background();
     r
 }

@@ -3,8 +3,10 @@
 //! (`--prompt`): the session ends with the prompts' stop reasons, the
 //! recording is trace lines that `deck inspect` reads into the expected
 //! cards and statuses, files are served only inside the cwd, terminals are
-//! run and killed, and an agent that is missing, exits, speaks something
-//! else or another protocol version is a clear error with the recording kept.
+//! run and killed (their commands' children too), the agent and what it
+//! started end with the session even when it would outlive its input, and
+//! an agent that is missing, exits, speaks something else or another
+//! protocol version is a clear error with the recording kept.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -31,6 +33,8 @@ fn scratch() -> (tempfile::TempDir, PathBuf) {
     (dir, ws)
 }
 
+/// `deck acp …`, its output; it must end within a minute (else killed: a
+/// failure, never a hung test).
 fn acp(ws: &Path, record: &Path, extra: &[&str], agent: &[&str]) -> Output {
     let mut c = deck_cmd();
     c.arg("acp")
@@ -40,8 +44,23 @@ fn acp(ws: &Path, record: &Path, extra: &[&str], agent: &[&str]) -> Output {
         .arg(record)
         .args(extra)
         .arg("--")
-        .args(agent);
-    c.output().unwrap()
+        .args(agent)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = c.spawn().unwrap();
+    let pid = child.id() as i32;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output().unwrap()));
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(o) => o,
+        Err(_) => {
+            // SAFETY: a signal to the deck this test started.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+            panic!("deck acp {agent:?} did not end within a minute");
+        }
+    }
 }
 
 fn lines(path: &Path) -> Vec<Value> {
@@ -224,9 +243,29 @@ fn acp_rejects_permission_by_default_and_the_file_stays() {
     assert!(edit.contains("rejected"), "{edit}");
 }
 
+/// Claude Code's adapter does not exit when its input ends: the session's
+/// end stops it, and the child it started.
+#[test]
+fn acp_ends_an_agent_that_outlives_its_input() {
+    let (dir, ws) = scratch();
+    let rec = dir.path().join("rec.jsonl");
+    let o = acp(
+        &ws,
+        &rec,
+        &["--prompt", "the tour", "--allow"],
+        &["python3", &fake(), "linger"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!alive(&ws.join("agent.pid")), "the agent still runs");
+    assert!(
+        !alive(&ws.join("agent-child.pid")),
+        "the agent's child still runs"
+    );
+}
+
 /// `deck acp` with the agent `agent`: its failure message (the exit
-/// status non-zero) and the recording's lines.
-fn fails(agent: &[&str]) -> (String, Vec<Value>) {
+/// status non-zero) and the recording's lines; `ws` the session's directory.
+fn fails_in(agent: &[&str]) -> (String, Vec<Value>, tempfile::TempDir, PathBuf) {
     let (dir, ws) = scratch();
     let rec = dir.path().join("rec.jsonl");
     let o = acp(&ws, &rec, &["--prompt", "hi"], agent);
@@ -236,7 +275,12 @@ fn fails(agent: &[&str]) -> (String, Vec<Value>) {
     } else {
         Vec::new()
     };
-    (stderr(&o), kept)
+    (stderr(&o), kept, dir, ws)
+}
+
+fn fails(agent: &[&str]) -> (String, Vec<Value>) {
+    let (err, kept, _dir, _ws) = fails_in(agent);
+    (err, kept)
 }
 
 #[test]
@@ -260,13 +304,18 @@ fn acp_errors_say_what_the_agent_did() {
     );
     assert_eq!(kept[1]["raw"], "Welcome to the fake agent!");
 
-    let (err, kept) = fails(&["python3", &fake(), "exit"]);
+    let (err, kept, _dir, ws) = fails_in(&["python3", &fake(), "exit"]);
     assert!(
         err.contains("exited before it answered initialize"),
         "{err}"
     );
     assert!(err.contains("giving up"), "{err}");
     assert_eq!(kept.len(), 1);
+    // What the agent left running went with the failed session.
+    assert!(
+        !alive(&ws.join("agent-child.pid")),
+        "the agent's child still runs"
+    );
 }
 
 /// The terminal view: the status bar says the agent's mode and commands,
@@ -289,6 +338,7 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
         "--",
         "python3",
         &fake,
+        "linger",
     ]);
     tui.wait_for("the session open", |s| s.contains("acp python3"));
     // The agent's mode and commands in the status bar; the composer says
@@ -345,6 +395,11 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
     std::thread::sleep(std::time::Duration::from_millis(150));
     tui.send("\x1b");
     tui.wait_for("the turn cancelled", |s| s.contains("cancelled"));
+    // Killed with its command's child, while deck runs on.
+    assert!(
+        !alive(&ws.join("wait.pid")),
+        "the cancelled terminal's command still runs"
+    );
     // The held prompt went once it ended: the agent changed its mode.
     tui.wait_for("the mode changed", |s| {
         s.lines()
@@ -372,6 +427,12 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
         !alive(&ws.join("wait.pid")),
         "the cancelled terminal still runs"
     );
+    // The view closed, the agent (which outlives its input) was stopped.
+    assert!(!alive(&ws.join("agent.pid")), "the agent still runs");
+    assert!(
+        !alive(&ws.join("agent-child.pid")),
+        "the agent's child still runs"
+    );
     let calls = deck_ok(&["inspect", rec.to_str().unwrap()]);
     assert!(
         calls
@@ -379,4 +440,43 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
             .any(|l| l.contains("call-edit") && l.contains("\"ok\"")),
         "{calls}"
     );
+}
+
+/// Cancelling while a permission request waits answers it `cancelled`, as
+/// the protocol asks (an agent waits for that answer before it ends the
+/// turn).
+#[test]
+fn acp_cancel_answers_the_waiting_permission_request() {
+    use crate::tui_pty::Tui;
+    let (dir, ws) = scratch();
+    let rec = dir.path().join("rec.jsonl");
+    let fake = fake();
+    let mut tui = Tui::spawn(&[
+        "acp",
+        "--cwd",
+        ws.to_str().unwrap(),
+        "--record",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &fake,
+    ]);
+    tui.wait_for("the session open", |s| s.contains("acp python3"));
+    tui.send("ask first\r");
+    tui.wait_for("the permission request", |s| s.contains("y allow once"));
+    tui.send("\x03");
+    tui.wait_for("the turn cancelled", |s| s.contains("cancelled"));
+    let trace = lines(&rec);
+    let perm = answers_to(&trace, "session/request_permission");
+    assert_eq!(perm.len(), 1, "{perm:?}");
+    assert_eq!(perm[0]["result"]["outcome"]["outcome"], "cancelled");
+    assert!(
+        trace
+            .iter()
+            .any(|l| l["msg"]["result"]["stopReason"] == "cancelled")
+    );
+    tui.send("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    tui.send("q");
+    assert!(tui.wait_exit().success());
 }

@@ -6,6 +6,13 @@
 //! `terminals.rs`). Every message both ways goes through one [`Trace`]:
 //! recorded, and read by the ACP reader into the records shown.
 //!
+//! The agent runs in a process group of its own, and the session's end
+//! stops the group (whatever the agent started: a wrapper's child, the CLI
+//! an adapter runs) when the agent does not end on its own once its input
+//! is closed; so does the agent's exit (a child of its holding its output
+//! open would keep deck waiting for the end of it); [`Client::group`] lets
+//! the caller do the same if the session could not end in time.
+//!
 //! Failures the user can act on are [`AcpError`]s: the agent cannot be
 //! started, exits, is not speaking ACP, or answers with another protocol
 //! version.
@@ -29,6 +36,9 @@ use trace::Dir;
 
 /// The protocol version deck speaks.
 pub const PROTOCOL_VERSION: u64 = 1;
+
+/// How long a turn cancelled because the user left may take to end.
+pub const QUIT_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// What to run, and where.
 #[derive(Debug, Clone)]
@@ -105,6 +115,7 @@ pub struct Ended {
 pub struct Client {
     opts: Options,
     child: Child,
+    group: Option<i32>,
     stdin: ChildStdin,
     /// The agent's output lines, read by a task (closed: its output ended;
     /// an error: it was unreadable).
@@ -123,6 +134,10 @@ pub struct Client {
     held: VecDeque<String>,
     /// Permission requests waiting for the user: (JSON-RPC id, options) by id text.
     asked: std::collections::HashMap<String, (Value, Value)>,
+    /// `session/cancel` was sent for the running turn.
+    cancelling: bool,
+    /// The agent's process ended.
+    agent_gone: bool,
     /// The agent's output ended.
     eof: bool,
     ended: Ended,
@@ -135,6 +150,10 @@ enum Event {
     /// An answer made later, to send.
     Later(Value),
     Ctl(Option<Control>),
+    /// The user left, and the turn did not end in time.
+    GiveUp,
+    /// The agent's process ended (its output may still be open).
+    AgentGone,
 }
 
 impl Client {
@@ -146,6 +165,7 @@ impl Client {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            .process_group(0)
             .kill_on_drop(true)
             .spawn()
             .map_err(|source| AcpError::Spawn {
@@ -176,9 +196,11 @@ impl Client {
             });
         }
         let (later_tx, later_rx) = mpsc::channel(64);
+        let group = child.id().and_then(|p| i32::try_from(p).ok());
         Ok(Client {
             opts,
             child,
+            group,
             stdin,
             lines: read_lines(stdout),
             stderr,
@@ -192,6 +214,8 @@ impl Client {
             prompt: None,
             held: VecDeque::new(),
             asked: Default::default(),
+            cancelling: false,
+            agent_gone: false,
             eof: false,
             ended: Ended::default(),
         })
@@ -219,7 +243,8 @@ impl Client {
         Ok(self.session.clone())
     }
 
-    /// Run the session until `ctl` closes and no turn runs;
+    /// Run the session until `ctl` closes and no turn runs (a turn still
+    /// running then is cancelled, and waited for [`QUIT_WAIT`] at most);
     /// with `script`, its prompts in order, then the end.
     pub async fn run(
         mut self,
@@ -229,6 +254,7 @@ impl Client {
         let scripted = !script.is_empty();
         self.held.extend(script);
         let mut quit = false;
+        let mut quit_by = tokio::time::Instant::now();
         loop {
             if self.prompt.is_none() {
                 if let Some(text) = self.held.pop_front() {
@@ -240,9 +266,13 @@ impl Client {
             let ev = tokio::select! {
                 l = self.lines.recv() => Event::Line(l),
                 Some(v) = self.later_rx.recv() => Event::Later(v),
+                _ = self.child.wait(), if !self.agent_gone => Event::AgentGone,
                 c = ctl.recv(), if !quit => Event::Ctl(c),
+                _ = tokio::time::sleep_until(quit_by), if quit => Event::GiveUp,
             };
             match ev {
+                Event::GiveUp => break,
+                Event::AgentGone => self.agent_gone(),
                 Event::Line(l) => match self.incoming(l).await? {
                     Some(v) => self.handle(v).await?,
                     None if self.eof => return Err(self.exited("the session ended").await),
@@ -260,6 +290,7 @@ impl Client {
                     Some(Control::Permission { id, option }) => self.answer_permission(&id, option).await?,
                     None => {
                         quit = true;
+                        quit_by = tokio::time::Instant::now() + QUIT_WAIT;
                         self.held.clear();
                         if self.prompt.is_some() {
                             self.cancel().await?;
@@ -271,11 +302,41 @@ impl Client {
         Ok(self.close().await)
     }
 
+    /// The agent ended: what it left in its group goes too, so that its
+    /// output closes (a child holding it would keep the session waiting)
+    /// once the lines it wrote are read.
+    fn agent_gone(&mut self) {
+        self.agent_gone = true;
+        if let Some(g) = self.group {
+            signal_group(g, libc::SIGKILL);
+        }
+    }
+
+    /// The agent's process group, for [`stop_group`] when the session
+    /// could not be closed.
+    pub fn group(&self) -> Option<i32> {
+        self.group
+    }
+
+    /// The end: terminals killed, the agent's input closed; an agent (or
+    /// anything it started) still running after a moment is stopped.
     async fn close(mut self) -> Ended {
+        use std::time::Duration;
         self.terminals.kill_all();
         let _ = self.stdin.shutdown().await;
-        let end = tokio::time::timeout(std::time::Duration::from_millis(500), self.child.wait()).await;
-        if end.is_err() {
+        let mut done = tokio::time::timeout(Duration::from_millis(500), self.child.wait())
+            .await
+            .is_ok();
+        if let Some(g) = self.group {
+            signal_group(g, libc::SIGTERM);
+            if !done {
+                done = tokio::time::timeout(Duration::from_millis(1000), self.child.wait())
+                    .await
+                    .is_ok();
+            }
+            signal_group(g, libc::SIGKILL);
+        }
+        if !done {
             let _ = self.child.start_kill();
             let _ = self.child.wait().await;
         }
@@ -286,6 +347,7 @@ impl Client {
     async fn start_prompt(&mut self, text: &str) -> Result<(), AcpError> {
         let id = self.next();
         self.prompt = Some(id);
+        self.cancelling = false;
         let params = json!({"sessionId": self.session, "prompt": [{"type": "text", "text": text}]});
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": params}))
             .await
@@ -296,7 +358,12 @@ impl Client {
             return Ok(());
         }
         let params = json!({"sessionId": self.session});
-        self.send(json!({"jsonrpc": "2.0", "method": "session/cancel", "params": params})).await
+        self.send(json!({"jsonrpc": "2.0", "method": "session/cancel", "params": params}))
+            .await?;
+        // The protocol: a client that cancels answers every permission
+        // request still waiting (and those to come in the turn) `cancelled`.
+        self.cancelling = true;
+        self.cancel_permissions().await
     }
 
     fn next(&mut self) -> u64 {
@@ -314,6 +381,7 @@ impl Client {
             let ev = tokio::select! {
                 l = self.lines.recv() => Event::Line(l),
                 Some(v) = self.later_rx.recv() => Event::Later(v),
+                _ = self.child.wait(), if !self.agent_gone => Event::AgentGone,
             };
             match ev {
                 Event::Line(l) => match self.incoming(l).await? {
@@ -329,7 +397,8 @@ impl Client {
                     None => {}
                 },
                 Event::Later(v) => self.send(v).await?,
-                Event::Ctl(_) => {}
+                Event::AgentGone => self.agent_gone(),
+                Event::Ctl(_) | Event::GiveUp => {}
             }
         }
     }
@@ -411,6 +480,20 @@ impl Client {
             stderr,
         }
     }
+}
+
+/// Send `signal` to the process group `group` (gone already: nothing).
+fn signal_group(group: i32, signal: i32) {
+    // SAFETY: killpg only sends a signal; a group gone is ESRCH.
+    unsafe {
+        libc::killpg(group, signal);
+    }
+}
+
+/// Stop the agent's process group at once (its session could not be
+/// closed in time).
+pub fn stop_group(group: i32) {
+    signal_group(group, libc::SIGKILL);
 }
 
 /// A task reading the agent's output lines into a channel. A line is

@@ -1,7 +1,9 @@
 //! What the client does with each message of the agent's: the answer to a
 //! prompt ends the turn; requests are served (files inside the cwd,
-//! terminals, permissions by the policy or the user); anything else is
-//! answered "method not found". Refusals are said to the user.
+//! terminals, permissions by the policy or the user; once the turn is being
+//! cancelled, permission requests are answered `cancelled`, as the protocol
+//! asks of a client that sent `session/cancel`); anything else is answered
+//! "method not found". Refusals are said to the user.
 
 use serde_json::{Value, json};
 
@@ -31,10 +33,7 @@ impl Client {
                     (None, None) => "?".to_string(),
                 };
                 // Permission requests of the turn are moot now.
-                for (asked, _) in std::mem::take(&mut self.asked).into_values() {
-                    let outcome = json!({"outcome": {"outcome": "cancelled"}});
-                    self.answer(&asked, Ok(outcome)).await?;
-                }
+                self.cancel_permissions().await?;
                 self.ended.stops.push(stop);
             }
             return Ok(());
@@ -143,9 +142,21 @@ impl Client {
         }
     }
 
-    /// `session/request_permission`: answered by the policy, or held for the user.
+    /// Answer every permission request still waiting `cancelled`.
+    pub(super) async fn cancel_permissions(&mut self) -> Result<(), AcpError> {
+        for (asked, _) in std::mem::take(&mut self.asked).into_values() {
+            self.answer(&asked, Ok(cancelled())).await?;
+        }
+        Ok(())
+    }
+
+    /// `session/request_permission`: answered by the policy, or held for
+    /// the user; once the turn is being cancelled, `cancelled` at once.
     async fn permission(&mut self, id: Value, params: &Value) -> Result<(), AcpError> {
         let options = params.get("options").cloned().unwrap_or(Value::Null);
+        if self.cancelling {
+            return self.answer(&id, Ok(cancelled())).await;
+        }
         match self.policy {
             Policy::Ask => {
                 self.asked.insert(id_text(&id), (id, options));
@@ -204,7 +215,7 @@ fn choose(options: &Value, allow: bool) -> Value {
     });
     match chosen {
         Some(option) => json!({"outcome": {"outcome": "selected", "optionId": option}}),
-        None => json!({"outcome": {"outcome": "cancelled"}}),
+        None => cancelled(),
     }
 }
 
@@ -213,6 +224,11 @@ fn offered(options: &Value, option: &str) -> bool {
     options
         .as_array()
         .is_some_and(|a| a.iter().any(|o| o.get("optionId").and_then(Value::as_str) == Some(option)))
+}
+
+/// The `cancelled` outcome of a permission request.
+fn cancelled() -> Value {
+    json!({"outcome": {"outcome": "cancelled"}})
 }
 
 fn terminal_id(params: &Value) -> &str {

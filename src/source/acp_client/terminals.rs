@@ -1,9 +1,11 @@
 //! The terminals deck runs for an ACP agent (`terminal/create`): one child
 //! process each, its stdout and stderr gathered into one buffer capped at
 //! the agent's `outputByteLimit` (the oldest bytes dropped first, at a
-//! character boundary, as the protocol says), its exit watched. Killing,
-//! releasing and the end of the session stop the process; every terminal
-//! still running when [`Terminals`] is dropped is killed.
+//! character boundary, as the protocol says), its exit watched. Each runs
+//! in a process group of its own: killing, releasing and the end of the
+//! session stop the whole group at once (a shell line's children too, not
+//! only the shell), and every terminal still running when [`Terminals`] is
+//! dropped is killed.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -46,6 +48,8 @@ impl Output {
 
 /// One running (or finished) terminal.
 struct Terminal {
+    /// The process group (the shell's pid), while it may run.
+    group: Option<i32>,
     output: Arc<Mutex<Output>>,
     exit: watch::Receiver<Option<Exit>>,
     kill: mpsc::Sender<()>,
@@ -85,10 +89,12 @@ impl Terminals {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            .process_group(0)
             .kill_on_drop(true);
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot run {}: {e}", spec.command))?;
+        let group = child.id().and_then(|p| i32::try_from(p).ok());
         let output = Arc::new(Mutex::new(Output {
             limit: spec.limit,
             ..Default::default()
@@ -116,7 +122,13 @@ impl Terminals {
         });
         self.next += 1;
         let id = format!("term-{}", self.next);
-        self.all.insert(id.clone(), Terminal { output, exit, kill });
+        let t = Terminal {
+            group,
+            output,
+            exit,
+            kill,
+        };
+        self.all.insert(id.clone(), t);
         Ok(id)
     }
 
@@ -143,7 +155,7 @@ impl Terminals {
     pub fn kill(&self, id: &str) -> bool {
         match self.all.get(id) {
             Some(t) => {
-                let _ = t.kill.try_send(());
+                t.stop();
                 true
             }
             None => false,
@@ -160,8 +172,24 @@ impl Terminals {
     /// Stop every terminal (the session ends).
     pub fn kill_all(&mut self) {
         for t in self.all.values() {
-            let _ = t.kill.try_send(());
+            t.stop();
         }
+    }
+}
+
+impl Terminal {
+    /// Kill its process group now (not only when the task watching it
+    /// runs next: the session may be ending), and have it reaped.
+    fn stop(&self) {
+        if self.exit.borrow().is_none()
+            && let Some(g) = self.group
+        {
+            // SAFETY: killpg only sends a signal; a group gone is ESRCH.
+            unsafe {
+                libc::killpg(g, libc::SIGKILL);
+            }
+        }
+        let _ = self.kill.try_send(());
     }
 }
 
