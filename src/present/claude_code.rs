@@ -52,10 +52,10 @@ impl Outcome<'_> {
 }
 
 /// A result view as a presenter drew it: a tree, or JSON text written
-/// straight (a `read` view: a file's lines).
+/// straight (a file's lines, a search's matches) with its card's tag.
 enum Drawn {
     Tree(Value),
-    Text(RawJson),
+    Text(RawJson, &'static str),
 }
 
 fn result(
@@ -74,9 +74,11 @@ fn result(
     let tree = match tool {
         "Bash" => files::bash_result(&args, &out),
         _ if is_error => None,
-        "Read" => return files::read_result(&args, &out).map(Drawn::Text),
+        "Read" => return files::read_result(&args, &out).map(|t| Drawn::Text(t, "read")),
         "Edit" | "MultiEdit" | "Write" => files::edit_result(tool, &args, &out),
-        "Grep" | "Glob" => lookup::search_result(tool, &out),
+        "Grep" | "Glob" => {
+            return lookup::search_result(tool, &out).map(|t| Drawn::Text(t, "search"));
+        }
         "WebSearch" => lookup::web_search_result(&args, &out),
         "WebFetch" => lookup::web_fetch_result(&args, &out),
         "Agent" | "Task" => agent_result(&args, &out),
@@ -122,7 +124,7 @@ impl Presenters for ClaudeCode {
     ) -> Option<Value> {
         result(tool, arguments, content, is_error, meta).map(|d| match d {
             Drawn::Tree(v) => v,
-            Drawn::Text(t) => t.parse(),
+            Drawn::Text(t, _) => t.parse(),
         })
     }
 
@@ -136,7 +138,7 @@ impl Presenters for ClaudeCode {
     ) -> Option<AttachedView> {
         result(tool, arguments, content, is_error, meta).map(|d| match d {
             Drawn::Tree(v) => AttachedView::presented(v),
-            Drawn::Text(t) => AttachedView::presented_text(t, "read"),
+            Drawn::Text(t, tag) => AttachedView::presented_text(t, tag),
         })
     }
 

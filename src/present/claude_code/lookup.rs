@@ -1,9 +1,11 @@
 //! Claude Code's Grep and Glob as search cards, WebSearch and WebFetch as
 //! web cards, from the call's input and the result's `toolUseResult`.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{Args, Outcome, arg};
+use crate::wire::RawJson;
 
 pub(super) fn search_call(tool: &str, args: &Args) -> Value {
     let pattern = arg(args, "pattern").unwrap_or_default();
@@ -18,58 +20,93 @@ pub(super) fn search_call(tool: &str, args: &Args) -> Value {
 }
 
 /// Matches by file (Grep's content mode, `path:line:text`), else the paths
-/// found (`filenames`, or the result's lines).
-pub(super) fn search_result(tool: &str, out: &Outcome) -> Option<Value> {
+/// found (`filenames`, or the result's lines), written straight as JSON
+/// text: a search's lines are many small values.
+pub(super) fn search_result(tool: &str, out: &Outcome) -> Option<RawJson> {
     let meta = out.meta;
     let field = |k: &str| meta.and_then(|m| m.get(k));
     let truncated = field("truncated").and_then(Value::as_bool).unwrap_or(false);
     if field("mode").and_then(Value::as_str) == Some("content") {
         let content = field("content").and_then(Value::as_str).unwrap_or_default();
         if let Some(files) = matches(content) {
-            let total: usize = files.iter().map(|(_, m)| m.len()).sum();
-            let files: Vec<Value> = files
-                .into_iter()
-                .map(|(path, m)| json!({"path": path, "matches": m}))
-                .collect();
-            return Some(json!({
-                "card": "search", "title": tool, "shape": "matches", "files": files,
-                "truncated": truncated, "total": total,
-            }));
+            let total: usize = files.iter().map(|f| f.matches.len()).sum();
+            return write(tool, SearchBody::Matches { files }, truncated, total as u64);
         }
     }
-    let paths: Vec<String> = match field("filenames").and_then(Value::as_array) {
-        Some(names) => names
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect(),
-        None => out
-            .text()
-            .lines()
-            .filter(|l| !l.is_empty() && !l.starts_with("Found ") && !l.starts_with("No files"))
-            .map(str::to_string)
-            .collect(),
+    let text;
+    let paths: Vec<&str> = match field("filenames").and_then(Value::as_array) {
+        Some(names) => names.iter().filter_map(Value::as_str).collect(),
+        None => {
+            text = out.text();
+            text.lines()
+                .filter(|l| !l.is_empty() && !l.starts_with("Found ") && !l.starts_with("No files"))
+                .collect()
+        }
     };
     let total = field("numFiles")
         .and_then(Value::as_u64)
         .unwrap_or(paths.len() as u64);
-    Some(json!({
-        "card": "search", "title": tool, "shape": "paths", "paths": paths,
-        "truncated": truncated, "total": total,
-    }))
+    write(tool, SearchBody::Paths { paths }, truncated, total)
+}
+
+fn write(tool: &str, body: SearchBody<'_>, truncated: bool, total: u64) -> Option<RawJson> {
+    let view = SearchOut {
+        card: "search",
+        title: tool,
+        body,
+        truncated,
+        total,
+    };
+    serde_json::to_string(&view).ok().map(RawJson::from_text)
+}
+
+/// A search card as [`search_result`] writes it (keys in this order).
+#[derive(Serialize)]
+struct SearchOut<'a> {
+    card: &'static str,
+    title: &'a str,
+    #[serde(flatten)]
+    body: SearchBody<'a>,
+    truncated: bool,
+    total: u64,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "shape", rename_all = "lowercase")]
+enum SearchBody<'a> {
+    Matches { files: Vec<FileMatches<'a>> },
+    Paths { paths: Vec<&'a str> },
+}
+
+#[derive(Serialize)]
+struct FileMatches<'a> {
+    path: &'a str,
+    matches: Vec<Match<'a>>,
+}
+
+#[derive(Serialize)]
+struct Match<'a> {
+    #[serde(rename = "lineNumber")]
+    line_number: u64,
+    line: &'a str,
 }
 
 /// `path:line:text` lines grouped by file, when every line is one.
-fn matches(content: &str) -> Option<Vec<(String, Vec<Value>)>> {
-    let mut files: Vec<(String, Vec<Value>)> = Vec::new();
+fn matches(content: &str) -> Option<Vec<FileMatches<'_>>> {
+    let mut files: Vec<FileMatches<'_>> = Vec::new();
     for line in content.lines().filter(|l| !l.is_empty()) {
         let (path, rest) = line.split_once(':')?;
         let (number, text) = rest.split_once(':')?;
-        let number: u64 = number.parse().ok()?;
-        let m = json!({"lineNumber": number, "line": text});
+        let m = Match {
+            line_number: number.parse().ok()?,
+            line: text,
+        };
         match files.last_mut() {
-            Some((p, ms)) if p == path => ms.push(m),
-            _ => files.push((path.to_string(), vec![m])),
+            Some(f) if f.path == path => f.matches.push(m),
+            _ => files.push(FileMatches {
+                path,
+                matches: vec![m],
+            }),
         }
     }
     (!files.is_empty()).then_some(files)
