@@ -135,7 +135,20 @@ fn json_unsafe(c: char) -> bool {
 /// raw (outside strings JSON allows none of them), so the value read back
 /// is the same.
 pub fn json_text(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(json_unsafe) {
+    // Every such character's UTF-8 starts with one of four bytes
+    // (`json_unsafe_characters_start_with_a_lead_byte_looked_for`): text
+    // without them (most of it) is found safe by a vectorised search.
+    let b = s.as_bytes();
+    let first = match (
+        memchr::memchr3(0x7f, 0xc2, 0xe2, b),
+        memchr::memchr(0xd8, b),
+    ) {
+        (Some(x), Some(y)) => x.min(y),
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => return Cow::Borrowed(s),
+    };
+    // A lead byte or ASCII: a character boundary.
+    if !s[first..].chars().any(json_unsafe) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 16);
@@ -219,6 +232,20 @@ pub fn is_clean(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    /// What `json_text`'s search looks for covers every character it escapes.
+    #[test]
+    fn json_unsafe_characters_start_with_a_lead_byte_looked_for() {
+        let mut n = 0;
+        for c in (0..=0x10ffff).filter_map(char::from_u32).filter(|&c| json_unsafe(c)) {
+            let mut buf = [0; 4];
+            let lead = c.encode_utf8(&mut buf).as_bytes()[0];
+            assert!([0x7f, 0xc2, 0xe2, 0xd8].contains(&lead), "{c:?}");
+            n += 1;
+        }
+        assert!(n > 40, "{n}");
+    }
+
     use super::*;
 
     #[test]
@@ -285,6 +312,9 @@ mod tests {
             "a\u{85}b\u{7f}c\u{202e}d\u{2028}e\u{1b}"
         );
         assert!(matches!(json_text("{\"plain\":1}"), Cow::Borrowed(_)));
+        // Text with other characters of those lead bytes stays as it is.
+        assert!(matches!(json_text("{\"a\":\"→ … é ؛\"}"), Cow::Borrowed(_)));
+        assert_eq!(json_text("{\"a\":\"→\u{2028}\"}"), "{\"a\":\"→\\u2028\"}");
     }
 
     #[test]
