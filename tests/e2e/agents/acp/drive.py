@@ -171,7 +171,7 @@ class Driver:
         self.total = total
         here = os.path.dirname(os.path.abspath(__file__))
         self.server = subprocess.Popen(
-            ["timeout", str(total), sys.executable, os.path.join(here, "fake_anthropic.py"),
+            ["timeout", str(total), sys.executable, os.path.join(here, "..", "claude-code", "fake_anthropic.py"),
              "--script", script, "--log", os.path.join(work, "requests.jsonl"), "--port-file", port_file],
             stdout=open(os.path.join(work, "fake-server.log"), "w"), stderr=subprocess.STDOUT)
         for _ in range(100):

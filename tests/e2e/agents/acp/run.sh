@@ -3,7 +3,7 @@
 # (@zed-industries/claude-code-acp, pinned 0.16.2: Claude Agent SDK 0.2.44,
 # Claude Code cli.js 2.1.44), installed from npm once into
 # $DECK_AGENTS_ROOT/acp (default ~/.cache/deck-agents/acp), offline against
-# the scripted model fake_anthropic.py (the kit in this directory, a copy of
+# the scripted model ../claude-code/fake_anthropic.py (the kit in this directory, a copy of
 # the project's ACP capture kit with deck in place of its scripted client):
 #   1. drive.py: `deck acp` runs the adapter in tmux; the scenario's prompts
 #      are typed into deck's composer, its permission requests answered with
