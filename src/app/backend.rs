@@ -22,6 +22,8 @@ pub struct ClusterSafe<B: Backend> {
     inner: B,
     /// What the screen holds, as far as deck drew it.
     shown: Buffer,
+    /// The screen's size when it is not the terminal's (a recording's).
+    fixed: Option<Size>,
 }
 
 impl<B: Backend> ClusterSafe<B> {
@@ -29,6 +31,26 @@ impl<B: Backend> ClusterSafe<B> {
         ClusterSafe {
             inner,
             shown: Buffer::empty(Rect::default()),
+            fixed: None,
+        }
+    }
+
+    /// A backend for a screen of `width` × `height` that is not the
+    /// terminal's (`deck export --format cast`): its size is never asked of
+    /// the terminal. (Asked, crossterm runs `tput` twice when the output is
+    /// not a terminal — every frame — and a terminal's own size changed how
+    /// ratatui cleared the recorded screen.)
+    pub fn fixed(inner: B, width: u16, height: u16) -> ClusterSafe<B> {
+        ClusterSafe {
+            fixed: Some(Size::new(width, height)),
+            ..ClusterSafe::new(inner)
+        }
+    }
+
+    fn screen(&self) -> Result<Size, B::Error> {
+        match self.fixed {
+            Some(s) => Ok(s),
+            None => self.inner.size(),
         }
     }
 
@@ -40,7 +62,7 @@ impl<B: Backend> ClusterSafe<B> {
     /// The screen as drawn so far, sized to the terminal (a new size means
     /// ratatui cleared it).
     fn fit(&mut self) -> Result<(), B::Error> {
-        let size = self.inner.size()?;
+        let size = self.screen()?;
         let area = Rect::new(0, 0, size.width, size.height);
         if self.shown.area != area {
             self.shown = Buffer::empty(area);
@@ -174,11 +196,17 @@ impl<B: Backend> Backend for ClusterSafe<B> {
     }
 
     fn size(&self) -> Result<Size, Self::Error> {
-        self.inner.size()
+        self.screen()
     }
 
     fn window_size(&mut self) -> Result<WindowSize, Self::Error> {
-        self.inner.window_size()
+        match self.fixed {
+            Some(columns_rows) => Ok(WindowSize {
+                columns_rows,
+                pixels: Size::default(),
+            }),
+            None => self.inner.window_size(),
+        }
     }
 
     fn flush(&mut self) -> Result<(), Self::Error> {

@@ -142,3 +142,29 @@ fn a_cluster_split_over_spans_is_one_cell() {
     assert_eq!(cells, ["c", "a", "f", "e\u{301}", "👍🏽", " ", "!", " "]);
     assert_eq!(buf[(3, 0)].bg, Color::Yellow);
 }
+
+/// A recording's screen has its own size: the terminal's is never asked
+/// (crossterm would run `tput` for it when the output is not a terminal)
+/// and does not change what is drawn.
+#[test]
+fn a_fixed_screen_is_its_own_size() {
+    use ratatui::backend::TestBackend;
+    let mut b = ClusterSafe::fixed(TestBackend::new(200, 50), W, H);
+    assert_eq!(b.size().ok(), Some(Size::new(W, H)));
+    assert_eq!(b.window_size().ok().map(|s| s.columns_rows), Some(Size::new(W, H)));
+    // Drawn over terminals of two sizes: the same screen.
+    let drawn = |term_w: u16, term_h: u16| {
+        let mut t = terminal(ClusterSafe::fixed(TestBackend::new(term_w, term_h), W, H));
+        for s in [0, 2, 1] {
+            frame(&mut t, &lines(s));
+        }
+        t.backend().inner().buffer().clone()
+    };
+    let small = drawn(W, H);
+    let big = drawn(200, 50);
+    for y in 0..H {
+        for x in 0..W {
+            assert_eq!(small[(x, y)].symbol(), big[(x, y)].symbol(), "{x},{y}");
+        }
+    }
+}

@@ -85,7 +85,7 @@ pub fn write_cast(
     app.update(Msg::Resize(w, h));
     let capture = Capture::default();
     let mut term = Terminal::with_options(
-        ClusterSafe::new(CrosstermBackend::new(capture.clone())),
+        ClusterSafe::fixed(CrosstermBackend::new(capture.clone()), w, h),
         TerminalOptions {
             viewport: Viewport::Fixed(Rect::new(0, 0, w, h)),
         },
