@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Drive the real Gemini CLI (`--acp`) with `deck acp --prompt … --allow`, offline,
-# against fake_gemini.py. Usage: run.sh OUT_DIR  (leaves OUT_DIR/acp-trace.jsonl,
+# against fake_gemini.py, then check the run (check.py). Usage: run.sh [OUT_DIR]
+# (default: a fresh temporary directory; leaves OUT_DIR/acp-trace.jsonl,
 # OUT_DIR/deck-stdout.txt, OUT_DIR/agent-stderr.txt, OUT_DIR/api-log.jsonl, OUT_DIR/ws).
+# Needs target/debug/deck (cargo build) or DECK=path; node >= 20 and npm.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../../../.." && pwd)"
 VERSION=0.61.0
 AGENTS="${DECK_AGENTS_ROOT:-$HOME/.cache/deck-agents}/gemini"
-OUT="$(mkdir -p "${1:?usage: run.sh OUT_DIR}" && cd "$1" && pwd)"
+if [ -n "${1:-}" ]; then OUT="$(mkdir -p "$1" && cd "$1" && pwd)"; else OUT="$(mktemp -d)"; fi
 DECK="${DECK:-$ROOT/target/debug/deck}"
 CLI="$AGENTS/node_modules/@google/gemini-cli/bundle/gemini.js"
 if [ "$(node -p "require('$AGENTS/node_modules/@google/gemini-cli/package.json').version" 2>/dev/null)" != "$VERSION" ]; then
@@ -41,4 +43,4 @@ env -u GOOGLE_API_KEY -u GOOGLE_CLOUD_PROJECT -u GOOGLE_GENAI_USE_VERTEXAI -u GO
   -- node "$CLI" --acp >"$OUT/deck-stdout.txt" 2>"$OUT/agent-stderr.txt"
 # The fixture's form: scratch paths become /workspace/demo and /home/user.
 sed -e "s#$OUT/ws#/workspace/demo#g" -e "s#$OUT/home#/home/user#g" "$OUT/acp-trace.jsonl" >"$OUT/acp-trace.sanitized.jsonl"
-tail -1 "$OUT/agent-stderr.txt"
+python3 "$HERE/check.py" "$DECK" "$OUT"
