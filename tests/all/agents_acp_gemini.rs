@@ -126,3 +126,40 @@ fn snapshots_of_the_gemini_capture() {
         insta::assert_snapshot!(format!("agents_acp_gemini__{theme_name}"), out);
     }
 }
+
+#[test]
+fn a_call_gemini_never_ends_after_its_rejection_is_rejected_not_interrupted() {
+    // The same scenario run with `--reject`: Gemini CLI sends no update
+    // for a call whose permission was rejected; the turn ends around it.
+    let path = format!(
+        "{}/tests/fixtures/agents/acp/gemini/acp-trace-rejected.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let rows: Vec<(String, String, Option<String>)> = inspect(&path)
+        .iter()
+        .map(|v| {
+            (
+                v["tool"].as_str().unwrap_or_default().to_string(),
+                v["status"].as_str().unwrap_or_default().to_string(),
+                v["approval"]["outcome"].as_str().map(str::to_string),
+            )
+        })
+        .collect();
+    let rejected = || Some("rejected once".to_string());
+    let want = [
+        ("search", "ok", None),
+        ("read", "ok", None),
+        ("search", "ok", None),
+        ("search", "ok", None),
+        ("edit", "rejected", rejected()),
+        ("edit", "error", None),
+        ("edit", "rejected", rejected()),
+        ("execute", "rejected", rejected()),
+        ("execute", "ok", None),
+    ];
+    let want: Vec<(String, String, Option<String>)> = want
+        .into_iter()
+        .map(|(t, s, a)| (t.into(), s.into(), a))
+        .collect();
+    assert_eq!(rows, want);
+}
