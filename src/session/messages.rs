@@ -70,7 +70,21 @@ impl Transcript {
         for i in self.state.pending_take(turn) {
             let card = Arc::make_mut(&mut self.cards[i]);
             let was_bad = card.status.is_bad();
-            card.status = Status::Interrupted;
+            // Rejected (not cancelled) and never heard of again: Gemini
+            // CLI over ACP sends nothing more for such a call.
+            let rejected = card
+                .approval
+                .as_ref()
+                .and_then(|a| a.outcome.as_deref())
+                .is_some_and(|o| {
+                    let o = o.to_ascii_lowercase();
+                    o.contains("reject") || o.contains("deny") || o.contains("denied")
+                });
+            card.status = if rejected {
+                Status::Rejected
+            } else {
+                Status::Interrupted
+            };
             card.ended = (ev.time > 0).then_some(ev.time);
             card.rev += 1;
             let now_bad = card.status.is_bad();

@@ -8,6 +8,7 @@ mod common;
 
 mod acp_live;
 mod agents_acp;
+mod agents_acp_gemini;
 mod agents_claude;
 mod agents_claude_extras;
 mod agents_codex;

@@ -59,7 +59,9 @@ fn line_of_once(hay: &str, needle: &str) -> Option<u64> {
 
 /// The read card: the client's answer to `fs/read_text_file` for the
 /// call's file, numbered from the line asked for; else the call's text,
-/// unnumbered.
+/// unnumbered; else (an agent that read the file itself and showed
+/// nothing, as Gemini CLI does) the generic card: a read card would claim
+/// an empty file.
 pub(super) fn read(call: &Call, text: &str) -> Value {
     let path = call
         .locations()
@@ -79,6 +81,7 @@ pub(super) fn read(call: &Call, text: &str) -> Value {
                 .collect();
             json!({"card": "read", "title": title, "path": path, "offset": from, "lines": lines})
         }
+        None if text.trim().is_empty() => super::generic(call, None),
         None => json!({
             "card": "read", "title": title, "path": path, "lines": [],
             "content": [{"type": "text", "text": text}],

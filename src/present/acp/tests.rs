@@ -1,6 +1,6 @@
 use serde_json::json;
 
-use super::files::{diff, search};
+use super::files::{diff, read, search};
 use super::{Call, exited, unfence};
 
 #[test]
@@ -33,4 +33,20 @@ fn search_text_is_matches_or_paths_or_nothing() {
     assert_eq!(search(&call, "a.rs:3:fn x\nb.rs:1:y").unwrap()["shape"], "matches");
     assert_eq!(search(&call, "src/a.rs\nsrc/b.rs").unwrap()["shape"], "paths");
     assert!(search(&call, "No files found").is_none());
+}
+
+#[test]
+fn a_read_with_nothing_to_show_is_not_an_empty_file() {
+    // Gemini CLI reads files itself: no `fs/read_text_file`, no content.
+    let state = json!({"kind": "read", "title": "src/stats.py", "content": [],
+        "locations": [{"path": "/w/src/stats.py"}]});
+    let call = |acp| Call { state: state.as_object().unwrap().clone(), acp };
+    let view = read(&call(None), "");
+    assert_eq!(view["card"], "generic", "{view}");
+    assert_eq!(view["kind"], "read");
+    assert_eq!(view["locations"][0]["path"], "/w/src/stats.py");
+    // Text, or the client's own answer, still make a read card.
+    assert_eq!(read(&call(None), "a\nb")["card"], "read");
+    let served = json!({"files": {"/w/src/stats.py": {"read": {"content": ""}}}});
+    assert_eq!(read(&call(Some(&served)), "")["card"], "read");
 }

@@ -197,6 +197,18 @@ impl Reader {
             (Peer::Agent, "session/request_permission") => {
                 let call = params.get("toolCall");
                 let call_id = call.and_then(|c| c.get("toolCallId")).and_then(Value::as_str);
+                // A call first heard of in the request (Gemini CLI's edits
+                // and commands): the request announces it, card first.
+                if let (Some(c), Some(cid)) = (call, call_id)
+                    && !self.calls.knows(cid)
+                {
+                    let mut u = c.clone();
+                    if let Some(o) = u.as_object_mut() {
+                        o.insert("sessionUpdate".into(), "tool_call".into());
+                    }
+                    self.calls.upsert(&u, self.time);
+                    self.call_ready(cid, origin, out);
+                }
                 let title = call.and_then(|c| c.get("title")).and_then(Value::as_str);
                 let tool = call_id.and_then(|c| self.calls.name(c));
                 // `rpcId`: the request a live client answers (`deck acp`).
@@ -334,7 +346,7 @@ impl Reader {
             }
             "tool_call" | "tool_call_update" => {
                 self.flush_text(origin, out);
-                let ready = self.calls.upsert(u);
+                let ready = self.calls.upsert(u, self.time);
                 if let Some(id) = ready {
                     self.call_ready(&id, origin, out);
                 }
@@ -383,13 +395,18 @@ impl Reader {
 
     /// A call whose `tool/call` may go out now.
     fn call_ready(&mut self, id: &str, origin: Origin, out: &mut Out) {
-        if let Some((name, args)) = self.calls.take_call(id) {
+        if let Some((name, args, since)) = self.calls.take_call(id) {
             self.flush_text(origin, out);
             self.step += 1;
             let data = json!({
                 "turn": self.turn, "step": self.step, "callId": id, "name": name, "arguments": args,
             });
+            // Started when first heard of, though it goes out later (a
+            // call without `rawInput` waits for what comes next).
+            let now = self.time;
+            self.time = since.min(now);
             self.emit("tool/call", data, origin, out);
+            self.time = now;
         }
     }
 

@@ -38,6 +38,9 @@ struct Call {
     done: bool,
     /// A `tool_call` announced it (an update may come first).
     announced: bool,
+    /// When it was first heard of (the reader's time then): its
+    /// `tool/call` carries it, however late it goes out.
+    since: i64,
 }
 
 /// The calls, terminals and files of one session.
@@ -55,10 +58,13 @@ pub(super) struct Calls {
 impl Calls {
     /// Merge a `tool_call` / `tool_call_update`; the call's id when its
     /// `tool/call` can go out now (it has its input).
-    pub(super) fn upsert(&mut self, u: &Value) -> Option<String> {
+    pub(super) fn upsert(&mut self, u: &Value, now: i64) -> Option<String> {
         let id = u.get("toolCallId").and_then(Value::as_str)?.to_string();
         let fields = u.as_object()?;
-        let call = self.calls.entry(id.clone()).or_default();
+        let call = self.calls.entry(id.clone()).or_insert_with(|| Call {
+            since: now,
+            ..Call::default()
+        });
         call.announced |= u.get("sessionUpdate").and_then(Value::as_str) == Some("tool_call");
         for (k, v) in fields {
             if k == "sessionUpdate" {
@@ -117,9 +123,15 @@ impl Calls {
         )
     }
 
-    /// The call's name and arguments (the merged tool call, as JSON
-    /// text), once: `None` when its `tool/call` went out.
-    pub(super) fn take_call(&mut self, id: &str) -> Option<(String, String)> {
+    /// Whether anything was heard of the call.
+    pub(super) fn knows(&self, id: &str) -> bool {
+        self.calls.contains_key(id)
+    }
+
+    /// The call's name, arguments (the merged tool call, as JSON text)
+    /// and the time it was first heard of, once: `None` when its
+    /// `tool/call` went out.
+    pub(super) fn take_call(&mut self, id: &str) -> Option<(String, String, i64)> {
         let name = self.name(id)?;
         let call = self.calls.get_mut(id)?;
         if call.sent {
@@ -127,7 +139,7 @@ impl Calls {
         }
         call.sent = true;
         self.waiting.retain(|w| w != id);
-        Some((name, Value::Object(call.state.clone()).to_string()))
+        Some((name, Value::Object(call.state.clone()).to_string(), call.since))
     }
 
     /// The call's result, once it reached `completed` or `failed`: its

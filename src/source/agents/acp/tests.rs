@@ -153,3 +153,56 @@ fn mode_and_commands_changes_come_as_headers_and_permission_options_are_kept() {
     let decided = &ev.iter().find(|e| e.0 == "approval/decided").unwrap().1;
     assert_eq!(decided["outcome"], "allowed always");
 }
+
+/// (kind, time, data) of every event.
+fn timed(out: &[(Option<String>, Record)]) -> Vec<(String, i64, Value)> {
+    out.iter()
+        .filter_map(|(_, r)| match r {
+            Record::Event { event, .. } => {
+                Some((event.kind.as_str().to_string(), event.time, event.data.parse()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn gemini_calls_start_when_first_heard_of_and_a_permission_can_announce_one() {
+    // Gemini CLI: no `rawInput`; a read announced then completed; an edit
+    // first heard of in its permission request, with its diff.
+    let diff = json!([{"type": "diff", "path": "/w/a", "oldText": "a\n", "newText": "b\n"}]);
+    let out = lines(&[
+        json!({"t": 1, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 2, "method": "session/prompt",
+            "params": {"sessionId": "s", "prompt": [{"type": "text", "text": "go"}]}}}),
+        update(100, json!({"sessionUpdate": "tool_call", "toolCallId": "r", "status": "in_progress",
+            "title": "a", "content": [], "kind": "read"})),
+        update(130, json!({"sessionUpdate": "tool_call_update", "toolCallId": "r", "status": "completed",
+            "content": [], "kind": "read"})),
+        json!({"t": 200, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 0,
+            "method": "session/request_permission", "params": {"sessionId": "s",
+            "options": [{"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"}],
+            "toolCall": {"toolCallId": "e", "status": "pending", "title": "a: a => b",
+                "content": diff, "kind": "edit"}}}}),
+        json!({"t": 210, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 0,
+            "result": {"outcome": {"outcome": "selected", "optionId": "proceed_once"}}}}),
+        update(260, json!({"sessionUpdate": "tool_call_update", "toolCallId": "e", "status": "completed",
+            "content": diff, "kind": "edit"})),
+    ]);
+    let ev = timed(&out);
+    let at = |kind: &str, id: &str| {
+        let i = ev
+            .iter()
+            .position(|(k, _, d)| k == kind && (d["callId"] == id || d["message"]["content"][0]["toolCallId"] == id))
+            .unwrap_or_else(|| panic!("no {kind} for {id}: {ev:#?}"));
+        (i, ev[i].1, ev[i].2.clone())
+    };
+    assert_eq!(at("tool/call", "r").1, 100);
+    assert_eq!(at("tool/result", "r").1, 130);
+    // The edit's card goes out with the request, before it is asked.
+    let (call, t, data) = at("tool/call", "e");
+    assert_eq!(t, 200);
+    assert!(data["arguments"].as_str().is_some_and(|a| a.contains("\"diff\"")), "{data}");
+    let asked = ev.iter().position(|(k, _, _)| k == "approval/asked").expect("asked");
+    assert!(call < asked, "{ev:#?}");
+    assert_eq!(at("tool/result", "e").1, 260);
+}
