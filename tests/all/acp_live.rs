@@ -197,12 +197,10 @@ fn acp_drives_the_fake_agent_and_records_what_deck_view_draws() {
     let got: Vec<(String, String, String)> = calls
         .iter()
         .map(|c| {
-            let card = c["resultView"]["card"]
-                .as_str()
-                .or(c["callView"]["card"].as_str());
+            let card = crate::common::card_of(c);
             (
                 c["callId"].as_str().unwrap().to_string(),
-                card.unwrap_or_default().to_string(),
+                card,
                 c["status"].as_str().unwrap().to_string(),
             )
         })
@@ -325,22 +323,9 @@ fn acp_errors_say_what_the_agent_did() {
 /// until Esc Esc cancels the turn, and the view gives the terminal back.
 #[test]
 fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
-    use crate::tui_pty::Tui;
     let (dir, ws) = scratch();
     let rec = dir.path().join("rec.jsonl");
-    let fake = fake();
-    let mut tui = Tui::spawn(&[
-        "acp",
-        "--cwd",
-        ws.to_str().unwrap(),
-        "--record",
-        rec.to_str().unwrap(),
-        "--",
-        "python3",
-        &fake,
-        "linger",
-    ]);
-    tui.wait_for("the session open", |s| s.contains("acp python3"));
+    let mut tui = open_view(&ws, &rec, &["linger"]);
     // The agent's mode and commands in the status bar; the composer says
     // where Enter sends, and `/` lists the commands.
     tui.wait_for("the mode and commands", |s| {
@@ -447,21 +432,9 @@ fn acp_in_the_terminal_view_prompts_allows_and_cancels() {
 /// turn).
 #[test]
 fn acp_cancel_answers_the_waiting_permission_request() {
-    use crate::tui_pty::Tui;
     let (dir, ws) = scratch();
     let rec = dir.path().join("rec.jsonl");
-    let fake = fake();
-    let mut tui = Tui::spawn(&[
-        "acp",
-        "--cwd",
-        ws.to_str().unwrap(),
-        "--record",
-        rec.to_str().unwrap(),
-        "--",
-        "python3",
-        &fake,
-    ]);
-    tui.wait_for("the session open", |s| s.contains("acp python3"));
+    let mut tui = open_view(&ws, &rec, &[]);
     tui.send("ask first\r");
     tui.wait_for("the permission request", |s| s.contains("y allow once"));
     tui.send("\x03");
@@ -479,4 +452,24 @@ fn acp_cancel_answers_the_waiting_permission_request() {
     std::thread::sleep(std::time::Duration::from_millis(150));
     tui.send("q");
     assert!(tui.wait_exit().success());
+}
+
+/// `deck acp` in the terminal view on the fake agent (in `mode`), recording
+/// to `rec`, once its session is open.
+fn open_view(ws: &Path, rec: &Path, mode: &[&str]) -> crate::tui_pty::Tui {
+    let fake = fake();
+    let mut args = vec![
+        "acp",
+        "--cwd",
+        ws.to_str().unwrap(),
+        "--record",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &fake,
+    ];
+    args.extend_from_slice(mode);
+    let mut tui = crate::tui_pty::Tui::spawn(&args);
+    tui.wait_for("the session open", |s| s.contains("acp python3"));
+    tui
 }

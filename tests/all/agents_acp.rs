@@ -6,24 +6,15 @@
 //! `src/source/agents/acp/` and `src/present/acp/`).
 
 use deck::theme::Theme;
-use serde_json::Value;
 
 use crate::common::dump::{THEMES, cards_at_widths};
-use crate::common::{deck_ok, fold, inspect_lines as inspect};
+use crate::common::{card_of, deck_ok, fold, inspect_lines as inspect};
 
 fn tour() -> String {
     format!(
         "{}/tests/fixtures/agents/acp/tour/acp-trace.jsonl",
         env!("CARGO_MANIFEST_DIR")
     )
-}
-
-fn card_of(v: &Value) -> String {
-    v["resultView"]["card"]
-        .as_str()
-        .or(v["callView"]["card"].as_str())
-        .unwrap_or_default()
-        .to_string()
 }
 
 #[test]

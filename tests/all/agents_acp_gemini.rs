@@ -6,24 +6,15 @@
 //! card by card at 40/80/120 in dark and light.
 
 use deck::theme::Theme;
-use serde_json::Value;
 
 use crate::common::dump::{THEMES, cards_at_widths};
-use crate::common::{deck_ok, fold, inspect_lines as inspect};
+use crate::common::{card_of, deck_ok, fold, inspect_lines as inspect};
 
 fn gemini() -> String {
     format!(
         "{}/tests/fixtures/agents/acp/gemini/acp-trace.jsonl",
         env!("CARGO_MANIFEST_DIR")
     )
-}
-
-fn card_of(v: &Value) -> String {
-    v["resultView"]["card"]
-        .as_str()
-        .or(v["callView"]["card"].as_str())
-        .unwrap_or_default()
-        .to_string()
 }
 
 #[test]

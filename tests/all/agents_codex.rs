@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::common::{deck_ok, inspect_lines as inspect};
+use crate::common::{card_of, deck_ok, inspect_lines as inspect};
 
 fn fixture(name: &str) -> String {
     format!(
@@ -18,19 +18,12 @@ fn fixture(name: &str) -> String {
 #[test]
 fn every_call_of_the_real_rollout_has_its_card() {
     let calls = inspect(&fixture("tour.rollout.jsonl"));
-    let tag = |v: &Value| {
-        v["resultView"]["card"]
-            .as_str()
-            .or(v["callView"]["card"].as_str())
-            .unwrap_or_default()
-            .to_string()
-    };
     let got: Vec<(String, String, String)> = calls
         .iter()
         .map(|v| {
             (
                 v["tool"].as_str().unwrap_or_default().to_string(),
-                tag(v),
+                card_of(v),
                 v["status"].as_str().unwrap_or_default().to_string(),
             )
         })

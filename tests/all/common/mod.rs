@@ -113,7 +113,6 @@ pub fn deck_stdin(args: &[&str], stdin: &str) -> (String, String, i32) {
     (stdout(&o), stderr(&o), o.status.code().unwrap())
 }
 
-/// `deck args`, which must succeed; its standard output.
 /// `deck inspect PATH`'s lines, in order, each JSON.
 pub fn inspect_lines(path: &str) -> Vec<serde_json::Value> {
     deck_ok(&["inspect", path])
@@ -122,6 +121,17 @@ pub fn inspect_lines(path: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The card an inspected call draws: its result view's tag, else its
+/// call view's ("" for neither).
+pub fn card_of(line: &serde_json::Value) -> String {
+    line["resultView"]["card"]
+        .as_str()
+        .or(line["callView"]["card"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// `deck args`, which must succeed; its standard output.
 pub fn deck_ok(args: &[&str]) -> String {
     let o = deck(args);
     assert!(o.status.success(), "deck {args:?}: {}", stderr(&o));
