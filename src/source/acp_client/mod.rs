@@ -120,7 +120,7 @@ pub struct Client {
     /// The agent's output lines, read by a task (closed: its output ended;
     /// an error: it was unreadable).
     lines: mpsc::Receiver<Result<String, String>>,
-    stderr: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    stderr: std::sync::Arc<std::sync::Mutex<terminals::Output>>,
     pub(crate) trace: Trace,
     next_id: u64,
     session: String,
@@ -177,23 +177,9 @@ impl Client {
         };
         // The agent's stderr is its own log: the last of it is kept for the
         // error that says it exited.
-        let stderr = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        if let Some(mut e) = child.stderr.take() {
-            let keep = stderr.clone();
-            tokio::spawn(async move {
-                use tokio::io::AsyncReadExt;
-                let mut buf = vec![0u8; 4096];
-                while let Ok(n) = e.read(&mut buf).await {
-                    if n == 0 {
-                        break;
-                    }
-                    if let Ok(mut k) = keep.lock() {
-                        k.extend_from_slice(&buf[..n]);
-                        let over = k.len().saturating_sub(2048);
-                        k.drain(..over);
-                    }
-                }
-            });
+        let stderr = std::sync::Arc::new(std::sync::Mutex::new(terminals::Output::with_limit(2048)));
+        if let Some(e) = child.stderr.take() {
+            terminals::gather(e, stderr.clone());
         }
         let (later_tx, later_rx) = mpsc::channel(64);
         let group = child.id().and_then(|p| i32::try_from(p).ok());
@@ -466,7 +452,7 @@ impl Client {
             Ok(Ok(s)) => format!(" ({s})"),
             _ => String::new(),
         };
-        let tail = self.stderr.lock().map(|k| String::from_utf8_lossy(&k).into_owned()).unwrap_or_default();
+        let tail = self.stderr.lock().map(|k| String::from_utf8_lossy(&k.text).into_owned()).unwrap_or_default();
         let last: Vec<&str> = tail.lines().filter(|l| !l.trim().is_empty()).collect();
         let stderr = match last.len() {
             0 => String::new(),

@@ -25,13 +25,22 @@ pub type Exit = Value;
 
 /// Output gathered so far.
 #[derive(Debug, Default)]
-struct Output {
-    text: Vec<u8>,
+/// The last `limit` bytes of a stream (a terminal's output, the agent's
+/// stderr), cut on a UTF-8 boundary.
+pub(super) struct Output {
+    pub(super) text: Vec<u8>,
     truncated: bool,
     limit: usize,
 }
 
 impl Output {
+    pub(super) fn with_limit(limit: usize) -> Output {
+        Output {
+            limit,
+            ..Default::default()
+        }
+    }
+
     fn push(&mut self, bytes: &[u8]) {
         self.text.extend_from_slice(bytes);
         if self.text.len() > self.limit {
@@ -95,10 +104,7 @@ impl Terminals {
             .spawn()
             .map_err(|e| format!("cannot run {}: {e}", spec.command))?;
         let group = child.id().and_then(|p| i32::try_from(p).ok());
-        let output = Arc::new(Mutex::new(Output {
-            limit: spec.limit,
-            ..Default::default()
-        }));
+        let output = Arc::new(Mutex::new(Output::with_limit(spec.limit)));
         let readers = [
             child.stdout.take().map(|s| gather(s, output.clone())),
             child.stderr.take().map(|s| gather(s, output.clone())),
@@ -211,7 +217,8 @@ pub async fn wait(mut exit: watch::Receiver<Option<Exit>>) -> Exit {
     }
 }
 
-fn gather<R: AsyncRead + Unpin + Send + 'static>(
+/// Read `r` to its end into `out`.
+pub(super) fn gather<R: AsyncRead + Unpin + Send + 'static>(
     mut r: R,
     out: Arc<Mutex<Output>>,
 ) -> tokio::task::JoinHandle<()> {
@@ -251,10 +258,7 @@ mod tests {
 
     #[test]
     fn output_keeps_the_newest_bytes_at_a_char_boundary() {
-        let mut o = Output {
-            limit: 4,
-            ..Default::default()
-        };
+        let mut o = Output::with_limit(4);
         o.push("ab".as_bytes());
         o.push("cdé".as_bytes());
         assert!(o.truncated);
