@@ -182,6 +182,9 @@ pub enum Command {
         #[command(flatten)]
         tui: TuiArgs,
     },
+    /// Every agent's sessions on this machine: a list to open them from,
+    /// and search across all of them (`deck sessions search QUERY`).
+    Sessions(SessionsArgs),
     /// Drive an agent that speaks the Agent Client Protocol (`deck acp -- gemini --acp`).
     Acp(AcpArgs),
     /// Write everything a host or live source sends to a file, one message per line.
@@ -292,6 +295,51 @@ pub struct RenderArgs {
     /// Hide reasoning blocks.
     #[arg(long)]
     pub no_reasoning: bool,
+}
+
+/// `deck sessions`.
+#[derive(Debug, clap::Args)]
+pub struct SessionsArgs {
+    #[command(subcommand)]
+    pub search: Option<SessionsCommand>,
+    /// Only this agent's sessions: dsh, claude-code, codex, acp.
+    #[arg(long, global = true, value_name = "AGENT")]
+    pub agent: Option<String>,
+    /// Only sessions run in DIR (`.`: the current directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
+    /// Only sessions active on or after DATE (YYYY-MM-DD, UTC).
+    #[arg(long, global = true, value_name = "DATE")]
+    pub since: Option<String>,
+    /// Look in DIR too (again for more; besides the config file's
+    /// `[library] dirs`).
+    #[arg(long = "dir", global = true, value_name = "DIR")]
+    pub dirs: Vec<std::path::PathBuf>,
+    /// One JSON object per line (a session, or a search hit) instead of
+    /// the full-screen list.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Build the index anew (it lives in `$XDG_CACHE_HOME/deck/index`).
+    #[arg(long, global = true)]
+    pub reindex: bool,
+    #[command(flatten)]
+    pub tui: TuiArgs,
+}
+
+/// `deck sessions search`.
+#[derive(Debug, Subcommand)]
+pub enum SessionsCommand {
+    /// Find text in the prompts, answers, commands, outputs, paths and
+    /// diffs of every session: words, "phrases", and filters (`agent:codex`,
+    /// `tool:bash`, `kind:diff`, `path:src/lib.rs`, `error:true`,
+    /// `after:2026-11-01`, `before:…`).
+    Search {
+        #[arg(required = true, value_name = "QUERY")]
+        query: Vec<String>,
+        /// At most this many hits.
+        #[arg(long, default_value_t = 50, value_parser = positive)]
+        limit: usize,
+    },
 }
 
 /// `deck acp`.

@@ -8,7 +8,8 @@
 //! tools, the only place that names a tool) → [`cards`] (one renderer per
 //! card tag, over `text`) → `view` (layout of a transcript, the list, the
 //! pager) → `app` (the TUI), [`headless`] (the same layout into text) and
-//! the subcommands. Imports point the same way: the session asks for
+//! the subcommands; `library` (every session on the machine, indexed for
+//! search) reads sessions through the same layers for `deck sessions`. Imports point the same way: the session asks for
 //! presenters through its [`Presenters`](session::Presenters) trait and is
 //! given [`stock()`] by whoever builds a transcript; the theme knows roles,
 //! not card statuses.
@@ -43,6 +44,9 @@ pub mod wire;
 
 internal!(
     mod app;
+);
+internal!(
+    mod library;
 );
 internal!(
     mod lint;

@@ -1,5 +1,6 @@
 //! User configuration: `$XDG_CONFIG_HOME/deck/config.toml` (defaults for
-//! theme, density, speed and idle limit) and user themes from
+//! theme, density, speed and idle limit; the session library's extra
+//! folders) and user themes from
 //! `$XDG_CONFIG_HOME/deck/themes/*.toml`. An invalid file is an error that
 //! names the file and the line.
 
@@ -21,6 +22,17 @@ pub struct Config {
     pub speed: Option<f64>,
     /// Seconds; idle gaps in replays are capped to this.
     pub idle_limit: Option<f64>,
+    /// `[library]`: where `deck sessions` looks besides the agents' folders.
+    pub library: Option<LibraryConfig>,
+}
+
+/// `config.toml`'s `[library]`.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LibraryConfig {
+    /// Folders of sessions of any agent (`~` is the home folder).
+    #[serde(default)]
+    pub dirs: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]

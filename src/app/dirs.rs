@@ -20,3 +20,8 @@ pub fn state() -> Option<PathBuf> {
         .and_then(|x| x.state_dir())
         .map(|d| d.join("deck"))
 }
+
+/// `$XDG_CACHE_HOME/deck` (the session library's index).
+pub fn cache() -> Option<PathBuf> {
+    Xdg::new().ok().map(|x| x.cache_dir().join("deck"))
+}

@@ -110,6 +110,24 @@ pub fn draw(app: &App, buf: &mut Buffer) {
     if ground != Style::default() {
         buf.set_style(area, ground);
     }
+    if let Some(part) = app.library_part().filter(|l| l.shown) {
+        super::library::LibraryView {
+            part,
+            theme,
+            ground,
+            message: app.message.as_deref(),
+        }
+        .render(area, buf);
+        if let Modal::Help(help) = &app.modal {
+            HelpView {
+                help,
+                theme,
+                ground,
+            }
+            .render(area, buf);
+        }
+        return;
+    }
     let b = app.bottom();
     // Bottom up: status, search line, message field, timeline.
     let mut y = area.y + area.height - 1;

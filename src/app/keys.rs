@@ -30,6 +30,8 @@ pub enum Part {
     Help,
     /// The session picker.
     Picker,
+    /// `deck sessions`: the library's list.
+    Library,
 }
 
 /// Everything a key can ask for.
@@ -82,6 +84,11 @@ pub enum Action {
     // Session picker
     Show,
     NewSession,
+    // The library
+    Replay,
+    CycleAgent,
+    ThisDir,
+    CycleSince,
     // Search line and message field
     Submit,
     Insert(char),
@@ -326,6 +333,23 @@ pub const TABLE: &[Row] = &[
     row(P::Picker, &[c('n')], A::NewSession, "new session (deck connect, in --cwd)", "session picker (S)"),
     row(P::Picker, &[k(K::Esc), c('q'), c('S')], A::Back, "close (over a file, before a session: quit)", "session picker (S)"),
     row(P::Picker, &[ctrl('c')], A::Quit, "quit", "session picker (S)"),
+    // deck sessions.
+    row(P::Library, &[c('j'), k(K::Down)], A::Next, "next / previous session or hit", "deck sessions"),
+    row(P::Library, &[c('k'), k(K::Up)], A::Prev, "", "deck sessions"),
+    row(P::Library, &[k(K::PageDown), c(' '), hide(ctrl('f'))], A::PageDown, "page down / up", "deck sessions"),
+    row(P::Library, &[k(K::PageUp), hide(ctrl('b'))], A::PageUp, "", "deck sessions"),
+    row(P::Library, &[c('g'), k(K::Home)], A::Top, "first / last", "deck sessions"),
+    row(P::Library, &[c('G'), k(K::End)], A::Bottom, "", "deck sessions"),
+    row(P::Library, &[k(K::Enter)], A::Show, "open it in the viewer (a hit: at its card); q there comes back", "deck sessions"),
+    row(P::Library, &[c('r')], A::Replay, "play it in the player", "deck sessions"),
+    row(P::Library, &[c('/')], A::StartSearch, "search every session (agent: tool: path: error: after: filters)", "deck sessions"),
+    row(P::Library, &[c('a')], A::CycleAgent, "filter: next agent (all, dsh, claude-code, codex, acp)", "deck sessions"),
+    row(P::Library, &[c('c')], A::ThisDir, "filter: sessions run in this directory, on / off", "deck sessions"),
+    row(P::Library, &[c('d')], A::CycleSince, "filter: today, 7 days, 30 days, any time", "deck sessions"),
+    row(P::Library, &[k(K::Esc)], A::Back, "back from the hits to the list", "deck sessions"),
+    row(P::Library, &[c('t')], A::CycleTheme, "next theme", "deck sessions"),
+    row(P::Library, &[c('?')], A::Help, "this help", "deck sessions"),
+    row(P::Library, &[c('q'), ctrl('c')], A::Quit, "quit", "deck sessions"),
 ];
 
 const DIGITS_1_9: [Key; 9] = [

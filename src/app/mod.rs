@@ -25,6 +25,7 @@ mod finding;
 pub mod help;
 pub mod history;
 pub mod keys;
+pub mod library;
 pub mod link;
 pub mod loading;
 pub mod logging;

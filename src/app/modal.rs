@@ -24,6 +24,9 @@ pub enum Modal {
     Help(Help),
     /// The host's sessions.
     Picker(Picker),
+    /// `deck sessions`: the library's list, full screen (its state is the
+    /// app's `library`).
+    Library,
 }
 
 impl Modal {

@@ -109,6 +109,8 @@ pub struct App {
     /// The live link's state (shown where a replay shows its position;
     /// `deck connect` also says what it means, see `link.rs`).
     pub(super) link: Link,
+    /// `deck sessions`: the library the sessions shown are opened from.
+    pub(super) library: Option<Box<super::library::LibraryPart>>,
 }
 
 impl App {
@@ -150,6 +152,7 @@ impl App {
             sessions: Sessions::default(),
             file: None,
             link: Link::default(),
+            library: None,
         }
     }
 

@@ -17,6 +17,19 @@ use crate::session::Transcript;
 impl App {
     /// The one way to change the app.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let mut fx = self.update_shown(msg);
+        // A session opened from the library: leaving it goes back there.
+        if fx.contains(&Effect::Quit)
+            && !matches!(self.modal, Modal::Library)
+            && self.back_to_library()
+        {
+            fx.retain(|e| *e != Effect::Quit);
+            fx.push(Effect::Redraw);
+        }
+        fx
+    }
+
+    fn update_shown(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Resize(w, h) => {
                 self.width = w;
@@ -108,6 +121,10 @@ impl App {
             d.tick(real_ms);
         }
         let mut changed = false;
+        if let Some(lib) = self.library.as_mut() {
+            changed |= lib.poll();
+            changed |= self.poll_opening();
+        }
         if self.sessions.is_stale()
             && let Modal::Picker(p) = &mut self.modal
         {
@@ -197,10 +214,16 @@ impl App {
                 }
                 Outcome::Quit => vec![Effect::Quit],
                 _ => {
-                    self.modal = help.under.map_or(Modal::None, Modal::Pager);
+                    let over_library = self.library.as_ref().is_some_and(|l| l.shown);
+                    self.modal = match help.under {
+                        Some(p) => Modal::Pager(p),
+                        None if over_library => Modal::Library,
+                        None => Modal::None,
+                    };
                     Vec::new()
                 }
             },
+            Modal::Library => self.library_key(k),
             Modal::Picker(picker) if self.file.is_some() => self.file_picker_key(picker, k),
             Modal::Picker(mut picker) => {
                 if self.sessions.is_stale() {
@@ -217,6 +240,28 @@ impl App {
                 );
                 self.after_part(out, Modal::Picker(picker))
             }
+        }
+    }
+
+    /// A key in the library's list.
+    fn library_key(&mut self, k: KeyEvent) -> Vec<Effect> {
+        let page = super::library::LibraryView::list_rows(self.height);
+        let Some(lib) = self.library.as_mut() else {
+            return vec![Effect::Quit];
+        };
+        let out = lib.handle(k, page);
+        match out {
+            Outcome::App(Action::Show) => {
+                self.modal = Modal::Library;
+                self.library_open(false);
+                Vec::new()
+            }
+            Outcome::App(Action::Replay) => {
+                self.modal = Modal::Library;
+                self.library_open(true);
+                Vec::new()
+            }
+            out => self.after_part(out, Modal::Library),
         }
     }
 
@@ -276,7 +321,7 @@ impl App {
                 part.wheel(down, cx);
                 self.modal = Modal::Pager(part);
             }
-            m @ (Modal::Help(_) | Modal::Picker(_)) => {
+            m @ (Modal::Help(_) | Modal::Picker(_) | Modal::Library) => {
                 self.modal = m;
                 return Vec::new();
             }
@@ -293,6 +338,11 @@ impl App {
     fn paste(&mut self, text: &str) -> Vec<Effect> {
         match &mut self.modal {
             Modal::Search(p) => p.paste(text),
+            Modal::Library => {
+                if let Some(p) = self.library.as_mut().and_then(|l| l.prompt.as_mut()) {
+                    p.paste(text);
+                }
+            }
             Modal::Pager(part) if part.prompt.is_some() => {
                 if let Some(p) = part.prompt.as_mut() {
                     p.paste(text);

@@ -47,7 +47,12 @@ fn shift_hunks(text: &str, by: usize) -> String {
 /// then what it shows (its question or plan, else its view) and the raw
 /// result text it shows.
 pub fn plain_text(card: &ToolCard) -> String {
-    let r = resolve(card);
+    plain_text_of(card, &resolve(card))
+}
+
+/// [`plain_text`] of a card already resolved (the session library reads
+/// the card's tag from the same resolution).
+pub fn plain_text_of(card: &ToolCard, r: &super::Resolved) -> String {
     let mut out = match super::asked::plain_text(card) {
         Some(text) => vec![text],
         None => vec![r.title.clone()],
@@ -58,7 +63,7 @@ pub fn plain_text(card: &ToolCard) -> String {
     }
     // A question or a plan was said above.
     if !card.converses() {
-        view_text(&r, &mut out);
+        view_text(r, &mut out);
     }
     if let Some(raw) = &r.raw_result {
         out.push(raw.clone());

@@ -24,6 +24,7 @@ mod record;
 mod render;
 pub mod replay;
 mod schema;
+mod sessions;
 mod tui;
 mod view;
 
@@ -86,6 +87,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             duration,
         } => record::run(&source, output, session, duration)?,
         Command::Render(args) => render::run(args)?,
+        Command::Sessions(args) => return sessions::run(args),
         Command::Schema { card } => schema::run(card.as_deref())?,
         Command::Lint(args) => return lint::run(args),
         Command::Card(args) => card::run(args)?,

@@ -1,0 +1,261 @@
+//! The library's screen: a top line (how many sessions, the filter, the
+//! indexing progress or a notice), the column heads, one row per session
+//! — agent, title (a problem marked), cwd, start (UTC), length, calls,
+//! errors, size — or, after a search, two rows per hit (its session and
+//! card, then the snippet with the matched words marked), and at the
+//! bottom the search line being typed or the keys. Every text from the
+//! files is sanitized to one line.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+
+use super::{LibraryPart, Results};
+use crate::app::paint::put;
+use crate::cards::frame::format_duration;
+use crate::library::SessionRow;
+use crate::library::filter::iso;
+use crate::source::limits::human;
+use crate::text::sanitize::inline;
+use crate::text::{Line, wrap};
+use crate::theme::{Role, Theme};
+
+/// The library, full screen.
+pub struct LibraryView<'a> {
+    pub part: &'a LibraryPart,
+    pub theme: &'a Theme,
+    pub ground: Style,
+    /// The app's message (cleared by the next key).
+    pub message: Option<&'a str>,
+}
+
+/// Rows a hit takes.
+const HIT_ROWS: usize = 2;
+
+impl LibraryView<'_> {
+    /// Rows of the list between the heads and the bottom line.
+    pub fn list_rows(height: u16) -> usize {
+        usize::from(height.saturating_sub(3))
+    }
+}
+
+impl Widget for LibraryView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.width < 10 || area.height < 4 {
+            return;
+        }
+        let (p, theme) = (self.part, self.theme);
+        let w = usize::from(area.width);
+        let st = |r: Role| self.ground.patch(theme.style(r));
+        buf.set_style(area, self.ground);
+        put(buf, area.x, area.y, area.width, &wrap::truncate(&self.top(w), w));
+        let rows = LibraryView::list_rows(area.height);
+        match &p.results {
+            Some(r) => self.hits(r, area, rows, buf),
+            None => {
+                let head = Line::styled(
+                    columns(w, "agent", "title", "cwd", "started (UTC)", "length", "calls", "errors", "size"),
+                    st(Role::Muted),
+                );
+                put(buf, area.x, area.y + 1, area.width, &wrap::truncate(&head, w));
+                let first = p.row.saturating_sub(rows.saturating_sub(1));
+                for (i, r) in p.rows().enumerate().skip(first).take(rows) {
+                    let y = area.y + 2 + (i - first) as u16;
+                    let line = session_line(r, i == p.row, w, theme);
+                    put(buf, area.x, y, area.width, &wrap::truncate(&line, w));
+                }
+                if p.kept.is_empty() {
+                    let what = if p.updating() {
+                        "no sessions yet: indexing…"
+                    } else if p.filter.is_empty() {
+                        "no sessions found (deck looks in ~/.dsh, ~/.claude, ~/.codex, and --dir)"
+                    } else {
+                        "no session matches the filter (a agent · c this directory · d date)"
+                    };
+                    put(buf, area.x + 2, area.y + 2, area.width - 2, &Line::styled(what, st(Role::Muted)));
+                }
+            }
+        }
+        let bottom = match &p.prompt {
+            Some(pr) => Line::styled("/", st(Role::Focus)).with(format!("{}▏", inline(&pr.text)), st(Role::Text)),
+            None => match (self.message, &p.opening) {
+                (_, Some(o)) => Line::styled(
+                    format!("opening {}…", inline(&o.target.path.display().to_string())),
+                    st(Role::Muted),
+                ),
+                (Some(m), None) => Line::styled(inline(m), st(Role::Text)),
+                (None, None) => Line::styled(
+                    if p.results.is_some() {
+                        "Enter open at the card · r replay · j/k move · / search · Esc back to the list · ? help · q quit"
+                    } else {
+                        "Enter view · r replay · / search all sessions · a agent · c this directory · d date · t theme · ? help · q quit"
+                    },
+                    st(Role::Muted),
+                ),
+            },
+        };
+        put(buf, area.x, area.y + area.height - 1, area.width, &wrap::truncate(&bottom, w));
+    }
+}
+
+impl LibraryView<'_> {
+    /// `deck sessions · 40 sessions · codex · in /w` and, on the right, the
+    /// progress or the notice.
+    fn top(&self, w: usize) -> Line {
+        let (p, theme) = (self.part, self.theme);
+        let st = |r: Role| self.ground.patch(theme.style(r));
+        let n = p.kept.len();
+        let mut left = format!("deck sessions · {n} session{}", if n == 1 { "" } else { "s" });
+        if !p.filter.is_empty() {
+            left.push_str(&format!(" · {}", p.filter.describe()));
+        }
+        let mut line = Line::styled(inline(&left), st(Role::Title));
+        let right = p
+            .progress()
+            .map(|s| (s, Role::Muted))
+            .or_else(|| p.note.clone().map(|s| (s, Role::Warning)));
+        if let Some((text, role)) = right {
+            let text = inline(&text);
+            let used = unicode_width::UnicodeWidthStr::width(left.as_str());
+            let tw = unicode_width::UnicodeWidthStr::width(text.as_str());
+            let gap = w.saturating_sub(used + tw).max(2);
+            line.push_str(" ".repeat(gap), st(Role::Text));
+            line.push_str(text, st(role));
+        }
+        line
+    }
+
+    fn hits(&self, r: &Results, area: Rect, rows: usize, buf: &mut Buffer) {
+        let theme = self.theme;
+        let st = |role: Role| self.ground.patch(theme.style(role));
+        let w = usize::from(area.width);
+        let n = r.hits.len();
+        let head = Line::styled(
+            format!(
+                "search {:?} · {n} hit{} · Esc back to the list",
+                inline(&r.query),
+                if n == 1 { "" } else { "s" }
+            ),
+            st(Role::Muted),
+        );
+        put(buf, area.x, area.y + 1, area.width, &wrap::truncate(&head, w));
+        if r.hits.is_empty() {
+            put(buf, area.x + 2, area.y + 2, area.width - 2, &Line::styled("no match", st(Role::Muted)));
+            return;
+        }
+        let fit = (rows / HIT_ROWS).max(1);
+        let first = r.row.saturating_sub(fit - 1);
+        for (i, h) in r.hits.iter().enumerate().skip(first).take(fit) {
+            let y = area.y + 2 + ((i - first) * HIT_ROWS) as u16;
+            let sel = i == r.row;
+            let mut line = Line::styled(if sel { "▌ " } else { "  " }, st(Role::Focus));
+            line.push_str(format!("{:<12}", h.row.agent), st(Role::Muted));
+            line.push_str(
+                inline(h.row.title.as_deref().or(h.row.id.as_deref()).unwrap_or("(untitled)")),
+                st(if sel { Role::Focus } else { Role::Text }),
+            );
+            let place = match (&h.tool, &h.call) {
+                (Some(t), _) => format!("  · {} card · {}", h.kind, t),
+                _ => format!("  · {}", h.kind),
+            };
+            line.push_str(inline(&place), st(Role::Muted));
+            if let Some(t) = h.time {
+                line.push_str(format!("  · {}", minute(t)), st(Role::Muted));
+            }
+            put(buf, area.x, y, area.width, &wrap::truncate(&line, w));
+            if usize::from(y - area.y) + 1 < usize::from(area.height) - 1 {
+                let snip = snippet_line(&h.snippet, &h.marks, theme, self.ground);
+                put(buf, area.x + 4, y + 1, area.width.saturating_sub(4), &wrap::truncate(&snip, w.saturating_sub(4)));
+            }
+        }
+    }
+}
+
+/// A snippet with its marks in the match style.
+fn snippet_line(s: &str, marks: &[std::ops::Range<usize>], theme: &Theme, ground: Style) -> Line {
+    let mut line = Line::new();
+    let mut at = 0;
+    for m in marks {
+        if m.start < at || m.end > s.len() {
+            continue;
+        }
+        line.push_str(inline(&s[at..m.start]), ground.patch(theme.style(Role::Text)));
+        line.push_str(inline(&s[m.start..m.end]), ground.patch(theme.style(Role::Match)));
+        at = m.end;
+    }
+    line.push_str(inline(&s[at..]), ground.patch(theme.style(Role::Text)));
+    line
+}
+
+/// `2026-11-30 20:05`.
+fn minute(ms: i64) -> String {
+    let s = iso(ms);
+    format!("{} {}", &s[..10], &s[11..16])
+}
+
+/// The columns laid out for `w`: the fixed ones on the right, title and
+/// cwd sharing what is left (cwd a third of it, dropped when narrow).
+#[allow(clippy::too_many_arguments)]
+fn columns(
+    w: usize,
+    agent: &str,
+    title: &str,
+    cwd: &str,
+    started: &str,
+    length: &str,
+    calls: &str,
+    errors: &str,
+    size: &str,
+) -> String {
+    let right = format!("  {started:<16}  {length:>7}  {calls:>5}  {errors:>6}  {size:>9}");
+    let left_w = w.saturating_sub(2 + right.chars().count());
+    let (agent_w, cwd_w) = (12, if left_w > 60 { left_w / 3 } else { 0 });
+    let title_w = left_w.saturating_sub(agent_w + cwd_w);
+    let cell = |s: &str, n: usize| {
+        let t = wrap::truncate_str(s, n.saturating_sub(1));
+        let pad = n.saturating_sub(unicode_width::UnicodeWidthStr::width(t.as_str()));
+        format!("{t}{}", " ".repeat(pad))
+    };
+    let mut out = format!("  {}{}", cell(agent, agent_w), cell(title, title_w));
+    if cwd_w > 0 {
+        out.push_str(&cell(cwd, cwd_w));
+    }
+    if left_w < 20 {
+        // Too narrow for the right columns: the title is what matters.
+        return out;
+    }
+    out.push_str(&right);
+    out
+}
+
+/// One session's row.
+fn session_line(r: &SessionRow, selected: bool, w: usize, theme: &Theme) -> Line {
+    let title = inline(r.title.as_deref().or(r.id.as_deref()).unwrap_or("(untitled)"));
+    let title = match &r.problem {
+        Some(p) => format!("⚠ {title} — {}", inline(p)),
+        None => title,
+    };
+    let text = columns(
+        w,
+        &r.agent,
+        &title,
+        &inline(r.cwd.as_deref().unwrap_or("")),
+        &r.started.map(minute).unwrap_or_default(),
+        &r.started
+            .zip(r.ended)
+            .map(|(a, b)| format_duration(b - a))
+            .unwrap_or_default(),
+        &r.calls.to_string(),
+        &r.errors.to_string(),
+        &human(r.bytes),
+    );
+    let role = match (selected, r.problem.is_some()) {
+        (true, _) => Role::Focus,
+        (false, true) => Role::Warning,
+        (false, false) => Role::Text,
+    };
+    let mut line = Line::styled(if selected { "▌" } else { " " }, theme.style(Role::Focus));
+    line.push_str(text.chars().skip(1).collect::<String>(), theme.style(role));
+    line
+}

@@ -1,0 +1,240 @@
+//! Searching the library: a query of words, `"phrases"` and filters —
+//! `agent:codex`, `tool:bash`, `kind:diff`, `path:src/lib.rs`,
+//! `error:true`, `after:2026-11-01`, `before:2026-12-01`, and tantivy's own
+//! `AND`/`OR`/`-word` — over every entry's text; each hit names its
+//! session, the entry it is in (the item the viewer opens at), and a
+//! snippet with the matched words marked. Words all have to match (AND);
+//! a query that does not parse is read leniently, never refused.
+
+use std::ops::{Bound, Range};
+
+use tantivy::collector::TopDocs;
+use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, QueryParser, RangeQuery};
+use tantivy::schema::Value;
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{TantivyDocument, Term};
+
+use super::index::{Library, LibraryError};
+use super::read::SessionRow;
+
+/// One entry found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// The session it is in (its row: agent, id, path, title …).
+    pub row: SessionRow,
+    /// Its index among the session's entries.
+    pub item: u64,
+    /// The tool call, for a card.
+    pub call: Option<String>,
+    pub tool: Option<String>,
+    /// `prompt`, `answer`, `note` or the card's tag.
+    pub kind: String,
+    /// A piece of the entry's text around the best match, on one line,
+    /// and the byte ranges of the matched words in it.
+    pub snippet: String,
+    pub marks: Vec<Range<usize>>,
+    /// Epoch ms.
+    pub time: Option<i64>,
+}
+
+/// A query taken apart: the text for tantivy's parser, the time bounds,
+/// and what the viewer searches for once the session is open.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Parsed {
+    pub text: String,
+    pub after: Option<i64>,
+    pub before: Option<i64>,
+    /// The first phrase, else the first plain word.
+    pub needle: Option<String>,
+}
+
+/// Split `q` into its parts.
+pub fn parse(q: &str) -> Parsed {
+    let mut out = Parsed::default();
+    let mut kept = Vec::new();
+    let mut phrase = None;
+    let mut word = None;
+    for tok in tokens(q) {
+        let day = super::filter::parse_day;
+        if let Some(d) = tok.strip_prefix("after:").and_then(day) {
+            out.after = Some(d);
+            continue;
+        }
+        if let Some(d) = tok.strip_prefix("before:").and_then(day) {
+            out.before = Some(d);
+            continue;
+        }
+        if phrase.is_none() && tok.len() > 2 && tok.starts_with('"') && tok.ends_with('"') {
+            phrase = Some(tok[1..tok.len() - 1].to_string());
+        } else if word.is_none()
+            && !tok.contains(':')
+            && !tok.starts_with('-')
+            && !matches!(tok.as_str(), "AND" | "OR" | "NOT")
+        {
+            word = Some(tok.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+                .filter(|w| !w.is_empty());
+        }
+        kept.push(tok);
+    }
+    out.text = kept.join(" ");
+    out.needle = phrase.or(word);
+    out
+}
+
+/// Whitespace-separated tokens, a quoted phrase (with its filter prefix,
+/// `path:"a b"`) kept whole.
+fn tokens(q: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in q.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                cur.push(c);
+            }
+            c if c.is_whitespace() && !quoted => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+impl Library {
+    /// The best `limit` entries for `query`, best first.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<Hit>, LibraryError> {
+        let parsed = parse(query);
+        let f = self.fields;
+        let mut parser = QueryParser::for_index(self.index(), vec![f.text]);
+        parser.set_conjunction_by_default();
+        let mut parts: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let text_query = if parsed.text.trim().is_empty() {
+            None
+        } else {
+            let (q, errors) = parser.parse_query_lenient(&parsed.text);
+            if !errors.is_empty() {
+                tracing::debug!(?errors, query, "query read leniently");
+            }
+            Some(q)
+        };
+        if let Some(q) = &text_query {
+            parts.push((Occur::Must, q.box_clone()));
+        }
+        if parsed.after.is_some() || parsed.before.is_some() {
+            let bound = |t: Option<i64>, inclusive: bool| match t {
+                Some(t) if inclusive => Bound::Included(Term::from_field_i64(f.time, t)),
+                Some(t) => Bound::Excluded(Term::from_field_i64(f.time, t)),
+                None => Bound::Unbounded,
+            };
+            parts.push((
+                Occur::Must,
+                Box::new(RangeQuery::new(
+                    bound(parsed.after, true),
+                    bound(parsed.before, false),
+                )),
+            ));
+        }
+        if parts.is_empty() {
+            parts.push((Occur::Must, Box::new(AllQuery)));
+        }
+        let query: Box<dyn Query> = Box::new(BooleanQuery::new(parts));
+        let searcher = self.searcher();
+        let err = |e| LibraryError::Index {
+            dir: self.dir().display().to_string(),
+            source: e,
+        };
+        let top = searcher
+            .search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())
+            .map_err(err)?;
+        let mut snippets = match &text_query {
+            Some(q) => Some(SnippetGenerator::create(&searcher, q.as_ref(), f.text).map_err(err)?),
+            None => None,
+        };
+        if let Some(s) = &mut snippets {
+            s.set_max_num_chars(160);
+        }
+        let mut hits = Vec::with_capacity(top.len());
+        for (_, addr) in top {
+            let doc: TantivyDocument = searcher.doc(addr).map_err(err)?;
+            let text = |field| doc.get_first(field).and_then(|v| v.as_str()).map(str::to_string);
+            let Some(file) = text(f.file) else { continue };
+            let session = text(f.session);
+            let Some(row) = self.row(&file, session.as_deref()) else {
+                continue;
+            };
+            let (snippet, marks) = match &snippets {
+                Some(g) => {
+                    let s = g.snippet_from_doc(&doc);
+                    one_line(s.fragment(), s.highlighted())
+                }
+                None => (String::new(), Vec::new()),
+            };
+            let (snippet, marks) = if snippet.trim().is_empty() {
+                let body = text(f.text).unwrap_or_default();
+                let first: String = body.lines().next().unwrap_or("").chars().take(160).collect();
+                (first, Vec::new())
+            } else {
+                (snippet, marks)
+            };
+            hits.push(Hit {
+                row,
+                item: doc.get_first(f.item).and_then(|v| v.as_u64()).unwrap_or(0),
+                call: text(f.call),
+                tool: text(f.tool),
+                kind: text(f.kind).unwrap_or_default(),
+                snippet,
+                marks,
+                time: doc.get_first(f.time).and_then(|v| v.as_i64()),
+            });
+        }
+        Ok(hits)
+    }
+}
+
+/// A fragment on one line (line breaks and tabs as spaces, the same byte
+/// length so the marks still fit), its marks collapsed and in range.
+fn one_line(fragment: &str, marks: &[Range<usize>]) -> (String, Vec<Range<usize>>) {
+    let line: String = fragment
+        .chars()
+        .map(|c| if c.is_control() && c.len_utf8() == 1 { ' ' } else { c })
+        .collect();
+    let marks = marks
+        .iter()
+        .filter(|r| r.end <= line.len() && line.is_char_boundary(r.start) && line.is_char_boundary(r.end))
+        .cloned()
+        .collect();
+    (line, marks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_and_needles_are_taken_apart() {
+        let p = parse(r#"websocket "reconnect loop" agent:codex after:2026-11-01 before:2026-12-01"#);
+        assert_eq!(p.text, r#"websocket "reconnect loop" agent:codex"#);
+        assert_eq!(p.after, crate::source::agents::epoch_ms("2026-11-01T00:00:00Z"));
+        assert_eq!(p.before, crate::source::agents::epoch_ms("2026-12-01T00:00:00Z"));
+        assert_eq!(p.needle.as_deref(), Some("reconnect loop"));
+        let p = parse("tool:bash -rm cargo");
+        assert_eq!(p.needle.as_deref(), Some("cargo"));
+        // A date that is not one stays a word for the parser.
+        assert_eq!(parse("after:soon").text, "after:soon");
+        assert_eq!(tokens(r#"path:"a b" c"#), vec![r#"path:"a b""#, "c"]);
+    }
+
+    #[test]
+    fn snippets_are_one_line_with_their_marks() {
+        let (s, m) = one_line("a\nbc\tdé", &[2..4, 6..8, 7..9]);
+        assert_eq!(s, "a bc dé");
+        assert_eq!(m, vec![2..4, 6..8]);
+    }
+}
