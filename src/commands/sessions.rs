@@ -221,7 +221,7 @@ fn search(
     limit: usize,
     as_json: bool,
 ) -> anyhow::Result<()> {
-    let query = match &filter.agent {
+    let query = match filter.agent() {
         Some(a) => format!("{q} agent:{a}"),
         None => q.to_string(),
     };

@@ -16,12 +16,16 @@ pub struct Filter {
 }
 
 impl Filter {
-    pub fn keeps(&self, r: &SessionRow) -> bool {
-        let agent = self.agent.as_deref().map(|a| match a {
+    /// The agent's library name (`claude` is `claude-code`).
+    pub fn agent(&self) -> Option<&str> {
+        self.agent.as_deref().map(|a| match a {
             "claude" => "claude-code",
             a => a,
-        });
-        agent.is_none_or(|a| r.agent == a)
+        })
+    }
+
+    pub fn keeps(&self, r: &SessionRow) -> bool {
+        self.agent().is_none_or(|a| r.agent == a)
             && self.cwd.as_deref().is_none_or(|c| {
                 r.cwd.as_deref().map(|rc| rc.trim_end_matches('/')) == Some(c.trim_end_matches('/'))
             })

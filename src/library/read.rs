@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::discover::Found;
 use crate::cards::{self, item::item_text, plain};
-use crate::session::{Item, Outline, Status, Transcript};
+use crate::session::{Item, Outline, Transcript};
 use crate::source::{self, Format};
 
 /// One session of the library, as the list shows it and `--json` prints it.
@@ -98,11 +98,7 @@ pub fn read(found: &Found) -> Read {
     for s in &loaded.sessions {
         let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
         let outline = Outline::of(&s.records);
-        let errors = t
-            .cards()
-            .iter()
-            .filter(|c| matches!(c.status, Status::Error | Status::Failed))
-            .count();
+        let errors = t.error_count();
         let skipped = t.diagnostics().len();
         let problem = t.diagnostics().front().map(|d| {
             let n = if skipped == 1 { "1 line".to_string() } else { format!("{skipped} lines") };
@@ -172,7 +168,7 @@ fn docs(t: &Transcript, agent: &str, out: &mut Vec<Doc>) {
                 doc.kind = r.view.tag().to_string();
                 doc.call = Some(card.call_id.clone());
                 doc.tool = card.tool.clone();
-                doc.error = matches!(card.status, Status::Error | Status::Failed);
+                doc.error = card.status.is_bad();
                 doc.time = card.started.or(card.ended);
                 if matches!(doc.kind.as_str(), "diff" | "read") {
                     doc.paths.extend(plain::target(card));

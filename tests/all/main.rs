@@ -24,6 +24,7 @@ mod fuzz_regressions;
 mod kit_card;
 mod kit_lint;
 mod kit_schema;
+mod library;
 mod limits;
 mod live_follow;
 mod live_host;

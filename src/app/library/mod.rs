@@ -214,7 +214,7 @@ impl LibraryPart {
 
     /// Search every session for `q`: the hits the filter keeps.
     fn search(&mut self, q: String) {
-        let query = match &self.filter.agent {
+        let query = match self.filter.agent() {
             Some(a) => format!("{q} agent:{a}"),
             None => q.clone(),
         };
