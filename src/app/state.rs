@@ -109,6 +109,8 @@ pub struct App {
     /// The live link's state (shown where a replay shows its position;
     /// `deck connect` also says what it means, see `link.rs`).
     pub(super) link: Link,
+    /// `R`: shown redacted, and the records to fold again.
+    pub(super) redaction: super::redaction::Redaction,
 }
 
 impl App {
@@ -150,6 +152,7 @@ impl App {
             sessions: Sessions::default(),
             file: None,
             link: Link::default(),
+            redaction: Default::default(),
         }
     }
 
@@ -183,6 +186,8 @@ impl App {
             themes,
         );
         app.shown.wall_clock = true;
+        // Folded from what the source sends: kept for `R`.
+        app.forget_kept();
         app.sync();
         app
     }
@@ -415,6 +420,7 @@ impl App {
             activity: status::activity(t.queued(), t.steering(), t.jobs()),
             agent: status::agent(t.mode(), t.commands().map(<[String]>::len)),
             recording: self.recording,
+            redacted: self.redaction.on,
         }
     }
 }

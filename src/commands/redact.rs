@@ -101,7 +101,18 @@ pub enum Shape {
 /// What a line of output shows a reader: the text the rules are checked on.
 pub fn shown(line: &str, shape: Shape) -> Vec<String> {
     match shape {
-        Shape::Html => vec![unescape_html(&strip_tags(line))],
+        Shape::Html => {
+            // The text, and the links' targets (inside tags).
+            let mut out = vec![unescape_html(&strip_tags(line))];
+            let mut rest = line;
+            while let Some(at) = rest.find("href=\"") {
+                rest = &rest[at + 6..];
+                let end = rest.find('"').unwrap_or(rest.len());
+                out.push(unescape_html(&rest[..end]));
+                rest = &rest[end..];
+            }
+            out
+        }
         Shape::Text => vec![strip_controls(line)],
         Shape::Cast => match serde_json::from_str::<serde_json::Value>(line) {
             Ok(serde_json::Value::Array(a)) => a
@@ -309,6 +320,8 @@ mod tests {
         assert!(!leaks(&r, line, Shape::Html).unwrap().is_empty());
         let ok = "<span>password=&quot;‹redacted:password›&quot;</span>";
         assert!(leaks(&r, ok, Shape::Html).unwrap().is_empty());
+        let link = "<a href=\"https://u:pw@x.org/\">x.org</a>";
+        assert!(!leaks(&r, link, Shape::Html).unwrap().is_empty());
     }
 
     #[test]

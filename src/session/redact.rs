@@ -19,7 +19,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::text::redact::{RedactError, Redactor, Tally};
+use crate::text::redact::{Carry, RedactError, Redactor, Tally};
 use crate::wire::{Diagnostic, RawJson, Record, ViewEnvelope};
 
 /// Longest value read again as `KEY=value` (secrets are short).
@@ -96,6 +96,27 @@ pub fn records(
     Ok(done)
 }
 
+/// The records of `session` redacted, each one that cannot be replaced by
+/// a diagnostic saying it was withheld (what the TUI shows with `R`: the
+/// rest of the session stays readable, nothing unredacted is shown).
+pub fn records_or_withheld(
+    redactor: &Redactor,
+    session: Option<&str>,
+    records: &[Record],
+) -> Vec<Record> {
+    let _ = session;
+    crate::par::map(records, 512, |r| {
+        let mut tally = Tally::default();
+        record(redactor, r, &mut tally).unwrap_or_else(|why| {
+            Record::Diagnostic(Diagnostic::new(
+                r.origin(),
+                format!("withheld: cannot redact {} ({why})", label(r)),
+                String::new(),
+            ))
+        })
+    })
+}
+
 /// One record redacted (what a live source's records go through), the
 /// kinds replaced counted in `tally`; `Err`: why it cannot be scanned.
 pub fn record(redactor: &Redactor, r: &Record, tally: &mut Tally) -> Result<Record, String> {
@@ -130,7 +151,7 @@ pub fn record(redactor: &Redactor, r: &Record, tally: &mut Tally) -> Result<Reco
             origin,
         } => {
             let mut payload = payload.clone();
-            walk(redactor, &mut payload, tally).map_err(why)?;
+            walk(redactor, &mut payload, &mut Carry::default(), tally).map_err(why)?;
             Record::Frame {
                 kind: kind.clone(),
                 rpc_id: rpc_id.clone(),
@@ -165,21 +186,28 @@ fn raw(redactor: &Redactor, json: &RawJson, tally: &mut Tally) -> Result<Option<
     let mut v = json
         .try_parse()
         .map_err(|e| format!("its JSON cannot be read to be scanned ({e})"))?;
-    if walk(redactor, &mut v, tally).map_err(|e| e.to_string())? {
+    if walk(redactor, &mut v, &mut Carry::default(), tally).map_err(|e| e.to_string())? {
         Ok(Some(RawJson::from_value(&v)))
     } else {
         Ok(None)
     }
 }
 
-/// Every string in `v` redacted in place; whether any changed.
-fn walk(redactor: &Redactor, v: &mut Value, tally: &mut Tally) -> Result<bool, RedactError> {
+/// Every string in `v` redacted in place, in order (a private key block
+/// cut over strings, as a read card's lines, is followed by `carry`);
+/// whether any changed.
+fn walk(
+    redactor: &Redactor,
+    v: &mut Value,
+    carry: &mut Carry,
+    tally: &mut Tally,
+) -> Result<bool, RedactError> {
     match v {
-        Value::String(s) => string(redactor, None, s, tally),
+        Value::String(s) => string(redactor, None, s, carry, tally),
         Value::Array(a) => {
             let mut changed = false;
             for x in a {
-                changed |= walk(redactor, x, tally)?;
+                changed |= walk(redactor, x, carry, tally)?;
             }
             Ok(changed)
         }
@@ -187,8 +215,8 @@ fn walk(redactor: &Redactor, v: &mut Value, tally: &mut Tally) -> Result<bool, R
             let mut changed = false;
             for (k, x) in o.iter_mut() {
                 changed |= match x {
-                    Value::String(s) => string(redactor, Some(k), s, tally)?,
-                    x => walk(redactor, x, tally)?,
+                    Value::String(s) => string(redactor, Some(k), s, carry, tally)?,
+                    x => walk(redactor, x, carry, tally)?,
                 };
             }
             Ok(changed)
@@ -203,9 +231,10 @@ fn string(
     redactor: &Redactor,
     key: Option<&str>,
     s: &mut String,
+    carry: &mut Carry,
     tally: &mut Tally,
 ) -> Result<bool, RedactError> {
-    if let Cow::Owned(new) = redactor.redact(s, tally)? {
+    if let Cow::Owned(new) = redactor.redact_next(s, carry, tally)? {
         *s = new;
         return Ok(true);
     }

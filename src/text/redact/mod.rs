@@ -26,6 +26,19 @@ pub const RULES: &str = include_str!("rules.toml");
 /// The longest string scanned (64 MiB): a longer one is refused, not passed.
 pub const MAX_SCAN: usize = 64 << 20;
 
+/// The kind of a private key block, which [`Redactor::redact_next`]
+/// follows from one string into the next.
+pub const PRIVATE_KEY: &str = "private-key";
+const KEY_BEGIN: &str = "-----BEGIN";
+const KEY_END: &str = "-----END";
+
+/// Whether a private key block is open at the end of the strings so far
+/// (see [`Redactor::redact_next`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Carry {
+    in_key: bool,
+}
+
 /// The kind a home folder counts under in reports (it is replaced by `~`).
 pub const HOME_KIND: &str = "home";
 
@@ -211,6 +224,51 @@ impl Redactor {
         Ok(out)
     }
 
+    /// [`Redactor::redact`] for one of a run of strings that may continue
+    /// each other (the lines of a read card, a search's matching lines): a
+    /// private key block begun in one and not ended is redacted on, whole
+    /// strings, up to its end marker. `carry` says a block is open.
+    pub fn redact_next<'a>(
+        &self,
+        text: &'a str,
+        carry: &mut Carry,
+        tally: &mut Tally,
+    ) -> Result<Cow<'a, str>, RedactError> {
+        let mut rest = text;
+        let mut head = String::new();
+        if carry.in_key {
+            match text.find(KEY_END).and_then(|at| {
+                text[at + KEY_END.len()..]
+                    .find("-----")
+                    .map(|e| at + KEY_END.len() + e + 5)
+            }) {
+                Some(end) => {
+                    head = format!("‹redacted:{PRIVATE_KEY}›");
+                    rest = &text[end..];
+                    carry.in_key = false;
+                }
+                None => {
+                    tally.add(PRIVATE_KEY, 1);
+                    return Ok(Cow::Owned(format!("‹redacted:{PRIVATE_KEY}›")));
+                }
+            }
+            tally.add(PRIVATE_KEY, 1);
+        }
+        // A block begun here and not ended: the strings after it are in it.
+        if let Some(begin) = rest.rfind(KEY_BEGIN)
+            && rest[begin..].contains("PRIVATE KEY")
+            && !rest[begin..].contains(KEY_END)
+        {
+            carry.in_key = true;
+        }
+        let out = self.redact(rest, tally)?;
+        Ok(if head.is_empty() {
+            out
+        } else {
+            Cow::Owned(head + &out)
+        })
+    }
+
     /// The kinds the rules would still replace in `text` (an export's
     /// last check of what it wrote); empty when none.
     pub fn leaks(&self, text: &str) -> Result<Tally, RedactError> {
@@ -231,7 +289,9 @@ fn apply(rule: &Rule, text: &str) -> (usize, Option<String>) {
             rule.groups.iter().find_map(|&g| caps.get(g))
         };
         let Some(m) = m else { continue };
-        if rule.min_entropy.is_some_and(|min| !random_enough(m.as_str(), min)) {
+        if rule.min_entropy.is_some_and(|min| !random_enough(m.as_str(), min))
+            || m.as_str().starts_with(ENCODED_MARK)
+        {
             continue;
         }
         out.push_str(&text[last..m.start()]);
@@ -247,6 +307,9 @@ fn apply(rule: &Rule, text: &str) -> (usize, Option<String>) {
     out.push_str(&text[last..]);
     (n, Some(out))
 }
+
+/// A redaction mark percent-encoded (in a link's URL): not a secret.
+const ENCODED_MARK: &str = "%E2%80%B9redacted:";
 
 /// A character of a path name (what may not touch the home folder's ends).
 fn path_char(c: char) -> bool {

@@ -60,7 +60,9 @@ fn the_keyword_stays_visible() {
         r#"{"password": "‹redacted:password›"}"#
     );
     assert_eq!(red(&r, "token=abc123&x=1"), "token=‹redacted:password›&x=1");
-    // A value already replaced is not replaced again.
+    // A value already replaced is not replaced again, even in a link.
+    let link = "https://bob:%E2%80%B9redacted:url-password%E2%80%BA@example.com/";
+    assert_eq!(red(&r, link), link);
     assert_eq!(
         red(&r, "api_key=sk-ant-api03-abcdefghijklmnopqrstuvwx"),
         "api_key=‹redacted:anthropic›"
@@ -138,4 +140,32 @@ fn too_long_a_string_is_refused() {
 fn entropy_is_in_bits_a_character() {
     assert_eq!(entropy("aaaa"), 0.0);
     assert!((entropy("abcd") - 2.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_key_block_cut_over_strings_is_redacted_to_its_end() {
+    let r = stock();
+    let mut carry = Carry::default();
+    let mut t = Tally::default();
+    let lines = [
+        "key:",
+        "-----BEGIN EC PRIVATE KEY-----",
+        "MHcCAQEEIBody",
+        "-----END EC PRIVATE KEY----- after",
+        "plain",
+    ];
+    let out: Vec<String> = lines
+        .iter()
+        .map(|l| r.redact_next(l, &mut carry, &mut t).unwrap().into_owned())
+        .collect();
+    assert_eq!(
+        out,
+        [
+            "key:",
+            "‹redacted:private-key›",
+            "‹redacted:private-key›",
+            "‹redacted:private-key› after",
+            "plain"
+        ]
+    );
 }
