@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use crate::session::redact::{self, Hit};
 use crate::source::LoadedSession;
 use crate::text::redact::{Redactor, Tally};
-use crate::text::sanitize;
+use crate::text::{entities, sanitize};
 
 /// The redactor, or why there is none (which stops the command).
 pub fn redactor() -> anyhow::Result<&'static Redactor> {
@@ -103,12 +103,12 @@ pub fn shown(line: &str, shape: Shape) -> Vec<String> {
     match shape {
         Shape::Html => {
             // The text, and the links' targets (inside tags).
-            let mut out = vec![unescape_html(&strip_tags(line))];
+            let mut out = vec![entities::decode(&strip_tags(line))];
             let mut rest = line;
             while let Some(at) = rest.find("href=\"") {
                 rest = &rest[at + 6..];
                 let end = rest.find('"').unwrap_or(rest.len());
-                out.push(unescape_html(&rest[..end]));
+                out.push(entities::decode(&rest[..end]));
                 rest = &rest[end..];
             }
             out
@@ -159,13 +159,15 @@ impl Staged {
     pub fn new(dest: &str) -> anyhow::Result<Staged> {
         let pid = std::process::id();
         let (tmp, dest) = if dest == "-" {
-            (std::env::temp_dir().join(format!("deck-export-{pid}.tmp")), None)
+            (
+                std::env::temp_dir().join(format!("deck-export-{pid}.tmp")),
+                None,
+            )
         } else {
             let d = PathBuf::from(dest);
-            let name = d.file_name().map_or_else(
-                || "out".to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
+            let name = d
+                .file_name()
+                .map_or_else(|| "out".to_string(), |n| n.to_string_lossy().into_owned());
             (d.with_file_name(format!(".{name}.deck-{pid}.tmp")), Some(d))
         };
         let f = File::create(&tmp)
@@ -242,19 +244,6 @@ fn strip_tags(s: &str) -> String {
         }
     }
     out
-}
-
-/// The entities deck's HTML writes, decoded.
-fn unescape_html(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&amp;", "&")
 }
 
 /// Terminal text as a reader sees it: SGR (styles) dropped, so styled runs

@@ -308,7 +308,7 @@ mod tests {
         let r = Redactor::new(RULES, Some("/home/alice")).unwrap();
         let records = vec![
             rec(json!({"type": "tool/call", "seq": 1, "time": 1, "data": {
-                "callId": "call_9", "name": "bash",
+                "callId": "call_9", "name": "probe",
                 "arguments": "{\"command\":\"cat /home/alice/.env\",\"env\":{\"password\":\"pw\"}}"}})),
             rec(json!({"type": "approval/requested", "callId": "call_9",
                 "env": {"SERVICE_TOKEN": "q8Zr2Lw9XpT4vKm7Nc3Hs6", "password": "hunter2"}})),

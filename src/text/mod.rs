@@ -6,6 +6,7 @@
 //! or a tool name.
 
 pub mod ansi;
+pub mod entities;
 pub mod highlight;
 pub mod line;
 pub mod markdown;

@@ -47,7 +47,11 @@ const PLANTED: &[(&str, &str, &str)] = &[
         "glpat-Planted0GitLab1Token2xy",
         "glpat-Planted0GitLab1Token2xy",
     ),
-    ("aws-access-key", "ASIAPLANTED0AWS1KEY2", "ASIAPLANTED0AWS1KEY2"),
+    (
+        "aws-access-key",
+        "ASIAPLANTED0AWS1KEY2",
+        "ASIAPLANTED0AWS1KEY2",
+    ),
     (
         "aws-secret",
         "AWS_SECRET_ACCESS_KEY=Planted0Aws1Secret2Key3abcdefghijklmnopq",
@@ -102,7 +106,11 @@ const HOME_PATH: &str = "/home/planted-user/project/.env";
 
 /// Every planted secret, a line each.
 fn planted() -> String {
-    PLANTED.iter().map(|(_, t, _)| *t).collect::<Vec<_>>().join("\n")
+    PLANTED
+        .iter()
+        .map(|(_, t, _)| *t)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The planted text and a path in the home folder.
@@ -113,7 +121,11 @@ fn planted_home() -> String {
 fn call(seq: u64, id: &str, args: &Value, view: Value) -> String {
     let data = in_turn(json!({"callId": id, "name": format!("probe_{id}"),
         "arguments": args.to_string()}));
-    frame(event("tool/call", seq, 1_000 + seq as i64, data), Some(("call", view))).to_string()
+    frame(
+        event("tool/call", seq, 1_000 + seq as i64, data),
+        Some(("call", view)),
+    )
+    .to_string()
 }
 
 fn result(seq: u64, id: &str, out: &str, view: Value) -> String {
@@ -370,7 +382,15 @@ fn render_redacts_when_asked() {
     let path = input.to_str().unwrap();
     for format in ["text", "ansi", "styled"] {
         let o = run(&[
-            "render", path, "--redact", "--density", "full", "--format", format, "--width", "160",
+            "render",
+            path,
+            "--redact",
+            "--density",
+            "full",
+            "--format",
+            format,
+            "--width",
+            "160",
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         let out = stdout(&o);
@@ -388,7 +408,14 @@ fn the_flags_conflict_and_the_report_needs_redaction() {
     let path = input.to_str().unwrap();
     let o = run(&["export", path, "-o", "x.html", "--redact", "--no-redact"]);
     assert!(!o.status.success());
-    let o = run(&["export", path, "-o", "x.html", "--no-redact", "--redact-report"]);
+    let o = run(&[
+        "export",
+        path,
+        "-o",
+        "x.html",
+        "--no-redact",
+        "--redact-report",
+    ]);
     assert!(!o.status.success());
     let o = run(&["render", path, "--redact-report"]);
     assert!(!o.status.success());

@@ -108,7 +108,9 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             written.map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?;
             st.finish(redactor.map(|r| (r, shape)))?;
         }
-        None => super::finish(written).map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?,
+        None => {
+            super::finish(written).map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?
+        }
     }
     if redactor.is_some() {
         redact::report(&hits, args.redact_report);
