@@ -166,7 +166,7 @@ impl App {
             }
             FileMode::Replay(opts) => {
                 let speed = self.shown.player.as_ref().map_or(opts.speed, Player::speed);
-                let shown = self.shown_records(id.as_deref(), &records);
+                let shown = self.shown_records(&records);
                 let mut p = Player::new(shown, id, opts.idle_ms, speed);
                 match opts.at {
                     Some(StartAt::Seq(seq)) => p.seek_seq(seq),

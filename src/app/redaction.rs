@@ -40,19 +40,15 @@ impl App {
         self.redaction.kept = true;
         self.redaction.live.clear();
         self.redaction.base = records;
-        let shown = self.shown_records(session.as_deref(), &self.redaction.base);
+        let shown = self.shown_records(&self.redaction.base);
         Transcript::from_records(session, shown.iter(), crate::present::stock())
     }
 
     /// Records for a player or a fold: as they came, or redacted.
-    pub(super) fn shown_records(
-        &self,
-        session: Option<&str>,
-        records: &Arc<Vec<Record>>,
-    ) -> Arc<Vec<Record>> {
+    pub(super) fn shown_records(&self, records: &Arc<Vec<Record>>) -> Arc<Vec<Record>> {
         match (self.redaction.on, Redactor::stock()) {
             (false, _) => records.clone(),
-            (true, Ok(r)) => Arc::new(redact::records_or_withheld(r, session, records)),
+            (true, Ok(r)) => Arc::new(redact::records_or_withheld(r, records)),
             // Not reached: `R` turns on only with a redactor.
             (true, Err(_)) => Arc::new(Vec::new()),
         }
@@ -67,13 +63,12 @@ impl App {
     /// Records from a live source: kept as they came, applied as shown.
     pub(super) fn apply_live(&mut self, records: &[Record]) {
         self.redaction.live.extend(records.iter().cloned());
-        let session = self.shown.own.session_id().map(str::to_string);
         let redactor = self.redaction.on.then(Redactor::stock);
         for r in records {
             match &redactor {
                 None => self.shown.own.apply(r),
                 Some(Ok(red)) => {
-                    let one = redact::records_or_withheld(red, session.as_deref(), std::slice::from_ref(r));
+                    let one = redact::records_or_withheld(red, std::slice::from_ref(r));
                     for r in &one {
                         self.shown.own.apply(r);
                     }
@@ -108,9 +103,8 @@ impl App {
         }
         self.redaction.on = on;
         if let Some(p) = &self.shown.player {
-            let session = p.transcript().session_id().map(str::to_string);
             let original = self.redaction.played.take().unwrap_or_else(|| p.records());
-            let records = self.shown_records(session.as_deref(), &original);
+            let records = self.shown_records(&original);
             let next = p.with_records(records);
             self.played(original);
             self.shown.player = Some(next);
