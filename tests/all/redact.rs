@@ -295,19 +295,27 @@ fn every_planted_kind_is_a_rule_of_the_data_file() {
     }
 }
 
+/// `deck export INPUT -o OUT EXTRA…` under the planted home; what it
+/// wrote.
+fn export(input: &Path, out: &Path, extra: &[&str]) -> (std::process::Output, String) {
+    let mut args = vec![
+        "export",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written = std::fs::read_to_string(out).unwrap();
+    (o, written)
+}
+
 #[test]
 fn html_export_redacts_by_default_and_not_with_no_redact() {
     let input = write_fixture("html.jsonl");
     let page = dir().join("page.html");
-    let o = run(&[
-        "export",
-        input.to_str().unwrap(),
-        "-o",
-        page.to_str().unwrap(),
-        "--redact-report",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let (o, html) = export(&input, &page, &["--redact-report"]);
     assert_eq!(survivors(&html), Vec::<&str>::new());
     for (kind, _, _) in PLANTED {
         assert!(html.contains(&format!("‹redacted:{kind}›")), "{kind}");
@@ -324,15 +332,7 @@ fn html_export_redacts_by_default_and_not_with_no_redact() {
     assert!(err.contains("card=line "), "{err}");
     assert_eq!(survivors(&err), Vec::<&str>::new());
     // Without redaction every secret is on the page: the fixture plants them.
-    let o = run(&[
-        "export",
-        input.to_str().unwrap(),
-        "-o",
-        page.to_str().unwrap(),
-        "--no-redact",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let (_, html) = export(&input, &page, &["--no-redact"]);
     assert_eq!(survivors(&html).len(), PLANTED.len() + 1);
 }
 
@@ -340,39 +340,12 @@ fn html_export_redacts_by_default_and_not_with_no_redact() {
 fn cast_export_redacts_by_default() {
     let input = write_fixture("cast.jsonl");
     let cast = dir().join("out.cast");
-    let args = |extra: &'static str| {
-        let mut a = vec![
-            "export".to_string(),
-            input.to_str().unwrap().to_string(),
-            "-o".into(),
-            cast.to_str().unwrap().into(),
-            "--height".into(),
-            "60".into(),
-            "--width".into(),
-            "140".into(),
-        ];
-        if !extra.is_empty() {
-            a.push(extra.into());
-        }
-        a
-    };
-    let o = deck_cmd()
-        .env("HOME", HOME)
-        .args(args(""))
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let raw = std::fs::read_to_string(&cast).unwrap();
+    let size = ["--height", "60", "--width", "140"];
+    let (_, raw) = export(&input, &cast, &size);
     assert_eq!(survivors(&raw), Vec::<&str>::new());
     assert_eq!(survivors(&cast_text(&raw)), Vec::<&str>::new());
     assert!(cast_text(&raw).contains("‹redacted:"));
-    let o = deck_cmd()
-        .env("HOME", HOME)
-        .args(args("--no-redact"))
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let raw = std::fs::read_to_string(&cast).unwrap();
+    let (_, raw) = export(&input, &cast, &[&size[..], &["--no-redact"]].concat());
     assert!(!survivors(&cast_text(&raw)).is_empty());
 }
 
