@@ -266,6 +266,17 @@ pub struct ExportArgs {
     /// Session id, when the input holds several (default: the first).
     #[arg(long)]
     pub session: Option<String>,
+    /// Replace secrets (keys, tokens, passwords, private keys, the home
+    /// folder) by `‹redacted:KIND›` [the default for exports].
+    #[arg(long, conflicts_with = "no_redact")]
+    pub redact: bool,
+    /// Export the session as it is, secrets and all.
+    #[arg(long)]
+    pub no_redact: bool,
+    /// List on stderr what was redacted: kind, session and card, a line
+    /// each (never the values).
+    #[arg(long, conflicts_with = "no_redact")]
+    pub redact_report: bool,
 }
 
 /// `deck render`.
@@ -295,6 +306,14 @@ pub struct RenderArgs {
     /// Hide reasoning blocks.
     #[arg(long)]
     pub no_reasoning: bool,
+    /// Replace secrets (keys, tokens, passwords, private keys, the home
+    /// folder) by `‹redacted:KIND›`, as `deck export` does by default.
+    #[arg(long)]
+    pub redact: bool,
+    /// With --redact: list on stderr what was redacted (kind, session,
+    /// card; never the values).
+    #[arg(long, requires = "redact")]
+    pub redact_report: bool,
 }
 
 /// `deck sessions`.

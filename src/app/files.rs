@@ -139,28 +139,7 @@ impl App {
         let Some(s) = file.sessions.get(i) else {
             return;
         };
-        let follow = match &mut file.mode {
-            FileMode::View => {
-                self.shown.player = None;
-                self.shown.own =
-                    Transcript::from_records(s.id.clone(), s.records.iter(), crate::present::stock());
-                false
-            }
-            FileMode::Replay(opts) => {
-                if let Some(p) = &self.shown.player {
-                    opts.speed = p.speed();
-                }
-                let mut p = Player::new(s.records.clone(), s.id.clone(), opts.idle_ms, opts.speed);
-                match opts.at.take() {
-                    Some(StartAt::Seq(seq)) => p.seek_seq(seq),
-                    Some(StartAt::Ms(ms)) => p.seek_ms(ms),
-                    None => {}
-                }
-                p.playing = !std::mem::take(&mut opts.paused);
-                self.shown.player = Some(p);
-                true
-            }
-        };
+        let (id, records) = (s.id.clone(), s.records.clone());
         let name = s
             .outline
             .title
@@ -169,6 +148,37 @@ impl App {
             .unwrap_or_else(|| "(no id)".into());
         let (n, first) = (file.sessions.len(), file.shown.is_none());
         file.shown = Some(i);
+        // What this session starts with; a later one starts at its start,
+        // playing, at the speed in use.
+        let mode = file.mode;
+        if let FileMode::Replay(opts) = &mut file.mode {
+            if let Some(p) = &self.shown.player {
+                opts.speed = p.speed();
+            }
+            opts.at = None;
+            opts.paused = false;
+        }
+        let follow = match mode {
+            FileMode::View => {
+                self.shown.player = None;
+                self.shown.own = self.fold_kept(id, records);
+                false
+            }
+            FileMode::Replay(opts) => {
+                let speed = self.shown.player.as_ref().map_or(opts.speed, Player::speed);
+                let shown = self.shown_records(&records);
+                let mut p = Player::new(shown, id, opts.idle_ms, speed);
+                match opts.at {
+                    Some(StartAt::Seq(seq)) => p.seek_seq(seq),
+                    Some(StartAt::Ms(ms)) => p.seek_ms(ms),
+                    None => {}
+                }
+                p.playing = !opts.paused;
+                self.played(records);
+                self.shown.player = Some(p);
+                true
+            }
+        };
         self.found.clear();
         // A new list: no focus, overrides or layouts of the session before.
         let mut list = TranscriptList::new();

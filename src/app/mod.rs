@@ -33,6 +33,7 @@ pub mod modal;
 pub mod msg;
 pub mod pager;
 mod paint;
+mod redaction;
 pub mod part;
 pub mod picker;
 pub mod player;

@@ -171,6 +171,26 @@ impl Player {
         &self.transcript
     }
 
+    /// The same player (position, clock, speed, playing) over other
+    /// records of the same times: `R` swaps the records for their
+    /// redacted copies and back.
+    pub fn with_records(&self, records: Arc<Vec<Record>>) -> Player {
+        let speed = SPEEDS.get(self.speed_index).copied().unwrap_or(1.0);
+        let mut p = Player::with_seeking(records, self.session_id.clone(), None, speed, self.seekable);
+        p.times.clone_from(&self.times);
+        p.turn_marks.clone_from(&self.turn_marks);
+        p.speed_index = self.speed_index;
+        p.seek_records(self.pos);
+        p.clock = self.clock;
+        p.playing = self.playing;
+        p
+    }
+
+    /// The records played (shared).
+    pub fn records(&self) -> Arc<Vec<Record>> {
+        self.records.clone()
+    }
+
     pub fn len(&self) -> usize {
         self.records.len()
     }

@@ -111,6 +111,8 @@ pub struct App {
     pub(super) link: Link,
     /// `deck sessions`: the library the sessions shown are opened from.
     pub(super) library: Option<Box<super::library::LibraryPart>>,
+    /// `R`: shown redacted, and the records to fold again.
+    pub(super) redaction: super::redaction::Redaction,
 }
 
 impl App {
@@ -153,6 +155,7 @@ impl App {
             file: None,
             link: Link::default(),
             library: None,
+            redaction: Default::default(),
         }
     }
 
@@ -186,6 +189,8 @@ impl App {
             themes,
         );
         app.shown.wall_clock = true;
+        // Folded from what the source sends: kept for `R`.
+        app.forget_kept();
         app.sync();
         app
     }
@@ -418,6 +423,7 @@ impl App {
             activity: status::activity(t.queued(), t.steering(), t.jobs()),
             agent: status::agent(t.mode(), t.commands().map(<[String]>::len)),
             recording: self.recording,
+            redacted: self.redaction.on,
         }
     }
 }

@@ -292,6 +292,7 @@ impl App {
                     "reasoning hidden".into()
                 });
             }
+            Action::ToggleRedaction => self.toggle_redaction(),
             Action::OpenPager => {
                 if let Some(item) = self.focused_item() {
                     let mut part = Box::new(PagerPart::new(item));

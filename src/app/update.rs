@@ -38,9 +38,7 @@ impl App {
             }
             Msg::Tick { real_ms, now_ms } => self.on_tick(real_ms, now_ms),
             Msg::Records(records) => {
-                for r in &records {
-                    self.shown.own.apply(r);
-                }
+                self.apply_live(&records);
                 self.sync();
                 self.track_prompts();
                 vec![Effect::Redraw]
@@ -65,15 +63,16 @@ impl App {
                     .and_then(|id| self.sessions.cwd_of(id))
                     .map(str::to_string);
                 self.shown.own = Transcript::new(session_id, crate::present::stock());
+                self.forget_kept();
                 // Where the host says the session runs: paths in it are
                 // shown relative to it, as for a session log.
                 if let Some(cwd) = cwd {
-                    self.shown.own.apply(&crate::wire::Record::Frame {
+                    self.apply_live(&[crate::wire::Record::Frame {
                         kind: "session".into(),
                         rpc_id: None,
                         payload: serde_json::json!({ "cwd": cwd }),
                         origin: crate::wire::Origin::default(),
-                    });
+                    }]);
                 }
                 if let Some(d) = self.drive.as_mut() {
                     d.reset();

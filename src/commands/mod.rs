@@ -21,6 +21,7 @@ mod lint;
 mod listen;
 mod live;
 mod record;
+pub mod redact;
 mod render;
 pub mod replay;
 mod schema;

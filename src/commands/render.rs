@@ -1,10 +1,12 @@
 //! `deck render PATH`: lay a session out without a terminal UI and write it
 //! as text, ANSI or styled text, item by item as it is laid out. Theme and
-//! density come from the flags, else the config file.
+//! density come from the flags, else the config file. With `--redact`, the
+//! session's secrets are replaced first and the text is checked before it
+//! is written (see `commands::redact`).
 
 use std::io::Write;
 
-use super::{finish, report_diagnostics};
+use super::{finish, redact, report_diagnostics};
 use crate::app::config;
 use crate::cli::RenderArgs;
 use crate::headless;
@@ -16,18 +18,50 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
     let cfg = config::load()?;
     let theme = config::resolve_theme(args.theme.as_deref(), &cfg)?;
     let density = args.density.or(cfg.density).unwrap_or_default();
-    let loaded = source::load_path(&args.path)?;
-    let s = loaded.session(args.session.as_deref())?;
+    let redactor = if args.redact {
+        Some(redact::redactor()?)
+    } else {
+        None
+    };
+    let scrub = |e: anyhow::Error| match redactor {
+        Some(r) => redact::error(r, super::error_message(&e)),
+        None => e,
+    };
+    let mut loaded = source::load_path(&args.path).map_err(|e| scrub(e.into()))?;
+    let id = loaded
+        .session(args.session.as_deref())
+        .map_err(|e| scrub(e.into()))?
+        .id
+        .clone();
     super::report_other_sessions(&loaded, args.session.as_deref());
+    let Some(s) = loaded.sessions.iter_mut().find(|s| s.id == id) else {
+        return Ok(());
+    };
+    let hits = match redactor {
+        Some(r) => redact::session(r, s)?,
+        None => Vec::new(),
+    };
     let t = headless::fold(s.id.clone(), &s.records, args.at);
+    drop(loaded);
     let mut opts = LayoutOptions::new(args.width, density);
     opts.show_reasoning = !args.no_reasoning;
-    let stdout = std::io::stdout().lock();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout);
-    finish(
-        headless::render_to(&mut out, &t, &theme, &opts, args.height, args.format)
-            .and_then(|_| out.flush()),
-    )?;
+    match redactor {
+        // Redacted: staged, checked, then written whole.
+        Some(r) => {
+            let mut staged = redact::Staged::new("-")?;
+            headless::render_to(staged.writer(), &t, &theme, &opts, args.height, args.format)?;
+            staged.finish(Some((r, redact::Shape::Text)))?;
+            redact::report(&hits, args.redact_report);
+        }
+        None => {
+            let stdout = std::io::stdout().lock();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout);
+            finish(
+                headless::render_to(&mut out, &t, &theme, &opts, args.height, args.format)
+                    .and_then(|_| out.flush()),
+            )?;
+        }
+    }
     report_diagnostics(&t);
     Ok(())
 }

@@ -11,7 +11,8 @@
 //! builds, `linked` what is drawn on a call's card rather than apart (its
 //! approval, its questions, its plan), `nested` the transcripts folded under
 //! a call (a subagent's), `state` the fold's indexes; `outline` reads a
-//! session at a glance without a fold.
+//! session at a glance without a fold; `redact` turns records into their
+//! redacted copies before a fold (secrets replaced, for sharing).
 
 mod card;
 mod compaction;
@@ -25,6 +26,9 @@ mod prefetch;
 mod presenter;
 mod prompts;
 mod reducer;
+internal!(
+    mod redact;
+);
 mod seqs;
 mod state;
 mod tools;

@@ -26,6 +26,8 @@ pub struct StatusInfo {
     /// A recording (`deck export --format cast`): no `? help`, nobody can
     /// press it.
     pub recording: bool,
+    /// Shown redacted (`R`): said for as long as it is on.
+    pub redacted: bool,
 }
 
 /// `mm:ss` (or `h:mm:ss`).
@@ -121,6 +123,10 @@ pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
         .as_ref()
         .map(|m| part(sanitize::inline(m), bold, 7));
     let mut parts: Vec<Part> = Vec::new();
+    if info.redacted {
+        // Never dropped: whoever shares the screen can see it is on.
+        parts.push(part("redacted".into(), bold, u8::MAX));
+    }
     if let Some(a) = &info.agent {
         parts.push(part(sanitize::inline(a), bar, 5));
     }
@@ -338,6 +344,7 @@ mod tests {
             activity: Some("2 queued · jobs 1/2 running".into()),
             agent: Some("mode: plan · 3 commands".into()),
             recording: false,
+            redacted: false,
         };
         let theme = Theme::dark();
         for w in 0..200 {
@@ -373,6 +380,7 @@ mod tests {
             activity: None,
             agent: None,
             recording: false,
+            redacted: false,
         };
         let theme = Theme::dark();
         let at = |w| status_line(&info, &theme, w).text();
@@ -390,6 +398,15 @@ mod tests {
         assert!(narrow.starts_with(" tour.frames"), "{narrow}");
         for w in [40, 30, 20, 12, 7] {
             assert!(at(w).ends_with("? help "), "{w}: {}", at(w));
+        }
+        // `redacted` (R) stays as long as `? help` does.
+        let redacted = StatusInfo {
+            redacted: true,
+            ..info.clone()
+        };
+        for w in [200, 80, 40, 30] {
+            let l = status_line(&redacted, &theme, w).text();
+            assert!(l.contains("redacted") && l.ends_with("? help "), "{w}: {l}");
         }
         assert_eq!(count(0, "error"), "0 errors");
     }

@@ -36,6 +36,7 @@ mod parity;
 mod paths;
 mod prompts_on_calls;
 mod props;
+mod redact;
 mod reducer;
 mod render_tour;
 mod truthful;

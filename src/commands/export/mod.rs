@@ -1,10 +1,12 @@
 //! `deck export PATH --format cast|html -o OUT`: turn a session into
 //! something others can play or read — an asciicast of its replay
-//! ([`cast`]) or one HTML page ([`html`]) — written as it is made, to a file
-//! or stdout.
+//! ([`cast`]) or one HTML page ([`html`]) — to a file or stdout, its
+//! secrets redacted unless `--no-redact` (see `commands::redact`: a file is
+//! staged and moved into place only when whole and checked).
 
 use std::io::Write;
 
+use super::redact;
 use crate::app::config;
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::session::Transcript;
@@ -24,34 +26,60 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     if format == ExportFormat::Cast && !(args.speed.is_finite() && args.speed > 0.0) {
         anyhow::bail!("--speed must be a positive number");
     }
-    let mut loaded = source::load_path(&args.path)?;
-    let at = loaded.session(args.session.as_deref())?.id.clone();
+    // On unless --no-redact: the rules are compiled before anything is read.
+    let redactor = if args.no_redact {
+        None
+    } else {
+        Some(redact::redactor()?)
+    };
+    let scrub = |e: anyhow::Error| match redactor {
+        Some(r) => redact::error(r, super::error_message(&e)),
+        None => e,
+    };
+    let mut loaded = source::load_path(&args.path).map_err(|e| scrub(e.into()))?;
+    let at = loaded
+        .session(args.session.as_deref())
+        .map_err(|e| scrub(e.into()))?
+        .id
+        .clone();
     super::report_other_sessions(&loaded, args.session.as_deref());
     // The session's records are taken, not copied: the export holds them
     // once.
-    let s = loaded
+    let mut s = loaded
         .sessions
         .iter()
         .position(|x| x.id == at)
         .map(|i| loaded.sessions.swap_remove(i))
         .unwrap_or_default();
-    let title = crate::session::Outline::of(&s.records)
+    drop(loaded);
+    let hits = match redactor {
+        Some(r) => redact::session(r, &mut s)?,
+        None => Vec::new(),
+    };
+    let mut title = crate::session::Outline::of(&s.records)
         .title
         .map(|t| crate::text::sanitize::inline(&t))
         .or_else(|| s.id.clone())
         .unwrap_or_else(|| args.path.clone());
+    if let Some(r) = redactor {
+        title = redact::text(r, &title)?;
+    }
     let output = &args.output;
-    let mut out: Box<dyn Write> = if output == "-" {
-        Box::new(std::io::BufWriter::with_capacity(
-            1 << 16,
-            std::io::stdout().lock(),
-        ))
-    } else {
-        let f = std::fs::File::create(output)
-            .map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?;
-        Box::new(std::io::BufWriter::with_capacity(1 << 16, f))
+    // Unredacted to stdout: streamed as it is made. Anything else is
+    // staged and moved into place whole (after the last check, redacted).
+    let mut staged = match (output.as_str(), redactor) {
+        ("-", None) => None,
+        _ => Some(redact::Staged::new(output)?),
     };
-    let written = match format {
+    let mut stdout;
+    let out: &mut dyn Write = match staged.as_mut() {
+        Some(st) => st.writer(),
+        None => {
+            stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            &mut stdout
+        }
+    };
+    let (written, shape) = match format {
         ExportFormat::Cast => {
             let opts = cast::CastOptions {
                 width: args.width,
@@ -61,26 +89,33 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
                 theme,
                 title,
             };
-            let stats = cast::write_cast(
-                std::sync::Arc::new(s.records),
-                s.id.clone(),
-                &opts,
-                &mut out,
-            )?;
+            let stats = cast::write_cast(std::sync::Arc::new(s.records), s.id.clone(), &opts, out)?;
             eprintln!(
                 "deck: {} frames, {} turn markers, {:.1} s",
                 stats.frames, stats.markers, stats.duration
             );
-            Ok(())
+            (Ok(()), redact::Shape::Cast)
         }
         ExportFormat::Html => {
             let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
             drop(s);
-            html::page_to(&mut out, &t, &theme, &title)
+            (html::page_to(out, &t, &theme, &title), redact::Shape::Html)
         }
     };
-    super::finish(written.and_then(|_| out.flush()))
-        .map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))
+    let written = written.and_then(|_| out.flush());
+    match staged {
+        Some(st) => {
+            written.map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?;
+            st.finish(redactor.map(|r| (r, shape)))?;
+        }
+        None => {
+            super::finish(written).map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?
+        }
+    }
+    if redactor.is_some() {
+        redact::report(&hits, args.redact_report);
+    }
+    Ok(())
 }
 
 /// The format an output's name asks for: `.cast`, `.html` (or `.htm`).

@@ -65,18 +65,7 @@ fn tag(body: &str, name: &str) -> Option<String> {
     let start = body.find(&open)? + open.len();
     let len = body[start..].find(&close)?;
     let text = body[start..start + len].trim();
-    (!text.is_empty()).then(|| unescape(text))
-}
-
-fn unescape(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    s.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
+    (!text.is_empty()).then(|| crate::text::entities::decode(text))
 }
 
 #[cfg(test)]
