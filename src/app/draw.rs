@@ -116,6 +116,7 @@ pub fn draw(app: &App, buf: &mut Buffer) {
             theme,
             ground,
             message: app.message.as_deref(),
+            redacted: app.redacted(),
         }
         .render(area, buf);
         if let Modal::Help(help) = &app.modal {

@@ -349,6 +349,7 @@ pub const TABLE: &[Row] = &[
     row(P::Library, &[c('c')], A::ThisDir, "filter: sessions run in this directory, on / off", "deck sessions"),
     row(P::Library, &[c('d')], A::CycleSince, "filter: today, 7 days, 30 days, any time", "deck sessions"),
     row(P::Library, &[k(K::Esc)], A::Back, "back from the hits to the list", "deck sessions"),
+    row(P::Library, &[c('R')], A::ToggleRedaction, "redact secrets on / off (the list, the hits, the sessions opened)", "deck sessions"),
     row(P::Library, &[c('t')], A::CycleTheme, "next theme", "deck sessions"),
     row(P::Library, &[c('?')], A::Help, "this help", "deck sessions"),
     row(P::Library, &[c('q'), ctrl('c')], A::Quit, "quit", "deck sessions"),

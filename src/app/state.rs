@@ -268,6 +268,12 @@ impl App {
         self.shown.transcript()
     }
 
+    /// The search over all cards last asked for (`/`, or a session opened
+    /// at a library hit).
+    pub fn search_query(&self) -> &str {
+        &self.found.query
+    }
+
     pub fn player(&self) -> Option<&Player> {
         self.shown.player.as_ref()
     }

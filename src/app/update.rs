@@ -260,6 +260,11 @@ impl App {
                 self.library_open(true);
                 Vec::new()
             }
+            Outcome::App(Action::ToggleRedaction) => {
+                self.modal = Modal::Library;
+                self.toggle_library_redaction();
+                Vec::new()
+            }
             out => self.after_part(out, Modal::Library),
         }
     }

@@ -45,6 +45,7 @@ mod tui_drive;
 mod tui_file_sessions;
 mod tui_keys;
 mod tui_keys_pager_search_player;
+mod tui_library;
 mod tui_link;
 mod tui_player;
 mod tui_pty;

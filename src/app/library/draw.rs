@@ -28,6 +28,21 @@ pub struct LibraryView<'a> {
     pub ground: Style,
     /// The app's message (cleared by the next key).
     pub message: Option<&'a str>,
+    /// `R`: secrets and the home folder hidden in every text shown.
+    pub redacted: bool,
+}
+
+/// `text` on one line, redacted when `on` (the same rules as an export;
+/// a text that cannot be redacted is not shown).
+fn scrub(text: &str, on: bool) -> String {
+    if !on {
+        return inline(text);
+    }
+    let mut tally = crate::text::redact::Tally::default();
+    match crate::text::redact::Redactor::stock().and_then(|r| r.redact(text, &mut tally)) {
+        Ok(t) => inline(&t),
+        Err(_) => "‹not shown: cannot redact›".into(),
+    }
 }
 
 /// Rows a hit takes.
@@ -62,7 +77,7 @@ impl Widget for LibraryView<'_> {
                 let first = p.row.saturating_sub(rows.saturating_sub(1));
                 for (i, r) in p.rows().enumerate().skip(first).take(rows) {
                     let y = area.y + 2 + (i - first) as u16;
-                    let line = session_line(r, i == p.row, w, theme);
+                    let line = session_line(r, i == p.row, w, theme, self.redacted);
                     put(buf, area.x, y, area.width, &wrap::truncate(&line, w));
                 }
                 if p.kept.is_empty() {
@@ -81,7 +96,7 @@ impl Widget for LibraryView<'_> {
             Some(pr) => Line::styled("/", st(Role::Focus)).with(format!("{}▏", inline(&pr.text)), st(Role::Text)),
             None => match (self.message, &p.opening) {
                 (_, Some(o)) => Line::styled(
-                    format!("opening {}…", inline(&o.target.path.display().to_string())),
+                    format!("opening {}…", scrub(&o.target.path.display().to_string(), self.redacted)),
                     st(Role::Muted),
                 ),
                 (Some(m), None) => Line::styled(inline(m), st(Role::Text)),
@@ -152,7 +167,7 @@ impl LibraryView<'_> {
             let mut line = Line::styled(if sel { "▌ " } else { "  " }, st(Role::Focus));
             line.push_str(format!("{:<12}", h.row.agent), st(Role::Muted));
             line.push_str(
-                inline(h.row.title.as_deref().or(h.row.id.as_deref()).unwrap_or("(untitled)")),
+                scrub(h.row.title.as_deref().or(h.row.id.as_deref()).unwrap_or("(untitled)"), self.redacted),
                 st(if sel { Role::Focus } else { Role::Text }),
             );
             let place = match (&h.tool, &h.call) {
@@ -165,7 +180,12 @@ impl LibraryView<'_> {
             }
             put(buf, area.x, y, area.width, &wrap::truncate(&line, w));
             if usize::from(y - area.y) + 1 < usize::from(area.height) - 1 {
-                let snip = snippet_line(&h.snippet, &h.marks, theme, self.ground);
+                let snip = if self.redacted {
+                    // Marks are of the text as it came: the redacted one unmarked.
+                    Line::styled(scrub(&h.snippet, true), st(Role::Text))
+                } else {
+                    snippet_line(&h.snippet, &h.marks, theme, self.ground)
+                };
                 put(buf, area.x + 4, y + 1, area.width.saturating_sub(4), &wrap::truncate(&snip, w.saturating_sub(4)));
             }
         }
@@ -194,8 +214,9 @@ fn minute(ms: i64) -> String {
     format!("{} {}", &s[..10], &s[11..16])
 }
 
-/// The columns laid out for `w`: the fixed ones on the right, title and
-/// cwd sharing what is left (cwd a third of it, dropped when narrow).
+/// The columns laid out for `w`: the fixed ones on the right (dropped
+/// when they would leave the title less than 30 columns), title and cwd
+/// sharing what is left (cwd a third of it, dropped when narrow).
 #[allow(clippy::too_many_arguments)]
 fn columns(
     w: usize,
@@ -208,7 +229,11 @@ fn columns(
     errors: &str,
     size: &str,
 ) -> String {
-    let right = format!("  {started:<16}  {length:>7}  {calls:>5}  {errors:>6}  {size:>9}");
+    let mut right = format!("  {started:<16}  {length:>7}  {calls:>5}  {errors:>6}  {size:>9}");
+    if w.saturating_sub(2 + right.chars().count()) < 30 {
+        // Too narrow for the facts: the title is what matters.
+        right.clear();
+    }
     let left_w = w.saturating_sub(2 + right.chars().count());
     let (agent_w, cwd_w) = (12, if left_w > 60 { left_w / 3 } else { 0 });
     let title_w = left_w.saturating_sub(agent_w + cwd_w);
@@ -221,26 +246,22 @@ fn columns(
     if cwd_w > 0 {
         out.push_str(&cell(cwd, cwd_w));
     }
-    if left_w < 20 {
-        // Too narrow for the right columns: the title is what matters.
-        return out;
-    }
     out.push_str(&right);
     out
 }
 
 /// One session's row.
-fn session_line(r: &SessionRow, selected: bool, w: usize, theme: &Theme) -> Line {
-    let title = inline(r.title.as_deref().or(r.id.as_deref()).unwrap_or("(untitled)"));
+fn session_line(r: &SessionRow, selected: bool, w: usize, theme: &Theme, redacted: bool) -> Line {
+    let title = scrub(r.title.as_deref().or(r.id.as_deref()).unwrap_or("(untitled)"), redacted);
     let title = match &r.problem {
-        Some(p) => format!("⚠ {title} — {}", inline(p)),
+        Some(p) => format!("⚠ {title} — {}", scrub(p, redacted)),
         None => title,
     };
     let text = columns(
         w,
         &r.agent,
         &title,
-        &inline(r.cwd.as_deref().unwrap_or("")),
+        &scrub(r.cwd.as_deref().unwrap_or(""), redacted),
         &r.started.map(minute).unwrap_or_default(),
         &r.started
             .zip(r.ended)

@@ -185,7 +185,24 @@ impl LibraryPart {
         }
         self.rows = self.lib.rows();
         self.refilter();
+        // The hits shown, with what the index holds now.
+        self.research();
         true
+    }
+
+    /// Sessions the filter keeps.
+    pub fn rows_shown(&self) -> usize {
+        self.kept.len()
+    }
+
+    /// True while a session is being loaded to open.
+    pub fn opening(&self) -> bool {
+        self.opening.is_some()
+    }
+
+    /// True while the list is on screen (not a session opened from it).
+    pub fn is_shown(&self) -> bool {
+        self.shown
     }
 
     /// True while the index thread runs.
@@ -304,7 +321,12 @@ impl LibraryPart {
             }
             Action::Back if self.results.is_some() => self.results = None,
             Action::Back => {}
-            a @ (Action::Show | Action::Replay | Action::Help | Action::Quit | Action::CycleTheme) => {
+            a @ (Action::Show
+            | Action::Replay
+            | Action::Help
+            | Action::Quit
+            | Action::CycleTheme
+            | Action::ToggleRedaction) => {
                 return match a {
                     Action::Help => Outcome::Help,
                     Action::Quit => Outcome::Quit,
@@ -316,10 +338,14 @@ impl LibraryPart {
         Outcome::Stay
     }
 
-    /// The search shown, run again (the filter changed).
+    /// The search shown, run again (the filter or the index changed), on
+    /// the same row where it can.
     fn research(&mut self) {
         if let Some(r) = self.results.take() {
             self.search(r.query);
+            if let Some(now) = self.results.as_mut() {
+                now.row = r.row.min(now.hits.len().saturating_sub(1));
+            }
         }
     }
 

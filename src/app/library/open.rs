@@ -143,7 +143,11 @@ impl App {
         if let Some(lib) = new.library.as_mut() {
             lib.shown = false;
         }
+        let redacted = self.redaction.on;
         *self = new;
+        if redacted {
+            self.toggle_redaction();
+        }
         if let (false, Some((item, needle))) = (o.replay, t.at) {
             self.open_at(item, needle.as_deref());
         }
@@ -159,6 +163,22 @@ impl App {
             self.found.query = n.to_string();
             self.start_search(true);
         }
+    }
+
+    /// `R` in the library: its list and hits shown redacted (and the
+    /// sessions opened from it).
+    pub(in crate::app) fn toggle_library_redaction(&mut self) {
+        let on = !self.redaction.on;
+        if on && let Err(e) = crate::text::redact::Redactor::stock() {
+            self.message = Some(format!("cannot redact: {e}"));
+            return;
+        }
+        self.redaction.on = on;
+        self.message = Some(if on {
+            "redacted: secrets and the home folder hidden (R shows them)".into()
+        } else {
+            "redaction off".into()
+        });
     }
 
     /// Leaving a session opened from the library: back to the list
