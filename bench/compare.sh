@@ -6,7 +6,7 @@
 #   RUNS=10 bench/compare.sh         # more hyperfine runs (default 5)
 #   AGENT_RUNS=20 bench/compare.sh   # more alternating pairs for `agents` (default 10)
 #   BENCH_DIR=/tmp/b bench/compare.sh
-#   ONLY="read diff" bench/compare.sh   # a subset: read diff load agents rss first frames pager ingest
+#   ONLY="read diff" bench/compare.sh   # a subset: read diff load agents rss first frames pager ingest library
 #
 # Prints one line per target to stdout (and to $BENCH_DIR/results.txt):
 #   <target>: deck X s vs ref Y s = ratio R (goal ≤ G) PASS|FAIL
@@ -24,7 +24,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 OUT=${BENCH_DIR:-$HERE/out}
 RUNS=${RUNS:-5}
 FRAME_RUNS=${FRAME_RUNS:-3}
-ONLY=${ONLY:-read diff load agents rss first frames pager ingest}
+ONLY=${ONLY:-read diff load agents rss first frames pager ingest library}
 WIDTH=${WIDTH:-100}
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -47,6 +47,7 @@ command -v hyperfine >/dev/null || missing+=(hyperfine)
 command -v python3 >/dev/null || missing+=(python3)
 [ -x /usr/bin/time ] || missing+=(time)
 if want ingest; then command -v tmux >/dev/null || missing+=(tmux); fi
+if want library; then command -v rg >/dev/null || missing+=(ripgrep); fi
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]} with apt-get"
   $SUDO apt-get update -qq >&2
@@ -301,6 +302,15 @@ if want ingest; then
   busy ingest
   log "measuring live ingest: bench/ingest.py (1M frames into deck listen tcp, TUI in tmux)"
   python3 "$HERE/ingest.py" --deck "$DECK" | tee -a "$RESULTS"
+fi
+
+if want library; then
+  # The session library over ~1 GB of session logs (bench/library.py): index
+  # build speed and memory, a query against rg -l (alternating pairs), an
+  # update after one session grew.
+  busy library
+  log "measuring the session library: bench/library.py (corpus of ~1 GB, generated once)"
+  python3 "$HERE/library.py" --deck "$DECK" --out "$OUT" | tee -a "$RESULTS"
 fi
 
 log "results in $RESULTS"
