@@ -48,6 +48,7 @@ Cases (each names what grows):
 | claude-blocks | blocks of one Claude Code message, one a line | render (preview) |
 | claude-calls | shell calls and results of a Claude Code session | render (preview) |
 | codex-polls | polls (`write_stdin`) of one running Codex command | render --density full |
+| library-index | cards of a mixed session | sessions --json (its index built) |
 """
 import argparse
 import json
@@ -455,6 +456,15 @@ def export_cast(deck, path):
     return [deck, "export", path, "--format", "cast", "-o", "/dev/null", "--width", "100", "--height", "30"]
 
 
+def library(deck, path):
+    """`deck sessions` indexing the one session, in a home and cache of
+    its own (removed after)."""
+    script = ('d=$(mktemp -d) && ln -s "$2" "$d/s.jsonl" && '
+              'HOME="$d" XDG_CACHE_HOME="$d/c" XDG_CONFIG_HOME="$d/cfg" "$1" sessions --json --dir "$d" >/dev/null; '
+              'rc=$?; rm -rf "$d"; exit $rc')
+    return ["/bin/sh", "-c", script, "sh", deck, path]
+
+
 def listen(deck, path):
     return [deck, "listen", "-", "--theme", "dark"]
 
@@ -489,6 +499,7 @@ CASES = {
     "claude-blocks": (gen_claude_blocks, 2500, PREVIEW, "blocks", False),
     "claude-calls": (gen_claude_calls, 2500, PREVIEW, "calls", False),
     "codex-polls": (gen_codex_polls, 2500, FULL, "polls", False),
+    "library-index": (gen_cards, 2500, library, "cards", False),
 }
 
 

@@ -36,8 +36,10 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+library.1");
 /// Bytes of session files read between two commits.
 const BATCH_BYTES: u64 = 256 << 20;
 
-/// The indexing threads' memory, all together.
+/// The indexing thread's memory at most, and at least (tantivy's floor
+/// is 15 MB).
 const WRITER_BUDGET: usize = 64 << 20;
+const WRITER_MIN: usize = 16 << 20;
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -331,9 +333,14 @@ impl Library {
             return Ok(Updated::default());
         }
         let dir = self.dir.display().to_string();
+        // The indexing arena grows with the work, up to its cap: a small
+        // update does not cost a large one's memory.
+        let budget = usize::try_from(bytes_total / 4)
+            .unwrap_or(WRITER_BUDGET)
+            .clamp(WRITER_MIN, WRITER_BUDGET);
         let mut writer: IndexWriter = self
             .index
-            .writer_with_num_threads(1, WRITER_BUDGET)
+            .writer_with_num_threads(1, budget)
             .map_err(|e| match e {
                 tantivy::TantivyError::LockFailure(..) => LibraryError::Busy(dir.clone()),
                 e => LibraryError::Index {
@@ -368,10 +375,17 @@ impl Library {
             }
             let entries = Mutex::new(Vec::with_capacity(batch.len()));
             let read_one = |f: &Found| -> tantivy::Result<()> {
-                let r = read(f);
                 let path = f.path.to_string_lossy().into_owned();
-                for d in r.docs {
-                    writer.add_document(self.document(&path, d))?;
+                let mut failed = None;
+                let rows = read(f, &mut |d| {
+                    if failed.is_none()
+                        && let Err(e) = writer.add_document(self.document(&path, d))
+                    {
+                        failed = Some(e);
+                    }
+                });
+                if let Some(e) = failed {
+                    return Err(e);
                 }
                 entries
                     .lock()
@@ -380,7 +394,7 @@ impl Library {
                         path,
                         size: f.size,
                         mtime_ns: f.mtime_ns,
-                        rows: r.rows,
+                        rows,
                     });
                 progress.files.fetch_add(1, Ordering::Relaxed);
                 progress.bytes.fetch_add(f.size, Ordering::Relaxed);

@@ -58,13 +58,6 @@ pub struct Doc {
     pub time: Option<i64>,
 }
 
-/// A file read: its sessions' rows and their docs.
-#[derive(Debug, Default)]
-pub struct Read {
-    pub rows: Vec<SessionRow>,
-    pub docs: Vec<Doc>,
-}
-
 /// The library's name of an input format's agent.
 pub fn agent_of(format: Format) -> &'static str {
     match format {
@@ -75,26 +68,24 @@ pub fn agent_of(format: Format) -> &'static str {
     }
 }
 
-/// Read `found` into rows and docs.
-pub fn read(found: &Found) -> Read {
+/// Read `found`: its sessions' rows, each searchable entry handed to
+/// `doc` as it is made (not all held at once).
+pub fn read(found: &Found, doc: &mut dyn FnMut(Doc)) -> Vec<SessionRow> {
     let path = found.path.to_string_lossy().into_owned();
     let loaded = match source::load_path(&path) {
         Ok(l) => l,
         Err(e) => {
-            return Read {
-                rows: vec![SessionRow {
-                    agent: found.agent.unwrap_or("unknown").to_string(),
-                    path,
-                    bytes: found.size,
-                    problem: Some(e.to_string()),
-                    ..SessionRow::default()
-                }],
-                docs: Vec::new(),
-            };
+            return vec![SessionRow {
+                agent: found.agent.unwrap_or("unknown").to_string(),
+                path,
+                bytes: found.size,
+                problem: Some(e.to_string()),
+                ..SessionRow::default()
+            }];
         }
     };
     let agent = agent_of(loaded.format);
-    let mut out = Read::default();
+    let mut rows = Vec::new();
     for s in &loaded.sessions {
         let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
         let outline = Outline::of(&s.records);
@@ -104,7 +95,7 @@ pub fn read(found: &Found) -> Read {
             let n = if skipped == 1 { "1 line".to_string() } else { format!("{skipped} lines") };
             format!("{n} skipped or repaired (line {}: {})", d.origin.line, d.reason)
         });
-        out.rows.push(SessionRow {
+        rows.push(SessionRow {
             agent: agent.to_string(),
             id: s.id.clone(),
             title: t
@@ -121,10 +112,10 @@ pub fn read(found: &Found) -> Read {
             bytes: found.size,
             problem,
         });
-        docs(&t, agent, &mut out.docs);
+        docs(&t, agent, doc);
     }
     if loaded.sessions.is_empty() {
-        out.rows.push(SessionRow {
+        rows.push(SessionRow {
             agent: agent.to_string(),
             path,
             bytes: found.size,
@@ -132,11 +123,11 @@ pub fn read(found: &Found) -> Read {
             ..SessionRow::default()
         });
     }
-    out
+    rows
 }
 
 /// The searchable entries of `t`.
-fn docs(t: &Transcript, agent: &str, out: &mut Vec<Doc>) {
+fn docs(t: &Transcript, agent: &str, out: &mut dyn FnMut(Doc)) {
     let session = t.session_id().map(str::to_string);
     for (i, item) in t.items().iter().enumerate() {
         let mut doc = Doc {
@@ -182,7 +173,7 @@ fn docs(t: &Transcript, agent: &str, out: &mut Vec<Doc>) {
             Item::Turn(_) | Item::Diagnostic(_) | Item::Retry(_) => continue,
         }
         if !doc.text.trim().is_empty() {
-            out.push(doc);
+            out(doc);
         }
     }
 }
