@@ -302,19 +302,8 @@ fn file_line(s: &FileSession, selected: bool, shown: bool, theme: &Theme) -> Lin
 
 /// Epoch ms as `2026-11-30 20:05 UTC`.
 fn utc_minute(ms: i64) -> String {
-    let mins = ms.div_euclid(60_000);
-    let (days, m) = (mins.div_euclid(1440), mins.rem_euclid(1440));
-    // Days since 1970-01-01 to a civil date (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let mon = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(mon <= 2);
-    format!("{y:04}-{mon:02}-{d:02} {:02}:{:02} UTC", m / 60, m % 60)
+    let s = crate::library::filter::iso(ms);
+    format!("{} {} UTC", &s[..10], &s[11..16])
 }
 
 #[cfg(test)]
