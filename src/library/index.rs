@@ -73,6 +73,20 @@ struct FileEntry {
 struct Manifest {
     version: String,
     files: Vec<FileEntry>,
+    /// `files` by path (built on reading, kept on changing).
+    #[serde(skip)]
+    by_path: HashMap<String, usize>,
+}
+
+impl Manifest {
+    fn index(&mut self) {
+        self.by_path = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.path.clone(), i))
+            .collect();
+    }
 }
 
 /// The fields of an entry's document.
@@ -193,8 +207,9 @@ impl Library {
     fn open_existing(dir: &Path) -> Result<Library, String> {
         let text = std::fs::read_to_string(dir.join("manifest.json"))
             .map_err(|e| format!("no manifest: {e}"))?;
-        let manifest: Manifest =
+        let mut manifest: Manifest =
             serde_json::from_str(&text).map_err(|e| format!("manifest unreadable: {e}"))?;
+        manifest.index();
         if manifest.version != VERSION {
             return Err(format!("written by deck {}", manifest.version));
         }
@@ -224,7 +239,7 @@ impl Library {
         })?;
         let manifest = Manifest {
             version: VERSION.into(),
-            files: Vec::new(),
+            ..Manifest::default()
         };
         save(dir, &manifest).map_err(io)?;
         Library::with(dir, index, fields, manifest)
@@ -287,7 +302,7 @@ impl Library {
     /// The row of session `id` (or the file's first) of file `path`.
     pub fn row(&self, path: &str, id: Option<&str>) -> Option<SessionRow> {
         let m = self.manifest.lock().unwrap_or_else(|e| e.into_inner());
-        let f = m.files.iter().find(|f| f.path == path)?;
+        let f = m.files.get(*m.by_path.get(path)?)?;
         f.rows
             .iter()
             .find(|r| r.id.as_deref() == id)
@@ -426,6 +441,7 @@ impl Library {
             .collect();
         m.files.retain(|f| !replaced.contains(f.path.as_str()));
         m.files.extend(done.iter().cloned());
+        m.index();
         save(&self.dir, &m).map_err(|source| LibraryError::Io {
             dir: self.dir.display().to_string(),
             source,

@@ -7,7 +7,10 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use serde_json::{Value, json};
+use agent_client_protocol_schema::v1 as acp;
+use serde_json::Value;
+
+use super::protocol;
 
 /// Why a file request is not served: the JSON-RPC error's code and message.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +30,8 @@ impl Refused {
 
 /// JSON-RPC "invalid params": a path outside the cwd, or none.
 const INVALID: i64 = -32602;
+/// ACP "resource not found": no such file.
+const NOT_FOUND: i64 = -32002;
 /// JSON-RPC "internal error": the file system said no.
 const INTERNAL: i64 = -32603;
 
@@ -77,15 +82,18 @@ fn outside(path: &str, root: &Path) -> Refused {
     )
 }
 
-/// `fs/read_text_file {path, line?, limit?}`: `{content}`.
-pub fn read(root: &Path, params: &Value) -> Result<Value, Refused> {
-    let path = params.get("path").and_then(Value::as_str).unwrap_or_default();
+/// `fs/read_text_file {path, line?, limit?}`: `{content}`. A file that
+/// is not there is "resource not found", as the protocol says.
+pub fn read(root: &Path, p: &acp::ReadTextFileRequest) -> Result<Value, Refused> {
+    let path = &*p.path.to_string_lossy();
     let full = inside(root, path)?;
-    let text = read_at_most(&full, most_served())
-        .map_err(|e| Refused::new(INTERNAL, format!("cannot read {path}: {e}")))?;
+    let text = read_at_most(&full, most_served()).map_err(|e| {
+        let code = if e.kind() == std::io::ErrorKind::NotFound { NOT_FOUND } else { INTERNAL };
+        Refused::new(code, format!("cannot read {path}: {e}"))
+    })?;
     let text = String::from_utf8_lossy(&text);
-    let line = params.get("line").and_then(Value::as_u64).unwrap_or(1).max(1) as usize;
-    let limit = params.get("limit").and_then(Value::as_u64).map(|l| l as usize);
+    let line = p.line.unwrap_or(1).max(1) as usize;
+    let limit = p.limit.map(|l| l as usize);
     let content = if line == 1 && limit.is_none() {
         text.into_owned()
     } else {
@@ -95,7 +103,7 @@ pub fn read(root: &Path, params: &Value) -> Result<Value, Refused> {
             None => lines.collect(),
         }
     };
-    Ok(json!({"content": content}))
+    Ok(protocol::read_answer(content))
 }
 
 /// The most of a file deck sends an agent: its answer is one line of the
@@ -121,17 +129,15 @@ fn read_at_most(path: &Path, most: usize) -> std::io::Result<Vec<u8>> {
 }
 
 /// `fs/write_text_file {path, content}`: `{}` once written.
-pub fn write(root: &Path, params: &Value) -> Result<Value, Refused> {
-    let path = params.get("path").and_then(Value::as_str).unwrap_or_default();
-    let Some(content) = params.get("content").and_then(Value::as_str) else {
-        return Err(Refused::new(INVALID, format!("no content to write to {path}")));
-    };
+pub fn write(root: &Path, p: &acp::WriteTextFileRequest) -> Result<Value, Refused> {
+    let path = &*p.path.to_string_lossy();
+    let content = &p.content;
     let full = inside(root, path)?;
     if let Some(dir) = full.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Refused::new(INTERNAL, format!("cannot write {path}: {e}")))?;
     }
     std::fs::write(&full, content).map_err(|e| Refused::new(INTERNAL, format!("cannot write {path}: {e}")))?;
-    Ok(json!({}))
+    Ok(protocol::write_answer())
 }
 
 #[cfg(test)]
@@ -154,15 +160,19 @@ mod tests {
         let root = dir.path().canonicalize().unwrap();
         std::fs::write(root.join("a.txt"), "one\ntwo\nthree\n").unwrap();
         let p = |s: &str| root.join(s).to_string_lossy().into_owned();
-        let got = read(&root, &json!({"path": p("a.txt"), "line": 2, "limit": 1})).unwrap();
+        let rd = |path: String| acp::ReadTextFileRequest::new("s", path);
+        let wr = |path: String, text: &str| acp::WriteTextFileRequest::new("s", path, text);
+        let got = read(&root, &rd(p("a.txt")).line(2).limit(1)).unwrap();
         assert_eq!(got["content"], "two\n");
-        assert!(read(&root, &json!({"path": "/etc/passwd"})).is_err());
-        assert!(read(&root, &json!({"path": p("../x")})).is_err());
-        assert!(read(&root, &json!({"path": "a.txt"})).is_err());
-        assert!(write(&root, &json!({"path": p("new/b.txt"), "content": "hi"})).is_ok());
+        assert!(read(&root, &rd("/etc/passwd".into())).is_err());
+        assert!(read(&root, &rd(p("../x"))).is_err());
+        assert!(read(&root, &rd("a.txt".into())).is_err());
+        // A file not there: the protocol's "resource not found".
+        assert_eq!(read(&root, &rd(p("missing.txt"))).unwrap_err().code, -32002);
+        assert!(write(&root, &wr(p("new/b.txt"), "hi")).is_ok());
         assert_eq!(std::fs::read_to_string(root.join("new/b.txt")).unwrap(), "hi");
-        assert!(write(&root, &json!({"path": p("nope/../../escape"), "content": "x"})).is_err());
+        assert!(write(&root, &wr(p("nope/../../escape"), "x")).is_err());
         std::os::unix::fs::symlink("/etc", root.join("link")).unwrap();
-        assert!(read(&root, &json!({"path": p("link/passwd")})).is_err());
+        assert!(read(&root, &rd(p("link/passwd"))).is_err());
     }
 }

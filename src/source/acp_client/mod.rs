@@ -18,6 +18,7 @@
 //! version.
 
 mod files;
+mod protocol;
 mod serve;
 mod terminals;
 mod trace;
@@ -209,23 +210,20 @@ impl Client {
 
     /// `initialize` and `session/new`; the session's id.
     pub async fn open(&mut self) -> Result<String, AcpError> {
-        let init = json!({
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": {"fs": {"readTextFile": true, "writeTextFile": true}, "terminal": true},
-            "clientInfo": {"name": "deck", "title": "deck", "version": env!("CARGO_PKG_VERSION")},
-        });
-        let answer = self.call("initialize", init).await?;
-        match answer.get("protocolVersion") {
-            Some(v) if v.as_u64() == Some(PROTOCOL_VERSION) => {}
+        let answer = self.call("initialize", protocol::initialize()).await?;
+        match protocol::answered_version(&answer) {
+            Some(PROTOCOL_VERSION) => {}
             Some(v) => return Err(AcpError::Version(v.to_string())),
-            None => return Err(AcpError::NotAcp("its initialize answer has no protocolVersion".into())),
+            None => match answer.get("protocolVersion") {
+                Some(v) => return Err(AcpError::Version(v.to_string())),
+                None => return Err(AcpError::NotAcp("its initialize answer has no protocolVersion".into())),
+            },
         }
-        let cwd = self.opts.cwd.to_string_lossy().into_owned();
-        let answer = self.call("session/new", json!({"cwd": cwd, "mcpServers": []})).await?;
-        let Some(id) = answer.get("sessionId").and_then(Value::as_str) else {
+        let answer = self.call("session/new", protocol::new_session(&self.opts.cwd)).await?;
+        let Some(id) = protocol::answered_session(&answer) else {
             return Err(AcpError::NotAcp("its session/new answer has no sessionId".into()));
         };
-        self.session = id.to_string();
+        self.session = id;
         Ok(self.session.clone())
     }
 
@@ -334,7 +332,7 @@ impl Client {
         let id = self.next();
         self.prompt = Some(id);
         self.cancelling = false;
-        let params = json!({"sessionId": self.session, "prompt": [{"type": "text", "text": text}]});
+        let params = protocol::prompt(&self.session, text);
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": "session/prompt", "params": params}))
             .await
     }
@@ -343,7 +341,7 @@ impl Client {
         if self.prompt.is_none() {
             return Ok(());
         }
-        let params = json!({"sessionId": self.session});
+        let params = protocol::cancel(&self.session);
         self.send(json!({"jsonrpc": "2.0", "method": "session/cancel", "params": params}))
             .await?;
         // The protocol: a client that cancels answers every permission

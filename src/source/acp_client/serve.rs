@@ -5,9 +5,11 @@
 //! asks of a client that sent `session/cancel`); anything else is answered
 //! "method not found". Refusals are said to the user.
 
+use agent_client_protocol_schema::v1 as acp;
 use serde_json::{Value, json};
 
 use super::files::{self, Refused};
+use super::protocol::{self, params as typed};
 use super::terminals::{self, Spec};
 use super::{AcpError, Client, Policy};
 
@@ -43,37 +45,47 @@ impl Client {
             // A notification (session/update): the trace has drawn it.
             return Ok(());
         };
-        let answer = match method.as_str() {
-            "fs/read_text_file" => self.file(&method, files::read(&self.opts.cwd, &params)).await,
-            "fs/write_text_file" => self.file(&method, files::write(&self.opts.cwd, &params)).await,
-            "terminal/create" => self.create_terminal(&params).await,
-            "terminal/output" => {
-                let t = terminal_id(&params);
-                self.terminals.output(t).ok_or_else(|| unknown(t))
+        let m = method.as_str();
+        let answer = match m {
+            "fs/read_text_file" => {
+                let r = typed::<acp::ReadTextFileRequest>(m, &params).and_then(|p| files::read(&self.opts.cwd, &p));
+                self.file(m, r).await
             }
-            "terminal/wait_for_exit" => {
-                let t = terminal_id(&params);
-                match self.terminals.exit(t) {
+            "fs/write_text_file" => {
+                let r = typed::<acp::WriteTextFileRequest>(m, &params).and_then(|p| files::write(&self.opts.cwd, &p));
+                self.file(m, r).await
+            }
+            "terminal/create" => match typed::<acp::CreateTerminalRequest>(m, &params) {
+                Ok(p) => self.create_terminal(p).await,
+                Err(e) => Err(e),
+            },
+            "terminal/output" => typed::<acp::TerminalOutputRequest>(m, &params).and_then(|p| {
+                let t = &*p.terminal_id.0;
+                self.terminals.output(t).ok_or_else(|| unknown(t))
+            }),
+            "terminal/wait_for_exit" => match typed::<acp::WaitForTerminalExitRequest>(m, &params) {
+                Ok(p) => match self.terminals.exit(&p.terminal_id.0) {
                     Some(exit) => {
                         // Answered when it exits, without holding the session up.
                         let tx = self.later_tx.clone();
                         tokio::spawn(async move {
-                            let e = terminals::wait(exit).await;
+                            let e = protocol::exited(terminals::wait(exit).await);
                             let _ = tx.send(json!({"jsonrpc": "2.0", "id": id, "result": e})).await;
                         });
                         return Ok(());
                     }
-                    None => Err(unknown(t)),
-                }
-            }
-            "terminal/kill" => {
-                let t = terminal_id(&params);
-                if self.terminals.kill(t) { Ok(json!({})) } else { Err(unknown(t)) }
-            }
-            "terminal/release" => {
-                let t = terminal_id(&params);
-                if self.terminals.release(t) { Ok(json!({})) } else { Err(unknown(t)) }
-            }
+                    None => Err(unknown(&p.terminal_id.0)),
+                },
+                Err(e) => Err(e),
+            },
+            "terminal/kill" => typed::<acp::KillTerminalRequest>(m, &params).and_then(|p| {
+                let t = &*p.terminal_id.0;
+                if self.terminals.kill(t) { Ok(protocol::killed()) } else { Err(unknown(t)) }
+            }),
+            "terminal/release" => typed::<acp::ReleaseTerminalRequest>(m, &params).and_then(|p| {
+                let t = &*p.terminal_id.0;
+                if self.terminals.release(t) { Ok(protocol::released()) } else { Err(unknown(t)) }
+            }),
             "session/request_permission" => return self.permission(id, &params).await,
             other => Err(Refused {
                 code: NO_METHOD,
@@ -91,50 +103,22 @@ impl Client {
         r
     }
 
-    async fn create_terminal(&mut self, params: &Value) -> Result<Value, Refused> {
-        let Some(command) = params.get("command").and_then(Value::as_str) else {
-            return Err(Refused {
-                code: -32602,
-                message: "terminal/create without a command".into(),
-            });
-        };
-        let args = params
-            .get("args")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
-            .unwrap_or_default();
-        let env = params
-            .get("env")
-            .and_then(Value::as_array)
-            .map(|e| {
-                e.iter()
-                    .filter_map(|x| {
-                        let name = x.get("name")?.as_str()?;
-                        let value = x.get("value")?.as_str()?;
-                        Some((name.to_string(), value.to_string()))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let cwd = params
-            .get("cwd")
-            .and_then(Value::as_str)
-            // A relative one is the session's.
-            .map(|c| self.opts.cwd.join(c))
-            .unwrap_or_else(|| self.opts.cwd.clone());
-        let limit = params
-            .get("outputByteLimit")
-            .and_then(Value::as_u64)
-            .map_or(terminals::DEFAULT_LIMIT, |l| l as usize);
+    async fn create_terminal(&mut self, p: acp::CreateTerminalRequest) -> Result<Value, Refused> {
+        let env = p.env.into_iter().map(|v| (v.name, v.value)).collect();
+        // A relative cwd is the session's.
+        let cwd = p.cwd.map_or_else(|| self.opts.cwd.clone(), |c| self.opts.cwd.join(c));
+        let limit = p
+            .output_byte_limit
+            .map_or(terminals::DEFAULT_LIMIT, |l| usize::try_from(l).unwrap_or(usize::MAX));
         let spec = Spec {
-            command,
-            args,
+            command: &p.command,
+            args: p.args,
             env,
             cwd: &cwd,
             limit,
         };
         match self.terminals.create(spec) {
-            Ok(id) => Ok(json!({"terminalId": id})),
+            Ok(id) => Ok(protocol::created(&id)),
             Err(message) => {
                 self.notice(&format!("terminal/create: {message}")).await;
                 Err(Refused { code: -32603, message })
@@ -178,14 +162,14 @@ impl Client {
             return Ok(());
         };
         let outcome = match option {
-            Some(o) if offered(&options, &o) => json!({"outcome": {"outcome": "selected", "optionId": o}}),
+            Some(o) if offered(&options, &o) => protocol::selected(&o),
             Some(o) => {
                 let shown: String = o.chars().take(40).collect();
                 self.notice(&format!("the agent did not offer the option {shown}")).await;
                 self.asked.insert(id.to_string(), (rpc_id, options));
                 return Ok(());
             }
-            None => json!({"outcome": {"outcome": "cancelled"}}),
+            None => protocol::cancelled(),
         };
         self.answer(&rpc_id, Ok(outcome)).await
     }
@@ -211,10 +195,10 @@ fn choose(options: &Value, allow: bool) -> Value {
     let chosen = kinds.iter().find_map(|k| {
         opts.iter()
             .find(|o| o.get("kind").and_then(Value::as_str) == Some(k))
-            .and_then(|o| o.get("optionId").cloned())
+            .and_then(|o| o.get("optionId")?.as_str())
     });
     match chosen {
-        Some(option) => json!({"outcome": {"outcome": "selected", "optionId": option}}),
+        Some(option) => protocol::selected(option),
         None => cancelled(),
     }
 }
@@ -228,11 +212,7 @@ fn offered(options: &Value, option: &str) -> bool {
 
 /// The `cancelled` outcome of a permission request.
 fn cancelled() -> Value {
-    json!({"outcome": {"outcome": "cancelled"}})
-}
-
-fn terminal_id(params: &Value) -> &str {
-    params.get("terminalId").and_then(Value::as_str).unwrap_or_default()
+    protocol::cancelled()
 }
 
 fn unknown(t: &str) -> Refused {

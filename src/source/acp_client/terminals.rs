@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 use tokio::sync::{mpsc, watch};
@@ -21,7 +21,7 @@ use tokio::sync::{mpsc, watch};
 pub const DEFAULT_LIMIT: usize = 1 << 20;
 
 /// How a terminal's process ended: `{exitCode, signal}` as ACP says it.
-pub type Exit = Value;
+pub type Exit = super::protocol::Exit;
 
 /// Output gathered so far.
 #[derive(Debug, Default)]
@@ -145,11 +145,8 @@ impl Terminals {
             Ok(o) => (String::from_utf8_lossy(&o.text).into_owned(), o.truncated),
             Err(_) => (String::new(), false),
         };
-        let mut answer = json!({"output": text, "truncated": truncated});
-        if let Some(exit) = t.exit.borrow().clone() {
-            answer["exitStatus"] = exit;
-        }
-        Some(answer)
+        let exit = t.exit.borrow().clone();
+        Some(super::protocol::output(text, truncated, exit))
     }
 
     /// A receiver of the terminal's exit, for `terminal/wait_for_exit`.
@@ -212,7 +209,7 @@ pub async fn wait(mut exit: watch::Receiver<Option<Exit>>) -> Exit {
             return e;
         }
         if exit.changed().await.is_err() {
-            return exit.borrow().clone().unwrap_or(json!({"exitCode": null, "signal": null}));
+            return exit.borrow().clone().unwrap_or_default();
         }
     }
 }
@@ -239,7 +236,7 @@ fn exit_of(status: Option<std::process::ExitStatus>) -> Exit {
     use std::os::unix::process::ExitStatusExt;
     let code = status.and_then(|s| s.code());
     let signal = status.and_then(|s| s.signal()).map(signal_name);
-    json!({"exitCode": code, "signal": signal})
+    super::protocol::exit(code, signal)
 }
 
 fn signal_name(n: i32) -> String {
