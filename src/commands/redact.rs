@@ -145,12 +145,22 @@ fn refuse(found: &Tally) -> anyhow::Error {
     )
 }
 
+/// Where staged output goes once checked.
+enum Dest {
+    Stdout,
+    /// A new or regular file: the staged file (beside it) renamed over it.
+    Rename(PathBuf),
+    /// Anything else that exists — a device (`/dev/null`), a pipe, a
+    /// symbolic link — is written through, never replaced: the staged
+    /// file (in the temp folder) copied into it.
+    Through(PathBuf),
+}
+
 /// Output written to a temporary file first: [`Staged::finish`] checks
 /// it and moves it into place; dropped unfinished, it is removed.
 pub struct Staged {
     tmp: PathBuf,
-    /// `None`: stdout.
-    dest: Option<PathBuf>,
+    dest: Dest,
     out: BufWriter<File>,
 }
 
@@ -158,17 +168,23 @@ impl Staged {
     /// Stage output for `dest` (`-`: stdout).
     pub fn new(dest: &str) -> anyhow::Result<Staged> {
         let pid = std::process::id();
+        let in_temp = || std::env::temp_dir().join(format!("deck-export-{pid}.tmp"));
         let (tmp, dest) = if dest == "-" {
-            (
-                std::env::temp_dir().join(format!("deck-export-{pid}.tmp")),
-                None,
-            )
+            (in_temp(), Dest::Stdout)
         } else {
             let d = PathBuf::from(dest);
-            let name = d
-                .file_name()
-                .map_or_else(|| "out".to_string(), |n| n.to_string_lossy().into_owned());
-            (d.with_file_name(format!(".{name}.deck-{pid}.tmp")), Some(d))
+            match std::fs::symlink_metadata(&d) {
+                Ok(m) if !m.file_type().is_file() => (in_temp(), Dest::Through(d)),
+                _ => {
+                    let name = d
+                        .file_name()
+                        .map_or_else(|| "out".to_string(), |n| n.to_string_lossy().into_owned());
+                    (
+                        d.with_file_name(format!(".{name}.deck-{pid}.tmp")),
+                        Dest::Rename(d),
+                    )
+                }
+            }
         };
         let f = File::create(&tmp)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", shown_path(&tmp)))?;
@@ -207,13 +223,21 @@ impl Staged {
             }
         }
         match &self.dest {
-            Some(d) => std::fs::rename(&self.tmp, d)
+            Dest::Rename(d) => std::fs::rename(&self.tmp, d)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", shown_path(d)))?,
-            None => {
+            Dest::Through(d) => {
+                let mut f = File::open(&self.tmp)?;
+                let copied = std::fs::OpenOptions::new()
+                    .write(true)
+                    .truncate(true)
+                    .open(d)
+                    .and_then(|mut out| std::io::copy(&mut f, &mut out).and_then(|_| out.flush()));
+                copied.map_err(|e| anyhow::anyhow!("cannot write {}: {e}", shown_path(d)))?;
+            }
+            Dest::Stdout => {
                 let mut f = File::open(&self.tmp)?;
                 let mut out = std::io::stdout().lock();
                 super::finish(std::io::copy(&mut f, &mut out).and_then(|_| out.flush()))?;
-                let _ = std::fs::remove_file(&self.tmp);
             }
         }
         Ok(())
@@ -343,5 +367,52 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&dest).unwrap(), "fine\n");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn what_is_not_a_regular_file_is_written_through_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let r = Redactor::new(RULES, None).unwrap();
+        // A symbolic link: its file gets the output, the link stays.
+        let target = dir.path().join("real.html");
+        std::fs::write(&target, "old").unwrap();
+        let link = dir.path().join("link.html");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let mut s = Staged::new(link.to_str().unwrap()).unwrap();
+        writeln!(s.writer(), "new").unwrap();
+        s.finish(Some((&r, Shape::Html))).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new\n");
+        // A pipe (as /dev/null is a device): still a pipe, its reader
+        // gets the output; nothing staged beside it.
+        let fifo = dir.path().join("pipe");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string, a plain mkfifo(3).
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+        };
+        let mut s = Staged::new(fifo.to_str().unwrap()).unwrap();
+        writeln!(s.writer(), "through").unwrap();
+        s.finish(Some((&r, Shape::Html))).unwrap();
+        assert_eq!(reader.join().unwrap(), "through\n");
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 3, "{names:?}");
     }
 }
