@@ -35,6 +35,36 @@ pub fn session(r: &Redactor, s: &mut LoadedSession) -> anyhow::Result<Vec<Hit>> 
     Ok(done.hits)
 }
 
+/// Session `id` (default: the first) of the input at `path`, taken out of
+/// what was loaded (held once), redacted when `redactor` is given — the
+/// messages of a load that fails too — and what was replaced. The other
+/// sessions of the input are said on stderr (`deck export`, `deck render`).
+pub fn take_session(
+    path: &str,
+    id: Option<&str>,
+    redactor: Option<&Redactor>,
+) -> anyhow::Result<(LoadedSession, Vec<Hit>)> {
+    let scrub = |e: anyhow::Error| match redactor {
+        Some(r) => error(r, super::error_message(&e)),
+        None => e,
+    };
+    let mut loaded = crate::source::load_path(path).map_err(|e| scrub(e.into()))?;
+    let at = loaded.session(id).map_err(|e| scrub(e.into()))?.id.clone();
+    super::report_other_sessions(&loaded, id);
+    let mut s = loaded
+        .sessions
+        .iter()
+        .position(|x| x.id == at)
+        .map(|i| loaded.sessions.swap_remove(i))
+        .unwrap_or_default();
+    drop(loaded);
+    let hits = match redactor {
+        Some(r) => session(r, &mut s)?,
+        None => Vec::new(),
+    };
+    Ok((s, hits))
+}
+
 /// One string redacted (a title, a label), or why it cannot be.
 pub fn text(r: &Redactor, s: &str) -> anyhow::Result<String> {
     r.redact(s, &mut Tally::default())

@@ -10,7 +10,6 @@ use super::{finish, redact, report_diagnostics};
 use crate::app::config;
 use crate::cli::RenderArgs;
 use crate::headless;
-use crate::source;
 use crate::view::transcript::LayoutOptions;
 
 /// Run `deck render`.
@@ -23,26 +22,9 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
     } else {
         None
     };
-    let scrub = |e: anyhow::Error| match redactor {
-        Some(r) => redact::error(r, super::error_message(&e)),
-        None => e,
-    };
-    let mut loaded = source::load_path(&args.path).map_err(|e| scrub(e.into()))?;
-    let id = loaded
-        .session(args.session.as_deref())
-        .map_err(|e| scrub(e.into()))?
-        .id
-        .clone();
-    super::report_other_sessions(&loaded, args.session.as_deref());
-    let Some(s) = loaded.sessions.iter_mut().find(|s| s.id == id) else {
-        return Ok(());
-    };
-    let hits = match redactor {
-        Some(r) => redact::session(r, s)?,
-        None => Vec::new(),
-    };
+    let (s, hits) = redact::take_session(&args.path, args.session.as_deref(), redactor)?;
     let t = headless::fold(s.id.clone(), &s.records, args.at);
-    drop(loaded);
+    drop(s);
     let mut opts = LayoutOptions::new(args.width, density);
     opts.show_reasoning = !args.no_reasoning;
     match redactor {

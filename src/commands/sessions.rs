@@ -221,23 +221,7 @@ fn search(
     limit: usize,
     as_json: bool,
 ) -> anyhow::Result<()> {
-    let query = match filter.agent() {
-        Some(a) => format!("{q} agent:{a}"),
-        None => q.to_string(),
-    };
-    // The cwd and date filters apply to the sessions: more hits are asked
-    // for when they may drop some.
-    let ask = if filter.cwd.is_some() || filter.since.is_some() {
-        limit.saturating_mul(10)
-    } else {
-        limit
-    };
-    let hits: Vec<Hit> = lib
-        .search(&query, ask)?
-        .into_iter()
-        .filter(|h| filter.keeps(&h.row))
-        .take(limit)
-        .collect();
+    let hits = lib.search_kept(q, filter, limit)?;
     let mut out = String::new();
     for h in &hits {
         if as_json {

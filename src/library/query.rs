@@ -198,6 +198,34 @@ impl Library {
     }
 }
 
+impl Library {
+    /// [`Library::search`] within what `filter` keeps: its agent as a
+    /// filter of the query, its cwd and date on the hits' sessions (more
+    /// hits asked for when those may drop some), at most `limit`.
+    pub fn search_kept(
+        &self,
+        query: &str,
+        filter: &super::Filter,
+        limit: usize,
+    ) -> Result<Vec<Hit>, LibraryError> {
+        let query = match filter.agent() {
+            Some(a) => format!("{query} agent:{a}"),
+            None => query.to_string(),
+        };
+        let ask = if filter.cwd.is_some() || filter.since.is_some() {
+            limit.saturating_mul(10)
+        } else {
+            limit
+        };
+        Ok(self
+            .search(&query, ask)?
+            .into_iter()
+            .filter(|h| filter.keeps(&h.row))
+            .take(limit)
+            .collect())
+    }
+}
+
 /// A fragment on one line (line breaks and tabs as spaces, the same byte
 /// length so the marks still fit), its marks collapsed and in range.
 fn one_line(fragment: &str, marks: &[Range<usize>]) -> (String, Vec<Range<usize>>) {

@@ -231,13 +231,8 @@ impl LibraryPart {
 
     /// Search every session for `q`: the hits the filter keeps.
     fn search(&mut self, q: String) {
-        let query = match self.filter.agent() {
-            Some(a) => format!("{q} agent:{a}"),
-            None => q.clone(),
-        };
-        match self.lib.search(&query, 500) {
+        match self.lib.search_kept(&q, &self.filter, 500) {
             Ok(hits) => {
-                let hits: Vec<Hit> = hits.into_iter().filter(|h| self.filter.keeps(&h.row)).collect();
                 self.results = Some(Results {
                     needle: crate::library::parse(&q).needle,
                     query: q,

@@ -10,7 +10,6 @@ use super::redact;
 use crate::app::config;
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::session::Transcript;
-use crate::source;
 
 pub mod cast;
 pub mod html;
@@ -32,30 +31,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     } else {
         Some(redact::redactor()?)
     };
-    let scrub = |e: anyhow::Error| match redactor {
-        Some(r) => redact::error(r, super::error_message(&e)),
-        None => e,
-    };
-    let mut loaded = source::load_path(&args.path).map_err(|e| scrub(e.into()))?;
-    let at = loaded
-        .session(args.session.as_deref())
-        .map_err(|e| scrub(e.into()))?
-        .id
-        .clone();
-    super::report_other_sessions(&loaded, args.session.as_deref());
-    // The session's records are taken, not copied: the export holds them
-    // once.
-    let mut s = loaded
-        .sessions
-        .iter()
-        .position(|x| x.id == at)
-        .map(|i| loaded.sessions.swap_remove(i))
-        .unwrap_or_default();
-    drop(loaded);
-    let hits = match redactor {
-        Some(r) => redact::session(r, &mut s)?,
-        None => Vec::new(),
-    };
+    let (s, hits) = redact::take_session(&args.path, args.session.as_deref(), redactor)?;
     let mut title = crate::session::Outline::of(&s.records)
         .title
         .map(|t| crate::text::sanitize::inline(&t))
