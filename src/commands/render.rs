@@ -33,7 +33,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
             let mut staged = redact::Staged::new("-")?;
             headless::render_to(staged.writer(), &t, &theme, &opts, args.height, args.format)?;
             staged.finish(Some((r, redact::Shape::Text)))?;
-            redact::report(&hits, args.redact_report);
+            redact::report(r, &hits, args.redact_report);
         }
         None => {
             let stdout = std::io::stdout().lock();

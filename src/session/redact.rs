@@ -5,9 +5,11 @@
 //! card drawn from the records is redacted (presenters are pure functions
 //! of the records), and no wrapping can split a secret.
 //!
-//! A string under an object key is also read as `KEY=value`, so a value
-//! whose key says what it is (`{"password": "…"}`, `{"OPENAI_API_KEY": "…"}`
-//! in an environment) is caught by the same assignment rules.
+//! A string under an object key is also judged as that key's value, so a
+//! value whose key says what it is (`{"password": "…"}`,
+//! `{"OPENAI_API_KEY": "…"}` in an environment) is caught by the same
+//! assignment rules; a string holding JSON text (a tool's arguments) has
+//! its own strings redacted, decoded, whatever quoting the agent used.
 //!
 //! Fails closed: a string the redactor cannot scan, or JSON that cannot be
 //! read to be scanned (nested deeper than a tree can hold), is an
@@ -16,16 +18,11 @@
 //! counts, never the values).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::collections::HashMap;
 
 use serde_json::Value;
 
 use crate::text::redact::{Carry, RedactError, Redactor, Tally};
 use crate::wire::{Diagnostic, RawJson, Record, ViewEnvelope};
-
-/// Longest value read again as `KEY=value` (secrets are short).
-const KEYED_MAX: usize = 4096;
 
 /// What was replaced in one card (or other part) of a session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,21 +196,33 @@ fn walk(
     carry: &mut Carry,
     tally: &mut Tally,
 ) -> Result<bool, RedactError> {
+    walk_at(redactor, v, carry, tally, 0)
+}
+
+/// [`walk`] of JSON found `depth` strings deep (JSON text in a string).
+fn walk_at(
+    redactor: &Redactor,
+    v: &mut Value,
+    carry: &mut Carry,
+    tally: &mut Tally,
+    depth: usize,
+) -> Result<bool, RedactError> {
     match v {
-        Value::String(s) => string(redactor, None, s, carry, tally),
+        Value::String(s) => string(redactor, None, s, carry, tally, depth),
         Value::Array(a) => {
             let mut changed = false;
-            for x in a {
-                changed |= walk(redactor, x, carry, tally)?;
+            for x in a.iter_mut() {
+                changed |= walk_at(redactor, x, carry, tally, depth)?;
             }
+            changed |= across(redactor, a, tally)?;
             Ok(changed)
         }
         Value::Object(o) => {
             let mut changed = false;
             for (k, x) in o.iter_mut() {
                 changed |= match x {
-                    Value::String(s) => string(redactor, Some(k), s, carry, tally)?,
-                    x => walk(redactor, x, carry, tally)?,
+                    Value::String(s) => string(redactor, Some(k), s, carry, tally, depth)?,
+                    x => walk_at(redactor, x, carry, tally, depth)?,
                 };
             }
             Ok(changed)
@@ -222,62 +231,100 @@ fn walk(
     }
 }
 
-/// One string redacted in place, read as `KEY=value` too when it sits
-/// under a key and nothing in it alone was a secret.
+/// The fields that hold a line's text in an array of lines (a read
+/// view's `{"number", "text"}`, a search's `{"lineNumber", "line"}`).
+const LINE_FIELDS: [&str; 2] = ["text", "line"];
+
+/// An array of lines (strings, or objects with a line's text): a secret
+/// cut over consecutive lines is redacted in each (see
+/// [`Redactor::redact_across`]).
+fn across(redactor: &Redactor, a: &mut [Value], tally: &mut Tally) -> Result<bool, RedactError> {
+    if a.len() < 2 {
+        return Ok(false);
+    }
+    let mut lines: Vec<&mut String> = Vec::with_capacity(a.len());
+    for x in a.iter_mut() {
+        match x {
+            Value::String(s) => lines.push(s),
+            Value::Object(o) => {
+                let Some(field) = LINE_FIELDS.iter().find(|f| o.get(**f).is_some_and(Value::is_string))
+                else {
+                    return Ok(false);
+                };
+                match o.get_mut(*field) {
+                    Some(Value::String(s)) => lines.push(s),
+                    _ => return Ok(false),
+                }
+            }
+            _ => return Ok(false),
+        }
+    }
+    redactor.redact_across(&mut lines, tally)
+}
+
+/// Longest string read as JSON text to redact its own strings (a tool's
+/// arguments, a JSON result); longer ones are scanned as text only.
+const NESTED_MAX: usize = 1 << 20;
+/// How deep JSON text in strings is followed.
+const NESTED_DEPTH: usize = 4;
+
+/// One string redacted in place: as JSON text when it is some (its strings
+/// decoded, so `"password": "…"` escaped in an agent's arguments is read as
+/// written), then as text, and as the value of `key` when it sits under one.
 fn string(
     redactor: &Redactor,
     key: Option<&str>,
     s: &mut String,
     carry: &mut Carry,
     tally: &mut Tally,
+    depth: usize,
 ) -> Result<bool, RedactError> {
+    let mut changed = nested(redactor, s, tally, depth)?;
     if let Cow::Owned(new) = redactor.redact_next(s, carry, tally)? {
         *s = new;
-        return Ok(true);
+        changed = true;
     }
-    let Some(key) = key.filter(|k| !s.is_empty() && s.len() <= KEYED_MAX && telling(redactor, k))
-    else {
-        return Ok(false);
-    };
-    let joined = format!("{key}={s}");
-    let mut keyed = Tally::default();
-    if let Cow::Owned(new) = redactor.redact(&joined, &mut keyed)?
-        && let Some(value) = new.strip_prefix(&joined[..=key.len()])
+    if !changed
+        && let Some(key) = key
+        && let Cow::Owned(new) = redactor.redact_keyed(key, s, tally)?
     {
-        *s = value.to_string();
-        tally.merge(&keyed);
-        return Ok(true);
+        *s = new;
+        changed = true;
     }
-    Ok(false)
+    Ok(changed)
 }
 
-/// A value the rules take for a secret whatever its key (random, 40
-/// characters of base64's alphabet): a key tells when `KEY=` it is.
-const PROBE: &str = "Zq7Xw2Rk9Lp4Tm8Vn3Bc6Hd1Jy5Fs0Gt8Pw3Qe7Ua";
-
-/// Whether a key says what its value is (`password`, `api_key`,
-/// `AWS_SECRET_ACCESS_KEY`, an `UPPER_CASE` name): whether the rules
-/// redact [`PROBE`] assigned to it. Asked once per key and thread.
-fn telling(redactor: &Redactor, key: &str) -> bool {
-    thread_local! {
-        static KEYS: RefCell<(usize, HashMap<String, bool>)> = RefCell::default();
+/// `s`, when it is JSON text of an object or array, with its strings
+/// redacted and written back (pretty when it was on several lines).
+fn nested(
+    redactor: &Redactor,
+    s: &mut String,
+    tally: &mut Tally,
+    depth: usize,
+) -> Result<bool, RedactError> {
+    let t = s.trim();
+    let json_like = (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'));
+    if !json_like || t.len() < 2 || s.len() > NESTED_MAX || depth >= NESTED_DEPTH {
+        return Ok(false);
     }
-    if key.len() > 64 || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        return false;
+    let Ok(mut v) = serde_json::from_str::<Value>(t) else {
+        return Ok(false);
+    };
+    if !walk_at(redactor, &mut v, &mut Carry::default(), tally, depth + 1)? {
+        return Ok(false);
     }
-    KEYS.with_borrow_mut(|(owner, seen)| {
-        // Answers of one redactor's rules, a bounded number of keys.
-        let me = std::ptr::from_ref(redactor) as usize;
-        if *owner != me || seen.len() > 4096 {
-            *owner = me;
-            seen.clear();
+    let text = if s.contains('\n') {
+        serde_json::to_string_pretty(&v)
+    } else {
+        serde_json::to_string(&v)
+    };
+    match text {
+        Ok(t) => {
+            *s = t;
+            Ok(true)
         }
-        *seen.entry(key.to_string()).or_insert_with(|| {
-            redactor
-                .leaks(&format!("{key}={PROBE}"))
-                .is_ok_and(|t| !t.is_empty())
-        })
-    })
+        Err(_) => Ok(false),
+    }
 }
 
 /// What a record is, for reports: the call id of the card it belongs to,
@@ -317,7 +364,7 @@ fn call_id_in(v: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::redact::RULES;
+    use crate::text::redact::STOCK;
     use crate::wire::{Frame, Origin};
     use serde_json::json;
 
@@ -327,22 +374,22 @@ mod tests {
 
     #[test]
     fn every_string_of_a_record_is_redacted_and_reported() {
-        let r = Redactor::new(RULES, Some("/home/alice")).unwrap();
+        let r = Redactor::new(STOCK, Some("/home/alice")).unwrap();
         let records = vec![
             rec(json!({"type": "tool/call", "seq": 1, "time": 1, "data": {
                 "callId": "call_9", "name": "probe",
-                "arguments": "{\"command\":\"cat /home/alice/.env\",\"env\":{\"password\":\"pw\"}}"}})),
+                "arguments": "{\"command\":\"cat /home/alice/.env\",\"env\":{\"password\":\"pw-1234\"}}"}})),
             rec(json!({"type": "approval/requested", "callId": "call_9",
                 "env": {"SERVICE_TOKEN": "q8Zr2Lw9XpT4vKm7Nc3Hs6", "password": "hunter2"}})),
             Record::Diagnostic(Diagnostic::new(
                 Origin { line: 7, offset: 0 },
                 "not JSON".into(),
-                "{ghp_Fake0Token1For2Deck3Tests4Only5abcde".into(),
+                "{ghp_hViIMTloiODWAnnjzk19iMmmbApegA5uS0il".into(),
             )),
         ];
         let out = records_of(&r, &records);
         let text = format!("{:?}", out.records);
-        for gone in ["/home/alice", "\\\"pw\\\"", "hunter2", "q8Zr2Lw9", "ghp_Fake0"] {
+        for gone in ["/home/alice", "pw-1234", "hunter2", "q8Zr2Lw9", "ghp_hViIM"] {
             assert!(!text.contains(gone), "{gone} in {text}");
         }
         assert!(text.contains("~/.env"), "{text}");
@@ -353,8 +400,8 @@ mod tests {
             .collect();
         assert!(hits.contains(&("home", "call_9", 1)), "{hits:?}");
         assert!(hits.contains(&("password", "call_9", 2)), "{hits:?}");
-        assert!(hits.contains(&("high-entropy", "call_9", 1)), "{hits:?}");
-        assert!(hits.contains(&("github", "line 7", 1)), "{hits:?}");
+        assert!(hits.contains(&("secret", "call_9", 1)), "{hits:?}");
+        assert!(hits.contains(&("github-pat", "line 7", 1)), "{hits:?}");
     }
 
     fn records_of(r: &Redactor, records: &[Record]) -> Redacted {
@@ -363,7 +410,7 @@ mod tests {
 
     #[test]
     fn json_too_deep_to_scan_is_refused() {
-        let r = Redactor::new(RULES, None).unwrap();
+        let r = Redactor::new(STOCK, None).unwrap();
         let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
         let line = format!(r#"{{"type":"user/message","seq":3,"time":1,"data":{deep}}}"#);
         let record = Record::from_frame(Frame::from_text(&line).unwrap(), Origin::default());

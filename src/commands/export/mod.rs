@@ -88,8 +88,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             super::finish(written).map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?
         }
     }
-    if redactor.is_some() {
-        redact::report(&hits, args.redact_report);
+    if let Some(r) = redactor {
+        redact::report(r, &hits, args.redact_report);
     }
     Ok(())
 }
