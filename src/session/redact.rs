@@ -279,7 +279,12 @@ fn string(
     tally: &mut Tally,
     depth: usize,
 ) -> Result<bool, RedactError> {
-    let mut changed = nested(redactor, s, tally, depth)?;
+    // JSON text had each of its strings redacted, decoded: its escaped
+    // form is not read again.
+    if let Some(changed) = nested(redactor, s, tally, depth)? {
+        return Ok(changed);
+    }
+    let mut changed = false;
     if let Cow::Owned(new) = redactor.redact_next(s, carry, tally)? {
         *s = new;
         changed = true;
@@ -295,23 +300,24 @@ fn string(
 }
 
 /// `s`, when it is JSON text of an object or array, with its strings
-/// redacted and written back (pretty when it was on several lines).
+/// redacted and written back (pretty when it was on several lines):
+/// whether it changed, or `None` when it is no JSON text.
 fn nested(
     redactor: &Redactor,
     s: &mut String,
     tally: &mut Tally,
     depth: usize,
-) -> Result<bool, RedactError> {
+) -> Result<Option<bool>, RedactError> {
     let t = s.trim();
     let json_like = (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'));
     if !json_like || t.len() < 2 || s.len() > NESTED_MAX || depth >= NESTED_DEPTH {
-        return Ok(false);
+        return Ok(None);
     }
     let Ok(mut v) = serde_json::from_str::<Value>(t) else {
-        return Ok(false);
+        return Ok(None);
     };
     if !walk_at(redactor, &mut v, &mut Carry::default(), tally, depth + 1)? {
-        return Ok(false);
+        return Ok(Some(false));
     }
     let text = if s.contains('\n') {
         serde_json::to_string_pretty(&v)
@@ -321,9 +327,10 @@ fn nested(
     match text {
         Ok(t) => {
             *s = t;
-            Ok(true)
+            Ok(Some(true))
         }
-        Err(_) => Ok(false),
+        // Not written back: the text as it is goes through the rules.
+        Err(_) => Ok(None),
     }
 }
 

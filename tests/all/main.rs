@@ -37,6 +37,7 @@ mod paths;
 mod prompts_on_calls;
 mod props;
 mod redact;
+mod redact_clean;
 mod reducer;
 mod render_tour;
 mod truthful;

@@ -113,15 +113,21 @@ impl<'r> Checker<'r> {
 
     /// One row as shown: alone, then joined to the row before it (their
     /// frames and padding trimmed at the junction), counting only what
-    /// crosses the junction.
+    /// crosses the junction: a token cut wherever rows end (the row before
+    /// ends with a random-looking run, this one starts with one), and
+    /// anything a wrap cut in two where the row says it goes on the one
+    /// before (`↪`).
     fn row(&mut self, row: &str) -> Result<(), RedactError> {
         self.found.merge(&self.r.leaks(row)?);
-        let head = row.trim_start_matches(frame);
+        let (marked, head) = content(row);
         if !self.prev.is_empty() && !head.is_empty() {
             let left = tail(&self.prev, WINDOW);
             let right = lead(head, WINDOW);
-            let joined = format!("{left}{right}");
-            self.found.merge(&self.r.leaks_across(&joined, left.len())?);
+            if marked || crate::text::redact::may_continue(left, right) {
+                let joined = format!("{left}{right}");
+                self.found
+                    .merge(&self.r.leaks_across(&joined, left.len(), !marked)?);
+            }
         }
         self.prev.clear();
         self.prev
@@ -135,6 +141,27 @@ impl<'r> Checker<'r> {
 fn frame(c: char) -> bool {
     c.is_whitespace() || ('\u{2500}'..='\u{259f}').contains(&c)
 }
+
+/// A row's content after its frame, and whether it is marked as the rest
+/// of a wrapped line (`│   ↪ rest`, a diff's `│ ↪ + rest`: the mark and
+/// the diff's sign are frame too).
+fn content(row: &str) -> (bool, &str) {
+    let body = row.trim_start_matches(frame);
+    match body.strip_prefix(WRAPPED) {
+        Some(rest) => {
+            let rest = rest.trim_start_matches(frame);
+            let rest = rest
+                .strip_prefix("+ ")
+                .or_else(|| rest.strip_prefix("- "))
+                .unwrap_or(rest);
+            (true, rest)
+        }
+        None => (false, body),
+    }
+}
+
+/// The mark deck puts before the rest of a wrapped line of code.
+const WRAPPED: char = '↪';
 
 /// The last `n` bytes of `s` or fewer, at a character boundary.
 fn tail(s: &str, n: usize) -> &str {

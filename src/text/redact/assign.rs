@@ -93,7 +93,7 @@ impl Assignments {
         // (maybe escaped), an operator, and a value: double-quoted (maybe
         // with escaped quotes), single-quoted, back-quoted or bare.
         let assign = compile(&format!(
-            r#"(?i)(?P<name>[A-Za-z0-9_.\-]{{0,64}}?(?:{words})[A-Za-z0-9_.\-]{{0,32}})(?:\\?["'`])?[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?:\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>[^'\n]*)'|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;&)\]}}]+))"#
+            r#"(?i)(?P<name>[A-Za-z0-9_.\-]{{0,64}}?(?:{words})[A-Za-z0-9_.\-]{{0,32}})(?:\\?["'`])?[ \t]*(?P<op>:=|=>|=|:)[ \t]*(?:\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>[^'\n]*)'|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;&)\]}}\\]+))"#
         ))?;
         let flag = compile(&format!(
             r#"(?i)(?:^|[ \t])(?P<name>--[A-Za-z0-9\-]{{0,48}}?(?:{words})[A-Za-z0-9\-]{{0,24}})(?:=|[ \t]+)(?:"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s"'`;&|)]+))"#
@@ -126,13 +126,24 @@ impl Assignments {
                     _ => continue,
                 };
                 // A name cut out of a longer word is not this name, nor is
-                // a URL's user (`https://x-access-token:…@`: url-password's).
+                // a URL's user (`https://x-access-token:…@`: url-password's)
+                // or a variable read (`${DB_PASSWORD:?unset}`).
                 let before = &text[..name.start()];
                 if before
                     .chars()
                     .next_back()
                     .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
                     || before.ends_with("//")
+                    || before.ends_with('$')
+                    || before.ends_with("${")
+                {
+                    continue;
+                }
+                // `name:value` with nothing between: a shell expansion's
+                // `${NAME:?unset}` or `${NAME:-default}` cut short, a
+                // `user:password` pair (url-password's), not YAML.
+                if !quoted
+                    && caps.name("op").is_some_and(|op| op.as_str() == ":" && op.end() == value.start())
                 {
                     continue;
                 }
@@ -166,7 +177,6 @@ impl Assignments {
             && !name.chars().any(|c| c.is_ascii_lowercase());
         match op {
             Some("=") if alone && (upper || !prefix.is_empty()) && ends_line => Form::Env,
-            Some("=") if upper && ends_line => Form::Env,
             Some(":") if alone && ends_line => Form::Yaml,
             _ => Form::Code,
         }
@@ -203,6 +213,11 @@ impl Assignments {
             }
         }
         if value.starts_with(['/', '~']) || value.starts_with("./") || value.contains("://") {
+            return None;
+        }
+        // A dotted path of names (`process.env.JWT_SECRET`, `settings.key`)
+        // is where a secret is read from, in any form.
+        if !quoted && value.contains('.') && identifier(value) {
             return None;
         }
         match kind {

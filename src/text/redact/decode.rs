@@ -13,8 +13,10 @@ use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use super::{Found, Redactor};
 
 /// A character a token is made of (base64, hex, the separators of keys).
-fn token_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'+' | b'/' | b'=' | b'.')
+/// Not `=`: a line ending `NAME=` or `NAME=value` is an assignment, and
+/// base64's padding ends a token, it does not go on.
+pub(super) fn token_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'+' | b'/' | b'.')
 }
 
 /// Shortest run of token characters ending a line that may go on in the
@@ -22,12 +24,14 @@ fn token_char(c: u8) -> bool {
 const LEFT_RUN: usize = 8;
 const RIGHT_RUN: usize = 4;
 
-/// A run that looks like part of a token, not a word of prose: a digit, a
-/// capital after its first letter, or a separator.
+/// A run that looks like part of a random token, not a word, a name or an
+/// identifier (`shop_session`, `camelCase`): letters with digits, or many
+/// capitals among many small letters.
 fn tokenish(run: &[u8]) -> bool {
-    run.iter().any(u8::is_ascii_digit)
-        || run.iter().skip(1).any(u8::is_ascii_uppercase)
-        || run.iter().any(|c| matches!(c, b'_' | b'+' | b'/' | b'='))
+    let digits = run.iter().filter(|c| c.is_ascii_digit()).count();
+    let upper = run.iter().filter(|c| c.is_ascii_uppercase()).count();
+    let lower = run.iter().filter(|c| c.is_ascii_lowercase()).count();
+    (digits > 0 && upper + lower > 0) || (upper >= 3 && lower >= 3 && upper * 4 >= run.len())
 }
 
 /// The bytes a line's content starts at: after a read tool's line number
@@ -60,15 +64,21 @@ struct Line {
 /// Whether a token may run on from the end of `a` into `b`: the end of
 /// `a` a token's start not already found whole (`known`: the stretches
 /// found in the text alone, disjoint and in order), `b` starting with one.
-fn junction(text: &[u8], a: Line, b: Line, known: &[(usize, usize)]) -> bool {
-    let left = &text[a.content..a.end];
-    let run = left.iter().rev().take_while(|c| token_char(**c)).count();
-    let right = &text[b.content..b.end];
-    let next = right.iter().take_while(|c| token_char(**c)).count();
-    run >= LEFT_RUN
-        && next >= RIGHT_RUN
-        && tokenish(&left[left.len() - run..])
-        && !covered(known, a.end - 1)
+fn junction(text: &str, a: Line, b: Line, known: &[(usize, usize)]) -> bool {
+    match (text.get(a.content..a.end), text.get(b.content..b.end)) {
+        (Some(left), Some(right)) => may_continue(left, right) && !covered(known, a.end - 1),
+        _ => false,
+    }
+}
+
+/// Whether a token may run on from the end of `left` into `right` (two
+/// rows or lines): `left` ends with a run of token characters that looks
+/// random, and `right` starts with one.
+pub fn may_continue(left: &str, right: &str) -> bool {
+    let l = left.as_bytes();
+    let run = l.iter().rev().take_while(|c| token_char(**c)).count();
+    let next = right.bytes().take_while(|c| token_char(*c)).count();
+    run >= LEFT_RUN && next >= RIGHT_RUN && tokenish(&l[l.len() - run..])
 }
 
 /// Whether byte `at` lies in one of the `known` stretches.
@@ -118,12 +128,12 @@ pub(super) fn joined(r: &Redactor, text: &str, found: &mut Vec<Found>) {
     }
     let mut i = 0;
     while i + 1 < lines.len() {
-        if !junction(bytes, lines[i], lines[i + 1], &known) {
+        if !junction(text, lines[i], lines[i + 1], &known) {
             i += 1;
             continue;
         }
         let mut j = i + 1;
-        while j + 1 < lines.len() && junction(bytes, lines[j], lines[j + 1], &known) {
+        while j + 1 < lines.len() && junction(text, lines[j], lines[j + 1], &known) {
             j += 1;
         }
         block(r, text, &lines[i..=j], found);
@@ -152,7 +162,13 @@ fn block(r: &Redactor, text: &str, lines: &[Line], found: &mut Vec<Found>) {
             .iter()
             .skip(1)
             .any(|&(j, _, _)| f.start < j && j < f.end);
-        if !crosses {
+        // A token cut over lines is one run of token characters joined:
+        // what a rule takes with more in it (`NAME=value` on the next
+        // line) is not a cut token.
+        let whole = joined
+            .get(f.start..f.end)
+            .is_some_and(|t| t.trim_end_matches('=').bytes().all(token_char));
+        if !crosses || !whole {
             continue;
         }
         let mut first = true;

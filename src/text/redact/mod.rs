@@ -29,6 +29,7 @@ mod rules;
 mod tests;
 
 pub use assign::Form;
+pub use decode::may_continue;
 use assign::{Assignments, PASSWORD, SECRET};
 pub use rules::Rule;
 use rules::Allow;
@@ -511,13 +512,22 @@ impl Redactor {
 
     /// The kinds found in `joined` (two rows of output put together) by
     /// stretches that cross byte `junction`: a secret a wrap cut in two.
-    pub fn leaks_across(&self, joined: &str, junction: usize) -> Result<Tally, RedactError> {
+    /// With `token`, only a token cut in two (a stretch of token
+    /// characters on both sides: what may be cut wherever rows end).
+    pub fn leaks_across(&self, joined: &str, junction: usize, token: bool) -> Result<Tally, RedactError> {
         if joined.len() > MAX_SCAN {
             return Err(RedactError::TooLong(joined.len()));
         }
         let mut found = Vec::new();
         self.find(joined, &mut found);
-        found.retain(|f| f.start < junction && f.end > junction);
+        found.retain(|f| {
+            f.start < junction
+                && f.end > junction
+                && (!token
+                    || joined
+                        .get(f.start..f.end)
+                        .is_some_and(|t| t.trim_end_matches('=').bytes().all(decode::token_char)))
+        });
         let mut tally = Tally::default();
         self.replace(joined, found, &mut tally);
         Ok(tally)
