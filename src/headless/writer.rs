@@ -233,7 +233,7 @@ mod tests {
             link: Some(url.into()),
         };
         let l = Line::from_spans(vec![hand("javascript:alert(1)"), hand("data:,hi"), hand("file:///etc")]);
-        assert_eq!(write_lines(&[l.clone()], Format::Ansi), "xxx\n");
+        assert_eq!(write_lines(std::slice::from_ref(&l), Format::Ansi), "xxx\n");
         assert!(!write_lines(&[l], Format::Styled).contains("link="));
     }
 

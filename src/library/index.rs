@@ -12,6 +12,12 @@
 //! version of deck, is deleted and built again: never fatal. Another deck
 //! updating it at the same time is [`LibraryError::Busy`]: the caller
 //! searches what is there.
+//!
+//! It holds session text, so it is private (`crate::private`): its folders
+//! 0700, the manifest 0600, and what tantivy writes (0644 by its own
+//! choice, in a folder no one else can enter) closed up after each commit.
+//! An index opened up by someone is closed up on opening, and
+//! [`Library::tightened`] says so for the caller to tell.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -173,14 +179,17 @@ pub struct Library {
     manifest: Mutex<Manifest>,
     /// Why it was built anew on opening, if it was.
     rebuilt: Option<String>,
+    /// What was closed up on opening (it was readable by other users).
+    tightened: Vec<crate::private::Tightened>,
 }
 
 impl Library {
     /// Open (or create) the index in `dir`; one that cannot be read is
     /// deleted and created anew ([`Library::rebuilt`] says why).
     pub fn open(dir: &Path) -> Result<Library, LibraryError> {
-        match Library::open_existing(dir) {
-            Ok(lib) => Ok(lib),
+        let tightened = Library::close_up(dir)?;
+        let mut lib = match Library::open_existing(dir) {
+            Ok(lib) => lib,
             Err(why) => {
                 let existed = dir.join("manifest.json").exists() || dir.join("tantivy").exists();
                 let mut lib = Library::create(dir)?;
@@ -188,14 +197,38 @@ impl Library {
                     tracing::info!(dir = %dir.display(), why, "rebuilding the session index");
                     lib.rebuilt = Some(why);
                 }
-                Ok(lib)
+                lib
             }
-        }
+        };
+        lib.tightened = tightened;
+        Ok(lib)
     }
 
     /// Delete the index in `dir` and open an empty one (`--reindex`).
     pub fn reset(dir: &Path) -> Result<Library, LibraryError> {
-        Library::create(dir)
+        let tightened = Library::close_up(dir)?;
+        let mut lib = Library::create(dir)?;
+        lib.tightened = tightened;
+        Ok(lib)
+    }
+
+    /// `dir` made (0700) or, when it is there, closed up with all it holds.
+    fn close_up(dir: &Path) -> Result<Vec<crate::private::Tightened>, LibraryError> {
+        let io = |source| LibraryError::Io {
+            dir: dir.display().to_string(),
+            source,
+        };
+        if !dir.exists() {
+            crate::private::dir(dir).map_err(io)?;
+            return Ok(Vec::new());
+        }
+        Ok(crate::private::tighten_all(dir).map_err(io)?.into_iter().collect())
+    }
+
+    /// What was made private on opening: the index, readable by other
+    /// users before (one note for the folder and all it holds).
+    pub fn tightened(&self) -> &[crate::private::Tightened] {
+        &self.tightened
     }
 
     /// Why the index was built anew when opened (unreadable, or of another
@@ -231,7 +264,7 @@ impl Library {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(e)),
             _ => {}
         }
-        std::fs::create_dir_all(&store).map_err(io)?;
+        crate::private::dir(&store).map_err(io)?;
         let (schema, fields) = schema();
         let index = Index::create_in_dir(&store, schema).map_err(|e| LibraryError::Index {
             dir: dir.display().to_string(),
@@ -272,6 +305,7 @@ impl Library {
             fields,
             manifest: Mutex::new(manifest),
             rebuilt: None,
+            tightened: Vec::new(),
         })
     }
 
@@ -417,6 +451,7 @@ impl Library {
             };
             each_on_threads(&batch, read_one).map_err(index_err)?;
             writer.commit().map_err(index_err)?;
+            self.close_up_store()?;
             out.read += batch.len();
             out.bytes += batch_bytes;
             done.extend(entries.into_inner().unwrap_or_else(|e| e.into_inner()));
@@ -426,9 +461,22 @@ impl Library {
         }
         if done.is_empty() {
             writer.commit().map_err(index_err)?;
+            self.close_up_store()?;
             self.note(&done, &gone)?;
         }
         Ok(out)
+    }
+
+    /// What tantivy wrote (its files are 0644 by its own choice) made
+    /// private; no note: they are new, and unreachable meanwhile (their
+    /// folder is 0700).
+    fn close_up_store(&self) -> Result<(), LibraryError> {
+        crate::private::tighten_all(&self.dir.join("tantivy"))
+            .map(|_| ())
+            .map_err(|source| LibraryError::Io {
+                dir: self.dir.display().to_string(),
+                source,
+            })
     }
 
     /// The manifest with `done` in and `gone` out, saved.
@@ -528,10 +576,20 @@ pub fn sort_rows(rows: &mut [SessionRow]) {
     });
 }
 
-/// Write the manifest whole (a temporary file renamed over the old one).
+/// Write the manifest whole (a temporary file, 0600, renamed over the old
+/// one).
 fn save(dir: &Path, m: &Manifest) -> std::io::Result<()> {
+    use std::io::Write;
     let tmp = dir.join("manifest.json.tmp");
     let text = serde_json::to_vec(m).map_err(std::io::Error::other)?;
-    std::fs::write(&tmp, text)?;
+    let (mut f, _) = crate::private::keep(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true),
+        &tmp,
+    )?;
+    f.write_all(&text)?;
+    drop(f);
     std::fs::rename(&tmp, dir.join("manifest.json"))
 }
