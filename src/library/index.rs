@@ -426,7 +426,7 @@ impl Library {
             let read_one = |f: &Found| -> tantivy::Result<()> {
                 let path = f.path.to_string_lossy().into_owned();
                 let mut failed = None;
-                let rows = read(f, &mut |d| {
+                let done = read(f, &mut |d| {
                     if failed.is_none()
                         && let Err(e) = writer.add_document(self.document(&path, d))
                     {
@@ -436,14 +436,15 @@ impl Library {
                 if let Some(e) = failed {
                     return Err(e);
                 }
+                // Keyed by what was read: its size and time at the start.
                 entries
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push(FileEntry {
                         path,
-                        size: f.size,
-                        mtime_ns: f.mtime_ns,
-                        rows,
+                        size: done.size,
+                        mtime_ns: done.mtime_ns,
+                        rows: done.rows,
                     });
                 progress.files.fetch_add(1, Ordering::Relaxed);
                 progress.bytes.fetch_add(f.size, Ordering::Relaxed);

@@ -17,3 +17,6 @@ pub use filter::Filter;
 pub use index::{Library, LibraryError, Progress};
 pub use query::{Hit, parse};
 pub use read::SessionRow;
+
+#[cfg(test)]
+mod tests;
