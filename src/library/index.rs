@@ -34,6 +34,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 
 use super::discover::Found;
 use super::read::{Doc, SessionRow, read};
+use super::readers::each_on_threads;
 
 /// What the manifest and the index are written as: a deck that reads
 /// sessions differently builds its own.
@@ -450,7 +451,7 @@ impl Library {
                 progress.bytes.fetch_add(f.size, Ordering::Relaxed);
                 Ok(())
             };
-            each_on_threads(&batch, read_one).map_err(index_err)?;
+            each_on_threads(&batch, |f| f.size, read_one).map_err(index_err)?;
             writer.commit().map_err(index_err)?;
             self.close_up_store()?;
             out.read += batch.len();
@@ -523,50 +524,6 @@ impl Library {
         }
         doc
     }
-}
-
-/// Readers of files at once: the loader and the fold use the rayon pool
-/// themselves (and wait on it), so files are spread over threads of
-/// their own, not over the pool.
-const READERS: usize = 2;
-
-/// `f` on each of `items`, on [`READERS`] threads taking the next item
-/// as they finish one; the first error stops them.
-fn each_on_threads<T: Sync, E: Send>(
-    items: &[T],
-    f: impl Fn(&T) -> Result<(), E> + Sync,
-) -> Result<(), E> {
-    let next = AtomicUsize::new(0);
-    let failed = std::sync::atomic::AtomicBool::new(false);
-    let work = || -> Result<(), E> {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else {
-                return Ok(());
-            };
-            if failed.load(Ordering::Relaxed) {
-                return Ok(());
-            }
-            if let Err(e) = f(item) {
-                failed.store(true, Ordering::Relaxed);
-                return Err(e);
-            }
-        }
-    };
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..READERS.min(items.len()))
-            .map(|_| s.spawn(work))
-            .collect();
-        let mut out = Ok(());
-        for h in handles {
-            match h.join() {
-                Ok(Err(e)) if out.is_ok() => out = Err(e),
-                Ok(_) => {}
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        out
-    })
 }
 
 /// Newest first (by the last event, else the first), then by path.

@@ -11,6 +11,7 @@ pub mod filter;
 pub mod index;
 pub mod query;
 pub mod read;
+mod readers;
 
 pub use discover::{Found, Roots, discover};
 pub use filter::Filter;

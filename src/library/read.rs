@@ -127,9 +127,13 @@ fn rows(
 ) -> Vec<SessionRow> {
     let agent = agent_of(loaded.format);
     let mut rows = Vec::new();
-    for s in &loaded.sessions {
-        let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
+    let none = loaded.sessions.is_empty();
+    // One session at a time, its records given to the fold (each dropped
+    // once folded): the records and the transcript they make are never
+    // both held whole, nor the sessions done.
+    for s in loaded.sessions {
         let outline = Outline::of(&s.records);
+        let t = Transcript::from_records(s.id.clone(), s.records, crate::present::stock());
         let errors = t.error_count();
         let skipped = t.diagnostics().len();
         let problem = t.diagnostics().front().map(|d| {
@@ -155,7 +159,7 @@ fn rows(
         });
         docs(&t, agent, doc);
     }
-    if loaded.sessions.is_empty() {
+    if none {
         rows.push(SessionRow {
             agent: agent.to_string(),
             path,
