@@ -55,6 +55,9 @@ internal!(
     mod par;
 );
 internal!(
+    mod private;
+);
+internal!(
     mod present;
 );
 internal!(

@@ -6,8 +6,9 @@
 //! written costs the history, never the session.
 //!
 //! Sent messages can hold secrets: the file is created readable by its
-//! owner only (0600, its directory 0700) and kept to the newest
-//! [`HISTORY_MAX`] entries.
+//! owner only (0600, its directory 0700: `crate::private`), closed up when
+//! it was not ([`Store::close_up`], said before the TUI starts), and kept
+//! to the newest [`HISTORY_MAX`] entries.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -53,27 +54,34 @@ impl Store {
         all.into_iter().skip(skip).collect()
     }
 
+    /// The history file and its folder, when they are there and readable by
+    /// other users, made private: what was closed up, for the caller to say
+    /// (before the TUI starts).
+    pub fn close_up(&self) -> Vec<crate::private::Tightened> {
+        let Some(path) = self.path.as_ref().filter(|p| p.exists()) else {
+            return Vec::new();
+        };
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        dir.into_iter()
+            .chain([path.as_path()])
+            .filter_map(|p| crate::private::tighten(p).ok().flatten())
+            .collect()
+    }
+
     /// Add one entry (the file and its directory are created as needed),
     /// then drop the oldest entries past [`HISTORY_MAX`].
     pub fn append(&self, text: &str) {
-        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
         let Some(path) = &self.path else { return };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            let _ = std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir);
+            let _ = crate::private::dir(dir);
         }
-        let Ok(mut f) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .mode(0o600)
-            .open(path)
+        // A file made by an older deck (or by hand) is closed up too (the
+        // TUI is on: said by `close_up` before it).
+        let Ok((mut f, _)) =
+            crate::private::keep(std::fs::OpenOptions::new().create(true).append(true), path)
         else {
             return;
         };
-        // A file made by an older deck (or by hand) is closed up too.
-        let _ = f.set_permissions(std::fs::Permissions::from_mode(0o600));
         if let Ok(line) = serde_json::to_string(text) {
             let _ = writeln!(f, "{line}");
         }
@@ -84,7 +92,6 @@ impl Store {
     /// Keep the newest [`HISTORY_MAX`] lines: written to a new file (0600)
     /// beside it, then renamed over it, so a crash leaves one or the other.
     fn trim(&self, path: &std::path::Path) {
-        use std::os::unix::fs::OpenOptionsExt;
         let Ok(text) = std::fs::read_to_string(path) else {
             return;
         };
@@ -94,13 +101,14 @@ impl Store {
         }
         let keep = &lines[lines.len() - HISTORY_MAX..];
         let tmp = path.with_extension("jsonl.tmp");
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&tmp)
-            .and_then(|mut f| {
+        let written = crate::private::create(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .write(true)
+                .truncate(true),
+            &tmp,
+        )
+        .and_then(|mut f| {
                 for l in keep {
                     writeln!(f, "{l}")?;
                 }
@@ -152,7 +160,15 @@ mod tests {
         let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o600);
         assert_eq!(mode(path.parent().unwrap()), 0o700);
-        // A file someone made world-readable is closed up on the next append.
+        // A file and folder someone opened up: closed up and said before
+        // the TUI, and on the next append anyway.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let dir = path.parent().unwrap();
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let said: Vec<_> = s.close_up().into_iter().map(|t| t.path).collect();
+        assert_eq!(said, [dir.to_path_buf(), path.clone()]);
+        assert_eq!((mode(&path), mode(dir)), (0o600, 0o700));
+        assert!(s.close_up().is_empty());
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         for i in 0..HISTORY_MAX + 30 {
             s.append(&format!("message {i}"));

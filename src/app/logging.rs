@@ -5,8 +5,15 @@
 //! themselves are written where things happen.
 //!
 //! It must never write to the terminal, which the TUI draws on: the only
-//! exception is one line on stderr, before any TUI starts, when the log was
-//! asked for and cannot be opened (then deck runs without it).
+//! exceptions are lines on stderr, before any TUI starts, when the log was
+//! asked for and cannot be opened (then deck runs without it), and when it
+//! or its folder was readable by other users and was closed up.
+//!
+//! The log is private (0600, its folders 0700: `crate::private`), and it
+//! holds no search query unless asked for by [`QUERIES`], its own target
+//! (`DECK_LOG=info,deck::queries=debug`): no level and no other directive
+//! turns it on, and the command line is logged with a search's words left
+//! out.
 
 use std::fs::OpenOptions;
 use std::path::PathBuf;
@@ -19,6 +26,9 @@ use tracing_subscriber::layer::SubscriberExt;
 pub const ENV: &str = "DECK_LOG";
 /// The log's file name, in deck's state folder.
 pub const FILE_NAME: &str = "deck.log";
+/// The target of events that hold what the user searched for; off unless a
+/// directive names it.
+pub const QUERIES: &str = "deck::queries";
 
 /// Which events `DECK_LOG` asks for; `None`: the log is off.
 ///
@@ -27,6 +37,7 @@ pub const FILE_NAME: &str = "deck.log";
 /// `trace`) or a comma-separated list of levels and `TARGET=LEVEL`
 /// directives (`info,deck::source::host=trace`); a bare word that is not a
 /// level is refused, so a misspelt level does not silently log nothing.
+/// [`QUERIES`] is off unless a directive names it.
 pub fn filter(value: &str) -> Result<Option<Targets>, String> {
     let v = value.trim();
     let is = |words: &[&str]| words.iter().any(|w| v.eq_ignore_ascii_case(w));
@@ -34,7 +45,11 @@ pub fn filter(value: &str) -> Result<Option<Targets>, String> {
         return Ok(None);
     }
     if is(&["1", "on", "true", "yes"]) {
-        return Ok(Some(Targets::new().with_default(LevelFilter::INFO)));
+        return Ok(Some(
+            Targets::new()
+                .with_default(LevelFilter::INFO)
+                .with_target(QUERIES, LevelFilter::OFF),
+        ));
     }
     const LEVELS: [&str; 6] = ["error", "warn", "info", "debug", "trace", "off"];
     for part in v.split(',').map(str::trim) {
@@ -50,7 +65,40 @@ pub fn filter(value: &str) -> Result<Option<Targets>, String> {
             ));
         }
     }
-    v.parse::<Targets>().map(Some).map_err(|e| e.to_string())
+    let targets = v.parse::<Targets>().map_err(|e| e.to_string())?;
+    let named = v
+        .split(',')
+        .filter_map(|p| p.split_once('='))
+        .any(|(t, _)| t.trim() == QUERIES);
+    Ok(Some(if named {
+        targets
+    } else {
+        targets.with_target(QUERIES, LevelFilter::OFF)
+    }))
+}
+
+/// The command line as the log says it: a search's words (what follows
+/// `search`, but options) left out, unless [`QUERIES`] is on.
+fn args_logged(args: Vec<String>) -> Vec<String> {
+    if tracing::enabled!(target: QUERIES, tracing::Level::ERROR) {
+        return args;
+    }
+    let Some(at) = args
+        .iter()
+        .position(|a| a == "sessions")
+        .and_then(|s| args.iter().skip(s).position(|a| a == "search").map(|i| s + i))
+    else {
+        return args;
+    };
+    let mut value_of_option = false;
+    args.into_iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let keep = i <= at || a.starts_with('-') || value_of_option;
+            value_of_option = a == "--limit";
+            if keep { a } else { "…".to_string() }
+        })
+        .collect()
 }
 
 /// Where the log goes: `$XDG_STATE_HOME/deck/deck.log`.
@@ -80,12 +128,20 @@ pub fn init() -> Option<PathBuf> {
         ));
         return None;
     };
+    let mut notes = Vec::new();
     let opened = path
         .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| OpenOptions::new().create(true).append(true).open(&path));
+        .map_or(Ok(None), crate::private::dir)
+        .and_then(|note| {
+            notes.extend(note);
+            crate::private::keep(OpenOptions::new().create(true).append(true), &path)
+        });
     let file = match opened {
-        Ok(f) => f,
+        Ok((f, note)) => {
+            notes.extend(note);
+            crate::private::say_all(&notes);
+            f
+        }
         Err(e) => {
             say(&format!(
                 "cannot open the log {}: {e}; the log is off",
@@ -103,9 +159,13 @@ pub fn init() -> Option<PathBuf> {
     let subscriber = tracing_subscriber::registry().with(layer).with(filter);
     // Already set (a second call): the first one logs.
     tracing::subscriber::set_global_default(subscriber).ok()?;
+    let args = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     tracing::info!(
         version = env!("CARGO_PKG_VERSION"),
-        args = ?std::env::args_os().skip(1).collect::<Vec<_>>(),
+        args = ?args_logged(args),
         "deck started"
     );
     Some(path)
@@ -160,6 +220,38 @@ mod tests {
         let t = filter("deck=debug").unwrap().unwrap();
         assert!(t.would_enable("deck::app", &tracing::Level::DEBUG));
         assert!(!t.would_enable("hyper", &tracing::Level::ERROR));
+    }
+
+    #[test]
+    fn queries_are_off_unless_their_target_is_named() {
+        let on = |v: &str| {
+            filter(v)
+                .unwrap()
+                .unwrap()
+                .would_enable(QUERIES, &tracing::Level::ERROR)
+        };
+        for v in ["1", "trace", "deck=trace", "trace,deck::library=trace", "deck::queries"] {
+            if v == "deck::queries" {
+                // A bare target is a level's misspelling: refused.
+                assert!(filter(v).is_err());
+                continue;
+            }
+            assert!(!on(v), "{v}");
+        }
+        assert!(on("info,deck::queries=debug"));
+        assert!(on("deck::queries=trace"));
+        assert!(!on("info,deck::queries=off"));
+    }
+
+    #[test]
+    fn a_search_s_words_are_left_out_of_the_command_line() {
+        let args = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(
+            args_logged(args("sessions --json search secret words --limit 5 --agent codex")),
+            args("sessions --json search … … --limit 5 --agent …")
+        );
+        assert_eq!(args_logged(args("view search.jsonl")), args("view search.jsonl"));
+        assert_eq!(args_logged(args("render search")), args("render search"));
     }
 
     #[test]

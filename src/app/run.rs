@@ -377,11 +377,11 @@ struct KeyTrace {
 impl KeyTrace {
     fn from_env() -> KeyTrace {
         let out = std::env::var_os("DECK_TRACE_KEYS").and_then(|p| {
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .ok()
+            crate::private::create(
+                std::fs::OpenOptions::new().create(true).append(true),
+                std::path::Path::new(&p),
+            )
+            .ok()
         });
         KeyTrace {
             out,

@@ -44,9 +44,16 @@ pub fn run(args: AcpArgs) -> anyhow::Result<ExitCode> {
         cwd,
     };
     let file = match &args.record {
+        // Created 0600: the recording holds the session's text.
         Some(p) => Some(
-            std::fs::File::create(p)
-                .with_context(|| format!("deck acp: cannot create {}", p.display()))?,
+            crate::private::create(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true),
+                p,
+            )
+            .with_context(|| format!("deck acp: cannot create {}", p.display()))?,
         ),
         None => None,
     };

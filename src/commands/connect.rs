@@ -81,6 +81,7 @@ pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
     // Switching sessions, prompts, cancels and answers go to the host
     // client; sent prompts also join the history file.
     let history = history::Store::from_env();
+    crate::private::say_all(&history.close_up());
     let past = history.load();
     let switch: Switcher = Box::new(move |c| {
         if let host::Control::Prompt { text, .. } = &c {

@@ -35,6 +35,7 @@ pub fn run(args: SessionsArgs) -> anyhow::Result<ExitCode> {
     } else {
         Library::open(&dir)?
     };
+    crate::private::say_all(lib.tightened());
     if let Some(why) = lib.rebuilt() {
         eprintln!(
             "{}",
@@ -107,11 +108,16 @@ fn filter(args: &SessionsArgs) -> anyhow::Result<Filter> {
     })
 }
 
-/// `$XDG_CACHE_HOME/deck/index`.
+/// `$XDG_CACHE_HOME/deck/index`; `deck/` made private (0700, and the
+/// cache folder too when deck has to make it), or closed up with a note.
 pub(crate) fn index_dir() -> anyhow::Result<PathBuf> {
-    crate::app::dirs::cache()
-        .map(|d| d.join("index"))
-        .ok_or_else(|| anyhow::anyhow!("no cache folder (neither XDG_CACHE_HOME nor HOME is set)"))
+    let deck = crate::app::dirs::cache().ok_or_else(|| {
+        anyhow::anyhow!("no cache folder (neither XDG_CACHE_HOME nor HOME is set)")
+    })?;
+    let note = crate::private::dir(&deck)
+        .map_err(|e| anyhow::anyhow!("cannot make {}: {e}", deck.display()))?;
+    crate::private::say_all(&note);
+    Ok(deck.join("index"))
 }
 
 /// `~/x` as the home folder's `x`.

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use ratatui::style::{Color, Modifier, Style};
 
+use crate::text::sanitize::link_allowed;
 use crate::text::{Line, Span};
 
 /// Output format of `deck render`.
@@ -123,10 +124,16 @@ pub fn osc8_url(url: &str) -> String {
     out
 }
 
+/// The span's link target, when the link rule allows it.
+fn link(span: &Span) -> Option<&str> {
+    span.link.as_deref().filter(|u| link_allowed(u))
+}
+
 fn write_ansi(out: &mut String, line: &Line) {
     for span in trimmed(line) {
         let sgr = sgr_params(span.style);
-        if let Some(url) = &span.link {
+        let link = link(span);
+        if let Some(url) = link {
             let _ = write!(out, "\x1b]8;;{}\x1b\\", osc8_url(url));
         }
         if sgr.is_empty() {
@@ -134,7 +141,7 @@ fn write_ansi(out: &mut String, line: &Line) {
         } else {
             let _ = write!(out, "\x1b[{sgr}m{}\x1b[0m", span.text);
         }
-        if span.link.is_some() {
+        if link.is_some() {
             out.push_str("\x1b]8;;\x1b\\");
         }
     }
@@ -181,7 +188,7 @@ fn write_styled(out: &mut String, line: &Line) {
     for span in spans {
         let w = span.width();
         let mut desc = describe_style(span.style);
-        if let Some(url) = &span.link {
+        if let Some(url) = link(span) {
             if !desc.is_empty() {
                 desc.push(' ');
             }
@@ -216,6 +223,18 @@ mod tests {
             s,
             "\x1b[1;38;2;255;0;0mred\x1b[0m \x1b]8;;https://x.test/a%20b%1B]\x1b\\site\x1b]8;;\x1b\\\n"
         );
+    }
+
+    #[test]
+    fn links_the_rule_refuses_are_written_as_text() {
+        let hand = |url: &str| Span {
+            text: "x".into(),
+            style: Style::default(),
+            link: Some(url.into()),
+        };
+        let l = Line::from_spans(vec![hand("javascript:alert(1)"), hand("data:,hi"), hand("file:///etc")]);
+        assert_eq!(write_lines(std::slice::from_ref(&l), Format::Ansi), "xxx\n");
+        assert!(!write_lines(&[l], Format::Styled).contains("link="));
     }
 
     #[test]

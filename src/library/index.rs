@@ -12,6 +12,12 @@
 //! version of deck, is deleted and built again: never fatal. Another deck
 //! updating it at the same time is [`LibraryError::Busy`]: the caller
 //! searches what is there.
+//!
+//! It holds session text, so it is private (`crate::private`): its folders
+//! 0700, the manifest 0600, and what tantivy writes (0644 by its own
+//! choice, in a folder no one else can enter) closed up after each commit.
+//! An index opened up by someone is closed up on opening, and
+//! [`Library::tightened`] says so for the caller to tell.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -28,6 +34,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 
 use super::discover::Found;
 use super::read::{Doc, SessionRow, read};
+use super::readers::each_on_threads;
 
 /// What the manifest and the index are written as: a deck that reads
 /// sessions differently builds its own.
@@ -173,14 +180,17 @@ pub struct Library {
     manifest: Mutex<Manifest>,
     /// Why it was built anew on opening, if it was.
     rebuilt: Option<String>,
+    /// What was closed up on opening (it was readable by other users).
+    tightened: Vec<crate::private::Tightened>,
 }
 
 impl Library {
     /// Open (or create) the index in `dir`; one that cannot be read is
     /// deleted and created anew ([`Library::rebuilt`] says why).
     pub fn open(dir: &Path) -> Result<Library, LibraryError> {
-        match Library::open_existing(dir) {
-            Ok(lib) => Ok(lib),
+        let tightened = Library::close_up(dir)?;
+        let mut lib = match Library::open_existing(dir) {
+            Ok(lib) => lib,
             Err(why) => {
                 let existed = dir.join("manifest.json").exists() || dir.join("tantivy").exists();
                 let mut lib = Library::create(dir)?;
@@ -188,14 +198,38 @@ impl Library {
                     tracing::info!(dir = %dir.display(), why, "rebuilding the session index");
                     lib.rebuilt = Some(why);
                 }
-                Ok(lib)
+                lib
             }
-        }
+        };
+        lib.tightened = tightened;
+        Ok(lib)
     }
 
     /// Delete the index in `dir` and open an empty one (`--reindex`).
     pub fn reset(dir: &Path) -> Result<Library, LibraryError> {
-        Library::create(dir)
+        let tightened = Library::close_up(dir)?;
+        let mut lib = Library::create(dir)?;
+        lib.tightened = tightened;
+        Ok(lib)
+    }
+
+    /// `dir` made (0700) or, when it is there, closed up with all it holds.
+    fn close_up(dir: &Path) -> Result<Vec<crate::private::Tightened>, LibraryError> {
+        let io = |source| LibraryError::Io {
+            dir: dir.display().to_string(),
+            source,
+        };
+        if !dir.exists() {
+            crate::private::dir(dir).map_err(io)?;
+            return Ok(Vec::new());
+        }
+        Ok(crate::private::tighten_all(dir).map_err(io)?.into_iter().collect())
+    }
+
+    /// What was made private on opening: the index, readable by other
+    /// users before (one note for the folder and all it holds).
+    pub fn tightened(&self) -> &[crate::private::Tightened] {
+        &self.tightened
     }
 
     /// Why the index was built anew when opened (unreadable, or of another
@@ -231,7 +265,7 @@ impl Library {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(e)),
             _ => {}
         }
-        std::fs::create_dir_all(&store).map_err(io)?;
+        crate::private::dir(&store).map_err(io)?;
         let (schema, fields) = schema();
         let index = Index::create_in_dir(&store, schema).map_err(|e| LibraryError::Index {
             dir: dir.display().to_string(),
@@ -272,6 +306,7 @@ impl Library {
             fields,
             manifest: Mutex::new(manifest),
             rebuilt: None,
+            tightened: Vec::new(),
         })
     }
 
@@ -392,7 +427,7 @@ impl Library {
             let read_one = |f: &Found| -> tantivy::Result<()> {
                 let path = f.path.to_string_lossy().into_owned();
                 let mut failed = None;
-                let rows = read(f, &mut |d| {
+                let done = read(f, &mut |d| {
                     if failed.is_none()
                         && let Err(e) = writer.add_document(self.document(&path, d))
                     {
@@ -402,21 +437,23 @@ impl Library {
                 if let Some(e) = failed {
                     return Err(e);
                 }
+                // Keyed by what was read: its size and time at the start.
                 entries
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push(FileEntry {
                         path,
-                        size: f.size,
-                        mtime_ns: f.mtime_ns,
-                        rows,
+                        size: done.size,
+                        mtime_ns: done.mtime_ns,
+                        rows: done.rows,
                     });
                 progress.files.fetch_add(1, Ordering::Relaxed);
                 progress.bytes.fetch_add(f.size, Ordering::Relaxed);
                 Ok(())
             };
-            each_on_threads(&batch, read_one).map_err(index_err)?;
+            each_on_threads(&batch, |f| f.size, read_one).map_err(index_err)?;
             writer.commit().map_err(index_err)?;
+            self.close_up_store()?;
             out.read += batch.len();
             out.bytes += batch_bytes;
             done.extend(entries.into_inner().unwrap_or_else(|e| e.into_inner()));
@@ -426,9 +463,22 @@ impl Library {
         }
         if done.is_empty() {
             writer.commit().map_err(index_err)?;
+            self.close_up_store()?;
             self.note(&done, &gone)?;
         }
         Ok(out)
+    }
+
+    /// What tantivy wrote (its files are 0644 by its own choice) made
+    /// private; no note: they are new, and unreachable meanwhile (their
+    /// folder is 0700).
+    fn close_up_store(&self) -> Result<(), LibraryError> {
+        crate::private::tighten_all(&self.dir.join("tantivy"))
+            .map(|_| ())
+            .map_err(|source| LibraryError::Io {
+                dir: self.dir.display().to_string(),
+                source,
+            })
     }
 
     /// The manifest with `done` in and `gone` out, saved.
@@ -476,50 +526,6 @@ impl Library {
     }
 }
 
-/// Readers of files at once: the loader and the fold use the rayon pool
-/// themselves (and wait on it), so files are spread over threads of
-/// their own, not over the pool.
-const READERS: usize = 2;
-
-/// `f` on each of `items`, on [`READERS`] threads taking the next item
-/// as they finish one; the first error stops them.
-fn each_on_threads<T: Sync, E: Send>(
-    items: &[T],
-    f: impl Fn(&T) -> Result<(), E> + Sync,
-) -> Result<(), E> {
-    let next = AtomicUsize::new(0);
-    let failed = std::sync::atomic::AtomicBool::new(false);
-    let work = || -> Result<(), E> {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else {
-                return Ok(());
-            };
-            if failed.load(Ordering::Relaxed) {
-                return Ok(());
-            }
-            if let Err(e) = f(item) {
-                failed.store(true, Ordering::Relaxed);
-                return Err(e);
-            }
-        }
-    };
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..READERS.min(items.len()))
-            .map(|_| s.spawn(work))
-            .collect();
-        let mut out = Ok(());
-        for h in handles {
-            match h.join() {
-                Ok(Err(e)) if out.is_ok() => out = Err(e),
-                Ok(_) => {}
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        out
-    })
-}
-
 /// Newest first (by the last event, else the first), then by path.
 pub fn sort_rows(rows: &mut [SessionRow]) {
     rows.sort_by(|a, b| {
@@ -528,10 +534,20 @@ pub fn sort_rows(rows: &mut [SessionRow]) {
     });
 }
 
-/// Write the manifest whole (a temporary file renamed over the old one).
+/// Write the manifest whole (a temporary file, 0600, renamed over the old
+/// one).
 fn save(dir: &Path, m: &Manifest) -> std::io::Result<()> {
+    use std::io::Write;
     let tmp = dir.join("manifest.json.tmp");
     let text = serde_json::to_vec(m).map_err(std::io::Error::other)?;
-    std::fs::write(&tmp, text)?;
+    let (mut f, _) = crate::private::keep(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true),
+        &tmp,
+    )?;
+    f.write_all(&text)?;
+    drop(f);
     std::fs::rename(&tmp, dir.join("manifest.json"))
 }

@@ -11,9 +11,13 @@ pub mod filter;
 pub mod index;
 pub mod query;
 pub mod read;
+mod readers;
 
 pub use discover::{Found, Roots, discover};
 pub use filter::Filter;
 pub use index::{Library, LibraryError, Progress};
 pub use query::{Hit, parse};
 pub use read::SessionRow;
+
+#[cfg(test)]
+mod tests;

@@ -110,6 +110,9 @@ fn tokens(q: &str) -> Vec<String> {
 impl Library {
     /// The best `limit` entries for `query`, best first.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<Hit>, LibraryError> {
+        // What was searched for is logged only under its own target
+        // (`app::logging::QUERIES`), off unless named.
+        tracing::debug!(target: "deck::queries", query, limit, "search");
         let parsed = parse(query);
         let f = self.fields;
         let mut parser = QueryParser::for_index(self.index(), vec![f.text]);
@@ -120,7 +123,9 @@ impl Library {
         } else {
             let (q, errors) = parser.parse_query_lenient(&parsed.text);
             if !errors.is_empty() {
-                tracing::debug!(?errors, query, "query read leniently");
+                // Its words only where the log is asked for them.
+                tracing::debug!(errors = errors.len(), "query read leniently");
+                tracing::debug!(target: "deck::queries", ?errors, query, "query read leniently");
             }
             Some(q)
         };

@@ -68,27 +68,72 @@ pub fn agent_of(format: Format) -> &'static str {
     }
 }
 
-/// Read `found`: its sessions' rows, each searchable entry handed to
-/// `doc` as it is made (not all held at once).
-pub fn read(found: &Found, doc: &mut dyn FnMut(Doc)) -> Vec<SessionRow> {
+/// What reading one file gave: its sessions' rows, and the size and
+/// modification time it had when its read began — what was read, so what
+/// the manifest keys it by (a file appended to meanwhile differs, and is
+/// read again next time).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRead {
+    pub rows: Vec<SessionRow>,
+    pub size: u64,
+    pub mtime_ns: i64,
+}
+
+/// Read `found` up to the size it has when its read begins (what a writer
+/// appends meanwhile is not chased): its sessions' rows, each searchable
+/// entry handed to `doc` as it is made (not all held at once).
+pub fn read(found: &Found, doc: &mut dyn FnMut(Doc)) -> FileRead {
     let path = found.path.to_string_lossy().into_owned();
-    let loaded = match source::load_path(&path) {
-        Ok(l) => l,
-        Err(e) => {
-            return vec![SessionRow {
-                agent: found.agent.unwrap_or("unknown").to_string(),
-                path,
-                bytes: found.size,
-                problem: Some(e.to_string()),
-                ..SessionRow::default()
-            }];
-        }
+    let opened = std::fs::File::open(&found.path).and_then(|f| Ok((f.metadata()?, f)));
+    let (loaded, size, mtime_ns) = match opened {
+        Ok((meta, f)) => (
+            source::load_file_upto(&path, f, meta.len()),
+            meta.len(),
+            super::discover::mtime_ns(&meta),
+        ),
+        Err(source) => (
+            Err(source::LoadError::Io {
+                path: path.clone(),
+                source,
+            }),
+            found.size,
+            found.mtime_ns,
+        ),
     };
+    let rows = match loaded {
+        Ok(l) => rows(l, path, size, doc),
+        Err(e) => vec![SessionRow {
+            agent: found.agent.unwrap_or("unknown").to_string(),
+            path,
+            bytes: size,
+            problem: Some(e.to_string()),
+            ..SessionRow::default()
+        }],
+    };
+    FileRead {
+        rows,
+        size,
+        mtime_ns,
+    }
+}
+
+/// The rows of what was loaded of a file of `size` bytes, its entries to
+/// `doc`.
+fn rows(
+    loaded: source::Loaded,
+    path: String,
+    size: u64,
+    doc: &mut dyn FnMut(Doc),
+) -> Vec<SessionRow> {
     let agent = agent_of(loaded.format);
     let mut rows = Vec::new();
-    for s in &loaded.sessions {
-        let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
+    let none = loaded.sessions.is_empty();
+    // One session at a time, its records given to the fold (each dropped
+    // once folded): the records and the transcript they make are never
+    // both held whole, nor the sessions done.
+    for s in loaded.sessions {
         let outline = Outline::of(&s.records);
+        let t = Transcript::from_records(s.id.clone(), s.records, crate::present::stock());
         let errors = t.error_count();
         let skipped = t.diagnostics().len();
         let problem = t.diagnostics().front().map(|d| {
@@ -109,16 +154,16 @@ pub fn read(found: &Found, doc: &mut dyn FnMut(Doc)) -> Vec<SessionRow> {
             ended: t.last_time(),
             calls: t.cards().len(),
             errors,
-            bytes: found.size,
+            bytes: size,
             problem,
         });
         docs(&t, agent, doc);
     }
-    if loaded.sessions.is_empty() {
+    if none {
         rows.push(SessionRow {
             agent: agent.to_string(),
             path,
-            bytes: found.size,
+            bytes: size,
             problem: Some("no session in it".into()),
             ..SessionRow::default()
         });

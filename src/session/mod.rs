@@ -124,31 +124,37 @@ impl Transcript {
         }
     }
 
-    /// Fold a whole sequence of records.
-    pub fn from_records<'a>(
+    /// Fold a whole sequence of records: borrowed (`&records`), or owned
+    /// (`records`, a `Vec`), when each is dropped once folded — the records
+    /// and the transcript they make are not both held whole.
+    pub fn from_records<R>(
         session_id: Option<String>,
-        records: impl IntoIterator<Item = &'a crate::wire::Record>,
+        records: impl IntoIterator<Item = R>,
         presenters: SharedPresenters,
-    ) -> Transcript {
+    ) -> Transcript
+    where
+        R: std::borrow::Borrow<crate::wire::Record> + Send,
+    {
         let mut ahead = prefetch::Prefetch::new(presenters.clone());
         let mut t = Transcript::new(session_id, presenters);
         let mut records = records.into_iter();
-        let mut next = || -> Vec<&'a crate::wire::Record> {
-            records.by_ref().take(prefetch::WINDOW).collect()
-        };
+        let mut next = || -> Vec<R> { records.by_ref().take(prefetch::WINDOW).collect() };
+        fn refs<R: std::borrow::Borrow<crate::wire::Record>>(w: &[R]) -> Vec<&crate::wire::Record> {
+            w.iter().map(|r| r.borrow()).collect()
+        }
         // The pool draws the next window's views while the fold takes this
         // one's: a window's calls are read and noted by its own draw, after
         // the draws of the windows before it.
         let mut window = next();
-        let plan = ahead.plan(&window);
+        let plan = ahead.plan(&refs(&window));
         let mut drawn = ahead.draw(plan);
         while !window.is_empty() {
             let following = next();
-            let plan = ahead.plan(&following);
+            let plan = ahead.plan(&refs(&following));
             t.ahead = Arc::new(std::mem::take(&mut drawn));
             let fold = || {
                 for r in window.drain(..) {
-                    t.apply(r);
+                    t.apply(r.borrow());
                 }
             };
             (drawn, ()) = rayon::join(|| ahead.draw(plan), fold);

@@ -167,20 +167,40 @@ pub fn load_path_counted(
         let input = Counted(std::io::stdin(), read.clone());
         load_reader(path, input).map_err(io).and_then(|r| r)
     } else {
-        let mut loaded = std::fs::File::open(path)
-            .and_then(|file| load_reader(path, Counted(file, read.clone())))
+        std::fs::File::open(path)
             .map_err(io)
-            .and_then(|r| r);
-        // What Claude Code keeps beside a session: its subagents' logs,
-        // output too large for the log.
-        if let Ok(l) = &mut loaded
-            && l.format == Format::ClaudeCode
-        {
-            super::agents::claude::beside::attach(std::path::Path::new(path), l);
-        }
-        loaded
+            .and_then(|file| load_file(path, Counted(file, read.clone())))
     };
     super::load_log::loaded(path, &loaded, started.elapsed());
+    loaded
+}
+
+/// Load the file at `path`, already opened, up to `upto` bytes — the size
+/// it had when its read began (`File::metadata` of the open file): what a
+/// writer appends meanwhile is left for the next read, so a session being
+/// written is read as it stood, never chased (the library's index).
+pub fn load_file_upto(path: &str, file: std::fs::File, upto: u64) -> Result<Loaded, LoadError> {
+    let started = std::time::Instant::now();
+    tracing::info!(input = path, bytes = upto, "loading");
+    let loaded = load_file(path, file.take(upto));
+    super::load_log::loaded(path, &loaded, started.elapsed());
+    loaded
+}
+
+/// A file's content, and what Claude Code keeps beside a session: its
+/// subagents' logs, output too large for the log.
+fn load_file(path: &str, input: impl Read + Send) -> Result<Loaded, LoadError> {
+    let mut loaded = load_reader(path, input)
+        .map_err(|source| LoadError::Io {
+            path: path.to_string(),
+            source,
+        })
+        .and_then(|r| r);
+    if let Ok(l) = &mut loaded
+        && l.format == Format::ClaudeCode
+    {
+        super::agents::claude::beside::attach(std::path::Path::new(path), l);
+    }
     loaded
 }
 

@@ -59,7 +59,8 @@ internal!(
 );
 
 pub use load::{
-    Format, LoadError, Loaded, LoadedSession, load_bytes, load_path, load_path_counted,
+    Format, LoadError, Loaded, LoadedSession, load_bytes, load_file_upto, load_path,
+    load_path_counted,
 };
 
 /// The record a session log's header line (`{type: "session", id, cwd?, …}`)

@@ -26,10 +26,18 @@ pub struct FileSink {
 }
 
 impl FileSink {
-    /// Create (or truncate) `path`.
+    /// Create (or truncate) `path`: created 0600 (a recording holds the
+    /// session's text); a file that was there keeps its mode.
     pub fn create(path: &std::path::Path) -> std::io::Result<FileSink> {
+        let file = crate::private::create(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true),
+            path,
+        )?;
         Ok(FileSink {
-            file: Mutex::new(std::fs::File::create(path)?),
+            file: Mutex::new(file),
             messages: AtomicU64::new(0),
         })
     }

@@ -1,12 +1,15 @@
 //! Styled lines: the unit every card renders to. A [`Line`] is a list of
 //! [`Span`]s, each with a ratatui [`Style`] and an optional hyperlink target
-//! (drawn as OSC 8 by the ANSI writer). Text inside spans is already sanitized
+//! (drawn as OSC 8 by the ANSI writer; only a target
+//! [`link_allowed`](super::sanitize::link_allowed) allows is ever set). Text inside spans is already sanitized
 //! and contains no control characters; widths are display columns.
 
 use std::sync::Arc;
 
 use ratatui::style::Style;
 use unicode_width::UnicodeWidthStr;
+
+use super::sanitize::link_allowed;
 
 /// True for text of printable ASCII only: a byte a column, a byte a
 /// grapheme (the common case, checked far faster than it is measured).
@@ -54,11 +57,13 @@ impl Span {
         Span::new(text, Style::default())
     }
 
+    /// A span linked to `url` when [`link_allowed`] allows it (`http`,
+    /// `https`, `mailto`); any other target leaves the text unlinked.
     pub fn linked(text: impl Into<String>, style: Style, url: &str) -> Self {
         Span {
             text: text.into(),
             style,
-            link: Some(Arc::from(url)),
+            link: link_allowed(url).then(|| Arc::from(url)),
         }
     }
 

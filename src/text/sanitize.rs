@@ -16,6 +16,10 @@
 //! Terminal *output* with escapes that should be interpreted (a bash card's
 //! output) goes through [`crate::text::ansi`] instead, which emulates a terminal
 //! and yields only cell text and styles.
+//!
+//! Link targets have one rule too, [`link_allowed`]: only `http`, `https` and
+//! `mailto` become links (OSC 8 in ANSI output, `href` in the HTML export);
+//! any other target (`javascript:`, `data:`, `file:` …) stays visible text.
 
 use std::borrow::Cow;
 
@@ -224,6 +228,22 @@ pub fn strip_sequences(s: &str) -> String {
     strip_controls(&out)
 }
 
+/// The schemes a link may have: a terminal or a browser opens them without
+/// running or reading anything local.
+const LINK_SCHEMES: [&str; 3] = ["http", "https", "mailto"];
+
+/// True when `url` may become a link (an OSC 8 target, an `href`): its
+/// scheme, from its first character and in any case, is `http`, `https` or
+/// `mailto`. Anything else — `javascript:`, `data:`, `file:`, `vbscript:`,
+/// a target without a scheme or with a space or control before it — is
+/// shown as text only. The one rule for every place deck writes a link.
+pub fn link_allowed(url: &str) -> bool {
+    let Some((scheme, _)) = url.split_once(':') else {
+        return false;
+    };
+    LINK_SCHEMES.iter().any(|s| scheme.eq_ignore_ascii_case(s))
+}
+
 #[cfg(any(test, feature = "internals"))]
 /// True if `s` contains nothing the sanitizer would change.
 pub fn is_clean(s: &str) -> bool {
@@ -232,6 +252,38 @@ pub fn is_clean(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn only_http_https_and_mailto_may_be_links() {
+        for ok in [
+            "https://x.test/a",
+            "HTTP://x.test",
+            "Https://x.test/?q=1#f",
+            "mailto:a@x.test",
+            "MAILTO:a@x.test",
+        ] {
+            assert!(super::link_allowed(ok), "{ok}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "JavaScript:alert(1)",
+            " javascript:alert(1)",
+            "\tjavascript:alert(1)",
+            "java\nscript:alert(1)",
+            "data:text/html;base64,PHNjcmlwdD4=",
+            "file:///etc/passwd",
+            "FILE://host/x",
+            "vbscript:msgbox",
+            "httpx://x.test",
+            " https://x.test",
+            "//x.test/a",
+            "x.test/a",
+            "",
+            ":",
+        ] {
+            assert!(!super::link_allowed(bad), "{bad:?}");
+        }
+    }
 
     /// What `json_text`'s search looks for covers every character it escapes.
     #[test]

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::common::{deck_cmd, deck_ok, stderr, stdout};
 
-fn fake() -> String {
+pub(crate) fn fake() -> String {
     format!(
         "{}/tests/fixtures/agents/acp/fake/fake_agent.py",
         env!("CARGO_MANIFEST_DIR")
@@ -24,7 +24,7 @@ fn fake() -> String {
 
 /// A scratch directory holding the session's cwd `ws/` (with `notes.txt`)
 /// and `secret.txt` beside it (outside the cwd).
-fn scratch() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn scratch() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let ws = dir.path().join("ws");
     std::fs::create_dir(&ws).unwrap();
@@ -35,7 +35,7 @@ fn scratch() -> (tempfile::TempDir, PathBuf) {
 
 /// `deck acp …`, its output; it must end within a minute (else killed: a
 /// failure, never a hung test).
-fn acp(ws: &Path, record: &Path, extra: &[&str], agent: &[&str]) -> Output {
+pub(crate) fn acp(ws: &Path, record: &Path, extra: &[&str], agent: &[&str]) -> Output {
     let mut c = deck_cmd();
     c.arg("acp")
         .arg("--cwd")

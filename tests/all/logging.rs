@@ -111,6 +111,75 @@ fn a_debug_log_is_appended_in_the_state_folder_and_not_printed() {
 }
 
 #[test]
+fn the_log_and_its_folders_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    // A state folder deck has to make, with the one above it.
+    let state = dir.path().join("local/state");
+    let quiet = common::stderr(&render(&dir.path().join("unused"), None));
+    let out = render(&state, Some("debug"));
+    assert_eq!(common::stderr(&out), quiet, "nothing to say");
+    assert_eq!(mode(&dir.path().join("local")), 0o700);
+    assert_eq!(mode(&state), 0o700);
+    assert_eq!(mode(&state.join("deck")), 0o700);
+    assert_eq!(mode(&log_file(&state)), 0o600);
+    // A log someone opened up is closed up again, and said once.
+    std::fs::set_permissions(log_file(&state), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(state.join("deck"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let err = common::stderr(&render(&state, Some("1")));
+    for p in [state.join("deck"), log_file(&state)] {
+        let said = format!("deck: made {} private", p.display());
+        assert_eq!(err.matches(&said).count(), 1, "{said:?} in {err}");
+    }
+    assert_eq!(err.lines().count(), quiet.lines().count() + 2, "{err}");
+    assert_eq!(mode(&log_file(&state)), 0o600);
+    assert_eq!(mode(&state.join("deck")), 0o700);
+    // The state folder was there: the user's.
+    assert_eq!(mode(&state), 0o755);
+    assert!(log_text(&state).matches("deck started").count() == 2);
+}
+
+/// `deck sessions search QUERY` over the fake home, `DECK_LOG` as given.
+fn search_logged(log: &str, query: &str) -> String {
+    let (home, _) = crate::library::fake_home();
+    let state = home.path().join("state");
+    let mut c = deck_in(&state, Some(log));
+    c.args(["sessions", "search", query, "--json", "--limit", "3"])
+        .env("HOME", home.path())
+        .env("XDG_CACHE_HOME", home.path().join(".cache"))
+        .env_remove("DSH_HOME")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME");
+    run(c);
+    log_text(&state)
+}
+
+#[test]
+fn search_queries_are_logged_only_when_asked() {
+    let query = "hello pelican7f3a";
+    for level in [
+        "1",
+        "debug",
+        "trace",
+        "deck=trace",
+        "trace,deck::library=trace",
+    ] {
+        let text = search_logged(level, query);
+        assert!(text.contains("deck started"), "{level}: {text}");
+        assert!(text.contains("\"sessions\", \"search\""), "{level}: {text}");
+        assert!(
+            !text.contains("pelican7f3a"),
+            "{level} logged the query:\n{text}"
+        );
+    }
+    // Asked for by its target.
+    let text = search_logged("info,deck::queries=debug", query);
+    assert!(text.contains("pelican7f3a"), "{text}");
+}
+
+#[test]
 fn levels_filter_what_is_written() {
     let dir = tempfile::tempdir().unwrap();
     // `1` means info: loads are said, their timing is not.

@@ -34,6 +34,7 @@ mod loader;
 mod logging;
 mod parity;
 mod paths;
+mod private;
 mod prompts_on_calls;
 mod props;
 mod redact;

@@ -291,3 +291,101 @@ fn copied_text_and_the_status_bar_carry_no_controls() {
         common::assert_only_sgr_and_osc8(&deck::headless::write_lines(&[line], Format::Ansi));
     }
 }
+
+/// The targets of the OSC 8 links in ANSI output (as written, percent-encoded).
+fn osc8_targets(ansi: &str) -> Vec<String> {
+    ansi.split("\u{1b}]8;;")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("\u{1b}\\").map(|(t, _)| t.to_string()))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// The `href`s of an HTML page.
+fn hrefs(html: &str) -> Vec<String> {
+    html.split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('"').map(|(t, _)| t.to_string()))
+        .collect()
+}
+
+/// One rule for link targets, in the ANSI output (what a terminal gets from
+/// `deck render --format ansi`) and in the HTML export: `http`, `https` and
+/// `mailto` are links; `javascript:`, `data:`, `file:` and the rest are
+/// shown as text, never linked.
+#[test]
+fn only_http_https_and_mailto_targets_become_links() {
+    let bad = [
+        "javascript:alert(1)",
+        "JavaScript:alert(2)",
+        "data:text/html;base64,PHNjcmlwdD4=",
+        "file:///etc/passwd",
+        "vbscript:msgbox",
+    ];
+    let good = [
+        "https://x.test/ok",
+        "http://x.test/plain",
+        "mailto:a@x.test",
+    ];
+    let links: String = bad
+        .iter()
+        .chain(good.iter())
+        .enumerate()
+        .map(|(i, u)| format!("[link{i}]({u}) "))
+        .collect();
+    let mut seq = 0u64;
+    let mut r = vec![ev(&mut seq, "turn/start", json!({"turn": 1}))];
+    r.push(ev(
+        &mut seq,
+        "assistant/message",
+        json!({"turn":1,"step":1,"message":{"content":[
+        {"type":"text","text":links}]}}),
+    ));
+    r.extend(card(&mut seq, "web_search", "{}", Some(json!({"card":"generic","title":"w","kind":"search"})),
+        Some(json!({"card":"web","kind":"search","title":"w","sources":
+            bad.iter().chain(good.iter()).map(|u| json!({"url":u,"title":"src","snippet":"s"})).collect::<Vec<_>>(),
+            "truncated":false})), "ok", false));
+    r.push(ev(
+        &mut seq,
+        "turn/end",
+        json!({"turn":1,"reason":{"kind":"completed"}}),
+    ));
+    let t = fold_records(&r);
+    let theme = Theme::dark();
+    let ansi = headless::render(
+        &t,
+        &theme,
+        &LayoutOptions::new(200, Density::Full),
+        None,
+        Format::Ansi,
+    );
+    let html = deck::commands::export::html::page(&t, &theme, "links");
+    let allowed = |u: &str| {
+        let l = u.to_ascii_lowercase();
+        l.starts_with("https://") || l.starts_with("http://") || l.starts_with("mailto:")
+    };
+    for (what, targets) in [("ansi", osc8_targets(&ansi)), ("html", hrefs(&html))] {
+        assert!(
+            targets.iter().all(|u| allowed(u)),
+            "{what} links a target it must not: {targets:?}"
+        );
+        for g in good {
+            assert!(
+                targets.iter().any(|u| u == g),
+                "{what} lost the link {g}: {targets:?}"
+            );
+        }
+    }
+    // Shown as text instead.
+    let text = headless::render(
+        &t,
+        &theme,
+        &LayoutOptions::new(200, Density::Full),
+        None,
+        Format::Text,
+    );
+    for b in bad {
+        assert!(text.contains(b), "{b} not shown: {text}");
+        assert!(html.contains(b), "{b} not shown in the page");
+    }
+}

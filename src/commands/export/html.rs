@@ -6,7 +6,8 @@
 //! nothing fetched), each tool card a `<details>` block that folds to its
 //! header line, and links where deck draws links. The page is well-formed
 //! XHTML-compatible markup: every text and attribute is escaped here, and
-//! only `http(s)`, `mailto` and `file` links become `href`s.
+//! only `http(s)` and `mailto` links become `href`s (the one rule of
+//! [`link_allowed`]: the ANSI output's OSC 8 links follow it too).
 
 use std::fmt::Write as _;
 
@@ -14,6 +15,7 @@ use ratatui::style::{Color, Modifier, Style};
 
 use crate::cards::Density;
 use crate::session::{Item, Transcript};
+use crate::text::sanitize::link_allowed;
 use crate::text::{Line, Rows, wrap};
 use crate::theme::Theme;
 use crate::view::transcript::{LayoutOptions, render_item_into};
@@ -140,7 +142,7 @@ fn write_line(out: &mut String, line: &Line) {
         spans.pop();
     }
     for span in spans {
-        let href = span.link.as_deref().filter(|u| safe_link(u));
+        let href = span.link.as_deref().filter(|u| link_allowed(u));
         if let Some(url) = href {
             let _ = write!(out, "<a href=\"{}\">", escape(url));
         }
@@ -154,14 +156,6 @@ fn write_line(out: &mut String, line: &Line) {
             out.push_str("</a>");
         }
     }
-}
-
-/// Links that may become `href`s (no `javascript:` and the like).
-fn safe_link(url: &str) -> bool {
-    let lower = url.trim_start().to_ascii_lowercase();
-    ["http://", "https://", "mailto:", "file://"]
-        .iter()
-        .any(|p| lower.starts_with(p))
 }
 
 /// Text for HTML content and attribute values; control characters (the
@@ -282,13 +276,19 @@ mod tests {
             Span::new("<b>&\"'", Style::default().fg(Color::Rgb(1, 2, 3))),
             Span::linked("ok", Style::default(), "https://x.test/?a=1&b=\"2\""),
             Span::linked("bad", Style::default(), "javascript:alert(1)"),
+            // A link set by hand is held to the same rule when written.
+            Span {
+                text: "local".into(),
+                style: Style::default(),
+                link: Some("file:///etc/passwd".into()),
+            },
         ]);
         let mut out = String::new();
         write_line(&mut out, &l);
         assert_eq!(
             out,
             "<span style=\"color:#010203\">&lt;b&gt;&amp;&quot;&#39;</span>\
-             <a href=\"https://x.test/?a=1&amp;b=&quot;2&quot;\">ok</a>bad"
+             <a href=\"https://x.test/?a=1&amp;b=&quot;2&quot;\">ok</a>badlocal"
         );
     }
 

@@ -1,7 +1,10 @@
 //! Writing a file whole or not at all: output is staged in a temporary
 //! file (next to the destination, or in the temp folder for stdout and for
 //! what is not a regular file), checked by the [`Checker`] when it was
-//! redacted, and renamed or copied into place only once it passed.
+//! redacted, and renamed or copied into place only once it passed. The
+//! staged file is new (never an existing file or a link left in its place)
+//! and private (0600: `crate::private`), so a new export is 0600 too; one
+//! that replaces a file keeps that file's mode.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -42,8 +45,8 @@ impl Staged {
     /// Stage output for `dest` (`-`: stdout).
     pub fn new(dest: &str) -> anyhow::Result<Staged> {
         let pid = std::process::id();
-        let in_temp = || std::env::temp_dir().join(format!("deck-export-{pid}.tmp"));
-        let (tmp, dest) = if dest == "-" {
+        let in_temp = || std::env::temp_dir().join(format!("deck-export-{pid}"));
+        let (base, dest) = if dest == "-" {
             (in_temp(), Dest::Stdout)
         } else {
             let d = PathBuf::from(dest);
@@ -54,14 +57,14 @@ impl Staged {
                         .file_name()
                         .map_or_else(|| "out".to_string(), |n| n.to_string_lossy().into_owned());
                     (
-                        d.with_file_name(format!(".{name}.deck-{pid}.tmp")),
+                        d.with_file_name(format!(".{name}.deck-{pid}")),
                         Dest::Rename(d),
                     )
                 }
             }
         };
-        let f = File::create(&tmp)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", shown_path(&tmp)))?;
+        let (f, tmp) = crate::private::create_new(&base, ".tmp")
+            .map_err(|e| anyhow::anyhow!("cannot write {}.tmp: {e}", shown_path(&base)))?;
         Ok(Staged {
             tmp,
             dest,
@@ -96,8 +99,15 @@ impl Staged {
             }
         }
         match &self.dest {
-            Dest::Rename(d) => std::fs::rename(&self.tmp, d)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", shown_path(d)))?,
+            Dest::Rename(d) => {
+                // A file replaced keeps its mode (the user's choice); a new
+                // one stays 0600.
+                if let Some(m) = std::fs::metadata(d).ok().filter(|m| m.is_file()) {
+                    std::fs::set_permissions(&self.tmp, m.permissions())?;
+                }
+                std::fs::rename(&self.tmp, d)
+                    .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", shown_path(d)))?
+            }
             Dest::Through(d) => {
                 let mut f = File::open(&self.tmp)?;
                 let copied = std::fs::OpenOptions::new()
@@ -132,6 +142,29 @@ fn shown_path(p: &Path) -> String {
 mod tests {
     use super::*;
     use crate::text::redact::STOCK;
+
+    #[test]
+    fn what_is_staged_is_private_and_new() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("out.html");
+        // A link where the staged file would go is not written through.
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        let first = dir
+            .path()
+            .join(format!(".out.html.deck-{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &first).unwrap();
+        for d in [dest.to_str().unwrap(), "-"] {
+            let mut s = Staged::new(d).unwrap();
+            writeln!(s.writer(), "session text").unwrap();
+            s.out.flush().unwrap();
+            let mode = std::fs::metadata(&s.tmp).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "{}", s.tmp.display());
+            assert_ne!(s.tmp, first);
+        }
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    }
 
     #[test]
     fn a_refused_output_leaves_nothing() {
