@@ -226,7 +226,7 @@ fn r_hides_secrets_in_the_list_the_hits_and_the_session() {
     app.update(ch('R'));
     let s = screen(&mut app);
     assert!(
-        !s.contains(secret) && s.contains("‹redacted:github›"),
+        !s.contains(secret) && s.contains("‹redacted:github-pat›"),
         "{s}"
     );
     app.update(ch('/'));
