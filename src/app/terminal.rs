@@ -32,7 +32,7 @@ pub fn ensure_terminal() -> anyhow::Result<()> {
     Ok(())
 }
 
-pub(super) fn restore() {
+pub(crate) fn restore() {
     let mut out = std::io::stdout();
     let _ = execute!(
         out,

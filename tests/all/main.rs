@@ -7,6 +7,8 @@
 mod common;
 
 mod acp_live;
+mod acp_serve;
+mod acp_stop;
 mod agents_acp;
 mod agents_acp_gemini;
 mod agents_claude;
