@@ -526,7 +526,7 @@ impl Client {
             Ok(Ok(s)) => format!(" ({s})"),
             _ => String::new(),
         };
-        let tail = self.stderr.lock().map(|k| String::from_utf8_lossy(&k.text).into_owned()).unwrap_or_default();
+        let tail = self.stderr.lock().map(|mut k| k.text().0).unwrap_or_default();
         let last: Vec<&str> = tail.lines().filter(|l| !l.trim().is_empty()).collect();
         let stderr = match last.len() {
             0 => String::new(),

@@ -7,9 +7,10 @@
 //! stays a descendant of deck, found in `/proc` and stopped with the rest.
 //! [`Procs::stop_all`] ends every one of them (SIGTERM, then SIGKILL after
 //! a grace) and names those still there after that; it blocks, and is
-//! called outside the async runtime. This module only signals processes:
-//! it never waits for (reaps) them — their parents do, or init once deck
-//! is gone.
+//! called outside the async runtime. This module signals processes; the
+//! only ones it waits for (reaps) are orphans handed to deck
+//! ([`Procs::reap_orphans`]), never a child deck started itself (tokio
+//! waits for those).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -42,6 +43,26 @@ impl Procs {
     pub fn started(&self, group: i32) {
         if let Ok(mut g) = self.groups.lock() {
             g.push(group);
+        }
+    }
+
+    /// Wait for the orphans handed to deck that ended (zombies whose
+    /// parent is deck but which deck did not start itself), so that they
+    /// do not pile up over a long session.
+    pub fn reap_orphans(&self) {
+        if !self.subreaper {
+            return;
+        }
+        let ours = self.groups.lock().map(|g| g.clone()).unwrap_or_default();
+        // SAFETY: getpid has no preconditions.
+        let me = unsafe { libc::getpid() };
+        for p in all() {
+            if p.ppid == me && !p.runs() && !ours.contains(&p.pid) {
+                // SAFETY: waits for one child that has ended, without blocking.
+                unsafe {
+                    libc::waitpid(p.pid, std::ptr::null_mut(), libc::WNOHANG);
+                }
+            }
         }
     }
 

@@ -38,12 +38,16 @@ pub fn limit(asked: Option<u64>) -> usize {
 /// How a terminal's process ended: `{exitCode, signal}` as ACP says it.
 pub type Exit = super::protocol::Exit;
 
-/// Output gathered so far.
-#[derive(Debug, Default)]
+/// How many terminals the agent may hold at once (not released): each
+/// keeps up to [`MOST`] of output.
+pub const MOST_TERMINALS: usize = 64;
+
 /// The last `limit` bytes of a stream (a terminal's output, the agent's
-/// stderr), cut on a UTF-8 boundary.
+/// stderr), cut on a UTF-8 boundary: a ring, so that dropping the oldest
+/// bytes costs what is dropped, not what is kept.
+#[derive(Debug, Default)]
 pub(super) struct Output {
-    pub(super) text: Vec<u8>,
+    text: std::collections::VecDeque<u8>,
     truncated: bool,
     limit: usize,
 }
@@ -57,9 +61,11 @@ impl Output {
     }
 
     fn push(&mut self, bytes: &[u8]) {
-        self.text.extend_from_slice(bytes);
-        if self.text.len() > self.limit {
-            let mut cut = self.text.len() - self.limit;
+        // Only the last `limit` bytes of a chunk can stay.
+        let skip = bytes.len().saturating_sub(self.limit);
+        self.text.extend(&bytes[skip..]);
+        let mut cut = self.text.len().saturating_sub(self.limit);
+        if skip > 0 || cut > 0 {
             // Never start in the middle of a UTF-8 sequence.
             while cut < self.text.len() && (self.text[cut] & 0xC0) == 0x80 {
                 cut += 1;
@@ -67,6 +73,17 @@ impl Output {
             self.text.drain(..cut);
             self.truncated = true;
         }
+    }
+
+    /// The bytes kept, in one piece.
+    pub(super) fn bytes(&mut self) -> &[u8] {
+        self.text.make_contiguous()
+    }
+
+    /// The bytes kept as text (lossy), and whether some were dropped.
+    pub(super) fn text(&mut self) -> (String, bool) {
+        let truncated = self.truncated;
+        (String::from_utf8_lossy(self.bytes()).into_owned(), truncated)
     }
 }
 
@@ -113,6 +130,12 @@ impl Terminals {
 
     /// Start a terminal; its id, or why it could not start.
     pub fn create(&mut self, spec: Spec<'_>) -> Result<String, String> {
+        if self.all.len() >= MOST_TERMINALS {
+            return Err(format!(
+                "cannot run {}: the agent holds {MOST_TERMINALS} terminals, deck's most (release one first)",
+                spec.command
+            ));
+        }
         let mut cmd = if spec.args.is_empty() {
             // The whole shell line in `command` (what agents send).
             let mut c = Command::new("sh");
@@ -147,6 +170,7 @@ impl Terminals {
         let (exit_tx, exit) = watch::channel(None);
         let (kill, mut kill_rx) = mpsc::channel::<()>(1);
         let (later, kept, terminal) = (self.later.clone(), output.clone(), id.clone());
+        let reaper = self.procs.clone();
         let watcher = tokio::spawn(async move {
             let status = tokio::select! {
                 s = child.wait() => s,
@@ -161,6 +185,8 @@ impl Terminals {
                 let _ = tokio::time::timeout(std::time::Duration::from_millis(200), r).await;
             }
             let exit = exit_of(status.ok());
+            // What it left behind and ended since was handed to deck.
+            let _ = tokio::task::spawn_blocking(move || reaper.reap_orphans()).await;
             // What deck saw, recorded before anyone hears of the exit.
             let _ = later.send(Later::Seen(seen(&terminal, &kept, &exit))).await;
             let _ = exit_tx.send(Some(exit));
@@ -181,7 +207,7 @@ impl Terminals {
     pub fn output(&self, id: &str) -> Option<Value> {
         let t = self.all.get(id)?;
         let (text, truncated) = match t.output.lock() {
-            Ok(o) => (String::from_utf8_lossy(&o.text).into_owned(), o.truncated),
+            Ok(mut o) => o.text(),
             Err(_) => (String::new(), false),
         };
         let exit = t.exit.borrow().clone();
@@ -228,7 +254,7 @@ impl Terminals {
 /// truncated, exitStatus}` (the `terminal/output` answer's fields).
 fn seen(id: &str, output: &Mutex<Output>, exit: &Exit) -> Value {
     let (text, truncated) = match output.lock() {
-        Ok(o) => (String::from_utf8_lossy(&o.text).into_owned(), o.truncated),
+        Ok(mut o) => o.text(),
         Err(_) => (String::new(), false),
     };
     let mut v = super::protocol::output(text, truncated, Some(exit.clone()));
@@ -308,6 +334,26 @@ fn signal_name(n: i32) -> String {
 mod tests {
     use super::*;
 
+    /// An agent holds at most [`MOST_TERMINALS`] terminals at once.
+    #[tokio::test]
+    async fn an_agent_holds_at_most_decks_number_of_terminals() {
+        let (tx, _rx) = mpsc::channel(4 * MOST_TERMINALS);
+        let mut t = Terminals::new(tx, Arc::new(Procs::default()));
+        let dir = std::env::temp_dir();
+        let spec = || Spec {
+            command: "true",
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: &dir,
+            limit: 10,
+        };
+        let ids: Vec<String> = (0..MOST_TERMINALS).map(|_| t.create(spec()).unwrap()).collect();
+        let e = t.create(spec()).unwrap_err();
+        assert!(e.contains("64 terminals, deck's most"), "{e}");
+        assert!(t.release(&ids[0]));
+        assert!(t.create(spec()).is_ok());
+    }
+
     /// Issue 28 §2: the agent's limit never raises deck's own.
     #[test]
     fn the_agents_output_limit_is_capped() {
@@ -323,6 +369,13 @@ mod tests {
         o.push("ab".as_bytes());
         o.push("cdé".as_bytes());
         assert!(o.truncated);
-        assert_eq!(String::from_utf8(o.text.clone()).unwrap(), "cdé");
+        assert_eq!(o.text(), ("cdé".to_string(), true));
+        // A chunk longer than the limit keeps its end, at a boundary.
+        let mut o = Output::with_limit(3);
+        o.push("aaé€".as_bytes());
+        assert_eq!(o.text(), ("€".to_string(), true));
+        let mut o = Output::with_limit(8);
+        o.push(b"abc");
+        assert_eq!(o.text(), ("abc".to_string(), false));
     }
 }
