@@ -32,7 +32,7 @@ impl App {
         let Some((item, p)) = self.focused_prompt() else {
             return Vec::new();
         };
-        if self.drive.as_ref().is_some_and(|d| d.shown != Some(item)) {
+        if self.drive.as_ref().is_some_and(|d| d.shown.is_some_and(|s| s != Some(item))) {
             self.message = Some("another request came in: it is shown now, answer it once read".into());
             return vec![Effect::Redraw];
         }

@@ -61,7 +61,7 @@ impl App {
         }
         let shown = self.focused_prompt().map(|(item, _)| item);
         if let Some(d) = self.drive.as_mut() {
-            d.shown = shown;
+            d.shown = Some(shown);
         }
         self.width = area.width;
         self.height = area.height;
