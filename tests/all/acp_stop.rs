@@ -1,6 +1,6 @@
 //! Nothing `deck acp` started outlives it (issue 28 §2): a command a
 //! terminal started in a session of its own (`setsid`) is stopped when the
-//! session ends, and SIGTERM or SIGINT end deck as `q` does — the turn
+//! session ends, and SIGTERM, SIGINT or SIGHUP end deck as `q` does — the turn
 //! cancelled, the agent (one that outlives its input, and its child) and
 //! every terminal's command stopped, the recording kept.
 
@@ -43,9 +43,11 @@ fn a_command_started_with_setsid_is_stopped_when_the_session_ends() {
     );
 }
 
+/// Issue 28 §2 (SIGTERM, SIGINT) and issue 36 (SIGHUP, the terminal
+/// closed): without the view too, each ends deck as `q` does.
 #[test]
-fn sigterm_and_sigint_end_deck_the_agent_and_its_terminals() {
-    for sig in [libc::SIGTERM, libc::SIGINT] {
+fn sigterm_sigint_and_sighup_end_deck_the_agent_and_its_terminals() {
+    for sig in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
         let (dir, ws) = scratch();
         let rec = dir.path().join("rec.jsonl");
         let mut deck = deck_cmd()

@@ -6,6 +6,7 @@
 
 mod common;
 
+mod acp_hangup;
 mod acp_live;
 mod acp_serve;
 mod acp_stop;

@@ -2,12 +2,14 @@
 //! its output is fed to a `vt100::Parser` to read the screen, keys are typed
 //! into the pty, and every wait polls the screen against a deadline. Checks
 //! that the terminal is restored on the way out (alternate screen left,
-//! mouse reporting off, cursor shown, cooked mode back), and that the
-//! interactive commands refuse to start when stdout is not a terminal.
+//! mouse reporting off, cursor shown, cooked mode back), that the
+//! interactive commands refuse to start when stdout is not a terminal, and
+//! that a terminal that goes away ([`Tui::hang_up`]) ends deck cleanly.
 //! `deck connect` under a pty: `tui_pty_connect.rs`.
 
 use std::io::{Read, Write};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -24,12 +26,15 @@ pub(crate) const DEADLINE: Duration = Duration::from_secs(10);
 
 /// A `deck` process on a pty, with the screen it drew so far.
 pub(crate) struct Tui {
-    master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
+    /// The pty's master side (`None` once hung up).
+    master: Option<Box<dyn MasterPty + Send>>,
+    writer: Option<Box<dyn Write + Send>>,
     child: Box<dyn Child + Send + Sync>,
     parser: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
     reader: Option<JoinHandle<()>>,
+    /// Tells the reader to let go of its copy of the master.
+    stop_reading: Arc<AtomicBool>,
 }
 
 impl Tui {
@@ -38,6 +43,12 @@ impl Tui {
     }
 
     pub(crate) fn spawn_with(args: &[&str], env: &[(&str, &str)]) -> Tui {
+        Tui::spawn_under(&[], args, env)
+    }
+
+    /// deck run by `wrapper` (a program and its arguments, then deck's
+    /// path and `args`): a wrapper that sets up what deck inherits.
+    pub(crate) fn spawn_under(wrapper: &[&str], args: &[&str], env: &[(&str, &str)]) -> Tui {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -49,7 +60,12 @@ impl Tui {
         // A config folder that does not exist: no user config or themes
         // from the machine running the tests.
         let config = std::env::temp_dir().join("deck-pty-tests-no-config");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_deck"));
+        let deck = env!("CARGO_BIN_EXE_deck");
+        let mut cmd = CommandBuilder::new(wrapper.first().copied().unwrap_or(deck));
+        if !wrapper.is_empty() {
+            cmd.args(&wrapper[1..]);
+            cmd.arg(deck);
+        }
         cmd.args(args);
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
@@ -67,28 +83,79 @@ impl Tui {
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().unwrap();
         let writer = pty.master.take_writer().unwrap();
+        let fd = pty.master.as_raw_fd().expect("the pty's master fd");
         let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
         let raw = Arc::new(Mutex::new(Vec::new()));
-        let (p, r) = (parser.clone(), raw.clone());
+        let stop_reading = Arc::new(AtomicBool::new(false));
+        let (p, r, stop) = (parser.clone(), raw.clone(), stop_reading.clone());
         let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
-            // Ends at EOF or EIO: the child and every copy of the slave are gone.
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
+            // Ends at EOF or EIO (the child and every copy of the slave are
+            // gone), or when told to (a hang-up: its copy must go).
+            while !stop.load(Ordering::Relaxed) {
+                let mut pfd = libc::pollfd {
+                    fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                // SAFETY: one valid pollfd.
+                if unsafe { libc::poll(&mut pfd, 1, 50) } == 0 {
+                    continue;
                 }
-                p.lock().unwrap().process(&buf[..n]);
-                r.lock().unwrap().extend_from_slice(&buf[..n]);
+                match reader.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        p.lock().unwrap().process(&buf[..n]);
+                        r.lock().unwrap().extend_from_slice(&buf[..n]);
+                    }
+                }
             }
         });
         Tui {
-            master: pty.master,
-            writer,
+            master: Some(pty.master),
+            writer: Some(writer),
             child,
             parser,
             raw,
             reader: Some(reader),
+            stop_reading,
         }
+    }
+
+    /// The terminal goes away, as when its window is closed or the tmux
+    /// session killed: every copy of the pty's master is closed, so the
+    /// kernel hangs up deck's side (SIGHUP to it, EIO on its reads and
+    /// writes). What deck drew so far stays readable.
+    pub(crate) fn hang_up(&mut self) {
+        self.stop_reading.store(true, Ordering::Relaxed);
+        if let Some(r) = self.reader.take() {
+            r.join().unwrap();
+        }
+        if let Some(master) = &self.master
+            && let Some(fd) = master.as_raw_fd()
+        {
+            // The writer sends an EOF on its way out when VEOF is set: none.
+            // SAFETY: termios of the pty's master fd, read and set back.
+            unsafe {
+                let mut t: libc::termios = std::mem::zeroed();
+                if libc::tcgetattr(fd, &mut t) == 0 {
+                    t.c_cc[libc::VEOF] = 0;
+                    libc::tcsetattr(fd, libc::TCSANOW, &t);
+                }
+            }
+        }
+        self.writer = None;
+        self.master = None;
+    }
+
+    /// deck's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.process_id().expect("a child pid")
+    }
+
+    /// Whether deck has exited (`Some`: how), without waiting.
+    pub(crate) fn exited(&mut self) -> Option<portable_pty::ExitStatus> {
+        self.child.try_wait().unwrap()
     }
 
     pub(crate) fn screen(&self) -> String {
@@ -118,6 +185,8 @@ impl Tui {
     /// Resize the pty (the process gets SIGWINCH).
     pub(crate) fn resize(&mut self, cols: u16, rows: u16) {
         self.master
+            .as_ref()
+            .expect("a terminal not hung up")
             .resize(PtySize {
                 rows,
                 cols,
@@ -174,8 +243,9 @@ impl Tui {
     }
 
     pub(crate) fn send(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        let w = self.writer.as_mut().expect("a terminal not hung up");
+        w.write_all(keys.as_bytes()).unwrap();
+        w.flush().unwrap();
     }
 
     /// The background colour of the cell at (`row`, `col`) as drawn so far.
@@ -202,13 +272,19 @@ impl Tui {
             }
             std::thread::sleep(Duration::from_millis(20));
         };
-        self.reader.take().unwrap().join().unwrap();
+        if let Some(r) = self.reader.take() {
+            r.join().unwrap();
+        }
         status
     }
 
     /// The pty's local mode flags, by name (`ICANON`, `ECHO` …).
     fn local_flags(&self) -> Vec<String> {
-        let t = self.master.get_termios().expect("termios of the pty");
+        let t = self
+            .master
+            .as_ref()
+            .and_then(|m| m.get_termios())
+            .expect("termios of the pty");
         format!("{:?}", t.local_flags)
             .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .filter(|w| !w.is_empty())
@@ -444,6 +520,29 @@ fn sigterm_sighup_and_sigint_stop_the_app_and_restore_the_terminal() {
         // The app stops by itself (wait_exit gives up after its deadline).
         tui.wait_exit();
         tui.assert_restored();
+    }
+}
+
+/// Issue 36: a terminal that goes away (its window closed: SIGHUP, and EIO
+/// on every read and write after) ends `deck view` and `deck follow` as
+/// `q` does: a clean exit, no panic over the terminal that is gone.
+#[test]
+fn a_hang_up_ends_view_and_follow_cleanly() {
+    for command in ["view", "follow"] {
+        let mut tui = Tui::spawn(&[command, "demo-sessions/showcase.jsonl", "--theme", "dark"]);
+        tui.wait_for("the first screen", |s| {
+            s.contains("showcase.jsonl") && s.lines().last().is_some_and(|l| l.contains("? help"))
+        });
+        tui.hang_up();
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = tui.exited() {
+                break s;
+            }
+            assert!(start.elapsed() < DEADLINE, "deck {command} outlived its terminal");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "deck {command}: {status:?}");
     }
 }
 

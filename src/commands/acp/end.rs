@@ -1,13 +1,15 @@
-//! How `deck acp` ends, whatever happens on the way: SIGINT and SIGTERM
-//! (sent to deck; Ctrl-c in the view is a key) end the session as `q`
-//! does — the view's loop stops on them, and without the view the session
-//! is told to end ([`Ending::start`]'s `on_signal`). From the first signal,
+//! How `deck acp` ends, whatever happens on the way: SIGHUP (the terminal
+//! closed), SIGINT and SIGTERM (sent to deck; Ctrl-c in the view is a key)
+//! end the session as `q` does — the view's loop stops on them (and on a
+//! terminal that is gone), and without the view the session is told to end
+//! ([`Ending::start`]'s `on_signal`). From the first signal,
 //! or once the session starts to end ([`Ending::quitting`]), it has
 //! [`END_WAIT`] to do so; should it not (a stuck file system, a second
 //! signal), everything deck started is stopped and deck exits all the same,
 //! the terminal given back first. On every way out, [`Ending::stop`] stops
 //! what the session's processes left behind, and what could not be stopped
-//! is said. What this must not do: stop anything deck did not start (it
+//! is said; [`StopOnDrop`] does it once more however `deck acp` is left (an
+//! error returned early, a panic unwinding). What this must not do: stop anything deck did not start (it
 //! only signals the session's [`Procs`]).
 
 use std::io::Write;
@@ -16,7 +18,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
 use crate::source::acp_client::{Procs, QUIT_WAIT};
@@ -40,7 +42,7 @@ pub(super) struct Ending {
 }
 
 impl Ending {
-    /// Watch for SIGINT and SIGTERM from now on: the first calls
+    /// Watch for SIGHUP, SIGINT and SIGTERM from now on: the first calls
     /// `on_signal` and gives the session [`END_WAIT`]; a second, or the
     /// time running out, stops everything and exits (`view`: the
     /// terminal is given back first).
@@ -51,7 +53,7 @@ impl Ending {
     ) -> anyhow::Result<Ending> {
         let (tx, rx) = mpsc::channel();
         let mut signals =
-            Signals::new([SIGINT, SIGTERM]).context("cannot install signal handlers")?;
+            Signals::new([SIGHUP, SIGINT, SIGTERM]).context("cannot install signal handlers")?;
         let to = tx.clone();
         std::thread::Builder::new()
             .name("deck-signals".into())
@@ -114,6 +116,16 @@ fn watch(
             }
             Err(RecvTimeoutError::Disconnected) => return,
         }
+    }
+}
+
+/// Stops what the session started, and says what it could not, when
+/// dropped: the last word however `deck acp` is left.
+pub(super) struct StopOnDrop(pub(super) Arc<Procs>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        say_left(&self.0.stop_all(GRACE));
     }
 }
 

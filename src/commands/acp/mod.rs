@@ -28,7 +28,7 @@ use crate::source::acp_client::{
 use crate::source::host;
 use crate::source::live::{self, LinkStatus};
 use crate::view::transcript::LayoutOptions;
-use end::{Ending, say, say_left};
+use end::{Ending, StopOnDrop, say, say_left};
 
 /// Run `deck acp`.
 pub fn run(args: AcpArgs) -> anyhow::Result<ExitCode> {
@@ -47,6 +47,8 @@ pub fn run(args: AcpArgs) -> anyhow::Result<ExitCode> {
         cwd,
         procs: Procs::new(),
     };
+    // However this is left, nothing deck started outlives it.
+    let _stop = StopOnDrop(opts.procs.clone());
     let file = match &args.record {
         Some(p) => Some(
             std::fs::File::create(p)
