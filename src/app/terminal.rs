@@ -146,11 +146,14 @@ impl Write for Screen {
     }
 }
 
+/// The terminal the TUI draws on.
+pub(super) type Tty = Terminal<ClusterSafe<CrosstermBackend<Screen>>>;
+
 /// The TUI's terminal. Line wrap is off while deck draws: a cluster the
 /// terminal draws wider than deck laid it out cannot spill onto the next
 /// row ([`ClusterSafe`] keeps the rest of its row true). With it, the flag
 /// [`Screen`] sets once the terminal is gone.
-pub(super) fn setup() -> anyhow::Result<(Terminal<ClusterSafe<CrosstermBackend<Screen>>>, Arc<AtomicBool>)> {
+pub(super) fn setup() -> anyhow::Result<(Tty, Arc<AtomicBool>)> {
     std::panic::set_hook(Box::new(|info| {
         restore();
         say_panic(info);

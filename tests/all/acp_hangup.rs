@@ -23,7 +23,11 @@ fn pid_in(file: &Path) -> i32 {
         {
             return pid;
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "{} never written", file.display());
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{} never written",
+            file.display()
+        );
         std::thread::sleep(Duration::from_millis(25));
     }
 }
@@ -31,14 +35,20 @@ fn pid_in(file: &Path) -> i32 {
 /// Whether `pid` runs (a zombie has ended).
 fn runs(pid: i32) -> bool {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    !stat.is_empty() && !stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z'))
+    !stat.is_empty()
+        && !stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
 }
 
 /// Hang up under a running session of `tui` in `ws`; within 5 s deck and
 /// everything it started must be gone.
 fn hang_up_and_check(mut tui: Tui, ws: &Path, rec: &Path) {
     tui.send("detach and wait\r");
-    tui.wait_for("the waiting terminal", |s| s.contains("sleep until cancelled"));
+    tui.wait_for("the waiting terminal", |s| {
+        s.contains("sleep until cancelled")
+    });
     let started: Vec<(&str, i32)> = ["agent.pid", "agent-child.pid", "wait.pid", "detached.pid"]
         .into_iter()
         .map(|f| (f, pid_in(&ws.join(f))))
@@ -56,13 +66,20 @@ fn hang_up_and_check(mut tui: Tui, ws: &Path, rec: &Path) {
         assert!(
             start.elapsed() < Duration::from_secs(5),
             "5 s after the hang-up, still running: {left:?}{}",
-            if deck_runs { format!(" and deck ({deck})") } else { String::new() }
+            if deck_runs {
+                format!(" and deck ({deck})")
+            } else {
+                String::new()
+            }
         );
         std::thread::sleep(Duration::from_millis(20));
     }
     // As `q`: the running turn was cancelled; the recording was kept.
     let trace = lines(rec);
-    assert!(trace.iter().any(|l| l["msg"]["method"] == "session/cancel"), "no cancel");
+    assert!(
+        trace.iter().any(|l| l["msg"]["method"] == "session/cancel"),
+        "no cancel"
+    );
 }
 
 #[test]
@@ -81,7 +98,17 @@ fn a_terminal_gone_ends_deck_acp_without_its_sighup() {
     let block = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGHUP]); \
                  os.execv(sys.argv[1], sys.argv[1:])";
     let fake = fake();
-    let args = ["acp", "--cwd", ws.to_str().unwrap(), "--record", rec.to_str().unwrap(), "--", "python3", &fake, "linger"];
+    let args = [
+        "acp",
+        "--cwd",
+        ws.to_str().unwrap(),
+        "--record",
+        rec.to_str().unwrap(),
+        "--",
+        "python3",
+        &fake,
+        "linger",
+    ];
     let mut tui = Tui::spawn_under(&["python3", "-c", block], &args, &[]);
     tui.wait_for("the session open", |s| s.contains("acp python3"));
     hang_up_and_check(tui, &ws, &rec);

@@ -539,7 +539,10 @@ fn a_hang_up_ends_view_and_follow_cleanly() {
             if let Some(s) = tui.exited() {
                 break s;
             }
-            assert!(start.elapsed() < DEADLINE, "deck {command} outlived its terminal");
+            assert!(
+                start.elapsed() < DEADLINE,
+                "deck {command} outlived its terminal"
+            );
             std::thread::sleep(Duration::from_millis(20));
         };
         assert!(status.success(), "deck {command}: {status:?}");
