@@ -53,6 +53,7 @@ mod tui_link;
 mod tui_player;
 mod tui_pty;
 mod tui_pty_connect;
+mod tui_pty_exits;
 mod tui_pty_graphemes;
 mod tui_pty_sessions;
 mod tui_screens;
