@@ -6,7 +6,10 @@
 
 mod common;
 
+mod acp_hangup;
 mod acp_live;
+mod acp_serve;
+mod acp_stop;
 mod agents_acp;
 mod agents_acp_gemini;
 mod agents_claude;
@@ -52,6 +55,7 @@ mod tui_link;
 mod tui_player;
 mod tui_pty;
 mod tui_pty_connect;
+mod tui_pty_exits;
 mod tui_pty_graphemes;
 mod tui_pty_sessions;
 mod tui_screens;

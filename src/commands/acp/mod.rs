@@ -5,7 +5,10 @@
 //! number, or `y` / `n`: the first that allows / rejects). With `--prompt TEXT` (repeatable): no
 //! view; the prompts are sent in order, permission requests answered by
 //! `--allow` / `--reject`, and the session rendered to stdout at the end.
-//! The client itself is `source::acp_client`.
+//! The client itself is `source::acp_client`; how the command ends, on `q`,
+//! a signal or a session that does not end, is `end.rs`.
+
+mod end;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,12 +23,12 @@ use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::AcpArgs;
 use crate::headless::{self, Format};
 use crate::source::acp_client::{
-    AcpError, Client, Control, Options, Policy, QUIT_WAIT, Sink, Trace, stop_group,
+    AcpError, Client, Control, Options, Policy, Procs, QUIT_WAIT, Sink, Trace, stop_group,
 };
 use crate::source::host;
 use crate::source::live::{self, LinkStatus};
-use crate::text::sanitize;
 use crate::view::transcript::LayoutOptions;
+use end::{Ending, StopOnDrop, say, say_left};
 
 /// Run `deck acp`.
 pub fn run(args: AcpArgs) -> anyhow::Result<ExitCode> {
@@ -42,7 +45,10 @@ pub fn run(args: AcpArgs) -> anyhow::Result<ExitCode> {
         program,
         args: command,
         cwd,
+        procs: Procs::new(),
     };
+    // However this is left, nothing deck started outlives it.
+    let _stop = StopOnDrop(opts.procs.clone());
     let file = match &args.record {
         // Created 0600: the recording holds the session's text.
         Some(p) => Some(
@@ -82,15 +88,25 @@ fn scripted(args: AcpArgs, opts: Options, file: Option<std::fs::File>) -> anyhow
     };
     let rt = runtime()?;
     let prompts = args.prompt.clone();
+    // A signal ends the session as the end of the prompts would: the
+    // control channel closes (the running turn is cancelled).
+    let (ctl, rx) = tokio::sync::mpsc::channel::<Control>(1);
+    let ctl = Arc::new(Mutex::new(Some(ctl)));
+    let signalled = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (close, flag) = (ctl.clone(), signalled.clone());
+    let on_signal = Box::new(move || {
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Ok(mut c) = close.lock() {
+            c.take();
+        }
+    });
+    let ending = Ending::start(opts.procs.clone(), false, on_signal)?;
     let ended = rt.block_on(async move {
         let trace = Trace::new(file, Sink::Keep(Vec::new()));
         let mut client = Client::spawn(opts, trace, policy)?;
         let group = client.group();
         let ended = match client.open().await {
-            Ok(_) => {
-                let (_ctl, rx) = tokio::sync::mpsc::channel(1);
-                client.run(rx, prompts).await
-            }
+            Ok(_) => client.run(rx, prompts).await,
             Err(e) => Err(e),
         };
         // A session that failed was not closed: what the agent started goes.
@@ -100,9 +116,12 @@ fn scripted(args: AcpArgs, opts: Options, file: Option<std::fs::File>) -> anyhow
         ended
     });
     rt.shutdown_background();
+    ending.quitting();
+    say_left(&ending.stop());
+    drop(ctl);
     let ended = ended.map_err(|e| failed(e, &args.record))?;
     for n in &ended.notices {
-        eprintln!("{}", sanitize::message(&format!("deck acp: {n}")));
+        say(&format!("deck acp: {n}"));
     }
     let cfg = config::load()?;
     let theme = config::resolve_theme(args.tui.theme.as_deref(), &cfg)?;
@@ -114,14 +133,15 @@ fn scripted(args: AcpArgs, opts: Options, file: Option<std::fs::File>) -> anyhow
         headless::render_to(&mut out, &t, &theme, &opts, None, Format::Text)
             .and_then(|_| out.flush()),
     )?;
-    eprintln!(
-        "{}",
-        sanitize::message(&format!(
-            "deck acp: {} turn(s): {}",
-            ended.stops.len(),
-            ended.stops.join(", ")
-        ))
-    );
+    say(&format!(
+        "deck acp: {} turn(s): {}",
+        ended.stops.len(),
+        ended.stops.join(", ")
+    ));
+    if signalled.load(std::sync::atomic::Ordering::Relaxed) {
+        say("deck acp: ended by a signal");
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -132,6 +152,8 @@ fn interactive(
     file: Option<std::fs::File>,
 ) -> anyhow::Result<ExitCode> {
     ensure_terminal()?;
+    // The view's loop ends on SIGINT / SIGTERM by itself.
+    let ending = Ending::start(opts.procs.clone(), true, Box::new(|| {}))?;
     let rt = runtime()?;
     let (tx, rx) = live::channel();
     let label = format!("acp {}", opts.program);
@@ -190,12 +212,20 @@ fn interactive(
     // Once the view is closed (the control channel with it), the session
     // closes: the running turn cancelled, the agent and its terminals
     // stopped. Should that not be over in time, the agent's process group
-    // is stopped all the same: nothing deck started outlives it.
+    // is stopped all the same, and then whatever is left of what deck
+    // started: nothing outlives it. Should even that hang, the ending
+    // watch exits deck.
+    let left: Arc<Mutex<Vec<String>>> = Arc::default();
+    let said = left.clone();
     let finish: Finish = Box::new(move |rt| {
+        ending.quitting();
         let wait = QUIT_WAIT + std::time::Duration::from_secs(3);
         let _ = rt.block_on(async { tokio::time::timeout(wait, running).await });
         if let Some(g) = group {
             stop_group(g);
+        }
+        if let Ok(mut l) = said.lock() {
+            *l = ending.stop();
         }
     });
     run_tui_with(
@@ -208,6 +238,9 @@ fn interactive(
         false,
         Some(finish),
     )?;
+    if let Ok(l) = left.lock() {
+        say_left(&l);
+    }
     let said = error.lock().ok().and_then(|e| e.clone());
     match said {
         Some(e) => Err(anyhow::anyhow!(
