@@ -143,6 +143,40 @@ def gen_export_cast(f, n):
         log.turn_close(turn)
 
 
+def gen_secrets(f, n):
+    """n tool results of code and configuration with secrets in them: .env
+    lines, keys in code, a token folded over two lines, a base64 blob, a
+    private key; what redaction finds, replaces and checks again."""
+    log = FrameLog(f)
+    rnd = random.Random(9)
+    alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+    def tok(k):
+        return "".join(rnd.choice(alnum) for _ in range(k))
+
+    turn = 0
+    done = 0
+    while done < n:
+        turn += 1
+        log.turn_open(turn, f"turn {turn}")
+        log.step_open(turn, 1, "Reading the configuration.")
+        cid = f"c{turn}"
+        ghp = "ghp_" + tok(36)
+        out = (
+            f"DB_PASSWORD={tok(14)}\nexport API_TOKEN=\"{tok(40)}\"\n"
+            f"let token = lexer.next_token();\npub password: String,\n"
+            f"client = Client(api_key=\"sk-ant-api03-{tok(93)}AA\")\n"
+            f"{ghp[:20]}\n{ghp[20:]}\n"
+            f"-----BEGIN RSA PRIVATE KEY-----\n{tok(64)}\n{tok(64)}\n-----END RSA PRIVATE KEY-----\n"
+            + "".join(f"fn step_{k}(x: u32) -> u32 {{ x + {k} }}\n" for k in range(rnd.randint(4, 12)))
+        )
+        seq = log.call(turn, 1, cid, "bash", {"command": "cat .env src/lib.rs"}, {"card": "terminal", "title": "cat"})
+        log.result(turn, 1, cid, seq, out, {"card": "terminal", "output": out, "exitCode": 0})
+        log.step_close(turn, 1)
+        log.turn_close(turn)
+        done += 1
+
+
 def gen_export_stream(f, n):
     # One answer streamed in n chunks, in paragraphs with a code block now
     # and then: each frame used to lay the whole growing answer out again.
@@ -455,6 +489,11 @@ def inspect_sessions(deck, path):
     return [deck, "inspect", "--sessions", path]
 
 
+def export_html(deck, path):
+    # Redacted, the default: the records redacted, the page checked again.
+    return [deck, "export", path, "--format", "html", "-o", "/dev/null"]
+
+
 def export_cast(deck, path):
     return [deck, "export", path, "--format", "cast", "-o", "/dev/null", "--width", "100", "--height", "30"]
 
@@ -517,6 +556,7 @@ CASES = {
     "listen-sessions": (gen_listen_sessions, 2500, listen, "sessions", True),
     "export-cast": (gen_export_cast, 1250, export_cast, "events", False),
     "export-stream": (gen_export_stream, 1250, export_cast, "chunks", False),
+    "export-redact": (gen_secrets, 1000, export_html, "results", False),
     "diff-unlike": (gen_diff_unlike, 16 << 10, FULL, "bytes", False),
     "diff-unlike-preview": (gen_diff_unlike, 16 << 10, PREVIEW, "bytes", False),
     "diff-files": (gen_diff_files, 16, FULL, "files", False),
