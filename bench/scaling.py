@@ -12,7 +12,9 @@ fails when
 * the time at 8N is more than 10× the time at N (linear is 8×; the start-up
   cost of the process makes small inputs look slower, not faster), or
 * the peak RSS at any size exceeds 4× the input bytes plus a fixed base (the
-  RSS of deck on a tiny session, measured first, plus 64 MB) — or, for a
+  RSS of deck on a tiny session, measured first, or of the case's own
+  command on the smallest input of its kind when more — compiled redaction
+  rules are a fixed cost —, plus 64 MB) — or, for a
   case whose memory must not grow with its input at all (`library-files`),
   the base plus a constant, whatever the input —, or
 * a run takes longer than --timeout seconds (default 120), or exits non-zero.
@@ -631,6 +633,18 @@ def main():
         n0 = max(1, int(n0 * a.scale))
         rows = []
         problems = []
+        # The case's own fixed cost (its command on the smallest input of its
+        # kind: compiled redaction rules, an index's writer), when more.
+        case_base = base
+        if not on_pty:
+            small = os.path.join(work, f"{name}-small.jsonl")
+            with open(small, "w", encoding="utf-8") as f:
+                gen(f, 1)
+            _, small_rss, st, _ = run(cmd(deck, small), a.timeout)
+            if st == 0 and small_rss + 64 * MB > case_base:
+                case_base = small_rss + 64 * MB
+                print(f"  {name}: base {fmt_bytes(small_rss)} RSS on its smallest input")
+            os.remove(small)
         for k in (1, 2, 4, 8):
             n = n0 * k
             path = os.path.join(work, f"{name}-{n}.jsonl")
@@ -650,7 +664,7 @@ def main():
             times.sort()
             dt = times[len(times) // 2]
             rows.append((n, size, dt, rss))
-            limit = base + CONSTANT_RSS[name] * MB if name in CONSTANT_RSS else 4 * size + base
+            limit = case_base + CONSTANT_RSS[name] * MB if name in CONSTANT_RSS else 4 * size + case_base
             spread = f" ({times[0]:.3f}–{times[-1]:.3f})" if len(times) > 1 else ""
             print(f"  {name} N={n} {unit}: input {fmt_bytes(size)}, {dt:.3f} s{spread}, peak RSS {fmt_bytes(rss)}"
                   + ("" if rss <= limit else f" (over {fmt_bytes(limit)})"), flush=True)
