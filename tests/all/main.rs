@@ -41,6 +41,7 @@ mod private;
 mod prompts_on_calls;
 mod props;
 mod redact;
+mod redact_agents;
 mod redact_clean;
 mod reducer;
 mod render_tour;
