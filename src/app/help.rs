@@ -170,6 +170,14 @@ mod tests {
 
     #[test]
     fn line_count_is_the_number_of_lines() {
-        assert_eq!(line_count(), lines(&Theme::dark()).len());
+        assert_eq!(line_count(), lines(&Theme::dark(), None).len());
+        assert_eq!(line_count(), lines(&Theme::dark(), Some(LIBRARY_SECTION)).len());
+    }
+
+    #[test]
+    fn the_first_section_asked_for_comes_first() {
+        let heading = |first| lines(&Theme::dark(), first)[2].text();
+        assert_ne!(heading(None), LIBRARY_SECTION);
+        assert_eq!(heading(Some(LIBRARY_SECTION)), LIBRARY_SECTION);
     }
 }
