@@ -19,7 +19,7 @@ use super::prompts::{parse_answers, parse_questions};
 use super::{Ask, CallRole, Item, Prompt, Status, Todo, Transcript};
 
 /// How far back (in cards) a `todo/write` looks for the call that wrote it.
-const PLAN_CALLS: usize = 16;
+pub(super) const PLAN_CALLS: usize = 16;
 
 impl Transcript {
     /// Whether `item` is drawn on another item's card rather than on its
@@ -70,6 +70,7 @@ impl Transcript {
     /// Card `i` with prompt `p` on it (as its approval or its question),
     /// its status settled again (a refused approval makes it rejected).
     fn set_on_card(&mut self, i: usize, p: Arc<Prompt>) {
+        self.touch_card(i, "a prompt for a retired card");
         let card = Arc::make_mut(&mut self.cards[i]);
         let was_bad = card.status.is_bad();
         match p.ask {
@@ -166,6 +167,7 @@ impl Transcript {
         let Some(&i) = self.state.by_call.get(call_id) else {
             return false;
         };
+        self.touch_card(i, "a task report for a retired card");
         let end = super::TaskEnd {
             id: task.id.clone(),
             status: task.status.clone(),
@@ -191,6 +193,9 @@ impl Transcript {
     /// False when there is no such call: the plan then stands apart.
     pub(super) fn plan_written(&mut self, todos: &Arc<Vec<Todo>>, call: Option<&str>) -> bool {
         let n = self.cards.len();
+        if call.is_none() {
+            self.touch_cards(n.saturating_sub(PLAN_CALLS)..n, "a plan looking back");
+        }
         let newest = match call {
             Some(id) => self.state.by_call.get(id).copied(),
             None => (n.saturating_sub(PLAN_CALLS)..n).rev().find(|&i| {
@@ -203,6 +208,7 @@ impl Transcript {
         let Some(i) = newest else {
             return false;
         };
+        self.touch_card(i, "a plan for a retired card");
         let c = &self.cards[i];
         if c.todos.is_some() || !matches!(c.status, Status::Pending | Status::Ok) {
             return false;

@@ -46,6 +46,7 @@ impl Transcript {
                 .apply(record);
             return;
         };
+        self.touch_card(i, "a nested record for a retired card");
         let card = Arc::make_mut(&mut self.cards[i]);
         let nested = card.nested.get_or_insert_with(|| Nested(Arc::new(child())));
         Arc::make_mut(&mut nested.0).apply(record);

@@ -17,6 +17,7 @@ use crate::wire::{Origin, ViewEnvelope, ViewFor};
 impl Transcript {
     pub(super) fn card_index(&mut self, call_id: &str) -> usize {
         if let Some(&i) = self.state.by_call.get(call_id) {
+            self.touch_card(i, "a call or result for a retired card");
             return i;
         }
         self.cards.push_back(Arc::new(ToolCard::new(call_id)));
