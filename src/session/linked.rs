@@ -48,7 +48,10 @@ impl Transcript {
     /// Put prompt `p` on its call's card, when the call is known (a prompt
     /// without one is never merged: nothing to say then).
     pub(super) fn link_prompt(&mut self, p: &Arc<Prompt>) {
-        if let Some(&i) = p.call_id().and_then(|c| self.state.by_call.get(c)) {
+        let card = p
+            .call_id()
+            .and_then(|c| self.call_card(c, "a prompt for a retired card"));
+        if let Some(i) = card {
             self.state.merges += 1;
             self.set_on_card(i, p.clone());
         }
@@ -125,7 +128,7 @@ impl Transcript {
 
     /// A tool result arrived: a question on that call reads its answers.
     pub(super) fn prompt_result(&mut self, call_id: &str) {
-        let Some(&i) = self.state.by_call.get(call_id) else {
+        let Some(i) = self.call_card(call_id, "a result for a retired card") else {
             return;
         };
         let item = self.state.prompt_by_call.get(call_id).copied();
@@ -164,10 +167,9 @@ impl Transcript {
         task: &crate::wire::payload::TaskReport,
         ev: &super::reducer::Ev<'_>,
     ) -> bool {
-        let Some(&i) = self.state.by_call.get(call_id) else {
+        let Some(i) = self.call_card(call_id, "a task report for a retired card") else {
             return false;
         };
-        self.touch_card(i, "a task report for a retired card");
         let end = super::TaskEnd {
             id: task.id.clone(),
             status: task.status.clone(),
@@ -197,7 +199,7 @@ impl Transcript {
             self.touch_cards(n.saturating_sub(PLAN_CALLS)..n, "a plan looking back");
         }
         let newest = match call {
-            Some(id) => self.state.by_call.get(id).copied(),
+            Some(id) => self.call_card(id, "a plan for a retired card"),
             None => (n.saturating_sub(PLAN_CALLS)..n).rev().find(|&i| {
                 self.cards[i]
                     .tool

@@ -160,11 +160,8 @@ impl Transcript {
     }
 
     fn assistant_item(&mut self, turn: u64, step: u64, time: i64) -> &mut AssistantMessage {
-        let idx = match self.state.assistant.get(&(turn, step)) {
-            Some(&i) => {
-                self.touch_item(i, "more of a retired message");
-                i
-            }
+        let idx = match self.step_item(turn, step, "more of a retired message") {
+            Some(i) => i,
             None => {
                 self.items
                     .push_back(Item::Assistant(Arc::new(AssistantMessage::new(
@@ -248,7 +245,11 @@ impl Transcript {
             let steps = self.state.step_usage.entry(turn).or_default();
             steps.insert(step, u);
         }
-        if blocks.is_empty() && !self.state.assistant.contains_key(&(turn, step)) {
+        if blocks.is_empty()
+            && self
+                .step_item(turn, step, "a retired message told again")
+                .is_none()
+        {
             return;
         }
         let msg = self.assistant_item(turn, step, ev.time);
@@ -268,8 +269,9 @@ impl Transcript {
     /// message of its own), and the retry is an item of the transcript.
     pub(super) fn llm_retry(&mut self, ev: &Ev<'_>, p: payload::LlmRetry) {
         let (turn, step) = (p.turn.unwrap_or(0), p.step.unwrap_or(0));
-        if let Some(i) = self.state.assistant.remove(&(turn, step)) {
-            self.touch_item(i, "a retry of a retired message");
+        if self.step_item(turn, step, "a retry of a retired message").is_some()
+            && let Some(i) = self.state.assistant.remove(&(turn, step))
+        {
             self.state.open_remove(turn, i);
             if let Item::Assistant(m) = &mut self.items[i]
                 && !m.complete

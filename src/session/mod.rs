@@ -47,6 +47,7 @@ pub use folding::Folding;
 pub use nested::Nested;
 pub use outline::{Outline, Outlining};
 pub use presenter::{CallRole, Presenters, SharedPresenters};
+pub(crate) use retire::LOOK_BACK_CARDS;
 pub use prompts::{
     Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, option_outcome,
     parse_answers, pick_option,
@@ -150,6 +151,12 @@ impl Transcript {
     /// The session's id, when known.
     pub fn session_id(&self) -> Option<&str> {
         self.session_id.as_deref()
+    }
+
+    /// Name the session once its records say whose they are (what a log
+    /// holds before any session is named is the first named one's).
+    pub(crate) fn set_session_id(&mut self, id: Option<String>) {
+        self.session_id = id;
     }
 
     /// The agent's current mode (an ACP session's `currentModeId`).

@@ -38,7 +38,7 @@ impl Transcript {
     pub(super) fn nested_record(&mut self, parent_call: &str, record: &Record) {
         let presenters = self.presenters.clone();
         let child = || Transcript::new(None, presenters);
-        let Some(&i) = self.state.by_call.get(parent_call) else {
+        let Some(i) = self.call_card(parent_call, "a nested record for a retired card") else {
             self.state
                 .unclaimed
                 .entry(Arc::from(parent_call))
@@ -46,7 +46,6 @@ impl Transcript {
                 .apply(record);
             return;
         };
-        self.touch_card(i, "a nested record for a retired card");
         let card = Arc::make_mut(&mut self.cards[i]);
         let nested = card.nested.get_or_insert_with(|| Nested(Arc::new(child())));
         Arc::make_mut(&mut nested.0).apply(record);

@@ -260,7 +260,7 @@ pub fn load_reader(
         name: name.to_string(),
         format: s.format,
         compressed: s.compressed,
-        sessions: held.finish(s.sorts),
+        sessions: held.finish(),
         lines: s.lines,
     }))
 }
@@ -271,9 +271,6 @@ pub(crate) struct Summary {
     pub format: Format,
     pub compressed: bool,
     pub lines: usize,
-    /// Each session's events go in seq order ([`order_by_seq`]): records
-    /// read from lines. A history read as one document is taken as it is.
-    pub sorts: bool,
 }
 
 /// Read `input` (zstd or not, any format), its records to `store`. The
@@ -542,7 +539,6 @@ fn load_lines(
         format: sessions.format(),
         compressed,
         lines: outcome.lines,
-        sorts: true,
     })
 }
 
@@ -571,6 +567,7 @@ fn load_history(
     let origin = Origin { line: 1, offset: 0 };
     let (session_id, events) = super::history_doc::records(doc, origin)?;
     sessions.set_format(Format::History);
+    sessions.as_is();
     if let Some(id) = &session_id {
         sessions.select(id);
     }
@@ -584,7 +581,6 @@ fn load_history(
         format: Format::History,
         compressed,
         lines: 1,
-        sorts: false,
     })
 }
 

@@ -24,6 +24,9 @@ pub trait Store {
     fn header(&mut self, _i: usize, _header: &Value, _first: bool) {}
     /// The input's format, as it is learnt (it may change as lines come).
     fn format(&mut self, _format: Format) {}
+    /// The records are taken in the order given, never put in seq order
+    /// (a history document: in order as it is).
+    fn as_is(&mut self) {}
 }
 
 /// Group records by session, for a [`Store`].
@@ -81,6 +84,10 @@ impl<'a> Sessions<'a> {
     pub(super) fn format(&self) -> Format {
         self.format
     }
+
+    pub(super) fn as_is(&mut self) {
+        self.store.as_is();
+    }
 }
 
 /// The records of every session, held.
@@ -89,6 +96,8 @@ pub(super) struct Collected {
     list: Vec<LoadedSession>,
     /// Records seen before any session was named.
     orphans: Vec<Record>,
+    /// Taken in the order given ([`Store::as_is`]).
+    as_is: bool,
 }
 
 impl Store for Collected {
@@ -120,12 +129,16 @@ impl Store for Collected {
             }
         }
     }
+
+    fn as_is(&mut self) {
+        self.as_is = true;
+    }
 }
 
 impl Collected {
     /// The sessions, orphans as a session of no name when none was named;
-    /// each one's events in seq order when `sort`.
-    pub(super) fn finish(mut self, sort: bool) -> Vec<LoadedSession> {
+    /// each one's events in seq order (unless taken as they are).
+    pub(super) fn finish(mut self) -> Vec<LoadedSession> {
         if !self.orphans.is_empty() {
             self.list.push(LoadedSession {
                 id: None,
@@ -133,7 +146,7 @@ impl Collected {
                 records: std::mem::take(&mut self.orphans),
             });
         }
-        if sort {
+        if !self.as_is {
             for s in &mut self.list {
                 order_by_seq(&mut s.records);
             }
