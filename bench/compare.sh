@@ -6,7 +6,7 @@
 #   RUNS=10 bench/compare.sh         # more hyperfine runs (default 5)
 #   AGENT_RUNS=20 bench/compare.sh   # more alternating pairs for `agents` (default 10)
 #   BENCH_DIR=/tmp/b bench/compare.sh
-#   ONLY="read diff" bench/compare.sh   # a subset: read diff load agents rss first frames pager ingest library
+#   ONLY="read diff" bench/compare.sh   # a subset: read diff load agents rss first frames pager ingest library redact
 #
 # Prints one line per target to stdout (and to $BENCH_DIR/results.txt):
 #   <target>: deck X s vs ref Y s = ratio R (goal ≤ G) PASS|FAIL
@@ -24,7 +24,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 OUT=${BENCH_DIR:-$HERE/out}
 RUNS=${RUNS:-5}
 FRAME_RUNS=${FRAME_RUNS:-3}
-ONLY=${ONLY:-read diff load agents rss first frames pager ingest library}
+ONLY=${ONLY:-read diff load agents rss first frames pager ingest library redact}
 WIDTH=${WIDTH:-100}
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -95,7 +95,7 @@ if want agents; then
   # A Claude Code session of about the size of the DSH frame log below.
   gen claude gen_claude.py --mb 100 --output-lines 60 -o "$OUT/claude.jsonl"
 fi
-if want load || want rss || want first || want agents; then
+if want load || want rss || want first || want agents || want redact; then
   # ≈ 100 MB, ≈ 200k frames: 13k cards (a third of them terminal cards with
   # 60 output lines) and assistant texts streamed as 30 chunks each.
   gen session gen_session.py --cards 13000 --output-lines 60 --chunks 30 -o "$OUT/session.jsonl"
@@ -311,6 +311,26 @@ if want library; then
   busy library
   log "measuring the session library: bench/library.py (corpus of ~1 GB, generated once)"
   python3 "$HERE/library.py" --deck "$DECK" --out "$OUT" | tee -a "$RESULTS"
+fi
+
+if want redact; then
+  # Sharing without secrets costs at most twice the export: deck export of
+  # the 100 MB frame log to HTML, redacted (the default: records redacted
+  # before the fold, the written page checked again) against --no-redact,
+  # alternating pairs, verdict on the median of the pairs' ratios.
+  busy redact
+  log "measuring redaction: ${REDACT_RUNS:-5} alternating pairs of deck export (HTML)"
+  python3 "$HERE/interleave.py" --runs "${REDACT_RUNS:-5}" \
+    "'$DECK' export '$OUT/session.jsonl' -o '$OUT/redacted.html'" \
+    "'$DECK' export '$OUT/session.jsonl' -o '$OUT/plain.html' --no-redact" >"$OUT/redact.json"
+  python3 - "$OUT/redact.json" <<'EOF' | tee -a "$RESULTS"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ratio = r["ratio_median"]
+ok = "PASS" if ratio <= 2.0 else "FAIL"
+print(f"redact a 100 MB session (deck export HTML vs --no-redact): deck {r['a_median']:.2f} s vs ref {r['b_median']:.2f} s"
+      f" = ratio {ratio:.2f} (median of {len(r['a'])} alternating pairs, {r['ratio_min']:.2f}–{r['ratio_max']:.2f}; goal ≤ 2.0) {ok}")
+EOF
 fi
 
 log "results in $RESULTS"

@@ -1,6 +1,7 @@
 //! The `deck` binary: parse the command line and hand it to
 //! [`deck::commands`]; say an error on stderr, once.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -12,7 +13,12 @@ fn main() -> ExitCode {
     match deck::commands::run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("deck: {}", deck::commands::error_message(&e));
+            // A stderr that is gone (the terminal closed) is no panic.
+            let _ = writeln!(
+                std::io::stderr(),
+                "deck: {}",
+                deck::commands::error_message(&e)
+            );
             ExitCode::FAILURE
         }
     }

@@ -26,10 +26,16 @@ impl App {
     /// `y`: allow once; `n`: reject; a number: that option — sent through
     /// `POST /api/respond` (`deck connect`) or as the chosen option's
     /// `optionId` (`deck acp`: the agent offered options).
+    /// Only the approval that was on screen is answered: one that took the
+    /// focus since the last draw is shown first, and the key does nothing.
     pub(super) fn answer_approval(&mut self, pick: Pick) -> Vec<Effect> {
-        let Some((_, p)) = self.focused_prompt() else {
+        let Some((item, p)) = self.focused_prompt() else {
             return Vec::new();
         };
+        if self.drive.as_ref().is_some_and(|d| d.shown.is_some_and(|s| s != Some(item))) {
+            self.message = Some("another request came in: it is shown now, answer it once read".into());
+            return vec![Effect::Redraw];
+        }
         let (Ask::Approval { id, options, .. }, Some(rpc_id)) = (&p.ask, &p.rpc_id) else {
             return Vec::new();
         };

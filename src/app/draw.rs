@@ -59,6 +59,10 @@ impl App {
         if area.width == 0 || area.height == 0 {
             return;
         }
+        let shown = self.focused_prompt().map(|(item, _)| item);
+        if let Some(d) = self.drive.as_mut() {
+            d.shown = Some(shown);
+        }
         self.width = area.width;
         self.height = area.height;
         let b = self.bottom();

@@ -24,6 +24,11 @@ pub struct Driving {
     pub(super) seen: HashSet<usize>,
     /// The prompt focused on its arrival, and (follow, typing) as they were.
     pub(super) auto: Option<(usize, bool, bool)>,
+    /// The prompt in focus when the screen was last laid out to be drawn
+    /// (`Some(None)`: none was): the one a key may answer, focus that moved
+    /// since is not seen yet. `None` until a first draw (an app driven
+    /// without a screen answers the focused prompt).
+    pub(super) shown: Option<Option<usize>>,
     /// Where sessions created from the picker start (`--cwd`, else deck's
     /// own directory; `None`: the host's default).
     pub cwd: Option<String>,

@@ -2,7 +2,9 @@
 //! updates; reads keys and mouse, feeds the app messages, performs its
 //! effects (quit, OSC 52 copy) and redraws at most ~60 times a second and
 //! never when nothing changed. The terminal is restored on every way out:
-//! quit, error, panic (hook), SIGINT, SIGTERM and SIGHUP.
+//! quit, error, panic (hook), SIGINT, SIGTERM and SIGHUP. A terminal that
+//! is gone (a read or a write fails with EIO or EPIPE: its window closed)
+//! ends the loop as `q` does, so the command's own ending runs.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -125,7 +127,7 @@ pub fn run_loading(
     ] {
         signal_hook::flag::register(sig, stop.clone()).context("cannot install signal handlers")?;
     }
-    let mut term = setup()?;
+    let (mut term, gone) = setup()?;
     let _guard = Guard;
     // Keys and mouse are read on their own thread, so the loops below keep
     // checking the stop flag (signals) and the clock whatever the terminal
@@ -165,8 +167,8 @@ pub fn run_loading(
             }
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
-        if stop.load(Ordering::Relaxed) {
-            tracing::info!("stopped by a signal while loading");
+        if stop.load(Ordering::Relaxed) || gone.load(Ordering::Relaxed) {
+            tracing::info!("stopped by a signal, or the terminal is gone, while loading");
             return Ok(());
         }
         while let Ok((_, ev)) = input.try_recv() {
@@ -179,8 +181,10 @@ pub fn run_loading(
                 _ => {}
             }
         }
-        if started.elapsed() >= LOADING_SCREEN_AFTER {
-            term.draw(|f| draw_loading(f.buffer_mut(), &label, &progress, started))?;
+        if started.elapsed() >= LOADING_SCREEN_AFTER
+            && let Err(e) = term.draw(|f| draw_loading(f.buffer_mut(), &label, &progress, started))
+        {
+            return ended_or(e, &gone);
         }
     };
     // Cards seen for the first time show at once, colours follow.
@@ -206,15 +210,22 @@ pub fn run_loading(
             tracing::info!("stopped by a signal");
             break;
         }
+        if gone.load(Ordering::Relaxed) {
+            tracing::info!("stopped: the terminal is gone");
+            break;
+        }
         // A key is answered on the next draw at once; other changes are
         // drawn at most once per frame interval.
         urgent &= dirty;
         if dirty && (urgent || last_draw.elapsed() >= FRAME) {
             execute!(term.backend_mut(), BeginSynchronizedUpdate)?;
-            term.draw(|f| {
+            let drawn = term.draw(|f| {
                 app.prepare(f.area());
                 draw(&app, f.buffer_mut());
-            })?;
+            });
+            if let Err(e) = drawn {
+                return ended_or(e, &gone);
+            }
             execute!(term.backend_mut(), EndSynchronizedUpdate)?;
             last_draw = Instant::now();
             trace.drawn(last_draw);
@@ -363,6 +374,16 @@ pub fn run_loading(
         )?;
     }
     Ok(())
+}
+
+/// A draw failed: the end, as on `q`, when the terminal is gone (its size
+/// cannot be asked either); else the error.
+fn ended_or(e: std::io::Error, gone: &AtomicBool) -> anyhow::Result<()> {
+    if gone.load(Ordering::Relaxed) || super::terminal::is_gone(&e) {
+        tracing::warn!(error = %e, "the terminal is gone (a draw failed)");
+        return Ok(());
+    }
+    Err(e.into())
 }
 
 /// With `DECK_TRACE_KEYS=FILE`, one line per answered key: microseconds

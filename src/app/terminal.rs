@@ -1,10 +1,16 @@
 //! The terminal as the TUI takes it and gives it back: raw mode, the
 //! alternate screen, mouse and bracketed paste on the way in; everything
 //! undone on every way out (a drop guard, and the panic hook, which also
-//! says the panic like any message of deck's). And OSC 52, the one escape
-//! the app writes of its own.
+//! says the panic like any message of deck's). What is drawn goes through
+//! [`Screen`], which notices a terminal that is gone (its window closed, the
+//! SSH link dropped: writes fail with EIO or EPIPE): the app stops as on
+//! `q`, and nothing written after (the cursor shown again on the way out)
+//! fails or panics over it. And OSC 52, the one escape the app writes of
+//! its own.
 
-use std::io::{IsTerminal, Stdout};
+use std::io::{IsTerminal, Stdout, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 use base64::Engine;
@@ -32,7 +38,7 @@ pub fn ensure_terminal() -> anyhow::Result<()> {
     Ok(())
 }
 
-pub(super) fn restore() {
+pub(crate) fn restore() {
     let mut out = std::io::stdout();
     let _ = execute!(
         out,
@@ -76,19 +82,78 @@ pub fn say_panic(info: &std::panic::PanicHookInfo<'_>) {
         backtrace = %std::backtrace::Backtrace::force_capture(),
         "deck panicked"
     );
-    eprintln!(
+    // A stderr that is gone (the terminal closed) is no second panic.
+    let mut err = std::io::stderr();
+    let _ = writeln!(
+        err,
         "deck panicked{place}: {}",
         crate::text::sanitize::message(&what)
     );
     if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
-        eprintln!("{}", std::backtrace::Backtrace::force_capture());
+        let _ = writeln!(err, "{}", std::backtrace::Backtrace::force_capture());
     }
 }
 
+/// Whether `e` says the terminal is gone: EIO (a hung-up terminal), EPIPE,
+/// ENXIO (no such device any more).
+pub fn is_gone(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::BrokenPipe
+        || matches!(e.raw_os_error(), Some(libc::EIO | libc::EPIPE | libc::ENXIO))
+}
+
+/// deck's output terminal: stdout, until a write fails because the
+/// terminal is gone; from then on what is written is dropped, and
+/// [`Screen::gone`] says so.
+pub struct Screen {
+    out: Stdout,
+    gone: Arc<AtomicBool>,
+}
+
+impl Screen {
+    /// Set once the terminal is found gone.
+    pub fn gone(&self) -> Arc<AtomicBool> {
+        self.gone.clone()
+    }
+
+    fn check<T>(&self, r: std::io::Result<T>, or: T) -> std::io::Result<T> {
+        match r {
+            Err(e) if is_gone(&e) => {
+                if !self.gone.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(error = %e, "the terminal is gone (a write failed)");
+                }
+                Ok(or)
+            }
+            r => r,
+        }
+    }
+}
+
+impl Write for Screen {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.gone.load(Ordering::Relaxed) {
+            return Ok(buf.len());
+        }
+        let r = self.out.write(buf);
+        self.check(r, buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.gone.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let r = self.out.flush();
+        self.check(r, ())
+    }
+}
+
+/// The terminal the TUI draws on.
+pub(super) type Tty = Terminal<ClusterSafe<CrosstermBackend<Screen>>>;
+
 /// The TUI's terminal. Line wrap is off while deck draws: a cluster the
 /// terminal draws wider than deck laid it out cannot spill onto the next
-/// row ([`ClusterSafe`] keeps the rest of its row true).
-pub(super) fn setup() -> anyhow::Result<Terminal<ClusterSafe<CrosstermBackend<Stdout>>>> {
+/// row ([`ClusterSafe`] keeps the rest of its row true). With it, the flag
+/// [`Screen`] sets once the terminal is gone.
+pub(super) fn setup() -> anyhow::Result<(Tty, Arc<AtomicBool>)> {
     std::panic::set_hook(Box::new(|info| {
         restore();
         say_panic(info);
@@ -104,7 +169,12 @@ pub(super) fn setup() -> anyhow::Result<Terminal<ClusterSafe<CrosstermBackend<St
         cursor::Hide
     )?;
     tracing::debug!(size = ?terminal::size().ok(), "terminal set up");
-    Ok(Terminal::new(ClusterSafe::new(CrosstermBackend::new(out)))?)
+    let screen = Screen {
+        out,
+        gone: Arc::default(),
+    };
+    let gone = screen.gone();
+    Ok((Terminal::new(ClusterSafe::new(CrosstermBackend::new(screen)))?, gone))
 }
 
 /// The OSC 52 sequence that puts `text` on the clipboard. The text is

@@ -6,7 +6,7 @@
 //!
 //! | kind | card |
 //! |---|---|
-//! | execute | terminal: the command the client ran (`terminal/create`), its output (`terminal/output`) and exit (`terminal/wait_for_exit`, `exitStatus`; else `rawOutput`'s `Exited with code N`); without a terminal, the call's text as output |
+//! | execute | terminal: the command the client ran (`terminal/create`), its output and exit as the client saw them (`deck acp`'s `seen` line) or answered them (`terminal/output`, `terminal/wait_for_exit`), absent when unknown; without a terminal, the agent's word: `rawOutput`'s `Exited with code N`, else the call's text as output |
 //! | edit, delete, move + diff items | diff: line numbers only where the file's text the client served or wrote places the change (found once), else none |
 //! | read | read: the `fs/read_text_file` answer numbered from the line asked for; else the content, unnumbered |
 //! | search | search: `path:line:text` lines as matches, else paths (or `locations`) |
@@ -266,12 +266,17 @@ fn terminal(call: &Call, text: &str) -> Value {
     if let Some(cwd) = field("cwd").filter(|c| c.is_string()) {
         view.insert("cwd".into(), cwd.clone());
     }
-    let raw = call.raw_output().map(|r| exited(&r));
-    let output = field("output")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .or_else(|| raw.as_ref().map(|r| r.1.clone()))
-        .unwrap_or_else(|| text.to_string());
+    // A terminal the client ran: its output and exit are what the client
+    // saw (or answered), never the agent's word; unknown, they are absent.
+    // A call run by the agent itself has only the agent's word.
+    let raw = match term {
+        Some(_) => None,
+        None => call.raw_output().map(|r| exited(&r)),
+    };
+    let output = match term {
+        Some(_) => field("output").and_then(Value::as_str).unwrap_or_default().to_string(),
+        None => raw.as_ref().map_or_else(|| text.to_string(), |r| r.1.clone()),
+    };
     view.insert("output".into(), output.into());
     let status = field("exitStatus");
     let code = status

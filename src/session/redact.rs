@@ -18,6 +18,8 @@
 //! counts, never the values).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use serde_json::Value;
 
@@ -70,23 +72,24 @@ pub fn records(
         records: Vec::with_capacity(records.len()),
         hits: Vec::new(),
     };
+    // Where each (card, kind) is in `hits`: one hit each, in order met.
+    let mut at: HashMap<(String, String), usize> = HashMap::new();
     for r in each {
         let (rec, tally) = r?;
         if !tally.is_empty() {
             let card = label(&rec);
             for (kind, count) in tally.iter() {
-                match done
-                    .hits
-                    .iter_mut()
-                    .find(|h| h.card == card && h.kind == kind)
-                {
-                    Some(h) => h.count += count,
-                    None => done.hits.push(Hit {
-                        kind: kind.to_string(),
-                        session: session.map(str::to_string),
-                        card: card.clone(),
-                        count,
-                    }),
+                match at.entry((card.clone(), kind.to_string())) {
+                    Entry::Occupied(e) => done.hits[*e.get()].count += count,
+                    Entry::Vacant(e) => {
+                        e.insert(done.hits.len());
+                        done.hits.push(Hit {
+                            kind: kind.to_string(),
+                            session: session.map(str::to_string),
+                            card: card.clone(),
+                            count,
+                        });
+                    }
                 }
             }
         }
@@ -291,7 +294,7 @@ fn string(
     }
     if !changed
         && let Some(key) = key
-        && let Cow::Owned(new) = redactor.redact_keyed(key, s, tally)?
+        && let Some(new) = redactor.redact_keyed(key, s, tally)
     {
         *s = new;
         changed = true;

@@ -63,7 +63,7 @@ pub(crate) fn acp(ws: &Path, record: &Path, extra: &[&str], agent: &[&str]) -> O
     }
 }
 
-fn lines(path: &Path) -> Vec<Value> {
+pub(crate) fn lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -72,7 +72,7 @@ fn lines(path: &Path) -> Vec<Value> {
 }
 
 /// The answers deck sent to the agent's requests of `method`.
-fn answers_to(trace: &[Value], method: &str) -> Vec<Value> {
+pub(crate) fn answers_to(trace: &[Value], method: &str) -> Vec<Value> {
     let asked: Vec<&Value> = trace
         .iter()
         .filter(|l| l["dir"] == "agent->client" && l["msg"]["method"] == method)
@@ -87,7 +87,7 @@ fn answers_to(trace: &[Value], method: &str) -> Vec<Value> {
 }
 
 /// Whether the process whose pid the file holds still runs (a zombie does not).
-fn alive(pid_file: &Path) -> bool {
+pub(crate) fn alive(pid_file: &Path) -> bool {
     let pid = std::fs::read_to_string(pid_file).unwrap();
     let pid: i32 = pid.trim().parse().unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
@@ -127,18 +127,23 @@ fn acp_drives_the_fake_agent_and_records_what_deck_view_draws() {
         "{shown}"
     );
 
-    // Every line is a trace line, both ways, `t` never going back.
+    // Every line is a trace line, both ways, or what deck saw of a
+    // terminal; `t` never going back.
     let trace = lines(&rec);
     let mut t = 0;
     for l in &trace {
+        let now = l["t"].as_u64().unwrap();
+        assert!(now >= t);
+        t = now;
+        if let Some(seen) = l.get("seen") {
+            assert!(seen["terminal"]["terminalId"].is_string(), "{l}");
+            continue;
+        }
         assert!(
             l["dir"] == "client->agent" || l["dir"] == "agent->client",
             "{l}"
         );
         assert_eq!(l["msg"]["jsonrpc"], "2.0", "{l}");
-        let now = l["t"].as_u64().unwrap();
-        assert!(now >= t);
-        t = now;
     }
     let first = &trace[0]["msg"];
     assert_eq!(first["method"], "initialize");
@@ -456,7 +461,7 @@ fn acp_cancel_answers_the_waiting_permission_request() {
 
 /// `deck acp` in the terminal view on the fake agent (in `mode`), recording
 /// to `rec`, once its session is open.
-fn open_view(ws: &Path, rec: &Path, mode: &[&str]) -> crate::tui_pty::Tui {
+pub(crate) fn open_view(ws: &Path, rec: &Path, mode: &[&str]) -> crate::tui_pty::Tui {
     let fake = fake();
     let mut args = vec![
         "acp",

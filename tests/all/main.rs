@@ -6,7 +6,10 @@
 
 mod common;
 
+mod acp_hangup;
 mod acp_live;
+mod acp_serve;
+mod acp_stop;
 mod agents_acp;
 mod agents_acp_gemini;
 mod agents_claude;
@@ -38,6 +41,7 @@ mod private;
 mod prompts_on_calls;
 mod props;
 mod redact;
+mod redact_agents;
 mod redact_clean;
 mod reducer;
 mod render_tour;
@@ -52,6 +56,7 @@ mod tui_link;
 mod tui_player;
 mod tui_pty;
 mod tui_pty_connect;
+mod tui_pty_exits;
 mod tui_pty_graphemes;
 mod tui_pty_sessions;
 mod tui_screens;

@@ -101,6 +101,8 @@ fn answer_with(key: char) -> Result<String, String> {
     let mut app = acp_app(Theme::dark(), 100, 30);
     let mut feed = Feed::new();
     feed.to(&mut app, 17);
+    // The request is on screen before a key answers it.
+    screen(&mut app);
     match &hosts(&app.update(ch(key)))[..] {
         [Control::Respond { rpc_id, value, .. }] => {
             assert_eq!(rpc_id, "0", "the JSON-RPC id of the request");
@@ -155,6 +157,32 @@ fn the_agents_options_are_shown_and_the_keys_pick_them() {
         "the options go once answered: {s}"
     );
     assert!(app.typing(), "the message field has the keys back");
+}
+
+/// Issue 28 §2: a key answers the request that is on screen: one that
+/// took the focus since the screen was last drawn is shown first, and the
+/// key answers nothing.
+#[test]
+fn a_key_answers_the_request_on_screen_not_one_come_since() {
+    let mut app = acp_app(Theme::dark(), 100, 30);
+    let mut feed = Feed::new();
+    feed.to(&mut app, 17);
+    assert!(screen(&mut app).contains("y allow once"));
+    // The capture's client answers request 0; request 7 comes and takes the focus.
+    feed.to(&mut app, 60);
+    assert!(
+        hosts(&app.update(ch('y'))).is_empty(),
+        "a request never drawn was answered"
+    );
+    let bar = status_bar(&mut app);
+    assert!(bar.contains("another request came in"), "{bar}");
+    match &hosts(&app.update(ch('y')))[..] {
+        [Control::Respond { rpc_id, value, .. }] => {
+            assert_eq!(rpc_id, "7");
+            assert_eq!(value["approvalId"], "permission-7");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

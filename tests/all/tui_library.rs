@@ -226,7 +226,7 @@ fn r_hides_secrets_in_the_list_the_hits_and_the_session() {
     app.update(ch('R'));
     let s = screen(&mut app);
     assert!(
-        !s.contains(secret) && s.contains("‹redacted:github›"),
+        !s.contains(secret) && s.contains("‹redacted:github-pat›"),
         "{s}"
     );
     app.update(ch('/'));
@@ -242,4 +242,18 @@ fn r_hides_secrets_in_the_list_the_hits_and_the_session() {
     // Off again: the secret is back.
     app.update(ch('R'));
     assert!(screen(&mut app).contains(secret));
+}
+
+/// `?` in the library opens help on the library's own keys.
+#[test]
+fn help_from_the_library_shows_its_keys_first() {
+    let (home, _) = fake_home();
+    let mut app = library_app(roots(home.path()), home.path(), None, 100, 40);
+    settle(&mut app);
+    app.update(ch('?'));
+    let s = screen(&mut app);
+    let library = s.find("deck sessions").expect("the library's section");
+    let transcript = s.find("next card").expect("the transcript's keys below");
+    assert!(library < transcript, "{s}");
+    assert!(s.contains("filter: the next agent"), "{s}");
 }

@@ -4,10 +4,13 @@
 //! that the terminal is restored on the way out (alternate screen left,
 //! mouse reporting off, cursor shown, cooked mode back), and that the
 //! interactive commands refuse to start when stdout is not a terminal.
-//! `deck connect` under a pty: `tui_pty_connect.rs`.
+//! [`Tui::hang_up`] takes the terminal away. The other ways out (signals,
+//! a hang-up, a load error, a panic): `tui_pty_exits.rs`; `deck connect`
+//! under a pty: `tui_pty_connect.rs`.
 
 use std::io::{Read, Write};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -24,12 +27,34 @@ pub(crate) const DEADLINE: Duration = Duration::from_secs(10);
 
 /// A `deck` process on a pty, with the screen it drew so far.
 pub(crate) struct Tui {
-    master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn Child + Send + Sync>,
-    parser: Arc<Mutex<vt100::Parser>>,
-    raw: Arc<Mutex<Vec<u8>>>,
+    /// The pty's master side (`None` once hung up).
+    master: Option<Box<dyn MasterPty + Send>>,
+    writer: Option<Box<dyn Write + Send>>,
+    pub(crate) child: Box<dyn Child + Send + Sync>,
+    pub(crate) parser: Arc<Mutex<vt100::Parser>>,
+    pub(crate) raw: Arc<Mutex<Vec<u8>>>,
     reader: Option<JoinHandle<()>>,
+    /// Tells the reader to let go of its copy of the master.
+    stop_reading: Arc<AtomicBool>,
+}
+
+/// Answer what a terminal answers, as xterm and tmux do: its background
+/// colour (OSC 11, black) and its device attributes (DA1), which deck asks
+/// when its theme is `auto`.
+fn answer_queries(fd: std::os::fd::RawFd, out: &[u8]) {
+    let has = |q: &[u8]| out.windows(q.len()).any(|w| w == q);
+    let mut answer = Vec::new();
+    if has(b"\x1b]11;?") {
+        answer.extend_from_slice(b"\x1b]11;rgb:0000/0000/0000\x1b\\");
+    }
+    if has(b"\x1b[c") || has(b"\x1b[0c") {
+        answer.extend_from_slice(b"\x1b[?62;22c");
+    }
+    if !answer.is_empty() {
+        // SAFETY: a valid fd and buffer; a short or failed write only
+        // leaves the query unanswered, as a terminal that does not answer.
+        unsafe { libc::write(fd, answer.as_ptr().cast(), answer.len()) };
+    }
 }
 
 impl Tui {
@@ -38,6 +63,22 @@ impl Tui {
     }
 
     pub(crate) fn spawn_with(args: &[&str], env: &[(&str, &str)]) -> Tui {
+        Tui::spawn_under(&[], args, env)
+    }
+
+    /// [`Tui::spawn_with`] on a terminal that answers deck's queries of it
+    /// (its background colour, its attributes), as xterm and tmux do.
+    pub(crate) fn spawn_answering(args: &[&str], env: &[(&str, &str)]) -> Tui {
+        Tui::spawn_inner(&[], args, env, true)
+    }
+
+    /// deck run by `wrapper` (a program and its arguments, then deck's
+    /// path and `args`): a wrapper that sets up what deck inherits.
+    pub(crate) fn spawn_under(wrapper: &[&str], args: &[&str], env: &[(&str, &str)]) -> Tui {
+        Tui::spawn_inner(wrapper, args, env, false)
+    }
+
+    fn spawn_inner(wrapper: &[&str], args: &[&str], env: &[(&str, &str)], answer: bool) -> Tui {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -49,7 +90,12 @@ impl Tui {
         // A config folder that does not exist: no user config or themes
         // from the machine running the tests.
         let config = std::env::temp_dir().join("deck-pty-tests-no-config");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_deck"));
+        let deck = env!("CARGO_BIN_EXE_deck");
+        let mut cmd = CommandBuilder::new(wrapper.first().copied().unwrap_or(deck));
+        if !wrapper.is_empty() {
+            cmd.args(&wrapper[1..]);
+            cmd.arg(deck);
+        }
         cmd.args(args);
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
@@ -67,28 +113,82 @@ impl Tui {
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().unwrap();
         let writer = pty.master.take_writer().unwrap();
+        let fd = pty.master.as_raw_fd().expect("the pty's master fd");
         let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
         let raw = Arc::new(Mutex::new(Vec::new()));
-        let (p, r) = (parser.clone(), raw.clone());
+        let stop_reading = Arc::new(AtomicBool::new(false));
+        let (p, r, stop) = (parser.clone(), raw.clone(), stop_reading.clone());
         let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
-            // Ends at EOF or EIO: the child and every copy of the slave are gone.
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
+            // Ends at EOF or EIO (the child and every copy of the slave are
+            // gone), or when told to (a hang-up: its copy must go).
+            while !stop.load(Ordering::Relaxed) {
+                let mut pfd = libc::pollfd {
+                    fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                // SAFETY: one valid pollfd.
+                if unsafe { libc::poll(&mut pfd, 1, 50) } == 0 {
+                    continue;
                 }
-                p.lock().unwrap().process(&buf[..n]);
-                r.lock().unwrap().extend_from_slice(&buf[..n]);
+                match reader.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        p.lock().unwrap().process(&buf[..n]);
+                        r.lock().unwrap().extend_from_slice(&buf[..n]);
+                        if answer {
+                            answer_queries(fd, &buf[..n]);
+                        }
+                    }
+                }
             }
         });
         Tui {
-            master: pty.master,
-            writer,
+            master: Some(pty.master),
+            writer: Some(writer),
             child,
             parser,
             raw,
             reader: Some(reader),
+            stop_reading,
         }
+    }
+
+    /// The terminal goes away, as when its window is closed or the tmux
+    /// session killed: every copy of the pty's master is closed, so the
+    /// kernel hangs up deck's side (SIGHUP to it, EIO on its reads and
+    /// writes). What deck drew so far stays readable.
+    pub(crate) fn hang_up(&mut self) {
+        self.stop_reading.store(true, Ordering::Relaxed);
+        if let Some(r) = self.reader.take() {
+            r.join().unwrap();
+        }
+        if let Some(master) = &self.master
+            && let Some(fd) = master.as_raw_fd()
+        {
+            // The writer sends an EOF on its way out when VEOF is set: none.
+            // SAFETY: termios of the pty's master fd, read and set back.
+            unsafe {
+                let mut t: libc::termios = std::mem::zeroed();
+                if libc::tcgetattr(fd, &mut t) == 0 {
+                    t.c_cc[libc::VEOF] = 0;
+                    libc::tcsetattr(fd, libc::TCSANOW, &t);
+                }
+            }
+        }
+        self.writer = None;
+        self.master = None;
+    }
+
+    /// deck's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.process_id().expect("a child pid")
+    }
+
+    /// Whether deck has exited (`Some`: how), without waiting.
+    pub(crate) fn exited(&mut self) -> Option<portable_pty::ExitStatus> {
+        self.child.try_wait().unwrap()
     }
 
     pub(crate) fn screen(&self) -> String {
@@ -118,6 +218,8 @@ impl Tui {
     /// Resize the pty (the process gets SIGWINCH).
     pub(crate) fn resize(&mut self, cols: u16, rows: u16) {
         self.master
+            .as_ref()
+            .expect("a terminal not hung up")
             .resize(PtySize {
                 rows,
                 cols,
@@ -174,8 +276,9 @@ impl Tui {
     }
 
     pub(crate) fn send(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        let w = self.writer.as_mut().expect("a terminal not hung up");
+        w.write_all(keys.as_bytes()).unwrap();
+        w.flush().unwrap();
     }
 
     /// The background colour of the cell at (`row`, `col`) as drawn so far.
@@ -202,13 +305,19 @@ impl Tui {
             }
             std::thread::sleep(Duration::from_millis(20));
         };
-        self.reader.take().unwrap().join().unwrap();
+        if let Some(r) = self.reader.take() {
+            r.join().unwrap();
+        }
         status
     }
 
     /// The pty's local mode flags, by name (`ICANON`, `ECHO` …).
-    fn local_flags(&self) -> Vec<String> {
-        let t = self.master.get_termios().expect("termios of the pty");
+    pub(crate) fn local_flags(&self) -> Vec<String> {
+        let t = self
+            .master
+            .as_ref()
+            .and_then(|m| m.get_termios())
+            .expect("termios of the pty");
         format!("{:?}", t.local_flags)
             .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .filter(|w| !w.is_empty())
@@ -429,24 +538,6 @@ fn demo_end_search_pager_and_quit() {
     tui.assert_restored();
 }
 
-#[test]
-fn sigterm_sighup_and_sigint_stop_the_app_and_restore_the_terminal() {
-    for sig in ["-TERM", "-HUP", "-INT"] {
-        let mut tui = Tui::spawn(&["view", "demo-sessions/showcase.jsonl", "--theme", "dark"]);
-        tui.wait_for("the first screen", |s| s.contains("── turn 1 ─"));
-        let pid = tui.child.process_id().expect("a child pid");
-        let killed = std::process::Command::new("kill")
-            .arg(sig)
-            .arg(pid.to_string())
-            .status()
-            .expect("kill runs");
-        assert!(killed.success());
-        // The app stops by itself (wait_exit gives up after its deadline).
-        tui.wait_exit();
-        tui.assert_restored();
-    }
-}
-
 /// A frame log of about `mb` megabytes: terminal cards with long outputs.
 fn big_log(dir: &std::path::Path, mb: usize) -> String {
     use std::io::Write as _;
@@ -494,61 +585,4 @@ fn a_big_log_opens_on_a_loading_screen_that_q_leaves() {
     tui.send("q");
     assert!(tui.wait_exit().success());
     tui.assert_restored();
-}
-
-#[test]
-fn a_load_error_restores_the_terminal_and_says_why() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("notes.txt");
-    std::fs::write(&path, "just some notes\nnot frames\n").unwrap();
-    let mut tui = Tui::spawn(&["view", &path.to_string_lossy()]);
-    let status = tui.wait_exit();
-    assert!(!status.success());
-    let s = tui.screen();
-    assert!(s.contains("unknown format"), "{s}");
-    let parser = tui.parser.lock().unwrap();
-    assert!(
-        !parser.screen().alternate_screen(),
-        "back on the main screen"
-    );
-}
-
-#[test]
-fn a_panic_gives_the_terminal_back_then_says_why() {
-    // Debug builds panic on purpose after the first draw with this set.
-    let mut tui = Tui::spawn_with(
-        &["view", "demo-sessions/showcase.jsonl", "--theme", "dark"],
-        &[("DECK_TEST_PANIC", "1"), ("RUST_BACKTRACE", "0")],
-    );
-    let status = tui.wait_exit();
-    assert!(!status.success(), "{status:?}");
-    let raw = String::from_utf8_lossy(&tui.raw.lock().unwrap()).into_owned();
-    let enter = raw
-        .find("\x1b[?1049h")
-        .expect("entered the alternate screen");
-    // The hook leaves the alternate screen first (unwinding restores again).
-    let leave = enter
-        + raw[enter..]
-            .find("\x1b[?1049l")
-            .expect("left the alternate screen");
-    // The message comes after the terminal was given back, so it stays readable.
-    let said = raw
-        .find("DECK_TEST_PANIC: a panic on purpose")
-        .expect("the panic message");
-    assert!(
-        said > leave,
-        "the message was written on the alternate screen"
-    );
-    let parser = tui.parser.lock().unwrap();
-    assert!(!parser.screen().alternate_screen());
-    assert!(!parser.screen().hide_cursor());
-    assert_eq!(
-        parser.screen().mouse_protocol_mode(),
-        vt100::MouseProtocolMode::None
-    );
-    drop(parser);
-    let flags = tui.local_flags();
-    for f in ["ICANON", "ECHO", "ISIG"] {
-        assert!(flags.iter().any(|x| x == f), "{f} back on: {flags:?}");
-    }
 }

@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use super::files::{diff, read, search};
-use super::{Call, exited, unfence};
+use super::{Call, exited, terminal, unfence};
 
 #[test]
 fn fences_and_exit_lines_are_read_and_nothing_else_is() {
@@ -49,4 +49,23 @@ fn a_read_with_nothing_to_show_is_not_an_empty_file() {
     assert_eq!(read(&call(None), "a\nb")["card"], "read");
     let served = json!({"files": {"/w/src/stats.py": {"read": {"content": ""}}}});
     assert_eq!(read(&call(Some(&served)), "")["card"], "read");
+}
+
+/// Issue 28 §2, "true or absent": a terminal the client ran shows what the
+/// client saw of it, never the agent's word; unknown, it is absent. A call
+/// the agent ran itself has only the agent's word.
+#[test]
+fn a_terminals_output_and_exit_are_what_the_client_saw() {
+    let state = json!({"kind": "execute", "title": "make", "rawOutput": "Exited with code 9.Final output:\n\nlies\n",
+        "content": [{"type": "terminal", "terminalId": "t1"}]});
+    let call = |acp| Call { state: state.as_object().unwrap().clone(), acp };
+    let seen = json!({"terminals": [{"terminalId": "t1", "command": "make", "output": "built\n", "exitStatus": {"exitCode": 0}}]});
+    let view = terminal(&call(Some(&seen)), "the agent's text");
+    assert_eq!((view["output"].as_str(), view["exitCode"].as_i64()), (Some("built\n"), Some(0)), "{view}");
+    let unknown = json!({"terminals": [{"terminalId": "t1", "command": "make"}]});
+    let view = terminal(&call(Some(&unknown)), "the agent's text");
+    assert_eq!(view["output"], "", "{view}");
+    assert!(view.get("exitCode").is_none() && view.get("signal").is_none(), "{view}");
+    let view = terminal(&call(None), "");
+    assert_eq!((view["output"].as_str(), view["exitCode"].as_i64()), (Some("lies\n"), Some(9)), "{view}");
 }

@@ -4,34 +4,40 @@
 //! sends prompts one at a time, cancels, answers permission requests, and
 //! serves the agent's file and terminal requests (`serve.rs`, `files.rs`,
 //! `terminals.rs`). Every message both ways goes through one [`Trace`]:
-//! recorded, and read by the ACP reader into the records shown.
+//! recorded, and read by the ACP reader into the records shown; so does
+//! what deck saw of each terminal it ran (a `seen` line).
 //!
-//! The agent runs in a process group of its own, and the session's end
-//! stops the group (whatever the agent started: a wrapper's child, the CLI
-//! an adapter runs) when the agent does not end on its own once its input
-//! is closed; so does the agent's exit (a child of its holding its output
-//! open would keep deck waiting for the end of it); [`Client::group`] lets
-//! the caller do the same if the session could not end in time.
+//! The agent runs in a process group of its own, registered with the
+//! session's [`Procs`], and the session's end stops the group (whatever
+//! the agent started: a wrapper's child, the CLI an adapter runs) when the
+//! agent does not end on its own once its input is closed; so does the
+//! agent's exit (a child of its holding its output open would keep deck
+//! waiting for the end of it). [`Procs::stop_all`] is the caller's last
+//! word: it stops whatever is left, however the session ended.
 //!
 //! Failures the user can act on are [`AcpError`]s: the agent cannot be
 //! started, exits, is not speaking ACP, or answers with another protocol
 //! version.
 
 mod files;
+mod lines;
+mod procs;
 mod protocol;
 mod serve;
 mod terminals;
 mod trace;
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::io::AsyncWriteExt;
+use tokio::process::{Child, ChildStdin};
 use tokio::sync::mpsc;
 
+pub use procs::Procs;
 pub use trace::{Sink, Trace};
 use trace::Dir;
 
@@ -48,6 +54,8 @@ pub struct Options {
     pub args: Vec<String>,
     /// The session's working directory (canonical).
     pub cwd: PathBuf,
+    /// Where the processes deck starts are kept, to be stopped.
+    pub procs: Arc<Procs>,
 }
 
 /// How permission requests are answered.
@@ -68,10 +76,19 @@ pub enum Control {
     Prompt(String),
     /// `session/cancel` of the running turn.
     Cancel,
-    /// Answer the permission request with JSON-RPC id `id`: the option
-    /// whose `optionId` is `option` (one the agent offered), or `None`:
-    /// cancelled (it offered none to choose).
+    /// Answer the permission request whose JSON-RPC id, written as JSON
+    /// (`7`, `"7"`), is `id`: the option whose `optionId` is `option` (one
+    /// the agent offered), or `None`: cancelled (it offered none to choose).
     Permission { id: String, option: Option<String> },
+}
+
+/// What is done later, off the session's loop, and handed back to it.
+#[derive(Debug)]
+pub(crate) enum Later {
+    /// The answer `msg` to the agent's request `id` (a terminal's exit).
+    Answer { id: Value, msg: Value },
+    /// What deck saw of a terminal that ended, for the recording.
+    Seen(Value),
 }
 
 /// Why a session could not go on.
@@ -99,6 +116,12 @@ pub enum AcpError {
     Record(#[source] std::io::Error),
     #[error("cannot write to the agent: {0}")]
     Write(#[source] std::io::Error),
+    #[error("cannot open the session directory {path}: {source}")]
+    Cwd {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// What the session ended with.
@@ -123,18 +146,24 @@ pub struct Client {
     lines: mpsc::Receiver<Result<String, String>>,
     stderr: std::sync::Arc<std::sync::Mutex<terminals::Output>>,
     pub(crate) trace: Trace,
+    /// The session's directory: the files served are beneath it.
+    root: Arc<files::Root>,
     next_id: u64,
     session: String,
     policy: Policy,
     terminals: terminals::Terminals,
-    /// Answers made later (a terminal's exit), to send through the trace.
-    later_tx: mpsc::Sender<Value>,
-    later_rx: mpsc::Receiver<Value>,
+    /// What is done later (a terminal's exit), handed back to the loop.
+    later_tx: mpsc::Sender<Later>,
+    later_rx: mpsc::Receiver<Later>,
     /// The id of the `session/prompt` in flight.
     prompt: Option<u64>,
     held: VecDeque<String>,
-    /// Permission requests waiting for the user: (JSON-RPC id, options) by id text.
-    asked: std::collections::HashMap<String, (Value, Value)>,
+    /// Permission requests waiting for the user: (JSON-RPC id, options),
+    /// by the id written as JSON (7 and "7" are two).
+    asked: HashMap<String, (Value, Value)>,
+    /// The agent's requests not answered yet, by the id written as JSON:
+    /// another request with one of these ids is refused.
+    pending: HashSet<String>,
     /// `session/cancel` was sent for the running turn.
     cancelling: bool,
     /// The agent's process ended.
@@ -148,8 +177,8 @@ pub struct Client {
 enum Event {
     /// A line of the agent's (`None`: its output ended).
     Line(Option<Result<String, String>>),
-    /// An answer made later, to send.
-    Later(Value),
+    /// Something done later, handed back.
+    Later(Later),
     Ctl(Option<Control>),
     /// The user left, and the turn did not end in time.
     GiveUp,
@@ -160,6 +189,10 @@ enum Event {
 impl Client {
     /// Start the agent.
     pub fn spawn(opts: Options, trace: Trace, policy: Policy) -> Result<Client, AcpError> {
+        let root = files::Root::open(&opts.cwd).map_err(|source| AcpError::Cwd {
+            path: opts.cwd.display().to_string(),
+            source,
+        })?;
         let mut child = tokio::process::Command::new(&opts.program)
             .args(&opts.args)
             .current_dir(&opts.cwd)
@@ -184,23 +217,29 @@ impl Client {
         }
         let (later_tx, later_rx) = mpsc::channel(64);
         let group = child.id().and_then(|p| i32::try_from(p).ok());
+        if let Some(g) = group {
+            opts.procs.started(g);
+        }
+        let terminals = terminals::Terminals::new(later_tx.clone(), opts.procs.clone());
         Ok(Client {
             opts,
             child,
             group,
             stdin,
-            lines: read_lines(stdout),
+            lines: lines::read_lines(stdout),
             stderr,
             trace,
+            root: Arc::new(root),
             next_id: 0,
             session: String::new(),
             policy,
-            terminals: Default::default(),
+            terminals,
             later_tx,
             later_rx,
             prompt: None,
             held: VecDeque::new(),
-            asked: Default::default(),
+            asked: HashMap::new(),
+            pending: HashSet::new(),
             cancelling: false,
             agent_gone: false,
             eof: false,
@@ -262,7 +301,7 @@ impl Client {
                     None if self.eof => return Err(self.exited("the session ended").await),
                     None => {}
                 },
-                Event::Later(v) => self.send(v).await?,
+                Event::Later(l) => self.later(l).await?,
                 Event::Ctl(c) => match c {
                     Some(Control::Prompt(text)) => {
                         if self.prompt.is_some() {
@@ -292,7 +331,7 @@ impl Client {
     fn agent_gone(&mut self) {
         self.agent_gone = true;
         if let Some(g) = self.group {
-            signal_group(g, libc::SIGKILL);
+            procs::signal_group(g, libc::SIGKILL);
         }
     }
 
@@ -302,23 +341,60 @@ impl Client {
         self.group
     }
 
+    /// Something done later: an answer sent, what deck saw recorded.
+    async fn later(&mut self, l: Later) -> Result<(), AcpError> {
+        match l {
+            Later::Answer { id, msg } => {
+                self.pending.remove(&serve::id_key(&id));
+                self.send(msg).await
+            }
+            Later::Seen(v) => self.trace.seen(&v).await.map_err(AcpError::Record),
+        }
+    }
+
+    /// The terminals killed, and what deck saw of them recorded (waited
+    /// for `within` at most; answers due to the agent are dropped).
+    async fn kill_terminals(&mut self, within: std::time::Duration) {
+        self.terminals.kill_all();
+        let until = tokio::time::Instant::now() + within;
+        for w in self.terminals.take_watchers() {
+            let mut w = std::pin::pin!(w);
+            loop {
+                tokio::select! {
+                    _ = &mut w => break,
+                    Some(l) = self.later_rx.recv() => self.record_seen(l).await,
+                    _ = tokio::time::sleep_until(until) => break,
+                }
+            }
+        }
+        while let Ok(l) = self.later_rx.try_recv() {
+            self.record_seen(l).await;
+        }
+    }
+
+    async fn record_seen(&mut self, l: Later) {
+        if let Later::Seen(v) = l {
+            let _ = self.trace.seen(&v).await;
+        }
+    }
+
     /// The end: terminals killed, the agent's input closed; an agent (or
     /// anything it started) still running after a moment is stopped.
     async fn close(mut self) -> Ended {
         use std::time::Duration;
-        self.terminals.kill_all();
+        self.kill_terminals(Duration::from_secs(1)).await;
         let _ = self.stdin.shutdown().await;
         let mut done = tokio::time::timeout(Duration::from_millis(500), self.child.wait())
             .await
             .is_ok();
         if let Some(g) = self.group {
-            signal_group(g, libc::SIGTERM);
+            procs::signal_group(g, libc::SIGTERM);
             if !done {
                 done = tokio::time::timeout(Duration::from_millis(1000), self.child.wait())
                     .await
                     .is_ok();
             }
-            signal_group(g, libc::SIGKILL);
+            procs::signal_group(g, libc::SIGKILL);
         }
         if !done {
             let _ = self.child.start_kill();
@@ -380,7 +456,7 @@ impl Client {
                     None if self.eof => return Err(self.exited(&format!("it answered {method}")).await),
                     None => {}
                 },
-                Event::Later(v) => self.send(v).await?,
+                Event::Later(l) => self.later(l).await?,
                 Event::AgentGone => self.agent_gone(),
                 Event::Ctl(_) | Event::GiveUp => {}
             }
@@ -450,13 +526,13 @@ impl Client {
             Ok(Ok(s)) => format!(" ({s})"),
             _ => String::new(),
         };
-        let tail = self.stderr.lock().map(|k| String::from_utf8_lossy(&k.text).into_owned()).unwrap_or_default();
+        let tail = self.stderr.lock().map(|mut k| k.text().0).unwrap_or_default();
         let last: Vec<&str> = tail.lines().filter(|l| !l.trim().is_empty()).collect();
         let stderr = match last.len() {
             0 => String::new(),
             n => format!("; its last words: {}", last[n.saturating_sub(3)..].join(" / ")),
         };
-        self.terminals.kill_all();
+        self.kill_terminals(std::time::Duration::from_millis(500)).await;
         let _ = self.trace.finish().await;
         AcpError::Exited {
             during: during.to_string(),
@@ -466,91 +542,13 @@ impl Client {
     }
 }
 
-/// Send `signal` to the process group `group` (gone already: nothing).
-fn signal_group(group: i32, signal: i32) {
-    // SAFETY: killpg only sends a signal; a group gone is ESRCH.
-    unsafe {
-        libc::killpg(group, signal);
-    }
-}
-
 /// Stop the agent's process group at once (its session could not be
 /// closed in time).
 pub fn stop_group(group: i32) {
-    signal_group(group, libc::SIGKILL);
-}
-
-/// A task reading the agent's output lines into a channel. A line is
-/// never held past deck's line limit (`DECK_MAX_LINE`): an agent that
-/// writes more without a newline is not speaking ACP, and the link stops.
-fn read_lines(out: ChildStdout) -> mpsc::Receiver<Result<String, String>> {
-    bounded_lines(out, super::limits::max_line())
-}
-
-fn bounded_lines(
-    out: impl tokio::io::AsyncRead + Unpin + Send + 'static,
-    limit: usize,
-) -> mpsc::Receiver<Result<String, String>> {
-    let (tx, rx) = mpsc::channel(64);
-    tokio::spawn(async move {
-        let mut reader = BufReader::new(out);
-        loop {
-            let mut buf = Vec::new();
-            let read = (&mut reader)
-                .take(limit as u64 + 1)
-                .read_until(b'\n', &mut buf)
-                .await;
-            let l = match read {
-                Ok(0) => break,
-                Ok(_) if buf.last() != Some(&b'\n') && buf.len() > limit => Err(format!(
-                    "the agent wrote a line longer than deck's line limit ({} bytes; DECK_MAX_LINE)",
-                    limit
-                )),
-                Ok(_) => {
-                    if buf.last() == Some(&b'\n') {
-                        buf.pop();
-                    }
-                    if buf.last() == Some(&b'\r') {
-                        buf.pop();
-                    }
-                    String::from_utf8(buf).map_err(|_| "the agent wrote a line that is not UTF-8".to_string())
-                }
-                Err(e) => Err(e.to_string()),
-            };
-            let stop = l.is_err();
-            if tx.send(l).await.is_err() || stop {
-                break;
-            }
-        }
-    });
-    rx
+    procs::signal_group(group, libc::SIGKILL);
 }
 
 /// Whether `v` answers the request `id` of deck's.
 fn is_answer(v: &Value, id: u64) -> bool {
     v.get("method").is_none() && v.get("id").and_then(Value::as_u64) == Some(id)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Lines come whole, a last one without its newline too; a line past
-    /// the limit is an error, and reading stops there (never held whole).
-    #[tokio::test]
-    async fn agent_lines_are_bounded() {
-        let text = "{\"a\":1}\r\nlast".to_string();
-        let mut rx = bounded_lines(std::io::Cursor::new(text.into_bytes()), 1024);
-        assert_eq!(rx.recv().await, Some(Ok("{\"a\":1}".to_string())));
-        assert_eq!(rx.recv().await, Some(Ok("last".to_string())));
-        assert_eq!(rx.recv().await, None);
-        let long = format!("ok\n{}\nafter\n", "x".repeat(5000));
-        let mut rx = bounded_lines(std::io::Cursor::new(long.into_bytes()), 1024);
-        assert_eq!(rx.recv().await, Some(Ok("ok".to_string())));
-        let err = rx.recv().await.unwrap().unwrap_err();
-        assert!(err.contains("longer than deck's line limit (1024 bytes"), "{err}");
-        assert_eq!(rx.recv().await, None);
-        let mut rx = bounded_lines(std::io::Cursor::new(vec![0xff, b'\n']), 1024);
-        assert!(rx.recv().await.unwrap().unwrap_err().contains("not UTF-8"));
-    }
 }

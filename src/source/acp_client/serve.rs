@@ -1,9 +1,13 @@
 //! What the client does with each message of the agent's: the answer to a
-//! prompt ends the turn; requests are served (files inside the cwd,
-//! terminals, permissions by the policy or the user; once the turn is being
-//! cancelled, permission requests are answered `cancelled`, as the protocol
-//! asks of a client that sent `session/cancel`); anything else is answered
-//! "method not found". Refusals are said to the user.
+//! prompt ends the turn; requests are served (files beneath the cwd, on a
+//! blocking thread within a time limit; terminals; permissions by the
+//! policy or the user; once the turn is being cancelled, permission
+//! requests are answered `cancelled`, as the protocol asks of a client that
+//! sent `session/cancel`); anything else is answered "method not found".
+//! JSON-RPC ids are compared as typed JSON values (`7` and `"7"` are two
+//! requests): a request reusing the id of one still waiting for deck's
+//! answer is refused ("invalid request"), and the waiting one keeps it.
+//! Refusals are said to the user.
 
 use agent_client_protocol_schema::v1 as acp;
 use serde_json::{Value, json};
@@ -11,12 +15,14 @@ use serde_json::{Value, json};
 use super::files::{self, Refused};
 use super::protocol::{self, params as typed};
 use super::terminals::{self, Spec};
-use super::{AcpError, Client, Policy};
+use super::{AcpError, Client, Later, Policy};
 
 /// JSON-RPC "method not found".
 const NO_METHOD: i64 = -32601;
 /// ACP "resource not found" (an unknown terminal), as the capture's client said it.
 const NOT_FOUND: i64 = -32002;
+/// JSON-RPC "invalid request": an id already in use.
+const INVALID_REQUEST: i64 = -32600;
 
 impl Client {
     /// One message of the agent's (already traced).
@@ -45,14 +51,34 @@ impl Client {
             // A notification (session/update): the trace has drawn it.
             return Ok(());
         };
+        let key = id_key(&id);
+        if !self.pending.insert(key.clone()) {
+            // The id of a request still waiting: the waiting one keeps it.
+            let message = format!("duplicate id {key}: a request with this id is still waiting for an answer");
+            self.notice(&format!("refused {method}: {message}")).await;
+            let error = json!({"code": INVALID_REQUEST, "message": message});
+            return self.send(json!({"jsonrpc": "2.0", "id": id, "error": error})).await;
+        }
         let m = method.as_str();
         let answer = match m {
             "fs/read_text_file" => {
-                let r = typed::<acp::ReadTextFileRequest>(m, &params).and_then(|p| files::read(&self.opts.cwd, &p));
+                let r = match typed::<acp::ReadTextFileRequest>(m, &params) {
+                    Ok(p) => {
+                        let root = self.root.clone();
+                        files::within(files::FILE_TIME, move || files::read(&root, &p)).await
+                    }
+                    Err(e) => Err(e),
+                };
                 self.file(m, r).await
             }
             "fs/write_text_file" => {
-                let r = typed::<acp::WriteTextFileRequest>(m, &params).and_then(|p| files::write(&self.opts.cwd, &p));
+                let r = match typed::<acp::WriteTextFileRequest>(m, &params) {
+                    Ok(p) => {
+                        let root = self.root.clone();
+                        files::within(files::FILE_TIME, move || files::write(&root, &p)).await
+                    }
+                    Err(e) => Err(e),
+                };
                 self.file(m, r).await
             }
             "terminal/create" => match typed::<acp::CreateTerminalRequest>(m, &params) {
@@ -70,7 +96,8 @@ impl Client {
                         let tx = self.later_tx.clone();
                         tokio::spawn(async move {
                             let e = protocol::exited(terminals::wait(exit).await);
-                            let _ = tx.send(json!({"jsonrpc": "2.0", "id": id, "result": e})).await;
+                            let msg = json!({"jsonrpc": "2.0", "id": id, "result": e});
+                            let _ = tx.send(Later::Answer { id, msg }).await;
                         });
                         return Ok(());
                     }
@@ -107,9 +134,8 @@ impl Client {
         let env = p.env.into_iter().map(|v| (v.name, v.value)).collect();
         // A relative cwd is the session's.
         let cwd = p.cwd.map_or_else(|| self.opts.cwd.clone(), |c| self.opts.cwd.join(c));
-        let limit = p
-            .output_byte_limit
-            .map_or(terminals::DEFAULT_LIMIT, |l| usize::try_from(l).unwrap_or(usize::MAX));
+        // The agent's limit, never past deck's own.
+        let limit = terminals::limit(p.output_byte_limit);
         let spec = Spec {
             command: &p.command,
             args: p.args,
@@ -143,7 +169,7 @@ impl Client {
         }
         match self.policy {
             Policy::Ask => {
-                self.asked.insert(id_text(&id), (id, options));
+                self.asked.insert(id_key(&id), (id, options));
                 Ok(())
             }
             Policy::Allow | Policy::Reject => {
@@ -174,7 +200,9 @@ impl Client {
         self.answer(&rpc_id, Ok(outcome)).await
     }
 
+    /// Answer the agent's request `id` (no longer waiting, then).
     async fn answer(&mut self, id: &Value, r: Result<Value, Refused>) -> Result<(), AcpError> {
+        self.pending.remove(&id_key(id));
         let msg = match r {
             Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
             Err(e) => json!({"jsonrpc": "2.0", "id": id, "error": {"code": e.code, "message": e.message}}),
@@ -222,12 +250,11 @@ fn unknown(t: &str) -> Refused {
     }
 }
 
-/// A JSON-RPC id as the key of a held request (and what the reader names it by).
-pub(super) fn id_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
+/// A JSON-RPC id as the key of a request: the id written as JSON, so
+/// that ids are compared as typed values (`7` and `"7"` differ). The ACP
+/// reader names a permission request by the same text.
+pub(super) fn id_key(v: &Value) -> String {
+    v.to_string()
 }
 
 #[cfg(test)]
@@ -245,5 +272,14 @@ mod tests {
         assert_eq!(choose(&opts, false)["outcome"]["optionId"], "r");
         assert_eq!(choose(&json!([]), true)["outcome"]["outcome"], "cancelled");
         assert!(offered(&opts, "aa") && !offered(&opts, "zz") && !offered(&json!({}), "a"));
+    }
+
+    /// Issue 28 §2: ids are keyed as typed JSON values.
+    #[test]
+    fn ids_7_and_string_7_are_two_keys() {
+        assert_ne!(id_key(&json!(7)), id_key(&json!("7")));
+        assert_eq!(id_key(&json!(7)), "7");
+        assert_eq!(id_key(&json!("7")), "\"7\"");
+        assert_eq!(id_key(&json!("a\"b")), "\"a\\\"b\"");
     }
 }

@@ -1,34 +1,53 @@
 //! The terminals deck runs for an ACP agent (`terminal/create`): one child
 //! process each, its stdout and stderr gathered into one buffer capped at
-//! the agent's `outputByteLimit` (the oldest bytes dropped first, at a
-//! character boundary, as the protocol says), its exit watched. Each runs
-//! in a process group of its own: killing, releasing and the end of the
-//! session stop the whole group at once (a shell line's children too, not
-//! only the shell), and every terminal still running when [`Terminals`] is
-//! dropped is killed.
+//! the agent's `outputByteLimit` and never past deck's own [`MOST`] (the
+//! oldest bytes dropped first, at a character boundary, as the protocol
+//! says), its exit watched. When it ends, what deck saw of it — the output
+//! kept and how it exited — goes to the session as a [`Later::Seen`]
+//! before the exit is told to anyone waiting for it, so the recording
+//! holds it ahead of the agent's word about it. Each runs in a process
+//! group of its own, registered with the session's [`Procs`]: killing,
+//! releasing and the end of the session stop the whole group at once and
+//! what the command started outside it while still below it (a shell
+//! line's children too, not only the shell); every terminal still running
+//! when [`Terminals`] is dropped is killed.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
 
-/// The output kept when the agent names no limit.
-pub const DEFAULT_LIMIT: usize = 1 << 20;
+use super::Later;
+use super::procs::{self, Procs};
+
+/// The most output deck keeps of a terminal, whatever the agent asks for
+/// (and what it keeps when the agent names no limit).
+pub const MOST: usize = 1 << 20;
+
+/// The output limit of a terminal: the agent's, within deck's own.
+pub fn limit(asked: Option<u64>) -> usize {
+    asked.map_or(MOST, |l| usize::try_from(l).unwrap_or(usize::MAX).min(MOST))
+}
 
 /// How a terminal's process ended: `{exitCode, signal}` as ACP says it.
 pub type Exit = super::protocol::Exit;
 
-/// Output gathered so far.
-#[derive(Debug, Default)]
+/// How many terminals the agent may hold at once (not released): each
+/// keeps up to [`MOST`] of output.
+pub const MOST_TERMINALS: usize = 64;
+
 /// The last `limit` bytes of a stream (a terminal's output, the agent's
-/// stderr), cut on a UTF-8 boundary.
+/// stderr), cut on a UTF-8 boundary: a ring, so that dropping the oldest
+/// bytes costs what is dropped, not what is kept.
+#[derive(Debug, Default)]
 pub(super) struct Output {
-    pub(super) text: Vec<u8>,
+    text: std::collections::VecDeque<u8>,
     truncated: bool,
     limit: usize,
 }
@@ -42,9 +61,11 @@ impl Output {
     }
 
     fn push(&mut self, bytes: &[u8]) {
-        self.text.extend_from_slice(bytes);
-        if self.text.len() > self.limit {
-            let mut cut = self.text.len() - self.limit;
+        // Only the last `limit` bytes of a chunk can stay.
+        let skip = bytes.len().saturating_sub(self.limit);
+        self.text.extend(&bytes[skip..]);
+        let mut cut = self.text.len().saturating_sub(self.limit);
+        if skip > 0 || cut > 0 {
             // Never start in the middle of a UTF-8 sequence.
             while cut < self.text.len() && (self.text[cut] & 0xC0) == 0x80 {
                 cut += 1;
@@ -52,6 +73,17 @@ impl Output {
             self.text.drain(..cut);
             self.truncated = true;
         }
+    }
+
+    /// The bytes kept, in one piece.
+    pub(super) fn bytes(&mut self) -> &[u8] {
+        self.text.make_contiguous()
+    }
+
+    /// The bytes kept as text (lossy), and whether some were dropped.
+    pub(super) fn text(&mut self) -> (String, bool) {
+        let truncated = self.truncated;
+        (String::from_utf8_lossy(self.bytes()).into_owned(), truncated)
     }
 }
 
@@ -65,10 +97,15 @@ struct Terminal {
 }
 
 /// The terminals of one session, by id (`term-1`, `term-2`, …).
-#[derive(Default)]
 pub struct Terminals {
     next: u64,
     all: HashMap<String, Terminal>,
+    /// Where what deck saw of each goes once it ended.
+    later: mpsc::Sender<Later>,
+    procs: Arc<Procs>,
+    /// The task watching each terminal (released ones too): done once its
+    /// [`Later::Seen`] was sent.
+    watchers: Vec<JoinHandle<()>>,
 }
 
 /// What `terminal/create` asked for.
@@ -81,8 +118,24 @@ pub struct Spec<'a> {
 }
 
 impl Terminals {
+    pub fn new(later: mpsc::Sender<Later>, procs: Arc<Procs>) -> Terminals {
+        Terminals {
+            next: 0,
+            all: HashMap::new(),
+            later,
+            procs,
+            watchers: Vec::new(),
+        }
+    }
+
     /// Start a terminal; its id, or why it could not start.
     pub fn create(&mut self, spec: Spec<'_>) -> Result<String, String> {
+        if self.all.len() >= MOST_TERMINALS {
+            return Err(format!(
+                "cannot run {}: the agent holds {MOST_TERMINALS} terminals, deck's most (release one first)",
+                spec.command
+            ));
+        }
         let mut cmd = if spec.args.is_empty() {
             // The whole shell line in `command` (what agents send).
             let mut c = Command::new("sh");
@@ -104,14 +157,21 @@ impl Terminals {
             .spawn()
             .map_err(|e| format!("cannot run {}: {e}", spec.command))?;
         let group = child.id().and_then(|p| i32::try_from(p).ok());
-        let output = Arc::new(Mutex::new(Output::with_limit(spec.limit)));
+        if let Some(g) = group {
+            self.procs.started(g);
+        }
+        self.next += 1;
+        let id = format!("term-{}", self.next);
+        let output = Arc::new(Mutex::new(Output::with_limit(spec.limit.min(MOST))));
         let readers = [
             child.stdout.take().map(|s| gather(s, output.clone())),
             child.stderr.take().map(|s| gather(s, output.clone())),
         ];
         let (exit_tx, exit) = watch::channel(None);
         let (kill, mut kill_rx) = mpsc::channel::<()>(1);
-        tokio::spawn(async move {
+        let (later, kept, terminal) = (self.later.clone(), output.clone(), id.clone());
+        let reaper = self.procs.clone();
+        let watcher = tokio::spawn(async move {
             let status = tokio::select! {
                 s = child.wait() => s,
                 _ = kill_rx.recv() => {
@@ -124,10 +184,15 @@ impl Terminals {
             for r in readers.into_iter().flatten() {
                 let _ = tokio::time::timeout(std::time::Duration::from_millis(200), r).await;
             }
-            let _ = exit_tx.send(Some(exit_of(status.ok())));
+            let exit = exit_of(status.ok());
+            // What it left behind and ended since was handed to deck.
+            let _ = tokio::task::spawn_blocking(move || reaper.reap_orphans()).await;
+            // What deck saw, recorded before anyone hears of the exit.
+            let _ = later.send(Later::Seen(seen(&terminal, &kept, &exit))).await;
+            let _ = exit_tx.send(Some(exit));
         });
-        self.next += 1;
-        let id = format!("term-{}", self.next);
+        self.watchers.retain(|w| !w.is_finished());
+        self.watchers.push(watcher);
         let t = Terminal {
             group,
             output,
@@ -142,7 +207,7 @@ impl Terminals {
     pub fn output(&self, id: &str) -> Option<Value> {
         let t = self.all.get(id)?;
         let (text, truncated) = match t.output.lock() {
-            Ok(o) => (String::from_utf8_lossy(&o.text).into_owned(), o.truncated),
+            Ok(mut o) => o.text(),
             Err(_) => (String::new(), false),
         };
         let exit = t.exit.borrow().clone();
@@ -178,6 +243,25 @@ impl Terminals {
             t.stop();
         }
     }
+
+    /// The tasks watching terminals that have not sent what deck saw yet.
+    pub(super) fn take_watchers(&mut self) -> Vec<JoinHandle<()>> {
+        std::mem::take(&mut self.watchers)
+    }
+}
+
+/// What deck saw of a terminal that ended: `{terminalId, output,
+/// truncated, exitStatus}` (the `terminal/output` answer's fields).
+fn seen(id: &str, output: &Mutex<Output>, exit: &Exit) -> Value {
+    let (text, truncated) = match output.lock() {
+        Ok(mut o) => o.text(),
+        Err(_) => (String::new(), false),
+    };
+    let mut v = super::protocol::output(text, truncated, Some(exit.clone()));
+    if let Some(o) = v.as_object_mut() {
+        o.insert("terminalId".into(), json!(id));
+    }
+    v
 }
 
 impl Terminal {
@@ -187,10 +271,7 @@ impl Terminal {
         if self.exit.borrow().is_none()
             && let Some(g) = self.group
         {
-            // SAFETY: killpg only sends a signal; a group gone is ESRCH.
-            unsafe {
-                libc::killpg(g, libc::SIGKILL);
-            }
+            procs::kill_tree(g, g);
         }
         let _ = self.kill.try_send(());
     }
@@ -253,12 +334,48 @@ fn signal_name(n: i32) -> String {
 mod tests {
     use super::*;
 
+    /// An agent holds at most [`MOST_TERMINALS`] terminals at once.
+    #[tokio::test]
+    async fn an_agent_holds_at_most_decks_number_of_terminals() {
+        let (tx, _rx) = mpsc::channel(4 * MOST_TERMINALS);
+        let mut t = Terminals::new(tx, Arc::new(Procs::default()));
+        let dir = std::env::temp_dir();
+        let spec = || Spec {
+            command: "true",
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: &dir,
+            limit: 10,
+        };
+        let ids: Vec<String> = (0..MOST_TERMINALS).map(|_| t.create(spec()).unwrap()).collect();
+        let e = t.create(spec()).unwrap_err();
+        assert!(e.contains("64 terminals, deck's most"), "{e}");
+        assert!(t.release(&ids[0]));
+        assert!(t.create(spec()).is_ok());
+    }
+
+    /// Issue 28 §2: the agent's limit never raises deck's own.
+    #[test]
+    fn the_agents_output_limit_is_capped() {
+        assert_eq!(limit(None), MOST);
+        assert_eq!(limit(Some(1000)), 1000);
+        assert_eq!(limit(Some(1 << 30)), MOST);
+        assert_eq!(limit(Some(u64::MAX)), MOST);
+    }
+
     #[test]
     fn output_keeps_the_newest_bytes_at_a_char_boundary() {
         let mut o = Output::with_limit(4);
         o.push("ab".as_bytes());
         o.push("cdé".as_bytes());
         assert!(o.truncated);
-        assert_eq!(String::from_utf8(o.text.clone()).unwrap(), "cdé");
+        assert_eq!(o.text(), ("cdé".to_string(), true));
+        // A chunk longer than the limit keeps its end, at a boundary.
+        let mut o = Output::with_limit(3);
+        o.push("aaé€".as_bytes());
+        assert_eq!(o.text(), ("€".to_string(), true));
+        let mut o = Output::with_limit(8);
+        o.push(b"abc");
+        assert_eq!(o.text(), ("abc".to_string(), false));
     }
 }

@@ -1,7 +1,8 @@
 //! The one path every ACP message takes, both ways: a trace line
 //! `{"t": ms since the agent started, "dir", "msg"}` (or `"raw"` for a
-//! line of the agent's that is not JSON) is written to the recording when
-//! there is one, and the very same bytes are fed to the line pipeline
+//! line of the agent's that is not JSON; or `{"t", "seen": {"terminal":
+//! …}}` for what deck itself saw of a terminal it ran, never sent to the
+//! agent) is written to the recording when there is one, and the very same bytes are fed to the line pipeline
 //! ([`LineStream`], which reads them with the ACP reader), so what is shown
 //! live is what `deck view` draws of the recording afterwards.
 
@@ -80,6 +81,13 @@ impl Trace {
     /// A line of the agent's that is not a JSON-RPC message.
     pub async fn raw(&mut self, dir: Dir, raw: &str) -> std::io::Result<()> {
         let line = json!({"t": self.millis(), "dir": dir.name(), "raw": raw});
+        self.line(line).await
+    }
+
+    /// What deck saw of a terminal it ran: `{terminalId, output,
+    /// truncated, exitStatus}`.
+    pub async fn seen(&mut self, terminal: &Value) -> std::io::Result<()> {
+        let line = json!({"t": self.millis(), "seen": {"terminal": terminal}});
         self.line(line).await
     }
 

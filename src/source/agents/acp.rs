@@ -26,18 +26,27 @@
 //!   `tool/result` (`failed`: an error), whose `meta.acp` holds the tool
 //!   call as it then stood, and what the client answered about it: its
 //!   terminals (`terminal/create`, `terminal/output`,
-//!   `terminal/wait_for_exit`) and the files it names (`fs/read_text_file`
-//!   answers, `fs/write_text_file` contents);
+//!   `terminal/wait_for_exit`, and above all what `deck acp` saw of it: a
+//!   `seen` line) and the files it names (`fs/read_text_file` answers,
+//!   `fs/write_text_file` contents);
+//! * a terminal no call names gets a call of its own (`terminal:<id>`, an
+//!   `execute` call whose title is the command): once the agent waits for
+//!   it, asks for its output, kills or releases it, or the turn ends; it
+//!   ends when the client saw the command end;
 //! * `session/request_permission` and its answer are an approval asked
 //!   (with the agent's options) and decided (the chosen option's kind in
 //!   words: `allowed always`; a rejected one makes the failed call
-//!   `rejected`).
+//!   `rejected`). Requests are told apart by their id as a typed JSON value
+//!   (`7` and `"7"` are two: `permission-7`, `permission-"7"`); a request
+//!   reusing the id of one still waiting is not a request (the client
+//!   refused it: its next answer to that id is that refusal).
 //!
 //! Times: a recording has no wall-clock start, so an event's time is the
 //! line's `t` as is (milliseconds since the agent started, never less than
 //! 1): durations and replay gaps are true, clock times are not claimed.
 //! Which card a call gets is the presenters' business (`present/acp.rs`).
 
+mod answers;
 mod calls;
 #[cfg(test)]
 mod tests;
@@ -55,13 +64,18 @@ const DIRS: [&str; 2] = ["client->agent", "agent->client"];
 
 /// Whether `v` is a line of an ACP trace, from its shape alone: a `dir`
 /// the kit writes and a JSON-RPC 2.0 message (or a `raw` line the peer
-/// wrote that was not JSON), and nothing of DSH's.
+/// wrote that was not JSON), or what `deck acp` saw itself (`{"t",
+/// "seen": {"terminal": …}}`), and nothing of DSH's.
 pub fn is_line(v: &Value) -> bool {
     let Some(o) = v.as_object() else {
         return false;
     };
     if o.contains_key("type") || o.contains_key("seq") {
         return false;
+    }
+    if let Some(seen) = o.get("seen") {
+        return o.get("t").is_some_and(Value::is_number)
+            && seen.get("terminal").is_some_and(Value::is_object);
     }
     let dir = o.get("dir").and_then(Value::as_str);
     if !dir.is_some_and(|d| DIRS.contains(&d)) || o.get("t").is_some_and(|t| !t.is_number()) {
@@ -95,8 +109,10 @@ pub struct Reader {
     step: u64,
     /// The `session/prompt` requests in flight, by JSON-RPC id.
     prompts: HashMap<String, u64>,
-    /// Requests in flight, by (who asked, id).
+    /// Requests in flight, by (who asked, id as JSON).
     asked: HashMap<(Peer, String), Asked>,
+    /// Requests that reused the id of one in flight, not answered yet.
+    dups: HashMap<(Peer, String), usize>,
     /// Text and reasoning gathered (the kind of the last chunk first).
     text: String,
     reasoning: String,
@@ -107,6 +123,9 @@ impl Translate for Reader {
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
         if let Some(t) = v.get("t").and_then(Value::as_f64) {
             self.time = self.time.max((t as i64).max(1));
+        }
+        if let Some(seen) = v.pointer("/seen/terminal") {
+            return self.terminal_seen(seen, origin, out);
         }
         let from = match v.get("dir").and_then(Value::as_str) {
             Some("client->agent") => Peer::Client,
@@ -127,18 +146,33 @@ impl Translate for Reader {
                     self.flush_calls(origin, out);
                 }
                 if let Some(id) = &id {
+                    let key = (from, id.clone());
+                    if self.asked.contains_key(&key) {
+                        // Refused by the other side: not a request.
+                        *self.dups.entry(key).or_default() += 1;
+                        return;
+                    }
                     let asked = Asked {
                         method: m.to_string(),
                         params: params.clone(),
                     };
-                    self.asked.insert((from, id.clone()), asked);
+                    self.asked.insert(key, asked);
                 }
                 self.request(from, m, id, &params, origin, out);
             }
             (None, Some(id)) => {
                 self.flush_calls(origin, out);
                 let asker = from.other();
-                let Some(asked) = self.asked.remove(&(asker, id.clone())) else {
+                let key = (asker, id.clone());
+                if let Some(n) = self.dups.get_mut(&key) {
+                    // The refusal of the request that reused the id.
+                    *n -= 1;
+                    if *n == 0 {
+                        self.dups.remove(&key);
+                    }
+                    return;
+                }
+                let Some(asked) = self.asked.remove(&key) else {
                     return;
                 };
                 let result = msg.get("result");
@@ -152,6 +186,7 @@ impl Translate for Reader {
     }
 
     fn finish(&mut self, out: &mut Out) {
+        self.own_terminals(Origin::default(), out);
         self.flush_calls_of(true, Origin::default(), out);
         self.flush_text(Origin::default(), out);
         self.send_header(Origin::default(), out);
@@ -223,104 +258,15 @@ impl Reader {
                 self.emit("approval/asked", data, origin, out);
             }
             (Peer::Agent, "fs/write_text_file") => self.calls.wrote(params),
+            (Peer::Agent, "terminal/wait_for_exit" | "terminal/output" | "terminal/kill" | "terminal/release") => {
+                // The agent uses a terminal no call names: it is shown now.
+                if let Some(t) = params.get("terminalId").and_then(Value::as_str)
+                    && self.calls.is_untied(t)
+                {
+                    self.own_terminal(t, origin, out);
+                }
+            }
             // Client requests the answer completes, and anything else.
-            _ => {}
-        }
-    }
-
-    /// The answer to a request `asker` sent.
-    #[allow(clippy::too_many_arguments)]
-    fn answer(
-        &mut self,
-        asker: Peer,
-        id: &str,
-        asked: &Asked,
-        result: Option<&Value>,
-        error: Option<&Value>,
-        origin: Origin,
-        out: &mut Out,
-    ) {
-        let result = result.filter(|_| error.is_none());
-        match (asker, asked.method.as_str(), result) {
-            (Peer::Client, "initialize", Some(r)) => {
-                let info = r.get("agentInfo");
-                let mut put = |key: &str, v: Option<&Value>| {
-                    if let Some(v) = v.filter(|v| !v.is_null()) {
-                        self.fields.insert(key.into(), v.clone());
-                    }
-                };
-                put("agentName", info.and_then(|i| i.get("name")));
-                put("agentTitle", info.and_then(|i| i.get("title")));
-                put("version", info.and_then(|i| i.get("version")));
-                put("protocolVersion", r.get("protocolVersion"));
-            }
-            (Peer::Client, "session/new", Some(r)) => {
-                let sid = r.get("sessionId").and_then(Value::as_str).map(str::to_string);
-                if self.session.is_none() {
-                    self.session = sid.clone();
-                }
-                if let Some(s) = sid {
-                    self.fields.insert("id".into(), s.into());
-                }
-                let models = r.get("models");
-                if let Some(m) = models.and_then(|m| m.get("currentModelId")) {
-                    self.fields.insert("model".into(), m.clone());
-                }
-                let modes = r.get("modes");
-                if let Some(m) = modes.and_then(|m| m.get("currentModeId")) {
-                    self.fields.insert("mode".into(), m.clone());
-                }
-                if let Some(list) = modes.and_then(|m| m.get("availableModes")).and_then(Value::as_array) {
-                    let ids: Vec<Value> = list.iter().filter_map(|m| m.get("id").cloned()).collect();
-                    self.fields.insert("modes".into(), ids.into());
-                }
-            }
-            (Peer::Client, "session/prompt", _) => {
-                let Some(turn) = self.prompts.remove(id) else {
-                    return;
-                };
-                self.flush_text(origin, out);
-                let reason = match result.and_then(|r| r.get("stopReason")).and_then(Value::as_str) {
-                    Some("end_turn") => "completed".to_string(),
-                    Some(other) => other.to_string(),
-                    None if error.is_some() => "error".to_string(),
-                    None => "completed".to_string(),
-                };
-                if turn == self.turn {
-                    let message = error.and_then(|e| e.get("message")).and_then(Value::as_str);
-                    self.end_turn_with(&reason, message, origin, out);
-                }
-            }
-            (Peer::Agent, "session/request_permission", _) => {
-                let outcome = result.and_then(|r| r.get("outcome"));
-                let decision = match outcome.and_then(|o| o.get("outcome")).and_then(Value::as_str) {
-                    Some("selected") => {
-                        let chosen = outcome.and_then(|o| o.get("optionId")).and_then(Value::as_str);
-                        let kind = asked
-                            .params
-                            .get("options")
-                            .and_then(Value::as_array)
-                            .and_then(|opts| {
-                                opts.iter().find(|o| o.get("optionId").and_then(Value::as_str) == chosen)
-                            })
-                            .and_then(|o| o.get("kind"))
-                            .and_then(Value::as_str);
-                        match kind {
-                            Some(k) => crate::session::option_outcome(k),
-                            None => format!("selected {}", chosen.unwrap_or("?")),
-                        }
-                    }
-                    Some("cancelled") => "cancelled".to_string(),
-                    _ if error.is_some() => "error".to_string(),
-                    _ => "decided".to_string(),
-                };
-                let data = json!({"id": format!("permission-{id}"), "outcome": decision});
-                self.emit("approval/decided", data, origin, out);
-            }
-            (Peer::Agent, "terminal/create", Some(r)) => self.calls.terminal_created(&asked.params, r),
-            (Peer::Agent, "terminal/output", Some(r)) => self.calls.terminal_output(&asked.params, r),
-            (Peer::Agent, "terminal/wait_for_exit", Some(r)) => self.calls.terminal_exit(&asked.params, r),
-            (Peer::Agent, "fs/read_text_file", Some(r)) => self.calls.read(&asked.params, r),
             _ => {}
         }
     }
@@ -393,6 +339,32 @@ impl Reader {
         }
     }
 
+    /// What the client saw of a terminal that ended; a terminal with a
+    /// call of its own ends it.
+    fn terminal_seen(&mut self, seen: &Value, origin: Origin, out: &mut Out) {
+        let Some(t) = self.calls.terminal_seen(seen) else {
+            return self.malformed(&seen.to_string(), "a seen terminal without its terminalId", origin, out);
+        };
+        let id = format!("terminal:{t}");
+        if self.calls.knows(&id) {
+            let u = json!({"sessionUpdate": "tool_call_update", "toolCallId": id, "status": "completed"});
+            self.update(&u, origin, out);
+        }
+    }
+
+    /// A call of its own for the terminal `t` (no call names it).
+    fn own_terminal(&mut self, t: &str, origin: Origin, out: &mut Out) {
+        let u = self.calls.own_call(t);
+        self.update(&u, origin, out);
+    }
+
+    /// Every terminal no call names gets a call of its own.
+    fn own_terminals(&mut self, origin: Origin, out: &mut Out) {
+        for t in self.calls.untied() {
+            self.own_terminal(&t, origin, out);
+        }
+    }
+
     /// A call whose `tool/call` may go out now.
     fn call_ready(&mut self, id: &str, origin: Origin, out: &mut Out) {
         if let Some((name, args, since)) = self.calls.take_call(id) {
@@ -459,6 +431,7 @@ impl Reader {
         }
         self.flush_calls(origin, out);
         self.flush_text(origin, out);
+        self.own_terminals(origin, out);
         self.flush_calls_of(true, origin, out);
         self.turn_open = false;
         let mut reason = json!({"kind": kind});
@@ -514,12 +487,10 @@ impl Reader {
     }
 }
 
-/// A JSON-RPC id as text (a number or a string).
+/// A JSON-RPC id as text: the id written as JSON, so `7` and `"7"` stay
+/// two ids (what `deck acp` answers a permission request by).
 fn id_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
+    v.to_string()
 }
 
 /// The prompt's content blocks as a user message's: text kept, a resource

@@ -278,25 +278,17 @@ impl Redactor {
         Ok(self.home(out, tally))
     }
 
-    /// `value`, a JSON string under `key`, redacted: as [`Redactor::redact`],
-    /// and whole when the key names a secret it looks like.
-    pub fn redact_keyed<'a>(
-        &self,
-        key: &str,
-        value: &'a str,
-        tally: &mut Tally,
-    ) -> Result<Cow<'a, str>, RedactError> {
-        let out = self.redact(value, tally)?;
-        if matches!(out, Cow::Owned(_)) || value.len() > 4096 {
-            return Ok(out);
+    /// `value`, a JSON string under `key` in which [`Redactor::redact`]
+    /// found nothing, replaced whole when the key names a secret and the
+    /// value looks like one (`{"password": "…"}`, an environment's
+    /// `{"OPENAI_API_KEY": "…"}`); `None`: it stays.
+    pub fn redact_keyed(&self, key: &str, value: &str, tally: &mut Tally) -> Option<String> {
+        if value.len() > 4096 {
+            return None;
         }
-        match self.assign.judge(key, value, true, Form::Keyed, None) {
-            Some(kind) => {
-                tally.add(kind, 1);
-                Ok(Cow::Owned(mark(kind)))
-            }
-            None => Ok(out),
-        }
+        let kind = self.assign.judge(key, value, true, Form::Keyed, None)?;
+        tally.add(kind, 1);
+        Some(mark(kind))
     }
 
     /// The secrets the rules and the assignments find in `text`, not
@@ -348,6 +340,27 @@ impl Redactor {
                         piece: false,
                     });
                 }
+            }
+        }
+    }
+
+    /// The stretches found counted in `tally` as [`Redactor::replace`]
+    /// counts them, nothing built.
+    fn count(&self, mut found: Vec<Found>, tally: &mut Tally) {
+        found.sort_by_key(|f| (f.start, f.kind));
+        let mut i = 0;
+        while i < found.len() {
+            let mut run = found[i];
+            let mut counted = !run.piece;
+            i += 1;
+            while i < found.len() && found[i].start < run.end {
+                run.end = run.end.max(found[i].end);
+                run.kind = run.kind.min(found[i].kind);
+                counted |= !found[i].piece;
+                i += 1;
+            }
+            if counted {
+                tally.add(self.kinds.get(run.kind).map_or("secret", String::as_str), 1);
             }
         }
     }
@@ -506,7 +519,7 @@ impl Redactor {
         self.find(text, &mut found);
         decode::joined(self, text, &mut found);
         decode::base64(self, text, &mut found);
-        self.replace(text, found, &mut tally);
+        self.count(found, &mut tally);
         Ok(tally)
     }
 
@@ -529,7 +542,7 @@ impl Redactor {
                         .is_some_and(|t| t.trim_end_matches('=').bytes().all(decode::token_char)))
         });
         let mut tally = Tally::default();
-        self.replace(joined, found, &mut tally);
+        self.count(found, &mut tally);
         Ok(tally)
     }
 }

@@ -22,6 +22,9 @@ use super::RedactError;
 /// Compiled size allowed for one rule (gitleaks' generic rule needs more
 /// than the crate's default 10 MiB even with ASCII classes).
 const SIZE_LIMIT: usize = 64 << 20;
+/// The lazy DFA's cache for one rule: gitleaks' generic rule fills the
+/// crate's default 2 MiB on code and would be rebuilt again and again.
+const DFA_LIMIT: usize = 16 << 20;
 
 /// One rule file.
 #[derive(Debug, Deserialize)]
@@ -321,6 +324,7 @@ pub fn compile(files: &[(&str, &str)]) -> Result<Compiled, RedactError> {
             };
             let regex = RegexBuilder::new(&ascii(pattern))
                 .size_limit(SIZE_LIMIT)
+                .dfa_size_limit(DFA_LIMIT)
                 .build()
                 .map_err(|e| RedactError::Rule {
                     kind: spec.id.clone(),

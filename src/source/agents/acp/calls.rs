@@ -1,8 +1,12 @@
 //! The tool calls of an ACP session as the recording tells them: each
 //! merged by `toolCallId` from its `tool_call` / `tool_call_update`s, and
-//! what the client answered about the terminals and files they use.
+//! what the client answered about the terminals and files they use — or,
+//! better, what it saw of a terminal itself (a `seen` line of `deck acp`'s:
+//! the output kept and how the command exited, whether or not the agent
+//! asked). A terminal no call names (in a `terminal` content item) gets a
+//! call of its own, `terminal:<id>` ([`Calls::own_call`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -51,6 +55,14 @@ pub(super) struct Calls {
     waiting: Vec<String>,
     /// terminalId → what the client said of it.
     terminals: HashMap<String, Map<String, Value>>,
+    /// Terminals created, in order.
+    created: Vec<String>,
+    /// Terminals a call names in its content.
+    tied: HashSet<String>,
+    /// Terminals deck saw end (a `seen` line).
+    ended: HashSet<String>,
+    /// Terminals given a call of their own.
+    owned: HashSet<String>,
     /// path → `{read: {line, limit, content}, written}`.
     files: HashMap<String, Map<String, Value>>,
 }
@@ -66,6 +78,13 @@ impl Calls {
             ..Call::default()
         });
         call.announced |= u.get("sessionUpdate").and_then(Value::as_str) == Some("tool_call");
+        if let Some(items) = u.get("content").and_then(Value::as_array) {
+            let named = items
+                .iter()
+                .filter(|i| i.get("type").and_then(Value::as_str) == Some("terminal"))
+                .filter_map(|i| i.get("terminalId").and_then(Value::as_str));
+            self.tied.extend(named.map(str::to_string));
+        }
         for (k, v) in fields {
             if k == "sessionUpdate" {
                 continue;
@@ -198,6 +217,9 @@ impl Calls {
         let Some(t) = result.get("terminalId").and_then(Value::as_str) else {
             return;
         };
+        if !self.created.iter().any(|c| c == t) {
+            self.created.push(t.to_string());
+        }
         let info = self.terminals.entry(t.to_string()).or_default();
         for key in ["command", "args", "cwd"] {
             if let Some(v) = params.get(key).filter(|v| !v.is_null()) {
@@ -205,6 +227,65 @@ impl Calls {
             }
         }
     }
+
+    /// What the client saw of a terminal that ended (`{terminalId, output,
+    /// truncated, exitStatus}`): it stands over what it answered before.
+    /// The terminal's id.
+    pub(super) fn terminal_seen(&mut self, seen: &Value) -> Option<String> {
+        let t = seen.get("terminalId").and_then(Value::as_str)?;
+        let info = self.terminals.entry(t.to_string()).or_default();
+        for key in ["output", "truncated", "exitStatus"] {
+            match seen.get(key).filter(|v| !v.is_null()) {
+                Some(v) => info.insert(key.into(), v.clone()),
+                None => info.remove(key),
+            };
+        }
+        self.ended.insert(t.to_string());
+        Some(t.to_string())
+    }
+
+    /// The terminals created that no call names and that have no call of
+    /// their own yet.
+    pub(super) fn untied(&self) -> Vec<String> {
+        self.created
+            .iter()
+            .filter(|t| !self.tied.contains(*t) && !self.owned.contains(*t))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether `t` was created and no call names it (yet).
+    pub(super) fn is_untied(&self, t: &str) -> bool {
+        self.created.iter().any(|c| c == t) && !self.tied.contains(t) && !self.owned.contains(t)
+    }
+
+    /// A call of its own for the terminal `t`, as a `tool_call` update
+    /// (the command as its title and input, the terminal as its content;
+    /// `completed` once deck saw it end).
+    pub(super) fn own_call(&mut self, t: &str) -> Value {
+        self.owned.insert(t.to_string());
+        let info = self.terminals.get(t).cloned().unwrap_or_default();
+        let command = info.get("command").and_then(Value::as_str).unwrap_or_default();
+        let args: Vec<&str> = info
+            .get("args")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let title = std::iter::once(command).chain(args).collect::<Vec<_>>().join(" ");
+        let mut input = Map::new();
+        for key in ["command", "args", "cwd"] {
+            if let Some(v) = info.get(key) {
+                input.insert(key.into(), v.clone());
+            }
+        }
+        let id = format!("terminal:{t}");
+        let status = if self.ended.contains(t) { "completed" } else { "in_progress" };
+        json!({
+            "sessionUpdate": "tool_call", "toolCallId": id, "title": title, "kind": "execute",
+            "status": status, "rawInput": input, "content": [{"type": "terminal", "terminalId": t}],
+        })
+    }
+
 
     /// `terminal/output` answered: the output so far, and the exit status
     /// when it has one.

@@ -206,3 +206,109 @@ fn gemini_calls_start_when_first_heard_of_and_a_permission_can_announce_one() {
     assert!(call < asked, "{ev:#?}");
     assert_eq!(at("tool/result", "e").1, 260);
 }
+
+fn from_agent(t: u64, id: Value, method: &str, params: Value) -> Value {
+    json!({"t": t, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": id, "method": method, "params": params}})
+}
+
+fn from_client(t: u64, id: Value, answer: Value) -> Value {
+    let mut msg = json!({"jsonrpc": "2.0", "id": id});
+    if let (Some(m), Some(a)) = (msg.as_object_mut(), answer.as_object()) {
+        m.extend(a.clone());
+    }
+    json!({"t": t, "dir": "client->agent", "msg": msg})
+}
+
+/// Issue 28 §2: ids 7 and "7" are two permission requests (two cards,
+/// each decided by its own answer); a third with id 7 while the first
+/// waits is not a request, and the refusal that answers it decides nothing.
+#[test]
+fn permission_ids_are_typed_and_a_duplicate_is_not_a_request() {
+    let options = json!([{"kind": "allow_once", "name": "Allow", "optionId": "allow"},
+                         {"kind": "reject_once", "name": "Reject", "optionId": "reject"}]);
+    let ask = |t, id: Value, title: &str| {
+        from_agent(t, id, "session/request_permission",
+            json!({"sessionId": "s", "options": options, "toolCall": {"toolCallId": title, "title": title}}))
+    };
+    let chose = |o: &str| json!({"result": {"outcome": {"outcome": "selected", "optionId": o}}});
+    let out = lines(&[
+        ask(1, json!(7), "Read README.md"),
+        ask(2, json!("7"), "rm -rf ~"),
+        ask(3, json!(7), "touch dup"),
+        from_client(4, json!(7), json!({"error": {"code": -32600, "message": "duplicate id 7"}})),
+        from_client(5, json!("7"), chose("reject")),
+        from_client(6, json!(7), chose("allow")),
+    ]);
+    let ev = events(&out);
+    let asked: Vec<(String, String)> = ev
+        .iter()
+        .filter(|e| e.0 == "approval/asked")
+        .map(|e| (e.1["id"].as_str().unwrap().to_string(), e.1["reason"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        asked,
+        [("permission-7".to_string(), "Read README.md".to_string()), ("permission-\"7\"".to_string(), "rm -rf ~".to_string())]
+    );
+    let decided: Vec<(String, String)> = ev
+        .iter()
+        .filter(|e| e.0 == "approval/decided")
+        .map(|e| (e.1["id"].as_str().unwrap().to_string(), e.1["outcome"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        decided,
+        [("permission-\"7\"".to_string(), "rejected once".to_string()), ("permission-7".to_string(), "allowed once".to_string())]
+    );
+}
+
+/// Issue 28 §2: what `deck acp` saw of a terminal stands for its output
+/// and exit; a terminal no call names gets a card of its own, from the
+/// moment the agent uses it, ended when deck saw it end.
+#[test]
+fn seen_terminals_are_cards_tied_to_their_call_or_their_own() {
+    let seen = |t, id: &str, output: &str, exit: Value| {
+        json!({"t": t, "seen": {"terminal": {"terminalId": id, "output": output, "truncated": false, "exitStatus": exit}}})
+    };
+    assert!(is_line(&seen(1, "t1", "", json!({}))));
+    assert!(!is_line(&json!({"t": 1, "seen": "t1"})));
+    let out = lines(&[
+        json!({"t": 1, "dir": "client->agent", "msg": {"jsonrpc": "2.0", "id": 2, "method": "session/prompt",
+            "params": {"sessionId": "s", "prompt": [{"type": "text", "text": "go"}]}}}),
+        // A bare terminal: created, waited for, never named by a call.
+        from_agent(2, json!(10), "terminal/create", json!({"sessionId": "s", "command": "make", "args": ["-j2"]})),
+        from_client(3, json!(10), json!({"result": {"terminalId": "t1"}})),
+        from_agent(4, json!(11), "terminal/wait_for_exit", json!({"sessionId": "s", "terminalId": "t1"})),
+        seen(5, "t1", "built\n", json!({"exitCode": 2})),
+        from_client(6, json!(11), json!({"result": {"exitCode": 2}})),
+        // A terminal tied to a call, its output never asked for.
+        update(7, json!({"sessionUpdate": "tool_call", "toolCallId": "c", "kind": "execute", "title": "ls",
+            "rawInput": {"command": "ls"}, "status": "pending"})),
+        from_agent(8, json!(12), "terminal/create", json!({"sessionId": "s", "command": "ls"})),
+        from_client(9, json!(12), json!({"result": {"terminalId": "t2"}})),
+        update(10, json!({"sessionUpdate": "tool_call_update", "toolCallId": "c",
+            "content": [{"type": "terminal", "terminalId": "t2"}]})),
+        seen(11, "t2", "a\nb\n", json!({"exitCode": 0})),
+        update(12, json!({"sessionUpdate": "tool_call_update", "toolCallId": "c", "status": "completed",
+            "rawOutput": "Exited with code 9"})),
+        // One never used nor named: shown when the turn ends.
+        from_agent(13, json!(13), "terminal/create", json!({"sessionId": "s", "command": "sleep 9"})),
+        from_client(14, json!(13), json!({"result": {"terminalId": "t3"}})),
+        json!({"t": 15, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "id": 2, "result": {"stopReason": "end_turn"}}}),
+    ]);
+    let ev = events(&out);
+    let calls: Vec<String> = ev.iter().filter(|e| e.0 == "tool/call").map(|e| e.1["callId"].as_str().unwrap().to_string()).collect();
+    assert_eq!(calls, ["terminal:t1", "c", "terminal:t3"]);
+    let bare = &ev.iter().find(|e| e.0 == "tool/call").unwrap().1;
+    let args: Value = serde_json::from_str(bare["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!((args["title"].as_str(), args["kind"].as_str()), (Some("make -j2"), Some("execute")));
+    let results: Vec<&Value> = ev.iter().filter(|e| e.0 == "tool/result").map(|e| &e.1).collect();
+    assert_eq!(results.len(), 2, "the one still running has no result: {results:#?}");
+    let term = |r: &Value| r["meta"]["acp"]["terminals"][0].clone();
+    assert_eq!(term(results[0])["output"], "built\n");
+    assert_eq!(term(results[0])["exitStatus"]["exitCode"], 2);
+    assert_eq!(term(results[1])["output"], "a\nb\n");
+    assert_eq!(term(results[1])["exitStatus"]["exitCode"], 0);
+    // The own card comes in the turn, before its end.
+    let end = ev.iter().position(|e| e.0 == "turn/end").unwrap();
+    let t3 = ev.iter().position(|e| e.0 == "tool/call" && e.1["callId"] == "terminal:t3").unwrap();
+    assert!(t3 < end, "{ev:#?}");
+}

@@ -91,12 +91,12 @@ class Recording:
                 self.lines.append(json.loads(line))
 
     def requests(self, method, by="agent->client"):
-        return [l["msg"] for l in self.lines if l["dir"] == by and l.get("msg", {}).get("method") == method]
+        return [l["msg"] for l in self.lines if l.get("dir") == by and l.get("msg", {}).get("method") == method]
 
     def answer(self, rpc_id, by="client->agent"):
         for l in self.lines:
             m = l.get("msg", {})
-            if l["dir"] == by and "method" not in m and m.get("id") == rpc_id:
+            if l.get("dir") == by and "method" not in m and m.get("id") == rpc_id:
                 return m
         return None
 
