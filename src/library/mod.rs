@@ -8,6 +8,7 @@
 
 pub mod discover;
 pub mod filter;
+mod fold;
 pub mod index;
 pub mod query;
 pub mod read;
