@@ -214,10 +214,11 @@ fn list(lib: &Library, filter: &Filter, as_json: bool) -> anyhow::Result<()> {
 
 /// What a hit is in: the call's tool and id, else the entry's kind.
 pub(crate) fn hit_place(h: &Hit) -> String {
+    let part = if h.part.is_empty() { &h.kind } else { &h.part };
     match (&h.tool, &h.call) {
-        (Some(t), Some(c)) => format!("{t} {c}"),
-        (None, Some(c)) => c.clone(),
-        _ => h.kind.clone(),
+        (Some(t), Some(c)) => format!("{t} {c} · {part}"),
+        (None, Some(c)) => format!("{c} · {part}"),
+        _ => part.clone(),
     }
 }
 
@@ -242,6 +243,7 @@ fn search(
                 "call": h.call,
                 "tool": h.tool,
                 "kind": h.kind,
+                "part": h.part,
                 "time": h.time.map(library::filter::iso),
                 "snippet": h.snippet,
                 "marks": h.marks.iter().map(|m| [m.start, m.end]).collect::<Vec<_>>(),

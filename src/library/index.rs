@@ -38,7 +38,7 @@ use super::readers::each_on_threads;
 
 /// What the manifest and the index are written as: a deck that reads
 /// sessions differently builds its own.
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+library.1");
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+library.2");
 
 /// Bytes of session files read between two commits.
 const BATCH_BYTES: u64 = 256 << 20;
@@ -110,6 +110,9 @@ pub(super) struct Fields {
     pub path: Field,
     pub error: Field,
     pub time: Field,
+    /// Where each piece of the text starts and what it is: `OFFSET LABEL`
+    /// lines (stored, not searched).
+    pub parts: Field,
 }
 
 /// The tokenizer of exact, case-blind fields (`tool:bash` finds `Bash`).
@@ -134,6 +137,7 @@ fn schema() -> (Schema, Fields) {
         path: b.add_text_field("path", TEXT),
         error: b.add_bool_field("error", INDEXED | STORED),
         time: b.add_i64_field("time", INDEXED | STORED | FAST),
+        parts: b.add_text_field("parts", STORED),
     };
     (b.build(), fields)
 }
@@ -522,6 +526,8 @@ impl Library {
         }
         doc.add_text(f.kind, &d.kind);
         doc.add_text(f.text, &d.text);
+        let parts: Vec<String> = d.parts.iter().map(|(at, label)| format!("{at} {label}")).collect();
+        doc.add_text(f.parts, parts.join("\n"));
         for p in &d.paths {
             doc.add_text(f.path, p);
         }

@@ -27,8 +27,11 @@ pub struct Hit {
     /// The tool call, for a card.
     pub call: Option<String>,
     pub tool: Option<String>,
-    /// `prompt`, `answer`, `note` or the card's tag.
+    /// `prompt`, `answer`, `note`, `error` (a turn's) or the card's tag.
     pub kind: String,
+    /// What the match is in: `prompt`, `answer`, `thinking`, `tool input`,
+    /// `tool output`, `error`, `note`.
+    pub part: String,
     /// A piece of the entry's text around the best match, on one line,
     /// and the byte ranges of the matched words in it.
     pub snippet: String,
@@ -194,15 +197,21 @@ impl Library {
             let Some(row) = self.row(&file, session.as_deref()) else {
                 continue;
             };
-            let (snippet, marks) = match &snippets {
+            let body = text(f.text).unwrap_or_default();
+            let parts = text(f.parts).unwrap_or_default();
+            let (snippet, marks, at) = match &snippets {
                 Some(g) => {
-                    let s = g.snippet_from_doc(&doc);
-                    one_line(s.fragment(), s.highlighted())
+                    let s = g.snippet(&body);
+                    // Where the match is in the whole text: the piece
+                    // most of its words are in.
+                    let base = s.fragment_range().start;
+                    let at = most_marked(&parts, s.highlighted().iter().map(|r| base + r.start));
+                    let (line, marks) = one_line(s.fragment(), s.highlighted());
+                    (line, marks, at)
                 }
-                None => (String::new(), Vec::new()),
+                None => (String::new(), Vec::new(), 0),
             };
             let (snippet, marks) = if snippet.trim().is_empty() {
-                let body = text(f.text).unwrap_or_default();
                 let first: String = body.lines().next().unwrap_or("").chars().take(160).collect();
                 (first, Vec::new())
             } else {
@@ -214,6 +223,7 @@ impl Library {
                 call: text(f.call),
                 tool: text(f.tool),
                 kind: text(f.kind).unwrap_or_default(),
+                part: part_at(&parts, at),
                 snippet,
                 marks,
                 time: doc.get_first(f.time).and_then(|v| v.as_i64()),
@@ -260,6 +270,39 @@ impl Library {
     }
 }
 
+/// Where in a text the piece most of `marks` are in starts (the first
+/// such piece; 0 without marks).
+fn most_marked(parts: &str, marks: impl Iterator<Item = usize>) -> usize {
+    let starts: Vec<usize> = parts
+        .lines()
+        .filter_map(|l| l.split_once(' ')?.0.parse().ok())
+        .collect();
+    if starts.is_empty() {
+        return 0;
+    }
+    let mut counts = vec![0usize; starts.len()];
+    for m in marks {
+        counts[starts.partition_point(|&s| s <= m).saturating_sub(1)] += 1;
+    }
+    let best = counts.iter().copied().max().unwrap_or(0);
+    let piece = counts.iter().position(|&c| c == best).unwrap_or(0);
+    starts[piece]
+}
+
+/// The label of the piece of a text that byte `at` is in, from its
+/// `OFFSET LABEL` lines (the first piece's before any).
+fn part_at(parts: &str, at: usize) -> String {
+    let mut label = "";
+    for line in parts.lines() {
+        let Some((start, l)) = line.split_once(' ') else { continue };
+        match start.parse::<usize>() {
+            Ok(start) if start <= at || label.is_empty() => label = l,
+            _ => break,
+        }
+    }
+    label.to_string()
+}
+
 /// A fragment on one line (line breaks and tabs as spaces, the same byte
 /// length so the marks still fit), its marks collapsed and in range.
 fn one_line(fragment: &str, marks: &[Range<usize>]) -> (String, Vec<Range<usize>>) {
@@ -291,6 +334,26 @@ mod tests {
         // A date that is not one stays a word for the parser.
         assert_eq!(parse("after:soon").text, "after:soon");
         assert_eq!(tokens(r#"path:"a b" c"#), vec![r#"path:"a b""#, "c"]);
+    }
+
+    #[test]
+    fn a_match_is_in_the_piece_most_of_its_words_are_in() {
+        let parts = "0 tool input\n30 error\n56 tool input";
+        // `Edit` in the title, `FS EDIT NOT FOUND` in the error.
+        assert_eq!(most_marked(parts, [0, 38, 41, 46, 50].into_iter()), 30);
+        assert_eq!(most_marked(parts, [60].into_iter()), 56);
+        assert_eq!(most_marked(parts, std::iter::empty()), 0);
+        assert_eq!(most_marked("", [5].into_iter()), 0);
+    }
+
+    #[test]
+    fn a_byte_is_in_the_piece_that_starts_at_or_before_it() {
+        let parts = "0 tool input\n12 tool output\n40 error";
+        assert_eq!(part_at(parts, 0), "tool input");
+        assert_eq!(part_at(parts, 11), "tool input");
+        assert_eq!(part_at(parts, 12), "tool output");
+        assert_eq!(part_at(parts, 99), "error");
+        assert_eq!(part_at("", 5), "");
     }
 
     #[test]

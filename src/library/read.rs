@@ -56,6 +56,28 @@ pub struct Doc {
     pub error: bool,
     /// Epoch ms.
     pub time: Option<i64>,
+    /// What each piece of `text` is, from the byte it starts at: `prompt`,
+    /// `answer`, `thinking`, `tool input`, `tool output`, `error`, `note`
+    /// (a hit is labelled by the piece its match is in).
+    pub parts: Vec<(usize, &'static str)>,
+}
+
+impl Doc {
+    /// `pieces` as the doc's text (joined by `sep`) and parts.
+    fn set_pieces<'a>(&mut self, pieces: impl IntoIterator<Item = (&'static str, &'a str)>, sep: &str) {
+        for (label, text) in pieces {
+            if text.is_empty() {
+                continue;
+            }
+            if !self.text.is_empty() {
+                self.text.push_str(sep);
+            }
+            if self.parts.last().is_none_or(|(_, l)| *l != label) {
+                self.parts.push((self.text.len(), label));
+            }
+            self.text.push_str(text);
+        }
+    }
 }
 
 /// The library's name of an input format's agent.
@@ -81,6 +103,8 @@ pub struct FileRead {
 
 /// What reading a file gives the index as it goes.
 #[derive(Debug, Clone, PartialEq)]
+// Made and handed on one at a time: no array of them to make smaller.
+#[allow(clippy::large_enum_variant)]
 pub enum Entry {
     /// A searchable entry.
     Doc(Doc),
@@ -277,17 +301,26 @@ pub(super) fn doc(t: &Transcript, agent: &str, i: usize) -> Option<Doc> {
         paths: Vec::new(),
         error: false,
         time: None,
+        parts: Vec::new(),
     };
     match item {
         Item::User(m) => {
             doc.kind = "prompt".into();
             doc.time = Some(m.time).filter(|&t| t > 0);
-            doc.text = item_text(t, item);
+            doc.set_pieces([("prompt", item_text(t, item).as_str())], "");
         }
         Item::Assistant(m) => {
             doc.kind = "answer".into();
             doc.time = Some(m.time).filter(|&t| t > 0);
-            doc.text = item_text(t, item);
+            let blocks: Vec<(&'static str, String)> = m
+                .blocks
+                .iter()
+                .map(|b| {
+                    let label = if b.reasoning { "thinking" } else { "answer" };
+                    (label, crate::text::sanitize::strip_controls(&b.text))
+                })
+                .collect();
+            doc.set_pieces(blocks.iter().map(|(l, t)| (*l, t.as_str())), "\n\n");
         }
         Item::Tool(c) => {
             let card = t.cards().get(*c)?;
@@ -300,13 +333,25 @@ pub(super) fn doc(t: &Transcript, agent: &str, i: usize) -> Option<Doc> {
             if matches!(doc.kind.as_str(), "diff" | "read") {
                 doc.paths.extend(plain::target(card));
             }
-            doc.text = plain::plain_text_of(card, &r);
+            let pieces = plain::plain_parts_of(card, &r);
+            doc.set_pieces(pieces.iter().map(|(p, t)| (p.label(), t.as_str())), "\n");
         }
         Item::Prompt(_) | Item::Todo { .. } | Item::Compaction(_) => {
             doc.kind = "note".into();
-            doc.text = item_text(t, item);
+            doc.set_pieces([("note", item_text(t, item).as_str())], "");
         }
-        Item::Turn(_) | Item::Diagnostic(_) | Item::Retry(_) => return None,
+        // A turn that ended in an error: its words and code are found
+        // (`kind:error`; `error:true` stays the failed calls').
+        Item::Turn(turn) => {
+            let end = turn.end.as_ref().filter(|e| e.reason == "error")?;
+            doc.kind = "error".into();
+            doc.time = Some(turn.time).filter(|&t| t > 0);
+            let said = [Some(&end.reason), end.code.as_ref(), end.message.as_ref()];
+            let said: Vec<&str> = said.into_iter().flatten().map(String::as_str).collect();
+            let said = crate::text::sanitize::strip_controls(&said.join(" "));
+            doc.set_pieces([("error", said.as_str())], "");
+        }
+        Item::Diagnostic(_) | Item::Retry(_) => return None,
     }
     (!doc.text.trim().is_empty()).then_some(doc)
 }

@@ -49,10 +49,9 @@ impl Transcript {
     pub(super) fn turn_start(&mut self, ev: &Ev<'_>, p: payload::TurnStart) {
         let turn = p.turn.unwrap_or(0);
         self.running = Some(turn);
-        self.items
-            .push_back(Item::Turn(Arc::new(TurnMarker::start(
-                turn, ev.seq, ev.time,
-            ))));
+        self.items.push_back(Item::Turn(Arc::new(TurnMarker::start(
+            turn, ev.seq, ev.time,
+        ))));
     }
 
     pub(super) fn turn_end(&mut self, ev: &Ev<'_>, p: payload::TurnEnd) {
@@ -111,10 +110,9 @@ impl Transcript {
             _ => steps.and_then(|s| TokenUsage::sum(s.values().copied())),
         };
         let end = TurnEnd::new(kind.to_string(), message, code).with_usage(usage);
-        self.items
-            .push_back(Item::Turn(Arc::new(TurnMarker::end(
-                turn, ev.seq, ev.time, end,
-            ))));
+        self.items.push_back(Item::Turn(Arc::new(TurnMarker::end(
+            turn, ev.seq, ev.time, end,
+        ))));
     }
 
     pub(super) fn user_message(&mut self, ev: &Ev<'_>, p: payload::UserMessage) {
@@ -269,7 +267,9 @@ impl Transcript {
     /// message of its own), and the retry is an item of the transcript.
     pub(super) fn llm_retry(&mut self, ev: &Ev<'_>, p: payload::LlmRetry) {
         let (turn, step) = (p.turn.unwrap_or(0), p.step.unwrap_or(0));
-        if self.step_item(turn, step, "a retry of a retired message").is_some()
+        if self
+            .step_item(turn, step, "a retry of a retired message")
+            .is_some()
             && let Some(i) = self.state.assistant.remove(&(turn, step))
         {
             self.state.open_remove(turn, i);

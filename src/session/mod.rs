@@ -39,19 +39,19 @@ pub use card::{
     AttachedView, Status, TaskEnd, ToolCard, ToolError, ToolResult, ViewSource, content_of,
     meta_of, text_of,
 };
+pub use folding::Folding;
 pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Compaction, Item, Retry, Todo, TokenUsage, TurnEnd,
     TurnMarker, UserMessage,
 };
-pub use folding::Folding;
 pub use nested::Nested;
 pub use outline::{Outline, Outlining};
 pub use presenter::{CallRole, Presenters, SharedPresenters};
-pub(crate) use retire::LOOK_BACK_CARDS;
 pub use prompts::{
     Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, option_outcome,
     parse_answers, pick_option,
 };
+pub(crate) use retire::LOOK_BACK_CARDS;
 
 use std::sync::Arc;
 

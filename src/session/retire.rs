@@ -134,7 +134,12 @@ impl Transcript {
         let Some(item) = self.items.get(index) else {
             return false;
         };
-        let stubs = self.state.retired.stubs.get_or_insert_with(Stubs::new).clone();
+        let stubs = self
+            .state
+            .retired
+            .stubs
+            .get_or_insert_with(Stubs::new)
+            .clone();
         match item {
             Item::Tool(c) => {
                 let c = *c;
@@ -233,7 +238,10 @@ impl Transcript {
     /// A result names its call by the seqs of the events it answers:
     /// noted when one of them is a retired card's call.
     pub(super) fn touch_call_seqs(&mut self, seqs: &[u64], why: &str) {
-        if let Some(s) = seqs.iter().find(|&&s| self.state.retired.call_seqs.contains(s)) {
+        if let Some(s) = seqs
+            .iter()
+            .find(|&&s| self.state.retired.call_seqs.contains(s))
+        {
             self.note_touch(format!("{why} (seq {s})"));
         }
     }
@@ -262,7 +270,10 @@ impl Transcript {
     /// compaction's end), and few and small: they are kept.
     pub(crate) fn settled(&self, index: usize) -> bool {
         match self.items.get(index) {
-            Some(Item::Tool(c)) => self.cards.get(*c).is_some_and(|c| c.status != Status::Pending),
+            Some(Item::Tool(c)) => self
+                .cards
+                .get(*c)
+                .is_some_and(|c| c.status != Status::Pending),
             Some(Item::Assistant(m)) => m.complete,
             Some(Item::Prompt(_) | Item::Compaction(_)) | None => false,
             Some(_) => true,

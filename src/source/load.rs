@@ -605,8 +605,8 @@ fn load_history(
 
 mod group;
 
-use group::{Collected, Sessions};
 pub(crate) use group::Store;
+use group::{Collected, Sessions};
 pub use group::{in_seq_order, order_by_seq};
 
 #[cfg(test)]

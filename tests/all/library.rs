@@ -449,3 +449,60 @@ fn a_cut_search_says_how_many_of_how_many() {
         "{err}"
     );
 }
+
+/// Every hit says what its match is in — prompt, answer, thinking, tool
+/// input, tool output, error — and what the log says of an error is found:
+/// a card's error code, a turn's error; a diff's snippet is its lines, not
+/// `\ No newline at end of file`.
+#[test]
+fn hits_are_labelled_by_what_they_are_in_and_errors_are_found() {
+    let (home, _) = fake_home();
+    let hits = |q: &str| {
+        json_lines(&sessions(
+            home.path(),
+            &["search", q, "--json", "--limit", "500"],
+        ))
+    };
+    let part_of = |q: &str| {
+        let h = hits(q);
+        assert!(!h.is_empty(), "{q}: no hit");
+        h[0]["part"].as_str().unwrap().to_string()
+    };
+    // Codex's reasoning summary, not its answer.
+    assert_eq!(part_of("\"Surveying the workspace\""), "thinking");
+    // The DSH tour's failed edit: its error code, on the card.
+    let edit = hits("FS_EDIT_NOT_FOUND");
+    assert!(!edit.is_empty(), "a card's error code is searchable");
+    assert!(
+        edit.iter()
+            .all(|h| h["part"] == "error" && h["call"].is_string()),
+        "{edit:#?}"
+    );
+    // The DSH tour's turn 4 ended in the model's error.
+    let turn = hits("\"scripted invalid request\"");
+    assert!(
+        turn.iter()
+            .any(|h| h["kind"] == "error" && h["part"] == "error" && h["call"].is_null()),
+        "{turn:#?}"
+    );
+    assert!(!hits("kind:error").is_empty());
+    // A command is the tool's input; what it printed, its output.
+    let bash = hits("tool:bash");
+    let parts: std::collections::BTreeSet<&str> =
+        bash.iter().filter_map(|h| h["part"].as_str()).collect();
+    assert!(
+        parts.contains("tool input") || parts.contains("tool output"),
+        "{parts:?}"
+    );
+    for h in hits("kind:diff") {
+        assert!(
+            !h["snippet"]
+                .as_str()
+                .unwrap()
+                .contains("No newline at end of file"),
+            "{h:#}"
+        );
+    }
+    let prompt = hits("kind:prompt");
+    assert!(prompt.iter().all(|h| h["part"] == "prompt"), "{prompt:#?}");
+}

@@ -171,9 +171,10 @@ impl LibraryView<'_> {
                 scrub(h.row.title.as_deref().or(h.row.id.as_deref()).unwrap_or("(untitled)"), self.redacted),
                 st(if sel { Role::Focus } else { Role::Text }),
             );
+            let part = if h.part.is_empty() { &h.kind } else { &h.part };
             let place = match (&h.tool, &h.call) {
-                (Some(t), _) => format!("  · {} card · {}", h.kind, t),
-                _ => format!("  · {}", h.kind),
+                (Some(t), _) => format!("  · {} card · {t} · {part}", h.kind),
+                _ => format!("  · {part}"),
             };
             line.push_str(inline(&place), st(Role::Muted));
             if let Some(t) = h.time {
