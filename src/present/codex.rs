@@ -295,8 +295,8 @@ fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> Value {
                     .and_then(Value::as_str)
                     .map(patch::unified_hunks)
                     .filter(|h| !h.is_empty());
-                for Hunk { old, new } in applied.as_deref().unwrap_or(hunks) {
-                    diffs.push(json!({"path": path, "oldText": old, "newText": new}));
+                for h in applied.as_deref().unwrap_or(hunks) {
+                    diffs.push(hunk_diff(&path, h));
                 }
             }
         }
@@ -308,6 +308,20 @@ fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> Value {
         "diffs": diffs,
         "locations": locations,
     })
+}
+
+/// A hunk's file diff, at its lines when a unified diff's header said
+/// where (`startLine`, and `newStartLine` when the new side starts
+/// elsewhere).
+fn hunk_diff(path: &str, h: &Hunk) -> Value {
+    let mut d = json!({"path": path, "oldText": h.old, "newText": h.new});
+    if let (Some(map), Some(old)) = (d.as_object_mut(), h.old_start) {
+        map.insert("startLine".into(), old.into());
+        if let Some(new) = h.new_start.filter(|n| *n != old) {
+            map.insert("newStartLine".into(), new.into());
+        }
+    }
+    d
 }
 
 /// The change Codex recorded for `path` (a path relative to the session's

@@ -59,6 +59,10 @@ fn compute(v: &DiffView) -> Vec<FileModel> {
             && start > 0
         {
             m.start = Some(start);
+            m.new_start = d
+                .new_start_line
+                .and_then(|s| usize::try_from(s).ok())
+                .filter(|s| *s > 0);
         }
         m
     })

@@ -41,6 +41,8 @@ pub mod output;
 mod turn_meta;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_outcomes;
 
 use std::collections::{HashMap, HashSet};
 
