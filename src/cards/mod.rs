@@ -67,6 +67,8 @@ pub fn status_role(status: Status) -> Role {
         Status::Error => Role::StatusError,
         Status::Failed => Role::StatusFailed,
         Status::Interrupted | Status::Cancelled | Status::Rejected => Role::StatusInterrupted,
+        // No colour of success or failure.
+        Status::Unknown => Role::Muted,
     }
 }
 
@@ -470,10 +472,10 @@ fn draw_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
     let models = match &resolved.view {
         View::Diff(v) if ctx.width > 0 && ctx.density != Density::Line => {
             let models = diff::Models::of(v).placed(&card.placements);
-            Some(if matches!(card.status, Status::Error | Status::Rejected) {
-                models.not_applied()
-            } else {
-                models
+            Some(match card.status {
+                Status::Error | Status::Rejected => models.not_applied(),
+                Status::Unknown => models.maybe_applied(),
+                _ => models,
             })
         }
         _ => None,

@@ -80,8 +80,9 @@ impl Presenters for Codex {
             "exec_command" | "shell" | "local_shell" => Some(if is_error {
                 error_view(&text, "execute")
             } else {
-                classified::view(&command_line(&args), &output::parse(&text), meta)
-                    .unwrap_or_else(|| terminal_result(&args, &text))
+                let out = exec_output(&text, meta);
+                classified::view(&command_line(&args), &out, meta)
+                    .unwrap_or_else(|| terminal_result(&args, &out))
             }),
             "web_search_call" => {
                 let query = query(&args);
@@ -201,8 +202,17 @@ fn terminal_call(args: &Value) -> Value {
     view
 }
 
-fn terminal_result(args: &Value, text: &str) -> Value {
-    let out = output::parse(text);
+/// A command's output read, with the exit code Codex's end event gave
+/// when the output itself has none (`meta.exitCode`).
+fn exec_output<'a>(text: &'a str, meta: Option<&Value>) -> output::ExecOutput<'a> {
+    let mut out = output::parse(text);
+    if out.exit_code.is_none() {
+        out.exit_code = meta.and_then(|m| m.get("exitCode")).and_then(Value::as_i64);
+    }
+    out
+}
+
+fn terminal_result(args: &Value, out: &output::ExecOutput<'_>) -> Value {
     let mut view = Map::new();
     view.insert("card".into(), "terminal".into());
     view.insert("title".into(), command_line(args).into());
@@ -214,6 +224,9 @@ fn terminal_result(args: &Value, text: &str) -> Value {
     }
     if let Some(id) = &out.running {
         notes.push(format!("still running (session {id})"));
+    }
+    if out.denied {
+        notes.push("stopped by Codex's sandbox".to_string());
     }
     if !notes.is_empty() {
         view.insert("description".into(), notes.join(" · ").into());

@@ -34,8 +34,8 @@ mod state;
 mod tools;
 
 pub use card::{
-    AttachedView, Status, TaskEnd, ToolCard, ToolError, ToolResult, ViewSource, content_of,
-    meta_of, text_of,
+    AttachedView, Recorded, RecordedOutcome, Status, TaskEnd, ToolCard, ToolError, ToolResult,
+    ViewSource, content_of, meta_of, text_of,
 };
 pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Compaction, Item, Retry, Todo, TokenUsage, TurnEnd,
