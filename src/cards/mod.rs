@@ -473,7 +473,7 @@ fn draw_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
         View::Diff(v) if ctx.width > 0 && ctx.density != Density::Line => {
             let models = diff::Models::of(v).placed(&card.placements);
             Some(match card.status {
-                Status::Error | Status::Rejected => models.not_applied(),
+                Status::Error | Status::Failed | Status::Rejected => models.not_applied(),
                 Status::Unknown => models.maybe_applied(),
                 _ => models,
             })
@@ -506,6 +506,15 @@ impl frame::Parts for Tagged<'_> {
         }
         match &self.resolved.view {
             View::Terminal(v) => terminal::outcome(v),
+            // A change whose command failed: how it exited, not what it
+            // would have changed.
+            View::Diff(_) if self.card.status == Status::Failed => Some(
+                self.card
+                    .result
+                    .as_ref()
+                    .and_then(|r| r.recorded.exit_code)
+                    .map_or_else(|| "failed".to_string(), |c| format!("exit {c}")),
+            ),
             View::Diff(v) => match &self.models {
                 Some(m) => diff::outcome_of(v, m),
                 None => diff::outcome(v),

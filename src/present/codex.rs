@@ -70,11 +70,12 @@ impl Presenters for Codex {
         let text = text_of(content);
         if let Some(ops) = patch_ops(tool, &args, arguments) {
             let out = output::parse(&text);
-            return Some(if is_error || out.exit_code.is_some_and(|c| c != 0) {
-                error_view(&out.body, "edit")
-            } else {
-                diff_view(&ops, meta.and_then(|m| m.get("changes")))
-            });
+            // A patch that failed keeps the call's diff (drawn `not
+            // applied`, what Codex said after it).
+            if is_error || out.exit_code.is_some_and(|c| c != 0) {
+                return None;
+            }
+            return Some(diff_view(&ops, meta.and_then(|m| m.get("changes"))));
         }
         match tool {
             "exec_command" | "shell" | "local_shell" => Some(if is_error {

@@ -106,7 +106,8 @@ impl Verdict {
 /// output's own `success` flag, what Codex kept beside it (`end`) and the
 /// call item's `status`. Evidence in that order: a failure said outright,
 /// an exit code, a refusal, an error text, a process still running, a
-/// success said outright, the end's status, the item's; else unknown.
+/// success said outright (the flag, or Codex's own success text), the
+/// end's status, the item's; else unknown.
 pub(super) fn judge(
     text: &str,
     parsed: &ExecOutput<'_>,
@@ -129,7 +130,7 @@ pub(super) fn judge(
         Ended::Error
     } else if parsed.running.is_some() {
         Ended::Unknown
-    } else if said == Some(true) {
+    } else if said == Some(true) || is_success_text(text) {
         Ended::Ok
     } else {
         match end.and_then(|e| e.status.as_deref()).or(item_status) {
@@ -163,6 +164,12 @@ fn is_refusal(text: &str) -> bool {
     ["exec command rejected", "patch rejected"]
         .iter()
         .any(|p| line.starts_with(p))
+}
+
+/// Codex's own text for a call that succeeded and has no exit code:
+/// `update_plan`'s `Plan updated`, the only thing it answers on success.
+fn is_success_text(text: &str) -> bool {
+    text.trim() == "Plan updated"
 }
 
 /// Codex's texts for a call that failed before or without an exit code:
@@ -203,6 +210,8 @@ mod tests {
         assert_eq!(ended("exec command rejected by user", None, None, None), Ended::Rejected);
         assert_eq!(ended("Done!", None, None, Some("completed")), Ended::Ok);
         assert_eq!(ended("Done!", None, None, None), Ended::Unknown);
+        assert_eq!(ended("Plan updated", None, None, None), Ended::Ok);
+        assert_eq!(ended("Plan updated: 2 steps", None, None, None), Ended::Unknown);
         assert_eq!(ended("[redacted]", None, None, Some("in_progress")), Ended::Unknown);
         assert_eq!(ended("x", Some(false), None, Some("completed")), Ended::Error);
         assert_eq!(ended("x", Some(true), None, None), Ended::Ok);

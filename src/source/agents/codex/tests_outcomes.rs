@@ -91,7 +91,7 @@ fn a_legacy_rollout_says_what_failed_from_exit_codes_and_error_texts() {
             // `failed in sandbox … exit code: 1`
             "call_touch: terminal failed",
             // `error: Failed to find expected lines …`
-            "call_patch_bad: generic error",
+            "call_patch_bad: diff error",
             "call_heredoc_bad: generic error",
             "call_patch_ok: diff ok",
             "call_grep: terminal failed",
@@ -178,7 +178,7 @@ fn an_unknown_outcome_is_said_unknown_and_a_patch_keeps_its_diff() {
             "call_note: diff unknown",
             "call_secret: terminal unknown",
             // `patch_apply_end` says it failed.
-            "call_gone: generic error",
+            "call_gone: diff error",
         ]
     );
     let View::Terminal(test) = resolve(card(&t, "call_test")).view else {
@@ -194,4 +194,28 @@ fn an_unknown_outcome_is_said_unknown_and_a_patch_keeps_its_diff() {
         assert!(!rows[0].starts_with('✓') && !rows[0].starts_with('✗'), "{rows:#?}");
     }
     assert_eq!(t.error_count(), 2);
+}
+
+/// A 2025 `apply_patch` run whose JSON output says it exited 1: failed,
+/// its diff drawn `not applied` with how it exited, not what it would
+/// have changed.
+#[test]
+fn a_patch_that_exited_non_zero_is_not_applied() {
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+new\n*** End Patch\n";
+    let args = serde_json::json!({"command": ["apply_patch", patch]}).to_string();
+    let output = r#"{"output":"Invalid patch hunk\n","metadata":{"exit_code":1,"duration_seconds":0.2}}"#;
+    let lines = [
+        serde_json::json!({"id": "s", "timestamp": "2025-07-01T10:00:00.000Z", "instructions": null}),
+        serde_json::json!({"type": "function_call", "name": "shell", "arguments": args, "call_id": "c1"}),
+        serde_json::json!({"type": "function_call_output", "call_id": "c1", "output": output}),
+    ];
+    let text = lines.map(|l| l.to_string()).join("\n");
+    let t = transcript(&text);
+    assert_eq!(statuses(&t), ["c1: diff failed"]);
+    let rows = drawn(card(&t, "c1"), 80);
+    assert!(rows[0].starts_with('✗') && rows[0].ends_with("exit 1  200ms"), "{rows:#?}");
+    assert!(rows.iter().any(|r| r.contains("not applied")), "{rows:#?}");
+    assert!(!rows.iter().any(|r| r.contains("+1 −1")), "{rows:#?}");
+    // What Codex answered, after the diff.
+    assert!(rows.iter().any(|r| r.contains("Invalid patch hunk")), "{rows:#?}");
 }
