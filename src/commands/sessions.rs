@@ -56,6 +56,7 @@ pub fn run(args: SessionsArgs) -> anyhow::Result<ExitCode> {
         };
         crate::app::run::ensure_terminal()?;
         let (lib, tui) = (Arc::new(lib), args.tui);
+        let themes = super::tui::themes(&tui, &cfg)?;
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
@@ -63,7 +64,7 @@ pub fn run(args: SessionsArgs) -> anyhow::Result<ExitCode> {
             "sessions".into(),
             move |_| {
                 let mut app = crate::app::App::library(lib, open, now_ms);
-                super::tui::base_app(&mut app, &tui, &cfg)?;
+                super::tui::base_app(&mut app, themes, &tui, &cfg)?;
                 Ok(app)
             },
             None,

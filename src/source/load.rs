@@ -281,6 +281,15 @@ fn load_text(
     if let Some((at, e)) = &error {
         pre.push(damaged(compressed, *at, e));
     }
+    // Binary data is refused from its first MiB, whatever its size: a
+    // program or an image may hold a line of JSON (deck's own binary holds
+    // its demo session), so reading on would fold a session out of it.
+    if looks_binary(&head) {
+        while head.len() < DETECT && !fill(&mut text, &mut head, DETECT, 0, &mut error) {}
+        if !any_json_object_line(&head) {
+            return Err(LoadError::Binary(name.to_string()));
+        }
+    }
     if !complete {
         return load_lines(name, compressed, pre, head, text);
     }
@@ -354,6 +363,16 @@ fn looks_binary(head: &[u8]) -> bool {
         })
         .count();
     odd * 10 > text.chars().count()
+}
+
+/// Whether one of the complete lines of `head` is a JSON object (what every
+/// log format deck reads is made of).
+fn any_json_object_line(head: &[u8]) -> bool {
+    let complete = memchr::memrchr(b'\n', head).map_or(&[][..], |at| &head[..at]);
+    complete.split(|&b| b == b'\n').any(|line| {
+        let line = line.trim_ascii();
+        line.first() == Some(&b'{') && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok()
+    })
 }
 
 fn load_lines(
