@@ -224,7 +224,13 @@ fn a_patch_mid_file_renders_at_its_line_numbers() {
         "--density",
         "full",
     ]);
-    assert!(!text.contains("lines unknown"), "{text}");
+    // The applied patch's card (the one that does not apply, after it, is
+    // drawn `not applied`: Codex recorded no lines for it).
+    let applied = text.split("✗ ± Patch").next().unwrap_or_default();
+    assert!(applied.contains("✓ ± Patch: update data.txt"), "{text}");
+    assert!(!applied.contains("lines unknown"), "{text}");
+    let failed = text.split("✗ ± Patch").nth(1).unwrap_or_default();
+    assert!(failed.contains("not applied"), "{text}");
     for want in [
         "409     - line 409",
         "    411 + line four hundred nine",
