@@ -228,9 +228,10 @@ fn search(
     limit: usize,
     as_json: bool,
 ) -> anyhow::Result<()> {
-    let hits = lib.search_kept(q, filter, limit)?;
+    let found = lib.search_kept(q, filter, limit)?;
+    let hits = &found.hits;
     let mut out = String::new();
-    for h in &hits {
+    for h in hits {
         if as_json {
             let v = json!({
                 "agent": h.row.agent,
@@ -267,5 +268,16 @@ fn search(
             crate::text::sanitize::message(&format!("deck: no match for {q:?}"))
         );
     }
-    write_stdout(out.as_bytes())
+    write_stdout(out.as_bytes())?;
+    // The cut said, on stderr (stdout stays the hits alone).
+    if found.more {
+        let n = hits.len();
+        let hits_word = if n == 1 { "hit" } else { "hits" };
+        let said = match found.total {
+            Some(total) => format!("deck: {n} of {total} hits; --limit N for more"),
+            None => format!("deck: the first {n} {hits_word}, more match; --limit N for more"),
+        };
+        eprintln!("{said}");
+    }
+    Ok(())
 }

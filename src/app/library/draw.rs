@@ -146,12 +146,13 @@ impl LibraryView<'_> {
         let st = |role: Role| self.ground.patch(theme.style(role));
         let w = usize::from(area.width);
         let n = r.hits.len();
+        let count = match (r.more, r.total) {
+            (true, Some(total)) => format!("the best {n} of {total} hits"),
+            (true, None) => format!("the best {n} hits, more match"),
+            (false, _) => format!("{n} hit{}", if n == 1 { "" } else { "s" }),
+        };
         let head = Line::styled(
-            format!(
-                "search {:?} · {n} hit{} · Esc back to the list",
-                inline(&r.query),
-                if n == 1 { "" } else { "s" }
-            ),
+            format!("search {:?} · {count} · Esc back to the list", inline(&r.query)),
             st(Role::Muted),
         );
         put(buf, area.x, area.y + 1, area.width, &wrap::truncate(&head, w));

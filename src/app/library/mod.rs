@@ -95,6 +95,10 @@ pub struct Results {
     /// What the viewer searches for once a hit's session is open.
     pub needle: Option<String>,
     pub hits: Vec<Hit>,
+    /// How many match in all, when known and more than shown.
+    pub total: Option<usize>,
+    /// More match than are shown.
+    pub more: bool,
     pub row: usize,
 }
 
@@ -289,8 +293,11 @@ impl LibraryPart {
     /// Search every session for `q`: the hits the filter keeps.
     fn search(&mut self, q: String) {
         match self.lib.search_kept(&q, &self.filter, 500) {
-            Ok(hits) => {
+            Ok(found) => {
+                let hits = found.hits;
                 self.results = Some(Results {
+                    total: found.total,
+                    more: found.more,
                     needle: crate::library::parse(&q).needle,
                     query: q,
                     hits,
