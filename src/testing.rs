@@ -182,6 +182,8 @@ pub struct ToolCard {
     error_info: Option<(String, String)>,
     /// `None`: the events carry no time (the card shows no duration).
     duration_ms: Option<i64>,
+    /// The result's `outcome` (`unknown`).
+    outcome: Option<&'static str>,
 }
 
 /// The time of every call made by [`ToolCard`] (epoch ms), so that a card
@@ -199,6 +201,7 @@ impl ToolCard {
             result: Some((String::new(), false)),
             error_info: None,
             duration_ms: Some(200),
+            outcome: None,
         }
     }
 
@@ -237,6 +240,14 @@ impl ToolCard {
     pub fn error_named(mut self, text: &str, name: &str, code: &str) -> ToolCard {
         self.result = Some((text.to_string(), true));
         self.error_info = Some((name.to_string(), code.to_string()));
+        self
+    }
+
+    /// The call ended and nothing says how (`outcome: "unknown"` on its
+    /// result, as deck's readers of other agents' logs write it): the card
+    /// claims neither success nor failure.
+    pub fn outcome_unknown(mut self) -> ToolCard {
+        self.outcome = Some("unknown");
         self
     }
 
@@ -289,6 +300,9 @@ impl ToolCard {
             }
             if let Some((name, code)) = &self.error_info {
                 result["data"]["error"] = json!({"name": name, "code": code});
+            }
+            if let Some(outcome) = self.outcome {
+                result["data"]["outcome"] = json!(outcome);
             }
             out.push_str(&frame(result, "result", self.result_view.as_ref()));
         }

@@ -22,6 +22,10 @@ pub const SPINNER: &[&str] = &["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", 
 pub const GUTTER: &str = "│ ";
 pub const GUTTER_WIDTH: usize = 2;
 
+/// The glyph of a card whose outcome the log does not say: it claims
+/// neither success nor failure.
+pub const UNKNOWN_GLYPH: &str = "·";
+
 /// The status glyph of a card.
 pub fn status_glyph(status: Status, tick: usize) -> &'static str {
     match status {
@@ -30,6 +34,7 @@ pub fn status_glyph(status: Status, tick: usize) -> &'static str {
         Status::Error => "✗",
         Status::Failed => "✗",
         Status::Interrupted | Status::Cancelled | Status::Rejected => "⊘",
+        Status::Unknown => UNKNOWN_GLYPH,
     }
 }
 
@@ -102,8 +107,8 @@ pub trait Parts {
     fn after(&self, _ctx: &Ctx, _out: &mut Rows) {}
 }
 
-/// The one-line outcome of a card: its status's when it ended badly or
-/// was interrupted, else its tag's (`own`).
+/// The one-line outcome of a card: its status's when it ended badly, was
+/// interrupted, or its end is not known, else its tag's (`own`).
 pub fn outcome(card: &ToolCard, own: Option<String>) -> Option<String> {
     if card.status == Status::Error {
         let err = card.result.as_ref().and_then(|r| r.error.as_ref());
@@ -118,6 +123,9 @@ pub fn outcome(card: &ToolCard, own: Option<String>) -> Option<String> {
     }
     if card.status == Status::Rejected {
         return Some("rejected".into());
+    }
+    if card.status == Status::Unknown {
+        return Some("unknown".into());
     }
     own
 }

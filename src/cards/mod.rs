@@ -67,6 +67,8 @@ pub fn status_role(status: Status) -> Role {
         Status::Error => Role::StatusError,
         Status::Failed => Role::StatusFailed,
         Status::Interrupted | Status::Cancelled | Status::Rejected => Role::StatusInterrupted,
+        // No colour of success or failure.
+        Status::Unknown => Role::Muted,
     }
 }
 
@@ -470,10 +472,10 @@ fn draw_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
     let models = match &resolved.view {
         View::Diff(v) if ctx.width > 0 && ctx.density != Density::Line => {
             let models = diff::Models::of(v).placed(&card.placements);
-            Some(if matches!(card.status, Status::Error | Status::Rejected) {
-                models.not_applied()
-            } else {
-                models
+            Some(match card.status {
+                Status::Error | Status::Failed | Status::Rejected => models.not_applied(),
+                Status::Unknown => models.maybe_applied(),
+                _ => models,
             })
         }
         _ => None,
@@ -504,6 +506,15 @@ impl frame::Parts for Tagged<'_> {
         }
         match &self.resolved.view {
             View::Terminal(v) => terminal::outcome(v),
+            // A change whose command failed: how it exited, not what it
+            // would have changed.
+            View::Diff(_) if self.card.status == Status::Failed => Some(
+                self.card
+                    .result
+                    .as_ref()
+                    .and_then(|r| r.recorded.exit_code)
+                    .map_or_else(|| "failed".to_string(), |c| format!("exit {c}")),
+            ),
             View::Diff(v) => match &self.models {
                 Some(m) => diff::outcome_of(v, m),
                 None => diff::outcome(v),

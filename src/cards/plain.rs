@@ -17,26 +17,30 @@ fn json_text(v: &Value) -> String {
     }
 }
 
-/// A unified diff's hunk headers (`@@ -A,B +C,D @@`) moved down `by`
-/// lines. Only headers start with `@@`: every other line of a hunk starts
-/// with ` `, `-`, `+` or `\`.
-fn shift_hunks(text: &str, by: usize) -> String {
+/// A unified diff's hunk headers (`@@ -A,B +C,D @@`) moved down: the old
+/// side `old_by` lines, the new side `new_by`. Only headers start with
+/// `@@`: every other line of a hunk starts with ` `, `-`, `+` or `\`.
+fn shift_hunks(text: &str, old_by: usize, new_by: usize) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for line in text.split_inclusive('\n') {
         let shifted = line.strip_prefix("@@ -").and_then(|rest| {
             let (old, rest) = rest.split_once(" +")?;
             let (new, tail) = rest.split_once(" @@")?;
-            let moved = |range: &str| -> Option<String> {
+            let moved = |range: &str, by: usize| -> Option<String> {
                 let (start, len) = match range.split_once(',') {
                     Some((s, l)) => (s.parse::<usize>().ok()?, Some(l)),
                     None => (range.parse::<usize>().ok()?, None),
                 };
                 Some(match len {
-                    Some(l) => format!("{},{l}", start + by),
-                    None => (start + by).to_string(),
+                    Some(l) => format!("{},{l}", start.saturating_add(by)),
+                    None => start.saturating_add(by).to_string(),
                 })
             };
-            Some(format!("@@ -{} +{} @@{tail}", moved(old)?, moved(new)?))
+            Some(format!(
+                "@@ -{} +{} @@{tail}",
+                moved(old, old_by)?,
+                moved(new, new_by)?
+            ))
         });
         out.push_str(shifted.as_deref().unwrap_or(line));
     }
@@ -157,8 +161,12 @@ fn view_text(r: &super::Resolved, indexed: bool, out: &mut Vec<(Part, String)>) 
                     .to_string();
                 // The texts start at a known line of the file: the hunks
                 // say the file's line numbers, not the texts'.
+                let at = |s: u64| usize::try_from(s).unwrap_or(usize::MAX).saturating_sub(1);
                 let text = match f.start_line {
-                    Some(s) if s > 1 => shift_hunks(&text, s as usize - 1),
+                    Some(s) if s > 1 || f.new_start_line.is_some_and(|n| n > 1) => {
+                        let new = f.new_start_line.unwrap_or(s);
+                        shift_hunks(&text, at(s), at(new))
+                    }
                     _ => text,
                 };
                 let text = if indexed {
@@ -327,8 +335,13 @@ mod tests {
     fn only_hunk_headers_move() {
         let text = "--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+@@ -1 +1 @@\n";
         assert_eq!(
-            super::shift_hunks(text, 9),
+            super::shift_hunks(text, 9, 9),
             "--- a/x\n+++ b/x\n@@ -9,0 +10 @@\n+@@ -1 +1 @@\n"
+        );
+        // A hunk below others that added lines: its sides move apart.
+        assert_eq!(
+            super::shift_hunks("@@ -1,3 +1,5 @@\n", 407, 409),
+            "@@ -408,3 +410,5 @@\n"
         );
     }
 }

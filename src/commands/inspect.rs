@@ -207,6 +207,13 @@ struct InspectLine<'a> {
     call_id: &'a str,
     tool: Option<&'a str>,
     status: &'a str,
+    /// How its process exited, as its card says (its terminal view's, else
+    /// what the log records).
+    #[serde(rename = "exitCode", skip_serializing_if = "Option::is_none")]
+    exit_code: Option<i64>,
+    /// How long it took, as its card says (absent: not known).
+    #[serde(rename = "durationMs", skip_serializing_if = "Option::is_none")]
+    duration_ms: Option<i64>,
     #[serde(rename = "callView")]
     call_view: Option<&'a RawJson>,
     #[serde(rename = "resultView")]
@@ -232,6 +239,19 @@ struct InspectLine<'a> {
     task: Option<Value>,
 }
 
+/// A call's exit code: its terminal view's, else the one its log records.
+fn exit_code(card: &ToolCard) -> Option<i64> {
+    let terminal = card
+        .result_view
+        .as_ref()
+        .filter(|v| v.tag().as_deref() == Some("terminal"))
+        .and_then(|v| match v.typed() {
+            Ok(crate::wire::View::Terminal(t)) => t.exit_code,
+            _ => None,
+        });
+    terminal.or_else(|| card.result.as_ref()?.recorded.exit_code)
+}
+
 /// `agent`: the agent whose session it is (its presenters made the views
 /// deck made: `presenter:claude-code`); `None` for DSH.
 fn inspect_line<'a>(card: &'a ToolCard, agent: Option<&str>) -> InspectLine<'a> {
@@ -250,6 +270,8 @@ fn inspect_line<'a>(card: &'a ToolCard, agent: Option<&str>) -> InspectLine<'a> 
         call_id: &card.call_id,
         tool: card.tool.as_deref(),
         status: card.status.name(),
+        exit_code: exit_code(card),
+        duration_ms: card.duration_ms(),
         call_view: card.call_view.as_ref().map(|a| &a.raw),
         result_view: card.result_view.as_ref().map(|a| &a.raw),
         view_source,

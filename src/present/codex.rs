@@ -70,18 +70,20 @@ impl Presenters for Codex {
         let text = text_of(content);
         if let Some(ops) = patch_ops(tool, &args, arguments) {
             let out = output::parse(&text);
-            return Some(if is_error || out.exit_code.is_some_and(|c| c != 0) {
-                error_view(&out.body, "edit")
-            } else {
-                diff_view(&ops, meta.and_then(|m| m.get("changes")))
-            });
+            // A patch that failed keeps the call's diff (drawn `not
+            // applied`, what Codex said after it).
+            if is_error || out.exit_code.is_some_and(|c| c != 0) {
+                return None;
+            }
+            return Some(diff_view(&ops, meta.and_then(|m| m.get("changes"))));
         }
         match tool {
             "exec_command" | "shell" | "local_shell" => Some(if is_error {
                 error_view(&text, "execute")
             } else {
-                classified::view(&command_line(&args), &output::parse(&text), meta)
-                    .unwrap_or_else(|| terminal_result(&args, &text))
+                let out = exec_output(&text, meta);
+                classified::view(&command_line(&args), &out, meta)
+                    .unwrap_or_else(|| terminal_result(&args, &out))
             }),
             "web_search_call" => {
                 let query = query(&args);
@@ -201,8 +203,17 @@ fn terminal_call(args: &Value) -> Value {
     view
 }
 
-fn terminal_result(args: &Value, text: &str) -> Value {
-    let out = output::parse(text);
+/// A command's output read, with the exit code Codex's end event gave
+/// when the output itself has none (`meta.exitCode`).
+fn exec_output<'a>(text: &'a str, meta: Option<&Value>) -> output::ExecOutput<'a> {
+    let mut out = output::parse(text);
+    if out.exit_code.is_none() {
+        out.exit_code = meta.and_then(|m| m.get("exitCode")).and_then(Value::as_i64);
+    }
+    out
+}
+
+fn terminal_result(args: &Value, out: &output::ExecOutput<'_>) -> Value {
     let mut view = Map::new();
     view.insert("card".into(), "terminal".into());
     view.insert("title".into(), command_line(args).into());
@@ -214,6 +225,9 @@ fn terminal_result(args: &Value, text: &str) -> Value {
     }
     if let Some(id) = &out.running {
         notes.push(format!("still running (session {id})"));
+    }
+    if out.denied {
+        notes.push("stopped by Codex's sandbox".to_string());
     }
     if !notes.is_empty() {
         view.insert("description".into(), notes.join(" · ").into());
@@ -295,8 +309,8 @@ fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> Value {
                     .and_then(Value::as_str)
                     .map(patch::unified_hunks)
                     .filter(|h| !h.is_empty());
-                for Hunk { old, new } in applied.as_deref().unwrap_or(hunks) {
-                    diffs.push(json!({"path": path, "oldText": old, "newText": new}));
+                for h in applied.as_deref().unwrap_or(hunks) {
+                    diffs.push(hunk_diff(&path, h));
                 }
             }
         }
@@ -308,6 +322,20 @@ fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> Value {
         "diffs": diffs,
         "locations": locations,
     })
+}
+
+/// A hunk's file diff, at its lines when a unified diff's header said
+/// where (`startLine`, and `newStartLine` when the new side starts
+/// elsewhere).
+fn hunk_diff(path: &str, h: &Hunk) -> Value {
+    let mut d = json!({"path": path, "oldText": h.old, "newText": h.new});
+    if let (Some(map), Some(old)) = (d.as_object_mut(), h.old_start) {
+        map.insert("startLine".into(), old.into());
+        if let Some(new) = h.new_start.filter(|n| *n != old) {
+            map.insert("newStartLine".into(), new.into());
+        }
+    }
+    d
 }
 
 /// The change Codex recorded for `path` (a path relative to the session's

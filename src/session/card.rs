@@ -27,6 +27,10 @@ pub enum Status {
     /// Its approval was refused (rejected, denied, timed out) and it did
     /// not run: the user's doing, not an error of the tool.
     Rejected,
+    /// It ended, and nothing in the log says how (an agent's reader marks
+    /// the result `outcome: "unknown"`): no glyph claims success or
+    /// failure.
+    Unknown,
 }
 
 impl Status {
@@ -39,6 +43,7 @@ impl Status {
             Status::Interrupted => "interrupted",
             Status::Cancelled => "cancelled",
             Status::Rejected => "rejected",
+            Status::Unknown => "unknown",
         }
     }
 
@@ -236,6 +241,46 @@ impl AttachedView {
     }
 }
 
+/// What an agent's log records of a call's end besides `isError`: deck's
+/// own keys on a `tool/result`'s data, which its readers of other agents'
+/// logs write (DSH's results have none of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Recorded {
+    /// `exitCode`: how the call's process exited, whatever the view.
+    pub exit_code: Option<i64>,
+    /// `durationMs`: how long the log says the call ran.
+    pub duration_ms: Option<i64>,
+    /// `outcome`: what the log says of how it ended when `isError` cannot
+    /// say it.
+    pub outcome: Option<RecordedOutcome>,
+}
+
+/// A result's `outcome`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordedOutcome {
+    /// `"unknown"`: nothing in the log says how the call ended.
+    Unknown,
+    /// `"rejected"`: the log says it was refused, and it did not run.
+    Rejected,
+}
+
+impl Recorded {
+    /// The keys of a `tool/result`'s data (absent or of another type: not
+    /// said).
+    pub fn of(exit_code: Option<i64>, duration_ms: Option<i64>, outcome: Option<&str>) -> Recorded {
+        Recorded {
+            exit_code,
+            duration_ms: duration_ms.filter(|d| *d >= 0),
+            outcome: match outcome {
+                Some("unknown") => Some(RecordedOutcome::Unknown),
+                Some("rejected") => Some(RecordedOutcome::Rejected),
+                _ => None,
+            },
+        }
+    }
+}
+
 /// `error: {name, code}` on a failed tool result.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
@@ -260,6 +305,8 @@ pub struct ToolResult {
     data: RawJson,
     pub is_error: bool,
     pub error: Option<ToolError>,
+    /// What the log records of the call's end besides `isError`.
+    pub recorded: Recorded,
 }
 
 impl ToolResult {
@@ -269,12 +316,14 @@ impl ToolResult {
         data: RawJson,
         is_error: bool,
         error: Option<ToolError>,
+        recorded: Recorded,
     ) -> ToolResult {
         ToolResult {
             seq,
             data,
             is_error,
             error,
+            recorded,
         }
     }
 
@@ -297,6 +346,7 @@ impl ToolResult {
             data: RawJson::from_value(&data),
             is_error,
             error,
+            recorded: Recorded::default(),
         }
     }
 
@@ -489,9 +539,14 @@ impl ToolCard {
         self.tool.as_deref().unwrap_or("(unknown tool)")
     }
 
-    /// Duration in ms, when both ends are known.
+    /// Duration in ms: from the call's time to its result's when both
+    /// are known, else as long as the log records it ran (a log without
+    /// times: Codex's oldest rollouts); `None` when neither is known.
     pub fn duration_ms(&self) -> Option<i64> {
-        Some(self.ended? - self.started?).filter(|d| *d >= 0)
+        match (self.started, self.ended) {
+            (Some(start), Some(end)) => Some(end - start).filter(|d| *d >= 0),
+            _ => self.result.as_ref()?.recorded.duration_ms,
+        }
     }
 }
 

@@ -36,8 +36,8 @@ mod state;
 mod tools;
 
 pub use card::{
-    AttachedView, Status, TaskEnd, ToolCard, ToolError, ToolResult, ViewSource, content_of,
-    meta_of, text_of,
+    AttachedView, Recorded, RecordedOutcome, Status, TaskEnd, ToolCard, ToolError, ToolResult,
+    ViewSource, content_of, meta_of, text_of,
 };
 pub use folding::Folding;
 pub use items::{

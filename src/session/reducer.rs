@@ -153,6 +153,15 @@ impl Transcript {
             "session" => {
                 super::presenter::follow_header(payload, &mut self.agent, &mut self.presenters);
                 self.follow_status(payload);
+                // When the session started, as its log says (an agent's
+                // header; the oldest Codex rollouts hold no other time).
+                if let Some(t) = payload
+                    .get("startedMs")
+                    .and_then(Value::as_i64)
+                    .filter(|t| *t > 0)
+                {
+                    self.first_time = Some(self.first_time.map_or(t, |f| f.min(t)));
+                }
                 if let Some(cwd) = payload.get("cwd").and_then(Value::as_str)
                     && cwd.starts_with('/')
                 {

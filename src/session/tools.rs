@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::card::{Recorded, RecordedOutcome};
 use super::reducer::Ev;
 use super::{
     AttachedView, Item, Presenters, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource,
@@ -143,11 +144,13 @@ impl Transcript {
         self.state.pending_remove(self.cards[i].turn, i);
         let card = Arc::make_mut(&mut self.cards[i]);
         let was_bad = card.status.is_bad();
+        let recorded = Recorded::of(p.exit_code, p.duration_ms, p.outcome.as_deref());
         card.result = Some(ToolResult::from_event_data(
             ev.seq,
             ev.raw.clone(),
             is_error,
             error,
+            recorded,
         ));
         card.ended = (ev.time > 0).then_some(ev.time);
         if card.turn.is_none() {
@@ -208,14 +211,19 @@ fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<Atta
     )
 }
 
-/// Status of a settled card: rejected when its approval was refused and
-/// it failed, error from `isError`, failed from a terminal result's exit
-/// code or signal or a background task reported failed, ok otherwise.
+/// Status of a settled card: rejected when its approval was refused (or
+/// its log says it was: `outcome: "rejected"`) and it failed, error from
+/// `isError`, failed from a terminal result's exit code or signal, the
+/// exit code the log records, or a background task reported failed;
+/// unknown when the log says nothing of how it ended; ok otherwise.
 pub(super) fn settle_status(card: &ToolCard) -> Status {
     let Some(result) = &card.result else {
         return card.status;
     };
-    if result.is_error && card.approval.as_ref().is_some_and(|a| a.is_refused()) {
+    let recorded = result.recorded;
+    let refused = card.approval.as_ref().is_some_and(|a| a.is_refused())
+        || recorded.outcome == Some(RecordedOutcome::Rejected);
+    if result.is_error && refused {
         return Status::Rejected;
     }
     if result.is_error {
@@ -236,8 +244,13 @@ pub(super) fn settle_status(card: &ToolCard) -> Status {
     if card.task.as_ref().is_some_and(|t| t.failed()) {
         return Status::Failed;
     }
-    if card.result_view.as_ref().is_some_and(AttachedView::failed) {
+    if card.result_view.as_ref().is_some_and(AttachedView::failed)
+        || recorded.exit_code.is_some_and(|c| c != 0)
+    {
         return Status::Failed;
+    }
+    if recorded.outcome == Some(RecordedOutcome::Unknown) {
+        return Status::Unknown;
     }
     Status::Ok
 }

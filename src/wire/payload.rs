@@ -257,6 +257,12 @@ payloads! {
         "callId" => call_id: Option<Option<String>> = loose::present_string,
         "message" => message: Option<ResultMessage> = loose::object,
         "error" => error: Option<ResultError> = loose::object,
+        /// deck's own, from its readers of other agents' logs: how the
+        /// call's process exited, how long it ran, and `unknown` or
+        /// `rejected` when `isError` cannot say how it ended.
+        "exitCode" => exit_code: Option<i64> = loose::i64,
+        "durationMs" => duration_ms: Option<i64> = loose::i64,
+        "outcome" => outcome: Option<String> = loose::string,
     }
 
     /// A result's message.

@@ -126,11 +126,18 @@ pub struct FileDiff {
     /// The text after the change.
     #[serde(deserialize_with = "strict::req_str")]
     pub new_text: String,
-    /// The file's line number of both texts' first line, when they start at
-    /// a known place (deck's own presenters of other agents send it: their
-    /// logs hold the whole file). DSH's views have no such key.
+    /// The file's line number of both texts' first line (of the new text's
+    /// too unless `newStartLine` says), when they start at a known place
+    /// (deck's own presenters of other agents send it: their logs hold the
+    /// whole file, or a hunk's header). DSH's views have no such key.
     #[serde(default, deserialize_with = "strict::opt_u64")]
     pub start_line: Option<u64>,
+    /// The changed file's line number of the new text's first line, when
+    /// it is not `startLine` (a hunk after others that added or removed
+    /// lines: unified diff's `@@ -a,b +c,d @@` has both). Read only with
+    /// `startLine`.
+    #[serde(default, deserialize_with = "strict::opt_u64")]
+    pub new_start_line: Option<u64>,
 }
 
 /// `card: "diff"`: changes to files, one entry per hunk or file.

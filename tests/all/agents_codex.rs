@@ -151,3 +151,91 @@ fn inspect_gives_the_plan_a_call_is_drawn_as() {
             .all(|v| v.get("plan").is_none())
     );
 }
+
+/// `deck inspect` says of each call what its card says: its status, its
+/// exit code, how long it took (absent where the log does not say).
+#[test]
+fn inspect_says_how_each_call_ended_as_its_card_does() {
+    let facts = |name: &str| -> Vec<String> {
+        inspect(&fixture(name))
+            .iter()
+            .map(|v| {
+                format!(
+                    "{} {} exit {} took {}",
+                    v["callId"].as_str().unwrap_or_default(),
+                    v["status"].as_str().unwrap_or_default(),
+                    v["exitCode"],
+                    v["durationMs"]
+                )
+            })
+            .collect()
+    };
+    // A 2025 rollout: exit codes in its outputs (JSON, a sandbox denial),
+    // Codex's error texts, durations it recorded and no times.
+    assert_eq!(
+        facts("legacy.rollout.jsonl"),
+        [
+            "call_pytest ok exit 0 took 4600",
+            "call_touch failed exit 1 took null",
+            "call_patch_bad error exit null took null",
+            "call_heredoc_bad error exit null took null",
+            "call_patch_ok ok exit 0 took 12",
+            "call_grep failed exit 1 took 31",
+            "call_rejected rejected exit null took null",
+            "call_redacted unknown exit null took null",
+        ]
+    );
+    // Codex Desktop: exit codes from its end events, times from its lines.
+    assert_eq!(
+        facts("desktop.rollout.jsonl"),
+        [
+            "call_status ok exit 0 took 1000",
+            "call_test failed exit 101 took 5000",
+            "call_fix ok exit null took 0",
+            "call_note unknown exit null took 0",
+            "call_secret unknown exit null took 0",
+            "call_gone error exit null took 0",
+        ]
+    );
+    let text = deck_ok(&["render", &fixture("legacy.rollout.jsonl"), "--width", "100"]);
+    for want in [
+        "✓ $ pytest -q",
+        "exit 0  4.6s",
+        "✗ $ touch /etc/app.conf",
+        "stopped by Codex's sandbox",
+        "⊘ $ rm -rf build",
+        "· $ cat .env",
+    ] {
+        assert!(text.contains(want), "{want:?} in\n{text}");
+    }
+    // No card claims a time the log does not hold.
+    assert!(!text.contains(" 0ms"), "{text}");
+}
+
+/// A patch Codex applied in the middle of a file (the real 0.169 kit run)
+/// is drawn at the file's line numbers, both sides.
+#[test]
+fn a_patch_mid_file_renders_at_its_line_numbers() {
+    let text = deck_ok(&[
+        "render",
+        &fixture("mid_file.rollout.jsonl"),
+        "--width",
+        "100",
+        "--density",
+        "full",
+    ]);
+    // The applied patch's card (the one that does not apply, after it, is
+    // drawn `not applied`: Codex recorded no lines for it).
+    let applied = text.split("✗ ± Patch").next().unwrap_or_default();
+    assert!(applied.contains("✓ ± Patch: update data.txt"), "{text}");
+    assert!(!applied.contains("lines unknown"), "{text}");
+    let failed = text.split("✗ ± Patch").nth(1).unwrap_or_default();
+    assert!(failed.contains("not applied"), "{text}");
+    for want in [
+        "409     - line 409",
+        "    411 + line four hundred nine",
+        "408 410   line 408",
+    ] {
+        assert!(text.contains(want), "{want:?} in\n{text}");
+    }
+}

@@ -405,6 +405,39 @@ fn config_folders_and_agent_overrides_are_looked_in() {
     }));
 }
 
+/// A Codex rollout of 2025 (bare items, no time on them; the cwd only in
+/// the environment context Codex sent the model): its row has the cwd and
+/// the start the file records, and no duration, which it does not record
+/// (not `0ms`).
+#[test]
+fn a_legacy_codex_rollout_lists_the_cwd_and_start_it_records_and_no_duration() {
+    let home = tempfile::tempdir().unwrap();
+    let codex = home.path().join(
+        ".codex/sessions/2025/07/14/rollout-2025-07-14T09-30-12-7c1f3a52-2b4e-4d8a-9e61-0f5d2c7b9a10.jsonl",
+    );
+    std::fs::create_dir_all(codex.parent().unwrap()).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        root.join("tests/fixtures/agents/codex/legacy.rollout.jsonl"),
+        &codex,
+    )
+    .unwrap();
+    let rows = json_lines(&sessions(home.path(), &["--json"]));
+    let row = row_of(&rows, &codex);
+    assert_eq!(row["agent"], "codex");
+    assert_eq!(row["cwd"], "/home/user/app", "{row}");
+    assert_eq!(row["started"], "2025-07-14T09:30:12Z", "{row}");
+    assert_eq!(row["duration_ms"], Value::Null, "{row}");
+    assert_eq!(row["errors"], 4, "{row}");
+    // The list says the same.
+    let o = sessions(home.path(), &[]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("  /home/user/app  8 calls, 4 errors  "),
+        "{text}"
+    );
+}
+
 /// A search cut by `--limit` says so on stderr: how many of how many, and
 /// how to see more; one not cut says nothing; a cut after the search (a
 /// cwd filter) says more match without a total it does not know.

@@ -20,6 +20,7 @@ mod broken;
 mod cards_generic_read_search_web;
 mod cards_prompt;
 mod cards_terminal_diff;
+mod cards_unknown_outcome;
 mod cli;
 mod cli_edges;
 mod export;

@@ -268,8 +268,8 @@ impl<'a> Painter<'a> {
                 (None, None) => continue,
             };
             let nums = [
-                row.old.as_ref().and_then(|c| self.model.number(c.index)),
-                row.new.as_ref().and_then(|c| self.model.number(c.index)),
+                row.old.as_ref().and_then(|c| self.model.old_number(c.index)),
+                row.new.as_ref().and_then(|c| self.model.new_number(c.index)),
             ];
             let nums: &[Option<usize>] = if self.model.start.is_some() {
                 &nums
@@ -292,7 +292,11 @@ impl<'a> Painter<'a> {
             let side = |old_side: bool, cell: &Option<Cell>, w: usize| -> Vec<Line> {
                 match cell {
                     Some(c) => {
-                        let n = [self.model.number(c.index)];
+                        let n = [if old_side {
+                            self.model.old_number(c.index)
+                        } else {
+                            self.model.new_number(c.index)
+                        }];
                         let nums: &[Option<usize>] = if self.model.start.is_some() {
                             &n
                         } else {

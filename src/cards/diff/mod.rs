@@ -59,6 +59,10 @@ fn compute(v: &DiffView) -> Vec<FileModel> {
             && start > 0
         {
             m.start = Some(start);
+            m.new_start = d
+                .new_start_line
+                .and_then(|s| usize::try_from(s).ok())
+                .filter(|s| *s > 0);
         }
         m
     })
@@ -93,11 +97,13 @@ fn count_lines(s: &str) -> usize {
 pub struct Models(Vec<FileModel>, Applied);
 
 /// Whether the change was made: a failed edit is drawn as what was asked,
-/// said `not applied` (no `+A −R` totals).
+/// said `not applied` (no `+A −R` totals); one whose outcome the log does
+/// not say, as what was asked, said not known to be applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Applied {
     Yes,
     No,
+    Unknown,
 }
 
 impl Models {
@@ -108,6 +114,12 @@ impl Models {
     /// The change failed (its card is an error).
     pub fn not_applied(mut self) -> Models {
         self.1 = Applied::No;
+        self
+    }
+
+    /// Whether the change was made is not known (its card's outcome).
+    pub fn maybe_applied(mut self) -> Models {
+        self.1 = Applied::Unknown;
         self
     }
 
@@ -196,11 +208,16 @@ pub fn rows_of(v: &DiffView, models: &Models, ctx: &Ctx, lines: &mut Rows) {
             lines.extend(file_lines(v, models, r, ctx, budget));
         }
     }
-    let footer = if applied == Applied::No {
-        "not applied".to_string()
-    } else {
-        let t = totals(v, models);
-        format!("+{} −{} · {}", t.added, t.removed, plural(t.files, "file"))
+    let t = totals(v, models);
+    let footer = match applied {
+        Applied::No => "not applied".to_string(),
+        Applied::Yes => format!("+{} −{} · {}", t.added, t.removed, plural(t.files, "file")),
+        Applied::Unknown => format!(
+            "+{} −{} · {} · not known whether applied",
+            t.added,
+            t.removed,
+            plural(t.files, "file")
+        ),
     };
     lines.extend(wrap::words(&Line::styled(footer, muted), width));
 }

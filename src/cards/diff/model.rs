@@ -84,6 +84,9 @@ pub struct FileModel {
     /// new file; `None` for a snippet whose place in the file the session
     /// does not show (the gutter then has no numbers: none is invented).
     pub start: Option<usize>,
+    /// The changed file's line number of the new text's first line, when
+    /// it is not `start` (a hunk below others that changed the line count).
+    pub new_start: Option<usize>,
 }
 
 impl FileModel {
@@ -122,13 +125,20 @@ impl FileModel {
             removed,
             approximate,
             start: old.is_none().then_some(1),
+            new_start: None,
         }
     }
 
-    /// The file's line number of line `index` (0-based) of either text,
+    /// The file's line number of line `index` (0-based) of the old text,
     /// when the texts' place in the file is known.
-    pub fn number(&self, index: usize) -> Option<usize> {
+    pub fn old_number(&self, index: usize) -> Option<usize> {
         self.start.map(|s| s + index)
+    }
+
+    /// The changed file's line number of line `index` (0-based) of the new
+    /// text, when known.
+    pub fn new_number(&self, index: usize) -> Option<usize> {
+        self.start.map(|s| self.new_start.unwrap_or(s) + index)
     }
 
     /// Largest line number shown (for the gutter's width); 0 when the
@@ -137,11 +147,13 @@ impl FileModel {
         let Some(start) = self.start else {
             return 0;
         };
+        let new_start = self.new_start.unwrap_or(start);
         let last = |ops: &Vec<DiffOp>| {
-            ops.last()
-                .map_or(0, |op| op.old_range().end.max(op.new_range().end))
+            ops.last().map_or(0, |op| {
+                (op.old_range().end + start).max(op.new_range().end + new_start)
+            })
         };
-        self.hunks.iter().map(last).max().unwrap_or(0) + start - 1
+        self.hunks.iter().map(last).max().unwrap_or(1).saturating_sub(1)
     }
 }
 

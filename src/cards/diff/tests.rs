@@ -8,6 +8,7 @@ fn fd(path: &str, old: Option<&str>, new: &str) -> FileDiff {
         old_text: old.map(str::to_string),
         new_text: new.into(),
         start_line: None,
+        new_start_line: None,
     }
 }
 
@@ -300,4 +301,29 @@ fn appending_after_the_last_line_changes_only_the_added_lines() {
     let m = FileModel::compute(Some("a\nb"), "a\nb\n");
     assert_eq!((m.removed, m.added), (0, 0));
     assert!(m.hunks.is_empty());
+}
+
+#[test]
+fn each_side_is_numbered_from_its_own_start() {
+    // A hunk below one that added two lines: `@@ -408,3 +410,3 @@`.
+    let mut d = fd("data.txt", Some("a\nb\nc\n"), "a\nB\nc\n");
+    d.start_line = Some(408);
+    d.new_start_line = Some(410);
+    let theme = Theme::dark();
+    for width in [80, SIDE_BY_SIDE_WIDTH + 20] {
+        let ctx = Ctx::new(width, &theme, Density::Full);
+        let t = texts(&body(&view(vec![d.clone()]), &ctx));
+        assert_eq!(t[0].trim_end(), "data.txt", "{t:#?}");
+        let row = |s: &str| t.iter().find(|l| l.contains(s)).cloned().unwrap_or_default();
+        assert!(row("- b").starts_with("409 "), "{t:#?}");
+        assert!(row("+ B").contains("411 + B"), "{t:#?}");
+        let context = row("  a");
+        assert!(context.starts_with("408 ") && context.contains("410"), "{t:#?}");
+    }
+    // Without `startLine` the new side's start alone places nothing.
+    let mut loose = fd("data.txt", Some("a\n"), "b\n");
+    loose.new_start_line = Some(410);
+    let ctx = Ctx::new(80, &theme, Density::Full);
+    let t = texts(&body(&view(vec![loose]), &ctx));
+    assert_eq!(t[0].trim_end(), "data.txt · lines unknown");
 }

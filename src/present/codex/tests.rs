@@ -2,7 +2,8 @@
 //! columns in the dark and light themes: cards folded from the real 0.169
 //! capture and the older generations' fixtures
 //! (`tests/fixtures/agents/codex/`), plus presenter cases no capture holds
-//! (a question, an unknown tool).
+//! (a question, an unknown tool), and what the log says of how calls
+//! ended (exit codes, Codex's error texts, unknown outcomes).
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -22,6 +23,9 @@ use crate::wire::Origin;
 const TOUR: &str = include_str!("../../../tests/fixtures/agents/codex/tour.rollout.jsonl");
 const GEN2: &str = include_str!("../../../tests/fixtures/agents/codex/gen2.rollout.jsonl");
 const GEN1: &str = include_str!("../../../tests/fixtures/agents/codex/gen1.rollout.jsonl");
+const MID_FILE: &str = include_str!("../../../tests/fixtures/agents/codex/mid_file.rollout.jsonl");
+const LEGACY: &str = include_str!("../../../tests/fixtures/agents/codex/legacy.rollout.jsonl");
+const DESKTOP: &str = include_str!("../../../tests/fixtures/agents/codex/desktop.rollout.jsonl");
 
 /// A rollout's text read and folded with the Codex presenters.
 fn fold(text: &str) -> Transcript {
@@ -126,13 +130,41 @@ fn older_generation_cards() {
     }
 }
 
+/// What the log says of how calls ended, and nothing more (issue 29): a
+/// patch at its hunks' line numbers (the real 0.169 `mid_file` capture),
+/// the 2025 rollouts' sandbox denial, failed patch, refusal and recorded
+/// duration, and Codex Desktop's end events and unknown outcomes.
+#[test]
+fn cards_claim_what_the_log_says() {
+    snapshot("patch_mid_file", &card(&fold(MID_FILE), "call_002_1"));
+    let t = fold(LEGACY);
+    for (name, id) in [
+        ("terminal_recorded_duration", "call_pytest"),
+        ("terminal_sandbox_denied", "call_touch"),
+        ("patch_failed_legacy", "call_patch_bad"),
+        ("terminal_rejected", "call_rejected"),
+        ("terminal_outcome_unknown", "call_redacted"),
+    ] {
+        snapshot(name, &card(&t, id));
+    }
+    let t = fold(DESKTOP);
+    for (name, id) in [
+        ("terminal_end_event", "call_test"),
+        ("patch_done", "call_fix"),
+        ("patch_outcome_unknown", "call_note"),
+        ("patch_failed_end_event", "call_gone"),
+    ] {
+        snapshot(name, &card(&t, id));
+    }
+}
+
 /// A 0.169 call and its output, as rollout lines.
 fn call_lines(name: &str, arguments: &Value, output: &str) -> String {
     let ts = "2026-12-01T10:00:00.000Z";
     let lines = [
         json!({"timestamp": ts, "ordinal": 0, "type": "session_meta", "payload": {"id": "s", "cwd": "/w"}}),
         json!({"timestamp": ts, "ordinal": 1, "type": "event_msg", "payload": {"type": "task_started"}}),
-        json!({"timestamp": ts, "ordinal": 2, "type": "response_item", "payload": {"type": "function_call", "name": name, "arguments": arguments.to_string(), "call_id": "c1"}}),
+        json!({"timestamp": ts, "ordinal": 2, "type": "response_item", "payload": {"type": "function_call", "status": "completed", "name": name, "arguments": arguments.to_string(), "call_id": "c1"}}),
         json!({"timestamp": "2026-12-01T10:00:00.020Z", "ordinal": 3, "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": output}}),
     ];
     lines.map(|l| l.to_string()).join("\n")

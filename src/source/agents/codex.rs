@@ -7,9 +7,14 @@
 //!   patch outcomes, file changes, `context_compacted`), `response_item`
 //!   (messages, reasoning, calls and their outputs, web searches),
 //!   `compacted` (a compaction and its summary);
-//! * the oldest files: a first line `{id, timestamp, instructions, git}`,
-//!   then bare response items (`{type: "function_call", …}`) and
-//!   `{record_type: "state"}` lines.
+//! * the oldest files (2025): a first line `{id, timestamp, instructions,
+//!   git}` (with `cwd`, `cli_version` … and `record_type: "session_meta"`
+//!   in some builds), then bare response items (`{type: "function_call",
+//!   …}`), `{record_type: "state"}` lines and, in some builds, events as
+//!   `{record_type: "event", msg}` lines. Their items have no time of their
+//!   own: their records have none (time 0), and the header gives the
+//!   session's start (`startedMs`); the cwd, when the header lacks it, is
+//!   the one of the environment context Codex sent the model.
 //!
 //! What this reader decides, so the cards are one per call:
 //! * a call's id is Codex's `call_id`; a freeform (custom) tool's raw input
@@ -23,8 +28,11 @@
 //! * a plan a call writes (arguments `plan: [{step, status}]`) also becomes
 //!   a `todo/write`; a web search is a call with its result at once (Codex
 //!   keeps no results); file changes Codex recorded for a call go in its
-//!   result's `meta.changes`; a freeform tool's output without Codex's
-//!   `Exit code` header, or a patch Codex says failed, is an error;
+//!   result's `meta.changes`;
+//! * how a call ended is judged from what the log says ([`outcome`]): the
+//!   result's `isError`, and deck's `exitCode`, `durationMs` and `outcome`
+//!   (`unknown`, `rejected`) beside it; an exit code only an end event
+//!   gave goes in `meta.exitCode` too, for the card;
 //! * a turn's end carries its token usage as DSH's `TokenUsage`: Codex's
 //!   usage record for the turn (`turn_token_usage`, 0.169), else the
 //!   session's running total (`token_count`'s `total_token_usage`) less
@@ -36,18 +44,24 @@
 //!
 //! Which tool a call is, is the presenters' business (`present/codex.rs`).
 
+mod header;
 mod items;
+mod outcome;
 pub mod output;
+mod results;
 mod turn_meta;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_outcomes;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::{Agent, Out, Translate, epoch_ms, event, header};
-use items::{id_text, is_context, older_changes, output_text, plan_todos, texts};
+use super::{Out, Translate, epoch_ms, event};
+use items::{id_text, is_context, older_changes, plan_todos, texts};
+use outcome::End;
 use crate::wire::{Diagnostic, Origin, Record};
 
 /// Line types of the two `{timestamp, type, payload}` generations.
@@ -89,7 +103,11 @@ pub fn is_line(v: &Value) -> bool {
                 || !t.is_empty() && t.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
         }) && !o.contains_key("rpcId");
     }
-    if o.get("record_type").and_then(Value::as_str) == Some("state") {
+    // The 2025 recorders' own lines (`state`, and in some builds
+    // `session_meta`, `event`, `response`).
+    if o.get("record_type").and_then(Value::as_str).is_some_and(|r| {
+        ["state", "session_meta", "prev_session_meta", "event", "response"].contains(&r)
+    }) {
         return true;
     }
     // The oldest first line: the session's meta, bare.
@@ -131,6 +149,9 @@ pub struct Reader {
     seq: u64,
     /// The latest time seen (epoch ms), so times never go back.
     time: i64,
+    /// Whether the line being read has a time of its own (the oldest
+    /// files' items have none: their records get none).
+    timed: bool,
     /// The current turn (0 before the first).
     turn: u64,
     turn_open: bool,
@@ -151,14 +172,15 @@ pub struct Reader {
     held: HashMap<String, Held>,
     /// A poll's call id → the command it polls.
     polls: HashMap<String, String>,
-    /// Freeform (custom) tool calls, by call id.
-    freeform: HashSet<String>,
+    /// The call items' own `status` (`completed` …), by call id.
+    statuses: HashMap<String, String>,
     /// File changes Codex recorded per call.
     changes: HashMap<String, Value>,
     /// How Codex classified each command (`parsed_cmd`), by call id.
     parsed: HashMap<String, Value>,
-    /// Calls Codex said failed (`patch_apply_end` without success).
-    failed: HashSet<String>,
+    /// What Codex kept of calls' ends beside their outputs (end events,
+    /// completed items), by call id.
+    ends: HashMap<String, End>,
     /// Compactions so far, and the last one's id while the line or event
     /// that goes with it may still come (with `true` when it was the
     /// `compacted` line, `false` the `context_compacted` event).
@@ -168,11 +190,9 @@ pub struct Reader {
 
 impl Translate for Reader {
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
-        if let Some(t) = v
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .and_then(epoch_ms)
-        {
+        let time = v.get("timestamp").and_then(Value::as_str).and_then(epoch_ms);
+        self.timed = time.is_some();
+        if let Some(t) = time {
             self.time = self.time.max(t);
         }
         let ty = v.get("type").and_then(Value::as_str);
@@ -203,7 +223,7 @@ impl Translate for Reader {
             (Some(t), None) if ENVELOPES.contains(&t) && v.get("timestamp").is_some() => {
                 self.malformed(v, &format!("{t} line without a payload"), origin, out);
             }
-            _ if v.get("record_type").is_some() => {}
+            _ if v.get("record_type").is_some() => self.record(v, origin, out),
             (None, _) if v.get("id").is_some() && v.get("timestamp").is_some() => {
                 if let Some(meta) = v.as_object() {
                     self.meta(meta);
@@ -215,55 +235,30 @@ impl Translate for Reader {
     }
 
     fn finish(&mut self, out: &mut Out) {
+        self.timed = false;
         self.release_all(out);
         self.send_header(Origin::default(), out);
     }
 }
 
 impl Reader {
-    fn meta(&mut self, meta: &Map<String, Value>) {
-        if self.header_sent || self.session.is_some() {
-            return;
-        }
-        let id = meta.get("id").and_then(Value::as_str).map(str::to_string);
-        self.session.clone_from(&id);
-        let mut put = |key: &str, value: Option<&Value>| {
-            if let Some(v) = value.filter(|v| v.is_string()) {
-                self.fields.insert(key.into(), v.clone());
+    /// A line of the 2025 recorders (`record_type`): the session's meta,
+    /// an event (`{record_type: "event", id, msg}`), an item; `state`
+    /// lines say nothing.
+    fn record(&mut self, v: &Value, origin: Origin, out: &mut Out) {
+        match v.get("record_type").and_then(Value::as_str) {
+            Some("session_meta") => {
+                if let Some(meta) = v.as_object() {
+                    self.meta(meta);
+                }
             }
-        };
-        put("id", meta.get("id"));
-        put("cwd", meta.get("cwd"));
-        put("version", meta.get("cli_version"));
-        put("originator", meta.get("originator"));
-        put("modelProvider", meta.get("model_provider"));
-        put("started", meta.get("timestamp"));
-        put("model", meta.get("model"));
-        let git = meta.get("git");
-        put("gitBranch", git.and_then(|g| g.get("branch")));
-        put("gitCommit", git.and_then(|g| g.get("commit_hash")));
-    }
-
-    fn turn_context(&mut self, p: &Value) {
-        self.context_seen = true;
-        for (from, to) in [("model", "model"), ("cwd", "cwd")] {
-            if let Some(v) = p.get(from).filter(|v| v.is_string())
-                && !self.header_sent
-            {
-                self.fields.entry(to).or_insert_with(|| v.clone());
-            }
+            Some("event") => match v.get("msg").filter(|m| m.is_object()) {
+                Some(msg) => self.event_msg(v, msg, origin, out),
+                None => self.malformed(v, "event line without its msg", origin, out),
+            },
+            Some("response") => self.item(v, v, origin, out),
+            _ => {}
         }
-    }
-
-    /// The header, once, before the first event.
-    fn send_header(&mut self, origin: Origin, out: &mut Out) {
-        if self.header_sent {
-            return;
-        }
-        self.header_sent = true;
-        let fields = std::mem::take(&mut self.fields);
-        out.push((self.session.clone(), header(Agent::Codex, fields, origin)));
-        out.append(&mut self.early);
     }
 
     /// A session event, next in seq.
@@ -273,7 +268,8 @@ impl Reader {
             self.send_header(origin, out);
         }
         self.seq += 1;
-        if let Some(r) = event(kind, self.seq, self.time, data, origin) {
+        let time = if self.timed { self.time } else { 0 };
+        if let Some(r) = event(kind, self.seq, time, data, origin) {
             let to = if wait { &mut self.early } else { out };
             to.push((self.session.clone(), r));
         }
@@ -350,7 +346,10 @@ impl Reader {
                             self.parsed.insert(id.to_string(), parsed.clone());
                         }
                     }
-                    _ => {}
+                    _ => return,
+                }
+                if let Some(item) = item {
+                    self.ended(id.to_string(), End::of(item));
                 }
             }
             Some("exec_command_begin") => {
@@ -363,11 +362,9 @@ impl Reader {
                     self.changes.insert(id, older_changes(changes));
                 }
             }
-            Some("patch_apply_end") => {
-                if p.get("success") == Some(&Value::Bool(false))
-                    && let Some(id) = call_id()
-                {
-                    self.failed.insert(id);
+            Some("exec_command_end" | "patch_apply_end") => {
+                if let Some(id) = call_id() {
+                    self.ended(id, End::of(p));
                 }
             }
             Some(_) => {}
@@ -412,6 +409,7 @@ impl Reader {
                 let data = json!({"turn": turn, "content": [{"type": "text", "text": text}]});
                 self.emit("user/message", data, origin, out);
             }
+            Some("user") => self.context_message(&text),
             Some("assistant") if !text.is_empty() => {
                 let turn = self.turn_for_item(origin, out);
                 self.step += 1;
@@ -470,8 +468,8 @@ impl Reader {
         }
         let turn = self.turn_for_item(origin, out);
         self.step += 1;
-        if ty == "custom_tool_call" {
-            self.freeform.insert(id.clone());
+        if let Some(status) = p.get("status").and_then(Value::as_str) {
+            self.statuses.insert(id.clone(), status.to_string());
         }
         let data = json!({"turn": turn, "step": self.step, "callId": id, "name": name, "arguments": arguments});
         self.emit("tool/call", data, origin, out);
@@ -481,103 +479,8 @@ impl Reader {
         if ty == "web_search_call" {
             let status = p.get("status").cloned().unwrap_or(Value::Null);
             let meta = json!({"status": status});
-            self.result(&id, turn, String::new(), false, Some(meta), origin, out);
+            let verdict = self.verdict(&id, "", None);
+            self.result(&id, turn, String::new(), &verdict, Some(meta), origin, out);
         }
-    }
-
-    fn output(&mut self, v: &Value, p: &Value, origin: Origin, out: &mut Out) {
-        let Some(id) = p.get("call_id").and_then(Value::as_str).map(str::to_string) else {
-            return self.malformed(v, "call output without a call_id", origin, out);
-        };
-        let (text, success) = output_text(p.get("output"));
-        // A poll's output goes to the command it polls.
-        if let Some(command) = self.polls.remove(&id) {
-            let done = output::parse(&text).running.is_none();
-            if let Some(held) = self.held.get_mut(&command) {
-                held.parts.push(text);
-                if done {
-                    self.running.retain(|_, c| *c != command);
-                    self.release(&command, out);
-                }
-            }
-            return;
-        }
-        let parsed = output::parse(&text);
-        if let Some(session) = parsed.running.clone() {
-            self.running.insert(session, id.clone());
-            self.held.insert(
-                id.clone(),
-                Held {
-                    call_id: id,
-                    parts: vec![text],
-                    turn: self.turn,
-                    step: self.step,
-                    origin,
-                },
-            );
-            return;
-        }
-        let freeform_failed = self.freeform.remove(&id) && !parsed.framed;
-        let is_error = success == Some(false) || self.failed.remove(&id) || freeform_failed;
-        let mut meta = Map::new();
-        if let Some(c) = self.changes.remove(&id) {
-            meta.insert("changes".into(), c);
-        }
-        if let Some(c) = self.parsed.remove(&id) {
-            meta.insert("parsedCmd".into(), c);
-        }
-        let meta = (!meta.is_empty()).then_some(Value::Object(meta));
-        let turn = self.turn;
-        self.result(&id, turn, text, is_error, meta, origin, out);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn result(
-        &mut self,
-        id: &str,
-        turn: u64,
-        text: String,
-        is_error: bool,
-        meta: Option<Value>,
-        origin: Origin,
-        out: &mut Out,
-    ) {
-        let part = json!({
-            "type": "tool-result",
-            "toolCallId": id,
-            "content": [{"type": "text", "text": text}],
-            "isError": is_error,
-        });
-        let mut data = json!({"turn": turn, "step": self.step, "message": {"content": [part]}});
-        if let (Some(m), Some(d)) = (meta, data.as_object_mut()) {
-            d.insert("meta".into(), m);
-        }
-        self.emit("tool/result", data, origin, out);
-    }
-
-    /// Give a held command's result (its parts merged).
-    fn release(&mut self, call_id: &str, out: &mut Out) {
-        let Some(held) = self.held.remove(call_id) else {
-            return;
-        };
-        self.parsed.remove(call_id);
-        let text = if held.parts.len() == 1 {
-            held.parts.concat()
-        } else {
-            output::merged(&held.parts)
-        };
-        let step = std::mem::replace(&mut self.step, held.step);
-        self.result(&held.call_id, held.turn, text, false, None, held.origin, out);
-        self.step = step;
-    }
-
-    fn release_all(&mut self, out: &mut Out) {
-        let mut ids: Vec<String> = self.held.keys().cloned().collect();
-        ids.sort();
-        for id in ids {
-            self.release(&id, out);
-        }
-        self.running.clear();
-        self.polls.clear();
     }
 }

@@ -164,6 +164,13 @@ pub(crate) fn u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Err
     })
 }
 
+pub(crate) fn i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Ok(match Scalar::read(d)? {
+        Scalar::Num(n) => n.as_i64(),
+        _ => None,
+    })
+}
+
 pub(crate) fn bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
     Ok(match Scalar::read(d)? {
         Scalar::Bool(b) => Some(b),

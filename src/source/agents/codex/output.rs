@@ -2,7 +2,9 @@
 //! output (`Chunk ID`, `Wall time: … seconds`, `Process exited with code
 //! N` or `Exit code: N`, `Process running with session ID N`, `Original
 //! token count`, then `Output:`), or the oldest generation's JSON
-//! `{"output", "metadata": {"exit_code", "duration_seconds"}}`. Read by the
+//! `{"output", "metadata": {"exit_code", "duration_seconds"}}`, or what it
+//! wrote when its sandbox stopped a command (`failed in sandbox …, exit
+//! code: N, …`). Read by the
 //! rollout reader (to merge polls into the command they poll) and by the
 //! Codex presenters (exit code and wall time on the terminal card).
 
@@ -25,6 +27,8 @@ pub struct ExecOutput<'a> {
     pub framed: bool,
     /// Whether Codex cut the output (a `Warning:` line in the header).
     pub truncated: bool,
+    /// Codex's sandbox stopped the command (`failed in sandbox …`).
+    pub denied: bool,
 }
 
 /// Read `text` as a command's output. Never fails: text without a header
@@ -32,6 +36,14 @@ pub struct ExecOutput<'a> {
 pub fn parse(text: &str) -> ExecOutput<'_> {
     if let Some(parsed) = parse_json(text) {
         return parsed;
+    }
+    if let Some(code) = sandbox_exit_code(text) {
+        return ExecOutput {
+            exit_code: Some(code),
+            body: Cow::Borrowed(text),
+            denied: true,
+            ..ExecOutput::default()
+        };
     }
     let mut out = ExecOutput {
         body: Cow::Borrowed(text),
@@ -74,6 +86,19 @@ pub fn parse(text: &str) -> ExecOutput<'_> {
     }
 }
 
+/// `failed in sandbox <type> with execution error: sandbox denied exec
+/// error, exit code: N, stdout: …, stderr: …` (Codex of 2025): the
+/// command ran and the sandbox stopped it, exit code N.
+fn sandbox_exit_code(text: &str) -> Option<i64> {
+    let rest = text.trim_start().strip_prefix("failed in sandbox ")?;
+    let (_, after) = rest.split_once("exit code: ")?;
+    let end = after
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
+        .map_or(after.len(), |(i, _)| i);
+    after[..end].parse().ok()
+}
+
 /// The oldest rollouts' `{"output": "…", "metadata": {…}}`.
 fn parse_json(text: &str) -> Option<ExecOutput<'static>> {
     if !text.starts_with('{') {
@@ -89,6 +114,7 @@ fn parse_json(text: &str) -> Option<ExecOutput<'static>> {
         body: Cow::Owned(body),
         framed: true,
         truncated: false,
+        denied: false,
     })
 }
 
@@ -142,6 +168,18 @@ mod tests {
         let p = parse(r#"{"output":"x\n","metadata":{"exit_code":1,"duration_seconds":0.25}}"#);
         assert_eq!((p.exit_code, p.wall_time), (Some(1), Some(0.25)));
         assert_eq!(p.body, "x\n");
+    }
+
+    #[test]
+    fn a_sandbox_denial_has_its_exit_code() {
+        let t = "failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit code: 1, stdout: total 40, stderr: ";
+        let p = parse(t);
+        assert_eq!((p.exit_code, p.denied, p.body.as_ref()), (Some(1), true, t));
+        let p = parse("failed in sandbox X with execution error: sandbox denied exec error, exit code: -9, stdout: ");
+        assert_eq!(p.exit_code, Some(-9));
+        for t in ["failed in sandbox X with execution error: command timed out", "failed in sandbox exit code: x"] {
+            assert_eq!(parse(t).exit_code, None, "{t}");
+        }
     }
 
     #[test]

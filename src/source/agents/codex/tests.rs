@@ -168,7 +168,7 @@ fn tour_every_call_has_its_card() {
         "call_014_0: apply_patch → diff Ok",
         "call_015_0: apply_patch → diff Ok",
         "call_016_0: apply_patch → diff Ok",
-        "call_017_1: apply_patch → generic Error",
+        "call_017_1: apply_patch → diff Error",
         "call_018_0: exec_command → search Ok",
         "call_019_0: update_plan → generic Ok",
         "ws_resp_020_0: web_search_call → web Ok",
@@ -222,12 +222,16 @@ fn tour_patches() {
         bump.title.as_deref(),
         Some("Patch: update README.md, update src/lib.rs, update src/stats.py")
     );
+    // A patch that does not apply keeps its diff (drawn `not applied`),
+    // and what Codex said of it.
     let failed = card(&t, "call_017_1");
     assert_eq!(failed.status, Status::Error);
-    let View::Generic(g) = resolve(failed).view else {
+    let r = resolve(failed);
+    let View::Diff(d) = &r.view else {
         panic!("{failed:?}");
     };
-    let text = format!("{:?}", g.content);
+    assert_eq!(paths(d), ["src/lib.rs"]);
+    let text = r.raw_result.unwrap_or_default();
     assert!(text.contains("apply_patch verification failed"), "{text}");
 }
 
@@ -368,7 +372,7 @@ fn middle_generation() {
         [
             "call_ls: exec_command → terminal Ok",
             "call_mv: apply_patch → diff Ok",
-            "call_bad: apply_patch → generic Error",
+            "call_bad: apply_patch → diff Error",
             "call_cat: local_shell → terminal Ok",
             "ws_1: web_search_call → web Ok",
             "web_search_14: web_search_call → web Ok",
