@@ -13,7 +13,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+mod refusal;
 mod wire;
+use refusal::{Refusal, Said};
 use wire::{Content, Obj, Raw, WireBlock, WireLine, WireTasks};
 
 /// What kind of line it is (`type`).
@@ -247,9 +249,10 @@ impl Line {
                 .filter(|u| u.get().starts_with('{'))
                 .and_then(|u| super::Usage::parse(u.get()));
             let meta = w.tool_use_result.filter(|m| m.get().starts_with('{'));
+            let said = Said::new(owned(w.tool_denial_kind), string(w.tool_use_result).as_deref());
             line.body = match m.content {
                 Content::Text(t) => Body::Text(t),
-                Content::Blocks(list) => Body::Blocks(blocks(list, meta, text)),
+                Content::Blocks(list) => Body::Blocks(blocks(list, meta, &said, text)),
                 Content::None => Body::NoContent,
             };
         }
@@ -293,8 +296,8 @@ impl Line {
 /// read a second time, for that text.
 ///
 /// `meta`: the line's structured result, which belongs to its result when
-/// it has exactly one.
-fn blocks(list: Vec<Obj<WireBlock<'_>>>, meta: Raw<'_>, line: &str) -> Vec<Block> {
+/// it has exactly one; `said`: what the line says of a refusal.
+fn blocks(list: Vec<Obj<WireBlock<'_>>>, meta: Raw<'_>, said: &Said, line: &str) -> Vec<Block> {
     let mut raws: Option<Vec<&RawValue>> = None;
     let mut raw = |i: usize| -> Option<String> {
         let all = raws.get_or_insert_with(|| raw_blocks(line).unwrap_or_default());
@@ -308,7 +311,7 @@ fn blocks(list: Vec<Obj<WireBlock<'_>>>, meta: Raw<'_>, line: &str) -> Vec<Block
     list.into_iter()
         .enumerate()
         .map(|(i, b)| match b {
-            Obj(Some(b)) => block(b, meta, || raw(i)),
+            Obj(Some(b)) => block(b, meta, said, || raw(i)),
             Obj(None) => Block::Other,
         })
         .collect()
@@ -331,7 +334,12 @@ fn raw_blocks(line: &str) -> Option<Vec<&RawValue>> {
         .map(|l| l.message.content)
 }
 
-fn block(b: WireBlock<'_>, meta: Raw<'_>, raw: impl FnOnce() -> Option<String>) -> Block {
+fn block(
+    b: WireBlock<'_>,
+    meta: Raw<'_>,
+    said: &Said,
+    raw: impl FnOnce() -> Option<String>,
+) -> Block {
     match string(b.kind).as_deref() {
         Some("thinking") => Block::Thinking(owned(b.thinking)),
         Some("text") => Block::Text(owned(b.text)),
@@ -357,15 +365,26 @@ fn block(b: WireBlock<'_>, meta: Raw<'_>, raw: impl FnOnce() -> Option<String>) 
             let raw = if id.is_none() { raw() } else { None };
             // A tool-use error comes wrapped (`<tool_use_error>…`, with or
             // without `is_error`): an error, its message unwrapped.
-            let (is_error, content) = match tool_use_error(b.content) {
-                Some(message) => (true, ResultContent::Text(Value::from(message).to_string().into())),
-                None => (
-                    boolean(b.is_error) == Some(true),
-                    result_content(b.content),
-                ),
+            let flagged = boolean(b.is_error) == Some(true);
+            // A refusal: not the tool's error; of its words only the
+            // person's are kept.
+            let refused = refused(b.content, said, flagged);
+            let (is_error, content) = match (&refused, tool_use_error(b.content)) {
+                (Some((_, words)), _) => (true, words_content(words.as_deref())),
+                (None, Some(message)) => {
+                    (true, ResultContent::Text(Value::from(message).to_string().into()))
+                }
+                (None, None) => (flagged, result_content(b.content)),
+            };
+            // A command the person stopped (its structured result says
+            // `interrupted`): what it printed is kept.
+            let error = match refused {
+                Some((r, _)) => Some(r.error_json()),
+                None if stopped(meta) => Some(Refusal::Interrupted.error_json()),
+                None => None,
             };
             let data = match &id {
-                Some(id) => result_data(id, is_error, &content, meta),
+                Some(id) => result_data(id, is_error, &content, meta, error),
                 None => String::new(),
             };
             Block::ToolResult {
@@ -379,9 +398,47 @@ fn block(b: WireBlock<'_>, meta: Raw<'_>, raw: impl FnOnce() -> Option<String>) 
     }
 }
 
+/// The refusal a result is ([`refusal`]), and the person's words in it.
+fn refused(content: Raw<'_>, said: &Said, is_error: bool) -> Option<(Refusal, Option<String>)> {
+    let raw = content?.get();
+    // Most results are no refusal: a byte search spares them a parse.
+    if !said.any() && memchr::memmem::find(raw.as_bytes(), b"want to proceed").is_none() {
+        return None;
+    }
+    let text = refusal::text_of(&serde_json::from_str(raw).ok()?);
+    let r = refusal::of(said, &text, is_error)?;
+    Some((r, refusal::words(&text).map(str::to_string)))
+}
+
+/// Whether a structured result says its call was stopped while it ran
+/// (`interrupted: true`).
+fn stopped(meta: Raw<'_>) -> bool {
+    let Some(m) = meta.map(RawValue::get) else {
+        return false;
+    };
+    memchr::memmem::find(m.as_bytes(), b"\"interrupted\"").is_some()
+        && serde_json::from_str::<Value>(m)
+            .is_ok_and(|v| v.get("interrupted") == Some(&Value::Bool(true)))
+}
+
+/// A refused call's content: the person's words, or nothing.
+fn words_content(words: Option<&str>) -> ResultContent<'static> {
+    match words {
+        Some(w) => ResultContent::Text(Value::from(w).to_string().into()),
+        None => ResultContent::Blocks("[]".into()),
+    }
+}
+
 /// A result's `tool/result` data but its turn and step, left open
-/// ([`Block::ToolResult`]), with room for them.
-fn result_data(id: &str, is_error: bool, content: &ResultContent<'_>, meta: Raw<'_>) -> String {
+/// ([`Block::ToolResult`]), with room for them; `error`: its `error`
+/// object's JSON text, when it has one.
+fn result_data(
+    id: &str,
+    is_error: bool,
+    content: &ResultContent<'_>,
+    meta: Raw<'_>,
+    error: Option<&str>,
+) -> String {
     let quoted = Value::from(id).to_string();
     let meta = meta.map_or("", RawValue::get);
     let mut data = String::with_capacity(content.len() + meta.len() + 2 * quoted.len() + 230);
@@ -394,6 +451,10 @@ fn result_data(id: &str, is_error: bool, content: &ResultContent<'_>, meta: Raw<
     data.push_str(r#","isError":"#);
     data.push_str(if is_error { "true" } else { "false" });
     data.push_str("}]}");
+    if let Some(e) = error {
+        data.push_str(r#","error":"#);
+        data.push_str(e);
+    }
     if !meta.is_empty() {
         data.push_str(r#","meta":"#);
         data.push_str(meta);

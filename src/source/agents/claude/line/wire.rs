@@ -51,6 +51,8 @@ pub(super) struct WireLine<'a> {
     pub(super) message: Obj<WireMessage<'a>>,
     #[serde(rename = "toolUseResult", borrow, default)]
     pub(super) tool_use_result: Raw<'a>,
+    #[serde(rename = "toolDenialKind", borrow, default)]
+    pub(super) tool_denial_kind: Raw<'a>,
     #[serde(borrow, default)]
     pub(super) summary: Raw<'a>,
     #[serde(borrow, default)]
