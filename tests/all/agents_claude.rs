@@ -132,7 +132,9 @@ fn inspect_lists_every_call_of_the_capture_with_its_card() {
     let read = &inspect(&path)["toolu_01c02375c22d3156459b2de1"];
     assert_eq!(read["resultView"]["offset"], 1);
     assert_eq!(read["resultView"]["lines"][11]["number"], 12);
-    assert_eq!(read["resultView"]["totalLines"], 40);
+    // Lines 1–12 of a file Claude counts 40 "lines" (39 and a final
+    // newline, or 40 without one: a window cannot tell): no length.
+    assert!(read["resultView"].get("totalLines").is_none(), "{read}");
 }
 
 #[test]
