@@ -216,11 +216,17 @@ fn snapshots_of_the_truth() {
             .map(|id| t.card(id).expect("card"))
             .chain(older.card(OLDER_REFUSED));
         for card in cards {
+            // A whole file's read: what changed is its header.
+            let density = if card.call_id == READ_WHOLE {
+                Density::Preview
+            } else {
+                Density::Full
+            };
             for w in WIDTHS {
                 let _ = writeln!(out, "── {} {} at {w} ──", card.tool_name(), card.call_id);
                 let what = format!("truth {}", card.call_id);
                 out.push_str(&styled(
-                    &render_card(card, &theme, w, Density::Full, &what),
+                    &render_card(card, &theme, w, density, &what),
                     Runs::OneRow,
                 ));
             }

@@ -34,6 +34,7 @@ use super::{Agent, Foreign, Out, Translate, event_json, header};
 use crate::wire::{Diagnostic, Origin, Record};
 
 pub mod beside;
+mod commands;
 pub mod live;
 mod line;
 mod notification;
@@ -104,6 +105,9 @@ pub struct Reader {
     /// Tasks started in the background: task id → the call that started
     /// it (for a notification that does not name its call).
     background: HashMap<String, String>,
+    /// A local command's caveat was read: the command that follows is no
+    /// request (`commands`).
+    local_next: bool,
 }
 
 impl Translate for Reader {
@@ -153,6 +157,10 @@ impl Reader {
             return;
         }
         if line.is_meta {
+            // Says the command that follows is a local one.
+            if line.kind == Kind::User && commands::is_caveat(&line.text()) {
+                self.local_next = true;
+            }
             return;
         }
         self.learn(&line);
@@ -161,6 +169,9 @@ impl Reader {
         }
         if line.kind == Kind::User && self.is_compact_summary(&line) {
             return self.compact_summary(&line, origin, out);
+        }
+        if line.synthetic {
+            return self.synthetic(line, origin, out);
         }
         let kind = if line.kind == Kind::User {
             "user"
@@ -262,14 +273,45 @@ impl Reader {
     }
 
     fn end_turn(&mut self, out: &mut Out, origin: Origin, kind: &str) {
+        self.end_turn_saying(out, origin, kind, None);
+    }
+
+    /// [`Reader::end_turn`], with the reason's message.
+    fn end_turn_saying(&mut self, out: &mut Out, origin: Origin, kind: &str, message: Option<String>) {
         self.flush_message(out, origin);
         if std::mem::take(&mut self.turn_open) {
-            let data = json!({"turn": self.turn, "reason": {"kind": kind}});
+            let mut data = json!({"turn": self.turn, "reason": {"kind": kind}});
+            if let Some(m) = message {
+                data["reason"]["message"] = m.into();
+            }
             self.emit(out, origin, "turn/end", data);
         }
     }
 
+    /// A message Claude Code wrote itself (`<synthetic>`): no model spoke,
+    /// no turn starts, its zero usage is no usage. "No response requested."
+    /// (after an interrupt, a resume) is nothing; an API error's report
+    /// ends the running turn as an error, with its words.
+    fn synthetic(&mut self, line: Line, origin: Origin, out: &mut Out) {
+        if line.api_error && self.turn_open {
+            let text = line.text();
+            let message = (!text.trim().is_empty()).then_some(text);
+            self.end_turn_saying(out, origin, "error", message);
+        }
+    }
+
     fn user_text(&mut self, out: &mut Out, origin: Origin, text: &str) {
+        let local = std::mem::take(&mut self.local_next);
+        // A slash command, as typed; one Claude Code runs itself is no
+        // request, and so no turn; what it printed is its output.
+        let command = commands::command(text);
+        if let (true, Some(line)) = (local, &command) {
+            return self.local_command(out, origin, line);
+        }
+        if let Some(output) = commands::output(text) {
+            return self.command_output(out, origin, &output);
+        }
+        let text = command.as_deref().unwrap_or(text);
         if text.starts_with("[Request interrupted by user") {
             self.end_turn(out, origin, "interrupted");
             return;

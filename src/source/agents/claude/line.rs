@@ -47,11 +47,18 @@ pub struct Line {
     pub usage: Option<super::Usage>,
     /// The line's `uuid`.
     pub uuid: Option<String>,
-    /// A `system` line's `subtype`, and its `compactMetadata`.
+    /// A `system` line's `subtype`, its `compactMetadata`, and its
+    /// `content` (a local command's).
     pub subtype: Option<String>,
     pub compact: Option<Value>,
+    pub content: Option<String>,
     /// A user line marked as a compaction's summary (`isCompactSummary`).
     pub compact_summary: bool,
+    /// An assistant message Claude Code wrote itself (`model:
+    /// "<synthetic>"`): no model's turn; `api_error` when it reports an
+    /// API error (`isApiErrorMessage`).
+    pub synthetic: bool,
+    pub api_error: bool,
     /// `timestamp`, epoch milliseconds.
     pub time: Option<i64>,
     /// A `summary` line's title.
@@ -209,7 +216,10 @@ impl Line {
             uuid: owned(w.uuid),
             subtype: None,
             compact: None,
+            content: None,
             compact_summary: boolean(w.is_compact_summary) == Some(true),
+            synthetic: false,
+            api_error: boolean(w.is_api_error) == Some(true),
             time: string(w.timestamp).and_then(|t| super::super::epoch_ms(&t)),
             summary: None,
             body: Body::NoMessage,
@@ -224,6 +234,7 @@ impl Line {
             }
             Kind::System => {
                 line.subtype = owned(w.subtype);
+                line.content = owned(w.content);
                 line.compact = w
                     .compact_metadata
                     .and_then(|m| serde_json::from_str(m.get()).ok());
@@ -243,6 +254,7 @@ impl Line {
         }
         if let Obj(Some(m)) = w.message {
             line.model = owned(m.model);
+            line.synthetic = line.model.as_deref() == Some("<synthetic>");
             line.message_id = owned(m.id);
             line.usage = m
                 .usage

@@ -304,3 +304,47 @@ fn a_block_without_its_ids_is_quoted_whole() {
     assert_eq!(k.iter().filter(|k| *k == "tool/call").count(), 1, "{k:?}");
     assert_eq!(k.iter().filter(|k| *k == "tool/result").count(), 1, "{k:?}");
 }
+
+/// Claude Code's own messages (`model: "<synthetic>"`): "No response
+/// requested." is nothing; an API error's report ends the running turn as
+/// an error, with its words (the public shape of 2.1.270's
+/// `model_not_found`).
+#[test]
+fn a_synthetic_message_is_no_turn() {
+    let synthetic = |text: &str, api_error: bool| {
+        json!({"type": "assistant", "uuid": "y", "sessionId": "s", "timestamp": "2026-12-01T10:00:02.000Z",
+               "isApiErrorMessage": api_error, "error": if api_error { "model_not_found" } else { "" },
+               "message": {"id": "c8dfe322", "model": "<synthetic>", "role": "assistant",
+                 "usage": {"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0,
+                           "cache_read_input_tokens": 0, "output_tokens_details": null},
+                 "content": [{"type": "text", "text": text}]}})
+    };
+    let out = read(&[
+        user("[Request interrupted by user for tool use]"),
+        synthetic("No response requested.", false),
+        user("go on"),
+        synthetic("There's an issue with the selected model (x).", true),
+    ]);
+    let k = kinds(&out);
+    assert_eq!(
+        k,
+        ["frame session", "turn/start", "user/message", "turn/end"],
+        "{k:?}"
+    );
+    let end = out.iter().rev().find_map(|(_, r)| match r {
+        Record::Event { event, .. } if event.kind.as_str() == "turn/end" => Some(event.data.parse()),
+        _ => None,
+    });
+    let end = end.expect("turn/end");
+    assert_eq!(end["reason"]["kind"], "error");
+    assert_eq!(end["reason"]["message"], "There's an issue with the selected model (x).");
+}
+
+/// `thinking_tokens: 0` is what the CLI writes when the API gave no count.
+#[test]
+fn a_zero_thinking_count_is_no_count() {
+    let u = Usage::parse(r#"{"input_tokens":3,"output_tokens":9,"output_tokens_details":{"thinking_tokens":0}}"#);
+    assert_eq!(u.map(Usage::to_value), Some(json!({"inputTokens": 3, "outputTokens": 9})));
+    let u = Usage::parse(r#"{"input_tokens":3,"output_tokens":9,"output_tokens_details":{"thinking_tokens":4}}"#);
+    assert_eq!(u.map(|u| u.to_value()["reasoningTokens"].clone()), Some(json!(4)));
+}

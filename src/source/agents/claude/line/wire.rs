@@ -57,10 +57,14 @@ pub(super) struct WireLine<'a> {
     pub(super) summary: Raw<'a>,
     #[serde(borrow, default)]
     pub(super) subtype: Raw<'a>,
+    #[serde(borrow, default)]
+    pub(super) content: Raw<'a>,
     #[serde(rename = "compactMetadata", borrow, default)]
     pub(super) compact_metadata: Raw<'a>,
     #[serde(rename = "isCompactSummary", borrow, default)]
     pub(super) is_compact_summary: Raw<'a>,
+    #[serde(rename = "isApiErrorMessage", borrow, default)]
+    pub(super) is_api_error: Raw<'a>,
 }
 
 #[derive(Deserialize)]
