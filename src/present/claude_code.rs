@@ -10,7 +10,7 @@
 //! | WebSearch | web search (sources and the model's answer) |
 //! | WebFetch | web, with the model's summary of the page said to be one |
 //! | TodoWrite, Task* | the plan checklist (role `Plans`; the reader sends the list) |
-//! | AskUserQuestion | the question card (role `Asks`) |
+//! | AskUserQuestion | the question card (role `Asks`), its answers read by `ask` |
 //! | ExitPlanMode | generic: the plan as markdown |
 //! | Agent, Task | generic: the subagent's type, prompt and report (its own transcript is nested under the card by the loader and drawn by `cards`) |
 //! | `mcp__server__tool` | generic naming server and tool |
@@ -19,8 +19,10 @@
 //! Presenters are pure functions of (tool, arguments, content, isError,
 //! `meta` = the line's `toolUseResult`). This file owns the dispatch and the
 //! generic cards; `files` owns Bash, Read and the edits, `lookup` search
-//! and web, `saved` output too large for the log.
+//! and web, `saved` output too large for the log, `ask` the answers to a
+//! question.
 
+mod ask;
 mod files;
 mod lookup;
 mod saved;
@@ -30,7 +32,7 @@ mod tests;
 
 use serde_json::{Map, Value, json};
 
-use crate::session::{AttachedView, CallRole, Presenters};
+use crate::session::{Answer, AttachedView, CallRole, Presenters};
 use crate::wire::RawJson;
 
 /// Arguments as a JSON object (anything else: no arguments).
@@ -140,6 +142,24 @@ impl Presenters for ClaudeCode {
             Drawn::Tree(v) => AttachedView::presented(v),
             Drawn::Text(t, tag) => AttachedView::presented_text(t, tag),
         })
+    }
+
+    fn answers(
+        &self,
+        tool: &str,
+        arguments: &str,
+        content: &[Value],
+        meta: Option<&Value>,
+    ) -> Option<Vec<Answer>> {
+        if tool != "AskUserQuestion" {
+            return None;
+        }
+        let out = Outcome {
+            content,
+            is_error: false,
+            meta: meta.and_then(Value::as_object),
+        };
+        ask::answers(&parse(arguments), &out)
     }
 
     fn role(&self, tool: &str) -> CallRole {

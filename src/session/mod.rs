@@ -45,8 +45,8 @@ pub use nested::Nested;
 pub use outline::Outline;
 pub use presenter::{CallRole, Presenters, SharedPresenters};
 pub use prompts::{
-    Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, option_outcome,
-    parse_answers, pick_option,
+    Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, answer_to,
+    option_outcome, parse_answers, pick_option,
 };
 
 use std::sync::Arc;
