@@ -432,7 +432,7 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 }
 
 mod tokens;
-pub use tokens::{compaction, compaction_text, compaction_title, usage_text};
+pub use tokens::{compaction, compaction_text, compaction_title, count, usage_text};
 
 #[cfg(test)]
 mod tests;

@@ -114,7 +114,7 @@ fn an_inline_subagent_is_nested_under_its_task_with_its_totals() {
     assert_eq!(child.error_count(), 1, "the Bash that exited 1");
     assert!(child.diagnostics().is_empty(), "{:?}", child.diagnostics());
     // The session's own calls only.
-    assert_eq!(t.cards().len(), 5, "{:?}", t.cards().iter().map(|c| &c.tool).collect::<Vec<_>>());
+    assert_eq!(t.cards().len(), 4, "{:?}", t.cards().iter().map(|c| &c.tool).collect::<Vec<_>>());
     let order: Vec<Value> = deck_ok(&["inspect", &fixture(OLDER)])
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON"))

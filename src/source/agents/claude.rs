@@ -15,8 +15,12 @@
 //! * `summary` lines name the session (`session/title`).
 //! * A message's token usage, and compactions (the `compact_boundary`
 //!   `system` line, the summary after it): `turn_meta`.
+//! * A Task subagent's own lines logged inline (`agent_progress`
+//!   `progress` lines, 2.1.3x): read by a reader of their own and nested
+//!   under the call (`inline`).
 //! * Everything else (`api-request-blob`, which repeats message content,
-//!   attachments, queue operations, `progress`, …) is ignored quietly; a
+//!   attachments, queue operations, other `progress`, …) is ignored
+//!   quietly; a
 //!   known line without its message is a diagnostic.
 //!
 //! Nothing here names a tool: the presenters (`present::claude_code`) do.
@@ -35,6 +39,7 @@ use crate::wire::{Diagnostic, Origin, Record};
 
 pub mod beside;
 mod commands;
+mod inline;
 pub mod live;
 mod line;
 mod notification;
@@ -108,6 +113,9 @@ pub struct Reader {
     /// A local command's caveat was read: the command that follows is no
     /// request (`commands`).
     local_next: bool,
+    /// Subagents whose lines are logged inline: the call that started
+    /// each, and its reader (`inline`).
+    inline: Vec<(String, Reader)>,
 }
 
 impl Translate for Reader {
@@ -125,6 +133,7 @@ impl Translate for Reader {
     }
 
     fn finish(&mut self, out: &mut Out) {
+        self.finish_inline(None, out);
         self.flush_message(out, Origin::default());
         self.end_turn(out, Origin::default(), "completed");
     }
@@ -140,8 +149,12 @@ impl Reader {
             && self.session.as_deref() != Some(id)
         {
             // The session before it ends here.
+            self.finish_inline(None, out);
             self.end_turn(out, origin, "completed");
             self.switch_session(id);
+        }
+        if line.kind == Kind::Progress {
+            return self.progress(line, origin, out);
         }
         if line.kind == Kind::Summary {
             if let Some(title) = line.summary {
@@ -385,6 +398,8 @@ impl Reader {
             return;
         }
         self.results.insert(id.clone());
+        // A subagent logged inline has ended when its call's result comes.
+        self.finish_inline(Some(&id), out);
         if !self.turn_open {
             self.start_turn(out, origin);
         }

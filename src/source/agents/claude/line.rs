@@ -13,8 +13,10 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+mod progress;
 mod refusal;
 mod wire;
+pub use progress::Progress;
 use refusal::{Refusal, Said};
 use wire::{Content, Obj, Raw, WireBlock, WireLine, WireTasks};
 
@@ -26,6 +28,9 @@ pub enum Kind {
     Summary,
     /// `system` lines: a compaction's boundary among them.
     System,
+    /// A `progress` line of `agent_progress`: a subagent's own line,
+    /// logged inline ([`Line::progress`]).
+    Progress,
     /// Any of the ~20 other line types: ignored quietly.
     Other,
 }
@@ -67,8 +72,11 @@ pub struct Line {
     /// The line's `toolUseResult`, when it is an object.
     pub meta: Option<Meta>,
     /// The whole line, kept only when the reader will quote it (a message
-    /// line without its message or content).
+    /// line without its message or content, an `agent_progress` line whose
+    /// subagent's line does not read).
     pub raw: Option<String>,
+    /// What an `agent_progress` line carries.
+    pub progress: Option<Box<Progress>>,
 }
 
 /// A message line's content.
@@ -197,6 +205,15 @@ impl Line {
         if !named {
             return None;
         }
+        if &*kind == "progress"
+            && let Some(p) = progress::of(w.data, w.parent_tool_use_id)
+        {
+            let mut line = Line::of(w, Kind::Progress, text);
+            // Kept to be quoted when it cannot be placed or read.
+            line.raw = (p.line.is_err() || p.parent_call.is_none()).then(|| text.to_string());
+            line.progress = Some(Box::new(p));
+            return Some(line);
+        }
         let kind = match &*kind {
             "user" => Kind::User,
             "assistant" => Kind::Assistant,
@@ -204,6 +221,25 @@ impl Line {
             "system" => Kind::System,
             _ => Kind::Other,
         };
+        Some(Line::of(w, kind, text))
+    }
+
+    /// A subagent's line inside an `agent_progress` line (`data.message`):
+    /// a user or assistant line, without the names a log line carries.
+    fn inner(text: &str) -> Result<Line, String> {
+        let w: WireLine<'_> =
+            serde_json::from_str(text).map_err(|e| format!("its message does not read ({e})"))?;
+        let kind = match string(w.kind).as_deref() {
+            Some("user") => Kind::User,
+            Some("assistant") => Kind::Assistant,
+            Some(other) => return Err(format!("its message is a {other:?} line")),
+            None => return Err("its message has no type".into()),
+        };
+        Ok(Line::of(w, kind, text))
+    }
+
+    /// The line `w` (whose text is `text`) of kind `kind`.
+    fn of(w: WireLine<'_>, kind: Kind, text: &str) -> Line {
         let mut line = Line {
             kind,
             session_id: owned(w.session_id),
@@ -225,12 +261,13 @@ impl Line {
             body: Body::NoMessage,
             meta: None,
             raw: None,
+            progress: None,
         };
         match kind {
-            Kind::Other => return Some(line),
+            Kind::Other | Kind::Progress => return line,
             Kind::Summary => {
                 line.summary = owned(w.summary);
-                return Some(line);
+                return line;
             }
             Kind::System => {
                 line.subtype = owned(w.subtype);
@@ -238,7 +275,7 @@ impl Line {
                 line.compact = w
                     .compact_metadata
                     .and_then(|m| serde_json::from_str(m.get()).ok());
-                return Some(line);
+                return line;
             }
             Kind::User | Kind::Assistant => {}
         }
@@ -277,7 +314,7 @@ impl Line {
                 background: background(meta.get()),
             });
         }
-        Some(line)
+        line
     }
 
     /// Read a line already parsed (tests, other sources): through its

@@ -65,6 +65,11 @@ pub(super) struct WireLine<'a> {
     pub(super) is_compact_summary: Raw<'a>,
     #[serde(rename = "isApiErrorMessage", borrow, default)]
     pub(super) is_api_error: Raw<'a>,
+    /// A `progress` line's payload, and the call it reports on.
+    #[serde(borrow, default)]
+    pub(super) data: Raw<'a>,
+    #[serde(rename = "parentToolUseID", borrow, default)]
+    pub(super) parent_tool_use_id: Raw<'a>,
 }
 
 #[derive(Deserialize)]
