@@ -131,7 +131,10 @@ impl Transcript {
         let content = super::content_of(&data);
         card.tool
             .as_deref()
-            .and_then(|t| self.presenters.answers(t, &card.arguments, &content, meta.as_ref()))
+            .and_then(|t| {
+                self.presenters
+                    .answers(t, &card.arguments, &content, meta.as_ref())
+            })
             .unwrap_or_else(|| parse_answers(&super::text_of(&content)))
     }
 

@@ -168,12 +168,24 @@ impl Answer {
 /// The answer to question `q` among `answers` (of `questions`, all the
 /// prompt asked): the one with its id, else the one naming its text, else
 /// the only answer to the only question.
-pub fn answer_to<'a>(q: &Question, questions: &[Question], answers: &'a [Answer]) -> Option<&'a Answer> {
+pub fn answer_to<'a>(
+    q: &Question,
+    questions: &[Question],
+    answers: &'a [Answer],
+) -> Option<&'a Answer> {
     answers
         .iter()
         .find(|a| !q.id.is_empty() && a.id == q.id)
-        .or_else(|| answers.iter().find(|a| a.question.as_deref() == Some(q.question.as_str())))
-        .or_else(|| answers.iter().find(|a| a.question.is_none() && a.id == q.id))
+        .or_else(|| {
+            answers
+                .iter()
+                .find(|a| a.question.as_deref() == Some(q.question.as_str()))
+        })
+        .or_else(|| {
+            answers
+                .iter()
+                .find(|a| a.question.is_none() && a.id == q.id)
+        })
         .or_else(|| (questions.len() == 1 && answers.len() == 1).then(|| &answers[0]))
 }
 

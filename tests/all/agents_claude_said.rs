@@ -109,12 +109,21 @@ fn an_inline_subagent_is_nested_under_its_task_with_its_totals() {
     let t = fold(&fixture(OLDER));
     let card = t.card(OLDER_TASK).expect("Task");
     let child = card.nested.as_ref().expect("nested").transcript();
-    let tools: Vec<_> = child.cards().iter().filter_map(|c| c.tool.clone()).collect();
+    let tools: Vec<_> = child
+        .cards()
+        .iter()
+        .filter_map(|c| c.tool.clone())
+        .collect();
     assert_eq!(tools, ["Read", "Glob", "Bash"]);
     assert_eq!(child.error_count(), 1, "the Bash that exited 1");
     assert!(child.diagnostics().is_empty(), "{:?}", child.diagnostics());
     // The session's own calls only.
-    assert_eq!(t.cards().len(), 4, "{:?}", t.cards().iter().map(|c| &c.tool).collect::<Vec<_>>());
+    assert_eq!(
+        t.cards().len(),
+        4,
+        "{:?}",
+        t.cards().iter().map(|c| &c.tool).collect::<Vec<_>>()
+    );
     let order: Vec<Value> = deck_ok(&["inspect", &fixture(OLDER)])
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON"))
@@ -136,7 +145,10 @@ fn an_inline_subagent_is_nested_under_its_task_with_its_totals() {
         assert!(render.contains(want), "{want:?} missing:\n{render}");
     }
     let truth = deck_ok(&["render", "--width", "100", &fixture(TRUTH)]);
-    assert!(truth.contains("2 tool calls · 2.5k tokens · 333ms"), "{truth}");
+    assert!(
+        truth.contains("2 tool calls · 2.5k tokens · 333ms"),
+        "{truth}"
+    );
 }
 
 /// 2.1.39 wrote a subagent's lines both inline and to its own log: its
@@ -171,6 +183,15 @@ fn a_subagent_logged_inline_and_beside_is_nested_once() {
     let card = t.card(OLDER_TASK).expect("Task");
     let child = card.nested.as_ref().expect("nested").transcript();
     assert_eq!(child.cards().len(), 3, "nested once");
+    // What is nested is the log's records, the inline lines left for it.
+    let side = folder.join("subagents/agent-a7c31e9.jsonl");
+    let own = crate::common::load(&side.to_string_lossy()).records.len();
+    let nested = crate::common::load(&log.to_string_lossy())
+        .records
+        .iter()
+        .filter(|r| matches!(r, deck::wire::Record::Nested { parent_call, .. } if parent_call == OLDER_TASK))
+        .count();
+    assert_eq!(nested, own);
     assert!(t.diagnostics().is_empty(), "{:?}", t.diagnostics());
 }
 
@@ -215,14 +236,23 @@ fn commands_are_drawn_as_commands_and_their_output_as_theirs() {
     let render = deck_ok(&["render", "--width", "100", &fixture(TRUTH)]);
     assert!(render.contains("› /review src/"), "{render}");
     assert!(render.contains("› /model sonnet"), "{render}");
-    assert!(render.contains("⎿ Set model to `Sonnet 5.5` for this session only"), "{render}");
+    assert!(
+        render.contains("⎿ Set model to `Sonnet 5.5` for this session only"),
+        "{render}"
+    );
     assert!(!render.contains("command-name"), "{render}");
     // 2.1.38: the command and its output as `system` lines; a skill.
     let older = prompts(&fixture(OLDER));
     let texts: Vec<&str> = older.iter().map(|(_, t)| t.as_str()).collect();
-    assert_eq!(texts[0], "/elixir:setup-checks credo, dialyzer and mix_audit");
+    assert_eq!(
+        texts[0],
+        "/elixir:setup-checks credo, dialyzer and mix_audit"
+    );
     assert!(texts.contains(&"/model"), "{older:?}");
-    assert!(texts.contains(&"Kept model as Default (recommended)"), "{older:?}");
+    assert!(
+        texts.contains(&"Kept model as Default (recommended)"),
+        "{older:?}"
+    );
     let render = deck_ok(&["render", "--width", "100", &fixture(OLDER)]);
     assert!(!render.contains("command-"), "{render}");
     // The library's title is the command, without markup.
@@ -254,7 +284,11 @@ fn snapshots_of_what_was_said() {
         let cards = [ASK_CI, ASK_MORE, BACKGROUND]
             .iter()
             .map(|id| t.card(id).expect("card"))
-            .chain([OLDER_ASK, OLDER_TYPED, OLDER_TASK].iter().map(|id| older.card(id).expect("card")));
+            .chain(
+                [OLDER_ASK, OLDER_TYPED, OLDER_TASK]
+                    .iter()
+                    .map(|id| older.card(id).expect("card")),
+            );
         for card in cards {
             for w in WIDTHS {
                 let _ = writeln!(out, "── {} {} at {w} ──", card.tool_name(), card.call_id);

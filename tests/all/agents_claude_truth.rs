@@ -49,7 +49,11 @@ fn a_refusal_is_rejected_and_an_interrupt_interrupted_not_errors() {
     assert_eq!(lines[REFUSED]["status"], "rejected", "{}", lines[REFUSED]);
     // Stopped while it ran (`toolDenialKind: user-rejected`, "stopped while
     // running").
-    assert_eq!(lines[STOPPED]["status"], "interrupted", "{}", lines[STOPPED]);
+    assert_eq!(
+        lines[STOPPED]["status"], "interrupted",
+        "{}",
+        lines[STOPPED]
+    );
     // 2.1.38: `toolUseResult: "User rejected tool use"`, no denial kind.
     let older = inspect(&fixture(OLDER));
     assert_eq!(older[OLDER_REFUSED]["status"], "rejected");
@@ -141,7 +145,10 @@ fn a_synthetic_message_is_no_turn_and_a_filled_in_zero_no_count() {
             _ => None,
         })
         .collect();
-    assert!(!said.iter().any(|s| s.contains("No response requested")), "{said:?}");
+    assert!(
+        !said.iter().any(|s| s.contains("No response requested")),
+        "{said:?}"
+    );
     let render = deck_ok(&["render", "--width", "100", &fixture(TRUTH)]);
     assert!(!render.contains("── turn 6"), "{render}");
     assert!(!render.contains("↑ 0 in"), "{render}");
@@ -189,14 +196,22 @@ fn a_replace_all_without_the_original_is_placed_hunk_by_hunk() {
     let card = t.card(REPLACE_ALL).expect("card");
     let shown = render_card(card, &Theme::dark(), 100, Density::Full, "replace_all");
     let text: Vec<String> = shown.iter().map(|l| l.text()).collect();
-    assert!(!text.iter().any(|l| l.contains("lines unknown")), "{text:#?}");
-    assert_eq!(text.iter().filter(|l| l.trim_end().ends_with("⋯")).count(), 6, "{text:#?}");
+    assert!(
+        !text.iter().any(|l| l.contains("lines unknown")),
+        "{text:#?}"
+    );
+    assert_eq!(
+        text.iter().filter(|l| l.trim_end().ends_with("⋯")).count(),
+        6,
+        "{text:#?}"
+    );
     // Each changed line at its own number.
     for n in [123, 239, 249, 277, 330, 348, 362] {
         let old = format!("│ {n} ");
         assert!(
-            text.iter()
-                .any(|l| l.starts_with(&old) && l.contains(&format!("-     log(DEBUG, 'step {n}')"))),
+            text.iter().any(
+                |l| l.starts_with(&old) && l.contains(&format!("-     log(DEBUG, 'step {n}')"))
+            ),
             "line {n}: {text:#?}"
         );
     }
@@ -207,7 +222,15 @@ fn a_replace_all_without_the_original_is_placed_hunk_by_hunk() {
 fn snapshots_of_the_truth() {
     let t = fold(&fixture(TRUTH));
     let older = fold(&fixture(OLDER));
-    let ids = [GIT_LOG, READ_WHOLE, READ_40, READ_END, REPLACE_ALL, REFUSED, STOPPED];
+    let ids = [
+        GIT_LOG,
+        READ_WHOLE,
+        READ_40,
+        READ_END,
+        REPLACE_ALL,
+        REFUSED,
+        STOPPED,
+    ];
     for theme_name in THEMES {
         let theme = Theme::builtin(theme_name).expect("built-in theme");
         let mut out = String::new();

@@ -105,7 +105,12 @@ fn claude_code_secrets_are_gone_from_every_output() {
         let args = ["render", path, "--density", "full", "--width", width];
         let o = deck_cmd().args(args).arg("--redact").output().unwrap();
         assert!(o.status.success(), "{width}: {}", stderr(&o));
-        assert_eq!(survivors(&stdout(&o)), Vec::<&str>::new(), "{width}: {}", stdout(&o));
+        assert_eq!(
+            survivors(&stdout(&o)),
+            Vec::<&str>::new(),
+            "{width}: {}",
+            stdout(&o)
+        );
         // The fixture plants them: without --redact they show (whole
         // where nothing wraps them).
         if width == "160" {
@@ -114,7 +119,10 @@ fn claude_code_secrets_are_gone_from_every_output() {
         }
     }
     let dir = input.parent().unwrap();
-    for (name, extra) in [("s.html", &[][..]), ("s.cast", &["--width", "40", "--height", "20"][..])] {
+    for (name, extra) in [
+        ("s.html", &[][..]),
+        ("s.cast", &["--width", "40", "--height", "20"][..]),
+    ] {
         let out = dir.join(name);
         let o = deck_cmd()
             .args(["export", path, "-o", out.to_str().unwrap()])
