@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::discover::Found;
 use crate::cards::{self, item::item_text, plain};
-use crate::session::{Item, Outline, Transcript};
+use crate::session::{Item, Outline, ToolCard, Transcript};
 use crate::source::{self, Format};
 
 /// One session of the library, as the list shows it and `--json` prints it.
@@ -200,16 +200,7 @@ fn docs(t: &Transcript, agent: &str, out: &mut dyn FnMut(Doc)) {
             }
             Item::Tool(c) => {
                 let Some(card) = t.cards().get(*c) else { continue };
-                let r = cards::resolve(card);
-                doc.kind = r.view.tag().to_string();
-                doc.call = Some(card.call_id.clone());
-                doc.tool = card.tool.clone();
-                doc.error = card.status.is_bad();
-                doc.time = card.started.or(card.ended);
-                if matches!(doc.kind.as_str(), "diff" | "read") {
-                    doc.paths.extend(plain::target(card));
-                }
-                doc.text = plain::plain_text_of(card, &r);
+                card_doc(card, &mut doc);
             }
             Item::Prompt(_) | Item::Todo { .. } | Item::Compaction(_) => {
                 doc.kind = "note".into();
@@ -217,8 +208,51 @@ fn docs(t: &Transcript, agent: &str, out: &mut dyn FnMut(Doc)) {
             }
             Item::Turn(_) | Item::Diagnostic(_) | Item::Retry(_) => continue,
         }
+        // A subagent's calls are found as what they are, after the call
+        // that started it, and open at it.
+        let nested = match item {
+            Item::Tool(c) => t.cards().get(*c).and_then(|c| c.nested.as_ref()),
+            _ => None,
+        };
+        let parent = nested.map(|_| doc.clone());
         if !doc.text.trim().is_empty() {
             out(doc);
+        }
+        if let (Some(n), Some(parent)) = (nested, parent) {
+            nested_docs(n.transcript(), &parent, out);
+        }
+    }
+}
+
+/// `doc` made the entry of `card`.
+fn card_doc(card: &ToolCard, doc: &mut Doc) {
+    let r = cards::resolve(card);
+    doc.kind = r.view.tag().to_string();
+    doc.call = Some(card.call_id.clone());
+    doc.tool = card.tool.clone();
+    doc.error = card.status.is_bad();
+    doc.time = card.started.or(card.ended);
+    if matches!(doc.kind.as_str(), "diff" | "read") {
+        doc.paths.extend(plain::target(card));
+    }
+    doc.text = plain::plain_text_of(card, &r);
+}
+
+/// The entries of the calls of a nested transcript (a subagent's, and
+/// those nested in it), each at the entry of the call that started it
+/// (`parent`'s item).
+fn nested_docs(t: &Transcript, parent: &Doc, out: &mut dyn FnMut(Doc)) {
+    for card in t.cards() {
+        let mut doc = Doc {
+            paths: Vec::new(),
+            ..parent.clone()
+        };
+        card_doc(card, &mut doc);
+        if !doc.text.trim().is_empty() {
+            out(doc);
+        }
+        if let Some(n) = &card.nested {
+            nested_docs(n.transcript(), parent, out);
         }
     }
 }

@@ -151,6 +151,53 @@ fn an_inline_subagent_is_nested_under_its_task_with_its_totals() {
     );
 }
 
+/// A subagent's calls are entries of the library, found by their tool and
+/// opened at the call that started them; the session counts only its own.
+#[test]
+fn a_subagents_calls_are_found_by_their_tool() {
+    let home = tempfile::tempdir().expect("home");
+    let project = home.path().join(".claude/projects/-workspace-demo");
+    std::fs::create_dir_all(&project).expect("project");
+    let name = Path::new(OLDER).file_name().expect("name");
+    std::fs::copy(fixture(OLDER), project.join(name)).expect("copy");
+    let search = |args: &[&str]| -> Vec<Value> {
+        let o = crate::common::deck_cmd()
+            .args(["sessions", "search"])
+            .args(args)
+            .args(["--json", "--limit", "50"])
+            .env("HOME", home.path())
+            .env("XDG_CACHE_HOME", home.path().join(".cache"))
+            .env_remove("DSH_HOME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .output()
+            .expect("deck");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect()
+    };
+    let globs = search(&["tool:glob"]);
+    let calls: Vec<&str> = globs.iter().filter_map(|h| h["call"].as_str()).collect();
+    assert_eq!(calls, ["toolu_01oldersubglob0000000001"], "{globs:#?}");
+    // It opens at the Task's entry.
+    let t = fold(&fixture(OLDER));
+    let item = globs[0]["item"].as_u64().expect("item") as usize;
+    match &t.items()[item] {
+        Item::Tool(c) => assert_eq!(t.cards()[*c].call_id, OLDER_TASK),
+        other => panic!("item {item} is {other:?}"),
+    }
+    let bash: Vec<String> = search(&["tool:bash"])
+        .iter()
+        .filter_map(|h| h["call"].as_str().map(str::to_string))
+        .collect();
+    assert!(
+        bash.contains(&"toolu_01oldersubbash0000000001".to_string()),
+        "{bash:?}"
+    );
+}
+
 /// 2.1.39 wrote a subagent's lines both inline and to its own log: its
 /// calls are nested once, from its log.
 #[test]
