@@ -257,3 +257,79 @@ fn snapshots_of_the_truth() {
         insta::assert_snapshot!(format!("agents_claude_truth__{theme_name}"), out);
     }
 }
+
+/// Every card of `t`, each followed by those nested under it, with the
+/// call it is nested under: `deck inspect`'s order.
+fn every_card(
+    t: &deck::session::Transcript,
+    parent: Option<&str>,
+    out: &mut Vec<(deck::session::ToolCard, Option<String>)>,
+) {
+    for card in t.cards() {
+        out.push(((**card).clone(), parent.map(str::to_string)));
+        if let Some(n) = &card.nested {
+            every_card(n.transcript(), Some(&card.call_id), out);
+        }
+    }
+}
+
+/// `deck inspect` says what the cards show, card for card, a subagent's
+/// under the call that started it: the status (rejected, interrupted,
+/// failed — none of them an error), the exit code the header draws, the
+/// answers a question card marks.
+#[test]
+fn inspect_carries_what_the_cards_show() {
+    let theme = Theme::builtin("dark").expect("theme");
+    let mut statuses = Vec::new();
+    let mut codes = Vec::new();
+    let mut nested = 0;
+    let mut answered = 0;
+    for file in [TRUTH, OLDER] {
+        let path = fixture(file);
+        let t = fold(&path);
+        let lines: Vec<Value> = deck_ok(&["inspect", &path])
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        let mut cards = Vec::new();
+        every_card(&t, None, &mut cards);
+        assert_eq!(lines.len(), cards.len(), "{file}");
+        for ((card, parent), line) in cards.iter().zip(&lines) {
+            let id = &card.call_id;
+            assert_eq!(line["callId"], id.as_str());
+            assert_eq!(line["parentCallId"].as_str(), parent.as_deref(), "{id}");
+            nested += usize::from(parent.is_some());
+            assert_eq!(line["status"], card.status.name(), "{id}");
+            statuses.push(card.status.name());
+            let head = render_card(card, &theme, 120, Density::Line, id)[0].text();
+            match line["resultView"]["exitCode"].as_i64() {
+                Some(n) => {
+                    assert!(head.contains(&format!("exit {n}")), "{id}: {head}");
+                    codes.push(n);
+                }
+                None => assert!(!head.contains(" exit "), "{id}: {head}"),
+            }
+            if line.get("answers").is_some() {
+                let drawn = render_card(card, &theme, 120, Density::Full, id);
+                let marked = drawn.iter().filter(|l| l.text().contains('●')).count();
+                let selected: usize = line["answers"]
+                    .as_array()
+                    .expect("answers")
+                    .iter()
+                    .map(|a| a["selected"].as_array().map_or(0, Vec::len))
+                    .sum();
+                assert_eq!(marked, selected, "{id}: {line}");
+                answered += 1;
+            }
+        }
+    }
+    for s in ["rejected", "interrupted", "failed"] {
+        assert!(statuses.contains(&s), "{s}: {statuses:?}");
+    }
+    assert!(codes.contains(&128) && codes.contains(&1), "{codes:?}");
+    assert!(
+        nested >= 3 + 3,
+        "the 2.1.328 subagents' and the inline one's calls: {nested}"
+    );
+    assert_eq!(answered, 4, "two questions in each fixture");
+}
