@@ -27,10 +27,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 pub use line::Line;
+use message::{Chunk, ChunkData, Message, MessageData, TextBlock};
 pub use turn_meta::Usage;
 use line::{Block, Body, Kind, Meta, Tasks};
 
@@ -40,6 +40,7 @@ use crate::wire::{Diagnostic, Origin, Record};
 pub mod beside;
 mod commands;
 mod inline;
+mod message;
 pub mod live;
 mod line;
 mod notification;
@@ -584,53 +585,6 @@ impl Reader {
             self.emit(out, origin, "todo/write", json!({"todos": todos, "callId": id}));
         }
     }
-}
-
-/// An `assistant/chunk`'s data: a block of the message, ended.
-#[derive(Serialize)]
-struct ChunkData<'a> {
-    turn: u64,
-    step: u64,
-    chunk: Chunk<'a>,
-}
-
-#[derive(Serialize)]
-struct Chunk<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    index: usize,
-    block: TextBlock<'a>,
-}
-
-/// A text or reasoning block, as DSH's message content holds it.
-#[derive(Serialize)]
-struct TextBlock<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    text: &'a str,
-}
-
-impl TextBlock<'_> {
-    fn of(reasoning: bool, text: &str) -> TextBlock<'_> {
-        let kind = if reasoning { "reasoning" } else { "text" };
-        TextBlock { kind, text }
-    }
-}
-
-/// An `assistant/message`'s data: the message whole, and its usage.
-#[derive(Serialize)]
-struct MessageData<'a> {
-    turn: u64,
-    step: u64,
-    message: Message<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    usage: Option<Value>,
-}
-
-#[derive(Serialize)]
-struct Message<'a> {
-    role: &'static str,
-    content: Vec<TextBlock<'a>>,
 }
 
 #[cfg(test)]

@@ -13,12 +13,14 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+mod meta;
 mod progress;
 mod refusal;
 mod wire;
+use meta::{background, checklist, tasks};
 pub use progress::Progress;
 use refusal::{Refusal, Said};
-use wire::{Content, Obj, Raw, WireBlock, WireLine, WireTasks};
+use wire::{Content, Obj, Raw, WireBlock, WireLine};
 
 /// What kind of line it is (`type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,14 +178,6 @@ fn is_object(r: Raw<'_>) -> bool {
     r.is_some_and(|r| r.get().starts_with('{'))
 }
 
-/// A string or a number, as text (task ids come as either).
-fn text(v: Option<&Value>) -> Option<String> {
-    match v {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
-        _ => None,
-    }
-}
 
 impl Line {
     /// Read a line's text. `None` when it is not a Claude Code line (see
@@ -585,73 +579,4 @@ fn result_content(content: Raw<'_>) -> ResultContent<'_> {
         })
         .collect();
     ResultContent::Blocks(Value::Array(kept).to_string())
-}
-
-/// A call's input that is a whole checklist (`todos: [{content, status}]`).
-fn checklist(input: &str) -> Option<Vec<(String, String)>> {
-    if !input.contains("\"todos\"") {
-        return None;
-    }
-    let v: Value = serde_json::from_str(input).ok()?;
-    let todos = v.get("todos")?.as_array()?;
-    let list: Vec<(String, String)> = todos
-        .iter()
-        .filter_map(|t| {
-            let content = t.get("content").and_then(Value::as_str)?;
-            let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
-            Some((content.to_string(), status.to_string()))
-        })
-        .collect();
-    (list.len() == todos.len()).then_some(list)
-}
-
-/// The task a structured result says was started in the background.
-fn background(meta: &str) -> Option<String> {
-    let b = meta.as_bytes();
-    if !["\"backgroundTaskId\"", "\"async_launched\""]
-        .iter()
-        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
-    {
-        return None;
-    }
-    let v: Value = serde_json::from_str(meta).ok()?;
-    super::notification::task_id(&v).map(str::to_string)
-}
-
-/// What a structured result says of the task list: a task's creation
-/// (`task: {id, subject}`), update (`taskId`, `statusChange.to`) or a
-/// listing (`tasks: [{id, subject, status}]`).
-fn tasks(meta: &str) -> Option<Tasks> {
-    // Most results are not tasks': a byte search spares them a parse.
-    let b = meta.as_bytes();
-    if !["\"tasks\"", "\"task\"", "\"taskId\""]
-        .iter()
-        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
-    {
-        return None;
-    }
-    let w: WireTasks<'_> = serde_json::from_str(meta).ok()?;
-    let parse = |r: Raw<'_>| r.and_then(|r| serde_json::from_str::<Value>(r.get()).ok());
-    if let Some(Value::Array(list)) = parse(w.tasks) {
-        let list = list
-            .iter()
-            .filter_map(|t| {
-                let id = text(t.get("id"))?;
-                let subject = text(t.get("subject"))?;
-                let status = text(t.get("status")).unwrap_or_else(|| "pending".into());
-                Some((id, subject, status))
-            })
-            .collect();
-        return Some(Tasks::List(list));
-    }
-    if let Some(task) = parse(w.task)
-        && let (Some(id), Some(subject)) = (text(task.get("id")), text(task.get("subject")))
-    {
-        return Some(Tasks::Created(id, subject));
-    }
-    let to = parse(w.status_change).and_then(|c| text(c.get("to")));
-    match (text(parse(w.task_id).as_ref()), to) {
-        (Some(id), Some(to)) => Some(Tasks::Status(id, to)),
-        _ => None,
-    }
 }
