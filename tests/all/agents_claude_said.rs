@@ -149,6 +149,13 @@ fn an_inline_subagent_is_nested_under_its_task_with_its_totals() {
         truth.contains("2 tool calls · 2.5k tokens · 333ms"),
         "{truth}"
     );
+    // And deck inspect, which gives the card's views.
+    let lines = inspect(&fixture(TRUTH));
+    let report = lines[EXPLORE]["resultView"].to_string();
+    assert!(
+        report.contains("2 tool calls · 2.5k tokens · 333ms"),
+        "{report}"
+    );
 }
 
 /// A subagent's calls are entries of the library, found by their tool and

@@ -77,7 +77,9 @@ impl Said {
 /// `is_error`, its flag.
 pub(super) fn of(said: &Said, text: &str, is_error: bool) -> Option<Refusal> {
     let refused = text.trim_start().starts_with(REFUSED);
-    if !said.any() && !(is_error && refused) {
+    // The line says so, or the result is flagged and says so itself.
+    let says = said.any() || (is_error && refused);
+    if !says {
         return None;
     }
     Some(match said.kind.as_deref() {
