@@ -15,7 +15,8 @@ fails when
   RSS of deck on a tiny session, measured first, or of the case's own
   command on the smallest input of its kind when more — compiled redaction
   rules are a fixed cost —, plus 64 MB) — or, for a
-  case whose memory must not grow with its input at all (`library-files`),
+  case whose memory must not grow with its input at all (`library-index`,
+  `library-claude`, `library-files`),
   the base plus a constant, whatever the input —, or
 * a run takes longer than --timeout seconds (default 120), or exits non-zero.
 
@@ -52,7 +53,8 @@ Cases (each names what grows):
 | claude-blocks | blocks of one Claude Code message, one a line | render (preview) |
 | claude-calls | shell calls and results of a Claude Code session | render (preview) |
 | codex-polls | polls (`write_stdin`) of one running Codex command | render --density full |
-| library-index | cards of a mixed session | sessions --json (its index built) |
+| library-index | cards of a mixed session, one file (RSS held to a constant) | sessions --json (its index built) |
+| library-claude | shell calls of a Claude Code session, one file (RSS held to a constant) | sessions --json (its index built) |
 | library-files | sessions of ~0.5 MB, one a file (RSS held to a constant) | sessions --json (its index built) |
 """
 import argparse
@@ -577,13 +579,17 @@ CASES = {
     "claude-calls": (gen_claude_calls, 2500, PREVIEW, "calls", False),
     "codex-polls": (gen_codex_polls, 2500, FULL, "polls", False),
     "library-index": (gen_cards, 2500, library, "cards", False),
+    "library-claude": (gen_claude_calls, 5000, library, "calls", False),
     "library-files": (gen_library_files, 32, library_files, "files", False),
 }
 
 # Cases held to a constant peak RSS (MB over the base), not to 4× their
 # input: an index update holds the tantivy writer's arena (at most 64 MB)
-# and the files being read, never all it read.
+# and the files being read — each folded as it is read, what is done let go
+# of (library/fold.rs) —, never all it read, nor a whole file.
 CONSTANT_RSS = {
+    "library-index": 96,
+    "library-claude": 96,
     "library-files": 96,
 }
 

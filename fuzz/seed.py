@@ -3,7 +3,8 @@
 logs in demo-sessions/, the other files in tests/fixtures/captures/) into
 corpus-raw/TARGET (git-ignored). Run before a
 long `cargo +nightly fuzz run TARGET corpus-raw/TARGET`, then minimise into
-corpus/TARGET with `cargo +nightly fuzz cmin`.
+corpus/TARGET with `cargo +nightly fuzz cmin` (`fuzz/corpus.sh unpack TARGET`
+first, `fuzz/corpus.sh pack TARGET` after).
 
 loader: every frame-log and session-log line, small whole logs, a zstd log
         and a small history document;

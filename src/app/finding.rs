@@ -78,6 +78,16 @@ impl App {
             self.goto_match(true);
         }
         let n = self.found.matches.len();
+        // Gone to a match while the search ran on: its count grows.
+        if let Some(c) = self.found.current {
+            self.message = Some(format!(
+                "match {}/{}{} for {:?}",
+                c + 1,
+                n,
+                if done { "" } else { "…" },
+                self.found.query
+            ));
+        }
         if !done {
             if self.found.current.is_none() {
                 self.message = Some(format!(

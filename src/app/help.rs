@@ -20,11 +20,26 @@ pub struct Help {
     pub scroll: usize,
     /// The pager it was opened from, to go back to.
     pub under: Option<Box<PagerPart>>,
+    /// The section shown first: the keys of the part it was opened from
+    /// (the library's list opens on the library's keys).
+    pub first: Option<&'static str>,
 }
 
 impl Help {
     pub fn new(under: Option<Box<PagerPart>>) -> Help {
-        Help { scroll: 0, under }
+        Help {
+            scroll: 0,
+            under,
+            first: None,
+        }
+    }
+
+    /// Help opened from the library's list: its keys first.
+    pub fn for_library() -> Help {
+        Help {
+            first: Some(LIBRARY_SECTION),
+            ..Help::new(None)
+        }
     }
 
     /// j/k and the page keys scroll a help taller than the screen; any
@@ -44,14 +59,27 @@ impl Help {
     }
 }
 
-/// Lines of the help overlay.
-pub fn lines(theme: &Theme) -> Vec<Line> {
+/// The section of the library's keys.
+pub const LIBRARY_SECTION: &str = "deck sessions";
+
+/// Help's rows, the `first` section's before the others (in table order
+/// otherwise).
+fn rows(first: Option<&str>) -> Vec<keys::HelpLine> {
+    let mut rows = keys::help_lines();
+    if let Some(f) = first {
+        rows.sort_by_key(|l| l.section != f);
+    }
+    rows
+}
+
+/// Lines of the help overlay, the `first` section first.
+pub fn lines(theme: &Theme, first: Option<&str>) -> Vec<Line> {
     let mut out = vec![
         Line::styled("deck — keys", theme.style(Role::Title)),
         Line::new(),
     ];
     let mut section = "";
-    for l in keys::help_lines() {
+    for l in rows(first) {
         if l.section != section {
             if !section.is_empty() {
                 out.push(Line::new());
@@ -94,7 +122,7 @@ pub struct HelpView<'a> {
 impl Widget for HelpView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let lines = lines(theme);
+        let lines = lines(theme, self.help.first);
         let w =
             (lines.iter().map(Line::width).max().unwrap_or(0) + 4).min(area.width as usize) as u16;
         let h = (lines.len() + 2).min(area.height as usize) as u16;
@@ -142,6 +170,14 @@ mod tests {
 
     #[test]
     fn line_count_is_the_number_of_lines() {
-        assert_eq!(line_count(), lines(&Theme::dark()).len());
+        assert_eq!(line_count(), lines(&Theme::dark(), None).len());
+        assert_eq!(line_count(), lines(&Theme::dark(), Some(LIBRARY_SECTION)).len());
+    }
+
+    #[test]
+    fn the_first_section_asked_for_comes_first() {
+        let heading = |first| lines(&Theme::dark(), first)[2].text();
+        assert_ne!(heading(None), LIBRARY_SECTION);
+        assert_eq!(heading(Some(LIBRARY_SECTION)), LIBRARY_SECTION);
     }
 }

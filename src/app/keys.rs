@@ -90,6 +90,7 @@ pub enum Action {
     CycleAgent,
     ThisDir,
     CycleSince,
+    CycleSort,
     // Search line and message field
     Submit,
     Insert(char),
@@ -348,6 +349,7 @@ pub const TABLE: &[Row] = &[
     row(P::Library, &[c('a')], A::CycleAgent, "filter: the next agent, then all", "deck sessions"),
     row(P::Library, &[c('c')], A::ThisDir, "filter: this directory, on / off", "deck sessions"),
     row(P::Library, &[c('d')], A::CycleSince, "filter: today, 7 days, 30 days, any time", "deck sessions"),
+    row(P::Library, &[c('s')], A::CycleSort, "sort by: last activity, start, length, calls, errors, size", "deck sessions"),
     row(P::Library, &[k(K::Esc)], A::Back, "back from the hits to the list", "deck sessions"),
     row(P::Library, &[c('R')], A::ToggleRedaction, "redact secrets on / off (list, hits, sessions)", "deck sessions"),
     row(P::Library, &[c('t')], A::CycleTheme, "next theme", "deck sessions"),

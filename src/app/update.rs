@@ -296,6 +296,7 @@ impl App {
             Outcome::Help => {
                 self.modal = match part {
                     Modal::Pager(p) => Modal::Help(Help::new(Some(p))),
+                    Modal::Library => Modal::Help(Help::for_library()),
                     _ => Modal::Help(Help::new(None)),
                 };
                 Vec::new()

@@ -50,49 +50,94 @@ pub fn plain_text(card: &ToolCard) -> String {
     plain_text_of(card, &resolve(card))
 }
 
+/// Which part of a card a piece of its text is: what was asked of the
+/// tool (its title or command, the edit it makes), what it gave back, or
+/// how it failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Input,
+    Output,
+    Error,
+}
+
+impl Part {
+    /// What a search hit in it is called.
+    pub fn label(self) -> &'static str {
+        match self {
+            Part::Input => "tool input",
+            Part::Output => "tool output",
+            Part::Error => "error",
+        }
+    }
+}
+
 /// [`plain_text`] of a card already resolved (the session library reads
 /// the card's tag from the same resolution).
 pub fn plain_text_of(card: &ToolCard, r: &super::Resolved) -> String {
+    let parts = parts(card, r, false);
+    let texts: Vec<&str> = parts.iter().map(|(_, t)| t.as_str()).collect();
+    texts.join("\n")
+}
+
+/// The card's text part by part, as the library indexes it: the pieces of
+/// [`plain_text_of`] in its order, each with what it is, and the error
+/// the card's header shows (`FsError FS_EDIT_NOT_FOUND`), which a copy
+/// leaves out. Controls stripped; no piece empty.
+pub fn plain_parts_of(card: &ToolCard, r: &super::Resolved) -> Vec<(Part, String)> {
+    parts(card, r, true)
+}
+
+/// The card's text pieces; `header`: with the error its header shows.
+fn parts(card: &ToolCard, r: &super::Resolved, header: bool) -> Vec<(Part, String)> {
     let mut out = match super::asked::plain_text(card) {
-        Some(text) => vec![text],
-        None => vec![r.title.clone()],
+        Some(text) => vec![(Part::Input, text)],
+        None => vec![(Part::Input, r.title.clone())],
     };
     if let Some(g) = super::prompt::gate(card) {
-        out.push(format!("⚑ {}", g.pill));
-        out.push(g.reason);
+        out.push((Part::Input, format!("⚑ {}", g.pill)));
+        out.push((Part::Input, g.reason));
+    }
+    if let Some(e) = card.result.as_ref().and_then(|res| res.error.as_ref()).filter(|_| header) {
+        let said: Vec<&str> = [&e.name, &e.code].into_iter().flatten().map(String::as_str).collect();
+        if !said.is_empty() {
+            out.push((Part::Error, said.join(" ")));
+        }
     }
     // A question or a plan was said above.
     if !card.converses() {
-        view_text(r, &mut out);
+        view_text(r, header, &mut out);
     }
     if let Some(raw) = &r.raw_result {
-        out.push(raw.clone());
+        // A failed call's words are its error.
+        let part = if card.status.is_bad() { Part::Error } else { Part::Output };
+        out.push((part, raw.clone()));
     }
     // Below the body at full density: how its background task ended, the
     // subagent's transcript.
-    out.extend(super::task::plain_text(card));
-    out.extend(super::nested::plain_text(card));
-    sanitize::strip_controls(
-        &out.into_iter()
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
+    out.extend(super::task::plain_text(card).into_iter().map(|t| (Part::Output, t)));
+    out.extend(super::nested::plain_text(card).into_iter().map(|t| (Part::Output, t)));
+    out.into_iter()
+        .filter(|(_, s)| !s.is_empty())
+        .map(|(p, s)| (p, sanitize::strip_controls(&s)))
+        .collect()
 }
 
-/// What a resolved view shows, as text lines.
-fn view_text(r: &super::Resolved, out: &mut Vec<String>) {
+/// What a resolved view shows, as text pieces; `indexed`: for the index,
+/// a diff without its `\ No newline at end of file` markers (a patch
+/// copied keeps them).
+fn view_text(r: &super::Resolved, indexed: bool, out: &mut Vec<(Part, String)>) {
+    let mut put = |p: Part, s: String| out.push((p, s));
     match &r.view {
         View::Terminal(t) => {
             if let Some(d) = &t.description {
-                out.push(d.clone());
+                put(Part::Output, d.clone());
             }
             if let Some(o) = &t.output {
-                out.push(shown_output(o));
+                put(Part::Output, shown_output(o));
             }
             match (t.exit_code, &t.signal) {
-                (_, Some(s)) => out.push(format!("[killed by signal: {s}]")),
-                (Some(c), None) => out.push(format!("[exit code: {c}]")),
+                (_, Some(s)) => put(Part::Output, format!("[killed by signal: {s}]")),
+                (Some(c), None) => put(Part::Output, format!("[exit code: {c}]")),
                 _ => {}
             }
         }
@@ -112,14 +157,24 @@ fn view_text(r: &super::Resolved, out: &mut Vec<String>) {
                     .to_string();
                 // The texts start at a known line of the file: the hunks
                 // say the file's line numbers, not the texts'.
-                out.push(match f.start_line {
+                let text = match f.start_line {
                     Some(s) if s > 1 => shift_hunks(&text, s as usize - 1),
                     _ => text,
-                });
+                };
+                let text = if indexed {
+                    text.split_inclusive('\n')
+                        .filter(|l| !l.starts_with("\\ "))
+                        .collect()
+                } else {
+                    text
+                };
+                // The edit is what was asked of the tool.
+                put(Part::Input, text);
             }
         }
         View::Read(v) => {
-            out.push(
+            put(
+                Part::Output,
                 v.lines
                     .iter()
                     .map(|l| l.text.as_str())
@@ -131,11 +186,11 @@ fn view_text(r: &super::Resolved, out: &mut Vec<String>) {
             SearchBody::Matches(files) => {
                 for f in files {
                     for m in &f.matches {
-                        out.push(format!("{}:{}: {}", f.path, m.line_number, m.line));
+                        put(Part::Output, format!("{}:{}: {}", f.path, m.line_number, m.line));
                     }
                 }
             }
-            SearchBody::Paths(p) => out.push(p.join("\n")),
+            SearchBody::Paths(p) => put(Part::Output, p.join("\n")),
         },
         View::Web(w) => match &w.body {
             WebBody::Search {
@@ -144,20 +199,22 @@ fn view_text(r: &super::Resolved, out: &mut Vec<String>) {
                 failures,
             } => {
                 if let Some(a) = answer {
-                    out.push(a.clone());
+                    put(Part::Output, a.clone());
                 }
                 for s in sources {
-                    out.push(
+                    put(
+                        Part::Output,
                         format!("{} {}", s.title.as_deref().unwrap_or(""), s.url)
                             .trim()
                             .to_string(),
                     );
                 }
                 for f in failures {
-                    out.push(format!("failed: {} ({}: {})", f.query, f.code, f.message));
+                    put(Part::Error, format!("failed: {} ({}: {})", f.query, f.code, f.message));
                 }
             }
-            WebBody::Fetch { url, status_code } => out.push(
+            WebBody::Fetch { url, status_code } => put(
+                Part::Output,
                 format!(
                     "{url} {}",
                     status_code.map(|c| c.to_string()).unwrap_or_default()
@@ -168,10 +225,10 @@ fn view_text(r: &super::Resolved, out: &mut Vec<String>) {
         },
         View::Generic(g) => {
             if let Some(i) = &g.raw_input {
-                out.push(json_text(i));
+                put(Part::Input, json_text(i));
             }
             if let Some(c) = &g.content {
-                out.push(blocks_text(c));
+                put(Part::Output, blocks_text(c));
             }
         }
     }

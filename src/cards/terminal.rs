@@ -58,7 +58,19 @@ pub fn rows(v: &TerminalView, ctx: &Ctx, out: &mut Rows) {
         .as_deref()
         .filter(|c| command_needs_body(c, v, width))
     {
-        out.pin_all(command_lines(cmd, ctx));
+        let mut lines = command_lines(cmd, ctx);
+        // A preview shows the head of a long command (a heredoc) and says
+        // how many rows it left out; the full card shows it whole.
+        let cap = ctx.preview_rows.max(3);
+        if ctx.density == super::Density::Preview && lines.len() > cap + 1 {
+            let hidden = lines.len() - cap;
+            lines.truncate(cap);
+            lines.push(Line::styled(
+                format!("  {} of the command", crate::text::rows::more_lines(hidden).trim_end()),
+                theme.style(Role::Muted),
+            ));
+        }
+        out.pin_all(lines);
     }
     if let Some(d) = v.description.as_deref().filter(|d| !d.trim().is_empty()) {
         let l = Line::styled(sanitize::inline(d), theme.style(Role::Muted));
@@ -274,6 +286,26 @@ mod tests {
             b.lines[1].spans[0].style.fg,
             Some(ratatui::style::Color::Red)
         );
+    }
+
+    /// A heredoc of 45 rows: a preview shows its head and how much is left
+    /// out; the full card shows it whole.
+    #[test]
+    fn a_long_command_is_capped_in_a_preview() {
+        let theme = Theme::dark();
+        let cmd = format!(
+            "cat > x.txt <<'EOF'\n{}\nEOF",
+            (0..45).map(|i| format!("row {i}")).collect::<Vec<_>>().join("\n")
+        );
+        let v = view(&cmd, Some("ok"), Some(0), None);
+        let preview = Ctx::new(80, &theme, Density::Preview);
+        let t = texts(&body(&v, &preview));
+        let command: Vec<&String> = t.iter().take_while(|l| *l != "Describe it").collect();
+        assert!(command.len() <= preview.preview_rows.max(3) + 1, "{t:?}");
+        assert_eq!(command.last().unwrap().trim(), "… 35 more lines of the command");
+        let full = Ctx::new(80, &theme, Density::Full);
+        let t = texts(&body(&v, &full));
+        assert_eq!(t.iter().take_while(|l| *l != "Describe it").count(), 47);
     }
 
     #[test]

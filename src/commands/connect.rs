@@ -64,7 +64,7 @@ pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
                 } else {
                     String::new()
                 };
-                anyhow::anyhow!("deck connect --new: no session created: {e}{hint}")
+                anyhow::anyhow!("connect --new: no session created: {e}{hint}")
             })?;
         tracing::info!(session = id, "created a session");
         session = Some(id);

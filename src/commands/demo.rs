@@ -13,6 +13,7 @@ pub fn run(tui: TuiArgs, player: PlayerArgs) -> anyhow::Result<()> {
     let cfg = config::load()?;
     let loaded = source::load_bytes("demo", source::demo::SHOWCASE)?;
     let mut app = replay_app("demo".into(), &loaded, None, &player, &cfg)?;
-    base_app(&mut app, &tui, &cfg)?;
+    let themes = super::tui::themes(&tui, &cfg)?;
+    base_app(&mut app, themes, &tui, &cfg)?;
     run::run(app, None)
 }

@@ -30,10 +30,10 @@ pub fn target(path: Option<PathBuf>, latest: Option<LatestAgent>) -> anyhow::Res
         (Some(p), _) => return Ok(Target::File(p)),
         (None, Some(LatestAgent::Claude)) => Agent::ClaudeCode,
         (None, Some(LatestAgent::Codex)) => Agent::Codex,
-        (None, None) => anyhow::bail!("deck follow: give a file, or --latest claude|codex"),
+        (None, None) => anyhow::bail!("follow: give a file, or --latest claude|codex"),
     };
     let root = find::root(agent)
-        .ok_or_else(|| anyhow::anyhow!("deck follow --latest: no home directory to look in"))?;
+        .ok_or_else(|| anyhow::anyhow!("follow --latest: no home directory to look in"))?;
     let cwd = std::env::current_dir()?;
     // Files older than this were looked at now: waiting reads newer ones only
     // (a second early, for file systems with coarse times).
@@ -41,7 +41,7 @@ pub fn target(path: Option<PathBuf>, latest: Option<LatestAgent>) -> anyhow::Res
     match find::latest_in(agent, &root, &cwd) {
         Ok(p) => Ok(Target::File(p)),
         Err(e) if !std::io::stdout().is_terminal() => {
-            anyhow::bail!("deck follow --latest: {e}")
+            anyhow::bail!("follow --latest: {e}")
         }
         Err(_) => Ok(Target::Awaited(Latest {
             agent,

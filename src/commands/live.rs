@@ -117,7 +117,8 @@ pub(crate) fn run_tui_with(
         }
         switch
     });
-    base_app(&mut app, tui, &cfg)?;
+    let themes = super::tui::themes(tui, &cfg)?;
+    base_app(&mut app, themes, tui, &cfg)?;
     let (msg_tx, msg_rx) = sync_channel(CHANNEL_BATCHES);
     std::thread::spawn(move || forward(rx, msg_tx));
     let r = run::run_feed_with(app, Some(Feed::Msgs(msg_rx)), on_switch);

@@ -45,5 +45,15 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
         }
     }
     report_diagnostics(&t);
+    if t.items().is_empty() {
+        // A valid file with nothing to draw (a host's `session/subscribed`
+        // and no event): say so rather than print nothing.
+        eprintln!(
+            "deck: no events in {}{}",
+            crate::text::sanitize::inline(&args.path),
+            args.at
+                .map_or(String::new(), |at| format!(" up to event {at}"))
+        );
+    }
     Ok(())
 }

@@ -56,6 +56,7 @@ pub fn run(args: SessionsArgs) -> anyhow::Result<ExitCode> {
         };
         crate::app::run::ensure_terminal()?;
         let (lib, tui) = (Arc::new(lib), args.tui);
+        let themes = super::tui::themes(&tui, &cfg)?;
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
@@ -63,7 +64,7 @@ pub fn run(args: SessionsArgs) -> anyhow::Result<ExitCode> {
             "sessions".into(),
             move |_| {
                 let mut app = crate::app::App::library(lib, open, now_ms);
-                super::tui::base_app(&mut app, &tui, &cfg)?;
+                super::tui::base_app(&mut app, themes, &tui, &cfg)?;
                 Ok(app)
             },
             None,
@@ -227,9 +228,10 @@ fn search(
     limit: usize,
     as_json: bool,
 ) -> anyhow::Result<()> {
-    let hits = lib.search_kept(q, filter, limit)?;
+    let found = lib.search_kept(q, filter, limit)?;
+    let hits = &found.hits;
     let mut out = String::new();
-    for h in &hits {
+    for h in hits {
         if as_json {
             let v = json!({
                 "agent": h.row.agent,
@@ -266,5 +268,16 @@ fn search(
             crate::text::sanitize::message(&format!("deck: no match for {q:?}"))
         );
     }
-    write_stdout(out.as_bytes())
+    write_stdout(out.as_bytes())?;
+    // The cut said, on stderr (stdout stays the hits alone).
+    if found.more {
+        let n = hits.len();
+        let hits_word = if n == 1 { "hit" } else { "hits" };
+        let said = match found.total {
+            Some(total) => format!("deck: {n} of {total} hits; --limit N for more"),
+            None => format!("deck: the first {n} {hits_word}, more match; --limit N for more"),
+        };
+        eprintln!("{said}");
+    }
+    Ok(())
 }

@@ -14,11 +14,26 @@ fn density(arg: Option<Density>, cfg: &Config) -> Density {
     arg.or(cfg.density).unwrap_or_default()
 }
 
-/// Apply the config file and the command-line options to a new app, and
-/// what the terminal shows of colours (a notice on the status bar and in
-/// the log when the theme's background is not painted).
-pub(crate) fn base_app(app: &mut App, tui: &TuiArgs, cfg: &Config) -> anyhow::Result<()> {
-    let (themes, idx) = config::resolve_themes(tui.theme.as_deref(), cfg)?;
+/// The themes `--theme` and the config file ask for, and the one to start
+/// with. `auto` asks the terminal for its background (OSC 11): call this
+/// before the app's input thread reads the terminal, or that thread takes
+/// the answer and the query waits for a key (a blank screen until then).
+pub(crate) fn themes(tui: &TuiArgs, cfg: &Config) -> anyhow::Result<Themes> {
+    Ok(config::resolve_themes(tui.theme.as_deref(), cfg)?)
+}
+
+/// The themes and the index of the one to start with.
+pub(crate) type Themes = (Vec<crate::theme::Theme>, usize);
+
+/// Apply the config file, the command-line options and the `themes` to a
+/// new app, and what the terminal shows of colours (a notice on the status
+/// bar and in the log when the theme's background is not painted).
+pub(crate) fn base_app(
+    app: &mut App,
+    (themes, idx): Themes,
+    tui: &TuiArgs,
+    cfg: &Config,
+) -> anyhow::Result<()> {
     app.set_themes(themes, idx);
     app.set_density(density(tui.density, cfg));
     let colours = Colours::from_env();
@@ -77,13 +92,14 @@ pub(crate) fn open_file(
     crate::app::run::ensure_terminal()?;
     tracing::info!(mode, path, session, "opening");
     let cfg = config::load()?;
+    let themes = themes(&tui, &cfg)?;
     let (path, session) = (path.to_string(), session.map(str::to_string));
     crate::app::run::run_loading(
         label(&path),
         move |progress| {
             let loaded = load(&path, progress)?;
             let mut app = make(label(&path), loaded, session.as_deref(), &cfg)?;
-            base_app(&mut app, &tui, &cfg)?;
+            base_app(&mut app, themes, &tui, &cfg)?;
             Ok(app)
         },
         None,

@@ -125,8 +125,9 @@ fn each_chunk(
                 if result.is_err() {
                     return;
                 }
-                wrote = true;
-                if !std::mem::replace(&mut first, false) && sep {
+                // The separator goes before the item's first row only.
+                let item_first = !std::mem::replace(&mut wrote, true);
+                if !std::mem::replace(&mut first, false) && sep && item_first {
                     result = f(&separator);
                 }
                 if result.is_ok() {

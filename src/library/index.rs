@@ -33,7 +33,7 @@ use tantivy::tokenizer::{LowerCaser, RawTokenizer, TextAnalyzer};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use super::discover::Found;
-use super::read::{Doc, SessionRow, read};
+use super::read::{Doc, Entry, SessionRow, read};
 use super::readers::each_on_threads;
 
 /// What the manifest and the index are written as: a deck that reads
@@ -427,11 +427,18 @@ impl Library {
             let read_one = |f: &Found| -> tantivy::Result<()> {
                 let path = f.path.to_string_lossy().into_owned();
                 let mut failed = None;
-                let done = read(f, &mut |d| {
-                    if failed.is_none()
-                        && let Err(e) = writer.add_document(self.document(&path, d))
-                    {
-                        failed = Some(e);
+                let done = read(f, &mut |entry| match entry {
+                    Entry::Doc(d) => {
+                        if failed.is_none()
+                            && let Err(e) = writer.add_document(self.document(&path, d))
+                        {
+                            failed = Some(e);
+                        }
+                    }
+                    // The file is read again whole: what it gave so far
+                    // goes (a delete drops the documents added before it).
+                    Entry::Again => {
+                        writer.delete_term(Term::from_field_text(self.fields.file, &path));
                     }
                 });
                 if let Some(e) = failed {

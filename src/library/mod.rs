@@ -8,6 +8,7 @@
 
 pub mod discover;
 pub mod filter;
+mod fold;
 pub mod index;
 pub mod query;
 pub mod read;
@@ -16,7 +17,7 @@ mod readers;
 pub use discover::{Found, Roots, discover};
 pub use filter::Filter;
 pub use index::{Library, LibraryError, Progress};
-pub use query::{Hit, parse};
+pub use query::{Hit, Hits, parse};
 pub use read::SessionRow;
 
 #[cfg(test)]

@@ -107,9 +107,26 @@ fn tokens(q: &str) -> Vec<String> {
     out
 }
 
+/// What a search found: its best hits, and how many there are in all.
+#[derive(Debug, Clone, Default)]
+pub struct Hits {
+    /// Best first, at most the limit asked for.
+    pub hits: Vec<Hit>,
+    /// How many entries match, when known (not when the hits were filtered
+    /// by their sessions' cwd or date after the search).
+    pub total: Option<usize>,
+    /// More match than were given (the limit cut them).
+    pub more: bool,
+}
+
 impl Library {
     /// The best `limit` entries for `query`, best first.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<Hit>, LibraryError> {
+        Ok(self.search_counted(query, limit)?.0)
+    }
+
+    /// [`Library::search`], and how many entries match in all.
+    fn search_counted(&self, query: &str, limit: usize) -> Result<(Vec<Hit>, usize), LibraryError> {
         // What was searched for is logged only under its own target
         // (`app::logging::QUERIES`), off unless named.
         tracing::debug!(target: "deck::queries", query, limit, "search");
@@ -155,8 +172,11 @@ impl Library {
             dir: self.dir().display().to_string(),
             source: e,
         };
-        let top = searcher
-            .search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())
+        let (top, total) = searcher
+            .search(
+                &query,
+                &(TopDocs::with_limit(limit.max(1)).order_by_score(), tantivy::collector::Count),
+            )
             .map_err(err)?;
         let mut snippets = match &text_query {
             Some(q) => Some(SnippetGenerator::create(&searcher, q.as_ref(), f.text).map_err(err)?),
@@ -199,35 +219,44 @@ impl Library {
                 time: doc.get_first(f.time).and_then(|v| v.as_i64()),
             });
         }
-        Ok(hits)
+        Ok((hits, total))
     }
 }
 
 impl Library {
     /// [`Library::search`] within what `filter` keeps: its agent as a
     /// filter of the query, its cwd and date on the hits' sessions (more
-    /// hits asked for when those may drop some), at most `limit`.
+    /// hits asked for when those may drop some), at most `limit`; and how
+    /// many match in all when that is known, whether more do.
     pub fn search_kept(
         &self,
         query: &str,
         filter: &super::Filter,
         limit: usize,
-    ) -> Result<Vec<Hit>, LibraryError> {
+    ) -> Result<Hits, LibraryError> {
         let query = match filter.agent() {
             Some(a) => format!("{query} agent:{a}"),
             None => query.to_string(),
         };
-        let ask = if filter.cwd.is_some() || filter.since.is_some() {
-            limit.saturating_mul(10)
-        } else {
-            limit
-        };
-        Ok(self
-            .search(&query, ask)?
-            .into_iter()
-            .filter(|h| filter.keeps(&h.row))
-            .take(limit)
-            .collect())
+        if filter.cwd.is_none() && filter.since.is_none() {
+            let (hits, total) = self.search_counted(&query, limit)?;
+            return Ok(Hits {
+                more: total > hits.len(),
+                hits,
+                total: Some(total),
+            });
+        }
+        let ask = limit.saturating_mul(10);
+        let (found, total) = self.search_counted(&query, ask)?;
+        let mut kept: Vec<Hit> = found.into_iter().filter(|h| filter.keeps(&h.row)).collect();
+        // Kept beyond the limit, or some not looked at: more may match.
+        let more = kept.len() > limit || total > ask;
+        kept.truncate(limit);
+        Ok(Hits {
+            hits: kept,
+            total: None,
+            more,
+        })
     }
 }
 

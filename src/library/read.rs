@@ -79,36 +79,73 @@ pub struct FileRead {
     pub mtime_ns: i64,
 }
 
+/// What reading a file gives the index as it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    /// A searchable entry.
+    Doc(Doc),
+    /// The entries given so far for this file are stale: drop them. The
+    /// file is being read again whole, and each comes again.
+    Again,
+}
+
 /// Read `found` up to the size it has when its read begins (what a writer
 /// appends meanwhile is not chased): its sessions' rows, each searchable
-/// entry handed to `doc` as it is made (not all held at once).
-pub fn read(found: &Found, doc: &mut dyn FnMut(Doc)) -> FileRead {
+/// entry handed to `out` as it is made (not all held at once).
+///
+/// The file is folded as it is read ([`super::fold`]): an entry is made
+/// once its item is done and far enough behind the fold, and the item let
+/// go of. When the fold comes back to an item it let go of (or the file
+/// needs its sessions whole: events out of seq order, a Claude Code
+/// session with subagents beside it), `out` is told [`Entry::Again`] and
+/// the file is read again whole, as `deck view` reads it.
+pub fn read(found: &Found, out: &mut dyn FnMut(Entry)) -> FileRead {
+    read_with(found, Some(super::fold::Limits::default()), out)
+}
+
+/// [`read`] with the fold's limits given; `None`: read whole.
+pub(crate) fn read_with(
+    found: &Found,
+    limits: Option<super::fold::Limits>,
+    out: &mut dyn FnMut(Entry),
+) -> FileRead {
     let path = found.path.to_string_lossy().into_owned();
     let opened = std::fs::File::open(&found.path).and_then(|f| Ok((f.metadata()?, f)));
-    let (loaded, size, mtime_ns) = match opened {
-        Ok((meta, f)) => (
-            source::load_file_upto(&path, f, meta.len()),
-            meta.len(),
-            super::discover::mtime_ns(&meta),
-        ),
-        Err(source) => (
-            Err(source::LoadError::Io {
+    let (meta, file) = match opened {
+        Ok(o) => o,
+        Err(source) => {
+            let e = source::LoadError::Io {
                 path: path.clone(),
                 source,
-            }),
-            found.size,
-            found.mtime_ns,
-        ),
+            };
+            return FileRead {
+                rows: vec![problem_row(found, path, found.size, &e)],
+                size: found.size,
+                mtime_ns: found.mtime_ns,
+            };
+        }
     };
-    let rows = match loaded {
-        Ok(l) => rows(l, path, size, doc),
-        Err(e) => vec![SessionRow {
-            agent: found.agent.unwrap_or("unknown").to_string(),
-            path,
-            bytes: size,
-            problem: Some(e.to_string()),
-            ..SessionRow::default()
-        }],
+    let (size, mtime_ns) = (meta.len(), super::discover::mtime_ns(&meta));
+    let streamed = match (limits, super::fold::whole_needed(&found.path)) {
+        (None, _) => None,
+        (Some(_), Some(why)) => {
+            tracing::debug!(input = %path, why = %why.0, "reading the file whole");
+            None
+        }
+        (Some(limits), None) => Some(super::fold::stream(&path, &file, size, limits, out)),
+    };
+    let rows = match streamed {
+        Some(Ok(Ok(s))) => {
+            tracing::debug!(input = %path, most_held = s.most_held, "folded as read");
+            s.rows
+        }
+        Some(Ok(Err(e))) => vec![problem_row(found, path, size, &e)],
+        Some(Err(why)) => {
+            tracing::info!(input = %path, why = %why.0, "reading the file again whole");
+            out(Entry::Again);
+            whole(found, path, file, size, out)
+        }
+        None => whole(found, path, file, size, out),
     };
     FileRead {
         rows,
@@ -117,13 +154,47 @@ pub fn read(found: &Found, doc: &mut dyn FnMut(Doc)) -> FileRead {
     }
 }
 
+/// The file read whole and its sessions folded one at a time, as `deck
+/// view` reads it.
+fn whole(
+    found: &Found,
+    path: String,
+    mut file: std::fs::File,
+    size: u64,
+    out: &mut dyn FnMut(Entry),
+) -> Vec<SessionRow> {
+    use std::io::Seek;
+    let loaded = match file.seek(std::io::SeekFrom::Start(0)) {
+        Ok(_) => source::load_file_upto(&path, file, size),
+        Err(source) => Err(source::LoadError::Io {
+            path: path.clone(),
+            source,
+        }),
+    };
+    match loaded {
+        Ok(l) => rows(l, path, size, out),
+        Err(e) => vec![problem_row(found, path, size, &e)],
+    }
+}
+
+/// The row of a file that could not be read.
+fn problem_row(found: &Found, path: String, size: u64, e: &source::LoadError) -> SessionRow {
+    SessionRow {
+        agent: found.agent.unwrap_or("unknown").to_string(),
+        path,
+        bytes: size,
+        problem: Some(e.to_string()),
+        ..SessionRow::default()
+    }
+}
+
 /// The rows of what was loaded of a file of `size` bytes, its entries to
-/// `doc`.
+/// `out`.
 fn rows(
     loaded: source::Loaded,
     path: String,
     size: u64,
-    doc: &mut dyn FnMut(Doc),
+    out: &mut dyn FnMut(Entry),
 ) -> Vec<SessionRow> {
     let agent = agent_of(loaded.format);
     let mut rows = Vec::new();
@@ -134,94 +205,117 @@ fn rows(
     for s in loaded.sessions {
         let outline = Outline::of(&s.records);
         let t = Transcript::from_records(s.id.clone(), s.records, crate::present::stock());
-        let errors = t.error_count();
-        let skipped = t.diagnostics().len();
-        let problem = t.diagnostics().front().map(|d| {
-            let n = if skipped == 1 { "1 line".to_string() } else { format!("{skipped} lines") };
-            format!("{n} skipped or repaired (line {}: {})", d.origin.line, d.reason)
-        });
-        rows.push(SessionRow {
-            agent: agent.to_string(),
-            id: s.id.clone(),
-            title: t
-                .title()
-                .and_then(|t| t.lines().next())
-                .map(str::to_string)
-                .or(outline.title),
-            cwd: t.cwd().map(str::to_string),
-            path: path.clone(),
-            started: t.first_time(),
-            ended: t.last_time(),
-            calls: t.cards().len(),
-            errors,
-            bytes: size,
-            problem,
-        });
-        docs(&t, agent, doc);
+        rows.push(row(&t, outline.title, agent, &path, size));
+        for i in 0..t.items().len() {
+            for d in docs(&t, agent, i) {
+                out(Entry::Doc(d));
+            }
+        }
     }
     if none {
-        rows.push(SessionRow {
-            agent: agent.to_string(),
-            path,
-            bytes: size,
-            problem: Some("no session in it".into()),
-            ..SessionRow::default()
-        });
+        rows.push(no_session(agent, path, size));
     }
     rows
 }
 
-/// The searchable entries of `t`.
-fn docs(t: &Transcript, agent: &str, out: &mut dyn FnMut(Doc)) {
-    let session = t.session_id().map(str::to_string);
-    for (i, item) in t.items().iter().enumerate() {
-        let mut doc = Doc {
-            agent: agent.to_string(),
-            session: session.clone(),
-            item: i as u64,
-            call: None,
-            tool: None,
-            kind: String::new(),
-            text: String::new(),
-            paths: Vec::new(),
-            error: false,
-            time: None,
-        };
-        match item {
-            Item::User(m) => {
-                doc.kind = "prompt".into();
-                doc.time = Some(m.time).filter(|&t| t > 0);
-                doc.text = item_text(t, item);
-            }
-            Item::Assistant(m) => {
-                doc.kind = "answer".into();
-                doc.time = Some(m.time).filter(|&t| t > 0);
-                doc.text = item_text(t, item);
-            }
-            Item::Tool(c) => {
-                let Some(card) = t.cards().get(*c) else { continue };
-                card_doc(card, &mut doc);
-            }
-            Item::Prompt(_) | Item::Todo { .. } | Item::Compaction(_) => {
-                doc.kind = "note".into();
-                doc.text = item_text(t, item);
-            }
-            Item::Turn(_) | Item::Diagnostic(_) | Item::Retry(_) => continue,
-        }
-        // A subagent's calls are found as what they are, after the call
-        // that started it, and open at it.
-        let nested = match item {
-            Item::Tool(c) => t.cards().get(*c).and_then(|c| c.nested.as_ref()),
-            _ => None,
-        };
-        let parent = nested.map(|_| doc.clone());
-        if !doc.text.trim().is_empty() {
-            out(doc);
-        }
-        if let (Some(n), Some(parent)) = (nested, parent) {
-            nested_docs(n.transcript(), &parent, out);
-        }
+/// The row of a file that holds no session.
+pub(super) fn no_session(agent: &str, path: String, size: u64) -> SessionRow {
+    SessionRow {
+        agent: agent.to_string(),
+        path,
+        bytes: size,
+        problem: Some("no session in it".into()),
+        ..SessionRow::default()
     }
+}
+
+/// The row of session `t` of the file at `path`, of `size` bytes;
+/// `outline_title` its title read from its records (when it has none of
+/// its own).
+pub(super) fn row(
+    t: &Transcript,
+    outline_title: Option<String>,
+    agent: &str,
+    path: &str,
+    size: u64,
+) -> SessionRow {
+    let skipped = t.diagnostics().len();
+    let problem = t.diagnostics().front().map(|d| {
+        let n = if skipped == 1 { "1 line".to_string() } else { format!("{skipped} lines") };
+        format!("{n} skipped or repaired (line {}: {})", d.origin.line, d.reason)
+    });
+    SessionRow {
+        agent: agent.to_string(),
+        id: t.session_id().map(str::to_string),
+        title: t
+            .title()
+            .and_then(|t| t.lines().next())
+            .map(str::to_string)
+            .or(outline_title),
+        cwd: t.cwd().map(str::to_string),
+        path: path.to_string(),
+        started: t.first_time(),
+        ended: t.last_time(),
+        calls: t.cards().len(),
+        errors: t.error_count(),
+        bytes: size,
+        problem,
+    }
+}
+
+/// The searchable entries of item `i` of `t`: its own, if it is one, and
+/// for a card whose call started a subagent, the subagent's calls (found
+/// as what they are, after the card, and opened at it).
+pub(super) fn docs(t: &Transcript, agent: &str, i: usize) -> Vec<Doc> {
+    let mut out = Vec::new();
+    let Some(item) = t.items().get(i) else {
+        return out;
+    };
+    let mut doc = Doc {
+        agent: agent.to_string(),
+        session: t.session_id().map(str::to_string),
+        item: i as u64,
+        call: None,
+        tool: None,
+        kind: String::new(),
+        text: String::new(),
+        paths: Vec::new(),
+        error: false,
+        time: None,
+    };
+    let mut nested = None;
+    match item {
+        Item::User(m) => {
+            doc.kind = "prompt".into();
+            doc.time = Some(m.time).filter(|&t| t > 0);
+            doc.text = item_text(t, item);
+        }
+        Item::Assistant(m) => {
+            doc.kind = "answer".into();
+            doc.time = Some(m.time).filter(|&t| t > 0);
+            doc.text = item_text(t, item);
+        }
+        Item::Tool(c) => {
+            let Some(card) = t.cards().get(*c) else {
+                return out;
+            };
+            card_doc(card, &mut doc);
+            nested = card.nested.as_ref();
+        }
+        Item::Prompt(_) | Item::Todo { .. } | Item::Compaction(_) => {
+            doc.kind = "note".into();
+            doc.text = item_text(t, item);
+        }
+        Item::Turn(_) | Item::Diagnostic(_) | Item::Retry(_) => return out,
+    }
+    let parent = nested.map(|_| doc.clone());
+    if !doc.text.trim().is_empty() {
+        out.push(doc);
+    }
+    if let (Some(n), Some(parent)) = (nested, parent) {
+        nested_docs(n.transcript(), &parent, &mut |d| out.push(d));
+    }
+    out
 }
 
 /// `doc` made the entry of `card`.

@@ -66,7 +66,10 @@ impl Transcript {
     /// transcript; it becomes the latest.
     fn compaction_item(&mut self, existing: Option<usize>, ev: &Ev<'_>) -> &mut Compaction {
         let idx = match existing {
-            Some(i) if matches!(self.items.get(i), Some(Item::Compaction(_))) => i,
+            Some(i) if matches!(self.items.get(i), Some(Item::Compaction(_))) => {
+                self.touch_item(i, "more of a retired compaction");
+                i
+            }
             _ => {
                 let c = Compaction::new(ev.seq, ev.time);
                 self.items.push_back(Item::Compaction(Arc::new(c)));

@@ -357,7 +357,9 @@ impl Todo {
 pub enum Item {
     User(Arc<UserMessage>),
     Assistant(Arc<AssistantMessage>),
-    Turn(TurnMarker),
+    /// Behind an `Arc` like the others: an item is a few words, whatever
+    /// it holds.
+    Turn(Arc<TurnMarker>),
     Todo {
         seq: u64,
         todos: Arc<Vec<Todo>>,

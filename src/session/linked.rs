@@ -19,7 +19,7 @@ use super::prompts::{parse_answers, parse_questions};
 use super::{Ask, CallRole, Item, Prompt, Status, Todo, Transcript};
 
 /// How far back (in cards) a `todo/write` looks for the call that wrote it.
-const PLAN_CALLS: usize = 16;
+pub(super) const PLAN_CALLS: usize = 16;
 
 impl Transcript {
     /// Whether `item` is drawn on another item's card rather than on its
@@ -48,7 +48,10 @@ impl Transcript {
     /// Put prompt `p` on its call's card, when the call is known (a prompt
     /// without one is never merged: nothing to say then).
     pub(super) fn link_prompt(&mut self, p: &Arc<Prompt>) {
-        if let Some(&i) = p.call_id().and_then(|c| self.state.by_call.get(c)) {
+        let card = p
+            .call_id()
+            .and_then(|c| self.call_card(c, "a prompt for a retired card"));
+        if let Some(i) = card {
             self.state.merges += 1;
             self.set_on_card(i, p.clone());
         }
@@ -70,6 +73,7 @@ impl Transcript {
     /// Card `i` with prompt `p` on it (as its approval or its question),
     /// its status settled again (a refused approval makes it rejected).
     fn set_on_card(&mut self, i: usize, p: Arc<Prompt>) {
+        self.touch_card(i, "a prompt for a retired card");
         let card = Arc::make_mut(&mut self.cards[i]);
         let was_bad = card.status.is_bad();
         match p.ask {
@@ -140,7 +144,7 @@ impl Transcript {
 
     /// A tool result arrived: a question on that call reads its answers.
     pub(super) fn prompt_result(&mut self, call_id: &str) {
-        let Some(&i) = self.state.by_call.get(call_id) else {
+        let Some(i) = self.call_card(call_id, "a result for a retired card") else {
             return;
         };
         let item = self.state.prompt_by_call.get(call_id).copied();
@@ -175,7 +179,7 @@ impl Transcript {
         task: &crate::wire::payload::TaskReport,
         ev: &super::reducer::Ev<'_>,
     ) -> bool {
-        let Some(&i) = self.state.by_call.get(call_id) else {
+        let Some(i) = self.call_card(call_id, "a task report for a retired card") else {
             return false;
         };
         let end = super::TaskEnd {
@@ -203,8 +207,11 @@ impl Transcript {
     /// False when there is no such call: the plan then stands apart.
     pub(super) fn plan_written(&mut self, todos: &Arc<Vec<Todo>>, call: Option<&str>) -> bool {
         let n = self.cards.len();
+        if call.is_none() {
+            self.touch_cards(n.saturating_sub(PLAN_CALLS)..n, "a plan looking back");
+        }
         let newest = match call {
-            Some(id) => self.state.by_call.get(id).copied(),
+            Some(id) => self.call_card(id, "a plan for a retired card"),
             None => (n.saturating_sub(PLAN_CALLS)..n).rev().find(|&i| {
                 self.cards[i]
                     .tool
@@ -215,6 +222,7 @@ impl Transcript {
         let Some(i) = newest else {
             return false;
         };
+        self.touch_card(i, "a plan for a retired card");
         let c = &self.cards[i];
         if c.todos.is_some() || !matches!(c.status, Status::Pending | Status::Ok) {
             return false;

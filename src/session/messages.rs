@@ -49,8 +49,9 @@ impl Transcript {
     pub(super) fn turn_start(&mut self, ev: &Ev<'_>, p: payload::TurnStart) {
         let turn = p.turn.unwrap_or(0);
         self.running = Some(turn);
-        self.items
-            .push_back(Item::Turn(TurnMarker::start(turn, ev.seq, ev.time)));
+        self.items.push_back(Item::Turn(Arc::new(TurnMarker::start(
+            turn, ev.seq, ev.time,
+        ))));
     }
 
     pub(super) fn turn_end(&mut self, ev: &Ev<'_>, p: payload::TurnEnd) {
@@ -68,6 +69,7 @@ impl Transcript {
         let code = failure.and_then(|f| f.code.clone());
         let kind = reason.kind.as_deref().unwrap_or("completed");
         for i in self.state.pending_take(turn) {
+            self.touch_card(i, "a turn's end for a retired card");
             let card = Arc::make_mut(&mut self.cards[i]);
             let was_bad = card.status.is_bad();
             // Rejected (not cancelled) and never heard of again: Gemini
@@ -92,6 +94,7 @@ impl Transcript {
         }
         let closing = self.state.open_assistant.remove(&turn).unwrap_or_default();
         for i in closing {
+            self.touch_item(i, "a turn's end for a retired message");
             if let Item::Assistant(m) = &mut self.items[i] {
                 let m = Arc::make_mut(m);
                 m.complete = true;
@@ -107,8 +110,9 @@ impl Transcript {
             _ => steps.and_then(|s| TokenUsage::sum(s.values().copied())),
         };
         let end = TurnEnd::new(kind.to_string(), message, code).with_usage(usage);
-        self.items
-            .push_back(Item::Turn(TurnMarker::end(turn, ev.seq, ev.time, end)));
+        self.items.push_back(Item::Turn(Arc::new(TurnMarker::end(
+            turn, ev.seq, ev.time, end,
+        ))));
     }
 
     pub(super) fn user_message(&mut self, ev: &Ev<'_>, p: payload::UserMessage) {
@@ -154,8 +158,8 @@ impl Transcript {
     }
 
     fn assistant_item(&mut self, turn: u64, step: u64, time: i64) -> &mut AssistantMessage {
-        let idx = match self.state.assistant.get(&(turn, step)) {
-            Some(&i) => i,
+        let idx = match self.step_item(turn, step, "more of a retired message") {
+            Some(i) => i,
             None => {
                 self.items
                     .push_back(Item::Assistant(Arc::new(AssistantMessage::new(
@@ -239,7 +243,11 @@ impl Transcript {
             let steps = self.state.step_usage.entry(turn).or_default();
             steps.insert(step, u);
         }
-        if blocks.is_empty() && !self.state.assistant.contains_key(&(turn, step)) {
+        if blocks.is_empty()
+            && self
+                .step_item(turn, step, "a retired message told again")
+                .is_none()
+        {
             return;
         }
         let msg = self.assistant_item(turn, step, ev.time);
@@ -259,7 +267,11 @@ impl Transcript {
     /// message of its own), and the retry is an item of the transcript.
     pub(super) fn llm_retry(&mut self, ev: &Ev<'_>, p: payload::LlmRetry) {
         let (turn, step) = (p.turn.unwrap_or(0), p.step.unwrap_or(0));
-        if let Some(i) = self.state.assistant.remove(&(turn, step)) {
+        if self
+            .step_item(turn, step, "a retry of a retired message")
+            .is_some()
+            && let Some(i) = self.state.assistant.remove(&(turn, step))
+        {
             self.state.open_remove(turn, i);
             if let Item::Assistant(m) = &mut self.items[i]
                 && !m.complete

@@ -17,6 +17,7 @@
 mod card;
 mod compaction;
 mod files;
+mod folding;
 mod items;
 mod linked;
 mod messages;
@@ -26,6 +27,7 @@ mod prefetch;
 mod presenter;
 mod prompts;
 mod reducer;
+mod retire;
 internal!(
     mod redact;
 );
@@ -37,17 +39,19 @@ pub use card::{
     AttachedView, Status, TaskEnd, ToolCard, ToolError, ToolResult, ViewSource, content_of,
     meta_of, text_of,
 };
+pub use folding::Folding;
 pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Compaction, Item, Retry, Todo, TokenUsage, TurnEnd,
     TurnMarker, UserMessage,
 };
 pub use nested::Nested;
-pub use outline::Outline;
+pub use outline::{Outline, Outlining};
 pub use presenter::{CallRole, Presenters, SharedPresenters};
 pub use prompts::{
     Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, answer_to,
     option_outcome, parse_answers, pick_option,
 };
+pub(crate) use retire::LOOK_BACK_CARDS;
 
 use std::sync::Arc;
 
@@ -92,7 +96,7 @@ pub struct Transcript {
     /// Views for calls and results the host sent none for.
     presenters: SharedPresenters,
     /// Calls and result views drawn ahead of the fold, by seq
-    /// ([`prefetch`]); empty outside [`Transcript::from_records`].
+    /// ([`prefetch`]); empty outside a [`Folding`]'s windows.
     ahead: Arc<prefetch::Ahead>,
 }
 
@@ -135,38 +139,24 @@ impl Transcript {
     where
         R: std::borrow::Borrow<crate::wire::Record> + Send,
     {
-        let mut ahead = prefetch::Prefetch::new(presenters.clone());
-        let mut t = Transcript::new(session_id, presenters);
-        let mut records = records.into_iter();
-        let mut next = || -> Vec<R> { records.by_ref().take(prefetch::WINDOW).collect() };
-        fn refs<R: std::borrow::Borrow<crate::wire::Record>>(w: &[R]) -> Vec<&crate::wire::Record> {
-            w.iter().map(|r| r.borrow()).collect()
-        }
         // The pool draws the next window's views while the fold takes this
-        // one's: a window's calls are read and noted by its own draw, after
-        // the draws of the windows before it.
-        let mut window = next();
-        let plan = ahead.plan(&refs(&window));
-        let mut drawn = ahead.draw(plan);
-        while !window.is_empty() {
-            let following = next();
-            let plan = ahead.plan(&refs(&following));
-            t.ahead = Arc::new(std::mem::take(&mut drawn));
-            let fold = || {
-                for r in window.drain(..) {
-                    t.apply(r.borrow());
-                }
-            };
-            (drawn, ()) = rayon::join(|| ahead.draw(plan), fold);
-            window = following;
+        // one's (see `folding`).
+        let mut fold = Folding::new(session_id, presenters);
+        for r in records {
+            fold.push(r);
         }
-        t.ahead = Arc::default();
-        t
+        fold.finish()
     }
 
     /// The session's id, when known.
     pub fn session_id(&self) -> Option<&str> {
         self.session_id.as_deref()
+    }
+
+    /// Name the session once its records say whose they are (what a log
+    /// holds before any session is named is the first named one's).
+    pub(crate) fn set_session_id(&mut self, id: Option<String>) {
+        self.session_id = id;
     }
 
     /// The agent's current mode (an ACP session's `currentModeId`).
@@ -272,7 +262,12 @@ impl Transcript {
     pub fn error_count(&self) -> usize {
         debug_assert_eq!(
             self.state.bad,
-            self.cards.iter().filter(|c| c.status.is_bad()).count()
+            self.cards
+                .iter()
+                .enumerate()
+                .filter(|(i, c)| !self.card_retired(*i) && c.status.is_bad())
+                .count()
+                + self.state.retired.bad
         );
         self.state.bad
     }

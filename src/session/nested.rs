@@ -38,7 +38,7 @@ impl Transcript {
     pub(super) fn nested_record(&mut self, parent_call: &str, record: &Record) {
         let presenters = self.presenters.clone();
         let child = || Transcript::new(None, presenters);
-        let Some(&i) = self.state.by_call.get(parent_call) else {
+        let Some(i) = self.call_card(parent_call, "a nested record for a retired card") else {
             self.state
                 .unclaimed
                 .entry(Arc::from(parent_call))

@@ -24,38 +24,65 @@ impl Outline {
     /// Read `records` once. Only `session/title` and `user/message` events
     /// have their data parsed.
     pub fn of(records: &[Record]) -> Outline {
-        let mut out = Outline::default();
-        let mut title = None;
-        let mut prompt = None;
+        let mut o = Outlining::default();
         for r in records {
-            let Record::Event { event, .. } = r else {
-                continue;
-            };
-            out.events += 1;
-            if event.time > 0 {
-                out.first_time = Some(out.first_time.map_or(event.time, |t| t.min(event.time)));
-                out.last_time = Some(out.last_time.map_or(event.time, |t| t.max(event.time)));
-            }
-            match event.kind {
-                EventKind::ToolCall => out.calls += 1,
-                EventKind::SessionTitle => {
-                    if let Some(t) = event.data.parse()["title"].as_str() {
-                        title = Some(t.to_string());
-                    }
-                }
-                EventKind::UserMessage if prompt.is_none() => {
-                    let data = event.data.parse();
-                    prompt = data["content"]
-                        .as_array()
-                        .and_then(|c| c.iter().find_map(|b| b["text"].as_str()))
-                        .or_else(|| data["content"].as_str())
-                        .map(str::to_string);
-                }
-                _ => {}
-            }
+            o.add(r);
         }
-        out.title = title.or(prompt).and_then(|t| one_line(&t));
-        out
+        o.outline()
+    }
+}
+
+/// An [`Outline`] read as records come: [`Outline::of`] of the records
+/// added so far, without holding them.
+#[derive(Debug, Clone, Default)]
+pub struct Outlining {
+    out: Outline,
+    /// The last `session/title`, and the first prompt.
+    title: Option<String>,
+    prompt: Option<String>,
+}
+
+impl Outlining {
+    /// Take in the next record.
+    pub fn add(&mut self, r: &Record) {
+        let Record::Event { event, .. } = r else {
+            return;
+        };
+        let out = &mut self.out;
+        out.events += 1;
+        if event.time > 0 {
+            out.first_time = Some(out.first_time.map_or(event.time, |t| t.min(event.time)));
+            out.last_time = Some(out.last_time.map_or(event.time, |t| t.max(event.time)));
+        }
+        match event.kind {
+            EventKind::ToolCall => out.calls += 1,
+            EventKind::SessionTitle => {
+                if let Some(t) = event.data.parse()["title"].as_str() {
+                    self.title = Some(t.to_string());
+                }
+            }
+            EventKind::UserMessage if self.prompt.is_none() => {
+                let data = event.data.parse();
+                self.prompt = data["content"]
+                    .as_array()
+                    .and_then(|c| c.iter().find_map(|b| b["text"].as_str()))
+                    .or_else(|| data["content"].as_str())
+                    .map(str::to_string);
+            }
+            _ => {}
+        }
+    }
+
+    /// The outline of the records added so far.
+    pub fn outline(&self) -> Outline {
+        Outline {
+            title: self
+                .title
+                .as_deref()
+                .or(self.prompt.as_deref())
+                .and_then(one_line),
+            ..self.out.clone()
+        }
     }
 }
 

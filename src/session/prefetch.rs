@@ -25,6 +25,12 @@ use crate::wire::{EventKind, RawJson, Record, ViewFor};
 /// Records folded per window: bounds the views held ahead of the fold.
 pub(super) const WINDOW: usize = 4096;
 
+/// Calls remembered for their results at most, and their arguments' bytes:
+/// a result that comes later than that after its call (or whose call was
+/// forgotten) is drawn by the fold, the same view, only not ahead.
+const CALLS_KEPT: usize = 16_384;
+const CALL_BYTES_KEPT: usize = 16 << 20;
+
 /// A view drawn ahead, and what it was drawn from.
 #[derive(Debug)]
 pub(super) struct Drawn {
@@ -62,8 +68,13 @@ pub(super) struct Ahead {
 pub(super) struct Prefetch {
     presenters: SharedPresenters,
     agent: Option<String>,
-    /// The calls seen so far: tool and arguments, by call id.
+    /// The newest calls whose result was not drawn yet: tool and
+    /// arguments, by call id (a result told twice is drawn by the fold);
+    /// at most [`CALLS_KEPT`], of [`CALL_BYTES_KEPT`] arguments.
     calls: HashMap<String, (String, Arc<str>)>,
+    /// Their ids, oldest first (some drawn since), and their bytes.
+    order: std::collections::VecDeque<String>,
+    bytes: usize,
 }
 
 struct Job {
@@ -88,6 +99,8 @@ impl Prefetch {
             presenters,
             agent: None,
             calls: HashMap::new(),
+            order: std::collections::VecDeque::new(),
+            bytes: 0,
         }
     }
 
@@ -153,13 +166,17 @@ impl Prefetch {
             .flatten()
             .collect();
         for (_, p) in &read_calls {
-            if let Some(id) = &p.call_id {
-                self.calls.entry(id.clone()).or_insert_with(|| {
-                    let arguments = arguments_text(p.arguments.clone());
-                    (p.name.clone().unwrap_or_default(), Arc::from(arguments))
-                });
+            if let Some(id) = &p.call_id
+                && !self.calls.contains_key(id)
+            {
+                let arguments = arguments_text(p.arguments.clone());
+                self.bytes += arguments.len();
+                let call = (p.name.clone().unwrap_or_default(), Arc::from(arguments));
+                self.calls.insert(id.clone(), call);
+                self.order.push_back(id.clone());
             }
         }
+        self.forget_old_calls();
         let drawn_calls = read_calls
             .into_par_iter()
             .map(|(job, payload)| {
@@ -212,10 +229,36 @@ impl Prefetch {
                 Some((job.seq, drawn))
             })
             .collect::<Vec<_>>();
+        // A call is drawn for once: what a session holds here is its calls
+        // still running, not all of them.
+        for (_, d) in results.iter().flatten() {
+            if let Some((_, arguments)) = d.payload.call_id().and_then(|id| self.calls.remove(id)) {
+                self.bytes -= arguments.len();
+            }
+        }
         let (n, m) = (results.len(), drawn_calls.len());
         Ahead {
             results: by_seq(results.into_iter().flatten(), n),
             calls: by_seq(drawn_calls.into_iter(), m),
+        }
+    }
+}
+
+impl Prefetch {
+    /// The oldest calls forgotten while more are kept than allowed.
+    fn forget_old_calls(&mut self) {
+        while self.order.len() > CALLS_KEPT || self.bytes > CALL_BYTES_KEPT {
+            let Some(id) = self.order.pop_front() else {
+                break;
+            };
+            if let Some((_, arguments)) = self.calls.remove(&id) {
+                self.bytes -= arguments.len();
+            }
+        }
+        // The queue holds drawn calls too: it is cut back to what is kept.
+        if self.order.len() > 2 * self.calls.len() + WINDOW {
+            let calls = &self.calls;
+            self.order.retain(|id| calls.contains_key(id));
         }
     }
 }

@@ -315,6 +315,10 @@ pub fn parse_answers(text: &str) -> Vec<Answer> {
         .collect()
 }
 
+/// How far back (in cards) a `question/requested` looks for the call that
+/// asked it.
+pub(super) const QUESTION_CALLS: usize = 64;
+
 impl Transcript {
     /// Item indices of the approvals and questions (few, in no order; an
     /// index may repeat).
@@ -325,6 +329,7 @@ impl Transcript {
     /// The prompt item at `idx`, changed by `f`, written back with a new rev
     /// (and onto its call's card).
     pub(super) fn update_prompt(&mut self, idx: usize, f: impl FnOnce(&mut Prompt)) {
+        self.touch_item(idx, "a change of a retired prompt");
         if let Some(Item::Prompt(p)) = self.items.get(idx) {
             let mut p = (**p).clone();
             f(&mut p);
@@ -416,11 +421,16 @@ impl Transcript {
         let raw = payload.get("questions");
         let questions = parse_questions(raw);
         // The asking call: the newest card whose arguments carry these questions.
+        let n = self.cards.len();
+        self.touch_cards(
+            n.saturating_sub(QUESTION_CALLS)..n,
+            "a question looking back",
+        );
         let call_id = raw.and_then(|raw| {
             self.cards
                 .iter()
                 .rev()
-                .take(64)
+                .take(QUESTION_CALLS)
                 .find(|c| {
                     serde_json::from_str::<Value>(&c.arguments)
                         .ok()

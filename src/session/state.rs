@@ -53,6 +53,8 @@ pub(super) struct State {
     pub(super) last_compaction: Option<usize>,
     /// Nested records for calls not seen yet, folded meanwhile (by call id).
     pub(super) unclaimed: imbl::HashMap<Arc<str>, super::Transcript>,
+    /// What a reader let go of (`retire`); empty unless one asked.
+    pub(super) retired: super::retire::Retired,
 }
 
 impl State {

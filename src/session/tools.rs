@@ -16,7 +16,7 @@ use crate::wire::{Origin, ViewEnvelope, ViewFor};
 
 impl Transcript {
     pub(super) fn card_index(&mut self, call_id: &str) -> usize {
-        if let Some(&i) = self.state.by_call.get(call_id) {
+        if let Some(i) = self.call_card(call_id, "a call or result for a retired card") {
             return i;
         }
         self.cards.push_back(Arc::new(ToolCard::new(call_id)));
@@ -112,6 +112,9 @@ impl Transcript {
         view: Option<&ViewEnvelope>,
         origin: Origin,
     ) {
+        if p.call_id().is_none() {
+            self.touch_call_seqs(ev.source_event_seqs, "a result for a retired card");
+        }
         let call_id = p.call_id().map(str::to_string).or_else(|| {
             ev.source_event_seqs
                 .iter()
@@ -171,7 +174,9 @@ impl Transcript {
         card.rev += 1;
         let now_bad = card.status.is_bad();
         self.state.count_bad(was_bad, now_bad);
-        if let Some(placements) = super::files::settle(&mut self.state.files, &self.cards, i) {
+        if !self.retiring()
+            && let Some(placements) = super::files::settle(&mut self.state.files, &self.cards, i)
+        {
             Arc::make_mut(&mut self.cards[i]).placements = placements;
         }
         self.prompt_result(&call_id);

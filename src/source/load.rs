@@ -187,6 +187,38 @@ pub fn load_file_upto(path: &str, file: std::fs::File, upto: u64) -> Result<Load
     loaded
 }
 
+/// [`load_file_upto`], each session's records handed to `store` as they
+/// are read rather than held (see [`Store`]): what the library's index
+/// folds a large file with. What Claude Code keeps beside a session is not
+/// attached: the store does that for itself, or reads the file again.
+pub(crate) fn stream_file_upto(
+    path: &str,
+    file: &std::fs::File,
+    upto: u64,
+    store: &mut dyn Store,
+) -> Result<Summary, LoadError> {
+    let started = std::time::Instant::now();
+    tracing::info!(input = path, bytes = upto, "streaming");
+    let read = read_input(path, file.take(upto), store)
+        .map_err(|source| LoadError::Io {
+            path: path.to_string(),
+            source,
+        })
+        .and_then(|r| r);
+    match &read {
+        Ok(s) => tracing::info!(
+            input = path,
+            format = s.format.name(),
+            compressed = s.compressed,
+            lines = s.lines,
+            ms = started.elapsed().as_secs_f64() * 1000.0,
+            "streamed"
+        ),
+        Err(e) => tracing::warn!(input = path, error = %e, "load failed"),
+    }
+    read
+}
+
 /// A file's content, and what Claude Code keeps beside a session: its
 /// subagents' logs, output too large for the log.
 fn load_file(path: &str, input: impl Read + Send) -> Result<Loaded, LoadError> {
@@ -220,20 +252,44 @@ impl<R: Read> Read for Counted<R> {
 /// error before anything was read.
 pub fn load_reader(
     name: &str,
-    mut input: impl Read + Send,
+    input: impl Read + Send,
 ) -> std::io::Result<Result<Loaded, LoadError>> {
+    let mut held = Collected::default();
+    let read = read_input(name, input, &mut held)?;
+    Ok(read.map(|s| Loaded {
+        name: name.to_string(),
+        format: s.format,
+        compressed: s.compressed,
+        sessions: held.finish(),
+        lines: s.lines,
+    }))
+}
+
+/// What reading an input found, beside the records its store was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Summary {
+    pub format: Format,
+    pub compressed: bool,
+    pub lines: usize,
+}
+
+/// Read `input` (zstd or not, any format), its records to `store`. The
+/// outer error is an I/O error before anything was read.
+fn read_input(
+    name: &str,
+    mut input: impl Read + Send,
+    store: &mut dyn Store,
+) -> std::io::Result<Result<Summary, LoadError>> {
     let mut magic = Vec::with_capacity(4);
     (&mut input).take(4).read_to_end(&mut magic)?;
+    let mut sessions = Sessions::new(store);
     if magic == ZSTD_MAGIC {
         let chained = std::io::Cursor::new(magic).chain(input);
         let dec = zstd::stream::read::Decoder::new(chained)?;
-        return Ok(load_text(name, true, dec));
+        return Ok(load_text(name, true, dec, &mut sessions));
     }
-    Ok(load_text(
-        name,
-        false,
-        std::io::Cursor::new(magic).chain(input),
-    ))
+    let plain = std::io::Cursor::new(magic).chain(input);
+    Ok(load_text(name, false, plain, &mut sessions))
 }
 
 /// Load bytes already in memory. `name` is used in messages.
@@ -259,7 +315,8 @@ fn load_text(
     name: &str,
     compressed: bool,
     mut text: impl Read + Send,
-) -> Result<Loaded, LoadError> {
+    sessions: &mut Sessions<'_>,
+) -> Result<Summary, LoadError> {
     // The first line decides: a whole JSON value on it means lines (frames,
     // events, log rows, a history on one line); otherwise the input may be
     // one document spread over lines (a pretty-printed history), read whole.
@@ -281,8 +338,17 @@ fn load_text(
     if let Some((at, e)) = &error {
         pre.push(damaged(compressed, *at, e));
     }
+    // Binary data is refused from its first MiB, whatever its size: a
+    // program or an image may hold a line of JSON (deck's own binary holds
+    // its demo session), so reading on would fold a session out of it.
+    if looks_binary(&head) {
+        while head.len() < DETECT && !fill(&mut text, &mut head, DETECT, 0, &mut error) {}
+        if !any_json_object_line(&head) {
+            return Err(LoadError::Binary(name.to_string()));
+        }
+    }
     if !complete {
-        return load_lines(name, compressed, pre, head, text);
+        return load_lines(name, compressed, pre, head, text, sessions);
     }
     let first_line = head.split(|&b| b == b'\n').next().unwrap_or(&[]);
     let trimmed = first_line.trim_ascii();
@@ -293,9 +359,9 @@ fn load_text(
         if !ended && let Err(e) = text.read_to_end(&mut head) {
             pre.push(damaged(compressed, head.len() as u64, &e));
         }
-        return load_whole(name, compressed, &head, pre);
+        return load_whole(name, compressed, &head, pre, sessions);
     }
-    load_lines(name, compressed, pre, head, text)
+    load_lines(name, compressed, pre, head, text, sessions)
 }
 
 fn damaged(compressed: bool, at: u64, e: &std::io::Error) -> Diagnostic {
@@ -317,10 +383,12 @@ fn load_whole(
     compressed: bool,
     text: &[u8],
     mut pre: Vec<Diagnostic>,
-) -> Result<Loaded, LoadError> {
+    sessions: &mut Sessions<'_>,
+) -> Result<Summary, LoadError> {
     if text.iter().all(u8::is_ascii_whitespace) {
         if !pre.is_empty() {
-            return load_lines(name, compressed, pre, text.to_vec(), std::io::empty());
+            let empty = std::io::empty();
+            return load_lines(name, compressed, pre, text.to_vec(), empty, sessions);
         }
         return Err(LoadError::Empty(name.to_string()));
     }
@@ -330,11 +398,12 @@ fn load_whole(
         .unwrap_or(0);
     if matches!(text[first], b'{' | b'[')
         && let Ok(doc) = serde_json::from_slice::<Value>(text)
-        && let Some(loaded) = load_history(name, &doc, compressed, &mut pre)
+        && let Some(read) = load_history(&doc, compressed, &mut pre, sessions)
     {
-        return Ok(loaded);
+        return Ok(read);
     }
-    load_lines(name, compressed, pre, text.to_vec(), std::io::empty())
+    let empty = std::io::empty();
+    load_lines(name, compressed, pre, text.to_vec(), empty, sessions)
 }
 
 /// The first bytes of an input are not text: a NUL, or more than one in
@@ -356,19 +425,28 @@ fn looks_binary(head: &[u8]) -> bool {
     odd * 10 > text.chars().count()
 }
 
+/// Whether one of the complete lines of `head` is a JSON object (what every
+/// log format deck reads is made of).
+fn any_json_object_line(head: &[u8]) -> bool {
+    let complete = memchr::memrchr(b'\n', head).map_or(&[][..], |at| &head[..at]);
+    complete.split(|&b| b == b'\n').any(|line| {
+        let line = line.trim_ascii();
+        line.first() == Some(&b'{') && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok()
+    })
+}
+
 fn load_lines(
     name: &str,
     compressed: bool,
     pre: Vec<Diagnostic>,
     head: Vec<u8>,
     rest: impl Read + Send,
-) -> Result<Loaded, LoadError> {
-    let mut sessions = Sessions::default();
+    sessions: &mut Sessions<'_>,
+) -> Result<Summary, LoadError> {
     let pre_reason = pre.first().map(|d| d.reason.clone());
     for d in pre {
         sessions.push(None, Record::Diagnostic(d));
     }
-    let mut format = Format::FrameLog;
     let mut decoded = 0usize;
     let mut first_reason: Option<String> = None;
     let binary = looks_binary(&head);
@@ -382,16 +460,16 @@ fn load_lines(
         match d {
             Decoded::Blank => {}
             Decoded::Header { id, value } => {
-                format = Format::SessionLog;
+                sessions.set_format(Format::SessionLog);
                 let i = sessions.select(&id);
                 // The header is also a record: the transcript learns the
                 // session's working directory from it.
                 sessions.push(Some(&id), super::header_record(&value));
-                sessions.list[i].header = Some(value);
+                sessions.header(i, &value, false);
                 decoded += 1;
             }
             Decoded::Packed(records) => {
-                format = Format::SessionLog;
+                sessions.set_format(Format::SessionLog);
                 decoded += 1;
                 for r in records {
                     sessions.push(None, r);
@@ -408,7 +486,7 @@ fn load_lines(
             Decoded::History { value, origin } => match super::history_doc::records(&value, origin)
             {
                 Some((id, records)) => {
-                    format = Format::History;
+                    sessions.set_format(Format::History);
                     decoded += 1;
                     for r in records {
                         sessions.push(id.as_deref(), r);
@@ -428,13 +506,13 @@ fn load_lines(
                 if reader.is_none()
                     && let Some(agent) = line.agent()
                 {
-                    format = Format::of_agent(agent);
+                    sessions.set_format(Format::of_agent(agent));
                     reader = Some(agent.reader());
                 }
                 if let Some(r) = reader.as_mut() {
                     decoded += 1;
                     r.foreign(line, origin, &mut out);
-                    push_out(&mut sessions, &mut out);
+                    push_out(sessions, &mut out);
                 }
             }
             Decoded::Bad(diag) => {
@@ -445,7 +523,7 @@ fn load_lines(
     });
     if let Some(r) = reader.as_mut() {
         r.finish(&mut out);
-        push_out(&mut sessions, &mut out);
+        push_out(sessions, &mut out);
     }
     if let Some((at, e)) = &outcome.error {
         sessions.push(None, Record::Diagnostic(damaged(compressed, *at, e)));
@@ -476,65 +554,60 @@ fn load_lines(
                 .unwrap_or_else(|| "no line is a DSH frame, event or log row".into()),
         });
     }
-    let mut list = sessions.finish();
-    for s in &mut list {
-        order_by_seq(&mut s.records);
-    }
-    Ok(Loaded {
-        name: name.to_string(),
-        format,
+    Ok(Summary {
+        format: sessions.format(),
         compressed,
-        sessions: list,
         lines: outcome.lines,
     })
 }
 
 /// Records an agent's reader made, each to its session.
-fn push_out(sessions: &mut Sessions, out: &mut Out) {
+fn push_out(sessions: &mut Sessions<'_>, out: &mut Out) {
     for (id, record) in out.drain(..) {
         if let Record::Frame { kind, payload, .. } = &record
             && kind == "session"
             && let Some(id) = id.as_deref()
         {
             let i = sessions.select(id);
-            sessions.list[i]
-                .header
-                .get_or_insert_with(|| payload.clone());
+            sessions.header(i, payload, true);
         }
         sessions.push(id.as_deref(), record);
     }
 }
 
+/// A history document's records, one session's (taken as they are: a
+/// history is in order).
 fn load_history(
-    name: &str,
     doc: &Value,
     compressed: bool,
     pre: &mut Vec<Diagnostic>,
-) -> Option<Loaded> {
+    sessions: &mut Sessions<'_>,
+) -> Option<Summary> {
     let origin = Origin { line: 1, offset: 0 };
     let (session_id, events) = super::history_doc::records(doc, origin)?;
-    let mut records: Vec<Record> = std::mem::take(pre)
-        .into_iter()
-        .map(Record::Diagnostic)
-        .collect();
-    records.extend(events);
-    Some(Loaded {
-        name: name.to_string(),
+    sessions.set_format(Format::History);
+    sessions.as_is();
+    if let Some(id) = &session_id {
+        sessions.select(id);
+    }
+    for d in std::mem::take(pre) {
+        sessions.push(None, Record::Diagnostic(d));
+    }
+    for r in events {
+        sessions.push(None, r);
+    }
+    Some(Summary {
         format: Format::History,
         compressed,
-        sessions: vec![LoadedSession {
-            id: session_id,
-            header: None,
-            records,
-        }],
         lines: 1,
     })
 }
 
 mod group;
 
-use group::Sessions;
-pub use group::order_by_seq;
+pub(crate) use group::Store;
+use group::{Collected, Sessions};
+pub use group::{in_seq_order, order_by_seq};
 
 #[cfg(test)]
 mod tests;

@@ -176,3 +176,36 @@ fn export_takes_its_format_from_the_output_name() {
         stderr(&o)
     );
 }
+
+/// Messages say `deck:` once, and a file with nothing to draw says so.
+#[test]
+fn messages_name_deck_once_and_an_empty_session_says_so() {
+    let home = std::env::temp_dir().join(format!("deck-cli-edges-{}-nohome", std::process::id()));
+    std::fs::create_dir_all(&home).unwrap();
+    let o = deck_cmd()
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .args(["follow", "--latest", "claude"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("deck: follow --latest: ") && !err.contains("deck: deck"),
+        "{err}"
+    );
+    let file = home.join("subscribed.jsonl");
+    std::fs::write(
+        &file,
+        "{\"type\":\"session/subscribed\",\"sessionId\":\"s\",\"lastSeq\":0}\n",
+    )
+    .unwrap();
+    let o = deck(&["render", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains(&format!("deck: no events in {}", file.display())),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -404,3 +404,48 @@ fn config_folders_and_agent_overrides_are_looked_in() {
             .ends_with("extra/approvals.jsonl")
     }));
 }
+
+/// A search cut by `--limit` says so on stderr: how many of how many, and
+/// how to see more; one not cut says nothing; a cut after the search (a
+/// cwd filter) says more match without a total it does not know.
+#[test]
+fn a_cut_search_says_how_many_of_how_many() {
+    let (home, _) = fake_home();
+    let all = json_lines(&sessions(
+        home.path(),
+        &["search", "tool:bash", "--json", "--limit", "1000"],
+    ))
+    .len();
+    assert!(all > 3, "{all}");
+    let o = sessions(home.path(), &["search", "tool:bash", "--limit", "3"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 3);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("deck: 3 of {all} hits; --limit N for more")),
+        "{err}"
+    );
+    let o = sessions(home.path(), &["search", "tool:bash", "--limit", "1000"]);
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("--limit"),
+        "{:?}",
+        o.stderr
+    );
+    let o = sessions(
+        home.path(),
+        &[
+            "search",
+            "tool:bash",
+            "--cwd",
+            "/workspace/demo",
+            "--limit",
+            "2",
+            "--json",
+        ],
+    );
+    assert_eq!(json_lines(&o).len(), 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("deck: the first 2 hits, more match; --limit N for more"),
+        "{err}"
+    );
+}

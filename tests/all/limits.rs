@@ -560,3 +560,36 @@ fn an_os_error_is_said_once() {
     let err = stderr(&o);
     assert_eq!(err.matches("os error 21").count(), 1, "{err}");
 }
+
+/// The count a search shows is the count it found: gone to the first match
+/// while the search ran on, the message grows with it (it said `match 1/2`
+/// until a key was pressed).
+#[test]
+fn a_running_search_keeps_its_count_current() {
+    let lines: String = (0..6000)
+        .map(|i| {
+            common::build::user_message(i, 1_796_069_109_000 + i as i64, &format!("needle {i}"))
+                .to_string()
+                + "\n"
+        })
+        .collect();
+    let t = common::fold_session(&common::load_text(&lines));
+    let mut app = App::viewer("many".into(), t, vec![Theme::dark()]);
+    app.search_in_background();
+    app.update(Msg::Resize(100, 30));
+    common::tui::typed(&mut app, "/needle");
+    app.update(common::tui::key(crossterm::event::KeyCode::Enter));
+    let mut ticks = 0;
+    while app.searching() {
+        app.update(Msg::Tick {
+            real_ms: 10.0,
+            now_ms: common::tui::NOW_MS,
+        });
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        ticks += 1;
+        assert!(ticks < 20_000, "the search never ended");
+    }
+    let n = app.found().matches.len();
+    assert_eq!(n, 6000);
+    assert_eq!(app.message(), Some("match 1/6000 for \"needle\""));
+}

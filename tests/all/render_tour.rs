@@ -144,3 +144,88 @@ fn streamed_render_writes_the_same_bytes_as_the_whole_render() {
         }
     }
 }
+
+/// A session of one read card too big to lay out at once (over
+/// `headless::HEAVY`): `deck render` streams its rows.
+fn big_read() -> deck::session::Transcript {
+    let lines: Vec<String> = (1..=9000)
+        .map(|i| format!("line {i} of a long file"))
+        .collect();
+    let view = serde_json::json!({"card": "read", "path": "/w/big.txt", "offset": 1,
+        "lines": lines.iter().enumerate()
+            .map(|(i, l)| serde_json::json!({"number": i + 1, "text": l})).collect::<Vec<_>>()});
+    let text = [
+        build::frame(build::user_message(1, 1_000, "read it"), None),
+        build::frame(
+            build::event(
+                "tool/call",
+                2,
+                1_001,
+                build::in_turn(build::call_data("c1", "read", "{\"path\":\"/w/big.txt\"}")),
+            ),
+            None,
+        ),
+        build::frame(
+            build::event(
+                "tool/result",
+                3,
+                1_002,
+                build::in_turn(build::result_data(
+                    "c1",
+                    serde_json::json!([build::text(&lines.join("\n"))]),
+                    false,
+                )),
+            ),
+            Some(("result", view)),
+        ),
+    ]
+    .map(|v| v.to_string() + "\n")
+    .concat();
+    let t = fold_session(&load_text(&text));
+    assert!(
+        t.items()
+            .iter()
+            .any(|i| deck::view::transcript::item_weight(&t, i) >= headless::HEAVY)
+    );
+    t
+}
+
+/// A big card's rows follow each other: no empty row between them
+/// (`deck render` streamed them with the item separator before every
+/// row), in every format and density, the same bytes as the whole render;
+/// a snapshot of its head at 60 columns.
+#[test]
+fn a_big_card_is_rendered_row_after_row() {
+    let t = big_read();
+    let visible = |l: &str| {
+        let mut out = String::new();
+        let mut esc = false;
+        for c in l.chars() {
+            match (esc, c) {
+                (false, '\u{1b}') => esc = true,
+                (true, c) if c.is_ascii_alphabetic() => esc = false,
+                (false, c) => out.push(c),
+                _ => {}
+            }
+        }
+        out
+    };
+    for density in [Density::Preview, Density::Full] {
+        let opts = LayoutOptions::new(60, density);
+        let streamed = |format| {
+            let mut out = Vec::new();
+            headless::render_to(&mut out, &t, &Theme::dark(), &opts, None, format).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        for format in [Format::Text, Format::Ansi] {
+            let out = streamed(format);
+            let empty = out.lines().filter(|l| visible(l).trim().is_empty()).count();
+            // One between the prompt and the card at most.
+            assert!(empty <= 1, "{density:?} {format:?}: {empty} empty rows");
+            assert!(out == headless::render(&t, &Theme::dark(), &opts, None, format));
+        }
+        let text = streamed(Format::Text);
+        let head: Vec<&str> = text.lines().take(12).collect();
+        insta::assert_snapshot!(format!("big_read_{density:?}"), head.join("\n"));
+    }
+}

@@ -243,3 +243,79 @@ fn r_hides_secrets_in_the_list_the_hits_and_the_session() {
     app.update(ch('R'));
     assert!(screen(&mut app).contains(secret));
 }
+
+/// `?` in the library opens help on the library's own keys.
+#[test]
+fn help_from_the_library_shows_its_keys_first() {
+    let (home, _) = fake_home();
+    let mut app = library_app(roots(home.path()), home.path(), None, 100, 40);
+    settle(&mut app);
+    app.update(ch('?'));
+    let s = screen(&mut app);
+    let library = s.find("deck sessions").expect("the library's section");
+    let transcript = s.find("next card").expect("the transcript's keys below");
+    assert!(library < transcript, "{s}");
+    assert!(s.contains("filter: the next agent"), "{s}");
+}
+
+/// The agents of the list's rows, top down.
+fn agents_listed(s: &str) -> Vec<String> {
+    s.lines()
+        .skip(2)
+        .take(3)
+        .map(|r| {
+            r.trim_start_matches('▌')
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect()
+}
+
+/// The list says which column it is sorted by, and `s` sorts by the next:
+/// start, length, calls, errors, size, then the last activity again; the
+/// session selected stays selected.
+#[test]
+fn s_sorts_by_the_next_column_and_the_heading_says_which() {
+    let (home, _) = fake_home();
+    let mut app = library_app(roots(home.path()), home.path(), None, 140, 10);
+    let s = screen(&mut app);
+    let head = s.lines().nth(1).unwrap_or("");
+    assert!(
+        head.contains("last (UTC) ▾") && !head.contains("started"),
+        "{s}"
+    );
+    assert_eq!(agents_listed(&s), ["claude-code", "codex", "dsh"], "{s}");
+    // Each key's order, from the fixtures' own facts: starts 10:02, 10:00
+    // and the day before; lengths 9.4 s, 7.4 s, 3.2 s; 24, 21 and 31 calls;
+    // 3, 2 and 10 errors; 376, 134 and 206 KiB.
+    let orders = [
+        ("started (UTC) ▾", "start", ["claude-code", "codex", "dsh"]),
+        ("length ▾", "length", ["claude-code", "codex", "dsh"]),
+        ("calls ▾", "calls", ["dsh", "claude-code", "codex"]),
+        ("errors ▾", "errors", ["dsh", "claude-code", "codex"]),
+        ("size ▾", "size", ["claude-code", "dsh", "codex"]),
+    ];
+    for (heading, name, agents) in orders {
+        app.update(ch('s'));
+        let s = screen(&mut app);
+        let mut lines = s.lines();
+        let top = lines.next().unwrap_or("");
+        assert!(top.contains(&format!("· by {name}")), "{s}");
+        let head = lines.next().unwrap_or("");
+        assert!(
+            head.contains(heading) && head.matches('▾').count() == 1,
+            "{s}"
+        );
+        assert_eq!(agents_listed(&s), agents, "{name}: {s}");
+    }
+    // The selection follows its session: claude-code, first at the start.
+    let s = screen(&mut app);
+    let selected = s.lines().find(|l| l.starts_with('▌')).unwrap_or("");
+    assert!(selected.contains("claude-code"), "{s}");
+    app.update(ch('s'));
+    let s = screen(&mut app);
+    assert!(!s.lines().next().unwrap_or("").contains("· by"), "{s}");
+    assert_eq!(agents_listed(&s), ["claude-code", "codex", "dsh"], "{s}");
+}

@@ -38,6 +38,25 @@ pub(crate) struct Tui {
     stop_reading: Arc<AtomicBool>,
 }
 
+/// Answer what a terminal answers, as xterm and tmux do: its background
+/// colour (OSC 11, black) and its device attributes (DA1), which deck asks
+/// when its theme is `auto`.
+fn answer_queries(fd: std::os::fd::RawFd, out: &[u8]) {
+    let has = |q: &[u8]| out.windows(q.len()).any(|w| w == q);
+    let mut answer = Vec::new();
+    if has(b"\x1b]11;?") {
+        answer.extend_from_slice(b"\x1b]11;rgb:0000/0000/0000\x1b\\");
+    }
+    if has(b"\x1b[c") || has(b"\x1b[0c") {
+        answer.extend_from_slice(b"\x1b[?62;22c");
+    }
+    if !answer.is_empty() {
+        // SAFETY: a valid fd and buffer; a short or failed write only
+        // leaves the query unanswered, as a terminal that does not answer.
+        unsafe { libc::write(fd, answer.as_ptr().cast(), answer.len()) };
+    }
+}
+
 impl Tui {
     pub(crate) fn spawn(args: &[&str]) -> Tui {
         Tui::spawn_with(args, &[])
@@ -47,9 +66,19 @@ impl Tui {
         Tui::spawn_under(&[], args, env)
     }
 
+    /// [`Tui::spawn_with`] on a terminal that answers deck's queries of it
+    /// (its background colour, its attributes), as xterm and tmux do.
+    pub(crate) fn spawn_answering(args: &[&str], env: &[(&str, &str)]) -> Tui {
+        Tui::spawn_inner(&[], args, env, true)
+    }
+
     /// deck run by `wrapper` (a program and its arguments, then deck's
     /// path and `args`): a wrapper that sets up what deck inherits.
     pub(crate) fn spawn_under(wrapper: &[&str], args: &[&str], env: &[(&str, &str)]) -> Tui {
+        Tui::spawn_inner(wrapper, args, env, false)
+    }
+
+    fn spawn_inner(wrapper: &[&str], args: &[&str], env: &[(&str, &str)], answer: bool) -> Tui {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -108,6 +137,9 @@ impl Tui {
                     Ok(n) => {
                         p.lock().unwrap().process(&buf[..n]);
                         r.lock().unwrap().extend_from_slice(&buf[..n]);
+                        if answer {
+                            answer_queries(fd, &buf[..n]);
+                        }
                     }
                 }
             }

@@ -150,7 +150,7 @@ fn connect_new_without_a_host_says_so() {
     assert!(!status.success());
     let raw = tui.raw_text();
     assert!(
-        raw.contains("deck connect --new: no session created"),
+        raw.contains("deck: connect --new: no session created"),
         "{raw}"
     );
     assert!(raw.contains("start one with `dsh web --port 9`"), "{raw}");

@@ -90,3 +90,38 @@ fn render_export_and_inspect_say_what_they_left_out() {
     let (_, err) = said(&["export", &path, "-o", &html]);
     assert!(err.contains("holds 2 sessions"), "{err}");
 }
+
+/// With the theme `auto`, deck asks the terminal for its background; a
+/// terminal that answers (this pty answers as xterm does) must not leave
+/// the screen blank until a key is pressed: the query ran beside the thread
+/// that reads keys, which took the answer (1 start in 6). Every start of
+/// `deck sessions` and `deck view` draws at once.
+#[test]
+fn the_first_screen_comes_without_a_key_when_the_terminal_answers() {
+    let home = tempfile::tempdir().unwrap();
+    let projects = home.path().join(".claude/projects/-w");
+    std::fs::create_dir_all(&projects).unwrap();
+    let (_dir, path) = two_file();
+    std::fs::copy(&path, projects.join("two.frames.jsonl")).unwrap();
+    let h = home.path().to_str().unwrap();
+    let cache = home.path().join("cache");
+    for i in 0..12 {
+        let mut tui = if i % 2 == 0 {
+            Tui::spawn_answering(
+                &["sessions", "--dir", projects.to_str().unwrap()],
+                &[("HOME", h), ("XDG_CACHE_HOME", cache.to_str().unwrap())],
+            )
+        } else {
+            Tui::spawn_answering(&["view", &path], &[])
+        };
+        tui.wait_for("the first screen", |s| {
+            s.contains("two.frames.jsonl") || s.contains("Alpha")
+        });
+        tui.send("q");
+        if i % 2 == 1 {
+            // The view's picker: q again leaves it.
+            let _ = tui.settle(std::time::Duration::from_millis(50));
+        }
+        drop(tui);
+    }
+}

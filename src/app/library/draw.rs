@@ -11,7 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
-use super::{LibraryPart, Results};
+use super::{LibraryPart, Results, Sort};
 use crate::app::paint::put;
 use crate::cards::frame::format_duration;
 use crate::library::SessionRow;
@@ -69,15 +69,12 @@ impl Widget for LibraryView<'_> {
         match &p.results {
             Some(r) => self.hits(r, area, rows, buf),
             None => {
-                let head = Line::styled(
-                    columns(w, "agent", "title", "cwd", "started (UTC)", "length", "calls", "errors", "size"),
-                    st(Role::Muted),
-                );
+                let head = Line::styled(header(w, p.sort), st(Role::Muted));
                 put(buf, area.x, area.y + 1, area.width, &wrap::truncate(&head, w));
                 let first = p.row.saturating_sub(rows.saturating_sub(1));
                 for (i, r) in p.rows().enumerate().skip(first).take(rows) {
                     let y = area.y + 2 + (i - first) as u16;
-                    let line = session_line(r, i == p.row, w, theme, self.redacted);
+                    let line = session_line(r, i == p.row, w, p.sort, theme, self.redacted);
                     put(buf, area.x, y, area.width, &wrap::truncate(&line, w));
                 }
                 if p.kept.is_empty() {
@@ -104,7 +101,7 @@ impl Widget for LibraryView<'_> {
                     if p.results.is_some() {
                         "Enter open at the card · r replay · j/k move · / search · Esc back to the list · ? help · q quit"
                     } else {
-                        "Enter view · r replay · / search all sessions · a agent · c this directory · d date · t theme · ? help · q quit"
+                        "Enter view · r replay · / search all sessions · a agent · c this directory · d date · s sort · t theme · ? help · q quit"
                     },
                     st(Role::Muted),
                 ),
@@ -124,6 +121,9 @@ impl LibraryView<'_> {
         let mut left = format!("deck sessions · {n} session{}", if n == 1 { "" } else { "s" });
         if !p.filter.is_empty() {
             left.push_str(&format!(" · {}", p.filter.describe()));
+        }
+        if p.sort != super::Sort::default() {
+            left.push_str(&format!(" · by {}", p.sort.name()));
         }
         let mut line = Line::styled(inline(&left), st(Role::Title));
         let right = p
@@ -146,12 +146,13 @@ impl LibraryView<'_> {
         let st = |role: Role| self.ground.patch(theme.style(role));
         let w = usize::from(area.width);
         let n = r.hits.len();
+        let count = match (r.more, r.total) {
+            (true, Some(total)) => format!("the best {n} of {total} hits"),
+            (true, None) => format!("the best {n} hits, more match"),
+            (false, _) => format!("{n} hit{}", if n == 1 { "" } else { "s" }),
+        };
         let head = Line::styled(
-            format!(
-                "search {:?} · {n} hit{} · Esc back to the list",
-                inline(&r.query),
-                if n == 1 { "" } else { "s" }
-            ),
+            format!("search {:?} · {count} · Esc back to the list", inline(&r.query)),
             st(Role::Muted),
         );
         put(buf, area.x, area.y + 1, area.width, &wrap::truncate(&head, w));
@@ -216,7 +217,7 @@ fn minute(ms: i64) -> String {
 
 /// The columns laid out for `w`: the fixed ones on the right (dropped
 /// when they would leave the title less than 30 columns), title and cwd
-/// sharing what is left (cwd a third of it, dropped when narrow).
+/// sharing what is left (cwd a third of it, dropped when under 56 or the facts are).
 #[allow(clippy::too_many_arguments)]
 fn columns(
     w: usize,
@@ -229,13 +230,14 @@ fn columns(
     errors: &str,
     size: &str,
 ) -> String {
-    let mut right = format!("  {started:<16}  {length:>7}  {calls:>5}  {errors:>6}  {size:>9}");
+    // Wide enough for a heading and its sort mark.
+    let mut right = format!("  {started:<16}  {length:>8}  {calls:>7}  {errors:>8}  {size:>9}");
     if w.saturating_sub(2 + right.chars().count()) < 30 {
         // Too narrow for the facts: the title is what matters.
         right.clear();
     }
     let left_w = w.saturating_sub(2 + right.chars().count());
-    let (agent_w, cwd_w) = (12, if left_w > 60 { left_w / 3 } else { 0 });
+    let (agent_w, cwd_w) = (12, if left_w >= 56 && !right.is_empty() { left_w / 3 } else { 0 });
     let title_w = left_w.saturating_sub(agent_w + cwd_w);
     let cell = |s: &str, n: usize| {
         let t = wrap::truncate_str(s, n.saturating_sub(1));
@@ -250,8 +252,35 @@ fn columns(
     out
 }
 
-/// One session's row.
-fn session_line(r: &SessionRow, selected: bool, w: usize, theme: &Theme, redacted: bool) -> Line {
+/// The list's column headings, the time column's saying which time it
+/// shows (the one the list is sorted by: the last event's, or the start's)
+/// and the column sorted by marked `▾`.
+fn header(w: usize, sort: Sort) -> String {
+    let mark = |name: &str, by: bool| if by { format!("{name} ▾") } else { name.to_string() };
+    let time = match sort {
+        Sort::Started => mark("started (UTC)", true),
+        s => mark("last (UTC)", s == Sort::Ended),
+    };
+    columns(
+        w,
+        "agent",
+        "title",
+        "cwd",
+        &time,
+        &mark("length", sort == Sort::Length),
+        &mark("calls", sort == Sort::Calls),
+        &mark("errors", sort == Sort::Errors),
+        &mark("size", sort == Sort::Size),
+    )
+}
+
+/// One session's row: its time column the start when sorted by it, else
+/// the last event's time (the first's when it has one only).
+fn session_line(r: &SessionRow, selected: bool, w: usize, sort: Sort, theme: &Theme, redacted: bool) -> Line {
+    let time = match sort {
+        Sort::Started => r.started,
+        _ => r.ended.or(r.started),
+    };
     let title = scrub(r.title.as_deref().or(r.id.as_deref()).unwrap_or("(untitled)"), redacted);
     let title = match &r.problem {
         Some(p) => format!("⚠ {title} — {}", scrub(p, redacted)),
@@ -262,7 +291,7 @@ fn session_line(r: &SessionRow, selected: bool, w: usize, theme: &Theme, redacte
         &r.agent,
         &title,
         &scrub(r.cwd.as_deref().unwrap_or(""), redacted),
-        &r.started.map(minute).unwrap_or_default(),
+        &time.map(minute).unwrap_or_default(),
         &r.started
             .zip(r.ended)
             .map(|(a, b)| format_duration(b - a))

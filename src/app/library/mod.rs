@@ -1,6 +1,7 @@
 //! `deck sessions` in the terminal: the library's full-screen list of
-//! every session on the machine (agent, title, cwd, start, length, calls,
-//! errors, size; newest first), filtered by agent (`a`), this directory
+//! every session on the machine (agent, title, cwd, last activity or
+//! start, length, calls, errors, size; the most recently active first, `s`
+//! sorting by another column), filtered by agent (`a`), this directory
 //! (`c`) and date (`d`); `/` searches every session and lists the hits
 //! with their snippets; Enter opens the session (at the hit's card, the
 //! match highlighted) in the viewer, `r` in the player, and leaving it
@@ -41,12 +42,63 @@ const AGENTS: [&str; 4] = ["dsh", "claude-code", "codex", "acp"];
 /// How far back `d` looks, in days (`None`: any time).
 const SPANS: [Option<i64>; 4] = [None, Some(1), Some(7), Some(30)];
 
+/// What the list is sorted by (largest, newest first; a session that does
+/// not say it last). `s` goes to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sort {
+    /// Its last event's time (else its first's): the index's order.
+    #[default]
+    Ended,
+    Started,
+    Length,
+    Calls,
+    Errors,
+    Size,
+}
+
+impl Sort {
+    const ALL: [Sort; 6] = [Sort::Ended, Sort::Started, Sort::Length, Sort::Calls, Sort::Errors, Sort::Size];
+
+    fn next(self) -> Sort {
+        let i = Sort::ALL.iter().position(|s| *s == self).unwrap_or(0);
+        Sort::ALL[(i + 1) % Sort::ALL.len()]
+    }
+
+    /// What it is called in the list's top line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sort::Ended => "last activity",
+            Sort::Started => "start",
+            Sort::Length => "length",
+            Sort::Calls => "calls",
+            Sort::Errors => "errors",
+            Sort::Size => "size",
+        }
+    }
+
+    /// The value a row is sorted by (`None`: the session does not say).
+    fn key(self, r: &SessionRow) -> Option<i64> {
+        match self {
+            Sort::Ended => r.ended.or(r.started),
+            Sort::Started => r.started,
+            Sort::Length => r.started.zip(r.ended).map(|(a, b)| b - a),
+            Sort::Calls => Some(r.calls as i64),
+            Sort::Errors => Some(r.errors as i64),
+            Sort::Size => Some(i64::try_from(r.bytes).unwrap_or(i64::MAX)),
+        }
+    }
+}
+
 /// The hits of a search, shown instead of the list.
 pub struct Results {
     pub query: String,
     /// What the viewer searches for once a hit's session is open.
     pub needle: Option<String>,
     pub hits: Vec<Hit>,
+    /// How many match in all, when known and more than shown.
+    pub total: Option<usize>,
+    /// More match than are shown.
+    pub more: bool,
     pub row: usize,
 }
 
@@ -70,6 +122,8 @@ pub struct LibraryPart {
     pub(super) filter: Filter,
     /// `d`'s place in [`SPANS`].
     span: usize,
+    /// What the list is sorted by (`s`).
+    pub(super) sort: Sort,
     /// The current directory (what `c` filters by).
     here: Option<String>,
     /// The row selected in the list.
@@ -101,6 +155,7 @@ impl LibraryPart {
             kept: Vec::new(),
             filter: open.filter,
             span: 0,
+            sort: Sort::default(),
             here,
             row: 0,
             prompt: None,
@@ -215,6 +270,12 @@ impl LibraryPart {
         self.kept = (0..self.rows.len())
             .filter(|&i| self.filter.keeps(&self.rows[i]))
             .collect();
+        if self.sort != Sort::Ended {
+            // Stable: rows alike stay most recently active first.
+            let (rows, sort) = (&self.rows, self.sort);
+            self.kept
+                .sort_by_key(|&i| std::cmp::Reverse(sort.key(&rows[i]).map_or((false, 0), |k| (true, k))));
+        }
         self.row = selected
             .and_then(|p| self.kept.iter().position(|&i| self.rows[i].path == p))
             .unwrap_or(0)
@@ -232,8 +293,11 @@ impl LibraryPart {
     /// Search every session for `q`: the hits the filter keeps.
     fn search(&mut self, q: String) {
         match self.lib.search_kept(&q, &self.filter, 500) {
-            Ok(hits) => {
+            Ok(found) => {
+                let hits = found.hits;
                 self.results = Some(Results {
+                    total: found.total,
+                    more: found.more,
                     needle: crate::library::parse(&q).needle,
                     query: q,
                     hits,
@@ -313,6 +377,11 @@ impl LibraryPart {
                 });
                 self.refilter();
                 self.research();
+            }
+            Action::CycleSort => {
+                self.sort = self.sort.next();
+                // The same session selected, wherever it went.
+                self.refilter();
             }
             Action::Back if self.results.is_some() => self.results = None,
             Action::Back => {}

@@ -76,7 +76,7 @@ fn failed(e: AcpError, record: &Option<PathBuf>) -> anyhow::Error {
         Some(p) => format!(" (the recording so far is in {})", p.display()),
         None => String::new(),
     };
-    anyhow::anyhow!("deck acp: {e}{kept}")
+    anyhow::anyhow!("acp: {e}{kept}")
 }
 
 /// `--prompt …`: no view; the session rendered at the end.

@@ -1,37 +1,60 @@
 //! Records grouped by session as a log is read (`sessions` switch the
-//! group, records before any name wait as orphans), and each session's
-//! events put in seq order.
+//! group, records before any name wait as orphans and are the first named
+//! session's), handed to a [`Store`]: held ([`Collected`], what a load
+//! returns, each session's events then put in seq order) or taken as they
+//! come (the library's index folds them: `library::fold`).
 
 use std::collections::HashMap;
 
-use super::LoadedSession;
+use serde_json::Value;
+
+use super::{Format, LoadedSession};
 use crate::wire::Record;
 
-/// Group records by session.
-#[derive(Default)]
-pub(super) struct Sessions {
-    pub(super) list: Vec<LoadedSession>,
-    pub(super) index: HashMap<String, usize>,
-    pub(super) current: Option<usize>,
-    /// Records seen before any session was named.
-    pub(super) orphans: Vec<Record>,
+/// Where the loader's records go, grouped by session.
+pub trait Store {
+    /// Session `id` is named for the first time: the `i`-th (0, 1, …).
+    /// The records given before any session was named (orphans) are the
+    /// first named session's, before its own.
+    fn open(&mut self, i: usize, id: &str);
+    /// A record of session `i`, or an orphan (`None`).
+    fn push(&mut self, i: Option<usize>, record: Record);
+    /// Session `i`'s header (a session log's header line); `first`: kept
+    /// only when it has none yet (an agent's `session` frame).
+    fn header(&mut self, _i: usize, _header: &Value, _first: bool) {}
+    /// The input's format, as it is learnt (it may change as lines come).
+    fn format(&mut self, _format: Format) {}
+    /// The records are taken in the order given, never put in seq order
+    /// (a history document: in order as it is).
+    fn as_is(&mut self) {}
 }
 
-impl Sessions {
+/// Group records by session, for a [`Store`].
+pub(super) struct Sessions<'a> {
+    store: &'a mut dyn Store,
+    index: HashMap<String, usize>,
+    current: Option<usize>,
+    format: Format,
+}
+
+impl<'a> Sessions<'a> {
+    pub(super) fn new(store: &'a mut dyn Store) -> Sessions<'a> {
+        store.format(Format::FrameLog);
+        Sessions {
+            store,
+            index: HashMap::new(),
+            current: None,
+            format: Format::FrameLog,
+        }
+    }
+
     pub(super) fn select(&mut self, id: &str) -> usize {
         let i = match self.index.get(id) {
             Some(&i) => i,
             None => {
-                self.list.push(LoadedSession {
-                    id: Some(id.to_string()),
-                    ..Default::default()
-                });
-                let i = self.list.len() - 1;
+                let i = self.index.len();
                 self.index.insert(id.to_string(), i);
-                if i == 0 {
-                    // Whatever came before the first named session belongs to it.
-                    self.list[0].records.append(&mut self.orphans);
-                }
+                self.store.open(i, id);
                 i
             }
         };
@@ -44,12 +67,77 @@ impl Sessions {
             Some(id) => Some(self.select(id)),
             None => self.current,
         };
-        match target {
-            Some(i) => self.list[i].records.push(record),
+        self.store.push(target, record);
+    }
+
+    pub(super) fn header(&mut self, i: usize, header: &Value, first: bool) {
+        self.store.header(i, header, first);
+    }
+
+    pub(super) fn set_format(&mut self, format: Format) {
+        if format != self.format {
+            self.format = format;
+            self.store.format(format);
+        }
+    }
+
+    pub(super) fn format(&self) -> Format {
+        self.format
+    }
+
+    pub(super) fn as_is(&mut self) {
+        self.store.as_is();
+    }
+}
+
+/// The records of every session, held.
+#[derive(Default)]
+pub(super) struct Collected {
+    list: Vec<LoadedSession>,
+    /// Records seen before any session was named.
+    orphans: Vec<Record>,
+    /// Taken in the order given ([`Store::as_is`]).
+    as_is: bool,
+}
+
+impl Store for Collected {
+    fn open(&mut self, i: usize, id: &str) {
+        debug_assert_eq!(i, self.list.len());
+        let mut s = LoadedSession {
+            id: Some(id.to_string()),
+            ..Default::default()
+        };
+        if i == 0 {
+            // Whatever came before the first named session belongs to it.
+            s.records.append(&mut self.orphans);
+        }
+        self.list.push(s);
+    }
+
+    fn push(&mut self, i: Option<usize>, record: Record) {
+        match i.and_then(|i| self.list.get_mut(i)) {
+            Some(s) => s.records.push(record),
             None => self.orphans.push(record),
         }
     }
 
+    fn header(&mut self, i: usize, header: &Value, first: bool) {
+        if let Some(s) = self.list.get_mut(i) {
+            match &mut s.header {
+                Some(_) if first => {}
+                h => *h = Some(header.clone()),
+            }
+        }
+    }
+
+    fn as_is(&mut self) {
+        self.as_is = true;
+    }
+}
+
+impl Collected {
+    /// The sessions, orphans as a session of no name when none was named;
+    /// each one's events in seq order (unless taken as they are).
     pub(super) fn finish(mut self) -> Vec<LoadedSession> {
         if !self.orphans.is_empty() {
             self.list.push(LoadedSession {
@@ -58,8 +146,24 @@ impl Sessions {
                 records: std::mem::take(&mut self.orphans),
             });
         }
+        if !self.as_is {
+            for s in &mut self.list {
+                order_by_seq(&mut s.records);
+            }
+        }
         self.list
     }
+}
+
+/// Whether `records` are in seq order (what [`order_by_seq`] leaves as it
+/// is).
+pub fn in_seq_order(records: &[Record]) -> bool {
+    let mut last = None;
+    records.iter().filter_map(Record::seq).all(|s| {
+        let ok = last.is_none_or(|l| s >= l);
+        last = Some(s);
+        ok
+    })
 }
 
 /// Put a session's events in seq order when they are not (a recording
@@ -68,13 +172,7 @@ impl Sessions {
 /// records before the first event stay first. Stable: ordered input is
 /// left as it is.
 pub fn order_by_seq(records: &mut Vec<Record>) {
-    let mut last = None;
-    let ordered = records.iter().filter_map(Record::seq).all(|s| {
-        let ok = last.is_none_or(|l| s >= l);
-        last = Some(s);
-        ok
-    });
-    if ordered {
+    if in_seq_order(records) {
         return;
     }
     let mut runs: Vec<(u64, Vec<Record>)> = Vec::new();

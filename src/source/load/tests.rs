@@ -36,3 +36,70 @@ fn backfilled_events_are_put_in_seq_order_with_their_frames() {
     // Lines keep their own numbers.
     assert_eq!(loaded.sessions[0].records[2].origin().line, 5);
 }
+
+/// Endless bytes, counting what was read.
+struct Counting<R> {
+    inner: R,
+    read: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// 8 MiB of pseudo-random bytes with a line of a real frame every 2 MiB
+/// after the first (a program holding JSON, as deck's own binary holds its
+/// demo session).
+struct Noise {
+    state: u64,
+    at: usize,
+}
+
+impl Read for Noise {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at >= 8 << 20 {
+            return Ok(0);
+        }
+        let len = buf.len().min((8 << 20) - self.at);
+        let buf = &mut buf[..len];
+        let frame = b"\n{\"type\":\"session/event\",\"sessionId\":\"s\",\"event\":{\"type\":\"turn/start\",\"seq\":1,\"time\":1,\"data\":{\"turn\":1}}}\n";
+        for b in buf.iter_mut() {
+            self.at += 1;
+            if self.at % (2 << 20) < frame.len() && self.at > DETECT {
+                *b = frame[self.at % (2 << 20)];
+                continue;
+            }
+            self.state ^= self.state << 13;
+            self.state ^= self.state >> 7;
+            self.state ^= self.state << 17;
+            *b = (self.state >> 24) as u8;
+        }
+        Ok(buf.len())
+    }
+}
+
+/// Binary data is refused from its first MiB, whatever its size: the
+/// stream is read no further than that, though frames follow.
+#[test]
+fn binary_data_is_refused_from_its_first_mib() {
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let input = Counting {
+        inner: Noise { state: 7, at: 0 },
+        read: read.clone(),
+    };
+    let got = load_reader("noise.bin", input).unwrap();
+    assert!(
+        matches!(got, Err(LoadError::Binary(_))),
+        "{:?}",
+        got.map(|l| l.format)
+    );
+    let n = read.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(n <= DETECT + (128 << 10), "read {n} bytes");
+    // A log behind a few bytes of garbage (a NUL-padded start) still loads.
+    let log = "\0\0\u{1}garbage\n{\"type\":\"session/event\",\"sessionId\":\"s\",\"event\":{\"type\":\"turn/start\",\"seq\":1,\"time\":1,\"data\":{\"turn\":1}}}\n";
+    assert!(load_bytes("padded", log.as_bytes()).is_ok());
+}

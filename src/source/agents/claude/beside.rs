@@ -44,6 +44,29 @@ pub fn attach(log: &Path, loaded: &mut Loaded) {
     }
 }
 
+/// What is beside a session, for a reader that takes its records as they
+/// are read rather than all at once (the library's index).
+pub enum Beside {
+    Nothing,
+    /// Saved output, to put back into each result as it comes
+    /// ([`Folder::fill`](super::side_files::Folder::fill)).
+    Results(super::side_files::Folder),
+    /// Subagents' logs: placed among the session's records by time, so
+    /// the session is read whole ([`attach`]).
+    Subagents,
+}
+
+/// What is beside session `id` of the log `log` ([`attach`] reads it).
+pub fn beside(log: &Path, id: &str) -> Beside {
+    let Some(folder) = session_folder(log, id).filter(|f| f.is_dir()) else {
+        return Beside::Nothing;
+    };
+    if folder.join("subagents").is_dir() {
+        return Beside::Subagents;
+    }
+    Beside::Results(super::side_files::Folder::new(&folder))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,13 +79,13 @@ pub fn persisted(text: &str) -> Option<Persisted<'_>> {
 }
 
 /// A session's `tool-results/` folder, when it has one.
-pub(super) struct Folder {
+pub struct Folder {
     dir: Option<PathBuf>,
 }
 
 impl Folder {
     /// The `tool-results/` of the session folder `folder`.
-    pub(super) fn new(folder: &Path) -> Folder {
+    pub fn new(folder: &Path) -> Folder {
         let dir = folder.join("tool-results");
         Folder {
             dir: dir.is_dir().then_some(dir),
@@ -94,7 +94,7 @@ impl Folder {
 
     /// Put saved output back into the results of `records` whose content
     /// is an envelope naming a file of this folder.
-    pub(super) fn fill(&self, records: &mut [Record]) {
+    pub fn fill(&self, records: &mut [Record]) {
         let Some(dir) = &self.dir else {
             return;
         };
