@@ -66,10 +66,18 @@ pub fn user(m: &UserMessage, ctx: &Ctx) -> Vec<Line> {
     rows.finish(Style::default())
 }
 
-/// [`user`], row by row.
+/// [`user`], row by row. A command the person ran (source `command`) is
+/// drawn as they typed it; its output (source `output`) under it, dim,
+/// `⎿ ` first.
 pub fn user_into(m: &UserMessage, ctx: &Ctx, out: &mut Rows) {
     let theme = ctx.theme;
-    let injected = m.source.as_deref().is_some_and(|s| s != "user");
+    if m.source.as_deref() == Some("output") {
+        return output_into(m, ctx, out);
+    }
+    let injected = m
+        .source
+        .as_deref()
+        .is_some_and(|s| s != "user" && s != "command");
     if !injected {
         let style = theme.style(Role::User);
         let first = [Span::new("› ", style)];
@@ -98,6 +106,24 @@ pub fn user_into(m: &UserMessage, ctx: &Ctx, out: &mut Rows) {
         return;
     }
     let head = Line::styled(format!("[{label}] {}", lines[0]), muted).prefixed(&first);
+    out.push(wrap::truncate(&head, ctx.width));
+    let more = Line::styled(more_lines(lines.len() - 1), muted).prefixed(&cont);
+    out.push(wrap::truncate(&more, ctx.width));
+}
+
+/// A command's output: dim, under `  ⎿ `, collapsed to its first line
+/// unless the density is full.
+fn output_into(m: &UserMessage, ctx: &Ctx, out: &mut Rows) {
+    let muted = ctx.theme.style(Role::Muted);
+    let first = [Span::new("  ⎿ ", muted)];
+    let cont = [Span::plain("    ")];
+    let lines = text_lines(&m.text);
+    if ctx.density == Density::Full || lines.len() <= 1 {
+        let text = lines.join("\n");
+        out.extend(fit_all(hanging(&text, muted, &first, &cont, ctx.width), ctx.width));
+        return;
+    }
+    let head = Line::styled(lines[0].clone(), muted).prefixed(&first);
     out.push(wrap::truncate(&head, ctx.width));
     let more = Line::styled(more_lines(lines.len() - 1), muted).prefixed(&cont);
     out.push(wrap::truncate(&more, ctx.width));
@@ -406,7 +432,7 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 }
 
 mod tokens;
-pub use tokens::{compaction, compaction_text, compaction_title, usage_text};
+pub use tokens::{compaction, compaction_text, compaction_title, count, usage_text};
 
 #[cfg(test)]
 mod tests;

@@ -150,6 +150,8 @@ fn header(
             Some(format!("running {}", format_duration(now - start)))
         }
         (Status::Pending, _, _, _) => Some("running".to_string()),
+        // It never ran: the time until it was refused is the person's.
+        (Status::Rejected, _, _, _) => None,
         (_, Some(d), _, _) => Some(format_duration(d)),
         _ => None,
     };

@@ -46,8 +46,13 @@ pub fn approval_call<'a>(t: &'a Transcript, p: &Prompt) -> Option<&'a ToolCard> 
 }
 
 /// Two items drawn one after the other with no blank row between them:
-/// tool cards at `line` density, one row each, read as a list.
+/// tool cards at `line` density, one row each, read as a list; a command
+/// and its output.
 pub fn joined(prev: &Item, prev_density: Density, next: &Item, next_density: Density) -> bool {
+    // A command and its output are one exchange.
+    if let (Item::User(a), Item::User(b)) = (prev, next) {
+        return a.source.as_deref() == Some("command") && b.source.as_deref() == Some("output");
+    }
     matches!((prev, next), (Item::Tool(_), Item::Tool(_)))
         && prev_density == Density::Line
         && next_density == Density::Line

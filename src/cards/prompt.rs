@@ -214,10 +214,7 @@ pub fn question_rows(p: &Prompt, numbered: bool, ctx: &Ctx) -> Vec<Line> {
     let many = questions.len() > 1;
     let mut out = Vec::new();
     for q in questions {
-        let a = answers
-            .iter()
-            .find(|a| a.id == q.id)
-            .or_else(|| (questions.len() == 1 && answers.len() == 1).then(|| &answers[0]));
+        let a = crate::session::answer_to(q, questions, answers);
         out.extend(question_body(q, a, many, numbered, ctx));
     }
     if questions.is_empty() {
@@ -487,6 +484,7 @@ mod tests {
                     id: "q1".into(),
                     selected: vec!["Yes".into()],
                     text: None,
+                    question: None,
                 }],
             },
             seq: None,

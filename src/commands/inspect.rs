@@ -1,6 +1,7 @@
 //! `deck inspect PATH`: one JSON line per tool call (status, views and where
-//! they came from), or per diagnostic, or per session in the input, or per
-//! turn's end (with its token usage) and compaction.
+//! they came from, the answers it got, the calls of the subagent it
+//! started), or per diagnostic, or per session in the input, or per turn's
+//! end (with its token usage) and compaction.
 
 use std::io::Write;
 
@@ -8,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::{finish, report_diagnostics, write_stdout};
 use crate::cards::{self, Resolution};
-use crate::session::{Item, TokenUsage, ToolCard, Transcript};
+use crate::session::{Answer, Ask, Item, Prompt, TokenUsage, ToolCard, Transcript, answer_to};
 use crate::source;
 use crate::text::sanitize::json_text;
 use crate::wire::{Diagnostic, RawJson};
@@ -231,6 +232,10 @@ struct InspectLine<'a> {
     /// whatever its views: `[{content, status}]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     plan: Option<Value>,
+    /// The answers to the questions the call asked, which its card marks:
+    /// `[{question, selected, text?}]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    answers: Option<Value>,
     /// The call whose subagent made this call (its log nested under it).
     #[serde(rename = "parentCallId", skip_serializing_if = "Option::is_none")]
     parent_call_id: Option<&'a str>,
@@ -250,6 +255,33 @@ fn exit_code(card: &ToolCard) -> Option<i64> {
             _ => None,
         });
     terminal.or_else(|| card.result.as_ref()?.recorded.exit_code)
+}
+
+/// A question's answers, each with the question it answers (none: `None`).
+fn answers_json(p: &Prompt) -> Option<Value> {
+    let Ask::Question {
+        questions, answers, ..
+    } = &p.ask
+    else {
+        return None;
+    };
+    let line = |question: &str, a: &Answer| {
+        let mut v = json!({"question": question, "selected": a.selected});
+        if let Some(t) = &a.text {
+            v["text"] = t.clone().into();
+        }
+        v
+    };
+    let list: Vec<Value> = if questions.is_empty() {
+        let name = |a: &Answer| a.question.clone().unwrap_or_else(|| a.id.clone());
+        answers.iter().map(|a| line(&name(a), a)).collect()
+    } else {
+        questions
+            .iter()
+            .filter_map(|q| Some(line(&q.question, answer_to(q, questions, answers)?)))
+            .collect()
+    };
+    (!list.is_empty()).then_some(Value::Array(list))
 }
 
 /// `agent`: the agent whose session it is (its presenters made the views
@@ -291,6 +323,7 @@ fn inspect_line<'a>(card: &'a ToolCard, agent: Option<&str>) -> InspectLine<'a> 
                 .map(|t| json!({"content": t.content, "status": t.status}))
                 .collect()
         }),
+        answers: card.question.as_deref().and_then(answers_json),
         parent_call_id: None,
         task: card.task.as_ref().map(|t| {
             json!({"id": t.id, "status": t.status, "summary": t.summary, "result": t.result,

@@ -17,7 +17,7 @@
 //! the stream stops with the reason ([`Again`]), and the caller reads the
 //! file again whole.
 
-use super::read::{Entry, SessionRow, agent_of, doc, no_session, row};
+use super::read::{Entry, SessionRow, agent_of, docs, no_session, row};
 use crate::session::{Folding, Item, Outlining};
 use crate::source::agents::claude::beside::{Beside, beside};
 use crate::source::agents::claude::side_files::Folder;
@@ -317,7 +317,7 @@ impl FileFold<'_> {
                 return Err(Again(format!("the fold came back to an item let go of: {why}")));
             }
             for i in (0..t.items().len()).filter(|&i| !t.retired(i)) {
-                if let Some(d) = doc(&t, agent, i) {
+                for d in docs(&t, agent, i) {
                     (self.out)(Entry::Doc(d));
                 }
             }
@@ -351,11 +351,11 @@ fn sweep_bin(bin: &mut Bin, keep: usize, agent: &str, out: &mut dyn FnMut(Entry)
             bin.waiting.push(i);
             continue;
         }
-        let entry = doc(t, agent, i);
+        let entries = docs(t, agent, i);
         if t.retire(i) {
             bin.retired += 1;
         }
-        if let Some(d) = entry {
+        for d in entries {
             out(Entry::Doc(d));
             gave = true;
         }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::discover::Found;
 use crate::cards::{self, item::item_text, plain};
-use crate::session::{Item, Outline, Transcript};
+use crate::session::{Item, Outline, ToolCard, Transcript};
 use crate::source::{self, Format};
 
 /// One session of the library, as the list shows it and `--json` prints it.
@@ -231,7 +231,7 @@ fn rows(
         let t = Transcript::from_records(s.id.clone(), s.records, crate::present::stock());
         rows.push(row(&t, outline.title, agent, &path, size));
         for i in 0..t.items().len() {
-            if let Some(d) = doc(&t, agent, i) {
+            for d in docs(&t, agent, i) {
                 out(Entry::Doc(d));
             }
         }
@@ -287,9 +287,14 @@ pub(super) fn row(
     }
 }
 
-/// The searchable entry of item `i` of `t`, if it is one.
-pub(super) fn doc(t: &Transcript, agent: &str, i: usize) -> Option<Doc> {
-    let item = t.items().get(i)?;
+/// The searchable entries of item `i` of `t`: its own, if it is one, and
+/// for a card whose call started a subagent, the subagent's calls (found
+/// as what they are, after the card, and opened at it).
+pub(super) fn docs(t: &Transcript, agent: &str, i: usize) -> Vec<Doc> {
+    let mut out = Vec::new();
+    let Some(item) = t.items().get(i) else {
+        return out;
+    };
     let mut doc = Doc {
         agent: agent.to_string(),
         session: t.session_id().map(str::to_string),
@@ -303,6 +308,7 @@ pub(super) fn doc(t: &Transcript, agent: &str, i: usize) -> Option<Doc> {
         time: None,
         parts: Vec::new(),
     };
+    let mut nested = None;
     match item {
         Item::User(m) => {
             doc.kind = "prompt".into();
@@ -323,18 +329,11 @@ pub(super) fn doc(t: &Transcript, agent: &str, i: usize) -> Option<Doc> {
             doc.set_pieces(blocks.iter().map(|(l, t)| (*l, t.as_str())), "\n\n");
         }
         Item::Tool(c) => {
-            let card = t.cards().get(*c)?;
-            let r = cards::resolve(card);
-            doc.kind = r.view.tag().to_string();
-            doc.call = Some(card.call_id.clone());
-            doc.tool = card.tool.clone();
-            doc.error = card.status.is_bad();
-            doc.time = card.started.or(card.ended);
-            if matches!(doc.kind.as_str(), "diff" | "read") {
-                doc.paths.extend(plain::target(card));
-            }
-            let pieces = plain::plain_parts_of(card, &r);
-            doc.set_pieces(pieces.iter().map(|(p, t)| (p.label(), t.as_str())), "\n");
+            let Some(card) = t.cards().get(*c) else {
+                return out;
+            };
+            card_doc(card, &mut doc);
+            nested = card.nested.as_ref();
         }
         Item::Prompt(_) | Item::Todo { .. } | Item::Compaction(_) => {
             doc.kind = "note".into();
@@ -343,7 +342,9 @@ pub(super) fn doc(t: &Transcript, agent: &str, i: usize) -> Option<Doc> {
         // A turn that ended in an error: its words and code are found
         // (`kind:error`; `error:true` stays the failed calls').
         Item::Turn(turn) => {
-            let end = turn.end.as_ref().filter(|e| e.reason == "error")?;
+            let Some(end) = turn.end.as_ref().filter(|e| e.reason == "error") else {
+                return out;
+            };
             doc.kind = "error".into();
             doc.time = Some(turn.time).filter(|&t| t > 0);
             let said = [Some(&end.reason), end.code.as_ref(), end.message.as_ref()];
@@ -351,7 +352,50 @@ pub(super) fn doc(t: &Transcript, agent: &str, i: usize) -> Option<Doc> {
             let said = crate::text::sanitize::strip_controls(&said.join(" "));
             doc.set_pieces([("error", said.as_str())], "");
         }
-        Item::Diagnostic(_) | Item::Retry(_) => return None,
+        Item::Diagnostic(_) | Item::Retry(_) => return out,
     }
-    (!doc.text.trim().is_empty()).then_some(doc)
+    let parent = nested.map(|_| doc.clone());
+    if !doc.text.trim().is_empty() {
+        out.push(doc);
+    }
+    if let (Some(n), Some(parent)) = (nested, parent) {
+        nested_docs(n.transcript(), &parent, &mut |d| out.push(d));
+    }
+    out
+}
+
+/// `doc` made the entry of `card`.
+fn card_doc(card: &ToolCard, doc: &mut Doc) {
+    let r = cards::resolve(card);
+    doc.kind = r.view.tag().to_string();
+    doc.call = Some(card.call_id.clone());
+    doc.tool = card.tool.clone();
+    doc.error = card.status.is_bad();
+    doc.time = card.started.or(card.ended);
+    if matches!(doc.kind.as_str(), "diff" | "read") {
+        doc.paths.extend(plain::target(card));
+    }
+    doc.text.clear();
+    doc.parts.clear();
+    let pieces = plain::plain_parts_of(card, &r);
+    doc.set_pieces(pieces.iter().map(|(p, t)| (p.label(), t.as_str())), "\n");
+}
+
+/// The entries of the calls of a nested transcript (a subagent's, and
+/// those nested in it), each at the entry of the call that started it
+/// (`parent`'s item).
+fn nested_docs(t: &Transcript, parent: &Doc, out: &mut dyn FnMut(Doc)) {
+    for card in t.cards() {
+        let mut doc = Doc {
+            paths: Vec::new(),
+            ..parent.clone()
+        };
+        card_doc(card, &mut doc);
+        if !doc.text.trim().is_empty() {
+            out(doc);
+        }
+        if let Some(n) = &card.nested {
+            nested_docs(n.transcript(), parent, out);
+        }
+    }
 }

@@ -10,7 +10,7 @@
 //! | WebSearch | web search (sources and the model's answer) |
 //! | WebFetch | web, with the model's summary of the page said to be one |
 //! | TodoWrite, Task* | the plan checklist (role `Plans`; the reader sends the list) |
-//! | AskUserQuestion | the question card (role `Asks`) |
+//! | AskUserQuestion | the question card (role `Asks`), its answers read by `ask` |
 //! | ExitPlanMode | generic: the plan as markdown |
 //! | Agent, Task | generic: the subagent's type, prompt and report (its own transcript is nested under the card by the loader and drawn by `cards`) |
 //! | `mcp__server__tool` | generic naming server and tool |
@@ -19,8 +19,10 @@
 //! Presenters are pure functions of (tool, arguments, content, isError,
 //! `meta` = the line's `toolUseResult`). This file owns the dispatch and the
 //! generic cards; `files` owns Bash, Read and the edits, `lookup` search
-//! and web, `saved` output too large for the log.
+//! and web, `saved` output too large for the log, `ask` the answers to a
+//! question.
 
+mod ask;
 mod files;
 mod lookup;
 mod saved;
@@ -30,7 +32,7 @@ mod tests;
 
 use serde_json::{Map, Value, json};
 
-use crate::session::{AttachedView, CallRole, Presenters};
+use crate::session::{Answer, AttachedView, CallRole, Presenters};
 use crate::wire::RawJson;
 
 /// Arguments as a JSON object (anything else: no arguments).
@@ -142,6 +144,24 @@ impl Presenters for ClaudeCode {
         })
     }
 
+    fn answers(
+        &self,
+        tool: &str,
+        arguments: &str,
+        content: &[Value],
+        meta: Option<&Value>,
+    ) -> Option<Vec<Answer>> {
+        if tool != "AskUserQuestion" {
+            return None;
+        }
+        let out = Outcome {
+            content,
+            is_error: false,
+            meta: meta.and_then(Value::as_object),
+        };
+        ask::answers(&parse(arguments), &out)
+    }
+
     fn role(&self, tool: &str) -> CallRole {
         match tool {
             "AskUserQuestion" => CallRole::Asks,
@@ -221,19 +241,26 @@ fn plan_call(args: &Args) -> Value {
 }
 
 fn agent_call(args: &Args) -> Value {
+    let prompt = arg(args, "prompt").unwrap_or_default();
+    json!({"card": "generic", "title": agent_title(args, false), "kind": "other", "content": [text(prompt)]})
+}
+
+/// `Subagent (Explore): Count the steps`, said to run in the background
+/// when the call asked for it or its result says it does.
+fn agent_title(args: &Args, background: bool) -> String {
     let kind = arg(args, "subagent_type").unwrap_or("agent");
     let description = arg(args, "description").unwrap_or_default();
     let mut title = format!("Subagent ({kind}): {description}");
-    if args.get("run_in_background") == Some(&Value::Bool(true)) {
+    if background || args.get("run_in_background") == Some(&Value::Bool(true)) {
         title.push_str(" — in the background");
     }
-    let prompt = arg(args, "prompt").unwrap_or_default();
-    json!({"card": "generic", "title": title, "kind": "other", "content": [text(prompt)]})
+    title
 }
 
 /// The subagent's report: its own words (`toolUseResult.content`, without
-/// the hand-back frame the model was given), or for an agent started in
-/// the background, that its report comes later as a notification.
+/// the hand-back frame the model was given) and what its result counts of
+/// its work; for an agent started in the background, that its report
+/// comes later as a notification.
 fn agent_result(args: &Args, out: &Outcome) -> Option<Value> {
     let meta = out.meta;
     let status = meta.and_then(|m| m.get("status")).and_then(Value::as_str);
@@ -247,7 +274,7 @@ fn agent_result(args: &Args, out: &Outcome) -> Option<Value> {
             "{prompt}\n\n*Started in the background as agent `{id}`: its report comes back as a notification.*"
         );
         return Some(json!({
-            "card": "generic", "title": "Subagent started in the background", "kind": "other",
+            "card": "generic", "title": agent_title(args, true), "kind": "other",
             "content": [text(note.trim_start())],
         }));
     }
@@ -256,14 +283,43 @@ fn agent_result(args: &Args, out: &Outcome) -> Option<Value> {
         .and_then(Value::as_array)
         .map(|c| crate::session::text_of(c))
         .filter(|t| !t.is_empty());
-    let report = own.unwrap_or_else(|| out.text());
+    let mut report = own.unwrap_or_else(|| out.text());
+    if let Some(totals) = meta.and_then(agent_totals) {
+        report = format!("{}\n\n{totals}", report.trim_end());
+    }
     let kind = arg(args, "subagent_type").unwrap_or("agent");
     let description = arg(args, "description").unwrap_or_default();
     let title = match status {
         Some(s) => format!("Subagent ({kind}) {}: {description}", s.replace('_', " ")),
         None => format!("Subagent ({kind}) report: {description}"),
     };
-    Some(json!({"card": "generic", "title": title, "kind": "other", "content": [text(report)]}))
+    Some(json!({"card": "generic", "title": title, "kind": "other", "content": [text(report.trim_start())]}))
+}
+
+/// What a subagent's result counts of its work, as the log gives it:
+/// `3 tool calls · 4.2k tokens · 9.2s` (`totalToolUseCount`; `totalTokens`,
+/// else the sum of its `usage`; `totalDurationMs`). A count the result
+/// does not hold is not said; `None` when it holds none.
+fn agent_totals(meta: &Map<String, Value>) -> Option<String> {
+    use crate::cards::conversation::count;
+    let number = |k: &str| meta.get(k).and_then(Value::as_u64);
+    let mut parts = Vec::new();
+    if let Some(n) = number("totalToolUseCount") {
+        parts.push(if n == 1 { "1 tool call".to_string() } else { format!("{n} tool calls") });
+    }
+    let usage = || {
+        let u = meta.get("usage")?.as_object()?;
+        let keys = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens"];
+        let counts: Vec<u64> = keys.iter().filter_map(|k| u.get(*k)?.as_u64()).collect();
+        (!counts.is_empty()).then(|| counts.iter().sum::<u64>())
+    };
+    if let Some(n) = number("totalTokens").or_else(usage) {
+        parts.push(format!("{} tokens", count(n)));
+    }
+    if let Some(ms) = number("totalDurationMs") {
+        parts.push(crate::cards::frame::format_duration(ms.min(i64::MAX as u64) as i64));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 fn text_result(out: &Outcome) -> Option<Value> {

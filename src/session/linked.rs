@@ -106,11 +106,7 @@ impl Transcript {
         if questions.is_empty() {
             return;
         }
-        let answers = card
-            .result
-            .as_ref()
-            .map(|r| parse_answers(&r.text()))
-            .unwrap_or_default();
+        let answers = self.answers_of(i);
         let p = Prompt {
             ask: Ask::Question {
                 questions,
@@ -126,6 +122,26 @@ impl Transcript {
         self.set_on_card(i, Arc::new(p));
     }
 
+    /// The answers card `i`'s result holds: read by its agent's presenters
+    /// when they know how, else as DSH's ([`parse_answers`]); none before
+    /// its result.
+    fn answers_of(&self, i: usize) -> Vec<super::Answer> {
+        let card = &self.cards[i];
+        let Some(result) = card.result.as_ref() else {
+            return Vec::new();
+        };
+        let mut data = result.data();
+        let meta = super::prefetch::take_meta(&mut data);
+        let content = super::content_of(&data);
+        card.tool
+            .as_deref()
+            .and_then(|t| {
+                self.presenters
+                    .answers(t, &card.arguments, &content, meta.as_ref())
+            })
+            .unwrap_or_else(|| parse_answers(&super::text_of(&content)))
+    }
+
     /// A tool result arrived: a question on that call reads its answers.
     pub(super) fn prompt_result(&mut self, call_id: &str) {
         let Some(i) = self.call_card(call_id, "a result for a retired card") else {
@@ -135,11 +151,7 @@ impl Transcript {
         if item.is_none() && self.cards[i].question.is_none() {
             return;
         }
-        let answers = self.cards[i]
-            .result
-            .as_ref()
-            .map(|r| parse_answers(&r.text()))
-            .unwrap_or_default();
+        let answers = self.answers_of(i);
         let set = |p: &mut Prompt| {
             if let Ask::Question { answers: a, .. } = &mut p.ask {
                 *a = answers;

@@ -48,8 +48,8 @@ pub use nested::Nested;
 pub use outline::{Outline, Outlining};
 pub use presenter::{CallRole, Presenters, SharedPresenters};
 pub use prompts::{
-    Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, option_outcome,
-    parse_answers, pick_option,
+    Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, answer_to,
+    option_outcome, parse_answers, pick_option,
 };
 pub(crate) use retire::LOOK_BACK_CARDS;
 

@@ -48,6 +48,19 @@ pub trait Presenters: fmt::Debug + Send + Sync {
             .map(AttachedView::presented)
     }
 
+    /// The answers a settled call that asks ([`CallRole::Asks`]) got, read
+    /// from its result by the agent's own rules; `None`: read the result's
+    /// text as DSH's answers ([`super::parse_answers`]).
+    fn answers(
+        &self,
+        _tool: &str,
+        _arguments: &str,
+        _content: &[Value],
+        _meta: Option<&Value>,
+    ) -> Option<Vec<super::Answer>> {
+        None
+    }
+
     /// What a call of `tool` is to the person beyond a tool run: the
     /// questions it asks them, or the plan it writes. The fold draws such a
     /// call as its question or its checklist rather than as raw arguments.

@@ -147,6 +147,46 @@ pub struct Answer {
     pub selected: Vec<String>,
     /// Free text, when the answer was typed rather than chosen.
     pub text: Option<String>,
+    /// The text of the question it answers, when the agent keys answers by
+    /// question rather than by id (Claude Code's `AskUserQuestion`).
+    pub question: Option<String>,
+}
+
+impl Answer {
+    /// The answer to `question` (its text), as the person gave it: the
+    /// options chosen and what they typed.
+    pub fn to(question: &str, selected: Vec<String>, text: Option<String>) -> Answer {
+        Answer {
+            id: String::new(),
+            selected,
+            text,
+            question: Some(question.to_string()),
+        }
+    }
+}
+
+/// The answer to question `q` among `answers` (of `questions`, all the
+/// prompt asked): the one with its id, else the one naming its text, else
+/// the only answer to the only question.
+pub fn answer_to<'a>(
+    q: &Question,
+    questions: &[Question],
+    answers: &'a [Answer],
+) -> Option<&'a Answer> {
+    answers
+        .iter()
+        .find(|a| !q.id.is_empty() && a.id == q.id)
+        .or_else(|| {
+            answers
+                .iter()
+                .find(|a| a.question.as_deref() == Some(q.question.as_str()))
+        })
+        .or_else(|| {
+            answers
+                .iter()
+                .find(|a| a.question.is_none() && a.id == q.id)
+        })
+        .or_else(|| (questions.len() == 1 && answers.len() == 1).then(|| &answers[0]))
 }
 
 /// An approval or a question, with its outcome.
@@ -270,6 +310,7 @@ pub fn parse_answers(text: &str) -> Vec<Answer> {
                 .or_else(|| str_of(a, "text"))
                 .or_else(|| str_of(a, "answer"))
                 .map(str::to_string),
+            question: None,
         })
         .collect()
 }

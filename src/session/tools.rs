@@ -158,6 +158,7 @@ impl Transcript {
         }
         card.result_view = match view.filter(|v| v.for_ == ViewFor::Result) {
             Some(env) => Some(AttachedView::from_wire(env)),
+            None if card.result.as_ref().and_then(refusal) == Some(Status::Rejected) => None,
             None => match self.ahead.results.get(&ev.seq) {
                 // Drawn ahead from the same inputs: the same view.
                 Some(d)
@@ -196,9 +197,13 @@ pub(super) fn arguments_text(arguments: Option<Value>) -> String {
 }
 
 /// The presenter's view of a card's result (its data read now: only
-/// results without a view from the host are).
+/// results without a view from the host are). A call refused has none: it
+/// did not run, its result says only that ([`refusal`]).
 fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<AttachedView> {
     let result = card.result.as_ref()?;
+    if refusal(result) == Some(Status::Rejected) {
+        return None;
+    }
     let tool = card.tool.as_deref()?;
     let mut data = result.data();
     let meta = super::prefetch::take_meta(&mut data);
@@ -211,11 +216,25 @@ fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<Atta
     )
 }
 
-/// Status of a settled card: rejected when its approval was refused (or
-/// its log says it was: `outcome: "rejected"`) and it failed, error from
-/// `isError`, failed from a terminal result's exit code or signal, the
-/// exit code the log records, or a background task reported failed;
-/// unknown when the log says nothing of how it ended; ok otherwise.
+/// A result that says the person refused the call (`error.code`
+/// `REJECTED`: it did not run) or stopped it (`INTERRUPTED`), as the
+/// readers of other agents' logs write them: not the tool's error.
+pub(super) fn refusal(result: &super::ToolResult) -> Option<Status> {
+    match result.error.as_ref()?.code.as_deref()? {
+        "REJECTED" => Some(Status::Rejected),
+        "INTERRUPTED" => Some(Status::Interrupted),
+        _ => None,
+    }
+}
+
+/// Status of a settled card: rejected when its approval was refused and
+/// it failed, or its result or log says it was refused (`outcome:
+/// "rejected"`); interrupted when its result says it was stopped; error
+/// from `isError` (failed when its terminal view says how the command
+/// ended: an exit code or a signal); failed from a terminal result's exit
+/// code or signal, the exit code the log records, or a background task
+/// reported failed; unknown when the log says nothing of how it ended; ok
+/// otherwise.
 pub(super) fn settle_status(card: &ToolCard) -> Status {
     let Some(result) = &card.result else {
         return card.status;
@@ -225,6 +244,13 @@ pub(super) fn settle_status(card: &ToolCard) -> Status {
         || recorded.outcome == Some(RecordedOutcome::Rejected);
     if result.is_error && refused {
         return Status::Rejected;
+    }
+    if let Some(status) = refusal(result) {
+        return status;
+    }
+    // A command that failed says how: its exit code is the outcome.
+    if result.is_error && card.result_view.as_ref().is_some_and(AttachedView::failed) {
+        return Status::Failed;
     }
     if result.is_error {
         let abort = result.error.as_ref().is_some_and(|e| {

@@ -14,6 +14,8 @@ mod agents_acp;
 mod agents_acp_gemini;
 mod agents_claude;
 mod agents_claude_extras;
+mod agents_claude_said;
+mod agents_claude_truth;
 mod agents_codex;
 mod agents_turns;
 mod broken;

@@ -104,6 +104,15 @@ pub(super) fn read_call(args: &Args) -> Value {
 /// else the numbered lines of the result text (`   12→text`, `12\ttext`).
 /// Written as JSON text: a file's lines are most of a log's reads, and as
 /// a JSON tree each line would cost a map of its own.
+///
+/// Claude Code counts a file's lines as its text split at newlines: a
+/// final newline makes one more, empty "line" (`totalLines`, and
+/// `numLines` of a read to the end, count it). The card shows the lines
+/// the tool returned (`numLines` of them, an empty last one included when
+/// the window ends inside the file) and, when the read reaches the file's
+/// end, the file's length without that phantom line. A window that ends
+/// inside the file cannot tell whether the file ends with a newline (the
+/// length is `totalLines` or one less): no length is claimed.
 pub(super) fn read_result(args: &Args, out: &Outcome) -> Option<RawJson> {
     let file = out.meta.and_then(|m| m.get("file")).and_then(Value::as_object);
     let path = file
@@ -111,48 +120,62 @@ pub(super) fn read_result(args: &Args, out: &Outcome) -> Option<RawJson> {
         .and_then(Value::as_str)
         .or_else(|| arg(args, "file_path"))?;
     let text;
-    let lines: Vec<ReadLine<'_>> = match file.and_then(|f| f.get("content")).and_then(Value::as_str) {
+    let (lines, total) = match file.and_then(|f| f.get("content")).and_then(Value::as_str) {
         Some(content) => {
-            let start = file
-                .and_then(|f| f.get("startLine"))
-                .and_then(Value::as_u64)
-                .unwrap_or(1)
-                .max(1);
-            let count = file.and_then(|f| f.get("numLines")).and_then(Value::as_u64);
-            let mut lines: Vec<&str> = content.split('\n').collect();
-            if content.ends_with('\n') || content.is_empty() {
-                lines.pop();
-            }
-            if let Some(n) = count {
-                lines.truncate(usize::try_from(n).unwrap_or(usize::MAX));
-            }
-            lines
-                .into_iter()
-                .zip(start..)
-                .map(|(text, number)| ReadLine { number, text })
-                .collect()
+            let field = |k: &str| file.and_then(|f| f.get(k)).and_then(Value::as_u64);
+            let start = field("startLine").unwrap_or(1).max(1);
+            window(content, start, field("numLines"), field("totalLines"))
         }
         None => {
             text = out.text();
-            numbered(&text)?
+            // The file's length is not in the text: none claimed.
+            (numbered(&text)?, None)
         }
     };
-    let first = lines.first().map_or(1, |l| l.number);
-    let last = lines.last().map_or(0, |l| l.number);
-    // The file's length when the result says it; else none (the card then
-    // shows the range read, and claims no end).
-    let total = file
-        .and_then(|f| f.get("totalLines"))
-        .and_then(Value::as_u64)
-        .map(|t| t.max(last));
     let view = ReadOut {
         card: "read",
         path,
-        offset: first,
+        offset: lines.first().map_or(1, |l| l.number),
         lines,
         total_lines: total,
     };
     serde_json::to_string(&view).ok().map(RawJson::from_text)
+}
+
+/// The lines of a read's `content` from line `start`, and the file's
+/// length when the read says it exactly ([`read_result`]).
+fn window(
+    content: &str,
+    start: u64,
+    count: Option<u64>,
+    total: Option<u64>,
+) -> (Vec<ReadLine<'_>>, Option<u64>) {
+    let mut lines: Vec<&str> = content.split('\n').collect();
+    match count {
+        Some(n) => lines.truncate(usize::try_from(n).unwrap_or(usize::MAX)),
+        // Older logs: a final newline ends the last line.
+        None if content.ends_with('\n') || content.is_empty() => {
+            lines.pop();
+        }
+        None => {}
+    }
+    let to_end = |n: usize| total.is_some_and(|t| start.saturating_add(n as u64) > t);
+    let mut length = None;
+    if count.is_some() && to_end(lines.len()) {
+        // Read to the end: the empty "line" after a final newline is none.
+        if content.ends_with('\n') || content.is_empty() {
+            lines.pop();
+        }
+        length = Some(start - 1 + lines.len() as u64);
+    } else if count.is_none() && total == Some(start - 1 + lines.len() as u64) {
+        length = total;
+    }
+    let lines = lines
+        .into_iter()
+        .zip(start..)
+        .map(|(text, number)| ReadLine { number, text })
+        .collect();
+    (lines, length)
 }
 
 /// A read card as [`read_result`] writes it.
@@ -235,8 +258,10 @@ pub(super) fn edit_call(tool: &str, args: &Args) -> Option<Value> {
 
 /// The file before and after, from `originalFile` and the edits (or the
 /// written content), cut to the changed lines and [`CONTEXT`] lines around
-/// them, at their real line numbers (`startLine`); without the original,
-/// the hunks of `structuredPatch` (one hunk: at its `oldStart`).
+/// them, at their real line numbers (`startLine`); without the original
+/// (Claude Code keeps none of a file over 10 000 characters: `originalFile:
+/// null`), the hunks of `structuredPatch`, each an entry of its own at its
+/// `oldStart` (the card draws `⋯` between them).
 pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Value> {
     let meta = out.meta?;
     let path = meta
@@ -255,33 +280,39 @@ pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Valu
         (_, Some(orig)) => apply(orig, &edits(tool, args)),
         (_, None) => None,
     };
-    let (old, new, start) = match after {
-        Some(new) => match original {
-            Some(orig) => {
-                let (old, new, start) = around_change(orig, &new);
-                (Some(old.to_string()), new.to_string(), Some(start))
-            }
-            None => (None, new, Some(1)),
-        },
-        None => {
-            let patch = meta.get("structuredPatch")?;
-            let (old, new) = hunks(patch)?;
-            // One hunk is one run of the file: it starts where it says.
-            let start = match patch.as_array().map(Vec::as_slice) {
-                Some([hunk]) => hunk.get("oldStart").and_then(Value::as_u64),
-                _ => None,
+    let diffs: Vec<Value> = match after {
+        Some(new) => {
+            let (old, new, start) = match original {
+                Some(orig) => {
+                    let (old, new, start) = around_change(orig, &new);
+                    (Some(old.to_string()), new.to_string(), start)
+                }
+                None => (None, new, 1),
             };
-            (Some(old), new, start)
+            if old.as_deref() == Some(new.as_str()) {
+                return None;
+            }
+            vec![json!({"path": path, "oldText": old, "newText": new, "startLine": start})]
+        }
+        None => {
+            let hunks = hunks(meta.get("structuredPatch")?)?;
+            hunks
+                .into_iter()
+                .filter(|h| h.old != h.new)
+                .map(|h| {
+                    let mut d = json!({"path": path, "oldText": h.old, "newText": h.new});
+                    if let (Some(s), Some(map)) = (h.start.filter(|&s| s > 0), d.as_object_mut()) {
+                        map.insert("startLine".into(), s.into());
+                    }
+                    d
+                })
+                .collect()
         }
     };
-    if old.as_deref() == Some(new.as_str()) {
+    if diffs.is_empty() {
         return None;
     }
-    let mut diff = json!({"path": path, "oldText": old, "newText": new});
-    if let (Some(s), Some(map)) = (start.filter(|&s| s > 0), diff.as_object_mut()) {
-        map.insert("startLine".into(), s.into());
-    }
-    Some(json!({"card": "diff", "title": title, "diffs": [diff]}))
+    Some(json!({"card": "diff", "title": title, "diffs": diffs}))
 }
 
 /// Lines of unchanged text kept on each side of a change: the context the
@@ -334,11 +365,19 @@ fn apply(original: &str, edits: &[(String, String, bool)]) -> Option<String> {
     Some(text)
 }
 
-/// The old and new sides of `structuredPatch` hunks (`lines` prefixed
-/// ` `, `-`, `+`), hunk after hunk.
-fn hunks(patch: &Value) -> Option<(String, String)> {
-    let (mut old, mut new) = (String::new(), String::new());
+/// One hunk of `structuredPatch`: its old and new sides, and where the
+/// old side starts in the file (`oldStart`).
+struct Hunk {
+    old: String,
+    new: String,
+    start: Option<u64>,
+}
+
+/// The hunks of `structuredPatch` (`lines` prefixed ` `, `-`, `+`).
+fn hunks(patch: &Value) -> Option<Vec<Hunk>> {
+    let mut out = Vec::new();
     for hunk in patch.as_array()? {
+        let (mut old, mut new) = (String::new(), String::new());
         for line in hunk.get("lines")?.as_array()? {
             let line = line.as_str()?;
             let body = line.get(1..).unwrap_or("");
@@ -352,8 +391,10 @@ fn hunks(patch: &Value) -> Option<(String, String)> {
                 }
             }
         }
+        let start = hunk.get("oldStart").and_then(Value::as_u64);
+        out.push(Hunk { old, new, start });
     }
-    Some((old, new))
+    Some(out)
 }
 
 fn push_line(s: &mut String, line: &str) {

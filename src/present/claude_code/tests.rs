@@ -25,12 +25,41 @@ fn read_numbers_from_the_file_record_or_the_text() {
         "numLines": 2, "startLine": 7, "totalLines": 30}});
     let v = result("Read", json!({"file_path": "/a"}), "ignored", false, Some(meta)).unwrap();
     assert_eq!(v["lines"][1], json!({"number": 8, "text": "y"}));
-    assert_eq!(v["totalLines"], 30);
+    // A window inside the file: whether it ends with a newline (29 lines
+    // or 30) is not known.
+    assert!(v.get("totalLines").is_none(), "{v}");
     let v = result("Read", json!({"file_path": "/a"}), "    9→a\n   10→b", false, None).unwrap();
     assert_eq!(v["offset"], 9);
     // Without the file record the file's length is unknown: none claimed.
     assert!(v.get("totalLines").is_none(), "{v}");
     assert!(result("Read", json!({"file_path": "/a"}), "not numbered", false, None).is_none());
+}
+
+/// Claude Code counts the empty "line" after a final newline: a read to
+/// the end shows the lines the tool returned and the file's real length.
+#[test]
+fn reads_show_the_lines_returned_and_the_files_length() {
+    let read = |content: &str, start: u64, num: u64, total: u64| {
+        let meta = json!({"type": "text", "file": {"filePath": "/a", "content": content,
+            "numLines": num, "startLine": start, "totalLines": total}});
+        result("Read", json!({"file_path": "/a"}), "x", false, Some(meta)).unwrap()
+    };
+    let range = |v: &Value| {
+        let ls = v["lines"].as_array().unwrap();
+        let n = |l: Option<&Value>| l.and_then(|l| l["number"].as_u64());
+        (n(ls.first()), n(ls.last()), v.get("totalLines").and_then(Value::as_u64))
+    };
+    // Whole, with a final newline (2 lines; Claude says 3).
+    assert_eq!(range(&read("a\nb\n", 1, 3, 3)), (Some(1), Some(2), Some(2)));
+    // Whole, without one.
+    assert_eq!(range(&read("a\nb", 1, 2, 2)), (Some(1), Some(2), Some(2)));
+    // A window whose last line is empty, inside the file: that line is one
+    // of them; no length.
+    assert_eq!(range(&read("a\nb\n", 1, 3, 90)), (Some(1), Some(3), None));
+    // A window to the end.
+    assert_eq!(range(&read("y\nz\n", 8, 3, 10)), (Some(8), Some(9), Some(9)));
+    // An empty file.
+    assert_eq!(range(&read("", 1, 1, 1)), (None, None, Some(0)));
 }
 
 #[test]

@@ -15,18 +15,22 @@
 //! * `summary` lines name the session (`session/title`).
 //! * A message's token usage, and compactions (the `compact_boundary`
 //!   `system` line, the summary after it): `turn_meta`.
+//! * A Task subagent's own lines logged inline (`agent_progress`
+//!   `progress` lines, 2.1.3x): read by a reader of their own and nested
+//!   under the call (`inline`).
 //! * Everything else (`api-request-blob`, which repeats message content,
-//!   attachments, queue operations, `progress`, …) is ignored quietly; a
+//!   attachments, queue operations, other `progress`, …) is ignored
+//!   quietly; a
 //!   known line without its message is a diagnostic.
 //!
 //! Nothing here names a tool: the presenters (`present::claude_code`) do.
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 pub use line::Line;
+use message::{Chunk, ChunkData, Message, MessageData, TextBlock};
 pub use turn_meta::Usage;
 use line::{Block, Body, Kind, Meta, Tasks};
 
@@ -34,6 +38,9 @@ use super::{Agent, Foreign, Out, Translate, event_json, header};
 use crate::wire::{Diagnostic, Origin, Record};
 
 pub mod beside;
+mod commands;
+mod inline;
+mod message;
 pub mod live;
 mod line;
 mod notification;
@@ -104,6 +111,12 @@ pub struct Reader {
     /// Tasks started in the background: task id → the call that started
     /// it (for a notification that does not name its call).
     background: HashMap<String, String>,
+    /// A local command's caveat was read: the command that follows is no
+    /// request (`commands`).
+    local_next: bool,
+    /// Subagents whose lines are logged inline: the call that started
+    /// each, and its reader (`inline`).
+    inline: Vec<(String, Reader)>,
 }
 
 impl Translate for Reader {
@@ -121,6 +134,7 @@ impl Translate for Reader {
     }
 
     fn finish(&mut self, out: &mut Out) {
+        self.finish_inline(None, out);
         self.flush_message(out, Origin::default());
         self.end_turn(out, Origin::default(), "completed");
     }
@@ -136,8 +150,12 @@ impl Reader {
             && self.session.as_deref() != Some(id)
         {
             // The session before it ends here.
+            self.finish_inline(None, out);
             self.end_turn(out, origin, "completed");
             self.switch_session(id);
+        }
+        if line.kind == Kind::Progress {
+            return self.progress(line, origin, out);
         }
         if line.kind == Kind::Summary {
             if let Some(title) = line.summary {
@@ -153,6 +171,10 @@ impl Reader {
             return;
         }
         if line.is_meta {
+            // Says the command that follows is a local one.
+            if line.kind == Kind::User && commands::is_caveat(&line.text()) {
+                self.local_next = true;
+            }
             return;
         }
         self.learn(&line);
@@ -161,6 +183,9 @@ impl Reader {
         }
         if line.kind == Kind::User && self.is_compact_summary(&line) {
             return self.compact_summary(&line, origin, out);
+        }
+        if line.synthetic {
+            return self.synthetic(line, origin, out);
         }
         let kind = if line.kind == Kind::User {
             "user"
@@ -262,14 +287,45 @@ impl Reader {
     }
 
     fn end_turn(&mut self, out: &mut Out, origin: Origin, kind: &str) {
+        self.end_turn_saying(out, origin, kind, None);
+    }
+
+    /// [`Reader::end_turn`], with the reason's message.
+    fn end_turn_saying(&mut self, out: &mut Out, origin: Origin, kind: &str, message: Option<String>) {
         self.flush_message(out, origin);
         if std::mem::take(&mut self.turn_open) {
-            let data = json!({"turn": self.turn, "reason": {"kind": kind}});
+            let mut data = json!({"turn": self.turn, "reason": {"kind": kind}});
+            if let Some(m) = message {
+                data["reason"]["message"] = m.into();
+            }
             self.emit(out, origin, "turn/end", data);
         }
     }
 
+    /// A message Claude Code wrote itself (`<synthetic>`): no model spoke,
+    /// no turn starts, its zero usage is no usage. "No response requested."
+    /// (after an interrupt, a resume) is nothing; an API error's report
+    /// ends the running turn as an error, with its words.
+    fn synthetic(&mut self, line: Line, origin: Origin, out: &mut Out) {
+        if line.api_error && self.turn_open {
+            let text = line.text();
+            let message = (!text.trim().is_empty()).then_some(text);
+            self.end_turn_saying(out, origin, "error", message);
+        }
+    }
+
     fn user_text(&mut self, out: &mut Out, origin: Origin, text: &str) {
+        let local = std::mem::take(&mut self.local_next);
+        // A slash command, as typed; one Claude Code runs itself is no
+        // request, and so no turn; what it printed is its output.
+        let command = commands::command(text);
+        if let (true, Some(line)) = (local, &command) {
+            return self.local_command(out, origin, line);
+        }
+        if let Some(output) = commands::output(text) {
+            return self.command_output(out, origin, &output);
+        }
+        let text = command.as_deref().unwrap_or(text);
         if text.starts_with("[Request interrupted by user") {
             self.end_turn(out, origin, "interrupted");
             return;
@@ -343,6 +399,8 @@ impl Reader {
             return;
         }
         self.results.insert(id.clone());
+        // A subagent logged inline has ended when its call's result comes.
+        self.finish_inline(Some(&id), out);
         if !self.turn_open {
             self.start_turn(out, origin);
         }
@@ -527,53 +585,6 @@ impl Reader {
             self.emit(out, origin, "todo/write", json!({"todos": todos, "callId": id}));
         }
     }
-}
-
-/// An `assistant/chunk`'s data: a block of the message, ended.
-#[derive(Serialize)]
-struct ChunkData<'a> {
-    turn: u64,
-    step: u64,
-    chunk: Chunk<'a>,
-}
-
-#[derive(Serialize)]
-struct Chunk<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    index: usize,
-    block: TextBlock<'a>,
-}
-
-/// A text or reasoning block, as DSH's message content holds it.
-#[derive(Serialize)]
-struct TextBlock<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    text: &'a str,
-}
-
-impl TextBlock<'_> {
-    fn of(reasoning: bool, text: &str) -> TextBlock<'_> {
-        let kind = if reasoning { "reasoning" } else { "text" };
-        TextBlock { kind, text }
-    }
-}
-
-/// An `assistant/message`'s data: the message whole, and its usage.
-#[derive(Serialize)]
-struct MessageData<'a> {
-    turn: u64,
-    step: u64,
-    message: Message<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    usage: Option<Value>,
-}
-
-#[derive(Serialize)]
-struct Message<'a> {
-    role: &'static str,
-    content: Vec<TextBlock<'a>>,
 }
 
 #[cfg(test)]

@@ -13,8 +13,14 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+mod meta;
+mod progress;
+mod refusal;
 mod wire;
-use wire::{Content, Obj, Raw, WireBlock, WireLine, WireTasks};
+use meta::{background, checklist, tasks};
+pub use progress::Progress;
+use refusal::{Refusal, Said};
+use wire::{Content, Obj, Raw, WireBlock, WireLine};
 
 /// What kind of line it is (`type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +30,9 @@ pub enum Kind {
     Summary,
     /// `system` lines: a compaction's boundary among them.
     System,
+    /// A `progress` line of `agent_progress`: a subagent's own line,
+    /// logged inline ([`Line::progress`]).
+    Progress,
     /// Any of the ~20 other line types: ignored quietly.
     Other,
 }
@@ -45,11 +54,18 @@ pub struct Line {
     pub usage: Option<super::Usage>,
     /// The line's `uuid`.
     pub uuid: Option<String>,
-    /// A `system` line's `subtype`, and its `compactMetadata`.
+    /// A `system` line's `subtype`, its `compactMetadata`, and its
+    /// `content` (a local command's).
     pub subtype: Option<String>,
     pub compact: Option<Value>,
+    pub content: Option<String>,
     /// A user line marked as a compaction's summary (`isCompactSummary`).
     pub compact_summary: bool,
+    /// An assistant message Claude Code wrote itself (`model:
+    /// "<synthetic>"`): no model's turn; `api_error` when it reports an
+    /// API error (`isApiErrorMessage`).
+    pub synthetic: bool,
+    pub api_error: bool,
     /// `timestamp`, epoch milliseconds.
     pub time: Option<i64>,
     /// A `summary` line's title.
@@ -58,8 +74,11 @@ pub struct Line {
     /// The line's `toolUseResult`, when it is an object.
     pub meta: Option<Meta>,
     /// The whole line, kept only when the reader will quote it (a message
-    /// line without its message or content).
+    /// line without its message or content, an `agent_progress` line whose
+    /// subagent's line does not read).
     pub raw: Option<String>,
+    /// What an `agent_progress` line carries.
+    pub progress: Option<Box<Progress>>,
 }
 
 /// A message line's content.
@@ -159,14 +178,6 @@ fn is_object(r: Raw<'_>) -> bool {
     r.is_some_and(|r| r.get().starts_with('{'))
 }
 
-/// A string or a number, as text (task ids come as either).
-fn text(v: Option<&Value>) -> Option<String> {
-    match v {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
-        _ => None,
-    }
-}
 
 impl Line {
     /// Read a line's text. `None` when it is not a Claude Code line (see
@@ -188,6 +199,15 @@ impl Line {
         if !named {
             return None;
         }
+        if &*kind == "progress"
+            && let Some(p) = progress::of(w.data, w.parent_tool_use_id)
+        {
+            let mut line = Line::of(w, Kind::Progress, text);
+            // Kept to be quoted when it cannot be placed or read.
+            line.raw = (p.line.is_err() || p.parent_call.is_none()).then(|| text.to_string());
+            line.progress = Some(Box::new(p));
+            return Some(line);
+        }
         let kind = match &*kind {
             "user" => Kind::User,
             "assistant" => Kind::Assistant,
@@ -195,6 +215,25 @@ impl Line {
             "system" => Kind::System,
             _ => Kind::Other,
         };
+        Some(Line::of(w, kind, text))
+    }
+
+    /// A subagent's line inside an `agent_progress` line (`data.message`):
+    /// a user or assistant line, without the names a log line carries.
+    fn inner(text: &str) -> Result<Line, String> {
+        let w: WireLine<'_> =
+            serde_json::from_str(text).map_err(|e| format!("its message does not read ({e})"))?;
+        let kind = match string(w.kind).as_deref() {
+            Some("user") => Kind::User,
+            Some("assistant") => Kind::Assistant,
+            Some(other) => return Err(format!("its message is a {other:?} line")),
+            None => return Err("its message has no type".into()),
+        };
+        Ok(Line::of(w, kind, text))
+    }
+
+    /// The line `w` (whose text is `text`) of kind `kind`.
+    fn of(w: WireLine<'_>, kind: Kind, text: &str) -> Line {
         let mut line = Line {
             kind,
             session_id: owned(w.session_id),
@@ -207,25 +246,30 @@ impl Line {
             uuid: owned(w.uuid),
             subtype: None,
             compact: None,
+            content: None,
             compact_summary: boolean(w.is_compact_summary) == Some(true),
+            synthetic: false,
+            api_error: boolean(w.is_api_error) == Some(true),
             time: string(w.timestamp).and_then(|t| super::super::epoch_ms(&t)),
             summary: None,
             body: Body::NoMessage,
             meta: None,
             raw: None,
+            progress: None,
         };
         match kind {
-            Kind::Other => return Some(line),
+            Kind::Other | Kind::Progress => return line,
             Kind::Summary => {
                 line.summary = owned(w.summary);
-                return Some(line);
+                return line;
             }
             Kind::System => {
                 line.subtype = owned(w.subtype);
+                line.content = owned(w.content);
                 line.compact = w
                     .compact_metadata
                     .and_then(|m| serde_json::from_str(m.get()).ok());
-                return Some(line);
+                return line;
             }
             Kind::User | Kind::Assistant => {}
         }
@@ -241,15 +285,17 @@ impl Line {
         }
         if let Obj(Some(m)) = w.message {
             line.model = owned(m.model);
+            line.synthetic = line.model.as_deref() == Some("<synthetic>");
             line.message_id = owned(m.id);
             line.usage = m
                 .usage
                 .filter(|u| u.get().starts_with('{'))
                 .and_then(|u| super::Usage::parse(u.get()));
             let meta = w.tool_use_result.filter(|m| m.get().starts_with('{'));
+            let said = Said::new(owned(w.tool_denial_kind), string(w.tool_use_result).as_deref());
             line.body = match m.content {
                 Content::Text(t) => Body::Text(t),
-                Content::Blocks(list) => Body::Blocks(blocks(list, meta, text)),
+                Content::Blocks(list) => Body::Blocks(blocks(list, meta, &said, text)),
                 Content::None => Body::NoContent,
             };
         }
@@ -262,7 +308,7 @@ impl Line {
                 background: background(meta.get()),
             });
         }
-        Some(line)
+        line
     }
 
     /// Read a line already parsed (tests, other sources): through its
@@ -293,8 +339,8 @@ impl Line {
 /// read a second time, for that text.
 ///
 /// `meta`: the line's structured result, which belongs to its result when
-/// it has exactly one.
-fn blocks(list: Vec<Obj<WireBlock<'_>>>, meta: Raw<'_>, line: &str) -> Vec<Block> {
+/// it has exactly one; `said`: what the line says of a refusal.
+fn blocks(list: Vec<Obj<WireBlock<'_>>>, meta: Raw<'_>, said: &Said, line: &str) -> Vec<Block> {
     let mut raws: Option<Vec<&RawValue>> = None;
     let mut raw = |i: usize| -> Option<String> {
         let all = raws.get_or_insert_with(|| raw_blocks(line).unwrap_or_default());
@@ -308,7 +354,7 @@ fn blocks(list: Vec<Obj<WireBlock<'_>>>, meta: Raw<'_>, line: &str) -> Vec<Block
     list.into_iter()
         .enumerate()
         .map(|(i, b)| match b {
-            Obj(Some(b)) => block(b, meta, || raw(i)),
+            Obj(Some(b)) => block(b, meta, said, || raw(i)),
             Obj(None) => Block::Other,
         })
         .collect()
@@ -331,7 +377,12 @@ fn raw_blocks(line: &str) -> Option<Vec<&RawValue>> {
         .map(|l| l.message.content)
 }
 
-fn block(b: WireBlock<'_>, meta: Raw<'_>, raw: impl FnOnce() -> Option<String>) -> Block {
+fn block(
+    b: WireBlock<'_>,
+    meta: Raw<'_>,
+    said: &Said,
+    raw: impl FnOnce() -> Option<String>,
+) -> Block {
     match string(b.kind).as_deref() {
         Some("thinking") => Block::Thinking(owned(b.thinking)),
         Some("text") => Block::Text(owned(b.text)),
@@ -357,15 +408,26 @@ fn block(b: WireBlock<'_>, meta: Raw<'_>, raw: impl FnOnce() -> Option<String>) 
             let raw = if id.is_none() { raw() } else { None };
             // A tool-use error comes wrapped (`<tool_use_error>…`, with or
             // without `is_error`): an error, its message unwrapped.
-            let (is_error, content) = match tool_use_error(b.content) {
-                Some(message) => (true, ResultContent::Text(Value::from(message).to_string().into())),
-                None => (
-                    boolean(b.is_error) == Some(true),
-                    result_content(b.content),
-                ),
+            let flagged = boolean(b.is_error) == Some(true);
+            // A refusal: not the tool's error; of its words only the
+            // person's are kept.
+            let refused = refused(b.content, said, flagged);
+            let (is_error, content) = match (&refused, tool_use_error(b.content)) {
+                (Some((_, words)), _) => (true, words_content(words.as_deref())),
+                (None, Some(message)) => {
+                    (true, ResultContent::Text(Value::from(message).to_string().into()))
+                }
+                (None, None) => (flagged, result_content(b.content)),
+            };
+            // A command the person stopped (its structured result says
+            // `interrupted`): what it printed is kept.
+            let error = match refused {
+                Some((r, _)) => Some(r.error_json()),
+                None if stopped(meta) => Some(Refusal::Interrupted.error_json()),
+                None => None,
             };
             let data = match &id {
-                Some(id) => result_data(id, is_error, &content, meta),
+                Some(id) => result_data(id, is_error, &content, meta, error),
                 None => String::new(),
             };
             Block::ToolResult {
@@ -379,9 +441,47 @@ fn block(b: WireBlock<'_>, meta: Raw<'_>, raw: impl FnOnce() -> Option<String>) 
     }
 }
 
+/// The refusal a result is ([`refusal`]), and the person's words in it.
+fn refused(content: Raw<'_>, said: &Said, is_error: bool) -> Option<(Refusal, Option<String>)> {
+    let raw = content?.get();
+    // Most results are no refusal: a byte search spares them a parse.
+    if !said.any() && memchr::memmem::find(raw.as_bytes(), b"want to proceed").is_none() {
+        return None;
+    }
+    let text = refusal::text_of(&serde_json::from_str(raw).ok()?);
+    let r = refusal::of(said, &text, is_error)?;
+    Some((r, refusal::words(&text).map(str::to_string)))
+}
+
+/// Whether a structured result says its call was stopped while it ran
+/// (`interrupted: true`).
+fn stopped(meta: Raw<'_>) -> bool {
+    let Some(m) = meta.map(RawValue::get) else {
+        return false;
+    };
+    memchr::memmem::find(m.as_bytes(), b"\"interrupted\"").is_some()
+        && serde_json::from_str::<Value>(m)
+            .is_ok_and(|v| v.get("interrupted") == Some(&Value::Bool(true)))
+}
+
+/// A refused call's content: the person's words, or nothing.
+fn words_content(words: Option<&str>) -> ResultContent<'static> {
+    match words {
+        Some(w) => ResultContent::Text(Value::from(w).to_string().into()),
+        None => ResultContent::Blocks("[]".into()),
+    }
+}
+
 /// A result's `tool/result` data but its turn and step, left open
-/// ([`Block::ToolResult`]), with room for them.
-fn result_data(id: &str, is_error: bool, content: &ResultContent<'_>, meta: Raw<'_>) -> String {
+/// ([`Block::ToolResult`]), with room for them; `error`: its `error`
+/// object's JSON text, when it has one.
+fn result_data(
+    id: &str,
+    is_error: bool,
+    content: &ResultContent<'_>,
+    meta: Raw<'_>,
+    error: Option<&str>,
+) -> String {
     let quoted = Value::from(id).to_string();
     let meta = meta.map_or("", RawValue::get);
     let mut data = String::with_capacity(content.len() + meta.len() + 2 * quoted.len() + 230);
@@ -394,6 +494,10 @@ fn result_data(id: &str, is_error: bool, content: &ResultContent<'_>, meta: Raw<
     data.push_str(r#","isError":"#);
     data.push_str(if is_error { "true" } else { "false" });
     data.push_str("}]}");
+    if let Some(e) = error {
+        data.push_str(r#","error":"#);
+        data.push_str(e);
+    }
     if !meta.is_empty() {
         data.push_str(r#","meta":"#);
         data.push_str(meta);
@@ -475,73 +579,4 @@ fn result_content(content: Raw<'_>) -> ResultContent<'_> {
         })
         .collect();
     ResultContent::Blocks(Value::Array(kept).to_string())
-}
-
-/// A call's input that is a whole checklist (`todos: [{content, status}]`).
-fn checklist(input: &str) -> Option<Vec<(String, String)>> {
-    if !input.contains("\"todos\"") {
-        return None;
-    }
-    let v: Value = serde_json::from_str(input).ok()?;
-    let todos = v.get("todos")?.as_array()?;
-    let list: Vec<(String, String)> = todos
-        .iter()
-        .filter_map(|t| {
-            let content = t.get("content").and_then(Value::as_str)?;
-            let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
-            Some((content.to_string(), status.to_string()))
-        })
-        .collect();
-    (list.len() == todos.len()).then_some(list)
-}
-
-/// The task a structured result says was started in the background.
-fn background(meta: &str) -> Option<String> {
-    let b = meta.as_bytes();
-    if !["\"backgroundTaskId\"", "\"async_launched\""]
-        .iter()
-        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
-    {
-        return None;
-    }
-    let v: Value = serde_json::from_str(meta).ok()?;
-    super::notification::task_id(&v).map(str::to_string)
-}
-
-/// What a structured result says of the task list: a task's creation
-/// (`task: {id, subject}`), update (`taskId`, `statusChange.to`) or a
-/// listing (`tasks: [{id, subject, status}]`).
-fn tasks(meta: &str) -> Option<Tasks> {
-    // Most results are not tasks': a byte search spares them a parse.
-    let b = meta.as_bytes();
-    if !["\"tasks\"", "\"task\"", "\"taskId\""]
-        .iter()
-        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
-    {
-        return None;
-    }
-    let w: WireTasks<'_> = serde_json::from_str(meta).ok()?;
-    let parse = |r: Raw<'_>| r.and_then(|r| serde_json::from_str::<Value>(r.get()).ok());
-    if let Some(Value::Array(list)) = parse(w.tasks) {
-        let list = list
-            .iter()
-            .filter_map(|t| {
-                let id = text(t.get("id"))?;
-                let subject = text(t.get("subject"))?;
-                let status = text(t.get("status")).unwrap_or_else(|| "pending".into());
-                Some((id, subject, status))
-            })
-            .collect();
-        return Some(Tasks::List(list));
-    }
-    if let Some(task) = parse(w.task)
-        && let (Some(id), Some(subject)) = (text(task.get("id")), text(task.get("subject")))
-    {
-        return Some(Tasks::Created(id, subject));
-    }
-    let to = parse(w.status_change).and_then(|c| text(c.get("to")));
-    match (text(parse(w.task_id).as_ref()), to) {
-        (Some(id), Some(to)) => Some(Tasks::Status(id, to)),
-        _ => None,
-    }
 }

@@ -39,6 +39,9 @@ pub struct Beside {
     /// Whether the followed log is a Claude Code session's.
     claude: bool,
     subs: Vec<LiveSub>,
+    /// Calls whose subagent's lines the followed log holds inline
+    /// (`agent_progress`): their subagents' logs are not followed too.
+    inline: HashSet<String>,
 }
 
 struct LiveSub {
@@ -67,12 +70,15 @@ impl Beside {
             calls: HashSet::new(),
             claude: false,
             subs: Vec::new(),
+            inline: HashSet::new(),
         }
     }
 
     /// Records of the followed log as they go out: saved output read back,
-    /// calls and agents noted.
-    pub fn log_records(&mut self, records: &mut [Record]) {
+    /// calls and agents noted. A subagent whose lines come both inline and
+    /// in its own log (2.1.39 wrote both) is read from whichever came
+    /// first: its inline lines are dropped once its log is followed.
+    pub fn log_records(&mut self, records: &mut Vec<Record>) {
         // Only a Claude Code session has these (its header says).
         self.claude |= records.iter().any(|r| {
             matches!(r, Record::Frame { kind, payload, .. } if kind == "session"
@@ -80,6 +86,20 @@ impl Beside {
         });
         if !self.claude {
             return;
+        }
+        let followed = |call: &str| {
+            self.subs
+                .iter()
+                .any(|s| s.pos > 0 && s.call.as_deref() == Some(call))
+        };
+        let twice = |r: &Record| matches!(r, Record::Nested { parent_call, .. } if followed(parent_call));
+        if records.iter().any(twice) {
+            records.retain(|r| !twice(r));
+        }
+        for r in records.iter() {
+            if let Record::Nested { parent_call, .. } = r {
+                self.inline.insert(parent_call.clone());
+            }
         }
         // Calls are noted before their subagents' logs appear.
         self.calls.extend(calls(records).into_keys());
@@ -106,6 +126,10 @@ impl Beside {
             let Some(chain) = self.chain(i) else {
                 continue;
             };
+            let s = &self.subs[i];
+            if s.pos == 0 && s.call.as_ref().is_some_and(|c| self.inline.contains(c)) {
+                continue;
+            }
             let mut records = self.subs[i].read();
             results.fill(&mut records);
             self.subs[i].calls.extend(calls(&records).into_keys());
@@ -196,4 +220,61 @@ fn nest(chain: &[String], record: Record) -> Record {
         parent_call: call.clone(),
         record: Box::new(r),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::agents::{event_json, header};
+    use crate::wire::Origin;
+
+    /// A session `s1` whose Task call `toolu_1` started agent `a1`, with
+    /// the agent's own log beside it.
+    fn session(dir: &Path) -> PathBuf {
+        let subs = dir.join("s1/subagents");
+        std::fs::create_dir_all(&subs).expect("mkdir");
+        let line = r#"{"type":"user","sessionId":"s1","isSidechain":true,"agentId":"a1","uuid":"u1","timestamp":"2026-02-12T16:00:41.100Z","message":{"role":"user","content":"Count the steps"}}"#;
+        std::fs::write(subs.join("agent-a1.jsonl"), format!("{line}\n")).expect("log");
+        std::fs::write(subs.join("agent-a1.meta.json"), r#"{"toolUseId":"toolu_1"}"#).expect("meta");
+        dir.join("s1.jsonl")
+    }
+
+    fn head() -> Vec<Record> {
+        let call = r#"{"turn":1,"step":1,"callId":"toolu_1","name":"Task","arguments":"{}"}"#;
+        vec![
+            header(Agent::ClaudeCode, serde_json::Map::new(), Origin::default()),
+            event_json("tool/call", 1, 0, call.into(), Origin::default()),
+        ]
+    }
+
+    fn inline() -> Record {
+        let start = event_json("turn/start", 1, 0, r#"{"turn":1}"#.into(), Origin::default());
+        Record::Nested {
+            parent_call: "toolu_1".into(),
+            record: Box::new(start),
+        }
+    }
+
+    #[test]
+    fn a_subagent_logged_inline_and_beside_is_followed_once() {
+        let dir = tempfile::tempdir().expect("dir");
+        let log = session(dir.path());
+        // Its inline lines came first: its log is not followed too.
+        let mut b = Beside::new(&log);
+        let mut records = head();
+        records.push(inline());
+        b.log_records(&mut records);
+        assert_eq!(records.len(), 3);
+        assert!(b.poll().is_empty());
+        // Its log came first: its inline lines are dropped.
+        let mut b = Beside::new(&log);
+        let mut records = head();
+        b.log_records(&mut records);
+        let followed = b.poll();
+        assert!(!followed.is_empty());
+        assert!(followed.iter().all(|r| matches!(r, Record::Nested { parent_call, .. } if parent_call == "toolu_1")));
+        let mut later = vec![inline()];
+        b.log_records(&mut later);
+        assert!(later.is_empty());
+    }
 }

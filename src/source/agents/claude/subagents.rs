@@ -15,12 +15,13 @@
 //! parent's records as [`Record::Nested`] under the call, placed by time
 //! (never before the call): a replay shows the subagent working while its
 //! call runs, a background one after its call returned. A subagent that
-//! started one of its own nests the same way under its call. A log that
+//! started one of its own nests the same way under its call; the same
+//! subagent's lines logged inline too are left for its log. A log that
 //! cannot be read, that no call of the session started, or that a result
 //! names and the folder does not hold, is a diagnostic of the session; the
 //! rest is read as if it were not there.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -125,8 +126,22 @@ pub(super) fn nest(log: &Path, folder: &Path, results: &Folder, records: &mut Ve
 }
 
 /// The records of `records` with the subagents `owner` started nested in.
-fn build(records: Vec<Record>, owner: Owner, subs: &mut [Sub]) -> Vec<Record> {
-    let calls = calls(&records);
+/// A subagent whose lines `records` also holds inline (`agent_progress`,
+/// which 2.1.39 wrote beside its own log) is read from its log only: the
+/// log is whole.
+fn build(mut records: Vec<Record>, owner: Owner, subs: &mut [Sub]) -> Vec<Record> {
+    let mut calls = calls(&records);
+    let logged: HashSet<&str> = subs
+        .iter()
+        .filter(|s| s.owner == Some(owner) && !s.nested && s.problem.is_none())
+        .filter_map(|s| s.call.as_deref())
+        .filter(|c| calls.contains_key(*c))
+        .collect();
+    let inline = |r: &Record| matches!(r, Record::Nested { parent_call, .. } if logged.contains(parent_call.as_str()));
+    if records.iter().any(inline) {
+        records.retain(|r| !inline(r));
+        calls = self::calls(&records);
+    }
     let mut children = Vec::new();
     for i in 0..subs.len() {
         if subs[i].owner != Some(owner) || subs[i].nested {

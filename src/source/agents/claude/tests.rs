@@ -304,3 +304,119 @@ fn a_block_without_its_ids_is_quoted_whole() {
     assert_eq!(k.iter().filter(|k| *k == "tool/call").count(), 1, "{k:?}");
     assert_eq!(k.iter().filter(|k| *k == "tool/result").count(), 1, "{k:?}");
 }
+
+/// Claude Code's own messages (`model: "<synthetic>"`): "No response
+/// requested." is nothing; an API error's report ends the running turn as
+/// an error, with its words (the public shape of 2.1.270's
+/// `model_not_found`).
+#[test]
+fn a_synthetic_message_is_no_turn() {
+    let synthetic = |text: &str, api_error: bool| {
+        json!({"type": "assistant", "uuid": "y", "sessionId": "s", "timestamp": "2026-12-01T10:00:02.000Z",
+               "isApiErrorMessage": api_error, "error": if api_error { "model_not_found" } else { "" },
+               "message": {"id": "c8dfe322", "model": "<synthetic>", "role": "assistant",
+                 "usage": {"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0,
+                           "cache_read_input_tokens": 0, "output_tokens_details": null},
+                 "content": [{"type": "text", "text": text}]}})
+    };
+    let out = read(&[
+        user("[Request interrupted by user for tool use]"),
+        synthetic("No response requested.", false),
+        user("go on"),
+        synthetic("There's an issue with the selected model (x).", true),
+    ]);
+    let k = kinds(&out);
+    assert_eq!(
+        k,
+        ["frame session", "turn/start", "user/message", "turn/end"],
+        "{k:?}"
+    );
+    let end = out.iter().rev().find_map(|(_, r)| match r {
+        Record::Event { event, .. } if event.kind.as_str() == "turn/end" => Some(event.data.parse()),
+        _ => None,
+    });
+    let end = end.expect("turn/end");
+    assert_eq!(end["reason"]["kind"], "error");
+    assert_eq!(end["reason"]["message"], "There's an issue with the selected model (x).");
+}
+
+/// `thinking_tokens: 0` is what the CLI writes when the API gave no count.
+#[test]
+fn a_zero_thinking_count_is_no_count() {
+    let u = Usage::parse(r#"{"input_tokens":3,"output_tokens":9,"output_tokens_details":{"thinking_tokens":0}}"#);
+    assert_eq!(u.map(Usage::to_value), Some(json!({"inputTokens": 3, "outputTokens": 9})));
+    let u = Usage::parse(r#"{"input_tokens":3,"output_tokens":9,"output_tokens_details":{"thinking_tokens":4}}"#);
+    assert_eq!(u.map(|u| u.to_value()["reasoningTokens"].clone()), Some(json!(4)));
+}
+
+fn progress(parent: Option<&str>, data: Value) -> Value {
+    let mut v = json!({"type": "progress", "uuid": "p", "sessionId": "s",
+        "timestamp": "2026-12-01T10:00:02.000Z", "data": data});
+    if let Some(p) = parent {
+        v["parentToolUseID"] = p.into();
+    }
+    v
+}
+
+#[test]
+fn a_subagents_inline_lines_are_nested_under_its_call_and_end_with_its_result() {
+    let sub_call = json!({"type": "assistant", "message": {"id": "sm", "role": "assistant",
+        "content": [{"type": "tool_use", "id": "s1", "name": "Read", "input": {}}]}});
+    let out = read(&[
+        user("go"),
+        assistant("m", json!([{"type": "tool_use", "id": "t1", "name": "Task", "input": {}}])),
+        progress(Some("t1"), json!({"type": "agent_progress", "agentId": "a1", "message":
+            {"type": "user", "message": {"role": "user", "content": [{"type": "text", "text": "count"}]}}})),
+        progress(Some("t1"), json!({"type": "agent_progress", "agentId": "a1", "message": sub_call})),
+        // A hook's progress is nobody's line.
+        progress(Some("t1"), json!({"type": "hook_progress", "hookEvent": "PreToolUse"})),
+        json!({"type": "user", "uuid": "r", "sessionId": "s", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "3 steps"}]}}),
+    ]);
+    let k = kinds(&out);
+    let at = |s: &str| k.iter().position(|x| x == s);
+    let last = k.iter().rposition(|x| x == "nested t1");
+    // Under t1, after it and before its result.
+    assert!(at("tool/call") < at("nested t1") && last < at("tool/result"), "{k:?}");
+    let inner: Vec<Out> = out
+        .iter()
+        .filter_map(|(_, r)| match r {
+            Record::Nested { record, .. } => Some(vec![(None, (**record).clone())]),
+            _ => None,
+        })
+        .collect();
+    let inner: Vec<String> = inner.iter().flat_map(kinds).collect();
+    // Its own header, turn, prompt and call; its turn ends with t1's result.
+    assert_eq!(
+        inner,
+        ["frame session", "turn/start", "user/message", "tool/call", "turn/end"]
+    );
+    assert!(!k.iter().any(|x| x.starts_with("diagnostic")), "{k:?}");
+}
+
+#[test]
+fn an_agent_progress_line_that_cannot_be_placed_or_read_is_said() {
+    let out = read(&[
+        user("go"),
+        progress(None, json!({"type": "agent_progress", "message": {"type": "user",
+            "message": {"role": "user", "content": "count"}}})),
+        progress(Some("t1"), json!({"type": "agent_progress", "message": {"type": "attachment"}})),
+        progress(Some("t1"), json!({"type": "agent_progress"})),
+    ]);
+    let said: Vec<(String, bool)> = out
+        .iter()
+        .filter_map(|(_, r)| match r {
+            Record::Diagnostic(d) => Some((d.reason.clone(), d.raw.contains("agent_progress"))),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("Claude Code agent_progress line without a parentToolUseID: no call to nest its subagent's line under".to_string(), true),
+            ("Claude Code agent_progress line: its message is a \"attachment\" line".to_string(), true),
+            ("Claude Code agent_progress line: it has no message".to_string(), true),
+        ]
+    );
+    assert!(!kinds(&out).iter().any(|k| k.starts_with("nested")));
+}

@@ -7,7 +7,8 @@
 //!   (`compactMetadata`: `trigger`, `preTokens`, `postTokens` when this
 //!   version counts it) is a `compaction/start`; the summary message that
 //!   follows it (`isCompactSummary`) its `compaction/summary`, never a
-//!   prompt. Other `system` lines are nothing.
+//!   prompt. A `local_command` line goes to `commands`; other `system`
+//!   lines are nothing.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -64,11 +65,15 @@ impl Usage {
     /// A `usage` object's text; `None` when it holds no count.
     pub fn parse(json: &str) -> Option<Usage> {
         let w: WireUsage<'_> = serde_json::from_str(json).ok()?;
+        // Claude Code writes `thinking_tokens: 0` when the API gave no
+        // count (its usage merge is `api.thinking_tokens ?? 0`): a 0 is
+        // no count.
         let reasoning = w
             .output_tokens_details
             .filter(|d| d.get().starts_with('{'))
             .and_then(|d| serde_json::from_str::<WireDetails<'_>>(d.get()).ok())
-            .and_then(|d| count(d.thinking_tokens));
+            .and_then(|d| count(d.thinking_tokens))
+            .filter(|&n| n > 0);
         let u = Usage {
             input: count(w.input_tokens),
             output: count(w.output_tokens),
@@ -105,10 +110,12 @@ impl Reader {
             || (self.compaction.is_some() && line.text().starts_with(SUMMARY_START))
     }
 
-    /// A `system` line: a compaction's boundary starts a compaction; the
+    /// A `system` line: a compaction's boundary starts a compaction; a
+    /// local command's line is its command or output (`commands`); the
     /// others are nothing.
     pub(super) fn system(&mut self, line: &Line, origin: Origin, out: &mut Out) {
-        if line.subtype.as_deref() != Some("compact_boundary") {
+        let subtype = line.subtype.as_deref();
+        if !matches!(subtype, Some("compact_boundary" | "local_command")) {
             return;
         }
         if self.sidechain.is_some_and(|s| s != line.sidechain) {
@@ -116,6 +123,12 @@ impl Reader {
         }
         if let Some(ms) = line.time {
             self.time = self.time.max(ms);
+        }
+        if subtype == Some("local_command") {
+            if let Some(content) = &line.content {
+                self.local_command_line(out, origin, content);
+            }
+            return;
         }
         let id = match &line.uuid {
             Some(u) => u.clone(),
@@ -243,7 +256,9 @@ mod tests {
         let mut want = TokenUsage::new(Some(300 + 2 * 910), Some(47));
         want.cache_read = Some(1800);
         want.cache_write = Some(20);
-        want.reasoning = Some(0);
+        // `thinking_tokens: 0` beside a thinking block: the CLI's filler, no
+        // count.
+        want.reasoning = None;
         // The second turn made no request: its usage is not said.
         assert_eq!(usages(&t), [Some(want), None]);
     }

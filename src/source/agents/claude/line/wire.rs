@@ -51,14 +51,25 @@ pub(super) struct WireLine<'a> {
     pub(super) message: Obj<WireMessage<'a>>,
     #[serde(rename = "toolUseResult", borrow, default)]
     pub(super) tool_use_result: Raw<'a>,
+    #[serde(rename = "toolDenialKind", borrow, default)]
+    pub(super) tool_denial_kind: Raw<'a>,
     #[serde(borrow, default)]
     pub(super) summary: Raw<'a>,
     #[serde(borrow, default)]
     pub(super) subtype: Raw<'a>,
+    #[serde(borrow, default)]
+    pub(super) content: Raw<'a>,
     #[serde(rename = "compactMetadata", borrow, default)]
     pub(super) compact_metadata: Raw<'a>,
     #[serde(rename = "isCompactSummary", borrow, default)]
     pub(super) is_compact_summary: Raw<'a>,
+    #[serde(rename = "isApiErrorMessage", borrow, default)]
+    pub(super) is_api_error: Raw<'a>,
+    /// A `progress` line's payload, and the call it reports on.
+    #[serde(borrow, default)]
+    pub(super) data: Raw<'a>,
+    #[serde(rename = "parentToolUseID", borrow, default)]
+    pub(super) parent_tool_use_id: Raw<'a>,
 }
 
 #[derive(Deserialize)]
