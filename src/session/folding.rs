@@ -16,7 +16,7 @@ use super::{SharedPresenters, Transcript};
 use crate::wire::Record;
 
 /// A transcript being folded from records pushed one at a time: they wait
-/// in windows of [`prefetch::WINDOW`], and a window is folded while the
+/// in windows of `prefetch::WINDOW`, and a window is folded while the
 /// next one's views are drawn.
 pub struct Folding<R> {
     t: Transcript,

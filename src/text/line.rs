@@ -57,7 +57,7 @@ impl Span {
         Span::new(text, Style::default())
     }
 
-    /// A span linked to `url` when [`link_allowed`] allows it (`http`,
+    /// A span linked to `url` when `link_allowed` allows it (`http`,
     /// `https`, `mailto`); any other target leaves the text unlinked.
     pub fn linked(text: impl Into<String>, style: Style, url: &str) -> Self {
         Span {

@@ -7,7 +7,7 @@
 //! header line, and links where deck draws links. The page is well-formed
 //! XHTML-compatible markup: every text and attribute is escaped here, and
 //! only `http(s)` and `mailto` links become `href`s (the one rule of
-//! [`link_allowed`]: the ANSI output's OSC 8 links follow it too).
+//! `text::line::link_allowed`: the ANSI output's OSC 8 links follow it too).
 
 use std::fmt::Write as _;
 

@@ -15,7 +15,7 @@
 //! * `toolDenialKind: "cancelled"`: [`Refusal::Cancelled`].
 //!
 //! The result's words are addressed to the model; what the person typed
-//! when refusing ("… the user said:\n<words>") is kept, the rest is not
+//! when refusing (`… the user said:\n<words>`) is kept, the rest is not
 //! shown. The reader writes the refusal as the result's `error.code`
 //! (`REJECTED`, `INTERRUPTED`, or DSH's `ABORTED`), which the fold reads.
 
