@@ -53,7 +53,6 @@ Cases (each names what grows):
 | claude-calls | shell calls and results of a Claude Code session | render (preview) |
 | codex-polls | polls (`write_stdin`) of one running Codex command | render --density full |
 | library-index | cards of a mixed session, one file | sessions --json (its index built) |
-| library-claude | shell calls of a Claude Code session, one file | sessions --json (its index built) |
 | library-files | sessions of ~0.5 MB, one a file (RSS held to a constant) | sessions --json (its index built) |
 """
 import argparse
@@ -578,7 +577,6 @@ CASES = {
     "claude-calls": (gen_claude_calls, 2500, PREVIEW, "calls", False),
     "codex-polls": (gen_codex_polls, 2500, FULL, "polls", False),
     "library-index": (gen_cards, 2500, library, "cards", False),
-    "library-claude": (gen_claude_calls, 5000, library, "calls", False),
     "library-files": (gen_library_files, 32, library_files, "files", False),
 }
 
@@ -586,8 +584,8 @@ CASES = {
 # input: an index update holds the tantivy writer's arena (at most 64 MB)
 # and the files being read, never all it read. One big file is folded as it
 # is read (library/fold.rs), but its peak RSS still grows by ~40 MB each
-# time it doubles (library-index, library-claude: 178 → 290 MB from 18 to
-# 148 MB of Claude Code calls): not yet a constant, held to 4× the input.
+# time it doubles (178 → 290 MB from 18 to 148 MB of Claude Code calls):
+# not yet a constant, so library-index is held to 4× its input.
 CONSTANT_RSS = {
     "library-files": 96,
 }
