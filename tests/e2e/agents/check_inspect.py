@@ -189,7 +189,8 @@ def checks(call):
     else:
         add("callId", lambda ln: ln["callId"].startswith("call_"), "Codex's call_id")
     add("viewSource", lambda ln: ln["viewSource"] == f"presenter:{call.agent}", f"presenter:{call.agent}")
-    if call.agent == "codex" and call.tool == "exec_command" and err:
+    if call.tool in ("exec_command", "Bash") and err:
+        # A command that exited non-zero failed: its exit code is its outcome.
         add("status", lambda ln: ln["status"] == "failed", "failed (non-zero exit)")
     else:
         status = "error" if err else "ok"
@@ -221,9 +222,12 @@ def checks(call):
         add("line numbers", numbered, f"lines {off}…, {a.get('limit', 'all')} of them")
         if call.where == "main":
             # A subagent's log has no toolUseResult (no totalLines): its
-            # card is read from the numbered text alone.
-            add("totalLines", lambda ln: rv(ln).get("totalLines", 0) >= rv(ln)["lines"][-1]["number"],
-                "the file's length (toolUseResult.file.totalLines)")
+            # card is read from the numbered text alone. A window inside the
+            # file claims no length (the log does not say whether it ends
+            # in a newline); a length claimed is at least the lines read.
+            add("totalLines", lambda ln: rv(ln).get("totalLines") is None
+                or rv(ln)["totalLines"] >= rv(ln)["lines"][-1]["number"],
+                "no length, or the file's (toolUseResult.file.totalLines)")
     elif t in ("Edit", "Write"):
         add("card", lambda ln: tag(ln) == "diff", "diff")
         diff = lambda ln: next((d for d in rv(ln).get("diffs", []) if d.get("path") == a["file_path"]), None)
@@ -256,7 +260,8 @@ def checks(call):
     elif t == "apply_patch":
         files = patch_files(a)
         if err:
-            add("message", lambda ln: "verification failed" in json.dumps(ln), "Codex's message")
+            # A patch that failed keeps its diff, drawn not applied.
+            add("card", lambda ln: tag(ln) == "diff", "diff (not applied)")
         else:
             paths = [p for _, p in files]
             add("card", lambda ln: tag(ln) == "diff", "diff")
