@@ -347,18 +347,7 @@ impl Redactor {
     /// The stretches found counted in `tally` as [`Redactor::replace`]
     /// counts them, nothing built.
     fn count(&self, mut found: Vec<Found>, tally: &mut Tally) {
-        found.sort_by_key(|f| (f.start, f.kind));
-        let mut i = 0;
-        while i < found.len() {
-            let mut run = found[i];
-            let mut counted = !run.piece;
-            i += 1;
-            while i < found.len() && found[i].start < run.end {
-                run.end = run.end.max(found[i].end);
-                run.kind = run.kind.min(found[i].kind);
-                counted |= !found[i].piece;
-                i += 1;
-            }
+        for (run, counted) in runs(&mut found) {
             if counted {
                 tally.add(self.kinds.get(run.kind).map_or("secret", String::as_str), 1);
             }
@@ -371,20 +360,9 @@ impl Redactor {
         if found.is_empty() {
             return Cow::Borrowed(text);
         }
-        found.sort_by_key(|f| (f.start, f.kind));
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
-        let mut i = 0;
-        while i < found.len() {
-            let mut run = found[i];
-            let mut counted = !run.piece;
-            i += 1;
-            while i < found.len() && found[i].start < run.end {
-                run.end = run.end.max(found[i].end);
-                run.kind = run.kind.min(found[i].kind);
-                counted |= !found[i].piece;
-                i += 1;
-            }
+        for (run, counted) in runs(&mut found) {
             // Never cut a character (ranges come from matches, but be sure).
             let (Some(before), Some(_)) = (text.get(last..run.start), text.get(run.start..run.end))
             else {
@@ -561,6 +539,26 @@ fn path_char(c: char) -> bool {
 /// one: not inside a longer name (`/home/al` in `/home/alice`), not after
 /// `/` or `:` (`mysql://root:pw@host` with home `/root` is no path), a
 /// trailing `.` allowed when a sentence ends there.
+/// The stretches found, sorted, as runs of overlapping ones: each run's
+/// span, the preferred (lowest) kind among them, and whether any of them
+/// counts (is not a piece of a secret counted elsewhere).
+fn runs(found: &mut [Found]) -> impl Iterator<Item = (Found, bool)> + '_ {
+    found.sort_by_key(|f| (f.start, f.kind));
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let mut run = *found.get(i)?;
+        let mut counted = !run.piece;
+        i += 1;
+        while i < found.len() && found[i].start < run.end {
+            run.end = run.end.max(found[i].end);
+            run.kind = run.kind.min(found[i].kind);
+            counted |= !found[i].piece;
+            i += 1;
+        }
+        Some((run, counted))
+    })
+}
+
 fn replace_home(text: &str, home: &str) -> (usize, Option<String>) {
     let mut out = String::new();
     let (mut last, mut n) = (0, 0);
