@@ -75,25 +75,11 @@ fn answers_are_marked_typed_answers_shown_and_both_in_inspect() {
 
 #[test]
 fn an_answer_is_found_by_the_library_and_by_search() {
-    use deck::library::read::{Doc, Entry, read};
     for (file, call, typed) in [
         (TRUTH, ASK_MORE, "Only the files changed since main"),
         (OLDER, OLDER_TYPED, "main was clean; fix the issues"),
     ] {
-        let path = std::path::PathBuf::from(fixture(file));
-        let size = std::fs::metadata(&path).expect("fixture").len();
-        let found = deck::library::Found {
-            path,
-            agent: Some("claude-code"),
-            size,
-            mtime_ns: 0,
-        };
-        let mut docs: Vec<Doc> = Vec::new();
-        read(&found, &mut |e| match e {
-            Entry::Doc(d) => docs.push(d),
-            // What was given is stale: the file is read again whole.
-            Entry::Again => docs.clear(),
-        });
+        let (_, docs) = crate::common::library_read(&fixture(file));
         let doc = docs
             .iter()
             .find(|d| d.call.as_deref() == Some(call))
@@ -314,16 +300,7 @@ fn commands_are_drawn_as_commands_and_their_output_as_theirs() {
     let render = deck_ok(&["render", "--width", "100", &fixture(OLDER)]);
     assert!(!render.contains("command-"), "{render}");
     // The library's title is the command, without markup.
-    use deck::library::read::read;
-    let path = std::path::PathBuf::from(fixture(OLDER));
-    let size = std::fs::metadata(&path).expect("fixture").len();
-    let found = deck::library::Found {
-        path,
-        agent: Some("claude-code"),
-        size,
-        mtime_ns: 0,
-    };
-    let read = read(&found, &mut |_| {});
+    let (read, _) = crate::common::library_read(&fixture(OLDER));
     assert_eq!(
         read.rows[0].title.as_deref(),
         Some("/elixir:setup-checks credo, dialyzer and mix_audit")

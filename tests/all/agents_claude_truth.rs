@@ -80,21 +80,7 @@ fn a_refusal_is_rejected_and_an_interrupt_interrupted_not_errors() {
 
 #[test]
 fn the_library_counts_no_refusal_as_an_error() {
-    use deck::library::read::{Doc, Entry, read};
-    let path = std::path::PathBuf::from(fixture(TRUTH));
-    let size = std::fs::metadata(&path).expect("fixture").len();
-    let found = deck::library::Found {
-        path,
-        agent: Some("claude-code"),
-        size,
-        mtime_ns: 0,
-    };
-    let mut docs: Vec<Doc> = Vec::new();
-    let read = read(&found, &mut |e| match e {
-        Entry::Doc(d) => docs.push(d),
-        // What was given is stale: the file is read again whole.
-        Entry::Again => docs.clear(),
-    });
+    let (read, docs) = crate::common::library_read(&fixture(TRUTH));
     assert_eq!(read.rows[0].errors, 1, "{:?}", read.rows[0]);
     let refused = docs
         .iter()

@@ -209,3 +209,24 @@ pub fn assert_osc52_only(s: &str) {
         "payload is not base64: {body:?}"
     );
 }
+
+/// The session file at `path` read as the library reads it (a Claude Code
+/// log): its rows and its searchable entries (those given before the file
+/// was read again whole dropped, as the index drops them).
+pub fn library_read(path: &str) -> (deck::library::read::FileRead, Vec<deck::library::read::Doc>) {
+    use deck::library::read::{Entry, read};
+    let path = std::path::PathBuf::from(path);
+    let size = std::fs::metadata(&path).expect("fixture").len();
+    let found = deck::library::Found {
+        path,
+        agent: Some("claude-code"),
+        size,
+        mtime_ns: 0,
+    };
+    let mut docs = Vec::new();
+    let rows = read(&found, &mut |e| match e {
+        Entry::Doc(d) => docs.push(d),
+        Entry::Again => docs.clear(),
+    });
+    (rows, docs)
+}
