@@ -25,6 +25,7 @@ mod cards_terminal_diff;
 mod cards_unknown_outcome;
 mod cli;
 mod cli_edges;
+mod docs;
 mod export;
 mod fuzz_regressions;
 mod kit_card;
