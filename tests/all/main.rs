@@ -13,6 +13,7 @@ mod acp;
 mod agents;
 mod cards;
 mod cli;
+mod docs;
 mod kit;
 mod library;
 mod live;

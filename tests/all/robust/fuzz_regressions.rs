@@ -1,7 +1,8 @@
-//! Inputs the fuzzers (`fuzz/`, see the README's Robustness section) found
-//! crashing, kept as ordinary tests once fixed. Each test names its target
-//! and what went wrong; the input is rebuilt here as frames (a structured
-//! target's raw bytes depend on the `arbitrary` crate's decoding).
+//! Inputs the fuzzers (`fuzz/`, see the Robustness section of
+//! `docs/limits.md`) found crashing, kept as ordinary tests once fixed. Each
+//! test names its target and what went wrong; the input is rebuilt here as
+//! frames (a structured target's raw bytes depend on the `arbitrary` crate's
+//! decoding).
 
 use deck::cards::Density;
 use deck::session::Transcript;
