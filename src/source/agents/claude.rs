@@ -97,8 +97,10 @@ pub struct Reader {
     /// The message has changed (a block, its usage) since it last went out
     /// whole.
     unsent: bool,
-    calls: HashSet<String>,
-    results: HashSet<String>,
+    /// The calls and results read (by [`id_key`]: a long log's ids are
+    /// not held as strings).
+    calls: HashSet<u128>,
+    results: HashSet<u128>,
     /// The task list that task-shaped results built (id, subject, status).
     tasks: Vec<(String, String, String)>,
     /// Whether this log is a subagent's (its lines are all `isSidechain`);
@@ -117,6 +119,14 @@ pub struct Reader {
     /// Subagents whose lines are logged inline: the call that started
     /// each, and its reader (`inline`).
     inline: Vec<(String, Reader)>,
+}
+
+/// A call id as the reader keeps it: 128 bits of two keyed hashes (two
+/// ids of one log alike by chance: about 2^-100 for a million calls).
+fn id_key(id: &str) -> u128 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    let h = BuildHasherDefault::<DefaultHasher>::default();
+    (u128::from(h.hash_one(id)) << 64) | u128::from(h.hash_one((0xdec_u16, id)))
 }
 
 impl Translate for Reader {
@@ -395,10 +405,9 @@ impl Reader {
             self.diagnostic(out, origin, reason, raw);
             return;
         };
-        if self.results.contains(&id) {
+        if !self.results.insert(id_key(&id)) {
             return;
         }
-        self.results.insert(id.clone());
         // A subagent logged inline has ended when its call's result comes.
         self.finish_inline(Some(&id), out);
         if !self.turn_open {
@@ -563,10 +572,9 @@ impl Reader {
             self.diagnostic(out, origin, reason, raw);
             return;
         };
-        if self.calls.contains(&id) {
+        if !self.calls.insert(id_key(&id)) {
             return;
         }
-        self.calls.insert(id.clone());
         let arguments = Value::from(input.unwrap_or_else(|| "{}".into())).to_string();
         let data = format!(
             r#"{{"turn":{},"step":{},"callId":{},"name":{},"arguments":{arguments}}}"#,
