@@ -10,7 +10,7 @@ use crossterm::event::KeyEvent;
 
 use super::modal::Modal;
 use super::msg::Effect;
-use super::part::Outcome;
+use super::outcome::Outcome;
 use super::picker::{Picker, Sessions};
 use super::player::{Player, StartAt};
 use super::state::App;

@@ -10,7 +10,7 @@ use ratatui::widgets::Widget;
 use super::keys::{self, Action, Part};
 use super::pager::PagerPart;
 use super::paint::{clear, put};
-use super::part::Outcome;
+use super::outcome::Outcome;
 use crate::text::Line;
 use crate::theme::{Role, Theme};
 

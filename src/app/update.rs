@@ -9,7 +9,7 @@ use super::help::Help;
 use super::keys::Action;
 use super::modal::Modal;
 use super::msg::{Effect, Msg};
-use super::part::Outcome;
+use super::outcome::Outcome;
 use super::picker::Picker;
 use super::state::App;
 use crate::session::Transcript;

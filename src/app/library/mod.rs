@@ -24,7 +24,7 @@ use crossterm::event::KeyEvent;
 pub use draw::LibraryView;
 
 use super::keys::{self, Action, Part};
-use super::part::Outcome;
+use super::outcome::Outcome;
 use super::search::Prompt;
 use crate::library::{Filter, Hit, Library, LibraryError, Progress, Roots, SessionRow};
 
