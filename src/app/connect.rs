@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
 
+use super::answer::approval_keys;
 use super::drive::{ComposerState, Driving, LayoutKey};
 use super::keys::{self, Action, Part};
 use super::modal::Modal;
@@ -36,7 +37,7 @@ impl App {
         }
     }
 
-    pub(super) fn focused_question(&self) -> Option<(usize, Arc<Prompt>)> {
+    fn focused_question(&self) -> Option<(usize, Arc<Prompt>)> {
         self.focused_prompt()
             .filter(|(_, p)| matches!(p.ask, Ask::Question { .. }))
     }
@@ -53,7 +54,7 @@ impl App {
         let (_, p) = self.focused_prompt()?;
         match &p.ask {
             Ask::Approval { options, .. } if !typing => {
-                Some(format!("approval: {}", App::approval_keys(options)))
+                Some(format!("approval: {}", approval_keys(options)))
             }
             Ask::Question { questions, .. } => {
                 let at = d
@@ -136,7 +137,7 @@ impl App {
                 },
                 match &p.ask {
                     Ask::Approval { options, .. } => {
-                        format!("approval: {} · i type a message", App::approval_keys(options))
+                        format!("approval: {} · i type a message", approval_keys(options))
                     }
                     _ => "i type a message".into(),
                 },
@@ -255,12 +256,21 @@ impl App {
                 match (&p.ask, pick) {
                     // A number on a DSH approval: a question's key, nothing here.
                     (Ask::Approval { options, .. }, Pick::Number(_)) if options.is_empty() => None,
-                    (Ask::Approval { .. }, _) => Some(self.answer_approval(pick)),
-                    (_, Pick::Number(n)) => self.choose(n),
+                    (Ask::Approval { .. }, _) => {
+                        let (d, cx) = self.answering()?;
+                        Some(d.answer_approval(pick, cx))
+                    }
+                    (_, Pick::Number(n)) => {
+                        let (d, cx) = self.answering()?;
+                        d.choose(n, cx)
+                    }
                     _ => None,
                 }
             }
-            Action::Confirm => self.confirm(),
+            Action::Confirm => {
+                let (d, cx) = self.answering()?;
+                d.confirm(cx)
+            }
             _ => None,
         }
     }
@@ -335,9 +345,10 @@ impl App {
             let Some(text) = d.composer.take() else {
                 return Vec::new();
             };
-            return self
-                .typed_answer(text.trim().to_string())
-                .unwrap_or_default();
+            let Some((d, cx)) = self.answering() else {
+                return Vec::new();
+            };
+            return d.typed_answer(text.trim().to_string(), cx).unwrap_or_default();
         }
         let Some(text) = d.composer.take() else {
             return Vec::new();
