@@ -8,7 +8,8 @@
 //! [`PagerCx`](pager::PagerCx)): the pager, help, the session picker, the
 //! search line and its matches (`search`, `finding`), the library's list
 //! ([`library`]), the live link, `R`'s redaction, the looks, the message
-//! field of `deck connect` (`drive`, `answer`, [`composer`]) and the
+//! field of `deck connect` (`drive`, `composing`, `answer`,
+//! [`composer`]) and the
 //! replay [`player`]. `App` holds them and routes to them: `update`
 //! (messages and keys), `transcript` and `connect` (the keys no overlay
 //! takes), `switch` (another session shown: a file's, the library's).
@@ -20,6 +21,7 @@ mod answer;
 pub mod backdrop;
 pub mod backend;
 pub mod composer;
+mod composing;
 mod connect;
 pub mod draw;
 pub mod drive;

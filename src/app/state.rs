@@ -8,7 +8,8 @@
 //! shows.
 
 use super::answer::AnswerCx;
-use super::drive::Driving;
+use super::composing::DriveCx;
+use super::drive::{ComposerState, Driving};
 use super::files::FileSessions;
 use super::finding::FindCx;
 use super::library::LibraryPart;
@@ -421,6 +422,40 @@ impl App {
             Some(d) => self.link.lost_banner(d.host.as_deref(), self.theme(), usize::from(self.width)),
             None => Vec::new(),
         }
+    }
+
+    /// What the message field of `deck connect` shows of the rest.
+    fn drive_cx(&self) -> DriveCx<'_> {
+        let t = self.transcript();
+        DriveCx {
+            typing: self.typing(),
+            asked: self.focused_prompt(),
+            focused: self.focused_item(),
+            host_down: self.host_down(),
+            session: t.session_id().is_some(),
+            running: self.turn_running(),
+            commands: t.commands(),
+            theme: self.theme(),
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// The composer's rows as drawn (`deck connect`): at most a third of
+    /// the screen (and 10), scrolled to the cursor.
+    pub fn composer_lines(&self) -> Option<Vec<Line>> {
+        Some(self.drive.as_ref()?.composer_lines(&self.drive_cx()))
+    }
+
+    /// What the composer shows: its label says where Enter sends.
+    pub fn composer_state(&self) -> Option<ComposerState<'_>> {
+        Some(self.drive.as_ref()?.composer_state(&self.drive_cx()))
+    }
+
+    /// The keys that answer the focused approval or question (or the
+    /// agent's commands a `/` message could name), for the status bar.
+    fn drive_hint(&self) -> Option<String> {
+        self.drive.as_ref()?.hint(&self.drive_cx())
     }
 
     /// What the pager's keys need.
