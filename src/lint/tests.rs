@@ -1,6 +1,6 @@
 //! The findings of one view: the field and the fallback card's words for
 //! an error, the field of each warning. (The CLI and whole logs:
-//! `tests/all/kit_lint.rs`.)
+//! `tests/all/kit/lint.rs`.)
 
 use super::*;
 

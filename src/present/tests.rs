@@ -1,6 +1,6 @@
 //! Edge cases of the built-in presenters, through the public entry points.
 //!
-//! The captures (`tests/parity.rs`) cover the happy paths of every stock tool;
+//! The captures (`tests/all/parity.rs`) cover the happy paths of every stock tool;
 //! these cover what a capture cannot: malformed or mistyped arguments, marker
 //! and footer placement in shell output, malformed `meta`, and tools the host
 //! does not present.

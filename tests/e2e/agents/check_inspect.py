@@ -13,7 +13,7 @@ Codex's rollout.
 Every call the scenario makes must be listed by `deck inspect`, once, in
 order, under the agent's own id (`toolu_…`, `call_…`), made by the agent's
 presenters (`viewSource: "presenter:<agent>"`), with the card and the key
-fields README.md's mapping tables give its tool:
+fields docs/agents.md's mapping tables give its tool:
 
   Claude Code  Bash → terminal (the command, exit code); Read → read (the
                file, real line numbers from the offset asked for); Edit,

@@ -4,7 +4,7 @@
 * the turn ended with end_turn (deck's stderr);
 * `deck inspect` on the recording lists the nine calls of the scenario,
   in order, each with the card of its ACP kind and its final status (the
-  same rows as tests/all/agents_acp_gemini.rs checks on the fixture);
+  same rows as tests/all/agents/acp_gemini.rs checks on the fixture);
 * every file deck wrote for the agent (`fs/write_text_file`) is on disk
   as written, and the diff cards' new text is what was written;
 * the file whose creation the CLI fails on (see the fixture's README) is
