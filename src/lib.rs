@@ -58,6 +58,9 @@ internal!(
     mod private;
 );
 internal!(
+    mod settings;
+);
+internal!(
     mod present;
 );
 internal!(

@@ -2,15 +2,38 @@
 //! acp`: an approval (`y` allow once, `n` reject; an ACP agent's own
 //! options by number, `y` / `n` its first allow / reject one) and questions (option keys, ticks for several answers,
 //! a typed answer; several questions in turn), each sent as one
-//! `POST /api/respond` through [`Effect::Host`]. Part of [`App::update`].
+//! `POST /api/respond` through [`Effect::Host`]. The draft is
+//! [`Driving`]'s; what is asked and the status line come in an
+//! [`AnswerCx`].
+
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::drive::Draft;
+use super::drive::{Draft, Driving};
 use super::msg::Effect;
-use super::state::App;
 use crate::session::{Ask, PermissionOption, Pick, Prompt, Question, option_outcome, pick_option};
 use crate::source::host::Control;
+
+/// What answering needs from the app.
+pub(super) struct AnswerCx<'a> {
+    /// The focused prompt, waiting for an answer the host can take (its
+    /// item).
+    pub(super) asked: Option<(usize, Arc<Prompt>)>,
+    /// The id of the session shown.
+    pub(super) session: Option<&'a str>,
+    /// The status line.
+    pub(super) message: &'a mut Option<String>,
+}
+
+impl AnswerCx<'_> {
+    /// The focused prompt, when it is a question.
+    fn question(&self) -> Option<(usize, Arc<Prompt>)> {
+        self.asked
+            .clone()
+            .filter(|(_, p)| matches!(p.ask, Ask::Question { .. }))
+    }
+}
 
 /// What a key did to the question being answered.
 enum Step {
@@ -22,30 +45,30 @@ enum Step {
     NotMine,
 }
 
-impl App {
+impl Driving {
     /// `y`: allow once; `n`: reject; a number: that option — sent through
     /// `POST /api/respond` (`deck connect`) or as the chosen option's
     /// `optionId` (`deck acp`: the agent offered options).
     /// Only the approval that was on screen is answered: one that took the
     /// focus since the last draw is shown first, and the key does nothing.
-    pub(super) fn answer_approval(&mut self, pick: Pick) -> Vec<Effect> {
-        let Some((item, p)) = self.focused_prompt() else {
+    pub(super) fn answer_approval(&mut self, pick: Pick, cx: AnswerCx<'_>) -> Vec<Effect> {
+        let Some((item, p)) = cx.asked else {
             return Vec::new();
         };
-        if self.drive.as_ref().is_some_and(|d| d.shown.is_some_and(|s| s != Some(item))) {
-            self.message = Some("another request came in: it is shown now, answer it once read".into());
+        if self.shown.is_some_and(|s| s != Some(item)) {
+            *cx.message = Some("another request came in: it is shown now, answer it once read".into());
             return vec![Effect::Redraw];
         }
         let (Ask::Approval { id, options, .. }, Some(rpc_id)) = (&p.ask, &p.rpc_id) else {
             return Vec::new();
         };
-        let session = self.transcript().session_id().map(str::to_string);
+        let session = cx.session;
         let (value, what) = if options.is_empty() {
             let allow = match pick {
                 Pick::Allow => true,
                 Pick::Reject => false,
                 Pick::Number(_) => {
-                    self.message = Some("y allows once · n rejects".into());
+                    *cx.message = Some("y allows once · n rejects".into());
                     return Vec::new();
                 }
             };
@@ -55,7 +78,7 @@ impl App {
             (value, what.to_string())
         } else {
             let Some(o) = pick_option(options, pick).and_then(|i| options.get(i)) else {
-                self.message = Some(match pick {
+                *cx.message = Some(match pick {
                     Pick::Allow => "the agent offers no option that allows".into(),
                     Pick::Reject => "the agent offers no option that rejects".into(),
                     Pick::Number(n) => format!("no option {n}: 1–{}", options.len().min(9)),
@@ -71,7 +94,7 @@ impl App {
             });
             (value, what)
         };
-        self.message = Some(format!("{what} …"));
+        *cx.message = Some(format!("{what} …"));
         vec![Effect::Host(Control::Respond {
             rpc_id: rpc_id.clone(),
             value,
@@ -79,43 +102,17 @@ impl App {
         })]
     }
 
-    /// The keys that answer an approval, as the status bar says them:
-    /// `1–3 choose · y allow once · n reject once` (`y allow once · n
-    /// reject` without options).
-    pub(super) fn approval_keys(options: &[PermissionOption]) -> String {
-        if options.is_empty() {
-            return "y allow once · n reject".into();
-        }
-        let mut parts = vec![match options.len().min(9) {
-            1 => "1 choose".to_string(),
-            n => format!("1–{n} choose"),
-        }];
-        for (key, pick) in [("y", Pick::Allow), ("n", Pick::Reject)] {
-            if let Some(o) = pick_option(options, pick).and_then(|i| options.get(i)) {
-                let words = option_outcome(&o.kind);
-                let verb = words
-                    .strip_prefix("allowed")
-                    .map(|r| format!("allow{r}"))
-                    .or_else(|| words.strip_prefix("rejected").map(|r| format!("reject{r}")))
-                    .unwrap_or(words);
-                parts.push(format!("{key} {verb}"));
-            }
-        }
-        parts.join(" · ")
-    }
-
     /// The draft for the question at `item` (a new one when focus moved).
-    fn draft_for(&mut self, item: usize, questions: usize) -> Option<&mut Draft> {
-        let d = self.drive.as_mut()?;
-        if d.draft.as_ref().is_some_and(|x| x.item != item) {
-            d.draft = None;
+    fn draft_for(&mut self, item: usize, questions: usize) -> &mut Draft {
+        if self.draft.as_ref().is_some_and(|x| x.item != item) {
+            self.draft = None;
         }
-        Some(d.draft.get_or_insert_with(|| Draft {
+        self.draft.get_or_insert_with(|| Draft {
             item,
             at: 0,
             chosen: vec![Vec::new(); questions],
             custom: vec![None; questions],
-        }))
+        })
     }
 
     /// Let `f` change the draft of the focused question for the one being
@@ -123,18 +120,19 @@ impl App {
     /// question is focused, or `f` leaves the key to the transcript.
     fn answer_with(
         &mut self,
+        cx: AnswerCx<'_>,
         f: impl FnOnce(&Question, &mut Draft) -> Step,
     ) -> Option<Vec<Effect>> {
-        let (item, p) = self.focused_question()?;
+        let (item, p) = cx.question()?;
         let Ask::Question { questions, .. } = &p.ask else {
             return None;
         };
-        let draft = self.draft_for(item, questions.len())?;
+        let draft = self.draft_for(item, questions.len());
         let q = questions.get(draft.at)?;
         match f(q, draft) {
-            Step::Next => Some(self.next_question(&p)),
+            Step::Next => Some(self.next_question(&p, cx)),
             Step::Stay(why) => {
-                self.message = Some(why);
+                *cx.message = Some(why);
                 Some(Vec::new())
             }
             Step::NotMine => None,
@@ -143,8 +141,8 @@ impl App {
 
     /// Option `n` (1-based) of the question being answered: chosen (one
     /// answer) or ticked / unticked (several).
-    pub(super) fn choose(&mut self, n: usize) -> Option<Vec<Effect>> {
-        self.answer_with(|q, draft| {
+    pub(super) fn choose(&mut self, n: usize, cx: AnswerCx<'_>) -> Option<Vec<Effect>> {
+        self.answer_with(cx, |q, draft| {
             let Some(option) = n.checked_sub(1).and_then(|i| q.options.get(i)) else {
                 return Step::Stay(format!("no option {n}: 1–{} or i to type", q.options.len()));
             };
@@ -167,8 +165,8 @@ impl App {
 
     /// Enter on a question that takes several answers: on to the next
     /// question (`None` on one that takes one: Enter keeps its meaning).
-    pub(super) fn confirm(&mut self) -> Option<Vec<Effect>> {
-        self.answer_with(|q, draft| {
+    pub(super) fn confirm(&mut self, cx: AnswerCx<'_>) -> Option<Vec<Effect>> {
+        self.answer_with(cx, |q, draft| {
             if !q.multi_select {
                 Step::NotMine
             } else if draft.chosen[draft.at].is_empty() && draft.custom[draft.at].is_none() {
@@ -181,8 +179,8 @@ impl App {
 
     /// A typed answer to the question being answered (beside the ticked
     /// options of one that takes several, instead of a chosen one else).
-    pub(super) fn typed_answer(&mut self, text: String) -> Option<Vec<Effect>> {
-        self.answer_with(|q, draft| {
+    pub(super) fn typed_answer(&mut self, text: String, cx: AnswerCx<'_>) -> Option<Vec<Effect>> {
+        self.answer_with(cx, |q, draft| {
             if !q.multi_select {
                 draft.chosen[draft.at].clear();
             }
@@ -192,25 +190,22 @@ impl App {
     }
 
     /// The current question is answered: ask the next, or send them all.
-    fn next_question(&mut self, p: &Prompt) -> Vec<Effect> {
+    fn next_question(&mut self, p: &Prompt, cx: AnswerCx<'_>) -> Vec<Effect> {
         let Ask::Question { questions, .. } = &p.ask else {
             return Vec::new();
         };
-        let Some(d) = self.drive.as_mut() else {
-            return Vec::new();
-        };
-        let Some(mut draft) = d.draft.take() else {
+        let Some(mut draft) = self.draft.take() else {
             return Vec::new();
         };
         draft.at += 1;
         if let Some(q) = questions.get(draft.at) {
-            self.message = Some(format!(
+            *cx.message = Some(format!(
                 "question {}/{}: {}",
                 draft.at + 1,
                 questions.len(),
                 crate::text::sanitize::inline(&q.question)
             ));
-            d.draft = Some(draft);
+            self.draft = Some(draft);
             return Vec::new();
         }
         let answers: Vec<Value> = questions
@@ -227,16 +222,41 @@ impl App {
         let Some(rpc_id) = p.rpc_id.clone() else {
             return Vec::new();
         };
-        self.message = Some("answering …".into());
+        *cx.message = Some("answering …".into());
         vec![Effect::Host(Control::Respond {
             rpc_id,
             value: json!({
-                "sessionId": self.transcript().session_id(),
+                "sessionId": cx.session,
                 "answer": {"answers": answers},
             }),
             what: "answered".into(),
         })]
     }
+}
+
+/// The keys that answer an approval, as the status bar says them:
+/// `1–3 choose · y allow once · n reject once` (`y allow once · n reject`
+/// without options).
+pub(super) fn approval_keys(options: &[PermissionOption]) -> String {
+    if options.is_empty() {
+        return "y allow once · n reject".into();
+    }
+    let mut parts = vec![match options.len().min(9) {
+        1 => "1 choose".to_string(),
+        n => format!("1–{n} choose"),
+    }];
+    for (key, pick) in [("y", Pick::Allow), ("n", Pick::Reject)] {
+        if let Some(o) = pick_option(options, pick).and_then(|i| options.get(i)) {
+            let words = option_outcome(&o.kind);
+            let verb = words
+                .strip_prefix("allowed")
+                .map(|r| format!("allow{r}"))
+                .or_else(|| words.strip_prefix("rejected").map(|r| format!("reject{r}")))
+                .unwrap_or(words);
+            parts.push(format!("{key} {verb}"));
+        }
+    }
+    parts.join(" · ")
 }
 
 #[cfg(test)]
@@ -294,14 +314,14 @@ mod tests {
         assert_eq!(picked(&[], '1'), None);
         // What the status bar says of them.
         assert_eq!(
-            App::approval_keys(&claude),
+            approval_keys(&claude),
             "1–3 choose · y allow once · n reject once"
         );
         assert_eq!(
-            App::approval_keys(&always),
+            approval_keys(&always),
             "1–2 choose · y allow always · n reject always"
         );
-        assert_eq!(App::approval_keys(&only_allow), "1 choose · y allow once");
-        assert_eq!(App::approval_keys(&[]), "y allow once · n reject");
+        assert_eq!(approval_keys(&only_allow), "1 choose · y allow once");
+        assert_eq!(approval_keys(&[]), "y allow once · n reject");
     }
 }

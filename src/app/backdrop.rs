@@ -10,14 +10,10 @@
 //! (`COLORTERM` is not `truecolor` or `24bit`; a theme's `#rrggbb` would
 //! come out as some other colour). The command that starts the app reads
 //! the environment ([`Colours::from_env`]); the app itself only keeps the
-//! answer, so screens drawn without a terminal (tests, `deck export
-//! --format cast`) paint the background.
+//! answer (with its themes: `looks.rs`), so screens drawn without a
+//! terminal (tests, `deck export --format cast`) paint the background.
 
 use std::ffi::OsStr;
-
-use ratatui::style::Style;
-
-use super::state::App;
 
 /// What the environment says of the terminal's colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +55,7 @@ impl Colours {
     }
 
     /// Why no theme background can be painted, if one can't.
-    fn unpainted(self) -> Option<&'static str> {
+    pub(super) fn unpainted(self) -> Option<&'static str> {
         if self.no_color {
             Some("NO_COLOR is set")
         } else if !self.truecolor {
@@ -72,38 +68,6 @@ impl Colours {
 
 /// Said once when `NO_COLOR` turned the colours off.
 pub const NO_COLOR_NOTE: &str = "NO_COLOR is set: no colours, no theme background painted";
-
-impl App {
-    /// Tell the app what the terminal shows of colours. The notice to give
-    /// once, if there is one: colours are off, or the theme in use has a
-    /// background that is not painted, and why.
-    pub fn set_colours(&mut self, colours: Colours) -> Option<String> {
-        self.unpainted = colours.unpainted();
-        if colours.no_color {
-            return Some(NO_COLOR_NOTE.to_string());
-        }
-        self.background_note()
-    }
-
-    /// Why the theme in use, which declares a background, does not have it
-    /// painted; `None` when it is painted or the theme declares none.
-    pub fn background_note(&self) -> Option<String> {
-        let why = self.unpainted?;
-        let theme = self.theme();
-        theme.background?;
-        Some(format!("theme {}: background not painted, {why}", theme.name))
-    }
-
-    /// The style every cell of the screen starts from: the theme's
-    /// background and foreground when they are painted, else none (the
-    /// terminal's own).
-    pub fn ground(&self) -> Style {
-        if self.unpainted.is_some() {
-            return Style::default();
-        }
-        self.theme().screen().unwrap_or_default()
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -6,8 +6,7 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
-/// Most history entries kept.
-pub const HISTORY_MAX: usize = 500;
+use crate::settings::sent_history::HISTORY_MAX;
 
 #[derive(Debug, Clone, Default)]
 pub struct Composer {

@@ -12,15 +12,12 @@ use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
 
-use super::drive::{ComposerState, Driving, LayoutKey};
 use super::keys::{self, Action, Part};
 use super::modal::Modal;
 use super::msg::Effect;
 use super::state::App;
 use crate::session::{Ask, Item, Pick, Prompt};
 use crate::source::host::Control;
-use crate::text::sanitize;
-use crate::view::status;
 
 impl App {
     /// A turn of the shown session is running.
@@ -36,173 +33,9 @@ impl App {
         }
     }
 
-    pub(super) fn focused_question(&self) -> Option<(usize, Arc<Prompt>)> {
+    fn focused_question(&self) -> Option<(usize, Arc<Prompt>)> {
         self.focused_prompt()
             .filter(|(_, p)| matches!(p.ask, Ask::Question { .. }))
-    }
-
-    /// The keys that answer the focused approval or question (or the
-    /// agent's commands a `/` message could name), for the status bar while
-    /// nothing else is said there.
-    pub(super) fn drive_hint(&self) -> Option<String> {
-        let d = self.drive.as_ref()?;
-        let typing = self.typing();
-        if typing && let Some(list) = self.commands_hint(d) {
-            return Some(list);
-        }
-        let (_, p) = self.focused_prompt()?;
-        match &p.ask {
-            Ask::Approval { options, .. } if !typing => {
-                Some(format!("approval: {}", App::approval_keys(options)))
-            }
-            Ask::Question { questions, .. } => {
-                let at = d
-                    .draft
-                    .as_ref()
-                    .filter(|x| Some(x.item) == self.focused_item())
-                    .map_or(0, |x| x.at);
-                let q = questions.get(at)?;
-                let n = q.options.len().min(9);
-                Some(match (n, q.multi_select, typing) {
-                    (_, _, true) | (0, _, _) => "question: type the answer, Enter sends it".into(),
-                    (_, true, false) => {
-                        format!("question: 1–{n} tick · Enter confirms · i type an answer")
-                    }
-                    (_, false, false) => format!("question: 1–{n} choose · i type an answer"),
-                })
-            }
-            _ => None,
-        }
-    }
-
-    /// The composer's rows as drawn (`deck connect`): at most a third of
-    /// the screen (and 10), scrolled to the cursor.
-    /// Laid out once per change (a long paste is not wrapped again on
-    /// every key: the list asks for the rows several times per update).
-    pub fn composer_lines(&self) -> Option<Vec<crate::text::Line>> {
-        use crate::view::composer::{ComposerView, layout, window};
-        let s = self.composer_state()?;
-        let key = LayoutKey {
-            rev: s.composer.rev(),
-            width: self.width,
-            height: self.height,
-            theme: self.theme().name.clone(),
-            label: s.label,
-            hint: s.hint.clone(),
-            focused: s.focused,
-        };
-        let cache = &self.drive.as_ref()?.layout;
-        if let Some((k, lines)) = &*cache.borrow()
-            && *k == key
-        {
-            return Some(lines.clone());
-        }
-        let v = ComposerView {
-            label: s.label,
-            text: s.composer.text(),
-            cursor: s.composer.cursor(),
-            focused: s.focused,
-            hint: &s.hint,
-        };
-        let (lines, row) = layout(&v, self.theme(), self.width as usize);
-        let max = (self.height as usize / 3).clamp(1, 10);
-        let lines = window(lines, row, max);
-        *cache.borrow_mut() = Some((key, lines.clone()));
-        Some(lines)
-    }
-
-    /// What the composer shows: its label says where Enter sends.
-    pub fn composer_state(&self) -> Option<ComposerState<'_>> {
-        let d = self.drive.as_ref()?;
-        let focused = self.typing();
-        let asked = self.focused_prompt();
-        // `deck acp` says where Enter sends when no turn runs: a new prompt.
-        let idle = if d.held { "prompt › " } else { "› " };
-        let (label, hint) = match (&asked, focused) {
-            (Some((_, p)), _) if matches!(p.ask, Ask::Question { .. }) => (
-                "answer › ",
-                if focused {
-                    "type the answer · Enter sends it · Esc, then 1–9 to choose".into()
-                } else {
-                    "1–9 choose · i type an answer".into()
-                },
-            ),
-            (Some((_, p)), false) => (
-                // `deck acp`: a permission is asked during a turn.
-                if d.held && self.turn_running() {
-                    "steer › "
-                } else {
-                    "› "
-                },
-                match &p.ask {
-                    Ask::Approval { options, .. } => {
-                        format!("approval: {} · i type a message", App::approval_keys(options))
-                    }
-                    _ => "i type a message".into(),
-                },
-            ),
-            _ if self.host_down() => (
-                "› ",
-                if focused {
-                    "not connected: what you type stays here until the host is back · Esc to move"
-                        .into()
-                } else {
-                    "not connected to the host · i or Tab to type a message".into()
-                },
-            ),
-            _ if self.transcript().session_id().is_none() => (
-                "› ",
-                "no session shown: S picks one (n there creates one)".into(),
-            ),
-            _ if self.turn_running() => (
-                "steer › ",
-                match (focused, d.held) {
-                    (true, true) => {
-                        "Enter holds it until the turn ends · Ctrl-c or Esc Esc cancels the turn"
-                            .into()
-                    }
-                    (true, false) => {
-                        "Enter steers the running turn · Ctrl-c or Esc Esc cancels it".into()
-                    }
-                    (false, _) => "i type · Ctrl-c or Esc Esc cancels the turn".into(),
-                },
-            ),
-            _ => (
-                idle,
-                if focused {
-                    "message · Enter sends · Alt-Enter new line · ↑ history · Esc to move".into()
-                } else {
-                    "i or Tab to type a message".into()
-                },
-            ),
-        };
-        Some(ComposerState {
-            label,
-            hint,
-            focused,
-            composer: &d.composer,
-        })
-    }
-
-    /// A message that starts with `/`: the agent's commands that it could
-    /// name (`deck acp`; `None` when the agent said none, or it names one).
-    fn commands_hint(&self, d: &Driving) -> Option<String> {
-        let text = d.composer.text();
-        let typed = text.strip_prefix('/')?;
-        if typed.contains(char::is_whitespace) {
-            return None;
-        }
-        let all = self.transcript().commands()?;
-        let fit: Vec<&String> = all.iter().filter(|c| c.starts_with(typed)).collect();
-        Some(match fit.len() {
-            0 => format!("no command /{} among the agent's {}", sanitize::inline(typed), all.len()),
-            n => {
-                let names: Vec<String> =
-                    fit.iter().take(12).map(|c| format!("/{}", sanitize::inline(c))).collect();
-                let more = if n > 12 { format!(" … {} more", n - 12) } else { String::new() };
-                format!("{}: {}{more}", status::count(n, "command"), names.join(" "))
-            }
-        })
     }
 
     /// Give the keys to the message field, or take them back.
@@ -255,12 +88,21 @@ impl App {
                 match (&p.ask, pick) {
                     // A number on a DSH approval: a question's key, nothing here.
                     (Ask::Approval { options, .. }, Pick::Number(_)) if options.is_empty() => None,
-                    (Ask::Approval { .. }, _) => Some(self.answer_approval(pick)),
-                    (_, Pick::Number(n)) => self.choose(n),
+                    (Ask::Approval { .. }, _) => {
+                        let (d, cx) = self.answering()?;
+                        Some(d.answer_approval(pick, cx))
+                    }
+                    (_, Pick::Number(n)) => {
+                        let (d, cx) = self.answering()?;
+                        d.choose(n, cx)
+                    }
                     _ => None,
                 }
             }
-            Action::Confirm => self.confirm(),
+            Action::Confirm => {
+                let (d, cx) = self.answering()?;
+                d.confirm(cx)
+            }
             _ => None,
         }
     }
@@ -335,9 +177,10 @@ impl App {
             let Some(text) = d.composer.take() else {
                 return Vec::new();
             };
-            return self
-                .typed_answer(text.trim().to_string())
-                .unwrap_or_default();
+            let Some((d, cx)) = self.answering() else {
+                return Vec::new();
+            };
+            return d.typed_answer(text.trim().to_string(), cx).unwrap_or_default();
         }
         let Some(text) = d.composer.take() else {
             return Vec::new();

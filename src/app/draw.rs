@@ -114,7 +114,7 @@ pub fn draw(app: &App, buf: &mut Buffer) {
     if ground != Style::default() {
         buf.set_style(area, ground);
     }
-    if let Some(part) = app.library_part().filter(|l| l.shown) {
+    if let Some(part) = app.modal.library() {
         super::library::LibraryView {
             part,
             theme,
@@ -123,7 +123,7 @@ pub fn draw(app: &App, buf: &mut Buffer) {
             redacted: app.redacted(),
         }
         .render(area, buf);
-        if let Modal::Help(help) = &app.modal {
+        if let Modal::Help { help, .. } = &app.modal {
             HelpView {
                 help,
                 theme,
@@ -173,7 +173,11 @@ pub fn draw(app: &App, buf: &mut Buffer) {
         return;
     }
     // `deck connect` with no host yet: what to do about it, not a blank.
-    match app.unreachable_notice(theme, usize::from(above.width)) {
+    let notice = app.drive.as_ref().and_then(|d| {
+        app.link
+            .unreachable_notice(d.host.as_deref(), theme, usize::from(above.width))
+    });
+    match notice {
         Some(lines) => RowsView { lines: &lines }.render(above, buf),
         None => TranscriptView {
             rows: &app.screen,
@@ -193,7 +197,7 @@ pub fn draw(app: &App, buf: &mut Buffer) {
             file: app.file.as_ref().map(|f| (f, app.label.as_str())),
         }
         .render(above, buf),
-        Modal::Help(help) => HelpView {
+        Modal::Help { help, .. } => HelpView {
             help,
             theme,
             ground,

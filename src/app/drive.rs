@@ -3,7 +3,8 @@
 //! together for a question ([`Draft`]), which approvals and questions were
 //! already brought into focus, where new sessions start, and whether a
 //! prompt sent during a turn steers it or waits for its end. The keys that
-//! use it are in `connect.rs` and `answer.rs`.
+//! use it are in `connect.rs` and `answer.rs`; what the field shows in
+//! `composing.rs`.
 
 use std::collections::HashSet;
 

@@ -1,6 +1,7 @@
 //! The help overlay: every key of [`keys::TABLE`](super::keys::TABLE), by
-//! section, in a box that scrolls when the screen is short. Opened over the
-//! pager, it goes back to the pager when closed.
+//! section, in a box that scrolls when the screen is short. What it was
+//! opened over, and goes back to when closed, is the modal's
+//! ([`Modal::Help`](super::modal::Modal::Help)).
 
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
@@ -8,28 +9,25 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::keys::{self, Action, Part};
-use super::pager::PagerPart;
 use super::paint::{clear, put};
-use super::part::Outcome;
+use super::outcome::Outcome;
 use crate::text::Line;
 use crate::theme::{Role, Theme};
 
 /// The help overlay's state.
+#[derive(Default)]
 pub struct Help {
     /// First line shown.
     pub scroll: usize,
-    /// The pager it was opened from, to go back to.
-    pub under: Option<Box<PagerPart>>,
     /// The section shown first: the keys of the part it was opened from
     /// (the library's list opens on the library's keys).
     pub first: Option<&'static str>,
 }
 
 impl Help {
-    pub fn new(under: Option<Box<PagerPart>>) -> Help {
+    pub fn new() -> Help {
         Help {
             scroll: 0,
-            under,
             first: None,
         }
     }
@@ -38,7 +36,7 @@ impl Help {
     pub fn for_library() -> Help {
         Help {
             first: Some(LIBRARY_SECTION),
-            ..Help::new(None)
+            ..Help::new()
         }
     }
 

@@ -9,7 +9,6 @@
 
 use std::time::Duration;
 
-use super::state::App;
 use crate::source::host::{Backoff, HostUrl};
 use crate::source::live::LinkStatus;
 use crate::text::{Line, sanitize, wrap};
@@ -50,7 +49,7 @@ impl Link {
     }
 
     /// Nothing sent now would reach the other end.
-    fn down(&self) -> bool {
+    pub(super) fn down(&self) -> bool {
         matches!(
             self.status,
             Some(
@@ -107,27 +106,16 @@ pub fn start_command(url: Option<&str>) -> String {
     }
 }
 
-impl App {
-    /// `deck connect` with its host out of reach (not connected yet, lost,
-    /// or stopped): Enter sends nothing and keeps the draft.
-    pub fn host_down(&self) -> bool {
-        self.drive.is_some() && self.link.down()
-    }
-
-    /// Where the host is, as given on the command line.
-    fn host_url(&self) -> Option<&str> {
-        self.drive.as_ref()?.host.as_deref()
-    }
-
-    /// The first screen of `deck connect` while no host has answered and
-    /// deck keeps trying: what is wrong, how to start a host, how deck
-    /// retries. `None` once connected (or before the first try failed).
-    pub(super) fn unreachable_notice(&self, theme: &Theme, width: usize) -> Option<Vec<Line>> {
-        let l = &self.link;
-        if self.drive.is_none() || l.was_up || l.failures == 0 || !l.retrying() {
+impl Link {
+    /// The first screen of `deck connect` (host at `host`, as given) while
+    /// no host has answered and deck keeps trying: what is wrong, how to
+    /// start a host, how deck retries. `None` once connected (or before the
+    /// first try failed).
+    pub(super) fn unreachable_notice(&self, host: Option<&str>, theme: &Theme, width: usize) -> Option<Vec<Line>> {
+        if self.was_up || self.failures == 0 || !self.retrying() {
             return None;
         }
-        let at = self.host_url().map_or(String::new(), |u| format!(" at {u}"));
+        let at = host.map_or(String::new(), |u| format!(" at {u}"));
         let text = theme.style(Role::Text);
         let muted = theme.style(Role::Muted);
         let command = theme.style(Role::Command);
@@ -136,10 +124,10 @@ impl App {
                 format!("Cannot reach the DSH host{at}"),
                 theme.style(Role::Warning),
             ),
-            Line::styled(l.reason.clone().unwrap_or_default(), muted),
+            Line::styled(self.reason.clone().unwrap_or_default(), muted),
             Line::new(),
             Line::styled("Start one with ", text)
-                .with(start_command(self.host_url()), command)
+                .with(start_command(host), command)
                 .with(
                     " (the dsh command of the npm package @deepseek-ai/dsh), \
                      or give deck the URL of one that runs: ",
@@ -152,8 +140,8 @@ impl App {
                     "deck tries again by itself: {}; {} {} failed so far. \
                      This screen goes away once it connects. q quits.",
                     schedule(),
-                    l.failures,
-                    if l.failures == 1 { "try" } else { "tries" }
+                    self.failures,
+                    if self.failures == 1 { "try" } else { "tries" }
                 ),
                 text,
             ),
@@ -168,16 +156,15 @@ impl App {
         Some(out)
     }
 
-    /// After a connection of `deck connect` is lost, until it is back: the
-    /// banner above the message field (at most three rows).
-    pub(super) fn lost_banner(&self) -> Vec<Line> {
-        let l = &self.link;
-        if self.drive.is_none() || !l.was_up || !l.retrying() {
+    /// After a connection of `deck connect` (host at `host`) is lost,
+    /// until it is back: the banner above the message field (at most three
+    /// rows of `width`).
+    pub(super) fn lost_banner(&self, host: Option<&str>, theme: &Theme, width: usize) -> Vec<Line> {
+        if !self.was_up || !self.retrying() {
             return Vec::new();
         }
-        let theme = self.theme();
-        let at = self.host_url().map_or(String::new(), |u| format!(" at {u}"));
-        let why = l
+        let at = host.map_or(String::new(), |u| format!(" at {u}"));
+        let why = self
             .reason
             .as_deref()
             .map_or(String::new(), |r| format!(" ({r})"));
@@ -189,7 +176,7 @@ impl App {
             ),
             theme.style(Role::Warning),
         );
-        let width = usize::from(self.width).max(1);
+        let width = width.max(1);
         let mut rows = wrap::words(&line, width);
         if rows.len() > 3 {
             rows.truncate(3);

@@ -1,9 +1,11 @@
-//! Which part of the screen has the keys. One value, so no two overlays can
-//! be open at once: the search line, the pager (with its own search line),
-//! help (over the pager it came from), the session picker, or the message
-//! field of `deck connect`; `None` leaves the keys to the transcript.
+//! Which part of the screen has the keys, and that part's own state. One
+//! value, so no two overlays can be open at once: the search line, the
+//! pager (with its own search line), help (over what it came from), the
+//! session picker, the library's list, or the message field of `deck
+//! connect`; `None` leaves the keys to the transcript.
 
 use super::help::Help;
+use super::library::LibraryPart;
 use super::pager::PagerPart;
 use super::picker::Picker;
 use super::search::Prompt;
@@ -21,15 +23,24 @@ pub enum Modal {
     Search(Prompt),
     /// One card full screen.
     Pager(Box<PagerPart>),
-    Help(Help),
+    /// Help, over what it was opened from (where closing it goes back to).
+    Help { help: Help, under: Box<Modal> },
     /// The host's sessions.
     Picker(Picker),
-    /// `deck sessions`: the library's list, full screen (its state is the
-    /// app's `library`).
-    Library,
+    /// `deck sessions`: the library's list, full screen. While a session
+    /// opened from it is shown, the app keeps it to go back to.
+    Library(Box<LibraryPart>),
 }
 
 impl Modal {
+    /// Help over `under` (what closing it goes back to).
+    pub fn help(help: Help, under: Modal) -> Modal {
+        Modal::Help {
+            help,
+            under: Box::new(under),
+        }
+    }
+
     /// The pager, when it is shown.
     pub fn pager(&self) -> Option<&Pager> {
         match self {
@@ -52,7 +63,7 @@ impl Modal {
     }
 
     pub fn is_help(&self) -> bool {
-        matches!(self, Modal::Help(_))
+        matches!(self, Modal::Help { .. })
     }
 
     /// The session picker's row, when it is open.
@@ -66,7 +77,34 @@ impl Modal {
     /// The first help line shown, when help is open.
     pub fn help_scroll(&self) -> Option<usize> {
         match self {
-            Modal::Help(h) => Some(h.scroll),
+            Modal::Help { help, .. } => Some(help.scroll),
+            _ => None,
+        }
+    }
+
+    /// The library's list, when it is on screen (help may be over it).
+    pub fn library(&self) -> Option<&LibraryPart> {
+        match self {
+            Modal::Library(l) => Some(l),
+            Modal::Help { under, .. } => under.library(),
+            _ => None,
+        }
+    }
+
+    pub(super) fn library_mut(&mut self) -> Option<&mut LibraryPart> {
+        match self {
+            Modal::Library(l) => Some(l),
+            Modal::Help { under, .. } => under.library_mut(),
+            _ => None,
+        }
+    }
+
+    /// The library this modal holds (as itself, or under help), taken out
+    /// of a modal that is closed.
+    pub(super) fn into_library(self) -> Option<Box<LibraryPart>> {
+        match self {
+            Modal::Library(l) => Some(l),
+            Modal::Help { under, .. } => under.into_library(),
             _ => None,
         }
     }

@@ -9,7 +9,7 @@ use ratatui::widgets::Widget;
 
 use super::keys::{self, Action, Part};
 use super::paint::put;
-use super::part::Outcome;
+use super::outcome::Outcome;
 use super::search::Prompt;
 use crate::session::Transcript;
 use crate::theme::Theme;

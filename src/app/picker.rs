@@ -16,7 +16,7 @@ use super::files::{FileSession, FileSessions};
 use super::keys::{self, Action, Part};
 use super::msg::Effect;
 use super::paint::{clear, put};
-use super::part::Outcome;
+use super::outcome::Outcome;
 use crate::source::sessions::{SessionBook, SessionChange, SessionSummary};
 use crate::text::{Line, wrap};
 use crate::theme::{Role, Theme};

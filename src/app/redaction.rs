@@ -10,10 +10,13 @@
 //! Fails closed: a record that cannot be redacted is withheld (a
 //! diagnostic says so), and a view built without its records (a
 //! transcript handed in whole) cannot turn it on.
+//!
+//! This file owns [`Redaction`]: whether it is on, and the records kept;
+//! the app hands it the transcript or the player it folds into.
 
 use std::sync::Arc;
 
-use super::state::App;
+use super::player::Player;
 use crate::session::Transcript;
 use crate::session::redact;
 use crate::text::redact::Redactor;
@@ -32,21 +35,21 @@ pub(super) struct Redaction {
     played: Option<Arc<Vec<Record>>>,
 }
 
-impl App {
+impl Redaction {
     /// The app's own transcript is (from now on) the fold of `records`, as
     /// they came, and what a live source sends after: kept for `R`. Returns
     /// what to fold (redacted when `R` is on).
     pub(super) fn fold_kept(&mut self, session: Option<String>, records: Arc<Vec<Record>>) -> Transcript {
-        self.redaction.kept = true;
-        self.redaction.live.clear();
-        self.redaction.base = records;
-        let shown = self.shown_records(&self.redaction.base);
+        self.kept = true;
+        self.live.clear();
+        self.base = records;
+        let shown = self.shown_records(&self.base);
         Transcript::from_records(session, shown.iter(), crate::present::stock())
     }
 
     /// Records for a player or a fold: as they came, or redacted.
     pub(super) fn shown_records(&self, records: &Arc<Vec<Record>>) -> Arc<Vec<Record>> {
-        match (self.redaction.on, Redactor::stock()) {
+        match (self.on, Redactor::stock()) {
             (false, _) => records.clone(),
             (true, Ok(r)) => Arc::new(redact::records_or_withheld(r, records)),
             // Not reached: `R` turns on only with a redactor.
@@ -57,20 +60,21 @@ impl App {
     /// A player was started over `records` (as they came): remembered
     /// while it plays their redacted copies.
     pub(super) fn played(&mut self, records: Arc<Vec<Record>>) {
-        self.redaction.played = self.redaction.on.then_some(records);
+        self.played = self.on.then_some(records);
     }
 
-    /// Records from a live source: kept as they came, applied as shown.
-    pub(super) fn apply_live(&mut self, records: &[Record]) {
-        self.redaction.live.extend(records.iter().cloned());
-        let redactor = self.redaction.on.then(Redactor::stock);
+    /// Records from a live source: kept as they came, applied to `own` as
+    /// shown.
+    pub(super) fn apply_live(&mut self, own: &mut Transcript, records: &[Record]) {
+        self.live.extend(records.iter().cloned());
+        let redactor = self.on.then(Redactor::stock);
         for r in records {
             match &redactor {
-                None => self.shown.own.apply(r),
+                None => own.apply(r),
                 Some(Ok(red)) => {
                     let one = redact::records_or_withheld(red, std::slice::from_ref(r));
                     for r in &one {
-                        self.shown.own.apply(r);
+                        own.apply(r);
                     }
                 }
                 Some(Err(_)) => {}
@@ -80,47 +84,47 @@ impl App {
 
     /// A live source switched sessions: nothing kept of the one before.
     pub(super) fn forget_kept(&mut self) {
-        self.redaction.kept = true;
-        self.redaction.base = Arc::default();
-        self.redaction.live.clear();
+        self.kept = true;
+        self.base = Arc::default();
+        self.live.clear();
     }
 
-    /// Whether the session is shown redacted (`R`).
-    pub fn redacted(&self) -> bool {
-        self.redaction.on
-    }
-
-    /// `R`: show the session redacted, or as it came.
-    pub(super) fn toggle_redaction(&mut self) {
-        let on = !self.redaction.on;
+    /// `R` over a session: `own` folded again, or `player` given the
+    /// records as they came or redacted, at the same position. Whether it
+    /// is on now, or why it cannot be.
+    pub(super) fn toggle(&mut self, own: &mut Transcript, player: &mut Option<Player>) -> Result<bool, String> {
+        let on = !self.on;
         if on && let Err(e) = Redactor::stock() {
-            self.message = Some(format!("cannot redact: {e}"));
-            return;
+            return Err(format!("cannot redact: {e}"));
         }
-        if self.shown.player.is_none() && !self.redaction.kept {
-            self.message = Some("cannot redact: this view was not folded from its records".into());
-            return;
+        if player.is_none() && !self.kept {
+            return Err("cannot redact: this view was not folded from its records".into());
         }
-        self.redaction.on = on;
-        if let Some(p) = &self.shown.player {
-            let original = self.redaction.played.take().unwrap_or_else(|| p.records());
+        self.on = on;
+        if let Some(p) = player {
+            let original = self.played.take().unwrap_or_else(|| p.records());
             let records = self.shown_records(&original);
             let next = p.with_records(records);
             self.played(original);
-            self.shown.player = Some(next);
+            *p = next;
         } else {
-            let session = self.shown.own.session_id().map(str::to_string);
-            let base = self.redaction.base.clone();
-            let live = std::mem::take(&mut self.redaction.live);
-            self.shown.own = self.fold_kept(session, base);
-            self.apply_live(&live);
+            let session = own.session_id().map(str::to_string);
+            let base = self.base.clone();
+            let live = std::mem::take(&mut self.live);
+            *own = self.fold_kept(session, base);
+            self.apply_live(own, &live);
         }
-        self.resync_after_seek();
-        self.refresh_matches();
-        self.message = Some(if on {
-            "redacted: secrets and the home folder hidden (R shows them)".into()
-        } else {
-            "redaction off: the session as it came".into()
-        });
+        Ok(on)
+    }
+
+    /// `R` with no session folded (the library's list): on or off, or why
+    /// it cannot be on.
+    pub(super) fn toggle_plain(&mut self) -> Result<bool, String> {
+        let on = !self.on;
+        if on && let Err(e) = Redactor::stock() {
+            return Err(format!("cannot redact: {e}"));
+        }
+        self.on = on;
+        Ok(on)
     }
 }

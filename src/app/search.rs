@@ -7,7 +7,7 @@
 use crossterm::event::KeyEvent;
 
 use super::keys::{self, Action, Part};
-use super::part::Outcome;
+use super::outcome::Outcome;
 use crate::view::search::{Match, Search};
 
 /// A search line being typed.

@@ -3,15 +3,23 @@
 //! driver to perform (quit, copy, host work). No I/O here: tests drive it
 //! directly. What has the keys is one [`Modal`]; a key goes to it, or with
 //! none open to `deck connect`'s keys and then the transcript's
-//! (`transcript.rs`, `connect.rs`).
+//! (`update.rs` routes it; `transcript.rs`, `connect.rs`). Each part owns
+//! its state; this file holds them together and answers what the app
+//! shows.
 
-use super::drive::Driving;
+use super::answer::AnswerCx;
+use super::composing::DriveCx;
+use super::drive::{ComposerState, Driving};
 use super::files::FileSessions;
+use super::finding::FindCx;
+use super::library::LibraryPart;
 use super::link::Link;
+use super::looks::Looks;
 use super::modal::Modal;
-
+use super::pager::PagerCx;
 use super::picker::Sessions;
 use super::player::Player;
+use super::redaction::Redaction;
 use super::search::Found;
 use crate::cards::Density;
 use crate::session::Transcript;
@@ -54,18 +62,6 @@ impl Shown {
     }
 }
 
-/// The themes to cycle through with `t`, and the one in use.
-pub(super) struct Looks {
-    pub(super) themes: Vec<Theme>,
-    pub(super) idx: usize,
-}
-
-impl Looks {
-    pub(super) fn theme(&self) -> &Theme {
-        &self.themes[self.idx.min(self.themes.len() - 1)]
-    }
-}
-
 /// One row of the transcript as last laid out for the screen: (entry, row
 /// in the entry, its line; `None` for the gap between entries).
 pub type ScreenRow = (usize, usize, Option<Line>);
@@ -79,9 +75,6 @@ pub struct App {
     pub(super) show_reasoning: bool,
     pub(super) hide_tools: bool,
     pub(super) looks: Looks,
-    /// Why theme backgrounds are not painted (see `backdrop.rs`); `None`:
-    /// they are.
-    pub(super) unpainted: Option<&'static str>,
     pub(super) width: u16,
     pub(super) height: u16,
     /// What has the keys.
@@ -109,10 +102,12 @@ pub struct App {
     /// The live link's state (shown where a replay shows its position;
     /// `deck connect` also says what it means, see `link.rs`).
     pub(super) link: Link,
-    /// `deck sessions`: the library the sessions shown are opened from.
-    pub(super) library: Option<Box<super::library::LibraryPart>>,
+    /// `deck sessions`, a session opened from the library shown: the
+    /// library, to go back to (while the list is shown it is the
+    /// [`Modal::Library`]'s).
+    pub(super) behind: Option<Box<LibraryPart>>,
     /// `R`: shown redacted, and the records to fold again.
-    pub(super) redaction: super::redaction::Redaction,
+    pub(super) redaction: Redaction,
 }
 
 impl App {
@@ -130,15 +125,7 @@ impl App {
             density: Density::Preview,
             show_reasoning: true,
             hide_tools: false,
-            looks: Looks {
-                themes: if themes.is_empty() {
-                    vec![Theme::dark()]
-                } else {
-                    themes
-                },
-                idx: 0,
-            },
-            unpainted: None,
+            looks: Looks::new(themes),
             width: 80,
             height: 24,
             modal: Modal::None,
@@ -154,8 +141,8 @@ impl App {
             sessions: Sessions::default(),
             file: None,
             link: Link::default(),
-            library: None,
-            redaction: Default::default(),
+            behind: None,
+            redaction: Redaction::default(),
         }
     }
 
@@ -190,7 +177,7 @@ impl App {
         );
         app.shown.wall_clock = true;
         // Folded from what the source sends: kept for `R`.
-        app.forget_kept();
+        app.redaction.forget_kept();
         app.sync();
         app
     }
@@ -258,6 +245,26 @@ impl App {
 
     pub fn theme(&self) -> &Theme {
         self.looks.theme()
+    }
+
+    /// Tell the app what the terminal shows of colours. The notice to give
+    /// once, if there is one: colours are off, or the theme in use has a
+    /// background that is not painted, and why.
+    pub fn set_colours(&mut self, colours: super::backdrop::Colours) -> Option<String> {
+        self.looks.set_colours(colours)
+    }
+
+    /// Why the theme in use, which declares a background, does not have it
+    /// painted; `None` when it is painted or the theme declares none.
+    pub fn background_note(&self) -> Option<String> {
+        self.looks.background_note()
+    }
+
+    /// The style every cell of the screen starts from: the theme's
+    /// background and foreground when they are painted, else none (the
+    /// terminal's own).
+    pub fn ground(&self) -> ratatui::style::Style {
+        self.looks.ground()
     }
 
     pub fn theme_idx(&self) -> usize {
@@ -329,6 +336,37 @@ impl App {
         &self.found
     }
 
+    /// True while a search runs on its thread.
+    pub fn searching(&self) -> bool {
+        self.found.running.is_some()
+    }
+
+    /// Whether the session is shown redacted (`R`).
+    pub fn redacted(&self) -> bool {
+        self.redaction.on
+    }
+
+    /// `deck connect` with its host out of reach (not connected yet, lost,
+    /// or stopped): Enter sends nothing and keeps the draft.
+    pub fn host_down(&self) -> bool {
+        self.drive.is_some() && self.link.down()
+    }
+
+    /// The sessions of the file shown, when it holds several.
+    pub fn file_sessions(&self) -> Option<&FileSessions> {
+        self.file.as_ref()
+    }
+
+    /// The library, when the app is `deck sessions`.
+    pub fn library_part(&self) -> Option<&LibraryPart> {
+        self.modal.library().or(self.behind.as_deref())
+    }
+
+    /// The library's list is on screen (not a session opened from it).
+    pub fn library_shown(&self) -> bool {
+        self.modal.library().is_some()
+    }
+
     /// The host's sessions, newest activity first.
     pub fn sessions(&self) -> &[crate::source::sessions::SessionSummary] {
         self.sessions.rows()
@@ -375,6 +413,87 @@ impl App {
             now_ms: self.shown.display_now_ms(),
             tick: self.tick,
         }
+    }
+
+    /// After a connection of `deck connect` is lost, until it is back: the
+    /// banner above the message field.
+    pub(super) fn lost_banner(&self) -> Vec<Line> {
+        match &self.drive {
+            Some(d) => self.link.lost_banner(d.host.as_deref(), self.theme(), usize::from(self.width)),
+            None => Vec::new(),
+        }
+    }
+
+    /// What the message field of `deck connect` shows of the rest.
+    fn drive_cx(&self) -> DriveCx<'_> {
+        let t = self.transcript();
+        DriveCx {
+            typing: self.typing(),
+            asked: self.focused_prompt(),
+            focused: self.focused_item(),
+            host_down: self.host_down(),
+            session: t.session_id().is_some(),
+            running: self.turn_running(),
+            commands: t.commands(),
+            theme: self.theme(),
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// The composer's rows as drawn (`deck connect`): at most a third of
+    /// the screen (and 10), scrolled to the cursor.
+    pub fn composer_lines(&self) -> Option<Vec<Line>> {
+        Some(self.drive.as_ref()?.composer_lines(&self.drive_cx()))
+    }
+
+    /// What the composer shows: its label says where Enter sends.
+    pub fn composer_state(&self) -> Option<ComposerState<'_>> {
+        Some(self.drive.as_ref()?.composer_state(&self.drive_cx()))
+    }
+
+    /// The keys that answer the focused approval or question (or the
+    /// agent's commands a `/` message could name), for the status bar.
+    fn drive_hint(&self) -> Option<String> {
+        self.drive.as_ref()?.hint(&self.drive_cx())
+    }
+
+    /// What the pager's keys need.
+    pub(super) fn pager_cx(&mut self) -> PagerCx<'_> {
+        PagerCx {
+            transcript: self.shown.transcript(),
+            theme: self.looks.theme(),
+            width: self.width,
+            height: self.height,
+            message: &mut self.message,
+        }
+    }
+
+    /// The search over all cards, and what it needs of the rest.
+    pub(super) fn finding(&mut self) -> (&mut Found, FindCx<'_>) {
+        let opts = self.list_options();
+        let rows = self.list_rows();
+        let cx = FindCx {
+            transcript: self.shown.transcript(),
+            list: &mut self.list,
+            theme: self.looks.theme(),
+            opts,
+            rows,
+            message: &mut self.message,
+        };
+        (&mut self.found, cx)
+    }
+
+    /// `deck connect`'s state, and what answering the focused prompt needs.
+    pub(super) fn answering(&mut self) -> Option<(&mut Driving, AnswerCx<'_>)> {
+        let asked = self.focused_prompt();
+        let d = self.drive.as_mut()?;
+        let cx = AnswerCx {
+            asked,
+            session: self.shown.transcript().session_id(),
+            message: &mut self.message,
+        };
+        Some((d, cx))
     }
 
     /// Split borrow: the transcript, the list and the theme at once.

@@ -5,6 +5,7 @@
 
 use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 
+use super::help::Help;
 use super::keys::{self, Action, Part};
 use super::modal::Modal;
 use super::msg::Effect;
@@ -233,7 +234,7 @@ impl App {
             Action::CopyTarget => self.copy(Copied::Target),
             Action::CopyRaw => self.copy(Copied::Raw),
             Action::CycleTheme => {
-                self.looks.idx = (self.looks.idx + 1) % self.looks.themes.len();
+                self.looks.next();
                 let note = self.background_note();
                 self.message = Some(note.unwrap_or_else(|| format!("theme {}", self.theme().name)));
                 Vec::new()
@@ -301,8 +302,10 @@ impl App {
                 }
             }
             Action::StartSearch => self.modal = Modal::Search(Prompt::default()),
-            Action::NextMatch => self.goto_match(true),
-            Action::PrevMatch => self.goto_match(false),
+            Action::NextMatch | Action::PrevMatch => {
+                let (found, mut cx) = self.finding();
+                found.go(a == Action::NextMatch, &mut cx);
+            }
             Action::NextError | Action::PrevError => {
                 let forward = a == Action::NextError;
                 let bad = |t: &Transcript, it: &Item| matches!(it, Item::Tool(i) if t.cards()[*i].status.is_bad());
@@ -321,7 +324,7 @@ impl App {
             Action::Copy | Action::CopyTarget | Action::CopyRaw | Action::CycleTheme => {
                 return self.app_action(a);
             }
-            Action::Help => self.modal = Modal::Help(super::help::Help::new(None)),
+            Action::Help => self.modal = Modal::help(Help::new(), Modal::None),
             Action::Sessions => {
                 // Connected, an empty list still offers `n` (a new session).
                 if self.sessions.is_empty() && self.drive.is_none() {
@@ -348,6 +351,31 @@ impl App {
             _ => {}
         }
         Vec::new()
+    }
+
+    /// Matches are list positions: find them again after the list was
+    /// rebuilt by a filter (tool cards or reasoning hidden or shown).
+    fn refresh_matches(&mut self) {
+        let (found, mut cx) = self.finding();
+        found.refresh(&mut cx);
+    }
+
+    /// `R`: show the session redacted, or as it came.
+    pub(super) fn toggle_redaction(&mut self) {
+        let on = match self.redaction.toggle(&mut self.shown.own, &mut self.shown.player) {
+            Ok(on) => on,
+            Err(why) => {
+                self.message = Some(why);
+                return;
+            }
+        };
+        self.resync_after_seek();
+        self.refresh_matches();
+        self.message = Some(if on {
+            "redacted: secrets and the home folder hidden (R shows them)".into()
+        } else {
+            "redaction off: the session as it came".into()
+        });
     }
 
     fn player_action(&mut self, a: Action) {

@@ -7,9 +7,10 @@ use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 
 use super::help::Help;
 use super::keys::Action;
+use super::library::Opened;
 use super::modal::Modal;
 use super::msg::{Effect, Msg};
-use super::part::Outcome;
+use super::outcome::Outcome;
 use super::picker::Picker;
 use super::state::App;
 use crate::session::Transcript;
@@ -20,7 +21,7 @@ impl App {
         let mut fx = self.update_shown(msg);
         // A session opened from the library: leaving it goes back there.
         if fx.contains(&Effect::Quit)
-            && !matches!(self.modal, Modal::Library)
+            && !matches!(self.modal, Modal::Library(_))
             && self.back_to_library()
         {
             fx.retain(|e| *e != Effect::Quit);
@@ -38,7 +39,7 @@ impl App {
             }
             Msg::Tick { real_ms, now_ms } => self.on_tick(real_ms, now_ms),
             Msg::Records(records) => {
-                self.apply_live(&records);
+                self.redaction.apply_live(&mut self.shown.own, &records);
                 self.sync();
                 self.track_prompts();
                 vec![Effect::Redraw]
@@ -63,16 +64,17 @@ impl App {
                     .and_then(|id| self.sessions.cwd_of(id))
                     .map(str::to_string);
                 self.shown.own = Transcript::new(session_id, crate::present::stock());
-                self.forget_kept();
+                self.redaction.forget_kept();
                 // Where the host says the session runs: paths in it are
                 // shown relative to it, as for a session log.
                 if let Some(cwd) = cwd {
-                    self.apply_live(&[crate::wire::Record::Frame {
+                    let frame = crate::wire::Record::Frame {
                         kind: "session".into(),
                         rpc_id: None,
                         payload: serde_json::json!({ "cwd": cwd }),
                         origin: crate::wire::Origin::default(),
-                    }]);
+                    };
+                    self.redaction.apply_live(&mut self.shown.own, &[frame]);
                 }
                 if let Some(d) = self.drive.as_mut() {
                     d.reset();
@@ -120,9 +122,17 @@ impl App {
             d.tick(real_ms);
         }
         let mut changed = false;
-        if let Some(lib) = self.library.as_mut() {
+        if let Some(lib) = self.library_mut() {
             changed |= lib.poll();
-            changed |= self.poll_opening();
+            match lib.poll_opening() {
+                Opened::Nothing => {}
+                Opened::Failed => changed = true,
+                Opened::Loaded(opened) => {
+                    let (loaded, o) = *opened;
+                    self.show_opened(loaded, o);
+                    changed = true;
+                }
+            }
         }
         if self.sessions.is_stale()
             && let Modal::Picker(p) = &mut self.modal
@@ -143,7 +153,8 @@ impl App {
             changed = true;
         }
         if self.found.running.is_some() {
-            self.poll_search();
+            let (found, mut cx) = self.finding();
+            found.poll(&mut cx);
             changed = true;
         }
         if let Modal::Pager(p) = &mut self.modal
@@ -196,7 +207,8 @@ impl App {
                 }
                 Outcome::App(Action::Submit) => {
                     self.found.query = prompt.text;
-                    self.start_search(true);
+                    let (found, mut cx) = self.finding();
+                    found.start(true, &mut cx);
                     Vec::new()
                 }
                 _ => Vec::new(),
@@ -206,23 +218,23 @@ impl App {
                 let out = part.handle(k, cx);
                 self.after_part(out, Modal::Pager(part))
             }
-            Modal::Help(mut help) => match help.handle(k, self.height) {
+            Modal::Help { mut help, under } => match help.handle(k, self.height) {
                 Outcome::Stay => {
-                    self.modal = Modal::Help(help);
+                    self.modal = Modal::Help { help, under };
                     Vec::new()
                 }
-                Outcome::Quit => vec![Effect::Quit],
+                Outcome::Quit => {
+                    // Quit leaves what help was over (a library is kept,
+                    // to go back to).
+                    self.keep_library(*under);
+                    vec![Effect::Quit]
+                }
                 _ => {
-                    let over_library = self.library.as_ref().is_some_and(|l| l.shown);
-                    self.modal = match help.under {
-                        Some(p) => Modal::Pager(p),
-                        None if over_library => Modal::Library,
-                        None => Modal::None,
-                    };
+                    self.modal = *under;
                     Vec::new()
                 }
             },
-            Modal::Library => self.library_key(k),
+            Modal::Library(lib) => self.library_key(lib, k),
             Modal::Picker(picker) if self.file.is_some() => self.file_picker_key(picker, k),
             Modal::Picker(mut picker) => {
                 if self.sessions.is_stale() {
@@ -242,44 +254,6 @@ impl App {
         }
     }
 
-    /// A key in the library's list.
-    fn library_key(&mut self, k: KeyEvent) -> Vec<Effect> {
-        let page = super::library::LibraryView::list_rows(self.height);
-        let Some(lib) = self.library.as_mut() else {
-            return vec![Effect::Quit];
-        };
-        let out = lib.handle(k, page);
-        match out {
-            Outcome::App(Action::Show) => {
-                self.modal = Modal::Library;
-                self.library_open(false);
-                Vec::new()
-            }
-            Outcome::App(Action::Replay) => {
-                self.modal = Modal::Library;
-                self.library_open(true);
-                Vec::new()
-            }
-            Outcome::App(Action::ToggleRedaction) => {
-                self.modal = Modal::Library;
-                self.toggle_library_redaction();
-                Vec::new()
-            }
-            out => self.after_part(out, Modal::Library),
-        }
-    }
-
-    /// What the pager's keys need.
-    pub(super) fn pager_cx(&mut self) -> super::pager::PagerCx<'_> {
-        super::pager::PagerCx {
-            transcript: self.shown.transcript(),
-            theme: self.looks.theme(),
-            width: self.width,
-            height: self.height,
-            message: &mut self.message,
-        }
-    }
-
     /// Follow a part's answer to a key; `part` is the part, taken out of
     /// [`App::modal`] while it answered.
     pub(super) fn after_part(&mut self, out: Outcome, part: Modal) -> Vec<Effect> {
@@ -288,16 +262,19 @@ impl App {
                 self.modal = part;
                 Vec::new()
             }
-            Outcome::Close(fx) => fx,
+            Outcome::Close(fx) => {
+                self.keep_library(part);
+                fx
+            }
             Outcome::Quit => {
                 self.modal = part;
                 vec![Effect::Quit]
             }
             Outcome::Help => {
                 self.modal = match part {
-                    Modal::Pager(p) => Modal::Help(Help::new(Some(p))),
-                    Modal::Library => Modal::Help(Help::for_library()),
-                    _ => Modal::Help(Help::new(None)),
+                    p @ Modal::Pager(_) => Modal::help(Help::new(), p),
+                    l @ Modal::Library(_) => Modal::help(Help::for_library(), l),
+                    _ => Modal::help(Help::new(), Modal::None),
                 };
                 Vec::new()
             }
@@ -326,7 +303,7 @@ impl App {
                 part.wheel(down, cx);
                 self.modal = Modal::Pager(part);
             }
-            m @ (Modal::Help(_) | Modal::Picker(_) | Modal::Library) => {
+            m @ (Modal::Help { .. } | Modal::Picker(_) | Modal::Library(_)) => {
                 self.modal = m;
                 return Vec::new();
             }
@@ -343,8 +320,8 @@ impl App {
     fn paste(&mut self, text: &str) -> Vec<Effect> {
         match &mut self.modal {
             Modal::Search(p) => p.paste(text),
-            Modal::Library => {
-                if let Some(p) = self.library.as_mut().and_then(|l| l.prompt.as_mut()) {
+            Modal::Library(lib) => {
+                if let Some(p) = lib.prompt.as_mut() {
                     p.paste(text);
                 }
             }

@@ -9,9 +9,9 @@ use std::io::Read;
 use anyhow::Context;
 
 use super::write_stdout;
-use crate::app::config;
 use crate::cli::CardArgs;
 use crate::headless::Format;
+use crate::settings::config;
 
 /// Run `deck card`.
 pub fn run(args: CardArgs) -> anyhow::Result<()> {

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use super::live::{Drive, run_tui_with, runtime, spawn_source};
-use crate::app::history;
 use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::TuiArgs;
+use crate::settings::sent_history;
 use crate::source::host::{self, HostOptions, SessionChoice};
 use crate::source::live;
 
@@ -80,7 +80,7 @@ pub fn run(url: &str, open: Open, tui: TuiArgs) -> anyhow::Result<()> {
     let label = url.trim_start_matches("http://").to_string();
     // Switching sessions, prompts, cancels and answers go to the host
     // client; sent prompts also join the history file.
-    let history = history::Store::from_env();
+    let history = sent_history::Store::from_env();
     crate::private::say_all(&history.close_up());
     let past = history.load();
     let switch: Switcher = Box::new(move |c| {

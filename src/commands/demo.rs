@@ -2,8 +2,9 @@
 
 use super::replay::replay_app;
 use super::tui::base_app;
-use crate::app::{config, run};
+use crate::app::run;
 use crate::cli::{PlayerArgs, TuiArgs};
+use crate::settings::config;
 use crate::source;
 
 /// `deck` / `deck demo`.

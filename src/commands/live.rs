@@ -16,8 +16,9 @@ use tokio::sync::mpsc::Receiver;
 
 use super::tui::base_app;
 use crate::app::run::{self, Feed, Switcher};
-use crate::app::{App, Msg, config};
+use crate::app::{App, Msg};
 use crate::cli::TuiArgs;
+use crate::settings::config;
 use crate::source::live::{CHANNEL_BATCHES, LinkStatus, LiveEvent, LiveTx};
 use crate::wire::Record;
 

@@ -32,7 +32,7 @@ mod view;
 /// What every run starts with: the log (when `DECK_LOG` asks for it) and
 /// the panic hook that says a panic like any message of deck's.
 pub fn init() {
-    crate::app::logging::init();
+    crate::settings::logging::init();
     std::panic::set_hook(Box::new(crate::app::terminal::say_panic));
 }
 

@@ -7,9 +7,9 @@
 use std::io::Write;
 
 use super::{finish, redact, report_diagnostics};
-use crate::app::config;
 use crate::cli::RenderArgs;
 use crate::headless;
+use crate::settings::config;
 use crate::view::transcript::LayoutOptions;
 
 /// Run `deck render`.

@@ -4,10 +4,10 @@
 
 use super::tui::open_file;
 use crate::app::App;
-use crate::app::config::Config;
 use crate::app::files::{FileMode, ReplayOpts};
 use crate::app::player::snapped_speed;
 use crate::cli::{PlayerArgs, TuiArgs};
+use crate::settings::config::Config;
 use crate::source::Loaded;
 
 /// Default cap on idle gaps in replays, seconds.

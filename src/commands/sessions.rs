@@ -20,7 +20,7 @@ use crate::text::sanitize::json_text;
 
 /// Run `deck sessions`.
 pub fn run(args: SessionsArgs) -> anyhow::Result<ExitCode> {
-    let cfg = crate::app::config::load()?;
+    let cfg = crate::settings::config::load()?;
     let filter = filter(&args)?;
     let mut extra: Vec<PathBuf> = cfg
         .library
@@ -112,7 +112,7 @@ fn filter(args: &SessionsArgs) -> anyhow::Result<Filter> {
 /// `$XDG_CACHE_HOME/deck/index`; `deck/` made private (0700, and the
 /// cache folder too when deck has to make it), or closed up with a note.
 pub(crate) fn index_dir() -> anyhow::Result<PathBuf> {
-    let deck = crate::app::dirs::cache().ok_or_else(|| {
+    let deck = crate::settings::dirs::cache().ok_or_else(|| {
         anyhow::anyhow!("no cache folder (neither XDG_CACHE_HOME nor HOME is set)")
     })?;
     let note = crate::private::dir(&deck)

@@ -4,9 +4,9 @@
 
 use crate::app::App;
 use crate::app::backdrop::Colours;
-use crate::app::config::{self, Config};
 use crate::cards::Density;
 use crate::cli::TuiArgs;
+use crate::settings::config::{self, Config};
 use crate::source::{self, Loaded};
 
 /// `--density`, else the config file's, else the default.

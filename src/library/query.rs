@@ -131,7 +131,7 @@ impl Library {
     /// [`Library::search`], and how many entries match in all.
     fn search_counted(&self, query: &str, limit: usize) -> Result<(Vec<Hit>, usize), LibraryError> {
         // What was searched for is logged only under its own target
-        // (`app::logging::QUERIES`), off unless named.
+        // (`settings::logging::QUERIES`), off unless named.
         tracing::debug!(target: "deck::queries", query, limit, "search");
         let parsed = parse(query);
         let f = self.fields;

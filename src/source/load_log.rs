@@ -1,4 +1,4 @@
-//! What a load tells the log (see `app::logging`): the input, its format
+//! What a load tells the log (see `settings::logging`): the input, its format
 //! and counts at info, the time it took and the first few diagnostics at
 //! debug. Nothing here runs per line, and nothing is computed when the log
 //! is off.

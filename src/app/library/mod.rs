@@ -10,7 +10,9 @@
 //! the rows fill in as each batch is committed.
 //!
 //! This file owns the state ([`LibraryPart`]) and its keys; `draw.rs` the
-//! screen, `open.rs` opening a session into the app and coming back.
+//! screen, `open.rs` loading the session to open. The app holds the part
+//! in its [`Modal::Library`](super::modal::Modal::Library) while the list is
+//! shown, and keeps it while a session opened from it is.
 
 mod draw;
 mod open;
@@ -22,9 +24,10 @@ use std::sync::{Arc, Mutex};
 use crossterm::event::KeyEvent;
 
 pub use draw::LibraryView;
+pub use open::{Opened, Opening};
 
 use super::keys::{self, Action, Part};
-use super::part::Outcome;
+use super::outcome::Outcome;
 use super::search::Prompt;
 use crate::library::{Filter, Hit, Library, LibraryError, Progress, Roots, SessionRow};
 
@@ -135,9 +138,7 @@ pub struct LibraryPart {
     /// A notice for the top line (the index rebuilt, busy, failed).
     pub(super) note: Option<String>,
     /// A session being loaded to open.
-    pub(super) opening: Option<open::Opening>,
-    /// The screen is shown (not a session opened from it).
-    pub(super) shown: bool,
+    pub(super) opening: Option<Opening>,
     /// When the list was opened (epoch ms), for "today".
     now_ms: i64,
 }
@@ -163,7 +164,6 @@ impl LibraryPart {
             updating: None,
             note: lib.rebuilt().map(|why| format!("the index was built anew ({why})")),
             opening: None,
-            shown: true,
             now_ms,
             lib,
         };
@@ -253,11 +253,6 @@ impl LibraryPart {
     /// True while a session is being loaded to open.
     pub fn opening(&self) -> bool {
         self.opening.is_some()
-    }
-
-    /// True while the list is on screen (not a session opened from it).
-    pub fn is_shown(&self) -> bool {
-        self.shown
     }
 
     /// True while the index thread runs.

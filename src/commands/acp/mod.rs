@@ -18,10 +18,10 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 
 use super::live::{Drive, Finish, run_tui_with, runtime};
-use crate::app::config;
 use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::AcpArgs;
 use crate::headless::{self, Format};
+use crate::settings::config;
 use crate::source::acp_client::{
     AcpError, Client, Control, Options, Policy, Procs, QUIT_WAIT, Sink, Trace, stop_group,
 };

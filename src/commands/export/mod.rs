@@ -7,9 +7,9 @@
 use std::io::Write;
 
 use super::redact;
-use crate::app::config;
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::session::Transcript;
+use crate::settings::config;
 
 pub mod cast;
 pub mod html;

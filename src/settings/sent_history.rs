@@ -13,7 +13,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::composer::HISTORY_MAX;
+/// Most entries kept (in the file, and in the message field's history).
+pub const HISTORY_MAX: usize = 500;
 
 /// Where the history lives (`None`: kept only while deck runs).
 #[derive(Debug, Clone)]
