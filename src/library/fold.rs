@@ -17,7 +17,7 @@
 //! the stream stops with the reason ([`Again`]), and the caller reads the
 //! file again whole.
 
-use super::read::{Entry, SessionRow, agent_of, docs, no_session, row};
+use super::entries::{Entry, SessionRow, agent_of, docs, no_session, row};
 use crate::session::{Folding, Item, Outlining};
 use crate::source::agents::claude::beside::{Beside, beside};
 use crate::source::agents::claude::side_files::Folder;

@@ -7,6 +7,7 @@
 //! (a card's plain text is what is indexed); `commands` and `app` use it.
 
 pub mod discover;
+pub mod entries;
 pub mod filter;
 mod fold;
 pub mod index;
