@@ -583,9 +583,10 @@ CASES = {
 # Cases held to a constant peak RSS (MB over the base), not to 4× their
 # input: an index update holds the tantivy writer's arena (at most 64 MB)
 # and the files being read, never all it read. One big file is folded as it
-# is read (library/fold.rs), but its peak RSS still grows by ~40 MB each
-# time it doubles (178 → 290 MB from 18 to 148 MB of Claude Code calls):
-# not yet a constant, so library-index is held to 4× its input.
+# is read (library/fold.rs): the decoding pipeline is a constant, but the
+# fold keeps ~130 bytes of each item it let go of (its slot, its call id's
+# hash), so its peak still grows with the file (docs/library.md): not yet a
+# constant, so library-index is held to 4× its input.
 CONSTANT_RSS = {
     "library-files": 96,
 }
