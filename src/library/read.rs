@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::discover::Found;
-use crate::cards::{self, item::item_text, plain};
+use crate::cards::{self, plain::{self, item_text}};
 use crate::session::{Item, Outline, ToolCard, Transcript};
 use crate::source::{self, Format};
 
