@@ -13,7 +13,7 @@ use super::{Ctx, Density, Keep, Rows};
 use crate::session::{
     AssistantMessage, Diagnostic, Retry, Status, Todo, TurnMarker, UserMessage,
 };
-use crate::text::{Line, Span, markdown, sanitize, wrap};
+use crate::text::{self, Line, Span, markdown, sanitize, wrap};
 use crate::theme::Role;
 
 /// Reasoning rows kept by the preview density.
@@ -241,7 +241,7 @@ fn rule(label: Line, ctx: &Ctx) -> Line {
     line.spans.extend(label.spans);
     line.push_str(" ", style);
     // Unbounded: a rule of the width a terminal commonly has.
-    let width = if wrap::unbounded(ctx.width) { 80 } else { ctx.width };
+    let width = if text::unbounded(ctx.width) { 80 } else { ctx.width };
     let fill = width.saturating_sub(line.width());
     line.push_str("─".repeat(fill), style);
     wrap::truncate(&line, ctx.width)

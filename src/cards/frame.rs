@@ -11,7 +11,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{Ctx, Density, Keep, Resolved, Rows};
 use crate::session::{Status, ToolCard};
-use crate::text::{Line, Span, sanitize, wrap};
+use crate::text::{self, Line, Span, sanitize, wrap};
 use crate::theme::Role;
 use crate::wire::View;
 
@@ -201,7 +201,7 @@ fn header(
         .unwrap_or_else(|| wrap::truncate_str(&title, room));
     // Unbounded (the HTML page, the pager with wrap off): no right edge to
     // align the outcome to.
-    let pad = if wrap::unbounded(ctx.width) {
+    let pad = if text::unbounded(ctx.width) {
         0
     } else {
         room - title.width()

@@ -1,7 +1,7 @@
 //! One item of a transcript drawn by its renderer (a tool card, a prompt,
-//! a conversation item), or as plain text. The transcript's layout
-//! (`view::transcript`) and a card's nested transcript (`nested.rs`) both
-//! draw their items here, so an item looks the same wherever it is.
+//! a conversation item). The transcript's layout (`view::transcript`) and
+//! a card's nested transcript (`nested.rs`) both draw their items here, so
+//! an item looks the same wherever it is. Its plain text is `plain.rs`'s.
 
 use super::{Ctx, Density, Rows, conversation};
 use crate::session::{Ask, Item, Prompt, ToolCard, Transcript};
@@ -56,51 +56,4 @@ pub fn joined(prev: &Item, prev_density: Density, next: &Item, next_density: Den
     matches!((prev, next), (Item::Tool(_), Item::Tool(_)))
         && prev_density == Density::Line
         && next_density == Density::Line
-}
-
-/// An item as plain text (for copying, and for a search's first look):
-/// cards through `plain::plain_text`, conversation items as their text.
-pub fn item_text(t: &Transcript, item: &Item) -> String {
-    use crate::text::sanitize::strip_controls;
-    match item {
-        Item::User(m) => strip_controls(&m.text),
-        Item::Assistant(m) => strip_controls(
-            &m.blocks
-                .iter()
-                .map(|b| b.text.as_str())
-                .collect::<Vec<_>>()
-                .join("\n\n"),
-        ),
-        Item::Turn(m) => match &m.end {
-            None => format!("turn {}", m.turn),
-            Some(e) => strip_controls(&format!(
-                "turn {} {}{}{}",
-                m.turn,
-                e.reason,
-                e.message
-                    .as_ref()
-                    .map(|s| format!(": {s}"))
-                    .unwrap_or_default(),
-                e.usage
-                    .as_ref()
-                    .and_then(conversation::usage_text)
-                    .map(|u| format!(" · {u}"))
-                    .unwrap_or_default()
-            )),
-        },
-        Item::Todo { todos, .. } => strip_controls(&conversation::todo_text(todos)),
-        Item::Tool(i) => t
-            .cards()
-            .get(*i)
-            .map(|c| super::plain::plain_text(c))
-            .unwrap_or_default(),
-        Item::Prompt(p) => super::prompt::plain_text(p),
-        Item::Diagnostic(i) => t
-            .diagnostics()
-            .get(*i)
-            .map(|d| strip_controls(&format!("line {}: {}\n{}", d.origin.line, d.reason, d.raw)))
-            .unwrap_or_default(),
-        Item::Retry(r) => strip_controls(&r.summary()),
-        Item::Compaction(c) => strip_controls(&conversation::compaction_text(c)),
-    }
 }

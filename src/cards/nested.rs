@@ -5,7 +5,8 @@
 //! context that opens them: `deck render`, the exports) that row says `▾`
 //! and the subagent's items follow, indented, drawn as the transcript
 //! draws its own (`item.rs`) at the card's density. Nothing at line
-//! density: a line is one row.
+//! density: a line is one row. As text (`plain.rs`) it is its summary's
+//! words, then its items' texts.
 
 use ratatui::style::Style;
 
@@ -58,7 +59,7 @@ pub fn summary(t: &Transcript, open: bool, ctx: &Ctx) -> Line {
 
 /// What a nested transcript holds, in words, each with the status whose
 /// colour it takes (`None`: quiet, or a diagnostic's warning).
-fn counts(t: &Transcript) -> Vec<(String, Option<Status>)> {
+pub(super) fn counts(t: &Transcript) -> Vec<(String, Option<Status>)> {
     let calls = match t.cards().len() {
         0 => "no calls".to_string(),
         n => plural(n, "call"),
@@ -88,7 +89,7 @@ fn plural(n: usize, what: &str) -> String {
 }
 
 /// The subagent's first turn starts with the call itself: no rule for it.
-fn first_turn(it: &Item) -> bool {
+pub(super) fn first_turn(it: &Item) -> bool {
     matches!(it, Item::Turn(m) if m.end.is_none() && m.turn <= 1)
 }
 
@@ -111,30 +112,6 @@ fn items(t: &Transcript, ctx: &Ctx, out: &mut Rows) {
         }
         item::item_into(t, it, &inner, false, &mut rows);
     }
-}
-
-/// The nested transcript as text: its summary, then its items' texts.
-pub(super) fn plain_text(card: &ToolCard) -> Option<String> {
-    let t = card.nested.as_ref()?.transcript();
-    let mut parts = vec![summary_text(t)];
-    parts.extend(
-        t.items()
-            .iter()
-            .filter(|it| !t.merged(it) && !first_turn(it))
-            .map(|it| item::item_text(t, it))
-            .filter(|s| !s.is_empty()),
-    );
-    Some(parts.join("\n\n"))
-}
-
-/// [`summary`]'s words.
-fn summary_text(t: &Transcript) -> String {
-    let mut text = "subagent".to_string();
-    for (words, _) in counts(t) {
-        text.push_str(" · ");
-        text.push_str(&words);
-    }
-    text
 }
 
 #[cfg(test)]
@@ -245,12 +222,13 @@ mod tests {
 
     #[test]
     fn as_text_it_is_its_summary_and_its_items() {
-        let text = plain_text(&card()).expect("nested");
+        let nested_text = super::super::plain::nested_text;
+        let text = nested_text(&card()).expect("nested");
         assert!(
             text.starts_with("subagent · 2 calls · 1 error · 1 running\n\nlook"),
             "{text}"
         );
-        assert!(plain_text(&ToolCard::new("c")).is_none());
+        assert!(nested_text(&ToolCard::new("c")).is_none());
         // A card's text (what `y` copies, what a search looks at first)
         // holds it.
         assert!(super::super::plain::plain_text(&card()).contains("\n\nlook"));

@@ -1,12 +1,18 @@
 //! Cards as plain text, for copying: unwrapped, no gutters, no glyphs, no
 //! styles — the content a person would paste elsewhere. Controls are
 //! stripped (an OSC 52 payload must carry no escapes).
+//!
+//! A card's text holds its nested transcript's (a subagent's), item by
+//! item, and an item's text holds its card's: so the text of a
+//! transcript's items ([`item_text`]) is made here too, as the library
+//! indexes it and a copy takes it.
 
 use serde_json::Value;
 
-use super::{blocks_text, resolve};
-use crate::session::ToolCard;
-use crate::text::sanitize;
+use super::nested::{counts, first_turn};
+use super::{blocks_text, conversation, resolve};
+use crate::session::{Item, ToolCard, Transcript};
+use crate::text::sanitize::{self, strip_controls};
 use crate::wire::View;
 use crate::wire::view::{SearchBody, WebBody};
 
@@ -119,7 +125,7 @@ fn parts(card: &ToolCard, r: &super::Resolved, header: bool) -> Vec<(Part, Strin
     // Below the body at full density: how its background task ended, the
     // subagent's transcript.
     out.extend(super::task::plain_text(card).into_iter().map(|t| (Part::Output, t)));
-    out.extend(super::nested::plain_text(card).into_iter().map(|t| (Part::Output, t)));
+    out.extend(nested_text(card).into_iter().map(|t| (Part::Output, t)));
     out.into_iter()
         .filter(|(_, s)| !s.is_empty())
         .map(|(p, s)| (p, sanitize::strip_controls(&s)))
@@ -296,6 +302,76 @@ pub fn target(card: &ToolCard) -> Option<String> {
             .or_else(|| Some(card.arguments.clone()).filter(|a| !a.is_empty())),
     };
     t.map(|s| sanitize::strip_controls(&s))
+}
+
+/// An item as plain text (for copying, and for a search's first look):
+/// cards through [`plain_text`], conversation items as their text.
+pub fn item_text(t: &Transcript, item: &Item) -> String {
+    match item {
+        Item::User(m) => strip_controls(&m.text),
+        Item::Assistant(m) => strip_controls(
+            &m.blocks
+                .iter()
+                .map(|b| b.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+        ),
+        Item::Turn(m) => match &m.end {
+            None => format!("turn {}", m.turn),
+            Some(e) => strip_controls(&format!(
+                "turn {} {}{}{}",
+                m.turn,
+                e.reason,
+                e.message
+                    .as_ref()
+                    .map(|s| format!(": {s}"))
+                    .unwrap_or_default(),
+                e.usage
+                    .as_ref()
+                    .and_then(conversation::usage_text)
+                    .map(|u| format!(" · {u}"))
+                    .unwrap_or_default()
+            )),
+        },
+        Item::Todo { todos, .. } => strip_controls(&conversation::todo_text(todos)),
+        Item::Tool(i) => t
+            .cards()
+            .get(*i)
+            .map(|c| plain_text(c))
+            .unwrap_or_default(),
+        Item::Prompt(p) => super::prompt::plain_text(p),
+        Item::Diagnostic(i) => t
+            .diagnostics()
+            .get(*i)
+            .map(|d| strip_controls(&format!("line {}: {}\n{}", d.origin.line, d.reason, d.raw)))
+            .unwrap_or_default(),
+        Item::Retry(r) => strip_controls(&r.summary()),
+        Item::Compaction(c) => strip_controls(&conversation::compaction_text(c)),
+    }
+}
+
+/// A card's nested transcript as text: its summary, then its items' texts.
+pub(super) fn nested_text(card: &ToolCard) -> Option<String> {
+    let t = card.nested.as_ref()?.transcript();
+    let mut parts = vec![summary_text(t)];
+    parts.extend(
+        t.items()
+            .iter()
+            .filter(|it| !t.merged(it) && !first_turn(it))
+            .map(|it| item_text(t, it))
+            .filter(|s| !s.is_empty()),
+    );
+    Some(parts.join("\n\n"))
+}
+
+/// The words of a nested transcript's summary row (`nested::summary`).
+fn summary_text(t: &Transcript) -> String {
+    let mut text = "subagent".to_string();
+    for (words, _) in counts(t) {
+        text.push_str(" · ");
+        text.push_str(&words);
+    }
+    text
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use unicode_width::UnicodeWidthStr;
 use super::frame::{GUTTER, cap};
 use super::{Ctx, Density, Keep};
 use crate::session::{Answer, Ask, Prompt, Question};
-use crate::text::{Line, Span, sanitize, wrap};
+use crate::text::{self, Line, Span, sanitize, wrap};
 use crate::theme::Role;
 
 /// `allowed-once` → `allowed once`.
@@ -117,7 +117,7 @@ fn header(p: &Prompt, ctx: &Ctx) -> Line {
     }
     let room = ctx.width - fixed;
     let title = wrap::truncate_str(&title, room);
-    let pad = if wrap::unbounded(ctx.width) {
+    let pad = if text::unbounded(ctx.width) {
         0
     } else {
         room - title.width()

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{self, item::item_text, plain};
+use crate::cards::{self, plain::{self, item_text}};
 use crate::session::{Item, ToolCard, Transcript};
 use crate::source::Format;
 

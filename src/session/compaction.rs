@@ -11,8 +11,7 @@
 use std::sync::Arc;
 
 use super::messages::text_of_content;
-use super::reducer::Ev;
-use super::{Compaction, Item, Transcript};
+use super::{Compaction, Ev, Item, Transcript};
 use crate::wire::payload;
 
 /// Which of a compaction's events.

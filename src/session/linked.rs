@@ -131,7 +131,7 @@ impl Transcript {
             return Vec::new();
         };
         let mut data = result.data();
-        let meta = super::prefetch::take_meta(&mut data);
+        let meta = super::presenter::take_meta(&mut data);
         let content = super::content_of(&data);
         card.tool
             .as_deref()
@@ -177,7 +177,7 @@ impl Transcript {
         &mut self,
         call_id: &str,
         task: &crate::wire::payload::TaskReport,
-        ev: &super::reducer::Ev<'_>,
+        ev: &super::Ev<'_>,
     ) -> bool {
         let Some(i) = self.call_card(call_id, "a task report for a retired card") else {
             return false;

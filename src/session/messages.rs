@@ -6,10 +6,9 @@
 
 use std::sync::Arc;
 
-use super::reducer::Ev;
 use super::{
-    AssistantBlock, AssistantMessage, Blocks, Item, Retry, Status, Todo, TokenUsage, Transcript,
-    TurnEnd, TurnMarker, UserMessage,
+    AssistantBlock, AssistantMessage, Blocks, Ev, Item, Retry, Status, Todo, TokenUsage,
+    Transcript, TurnEnd, TurnMarker, UserMessage,
 };
 use crate::wire::payload::{self, ContentBlock, TextOrObjects};
 

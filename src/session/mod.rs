@@ -6,7 +6,8 @@
 //! terminal here, and no tool named.
 //!
 //! This file owns [`Transcript`] (read-only from outside: only the fold
-//! writes it); `card` and `items` its parts; `reducer` the fold's dispatch,
+//! writes it) and the event being folded that the dispatch hands each part
+//! (`Ev`); `card` and `items` its parts; `reducer` the fold's dispatch,
 //! `messages`, `tools`, `prompts` and `compaction` what each kind of event
 //! builds, `linked` what is drawn on a call's card rather than apart (its
 //! approval, its questions, its plan), `nested` the transcripts folded under
@@ -55,7 +56,27 @@ pub(crate) use retire::LOOK_BACK_CARDS;
 
 use std::sync::Arc;
 
+use serde_json::Value;
+
 pub use crate::wire::Diagnostic;
+use crate::wire::RawJson;
+
+/// An event being folded, as the fold's dispatch (`reducer`) hands it to
+/// the part that builds from it: what its payload does not hold.
+struct Ev<'a> {
+    pub seq: u64,
+    pub time: i64,
+    /// The data text (a result keeps it; diagnostics show it).
+    pub raw: &'a RawJson,
+    pub source_event_seqs: &'a [u64],
+}
+
+impl Ev<'_> {
+    /// The data as a tree, for a diagnostic (`null` when it has none).
+    pub fn data(&self) -> Value {
+        self.raw.parse()
+    }
+}
 
 /// The reducer's state: everything drawn for one session.
 #[derive(Debug, Clone)]

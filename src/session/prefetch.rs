@@ -16,8 +16,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::presenter::follow_header;
-use super::tools::arguments_text;
+use super::presenter::{arguments_text, follow_header, take_meta};
 use super::{AttachedView, SharedPresenters, ViewSource};
 use crate::wire::payload::{self, read};
 use crate::wire::{EventKind, RawJson, Record, ViewFor};
@@ -291,13 +290,6 @@ fn draw(
         is_error,
         meta.as_ref(),
     )
-}
-
-/// A result's `meta`, taken out of its parsed data (not copied).
-pub(super) fn take_meta(data: &mut Value) -> Option<Value> {
-    data.as_object_mut()
-        .and_then(|o| o.shift_remove("meta"))
-        .filter(|m| !m.is_null())
 }
 
 #[cfg(test)]

@@ -4,6 +4,10 @@
 //! replay and headless all give the same, so the same records make the same
 //! cards.
 //!
+//! Here too what the fold and the views drawn ahead of it ([`super::prefetch`])
+//! both hand the presenters, read by the same rules: the agent a header
+//! names, a call's arguments as text, a result's `meta`.
+//!
 //! [`Transcript`]: super::Transcript
 
 use std::fmt;
@@ -109,4 +113,21 @@ pub(super) fn follow_header(
         }
         *agent = Some(name.to_string());
     }
+}
+
+/// A call's arguments as the card keeps them: the JSON string a host sends,
+/// or (older hosts) the value written out; empty when absent.
+pub(super) fn arguments_text(arguments: Option<Value>) -> String {
+    match arguments {
+        Some(Value::String(s)) => s,
+        Some(v) if !v.is_null() => v.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A result's `meta`, taken out of its parsed data (not copied).
+pub(super) fn take_meta(data: &mut Value) -> Option<Value> {
+    data.as_object_mut()
+        .and_then(|o| o.shift_remove("meta"))
+        .filter(|m| !m.is_null())
 }

@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::compaction::Phase;
-use super::{Item, Transcript};
+use super::{Ev, Item, Transcript};
 
 /// Command names kept of a session's header.
 pub const MAX_COMMANDS: usize = 256;
@@ -34,22 +34,6 @@ impl<'a> EventText<'a> {
             time: e.time,
             data: &e.data,
         }
-    }
-}
-
-/// An event being folded: what its payload does not hold.
-pub(super) struct Ev<'a> {
-    pub seq: u64,
-    pub time: i64,
-    /// The data text (a result keeps it; diagnostics show it).
-    pub raw: &'a RawJson,
-    pub source_event_seqs: &'a [u64],
-}
-
-impl Ev<'_> {
-    /// The data as a tree, for a diagnostic (`null` when it has none).
-    pub fn data(&self) -> Value {
-        self.raw.parse()
     }
 }
 

@@ -5,12 +5,11 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::card::{Recorded, RecordedOutcome};
-use super::reducer::Ev;
+use super::presenter::{arguments_text, take_meta};
 use super::{
-    AttachedView, Item, Presenters, Status, ToolCard, ToolError, ToolResult, Transcript, ViewSource,
+    AttachedView, Ev, Item, Presenters, Status, ToolCard, ToolError, ToolResult, Transcript,
+    ViewSource,
 };
 use crate::wire::payload;
 use crate::wire::{Origin, ViewEnvelope, ViewFor};
@@ -186,16 +185,6 @@ impl Transcript {
     }
 }
 
-/// A call's arguments as the card keeps them: the JSON string a host sends,
-/// or (older hosts) the value written out; empty when absent.
-pub(super) fn arguments_text(arguments: Option<Value>) -> String {
-    match arguments {
-        Some(Value::String(s)) => s,
-        Some(v) if !v.is_null() => v.to_string(),
-        _ => String::new(),
-    }
-}
-
 /// The presenter's view of a card's result (its data read now: only
 /// results without a view from the host are). A call refused has none: it
 /// did not run, its result says only that ([`refusal`]).
@@ -206,7 +195,7 @@ fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<Atta
     }
     let tool = card.tool.as_deref()?;
     let mut data = result.data();
-    let meta = super::prefetch::take_meta(&mut data);
+    let meta = take_meta(&mut data);
     presenters.result_view_attached(
         tool,
         &card.arguments,

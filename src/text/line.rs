@@ -172,7 +172,7 @@ impl Line {
 
     pub fn pad_to(mut self, width: usize, style: Style) -> Self {
         let w = self.width();
-        if w < width && !super::wrap::unbounded(width) {
+        if w < width && !super::unbounded(width) {
             self.spans.push(Span::new(" ".repeat(width - w), style));
         }
         self

@@ -3,7 +3,8 @@
 //! and redacting secrets.
 //!
 //! Everything here is pure: text in, [`Line`]s out. Nothing here knows a card tag
-//! or a tool name.
+//! or a tool name. This file holds what its parts share of widths: the one
+//! that never wraps ([`UNBOUNDED`]).
 
 pub mod ansi;
 pub mod entities;
@@ -19,3 +20,15 @@ pub mod wrap;
 pub use line::{Line, Span};
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub use rows::{Keep, Laid, Rows};
+
+/// A width that never wraps: the pager with wrap off and the HTML page
+/// (whose browser wraps to its window) lay cards out at it. Nothing pads
+/// or fills to it: headers keep their parts two columns apart, rules and
+/// diff rows keep their natural length ([`unbounded`]).
+pub const UNBOUNDED: usize = usize::MAX / 4;
+
+/// True for a width laid out without wrapping ([`UNBOUNDED`], less the
+/// gutters and indents of the parts inside a card).
+pub fn unbounded(width: usize) -> bool {
+    width >= UNBOUNDED / 2
+}

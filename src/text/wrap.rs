@@ -8,18 +8,6 @@ use unicode_width::UnicodeWidthStr;
 
 use super::line::{Line, Span};
 
-/// A width that never wraps: the pager with wrap off and the HTML page
-/// (whose browser wraps to its window) lay cards out at it. Nothing pads
-/// or fills to it: headers keep their parts two columns apart, rules and
-/// diff rows keep their natural length ([`unbounded`]).
-pub const UNBOUNDED: usize = usize::MAX / 4;
-
-/// True for a width laid out without wrapping ([`UNBOUNDED`], less the
-/// gutters and indents of the parts inside a card).
-pub fn unbounded(width: usize) -> bool {
-    width >= UNBOUNDED / 2
-}
-
 /// Split one span into (grapheme, width) pieces.
 /// Printable ASCII (the common case) is a byte a grapheme a column.
 fn graphemes(s: &str) -> impl Iterator<Item = (&str, usize)> {

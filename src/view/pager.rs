@@ -1,11 +1,11 @@
 //! The pager: one card at full density, full screen, with vertical and
 //! horizontal scrolling, a wrap toggle and search inside. With wrap off the
-//! card is laid out unwrapped (`wrap::UNBOUNDED`): every line on one row,
+//! card is laid out unwrapped (`text::UNBOUNDED`): every line on one row,
 //! scrolled sideways.
 
 use crate::cards::Density;
 use crate::session::Transcript;
-use crate::text::{Line, wrap};
+use crate::text::{self, Line, wrap};
 use crate::theme::{Role, Theme};
 use crate::view::search::{find_in, highlight};
 use crate::view::transcript::{LayoutOptions, render_item};
@@ -72,7 +72,7 @@ impl Pager {
             .items()
             .get(self.item)
             .map_or(0, |i| crate::view::list::item_rev(t, i));
-        let w = if self.wrap { width } else { wrap::UNBOUNDED };
+        let w = if self.wrap { width } else { text::UNBOUNDED };
         if self.title.as_ref().is_none_or(|(r, _)| *r != rev) {
             let title = match t.items().get(self.item) {
                 // A big read view is not typed whole for its title.

@@ -114,7 +114,8 @@ pub fn item_weight(t: &Transcript, item: &Item) -> usize {
     }
 }
 
-pub use crate::cards::item::{approval_call, item_text, joined};
+pub use crate::cards::item::{approval_call, joined};
+pub use crate::cards::plain::item_text;
 
 /// Lay out the whole transcript.
 pub fn layout(t: &Transcript, theme: &Theme, opts: &LayoutOptions) -> Vec<Line> {

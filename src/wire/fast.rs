@@ -7,14 +7,18 @@
 //! does not fit exactly (a wrong type, a missing field, a duplicate key),
 //! returns `None` and goes the lenient [`Frame::from_owned`] way, which
 //! decides the same thing with a precise error message.
+//!
+//! [`Frame::from_text`], which tries this path first, is here too: the
+//! lenient decoder (`frame.rs`) knows nothing of this one.
 
 use std::borrow::Cow;
 
 use serde::Deserialize;
-use serde_json::Number;
 use serde_json::value::RawValue;
+use serde_json::{Number, Value};
 
 use super::SessionEvent;
+use super::error::WireError;
 use super::frame::{Frame, KNOWN_FRAMES, ViewEnvelope, ViewFor};
 use super::kind::EventKind;
 use super::raw::RawJson;
@@ -95,8 +99,25 @@ fn view(raw: &RawValue) -> Option<ViewEnvelope> {
     Some(ViewEnvelope::from_raw(for_, RawJson::from_raw(env.view?)))
 }
 
+impl Frame {
+    /// Decode one message from its text: frame and event lines without
+    /// building a JSON tree (see `wire/fast.rs`), anything else leniently.
+    pub fn from_text(text: &str) -> Result<Frame, WireError> {
+        if let Some(f) = Frame::decode_fast(text) {
+            return Ok(f);
+        }
+        let v: Value = serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
+        Frame::from_owned(v)
+    }
+
+    /// The fast path alone: `None` when the text needs the lenient one.
+    pub fn decode_fast(text: &str) -> Option<Frame> {
+        decode(text)
+    }
+}
+
 /// Decode a frame line, or `None` to let the lenient path decide.
-pub fn decode(text: &str) -> Option<Frame> {
+fn decode(text: &str) -> Option<Frame> {
     let m: Msg = serde_json::from_str(text).ok()?;
     match &*m.ty {
         "server-request" => match decode(m.payload?.get())? {
@@ -150,7 +171,6 @@ pub fn decode(text: &str) -> Option<Frame> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
     /// The fast path and the lenient path agree wherever the fast one answers.
     fn agree(line: &str) -> bool {

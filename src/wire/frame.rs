@@ -101,21 +101,6 @@ impl Frame {
         Frame::from_owned(v.clone())
     }
 
-    /// Decode one message from its text: frame and event lines without
-    /// building a JSON tree (see `wire/fast.rs`), anything else leniently.
-    pub fn from_text(text: &str) -> Result<Frame, WireError> {
-        if let Some(f) = Frame::decode_fast(text) {
-            return Ok(f);
-        }
-        let v: Value = serde_json::from_str(text).map_err(|e| WireError::NotJson(e.to_string()))?;
-        Frame::from_owned(v)
-    }
-
-    /// The fast path alone: `None` when the text needs the lenient one.
-    pub fn decode_fast(text: &str) -> Option<Frame> {
-        super::fast::decode(text)
-    }
-
     /// [`Frame::from_value`] without copying: takes the message apart.
     pub fn from_owned(v: Value) -> Result<Frame, WireError> {
         let Value::Object(mut obj) = v else {

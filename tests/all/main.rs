@@ -14,6 +14,7 @@ mod agents;
 mod cards;
 mod cli;
 mod docs;
+mod house;
 mod kit;
 mod library;
 mod live;

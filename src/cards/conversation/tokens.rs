@@ -8,7 +8,7 @@
 
 use super::{Ctx, Density, Line, Role, Span, fit_all, hanging, more_lines, rule, text_lines, wrap};
 use crate::session::{Compaction, TokenUsage};
-use crate::text::sanitize;
+use crate::text::{self, sanitize};
 
 /// A token count in a few columns: exact below a thousand, then `12.3k`,
 /// `154k`, `1.2M` (rounded to the nearest).
@@ -80,7 +80,7 @@ fn joined(pieces: &[String], width: usize) -> String {
         if col == 0 {
             out.push_str(p);
             col = w;
-        } else if wrap::unbounded(width) || col + 3 + w <= width {
+        } else if text::unbounded(width) || col + 3 + w <= width {
             out.push_str(" · ");
             out.push_str(p);
             col += 3 + w;
@@ -151,7 +151,7 @@ pub fn compaction(c: &Compaction, ctx: &Ctx) -> Vec<Line> {
         .join(" · ");
     let mut out = Vec::new();
     // `── ` before the label and ` ──` at least after it.
-    if wrap::unbounded(ctx.width) || whole.chars().count() + 6 <= ctx.width {
+    if text::unbounded(ctx.width) || whole.chars().count() + 6 <= ctx.width {
         out.push(rule(Line::styled(whole, rule_style), ctx));
     } else {
         out.push(rule(Line::styled(title, rule_style), ctx));

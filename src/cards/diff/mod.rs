@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 
 use super::{Ctx, Rows};
 use crate::text::highlight::lang_for_path;
-use crate::text::{Line, sanitize, wrap};
+use crate::text::{self, Line, sanitize, wrap};
 use crate::theme::Role;
 use crate::wire::view::{DiffView, FileDiff};
 use layout::Painter;
@@ -233,7 +233,7 @@ fn file_lines(
 ) -> Vec<Line> {
     let (theme, width) = (ctx.theme, ctx.width.max(1));
     let muted = theme.style(Role::Muted);
-    let side_by_side = width >= SIDE_BY_SIDE_WIDTH && !wrap::unbounded(width);
+    let side_by_side = width >= SIDE_BY_SIDE_WIDTH && !text::unbounded(width);
     let path = &v.diffs[run.start].path;
     let placed = models[run.clone()].iter().all(|m| m.start.is_some());
     let mut lines = file_header(&v.diffs[run.start], placed, ctx);

@@ -1,6 +1,6 @@
 //! `deck export --format html`: one self-contained HTML page of a session —
 //! every item laid out as `deck render --density full` lays it out, but
-//! unwrapped (`wrap::UNBOUNDED`): the browser wraps text to its window
+//! unwrapped (`text::UNBOUNDED`): the browser wraps text to its window
 //! (`white-space: pre-wrap`), so nothing is cut at a fixed width. In the
 //! theme's colours on its declared background (inline styles, no script,
 //! nothing fetched), each tool card a `<details>` block that folds to its
@@ -16,7 +16,7 @@ use ratatui::style::{Color, Modifier, Style};
 use crate::cards::Density;
 use crate::session::{Item, Transcript};
 use crate::text::sanitize::link_allowed;
-use crate::text::{Line, Rows, wrap};
+use crate::text::{self, Line, Rows};
 use crate::theme::Theme;
 use crate::view::transcript::{LayoutOptions, render_item_into};
 
@@ -58,7 +58,7 @@ pub fn page_to(
         escape(title)
     );
     w.write_all(out.as_bytes())?;
-    let opts = LayoutOptions::new(wrap::UNBOUNDED, Density::Full);
+    let opts = LayoutOptions::new(text::UNBOUNDED, Density::Full);
     for item in t.items().iter() {
         // A compaction folds like a card: its summary under its rule.
         let card = matches!(item, Item::Tool(_) | Item::Compaction(_));

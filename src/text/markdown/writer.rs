@@ -9,7 +9,7 @@ use ratatui::style::Style;
 use super::{CODE_INDENT, CODE_WINDOW, measure_tables, table};
 use crate::text::highlight::{Checkpoint, highlight_lines_from};
 use crate::text::rows::Rows;
-use crate::text::{Line, Span, sanitize, wrap};
+use crate::text::{self, Line, Span, sanitize, wrap};
 use crate::theme::{Role, Theme};
 
 /// Where a writer's work goes: rows out, or (the first pass over a
@@ -358,7 +358,7 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
             Event::Rule => {
                 self.block_start();
                 let (avail, _) = self.avail();
-                let rule = Line::styled("─".repeat(if wrap::unbounded(avail) { 80 } else { avail }), self.role(Role::Border));
+                let rule = Line::styled("─".repeat(if text::unbounded(avail) { 80 } else { avail }), self.role(Role::Border));
                 self.emit(vec![rule]);
                 self.need_blank = true;
             }

@@ -100,7 +100,7 @@ proptest! {
     ) {
         let t = common::fold_records(&records);
         let theme = &themes()[theme];
-        let opts = LayoutOptions::new(deck::text::wrap::UNBOUNDED, density);
+        let opts = LayoutOptions::new(deck::text::UNBOUNDED, density);
         for item in t.items().iter() {
             let lines = render_item_tick(&t, item, theme, &opts, 0);
             prop_assert_eq!(too_wide(&lines, 1 << 20), None, "item {:?}", item);
