@@ -457,11 +457,11 @@ fn strongly_connected(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>
 }
 
 /// Folders whose circles are being broken on other branches (issue 30:
-/// `source/` and `library/` are being restructured): their circles are
+/// `source/` is being restructured): their circles are
 /// printed, not failed on. The work that breaks a folder's circles
 /// removes it here; a folder listed with no circle left fails, so the
 /// list only shrinks.
-const BEING_BROKEN: &[&str] = &["src/library", "src/source", "src/source/acp_client"];
+const BEING_BROKEN: &[&str] = &["src/source", "src/source/acp_client"];
 
 #[test]
 fn no_folder_has_an_import_circle() {
