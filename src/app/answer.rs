@@ -10,7 +10,7 @@ use super::drive::Draft;
 use super::msg::Effect;
 use super::state::App;
 use crate::session::{Ask, PermissionOption, Pick, Prompt, Question, option_outcome, pick_option};
-use crate::source::host::Control;
+use crate::clients::dsh::Control;
 
 /// What a key did to the question being answered.
 enum Step {

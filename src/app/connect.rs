@@ -18,7 +18,7 @@ use super::modal::Modal;
 use super::msg::Effect;
 use super::state::App;
 use crate::session::{Ask, Item, Pick, Prompt};
-use crate::source::host::Control;
+use crate::clients::dsh::Control;
 use crate::text::sanitize;
 use crate::view::status;
 

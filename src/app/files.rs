@@ -102,7 +102,7 @@ impl App {
             .collect();
         let mut app = App::viewer(
             label,
-            Transcript::new(None, crate::present::stock()),
+            Transcript::new(None, crate::agents::stock()),
             Vec::new(),
         );
         app.sessions = Sessions::in_order(rows);

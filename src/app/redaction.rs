@@ -41,7 +41,7 @@ impl App {
         self.redaction.live.clear();
         self.redaction.base = records;
         let shown = self.shown_records(&self.redaction.base);
-        Transcript::from_records(session, shown.iter(), crate::present::stock())
+        Transcript::from_records(session, shown.iter(), crate::agents::stock())
     }
 
     /// Records for a player or a fold: as they came, or redacted.

@@ -93,7 +93,7 @@ pub fn run(app: App, live: Option<Receiver<Vec<Record>>>) -> anyhow::Result<()> 
 
 /// Run the app until it quits, fed by `live`.
 /// What the driver calls to show another session of a live host.
-pub type Switcher = Box<dyn FnMut(crate::source::host::Control) + Send>;
+pub type Switcher = Box<dyn FnMut(crate::clients::dsh::Control) + Send>;
 
 /// [`run_feed_with`] without session switching.
 pub fn run_feed(app: App, live: Option<Feed>) -> anyhow::Result<()> {
@@ -441,7 +441,7 @@ fn perform(
                 out.flush()?;
             }
             Effect::Switch(id) => match on_switch {
-                Some(switch) => switch(crate::source::host::Control::Switch(id)),
+                Some(switch) => switch(crate::clients::dsh::Control::Switch(id)),
                 None => app.say("this source has one session"),
             },
             Effect::Host(c) => match on_switch {

@@ -9,7 +9,7 @@ use super::live::{Drive, run_tui_with, runtime, spawn_source};
 use crate::app::history;
 use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::TuiArgs;
-use crate::source::host::{self, HostOptions, SessionChoice};
+use crate::clients::dsh::{self as host, HostOptions, SessionChoice};
 use crate::source::live;
 
 /// Which session `deck connect` shows, and where new ones start.

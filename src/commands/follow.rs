@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use super::live::{run_tui, runtime, spawn_source};
 use super::tui::label;
+use crate::agents::{Agent, find};
 use crate::app::run::ensure_terminal;
 use crate::cli::{LatestAgent, TuiArgs};
-use crate::source::agents::{Agent, find};
 use crate::source::follow::{Follow, Latest};
 use crate::source::live;
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::live::runtime;
-use crate::source::host;
+use crate::clients::dsh as host;
 use crate::source::live::Endpoint;
 use crate::source::record::{self, Recording};
 

@@ -19,8 +19,8 @@
 
 use super::read::{Entry, SessionRow, agent_of, docs, no_session, row};
 use crate::session::{Folding, Item, Outlining};
-use crate::source::agents::claude::beside::{Beside, beside};
-use crate::source::agents::claude::side_files::Folder;
+use crate::agents::claude_code::read::beside::{Beside, beside};
+use crate::agents::claude_code::read::side_files::Folder;
 use crate::source::load::{LoadError, Store, Summary, stream_file_upto};
 use crate::source::Format;
 use crate::wire::{EventKind, Record};
@@ -123,7 +123,7 @@ struct Bin {
 impl Bin {
     fn new(id: Option<String>) -> Bin {
         Bin {
-            fold: Folding::new(id, crate::present::stock()),
+            fold: Folding::new(id, crate::agents::stock()),
             outline: Outlining::default(),
             last_seq: None,
             results: None,

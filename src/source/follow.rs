@@ -12,7 +12,7 @@
 //!   followed as a path is.
 //! * A Claude Code session's subagents' logs are followed beside it, their
 //!   records nested under their calls, and output it saved to
-//!   `tool-results/` is read back (`agents::claude::live`).
+//!   `tool-results/` is read back (`agents::claude_code::read::live`).
 //!
 //! Polling (not inotify) keeps it portable and simple; the interval is a
 //! parameter so tests can make it short.
@@ -23,8 +23,8 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
-use super::agents::{Agent, find};
-use super::agents::claude::live::Beside;
+use crate::agents::{Agent, find};
+use crate::agents::claude_code::read::live::Beside;
 use super::live::{LinkStatus, LiveEvent, LiveTx, READ_CHUNK, Tap};
 use super::stream::{LineStream, Output, Selection, StreamError, send};
 

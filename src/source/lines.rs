@@ -11,7 +11,9 @@
 
 use serde_json::Value;
 
-use super::agents::{Agent, Foreign, claude};
+use crate::agents::claude_code::read as claude;
+use crate::agents::Agent;
+use crate::agents::read::Foreign;
 use super::chunks;
 use crate::wire::{Diagnostic, Frame, Origin, Record};
 

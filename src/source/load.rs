@@ -8,7 +8,7 @@
 //!    (`{events, hasMore}`, server-response envelopes, lists, `{pages:[…]}`);
 //! 4. other agents' session logs (Claude Code, Codex): the first of their
 //!    lines picks the agent's reader, which turns every such line into
-//!    records (`super::agents`).
+//!    records (`crate::agents`).
 //!
 //! zstd input is recognised by its magic number, whatever the file name.
 //! Several sessions in one input are kept apart by `sessionId`.
@@ -17,9 +17,10 @@ use std::io::Read;
 
 use serde_json::Value;
 
-use super::agents::{Agent, Out, Translate};
 use super::blocks::{decode_stream, fill};
 use super::lines::Decoded;
+use crate::agents::Agent;
+use crate::agents::read::{Out, Translate};
 use crate::wire::{Diagnostic, Origin, Record};
 
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
@@ -231,7 +232,7 @@ fn load_file(path: &str, input: impl Read + Send) -> Result<Loaded, LoadError> {
     if let Ok(l) = &mut loaded
         && l.format == Format::ClaudeCode
     {
-        super::agents::claude::beside::attach(std::path::Path::new(path), l);
+        crate::agents::claude_code::read::beside::attach(std::path::Path::new(path), l);
     }
     loaded
 }

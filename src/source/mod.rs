@@ -5,17 +5,11 @@
 //! that cannot be decoded becomes a diagnostic at its place; nothing is
 //! dropped silently.
 //!
-//! Live sources (`listen`, `follow`, the DSH `host` client) are producers on
+//! Live sources (`listen`, `follow`, and the clients: `clients::dsh`, `clients::acp`) are producers on
 //! one bounded channel of `LiveEvent`s; `record` taps what they
 //! receive into a file. The consumer folds records with the same reducer as
 //! replay.
 
-internal!(
-    mod acp_client;
-);
-internal!(
-    mod agents;
-);
 internal!(
     mod blocks;
 );
@@ -30,9 +24,6 @@ internal!(
 );
 internal!(
     mod history_doc;
-);
-internal!(
-    mod host;
 );
 internal!(
     mod limits;

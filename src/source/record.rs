@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::follow::Follow;
-use super::host::{self, HostOptions, SessionChoice};
+use crate::clients::dsh::{self as host, HostOptions, SessionChoice};
 use super::listen;
 use super::live::{self, Endpoint, LiveEvent, RawSink};
 

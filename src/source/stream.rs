@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-use super::agents::{Agent, Out, Translate};
+use crate::agents::Agent;
+use crate::agents::read::{Out, Translate};
 use super::lines::{Decoded, LineSplitter, Piece};
 use super::live::{Closed, LiveEvent, LiveTx, READ_CHUNK, Tap};
 use super::sessions::SessionBook;

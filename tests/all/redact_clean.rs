@@ -65,7 +65,7 @@ fn files() -> Vec<(&'static str, &'static str)> {
             include_str!("../fixtures/redact/clean/config.toml"),
         ),
         // deck's own code about hosts, tokens, keys and indexes.
-        ("src/rpc.rs", include_str!("../../src/source/host/rpc.rs")),
+        ("src/rpc.rs", include_str!("../../src/clients/dsh/rpc.rs")),
         ("src/cli.rs", include_str!("../../src/cli.rs")),
         ("src/index.rs", include_str!("../../src/library/index.rs")),
         ("src/keys.rs", include_str!("../../src/app/keys.rs")),

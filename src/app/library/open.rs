@@ -45,7 +45,7 @@ impl App {
     pub fn library(lib: Arc<Library>, open: Open, now_ms: i64) -> App {
         let mut app = App::viewer(
             "sessions".into(),
-            Transcript::new(None, crate::present::stock()),
+            Transcript::new(None, crate::agents::stock()),
             Vec::new(),
         );
         app.library = Some(Box::new(LibraryPart::new(lib, open, now_ms)));
