@@ -4,30 +4,79 @@
 //! ([`event`], [`event_json`], the `session` [`header`]), with the
 //! timestamps they carry ([`epoch_ms`]).
 
+use std::any::Any;
+
 use serde_json::Value;
 
 use super::Agent;
-use super::claude_code;
 use crate::wire::{EventKind, Frame, Origin, RawJson, Record, SessionEvent};
 
 /// Records for the session named by the id (`None`: the current one).
 pub type Out = Vec<(Option<String>, Record)>;
 
 /// A line of another agent's log, as the line decoder hands it on.
-#[derive(Debug, Clone, PartialEq)]
 pub enum Foreign {
-    /// A Claude Code line, already read (on the decoder's threads).
-    Claude(Box<claude_code::read::Line>),
+    /// A line its agent read from the text itself (on the decoder's
+    /// threads: [`Agent::read_text`]); only that agent's reader takes it.
+    Read {
+        agent: &'static dyn Agent,
+        line: Box<dyn Parsed>,
+    },
     /// Any agent's line, as JSON.
     Value(Value),
 }
 
+/// What an agent made of a line's text ([`Agent::read_text`]): its own
+/// type, which its reader takes back ([`Foreign::take`]).
+pub trait Parsed: Any + Send + std::fmt::Debug {
+    /// Whether `other` is the same line, read the same.
+    fn same(&self, other: &dyn Parsed) -> bool;
+}
+
+impl<T: Any + Send + std::fmt::Debug + PartialEq> Parsed for T {
+    fn same(&self, other: &dyn Parsed) -> bool {
+        let other: &dyn Any = other;
+        other.downcast_ref::<T>() == Some(self)
+    }
+}
+
+impl PartialEq for Foreign {
+    fn eq(&self, other: &Foreign) -> bool {
+        match (self, other) {
+            (Foreign::Read { agent, line }, Foreign::Read { agent: a, line: l }) => {
+                agent.name() == a.name() && line.same(l.as_ref())
+            }
+            (Foreign::Value(v), Foreign::Value(w)) => v == w,
+            _ => false,
+        }
+    }
+}
+
 impl Foreign {
     /// The agent whose line it is.
-    pub fn agent(&self) -> Option<Agent> {
+    pub fn agent(&self) -> Option<&'static dyn Agent> {
         match self {
-            Foreign::Claude(_) => Some(Agent::ClaudeCode),
-            Foreign::Value(v) => Agent::of_line(v),
+            Foreign::Read { agent, .. } => Some(*agent),
+            Foreign::Value(v) => super::of_line(v),
+        }
+    }
+
+    /// The line as the `T` its agent read it into, when it is one.
+    pub fn take<T: Parsed>(line: Box<dyn Parsed>) -> Option<T> {
+        let any: Box<dyn Any> = line;
+        any.downcast::<T>().ok().map(|t| *t)
+    }
+}
+
+impl std::fmt::Debug for Foreign {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Foreign::Read { agent, line } => f
+                .debug_struct("Read")
+                .field("agent", &agent.name())
+                .field("line", line)
+                .finish(),
+            Foreign::Value(v) => f.debug_tuple("Value").field(v).finish(),
         }
     }
 }
@@ -72,16 +121,27 @@ pub fn event_json(kind: &str, seq: u64, time: i64, data: String, origin: Origin)
     }
 }
 
-/// The `session` header record: the agent, and what the log says of the
+/// The `session` header record: the agent (its name), and what the log says of the
 /// session (`id`, `cwd`, `model`, `version`, `gitBranch`, … when known).
-pub fn header(agent: Agent, mut fields: serde_json::Map<String, Value>, origin: Origin) -> Record {
-    fields.insert("agent".into(), Value::from(agent.name()));
+pub fn header(agent: &str, mut fields: serde_json::Map<String, Value>, origin: Origin) -> Record {
+    fields.insert("agent".into(), Value::from(agent));
     Record::Frame {
         kind: "session".into(),
         rpc_id: None,
         payload: Value::Object(fields),
         origin,
     }
+}
+
+/// The first complete line of `head` (the first bytes of a file) that is
+/// a JSON object.
+pub fn first_object_line(head: &[u8]) -> Option<Value> {
+    let complete = memchr::memrchr(b'\n', head).map_or(head, |at| &head[..at]);
+    complete
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .filter(|l| l.first() == Some(&b'{'))
+        .find_map(|l| serde_json::from_slice::<Value>(l).ok())
 }
 
 /// Epoch milliseconds of an RFC 3339 / ISO 8601 UTC timestamp

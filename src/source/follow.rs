@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
-use crate::agents::{Agent, find};
+use crate::agents::Agent;
 use crate::agents::claude_code::read::live::Beside;
 use super::live::{LinkStatus, LiveEvent, LiveTx, READ_CHUNK, Tap};
 use super::stream::{LineStream, Output, Selection, StreamError, send};
@@ -48,7 +48,7 @@ pub struct Follow {
 /// directory yet: the session to follow is the first that appears.
 #[derive(Debug, Clone)]
 pub struct Latest {
-    pub agent: Agent,
+    pub agent: &'static dyn Agent,
     /// Where the agent keeps its sessions (`~/.claude`, `$CODEX_HOME`).
     pub root: PathBuf,
     /// The directory whose session is wanted.
@@ -211,9 +211,7 @@ impl Follow {
             let (agent, root, cwd) = (latest.agent, latest.root.clone(), latest.cwd.clone());
             let since = latest.since;
             // A walk of the agent's folder: off the runtime's threads.
-            let found = tokio::task::spawn_blocking(move || {
-                find::latest_since(agent, &root, &cwd, since)
-            })
+            let found = tokio::task::spawn_blocking(move || agent.latest(&root, &cwd, since))
             .await
             .unwrap_or_else(|e| Err(e.to_string()));
             match found {

@@ -11,17 +11,15 @@
 
 use serde_json::Value;
 
-use crate::agents::claude_code::read as claude;
-use crate::agents::Agent;
+use crate::agents::dsh::read::{chunks, header_id, looks_like_history};
 use crate::agents::read::Foreign;
-use super::chunks;
 use crate::wire::{Diagnostic, Frame, Origin, Record};
 
 /// How much of a line a diagnostic's reason quotes.
 const QUOTE: usize = 80;
 
 /// What one line decoded to.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub enum Decoded {
     /// Whitespace only.
     Blank,
@@ -40,8 +38,8 @@ pub enum Decoded {
     /// A `session.history` document on one line (a page, a response
     /// envelope, a list of pages), read where it was.
     History { value: Value, origin: Origin },
-    /// A line of another agent's session log ([`Agent::of_line`]): its
-    /// agent's reader turns it into records.
+    /// A line of another agent's session log ([`crate::agents::of_line`]):
+    /// its agent's reader turns it into records.
     Foreign { line: Foreign, origin: Origin },
     /// The line did not decode; the diagnostic holds it whole.
     Bad(Diagnostic),
@@ -51,14 +49,20 @@ pub(crate) fn quote(s: &str) -> String {
     crate::text::wrap::truncate_str(&crate::text::sanitize::inline(s), QUOTE)
 }
 
-/// Which reader a decoder tries first: the one that read the line before.
-/// The frame reader and the Claude Code line reader never both accept a
-/// line (a Claude line has no `seq`, `event` or `/` in its type; a frame
-/// the fast path takes has one), so the order changes only the time spent:
-/// a Claude Code log is not scanned as frames first, line after line.
+/// Which reader a decoder tries first: the one that read the line before
+/// (the frame reader, or an agent's text reader: [`Agent::read_text`]).
+/// The frame reader and an agent's text reader never both accept a line
+/// (Claude Code's lines have no `seq`, `event` or `/` in their type; a
+/// frame the fast path takes has one), so the order changes only the time
+/// spent: a Claude Code log is not scanned as frames first, line after
+/// line.
+///
+/// [`Agent::read_text`]: crate::agents::Agent::read_text
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Hint {
-    claude_first: bool,
+    /// The agent (its index in the registry) whose text reader read the
+    /// line before.
+    text_first: Option<usize>,
 }
 
 /// Decode one line (without its newline). `truncated`: this is the last line
@@ -95,19 +99,17 @@ pub fn decode_line_hinted(
             (std::borrow::Cow::Owned(text), Some(d))
         }
     };
-    // A Claude Code line, read here (on the decoder's threads) into what
-    // its reader needs, without a JSON tree.
-    let claude = |line: &str| {
-        might_be_claude(line)
-            .then(|| claude::Line::parse(line))
-            .flatten()
-            .map(|l| Decoded::Foreign {
-                line: Foreign::Claude(Box::new(l)),
-                origin,
-            })
+    // An agent's line read here (on the decoder's threads) into what its
+    // reader needs, without a JSON tree (Claude Code's).
+    let read_text = |i: usize, line: &str| {
+        let agent = crate::agents::ALL[i];
+        agent.read_text(line).map(|line| Decoded::Foreign {
+            line: Foreign::Read { agent, line },
+            origin,
+        })
     };
-    if hint.claude_first
-        && let Some(d) = claude(&line)
+    if let Some(i) = hint.text_first
+        && let Some(d) = read_text(i, &line)
     {
         return (d, lossy);
     }
@@ -117,16 +119,16 @@ pub fn decode_line_hinted(
         && !chunks::is_chunk_row(event.kind.as_str())
         && !event.kind.as_str().starts_with("host/")
     {
-        hint.claude_first = false;
+        hint.text_first = None;
         let session = frame.session_id().map(str::to_string);
         let records = vec![Record::from_frame(frame, origin)];
         return (Decoded::Records { session, records }, lossy);
     }
-    if !hint.claude_first
-        && let Some(d) = claude(&line)
-    {
-        hint.claude_first = true;
-        return (d, lossy);
+    for i in (0..crate::agents::ALL.len()).filter(|&i| hint.text_first != Some(i)) {
+        if let Some(d) = read_text(i, &line) {
+            hint.text_first = Some(i);
+            return (d, lossy);
+        }
     }
     let value: Value = match serde_json::from_str(&line) {
         Ok(v) => v,
@@ -142,15 +144,6 @@ pub fn decode_line_hinted(
     (decode_value(value, &line, origin), lossy)
 }
 
-/// Whether a line can be a Claude Code one (every such line names its
-/// session, message or leaf), judged without parsing it.
-fn might_be_claude(line: &str) -> bool {
-    let b = line.as_bytes();
-    ["\"sessionId\"", "\"uuid\"", "\"leafUuid\"", "\"messageId\""]
-        .iter()
-        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
-}
-
 fn bad(origin: Origin, reason: String, raw: String) -> Decoded {
     Decoded::Bad(Diagnostic {
         origin,
@@ -159,36 +152,15 @@ fn bad(origin: Origin, reason: String, raw: String) -> Decoded {
     })
 }
 
-/// True for a value shaped like a `session.history` answer: a page of
-/// events, `{pages}`, a server response carrying one, or a list of those.
-fn looks_like_history(v: &Value) -> bool {
-    match v {
-        Value::Array(items) => items.first().is_some_and(looks_like_history),
-        Value::Object(o) => {
-            o.get("events").is_some_and(Value::is_array)
-                || o.contains_key("pages")
-                || o.get("result")
-                    .and_then(|r| r.get("value"))
-                    .is_some_and(looks_like_history)
-        }
-        _ => false,
-    }
-}
-
 /// Decode one parsed line; `line` is its text (kept in diagnostics).
 pub fn decode_value(value: Value, line: &str, origin: Origin) -> Decoded {
     if looks_like_history(&value) {
         return Decoded::History { value, origin };
     }
-    let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-    if kind == "session" && value.get("id").is_some() && value.get("seq").is_none() {
-        let id = value
-            .get("id")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+    if let Some(id) = header_id(&value) {
         return Decoded::Header { id, value };
     }
+    let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
     if chunks::is_chunk_row(kind) {
         let expanded = match value.as_object() {
             Some(row) => chunks::expand(row),
@@ -220,7 +192,7 @@ pub fn decode_value(value: Value, line: &str, origin: Origin) -> Decoded {
     }
     // Another agent's line (never a DSH one: those were taken above or
     // carry what no agent's line has).
-    if Agent::of_line(&value).is_some() {
+    if crate::agents::of_line(&value).is_some() {
         return Decoded::Foreign {
             line: Foreign::Value(value),
             origin,

@@ -19,48 +19,13 @@ use serde_json::Value;
 
 use super::blocks::{decode_stream, fill};
 use super::lines::Decoded;
-use crate::agents::Agent;
 use crate::agents::read::{Out, Translate};
 use crate::wire::{Diagnostic, Origin, Record};
 
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
-/// The detected input format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Format {
-    FrameLog,
-    SessionLog,
-    History,
-    /// A Claude Code session (`~/.claude/projects/…/<id>.jsonl`).
-    ClaudeCode,
-    /// A Codex CLI rollout (`~/.codex/sessions/…/rollout-*.jsonl`).
-    Codex,
-    /// An Agent Client Protocol recording (`{t, dir, msg}` lines).
-    Acp,
-}
-
-impl Format {
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::FrameLog => "frame log",
-            Format::SessionLog => "session log",
-            Format::History => "history",
-            Format::ClaudeCode => "Claude Code session",
-            Format::Codex => "Codex rollout",
-            Format::Acp => "ACP recording",
-        }
-    }
-
-    /// The format of `agent`'s session files.
-    pub fn of_agent(agent: Agent) -> Format {
-        match agent {
-            Agent::ClaudeCode => Format::ClaudeCode,
-            Agent::Codex => Format::Codex,
-            Agent::Acp => Format::Acp,
-        }
-    }
-}
+/// The detected input format (the agents' formats: see `crate::agents`).
+pub use crate::agents::Format;
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -436,7 +401,7 @@ fn load_lines(
                 let i = sessions.select(&id);
                 // The header is also a record: the transcript learns the
                 // session's working directory from it.
-                sessions.push(Some(&id), super::header_record(&value));
+                sessions.push(Some(&id), crate::agents::dsh::read::header_record(&value));
                 sessions.header(i, &value, false);
                 decoded += 1;
             }
@@ -455,31 +420,33 @@ fn load_lines(
             }
             // Host-stream frames belong to no session transcript.
             Decoded::Host(_) => decoded += 1,
-            Decoded::History { value, origin } => match super::history_doc::records(&value, origin)
-            {
-                Some((id, records)) => {
-                    sessions.set_format(Format::History);
-                    decoded += 1;
-                    for r in records {
-                        sessions.push(id.as_deref(), r);
+            Decoded::History { value, origin } => {
+                match crate::agents::dsh::read::history::records(&value, origin) {
+                    Some((id, records)) => {
+                        sessions.set_format(Format::History);
+                        decoded += 1;
+                        for r in records {
+                            sessions.push(id.as_deref(), r);
+                        }
+                    }
+                    None => {
+                        let diag = Diagnostic {
+                            origin,
+                            reason: "a JSON document that is neither a frame nor a history page"
+                                .into(),
+                            raw: value.to_string(),
+                        };
+                        first_reason.get_or_insert_with(|| diag.reason.clone());
+                        sessions.push(None, Record::Diagnostic(diag));
                     }
                 }
-                None => {
-                    let diag = Diagnostic {
-                        origin,
-                        reason: "a JSON document that is neither a frame nor a history page".into(),
-                        raw: value.to_string(),
-                    };
-                    first_reason.get_or_insert_with(|| diag.reason.clone());
-                    sessions.push(None, Record::Diagnostic(diag));
-                }
-            },
+            }
             Decoded::Foreign { line, origin } => {
                 if reader.is_none()
                     && let Some(agent) = line.agent()
                 {
-                    sessions.set_format(Format::of_agent(agent));
-                    reader = Some(agent.reader());
+                    sessions.set_format(agent.format());
+                    reader = agent.reader();
                 }
                 if let Some(r) = reader.as_mut() {
                     decoded += 1;
@@ -556,7 +523,7 @@ fn load_history(
     sessions: &mut Sessions<'_>,
 ) -> Option<Summary> {
     let origin = Origin { line: 1, offset: 0 };
-    let (session_id, events) = super::history_doc::records(doc, origin)?;
+    let (session_id, events) = crate::agents::dsh::read::history::records(doc, origin)?;
     sessions.set_format(Format::History);
     sessions.as_is();
     if let Some(id) = &session_id {

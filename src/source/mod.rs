@@ -14,16 +14,10 @@ internal!(
     mod blocks;
 );
 internal!(
-    mod chunks;
-);
-internal!(
     mod demo;
 );
 internal!(
     mod follow;
-);
-internal!(
-    mod history_doc;
 );
 internal!(
     mod limits;
@@ -49,19 +43,7 @@ internal!(
     mod stream;
 );
 
+pub use crate::agents::Format;
 pub use load::{
-    Format, LoadError, Loaded, LoadedSession, load_bytes, load_file_upto, load_path,
-    load_path_counted,
+    LoadError, Loaded, LoadedSession, load_bytes, load_file_upto, load_path, load_path_counted,
 };
-
-/// The record a session log's header line (`{type: "session", id, cwd?, …}`)
-/// stands for in its session: a `session` frame the reducer reads the
-/// session's working directory from.
-fn header_record(value: &serde_json::Value) -> crate::wire::Record {
-    crate::wire::Record::Frame {
-        kind: "session".into(),
-        rpc_id: None,
-        payload: value.clone(),
-        origin: crate::wire::Origin::default(),
-    }
-}

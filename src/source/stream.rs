@@ -13,7 +13,6 @@ use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-use crate::agents::Agent;
 use crate::agents::read::{Out, Translate};
 use super::lines::{Decoded, LineSplitter, Piece};
 use super::live::{Closed, LiveEvent, LiveTx, READ_CHUNK, Tap};
@@ -172,11 +171,11 @@ impl LineStream {
             }
             Decoded::Header { id, value } => {
                 self.current = Some(id);
-                (self.current.clone(), vec![super::header_record(&value)])
+                (self.current.clone(), vec![crate::agents::dsh::read::header_record(&value)])
             }
             Decoded::Packed(records) => (self.current.clone(), records),
             Decoded::History { value, origin } => {
-                match super::history_doc::records(&value, origin) {
+                match crate::agents::dsh::read::history::records(&value, origin) {
                     Some((id, records)) => (id.or_else(|| self.current.clone()), records),
                     None => {
                         let d = Diagnostic {
@@ -198,7 +197,7 @@ impl LineStream {
             }
             Decoded::Foreign { line, origin } => {
                 if self.agent.is_none() {
-                    self.agent = line.agent().map(Agent::reader);
+                    self.agent = line.agent().and_then(|a| a.reader());
                 }
                 let mut made = Out::new();
                 if let Some(reader) = self.agent.as_mut() {

@@ -55,7 +55,6 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::agents::Agent;
 use crate::agents::read::{Out, Translate, event, header};
 use crate::wire::{Diagnostic, Origin, Record};
 use calls::{Calls, Peer};
@@ -448,7 +447,7 @@ impl Reader {
         if self.header_sent {
             let mut fields = Map::new();
             fields.insert(key.into(), v);
-            out.push((self.session.clone(), header(Agent::Acp, fields, origin)));
+            out.push((self.session.clone(), header(crate::agents::acp::NAME, fields, origin)));
         } else {
             self.fields.insert(key.into(), v);
             // The commands come once the session is open: the header can go.
@@ -465,7 +464,7 @@ impl Reader {
         }
         self.header_sent = true;
         let fields = std::mem::take(&mut self.fields);
-        out.push((self.session.clone(), header(Agent::Acp, fields, origin)));
+        out.push((self.session.clone(), header(crate::agents::acp::NAME, fields, origin)));
         out.append(&mut self.early);
     }
 

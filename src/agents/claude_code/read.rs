@@ -34,7 +34,6 @@ use message::{Chunk, ChunkData, Message, MessageData, TextBlock};
 pub use turn_meta::Usage;
 use line::{Block, Body, Kind, Meta, Tasks};
 
-use crate::agents::Agent;
 use crate::agents::read::{Foreign, Out, Translate, event_json, header};
 use crate::wire::{Diagnostic, Origin, Record};
 
@@ -72,6 +71,17 @@ pub fn is_line(v: &Value) -> bool {
         // A snapshot of the files a message touched (it names no session).
         || (o.get("messageId").is_some_and(Value::is_string)
             && o.get("snapshot").is_some_and(Value::is_object))
+}
+
+/// A line read from its text without a JSON tree ([`Line::parse`]), when
+/// it can be a Claude Code one (every such line names its session,
+/// message or leaf: judged without parsing it).
+pub fn read_text(line: &str) -> Option<Line> {
+    let b = line.as_bytes();
+    let might = ["\"sessionId\"", "\"uuid\"", "\"leafUuid\"", "\"messageId\""]
+        .iter()
+        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some());
+    might.then(|| Line::parse(line)).flatten()
 }
 
 /// Reads one Claude Code session log, line by line.
@@ -129,7 +139,11 @@ impl Translate for Reader {
 
     fn foreign(&mut self, line: Foreign, origin: Origin, out: &mut Out) {
         match line {
-            Foreign::Claude(line) => self.read(*line, origin, out),
+            Foreign::Read { line, .. } => {
+                if let Some(line) = Foreign::take::<Line>(line) {
+                    self.read(line, origin, out);
+                }
+            }
             Foreign::Value(v) => self.line(&v, origin, out),
         }
     }
@@ -249,7 +263,7 @@ impl Reader {
         }
         self.header_sent = true;
         self.header_stale = false;
-        let record = header(Agent::ClaudeCode, self.fields.clone(), Origin::default());
+        let record = header(super::NAME, self.fields.clone(), Origin::default());
         out.push((self.session.clone(), record));
     }
 

@@ -18,7 +18,6 @@ use serde_json::Value;
 
 use super::side_files::Folder;
 use super::subagents::{agent_id, agents, calls};
-use crate::agents::Agent;
 use crate::source::live::READ_CHUNK;
 use crate::source::stream::{LineStream, Output, Selection};
 use crate::wire::Record;
@@ -82,7 +81,7 @@ impl Beside {
         // Only a Claude Code session has these (its header says).
         self.claude |= records.iter().any(|r| {
             matches!(r, Record::Frame { kind, payload, .. } if kind == "session"
-                && payload.get("agent").and_then(Value::as_str) == Some(Agent::ClaudeCode.name()))
+                && payload.get("agent").and_then(Value::as_str) == Some(crate::agents::claude_code::NAME))
         });
         if !self.claude {
             return;
@@ -242,7 +241,7 @@ mod tests {
     fn head() -> Vec<Record> {
         let call = r#"{"turn":1,"step":1,"callId":"toolu_1","name":"Task","arguments":"{}"}"#;
         vec![
-            header(Agent::ClaudeCode, serde_json::Map::new(), Origin::default()),
+            header(crate::agents::claude_code::NAME, serde_json::Map::new(), Origin::default()),
             event_json("tool/call", 1, 0, call.into(), Origin::default()),
         ]
     }

@@ -7,7 +7,6 @@
 use serde_json::{Map, Value};
 
 use super::Reader;
-use crate::agents::Agent;
 use crate::agents::read::{Out, epoch_ms, header};
 use crate::wire::Origin;
 
@@ -77,7 +76,7 @@ impl Reader {
         }
         self.header_sent = true;
         let fields = std::mem::take(&mut self.fields);
-        out.push((self.session.clone(), header(Agent::Codex, fields, origin)));
+        out.push((self.session.clone(), header(crate::agents::codex::NAME, fields, origin)));
         out.append(&mut self.early);
     }
 }

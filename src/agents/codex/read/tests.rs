@@ -11,7 +11,6 @@ use super::{Reader, is_line};
 use crate::cards::resolve;
 use crate::agents::codex::present::Codex;
 use crate::session::{Item, Status, ToolCard, Transcript};
-use crate::agents::Agent;
 use crate::agents::read::{Out, Translate};
 use crate::wire::view::{DiffView, TerminalView, View, WebBody};
 use crate::wire::{Origin, Record};
@@ -27,7 +26,7 @@ pub(crate) fn read(text: &str) -> Out {
     for (i, line) in text.lines().enumerate() {
         let v: Value = serde_json::from_str(line).expect("fixture lines are JSON");
         assert!(is_line(&v), "line {} not recognised: {line}", i + 1);
-        assert_eq!(Agent::of_line(&v), Some(Agent::Codex));
+        assert_eq!(crate::agents::of_line(&v).map(|a| a.name()), Some("codex"));
         let origin = Origin {
             line: i + 1,
             offset: 0,

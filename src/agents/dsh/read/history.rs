@@ -20,7 +20,7 @@ fn collect_pages<'a>(v: &'a Value, pages: &mut Vec<&'a Value>, errors: &mut Vec<
                     (Some(true), Some(value)) => collect_pages(value, pages, errors),
                     _ => errors.push(format!(
                         "history page is an error response: {}",
-                        super::lines::quote(
+                        crate::source::lines::quote(
                             &r.get("error").map(Value::to_string).unwrap_or_default()
                         )
                     )),
