@@ -24,8 +24,8 @@ use criterion::{
 use deck::app::{App, Msg};
 use deck::cards::{self, Ctx, Density};
 use deck::headless::{Format, write_lines};
+use deck::load::decode::decode_line;
 use deck::session::{ToolCard, Transcript};
-use deck::source::lines::decode_line;
 use deck::text::highlight::{Highlighter, highlight};
 use deck::theme::Theme;
 use deck::view::list::{Anchor, ListOptions, TranscriptList};

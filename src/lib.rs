@@ -4,16 +4,17 @@
 //! Data flows one way: [`source`] (bytes in: files, stdin, sockets) →
 //! [`wire`] (the lenient serde model of frames, events and views) →
 //! [`session`] (the pure reducer: events → a [`Transcript`](session::Transcript)
-//! of items and tool cards) → `agents` (one folder per agent whose sessions
-//! deck reads — DSH, Claude Code, Codex, ACP recordings —: its reader, its
-//! presenters; only an agent's folder names its tools) → [`cards`] (one
-//! renderer per card tag, over `text`) → `view` (layout of a transcript,
-//! the list, the pager) → `app` (the TUI), [`headless`] (the same layout
-//! into text) and the subcommands; `clients` (the DSH host client, the ACP
-//! client) act on the world for `deck connect` and `deck acp`; `library`
-//! (every session on the machine, indexed for search) reads sessions
-//! through the same layers for `deck sessions`. Imports point the same way:
-//! the session asks for presenters through its
+//! of items and tool cards) → [`cards`] (one renderer per card tag, over
+//! `text`) → `agents` (one folder per agent whose sessions deck reads —
+//! DSH, Claude Code, Codex, ACP recordings —: how its files are known,
+//! where it keeps them, its reader, its presenters; only an agent's folder
+//! names its tools) → `load` (the loader: bytes in, each agent's reader
+//! dispatched to, records out) → `clients` (the DSH host client, the ACP
+//! client: they act on the world), `view` (layout of a transcript, the
+//! list, the pager), `library` (every session on the machine, indexed for
+//! search) → `app` (the TUI), [`headless`] (the same layout into text) and
+//! the subcommands. Imports point the same way (`docs/architecture.md` has
+//! the table): the session asks for presenters through its
 //! [`Presenters`](session::Presenters) trait and is given [`stock()`] by
 //! whoever builds a transcript; the theme knows roles, not card statuses.
 //!
@@ -59,6 +60,9 @@ internal!(
 );
 internal!(
     mod lint;
+);
+internal!(
+    mod load;
 );
 internal!(
     mod par;

@@ -38,6 +38,9 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use crate::session::{CallRole, Presenters, SharedPresenters};
+use crate::source::feed::MakeLines;
+use crate::source::follow::Aside;
+use crate::wire::Record;
 
 use read::{Parsed, Translate};
 
@@ -150,6 +153,49 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
     fn resume(&self, _id: &str, _cwd: Option<&Path>) -> Option<Resume> {
         None
     }
+
+    /// What it keeps beside a session's log (side files, subagents' logs),
+    /// for the loader to read in; `None`: nothing.
+    fn beside(&self) -> Option<&'static dyn Beside> {
+        None
+    }
+}
+
+/// An agent's side-file hook: what it keeps beside a session's log (saved
+/// output, subagents' logs), read in when the log is read from a path. The
+/// loader calls it and hands it what it needs (a reader of another log,
+/// a maker of line pipelines); it never calls the loader.
+pub trait Beside: Sync {
+    /// Put what is beside session `id` of the log `log` into the session's
+    /// `records`, the log read whole. `read(name, path)` reads another log
+    /// of the agent's (a subagent's) into records, its messages calling it
+    /// `name`.
+    fn attach(&self, log: &Path, id: &str, records: &mut Vec<Record>, read: &ReadLog<'_>);
+
+    /// What is beside session `id` of the log `log`, for a reader that
+    /// takes the records as they come (the library's index).
+    fn streaming(&self, log: &Path, id: &str) -> Streaming;
+
+    /// What is beside the log `log` while it is followed (`deck follow`),
+    /// read as it grows; `lines` makes the line pipeline another log of
+    /// the agent's is read through.
+    fn follow(&self, log: &Path, lines: MakeLines) -> Box<dyn Aside>;
+}
+
+/// Reads a log into records (`read(name, path)`), or says why it could not.
+pub type ReadLog<'a> = dyn Fn(&str, &Path) -> Result<Vec<Record>, String> + 'a;
+
+/// Puts into records what they need from beside their log, as they come.
+pub type Fill = Box<dyn Fn(&mut [Record]) + Send>;
+
+/// What is beside a session, for a reader taking its records as they come.
+pub enum Streaming {
+    /// Nothing.
+    Nothing,
+    /// What each record needs from beside it is put in as it comes.
+    Fill(Fill),
+    /// Only a whole read places what is beside it (why).
+    Whole(String),
 }
 
 /// Where an agent keeps its sessions: a folder an environment variable
@@ -216,7 +262,7 @@ pub fn latest_words() -> Vec<&'static str> {
 }
 
 /// The input formats deck reads: DSH's three, and each other agent's
-/// session files (its [`Agent::format`]).
+/// session files (its `Agent::format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Format {
@@ -253,7 +299,7 @@ impl Format {
 
 /// deck's presenters, as the session asks for them: DSH's stock tools'
 /// (`dsh::present`), and each agent's for its sessions
-/// ([`Agent::presenters`], through the registry). What every transcript
+/// (`Agent::presenters`, through the registry). What every transcript
 /// deck builds is given ([`stock`]), so live, replay and headless make the
 /// same cards.
 #[derive(Debug, Clone, Copy, Default)]

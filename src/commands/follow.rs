@@ -12,7 +12,7 @@ use super::tui::label;
 use crate::agents;
 use crate::app::run::ensure_terminal;
 use crate::cli::TuiArgs;
-use crate::source::follow::{Follow, Latest};
+use crate::load::follow::{Follow, Latest};
 use crate::source::live;
 
 /// What to follow: a file, or the session of an agent that has none for

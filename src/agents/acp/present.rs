@@ -1,4 +1,4 @@
-//! Presenters for ACP sessions (the records `source/agents/acp.rs` reads
+//! Presenters for ACP sessions (the records `acp/read.rs` reads
 //! from a recording): a call's card comes from the protocol's own words —
 //! its `kind`, title, content items and locations — and from what the
 //! client answered about it (`meta.acp`: its terminals, the files it

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::find::{dirs, files, files_under, has_ext, modified, name, newest};
 use super::read::{Parsed, Translate};
-use super::{Agent, Format, Home, Resume};
+use super::{Agent, Beside, Format, Home, Resume};
 use crate::session::SharedPresenters;
 
 pub mod present;
@@ -46,8 +46,16 @@ impl Agent for ClaudeCode {
         read::is_line(v)
     }
 
+    /// A line read without a JSON tree ([`read::Line::parse`]), when it
+    /// can be a Claude Code one: every such line names its session,
+    /// message or leaf (judged without parsing it).
     fn read_text(&self, line: &str) -> Option<Box<dyn Parsed>> {
-        read::read_text(line).map(|l| Box::new(l) as Box<dyn Parsed>)
+        let b = line.as_bytes();
+        let might = ["\"sessionId\"", "\"uuid\"", "\"leafUuid\"", "\"messageId\""]
+            .iter()
+            .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some());
+        let line = might.then(|| read::Line::parse(line)).flatten()?;
+        Some(Box::new(line))
     }
 
     fn reader(&self) -> Option<Box<dyn Translate>> {
@@ -99,6 +107,10 @@ impl Agent for ClaudeCode {
                 dir.display()
             )
         })
+    }
+
+    fn beside(&self) -> Option<&'static dyn Beside> {
+        Some(&read::beside::SessionFolder)
     }
 
     fn resume(&self, id: &str, cwd: Option<&Path>) -> Option<Resume> {

@@ -73,17 +73,6 @@ pub fn is_line(v: &Value) -> bool {
             && o.get("snapshot").is_some_and(Value::is_object))
 }
 
-/// A line read from its text without a JSON tree ([`Line::parse`]), when
-/// it can be a Claude Code one (every such line names its session,
-/// message or leaf: judged without parsing it).
-pub fn read_text(line: &str) -> Option<Line> {
-    let b = line.as_bytes();
-    let might = ["\"sessionId\"", "\"uuid\"", "\"leafUuid\"", "\"messageId\""]
-        .iter()
-        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some());
-    might.then(|| Line::parse(line)).flatten()
-}
-
 /// Reads one Claude Code session log, line by line.
 #[derive(Debug, Default)]
 pub struct Reader {

@@ -1,4 +1,4 @@
-//! Presenters for Codex CLI sessions (the records `source/agents/codex.rs`
+//! Presenters for Codex CLI sessions (the records `codex/read.rs`
 //! reads from a rollout) — the only place naming Codex's tools.
 //!
 //! * `exec_command`, `shell`, `local_shell` → `terminal`: the command (a

@@ -7,7 +7,7 @@
 //!
 //! What deck only reads and draws — `session/update` notifications,
 //! permission requests, the extra fields of answers — stays lenient JSON
-//! (the trace reader in `source/agents/acp` folds it): agents send
+//! (the trace reader in `agents/acp/read` folds it): agents send
 //! variants a given version of the crate does not know yet (a new
 //! `sessionUpdate`, content type or option kind), and the official types
 //! refuse a whole message for one of them. Answers deck needs a field of

@@ -12,7 +12,8 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use crate::source::live::LiveTx;
-use crate::source::stream::{LineStream, Output, Selection, send};
+use crate::load::stream::{LineStream, Selection};
+use crate::source::feed::{Output, send};
 use crate::wire::Record;
 
 /// Who sent a message.

@@ -4,7 +4,6 @@ use crate::agents::claude_code::read as claude;
 use crate::agents::codex::read as codex;
 use crate::agents::read::Translate;
 use super::is_line;
-use crate::source::lines::{Decoded, decode_line};
 use crate::wire::{Origin, Record};
 
 fn lines(msgs: &[Value]) -> Vec<(Option<String>, Record)> {
@@ -52,10 +51,8 @@ fn a_trace_line_is_known_by_its_shape_and_no_other_format_takes_it() {
     ] {
         assert!(!is_line(&not), "{not}");
     }
-    // The line decoder hands it on whole, though it names a sessionId.
-    let text = r#"{"t": 9, "dir": "agent->client", "msg": {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": {"sessionUpdate": "plan", "entries": []}}}}"#;
-    let (d, _) = decode_line(text.as_bytes(), Origin::default(), false);
-    assert!(matches!(d, Decoded::Foreign { ref line, .. } if line.agent().map(|a| a.name()) == Some("acp")), "{d:?}");
+    // (The line decoder hands it on whole, though it names a sessionId:
+    // `load::decode`'s tests.)
 }
 
 #[test]

@@ -4,15 +4,22 @@
 //! `agent-<id>.meta.json` naming the call that started it) and
 //! `tool-results/<name>.txt` (output too large for the log, saved whole).
 //!
-//! This file finds the folder and hands each part to its reader:
-//! [`super::subagents`] nests the subagents' records under their calls,
-//! [`super::side_files`] puts saved output back into its result. A log read
-//! from stdin has no folder: its results say what was saved and where, and
+//! This file is Claude Code's side-file hook ([`SessionFolder`], its
+//! `agents::Beside`): it finds the folder and hands each part to its
+//! reader — [`super::subagents`] nests the subagents' records under their
+//! calls, [`super::side_files`] puts saved output back into its result,
+//! and [`super::live`] does both as a followed log grows. A log read from
+//! stdin has no folder: its results say what was saved and where, and
 //! nothing is read.
 
 use std::path::{Path, PathBuf};
 
-use crate::source::load::Loaded;
+use super::live::Following;
+use super::side_files::Folder;
+use crate::agents::{Beside, ReadLog, Streaming};
+use crate::source::feed::MakeLines;
+use crate::source::follow::Aside;
+use crate::wire::Record;
 
 /// The folder of session `id` whose log is `log`: `<dir>/<id>/` beside a
 /// session log, or, for a subagent's own log (`<dir>/<id>/subagents/…`),
@@ -28,43 +35,41 @@ pub fn session_folder(log: &Path, id: &str) -> Option<PathBuf> {
     Some(dir.join(id))
 }
 
-/// Read what is beside each Claude Code session of `loaded` (read from
-/// `log`): saved output into its results, subagents under their calls.
-pub fn attach(log: &Path, loaded: &mut Loaded) {
-    for session in &mut loaded.sessions {
-        let Some(folder) = session.id.as_deref().and_then(|id| session_folder(log, id)) else {
-            continue;
+/// What Claude Code keeps beside its sessions, read by the loader.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SessionFolder;
+
+impl Beside for SessionFolder {
+    /// Saved output into its results, subagents under their calls.
+    fn attach(&self, log: &Path, id: &str, records: &mut Vec<Record>, read: &ReadLog<'_>) {
+        let Some(folder) = session_folder(log, id) else {
+            return;
         };
         if !folder.is_dir() {
-            continue;
+            return;
         }
-        let results = super::side_files::Folder::new(&folder);
-        results.fill(&mut session.records);
-        super::subagents::nest(log, &folder, &results, &mut session.records);
+        let results = Folder::new(&folder);
+        results.fill(records);
+        super::subagents::nest(log, &folder, &results, records, read);
     }
-}
 
-/// What is beside a session, for a reader that takes its records as they
-/// are read rather than all at once (the library's index).
-pub enum Beside {
-    Nothing,
-    /// Saved output, to put back into each result as it comes
-    /// ([`Folder::fill`](super::side_files::Folder::fill)).
-    Results(super::side_files::Folder),
-    /// Subagents' logs: placed among the session's records by time, so
-    /// the session is read whole ([`attach`]).
-    Subagents,
-}
-
-/// What is beside session `id` of the log `log` ([`attach`] reads it).
-pub fn beside(log: &Path, id: &str) -> Beside {
-    let Some(folder) = session_folder(log, id).filter(|f| f.is_dir()) else {
-        return Beside::Nothing;
-    };
-    if folder.join("subagents").is_dir() {
-        return Beside::Subagents;
+    /// Saved output is put back into each result as it comes; subagents'
+    /// logs are placed among the session's records by time, so a session
+    /// with them is read whole.
+    fn streaming(&self, log: &Path, id: &str) -> Streaming {
+        let Some(folder) = session_folder(log, id).filter(|f| f.is_dir()) else {
+            return Streaming::Nothing;
+        };
+        if folder.join("subagents").is_dir() {
+            return Streaming::Whole("a Claude Code session with subagents beside it".into());
+        }
+        let results = Folder::new(&folder);
+        Streaming::Fill(Box::new(move |records| results.fill(records)))
     }
-    Beside::Results(super::side_files::Folder::new(&folder))
+
+    fn follow(&self, log: &Path, lines: MakeLines) -> Box<dyn Aside> {
+        Box::new(Following::new(log, lines))
+    }
 }
 
 #[cfg(test)]

@@ -18,15 +18,16 @@ use serde_json::Value;
 
 use super::side_files::Folder;
 use super::subagents::{agent_id, agents, calls};
+use crate::source::feed::{Lines, MakeLines, Output};
+use crate::source::follow::Aside;
 use crate::source::live::READ_CHUNK;
-use crate::source::stream::{LineStream, Output, Selection};
 use crate::wire::Record;
 
 /// Bytes read from one subagent's log per poll, at most.
 const PER_POLL: usize = 16 * READ_CHUNK;
 
 /// What is beside the session a followed log is of.
-pub struct Beside {
+pub struct Following {
     folder: Option<PathBuf>,
     /// The followed log itself (a subagent's log followed alone is not
     /// followed twice).
@@ -38,6 +39,8 @@ pub struct Beside {
     /// Whether the followed log is a Claude Code session's.
     claude: bool,
     subs: Vec<LiveSub>,
+    /// Makes the line pipeline of a subagent's log (the loader's).
+    lines: MakeLines,
     /// Calls whose subagent's lines the followed log holds inline
     /// (`agent_progress`): their subagents' logs are not followed too.
     inline: HashSet<String>,
@@ -49,26 +52,28 @@ struct LiveSub {
     /// The call that started it, once known.
     call: Option<String>,
     pos: u64,
-    stream: LineStream,
+    stream: Box<dyn Lines>,
     /// Calls made in it (a subagent's subagent nests under one).
     calls: HashSet<String>,
 }
 
-impl Beside {
-    /// For the log `log` (a session `<id>.jsonl`, or a subagent's log).
-    pub fn new(log: &Path) -> Beside {
+impl Following {
+    /// For the log `log` (a session `<id>.jsonl`, or a subagent's log);
+    /// `lines` makes the pipeline a subagent's log is read through.
+    pub fn new(log: &Path, lines: MakeLines) -> Following {
         let id = log
             .file_name()
             .and_then(|n| n.to_str())
             .map(|n| n.trim_end_matches(".jsonl"))
             .unwrap_or_default();
-        Beside {
+        Following {
             folder: super::beside::session_folder(log, id),
             log: log.to_path_buf(),
             agents: HashMap::new(),
             calls: HashSet::new(),
             claude: false,
             subs: Vec::new(),
+            lines,
             inline: HashSet::new(),
         }
     }
@@ -77,7 +82,7 @@ impl Beside {
     /// calls and agents noted. A subagent whose lines come both inline and
     /// in its own log (2.1.39 wrote both) is read from whichever came
     /// first: its inline lines are dropped once its log is followed.
-    pub fn log_records(&mut self, records: &mut Vec<Record>) {
+    fn log_records(&mut self, records: &mut Vec<Record>) {
         // Only a Claude Code session has these (its header says).
         self.claude |= records.iter().any(|r| {
             matches!(r, Record::Frame { kind, payload, .. } if kind == "session"
@@ -109,7 +114,7 @@ impl Beside {
     }
 
     /// What the subagents' logs hold that was not read yet, nested.
-    pub fn poll(&mut self) -> Vec<Record> {
+    fn read_subagents(&mut self) -> Vec<Record> {
         let Some(folder) = self.folder.clone().filter(|_| self.claude) else {
             return Vec::new();
         };
@@ -154,7 +159,7 @@ impl Beside {
             let agent_id = agent_id(&path).unwrap_or_default().to_string();
             let label = format!("subagents/agent-{agent_id}.jsonl");
             self.subs.push(LiveSub {
-                stream: LineStream::new(Some(label), Selection::new(None), None),
+                stream: (self.lines)(Some(label)),
                 path,
                 agent_id,
                 call: None,
@@ -183,6 +188,16 @@ impl Beside {
                 return None;
             }
         }
+    }
+}
+
+impl Aside for Following {
+    fn records(&mut self, records: &mut Vec<Record>) {
+        self.log_records(records);
+    }
+
+    fn poll(&mut self) -> Vec<Record> {
+        self.read_subagents()
     }
 }
 
@@ -224,7 +239,9 @@ fn nest(chain: &[String], record: Record) -> Record {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::read::{event_json, header};
+    use crate::agents::read::{Out, Translate, event_json, header};
+    use crate::source::feed::StreamError;
+    use crate::source::lines::LineSplitter;
     use crate::wire::Origin;
 
     /// A session `s1` whose Task call `toolu_1` started agent `a1`, with
@@ -236,6 +253,33 @@ mod tests {
         std::fs::write(subs.join("agent-a1.jsonl"), format!("{line}\n")).expect("log");
         std::fs::write(subs.join("agent-a1.meta.json"), r#"{"toolUseId":"toolu_1"}"#).expect("meta");
         dir.join("s1.jsonl")
+    }
+
+    /// A subagent's log read by the Claude Code reader alone (`deck
+    /// follow` gives the loader's pipeline, which hands it the same lines).
+    struct Read(LineSplitter, super::super::Reader);
+
+    impl Lines for Read {
+        fn feed(&mut self, bytes: &[u8], out: &mut Output) -> Result<(), StreamError> {
+            let (reader, mut made) = (&mut self.1, Out::new());
+            self.0.feed(bytes, |p| {
+                if let Ok(v) = serde_json::from_slice(p.raw) {
+                    reader.line(&v, p.origin, &mut made);
+                }
+            });
+            out.records.extend(made.into_iter().map(|(_, r)| r));
+            Ok(())
+        }
+
+        fn finish(&mut self, _: &mut Output) -> Result<(), StreamError> {
+            Ok(())
+        }
+
+        fn reset(&mut self) {}
+    }
+
+    fn lines() -> MakeLines {
+        std::sync::Arc::new(|_| Box::new(Read(LineSplitter::new(), Default::default())))
     }
 
     fn head() -> Vec<Record> {
@@ -259,17 +303,17 @@ mod tests {
         let dir = tempfile::tempdir().expect("dir");
         let log = session(dir.path());
         // Its inline lines came first: its log is not followed too.
-        let mut b = Beside::new(&log);
+        let mut b = Following::new(&log, lines());
         let mut records = head();
         records.push(inline());
         b.log_records(&mut records);
         assert_eq!(records.len(), 3);
-        assert!(b.poll().is_empty());
+        assert!(b.read_subagents().is_empty());
         // Its log came first: its inline lines are dropped.
-        let mut b = Beside::new(&log);
+        let mut b = Following::new(&log, lines());
         let mut records = head();
         b.log_records(&mut records);
-        let followed = b.poll();
+        let followed = b.read_subagents();
         assert!(!followed.is_empty());
         assert!(followed.iter().all(|r| matches!(r, Record::Nested { parent_call, .. } if parent_call == "toolu_1")));
         let mut later = vec![inline()];

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::side_files::Folder;
-use crate::source::load::{Loaded, load_reader};
+use crate::agents::ReadLog;
 use crate::wire::{Diagnostic, EventKind, Origin, Record};
 
 /// One subagent's log.
@@ -54,8 +54,14 @@ enum Owner {
 
 /// Nest the subagents in `folder/subagents/` under their calls in
 /// `records` (the records of the log `log`; a subagent's own log nests
-/// the subagents it started).
-pub(super) fn nest(log: &Path, folder: &Path, results: &Folder, records: &mut Vec<Record>) {
+/// the subagents it started), each log read by `read` (the loader's).
+pub(super) fn nest(
+    log: &Path,
+    folder: &Path,
+    results: &Folder,
+    records: &mut Vec<Record>,
+    read: &ReadLog<'_>,
+) {
     let dir = folder.join("subagents");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return;
@@ -66,7 +72,7 @@ pub(super) fn nest(log: &Path, folder: &Path, results: &Folder, records: &mut Ve
         .filter(|p| agent_id(p).is_some() && !same_file(p, log))
         .collect();
     files.sort();
-    let mut subs: Vec<Sub> = files.into_iter().map(|f| read(f, results)).collect();
+    let mut subs: Vec<Sub> = files.into_iter().map(|f| read_sub(f, results, read)).collect();
     // The agents the results name; a named agent without a log is said
     // at its call (the folder holds the others: this one is missing).
     let mut by_agent = agents(records);
@@ -313,7 +319,7 @@ fn in_subagents(log: &Path) -> bool {
 }
 
 /// Read one subagent's log and its meta file.
-fn read(file: PathBuf, results: &Folder) -> Sub {
+fn read_sub(file: PathBuf, results: &Folder, read: &ReadLog<'_>) -> Sub {
     let agent = agent_id(&file).unwrap_or_default().to_string();
     let mut sub = Sub {
         agent_id: agent.clone(),
@@ -338,19 +344,12 @@ fn read(file: PathBuf, results: &Folder) -> Sub {
     }
     // Messages name the file once (the diagnostic does), not its path.
     let short = |e: String| e.strip_prefix("log: ").map(str::to_string).unwrap_or(e);
-    let loaded = std::fs::File::open(&sub.file)
-        .map_err(|e| e.to_string())
-        .and_then(|f| {
-            load_reader("log", f)
-                .map_err(|e| e.to_string())
-                .and_then(|r| r.map_err(|e| short(e.to_string())))
-        });
-    match loaded {
-        Ok(Loaded { sessions, .. }) => {
-            sub.records = sessions.into_iter().flat_map(|s| s.records).collect();
+    match read("log", &sub.file) {
+        Ok(records) => {
+            sub.records = records;
             results.fill(&mut sub.records);
         }
-        Err(e) => sub.problem = Some(e),
+        Err(e) => sub.problem = Some(short(e)),
     }
     sub
 }

@@ -146,24 +146,25 @@ fn notifications_and_interrupts() {
     );
 }
 
-/// The decoder reads Claude lines without a JSON tree; a line that typed
-/// reading refuses (a key twice) goes the JSON way and reads the same as
-/// JSON reads it (the last copy of the key wins).
+/// A line is read from its text without a JSON tree (on the loader's
+/// decoder threads: `Agent::read_text`); a line that typed reading refuses
+/// (a key twice) goes the JSON way and reads the same as JSON reads it
+/// (the last copy of the key wins). (That the decoder hands each on so:
+/// `load::decode`'s tests.)
 #[test]
 fn lines_read_on_the_decoders_threads_or_as_json_read_the_same() {
+    use crate::agents::Agent;
+    use crate::agents::claude_code::ClaudeCode;
     use crate::agents::read::Foreign;
-    use crate::source::lines::{Decoded, decode_line};
     let origin = Origin { line: 1, offset: 0 };
     let typed = r#"{"type":"user","uuid":"u","sessionId":"s","cwd":"/w","message":{"role":"user","content":"hi \u00e9"}}"#;
     let twice = r#"{"type":"user","uuid":"u","sessionId":"s","cwd":"/old","cwd":"/w","message":{"role":"user","content":"hi \u00e9"}}"#;
-    let (Decoded::Foreign { line: a, .. }, None) = decode_line(typed.as_bytes(), origin, false) else {
-        panic!("not a Claude line")
+    let a = Foreign::Read {
+        agent: &ClaudeCode,
+        line: ClaudeCode.read_text(typed).expect("read from its text"),
     };
-    assert!(matches!(a, Foreign::Read { .. }));
-    let (Decoded::Foreign { line: b, .. }, None) = decode_line(twice.as_bytes(), origin, false) else {
-        panic!("not a Claude line")
-    };
-    assert!(matches!(b, Foreign::Value(_)));
+    assert!(ClaudeCode.read_text(twice).is_none());
+    let b = Foreign::Value(serde_json::from_str(twice).expect("JSON"));
     let run = |f: Foreign| {
         let mut r = Reader::default();
         let mut out = Out::new();

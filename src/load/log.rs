@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::load::{LoadError, Loaded};
+use super::{LoadError, Loaded};
 use crate::wire::Record;
 
 /// Diagnostics written out one by one at debug; the rest are only counted.

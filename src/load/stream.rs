@@ -1,22 +1,24 @@
-//! The line pipeline shared by `listen` and `follow`: bytes of one
-//! connection or file in, records of the shown session out.
+//! The line pipeline shared by `listen`, `follow` and the ACP client's
+//! trace: bytes of one connection or file in, records of the shown session
+//! out (`source::feed::Lines`).
 //!
 //! [`LineStream`] splits lines (holding a partial last line), hands each
 //! complete line to the raw tap, decodes it and routes it by session: a
 //! stream may carry several sessions, and one transcript shows one of them
 //! (`--session ID`, else the first named). Records of other sessions are
 //! left out with one diagnostic per session saying how to show them, so
-//! nothing disappears silently. [`pump`] drives a stream from an async reader.
+//! nothing disappears silently. Another agent's lines go to its reader,
+//! picked at the first of them (`agents::of_line`).
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use tokio::io::{AsyncRead, AsyncReadExt};
-
+use super::decode::{Decoded, decode_piece};
 use crate::agents::read::{Out, Translate};
-use super::lines::{Decoded, LineSplitter, Piece};
-use super::live::{Closed, LiveEvent, LiveTx, READ_CHUNK, Tap};
-use super::sessions::SessionBook;
+use crate::source::feed::{Lines, Output, StreamError};
+use crate::source::lines::{LineSplitter, Piece};
+use crate::source::live::{LiveEvent, Tap};
+use crate::source::sessions::SessionBook;
 use crate::wire::{Diagnostic, Origin, Record};
 
 /// Sessions left out that get a diagnostic each; after them one more says
@@ -43,25 +45,6 @@ impl Selection {
             ..Default::default()
         }))
     }
-}
-
-/// What feeding a stream produced.
-#[derive(Debug, Default)]
-pub struct Output {
-    pub records: Vec<Record>,
-    /// Session lists and notices, sent after the records.
-    pub events: Vec<LiveEvent>,
-}
-
-/// Why a stream stops.
-#[derive(Debug, thiserror::Error)]
-pub enum StreamError {
-    #[error("cannot write the recording: {0}")]
-    Tap(#[source] std::io::Error),
-    #[error("cannot read: {0}")]
-    Read(#[source] std::io::Error),
-    #[error(transparent)]
-    Closed(#[from] Closed),
 }
 
 /// One connection's (or file's) lines.
@@ -152,7 +135,7 @@ impl LineStream {
             tap.message(raw).map_err(StreamError::Tap)?;
         }
         let piece = Piece { raw, origin, cut };
-        let (decoded, lossy) = piece.decode(truncated, self.splitter.limit());
+        let (decoded, lossy) = decode_piece(&piece, truncated, self.splitter.limit());
         if let Some(d) = lossy {
             out.records.push(Record::Diagnostic(self.label(d)));
         }
@@ -267,33 +250,18 @@ impl LineStream {
     }
 }
 
-/// Read `reader` to its end through `stream`, sending what it yields.
-pub async fn pump(
-    mut reader: impl AsyncRead + Unpin,
-    stream: &mut LineStream,
-    tx: &LiveTx,
-) -> Result<(), StreamError> {
-    let mut buf = vec![0u8; READ_CHUNK];
-    loop {
-        let n = reader.read(&mut buf).await.map_err(StreamError::Read)?;
-        let mut out = Output::default();
-        if n == 0 {
-            stream.finish(&mut out)?;
-            send(tx, out).await?;
-            return Ok(());
-        }
-        stream.feed(&buf[..n], &mut out)?;
-        send(tx, out).await?;
+impl Lines for LineStream {
+    fn feed(&mut self, bytes: &[u8], out: &mut Output) -> Result<(), StreamError> {
+        LineStream::feed(self, bytes, out)
     }
-}
 
-/// Send what a stream produced: records first, then the rest.
-pub async fn send(tx: &LiveTx, out: Output) -> Result<(), Closed> {
-    tx.records(out.records).await?;
-    for ev in out.events {
-        tx.send(ev).await?;
+    fn finish(&mut self, out: &mut Output) -> Result<(), StreamError> {
+        LineStream::finish(self, out)
     }
-    Ok(())
+
+    fn reset(&mut self) {
+        LineStream::reset(self);
+    }
 }
 
 #[cfg(test)]
