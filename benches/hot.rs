@@ -24,8 +24,8 @@ use criterion::{
 use deck::app::{App, Msg};
 use deck::cards::{self, Ctx, Density};
 use deck::headless::{Format, write_lines};
+use deck::load::decode::decode_line;
 use deck::session::{ToolCard, Transcript};
-use deck::source::lines::decode_line;
 use deck::text::highlight::{Highlighter, highlight};
 use deck::theme::Theme;
 use deck::view::list::{Anchor, ListOptions, TranscriptList};
@@ -44,11 +44,11 @@ fn tour_path() -> String {
 fn tour_transcript(path: &str) -> Transcript {
     let l = deck::source::load_path(path).expect("tour loads");
     let s = &l.sessions[0];
-    Transcript::from_records(s.id.clone(), &s.records, deck::present::stock())
+    Transcript::from_records(s.id.clone(), &s.records, deck::stock())
 }
 
 fn fold_one(records: &[Record]) -> Arc<ToolCard> {
-    let t = Transcript::from_records(None, records.iter(), deck::present::stock());
+    let t = Transcript::from_records(None, records.iter(), deck::stock());
     t.cards()[0].clone()
 }
 
@@ -124,17 +124,14 @@ fn fold(c: &mut Criterion) {
     let records = support::records(3_000);
     g.throughput(Throughput::Elements(records.len() as u64));
     g.bench_function(format!("from_records {} events", records.len()), |b| {
-        b.iter(|| Transcript::from_records(None, records.iter(), deck::present::stock()).events())
+        b.iter(|| Transcript::from_records(None, records.iter(), deck::stock()).events())
     });
     let path = tour_path();
     let l = deck::source::load_path(&path).unwrap();
     let s = &l.sessions[0];
     g.throughput(Throughput::Elements(s.records.len() as u64));
     g.bench_function("from_records tour", |b| {
-        b.iter(|| {
-            Transcript::from_records(s.id.clone(), s.records.iter(), deck::present::stock())
-                .events()
-        })
+        b.iter(|| Transcript::from_records(s.id.clone(), s.records.iter(), deck::stock()).events())
     });
     g.finish();
 }
@@ -278,7 +275,7 @@ fn output(c: &mut Criterion) {
 fn viewport(c: &mut Criterion) {
     let theme = Theme::dark();
     let records = support::records(3_000);
-    let t = Transcript::from_records(Some("bench".into()), records.iter(), deck::present::stock());
+    let t = Transcript::from_records(Some("bench".into()), records.iter(), deck::stock());
     let mut g = c.benchmark_group("viewport");
 
     // Cold: a fresh list laid out at a pseudo-random place each time.

@@ -17,7 +17,7 @@ fn bench(c: &mut Criterion) {
     let records = Arc::new(support::records(34_000));
     assert!(records.len() >= 100_000, "{}", records.len());
     c.bench_function("fold 100k events", |b| {
-        b.iter(|| Transcript::from_records(None, records.iter(), deck::present::stock()).events())
+        b.iter(|| Transcript::from_records(None, records.iter(), deck::stock()).events())
     });
 
     let mut player = Player::new(records.clone(), None, None, 1.0);

@@ -152,8 +152,9 @@ pub enum Command {
         /// directory (where the agent keeps its sessions: `$CLAUDE_CONFIG_DIR`
         /// or `~/.claude`, `$CODEX_HOME` or `~/.codex`); with none yet, the
         /// first one the agent writes (deck waits for it).
-        #[arg(long, value_enum, conflicts_with = "path")]
-        latest: Option<LatestAgent>,
+        #[arg(long, conflicts_with = "path",
+              value_parser = clap::builder::PossibleValuesParser::new(crate::agents::latest_words()))]
+        latest: Option<String>,
         #[arg(long)]
         session: Option<String>,
         #[command(flatten)]
@@ -453,11 +454,4 @@ fn theme_help(interactive: bool) -> String {
         "Theme: {auto}{}, a user theme (a .toml in the config folder's themes/), or a .toml path",
         names.join(", ")
     )
-}
-
-/// An agent whose newest session `deck follow --latest` opens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LatestAgent {
-    Claude,
-    Codex,
 }

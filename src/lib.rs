@@ -1,18 +1,22 @@
 //! deck — a terminal client for DeepSeek Harness (DSH) sessions, and the
 //! library under it.
 //!
-//! Data flows one way: [`source`] (bytes in: files, stdin, sockets, the DSH
-//! host) → [`wire`] (the lenient serde model of frames, events and views) →
+//! Data flows one way: [`source`] (bytes in: files, stdin, sockets) →
+//! [`wire`] (the lenient serde model of frames, events and views) →
 //! [`session`] (the pure reducer: events → a [`Transcript`](session::Transcript)
-//! of items and tool cards) → `present` (built-in presenters for DSH's stock
-//! tools, the only place that names a tool) → [`cards`] (one renderer per
-//! card tag, over `text`) → `view` (layout of a transcript, the list, the
-//! pager) → `app` (the TUI), [`headless`] (the same layout into text) and
-//! the subcommands; `library` (every session on the machine, indexed for
-//! search) reads sessions through the same layers for `deck sessions`. Imports point the same way: the session asks for
-//! presenters through its [`Presenters`](session::Presenters) trait and is
-//! given [`stock()`] by whoever builds a transcript; the theme knows roles,
-//! not card statuses.
+//! of items and tool cards) → [`cards`] (one renderer per card tag, over
+//! `text`) → `agents` (one folder per agent whose sessions deck reads —
+//! DSH, Claude Code, Codex, ACP recordings —: how its files are known,
+//! where it keeps them, its reader, its presenters; only an agent's folder
+//! names its tools) → `load` (the loader: bytes in, each agent's reader
+//! dispatched to, records out) → `clients` (the DSH host client, the ACP
+//! client: they act on the world), `view` (layout of a transcript, the
+//! list, the pager), `library` (every session on the machine, indexed for
+//! search) → `app` (the TUI), [`headless`] (the same layout into text) and
+//! the subcommands. Imports point the same way (`docs/architecture.md` has
+//! the table): the session asks for presenters through its
+//! [`Presenters`](session::Presenters) trait and is given [`stock()`] by
+//! whoever builds a transcript; the theme knows roles, not card statuses.
 //!
 //! The API: load a session ([`source::load_path`], [`source::load_bytes`]),
 //! fold it ([`session::Transcript::from_records`] with [`stock()`], or
@@ -43,13 +47,22 @@ pub mod theme;
 pub mod wire;
 
 internal!(
+    mod agents;
+);
+internal!(
     mod app;
+);
+internal!(
+    mod clients;
 );
 internal!(
     mod library;
 );
 internal!(
     mod lint;
+);
+internal!(
+    mod load;
 );
 internal!(
     mod par;
@@ -61,9 +74,6 @@ internal!(
     mod settings;
 );
 internal!(
-    mod present;
-);
-internal!(
     mod text;
 );
 internal!(
@@ -73,7 +83,7 @@ internal!(
 /// deck's built-in presenters (DSH's stock tools), for
 /// [`Transcript::from_records`](session::Transcript::from_records): the
 /// views of calls whose host sent none.
-pub use present::{Stock, stock};
+pub use agents::{Stock, stock};
 
 /// The command line, for the `deck` binary.
 #[doc(hidden)]

@@ -341,7 +341,7 @@ fn fold(log: &str) -> Result<Transcript, Error> {
     Ok(Transcript::from_records(
         s.id,
         &s.records,
-        crate::present::stock(),
+        crate::agents::stock(),
     ))
 }
 

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::drive::{Draft, Driving};
 use super::msg::Effect;
 use crate::session::{Ask, PermissionOption, Pick, Prompt, Question, option_outcome, pick_option};
-use crate::source::host::Control;
+use crate::clients::dsh::Control;
 
 /// What answering needs from the app.
 pub(super) struct AnswerCx<'a> {

@@ -17,7 +17,7 @@ use super::modal::Modal;
 use super::msg::Effect;
 use super::state::App;
 use crate::session::{Ask, Item, Pick, Prompt};
-use crate::source::host::Control;
+use crate::clients::dsh::Control;
 
 impl App {
     /// A turn of the shown session is running.

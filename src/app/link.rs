@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::source::host::{Backoff, HostUrl};
+use crate::clients::dsh::{Backoff, HostUrl};
 use crate::source::live::LinkStatus;
 use crate::text::{Line, sanitize, wrap};
 use crate::theme::{Role, Theme};

@@ -4,7 +4,7 @@
 
 use crossterm::event::{KeyEvent, MouseEvent};
 
-use crate::source::host::Control;
+use crate::clients::dsh::Control;
 use crate::source::live::LinkStatus;
 use crate::source::sessions::{SessionChange, SessionSummary};
 use crate::wire::Record;

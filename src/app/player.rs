@@ -123,7 +123,7 @@ impl Player {
             let _ = std::thread::Builder::new()
                 .name("deck-snapshots".into())
                 .spawn(move || {
-                    let mut t = Transcript::new(sid, crate::present::stock());
+                    let mut t = Transcript::new(sid, crate::agents::stock());
                     for (i, r) in all.iter().enumerate() {
                         t.apply(r);
                         if (i + 1).is_multiple_of(INTERVAL) && tx.send((i + 1, t.clone())).is_err()
@@ -143,7 +143,7 @@ impl Player {
         // The timeline looks marks up by time.
         turn_marks.sort_unstable();
         let speed_index = speed_index(speed);
-        let transcript = Transcript::new(session_id.clone(), crate::present::stock());
+        let transcript = Transcript::new(session_id.clone(), crate::agents::stock());
         let mut events_upto = Vec::with_capacity(records.len() + 1);
         events_upto.push(0);
         for r in records.iter() {
@@ -355,7 +355,7 @@ impl Player {
                 .find(|(p, _)| *p == best)
                 .map(|(_, s)| s.clone())
                 .unwrap_or_else(|| {
-                    Transcript::new(self.session_id.clone(), crate::present::stock())
+                    Transcript::new(self.session_id.clone(), crate::agents::stock())
                 });
             self.pos = best;
             self.transcript = snap;

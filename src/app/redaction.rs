@@ -44,7 +44,7 @@ impl Redaction {
         self.live.clear();
         self.base = records;
         let shown = self.shown_records(&self.base);
-        Transcript::from_records(session, shown.iter(), crate::present::stock())
+        Transcript::from_records(session, shown.iter(), crate::agents::stock())
     }
 
     /// Records for a player or a fold: as they came, or redacted.

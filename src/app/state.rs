@@ -159,7 +159,7 @@ impl App {
     pub fn replayer(label: String, player: Player, themes: Vec<Theme>) -> App {
         let mut app = App::with(
             label,
-            Transcript::new(None, crate::present::stock()),
+            Transcript::new(None, crate::agents::stock()),
             Some(player),
             themes,
         );
@@ -171,7 +171,7 @@ impl App {
     pub fn live(label: String, session_id: Option<String>, themes: Vec<Theme>) -> App {
         let mut app = App::with(
             label,
-            Transcript::new(session_id, crate::present::stock()),
+            Transcript::new(session_id, crate::agents::stock()),
             None,
             themes,
         );

@@ -51,7 +51,7 @@ impl App {
         let several = file.sessions.len() > 1;
         let mut app = App::viewer(
             label,
-            Transcript::new(None, crate::present::stock()),
+            Transcript::new(None, crate::agents::stock()),
             Vec::new(),
         );
         app.sessions = Sessions::in_order(file.rows());
@@ -138,7 +138,7 @@ impl App {
     pub fn library(lib: Arc<Library>, open: Open, now_ms: i64) -> App {
         let mut app = App::viewer(
             "sessions".into(),
-            Transcript::new(None, crate::present::stock()),
+            Transcript::new(None, crate::agents::stock()),
             Vec::new(),
         );
         app.modal = Modal::Library(Box::new(LibraryPart::new(lib, open, now_ms)));

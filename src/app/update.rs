@@ -63,7 +63,7 @@ impl App {
                     .as_deref()
                     .and_then(|id| self.sessions.cwd_of(id))
                     .map(str::to_string);
-                self.shown.own = Transcript::new(session_id, crate::present::stock());
+                self.shown.own = Transcript::new(session_id, crate::agents::stock());
                 self.redaction.forget_kept();
                 // Where the host says the session runs: paths in it are
                 // shown relative to it, as for a session log.

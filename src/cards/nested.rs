@@ -163,7 +163,7 @@ mod tests {
                 json!({"turn": 1, "callId": "b", "name": "y", "arguments": "{}"}),
             )),
         ];
-        let t = Transcript::from_records(None, &records, crate::present::stock());
+        let t = Transcript::from_records(None, &records, crate::agents::stock());
         t.card("agent").cloned().expect("card")
     }
 

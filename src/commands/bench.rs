@@ -229,7 +229,7 @@ fn load(path: &str, session: Option<&str>) -> anyhow::Result<Transcript> {
     Ok(Transcript::from_records(
         s.id.clone(),
         &s.records,
-        crate::present::stock(),
+        crate::agents::stock(),
     ))
 }
 
@@ -242,7 +242,7 @@ mod tests {
     fn frames_reports_ordered_percentiles() {
         let l = load_bytes("demo", crate::source::demo::SHOWCASE).unwrap();
         let s = &l.sessions[0];
-        let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
+        let t = Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock());
         let ft = frames(t, 120, 40, 50);
         assert!(ft.p50 <= ft.p99 && ft.p99 <= ft.max, "{ft}");
         assert!(ft.max > 0);

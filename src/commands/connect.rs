@@ -8,8 +8,8 @@ use anyhow::Context;
 use super::live::{Drive, run_tui_with, runtime, spawn_source};
 use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::TuiArgs;
+use crate::clients::dsh::{self as host, HostOptions, SessionChoice};
 use crate::settings::sent_history;
-use crate::source::host::{self, HostOptions, SessionChoice};
 use crate::source::live;
 
 /// Which session `deck connect` shows, and where new ones start.

@@ -1,17 +1,18 @@
-//! `deck follow PATH | --latest claude|codex`: show a session log as it
-//! grows (like `tail -f`): a frame log, a plain session.jsonl, a Claude
-//! Code session or a Codex rollout; `--latest` finds the agent's newest
-//! session for the current directory, or waits for its first one.
+//! `deck follow PATH | --latest AGENT`: show a session log as it grows
+//! (like `tail -f`): a frame log, a plain session.jsonl, a Claude Code
+//! session or a Codex rollout; `--latest` asks the agent (the registry's,
+//! by its word: `claude`, `codex`) for its newest session for the current
+//! directory, or waits for its first one.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use super::live::{run_tui, runtime, spawn_source};
 use super::tui::label;
+use crate::agents;
 use crate::app::run::ensure_terminal;
-use crate::cli::{LatestAgent, TuiArgs};
-use crate::source::agents::{Agent, find};
-use crate::source::follow::{Follow, Latest};
+use crate::cli::TuiArgs;
+use crate::load::follow::{Follow, Latest};
 use crate::source::live;
 
 /// What to follow: a file, or the session of an agent that has none for
@@ -25,20 +26,24 @@ pub enum Target {
 /// current directory. With none there yet, deck waits for one in its
 /// terminal view; without a terminal (nothing to wait in), the error says
 /// where deck looked.
-pub fn target(path: Option<PathBuf>, latest: Option<LatestAgent>) -> anyhow::Result<Target> {
+pub fn target(path: Option<PathBuf>, latest: Option<String>) -> anyhow::Result<Target> {
     let agent = match (path, latest) {
         (Some(p), _) => return Ok(Target::File(p)),
-        (None, Some(LatestAgent::Claude)) => Agent::ClaudeCode,
-        (None, Some(LatestAgent::Codex)) => Agent::Codex,
-        (None, None) => anyhow::bail!("follow: give a file, or --latest claude|codex"),
+        (None, Some(word)) => agents::by_latest_word(&word)
+            .ok_or_else(|| anyhow::anyhow!("follow --latest: no agent is called {word:?}"))?,
+        (None, None) => anyhow::bail!(
+            "follow: give a file, or --latest {}",
+            agents::latest_words().join("|")
+        ),
     };
-    let root = find::root(agent)
+    let root = agent
+        .root()
         .ok_or_else(|| anyhow::anyhow!("follow --latest: no home directory to look in"))?;
     let cwd = std::env::current_dir()?;
     // Files older than this were looked at now: waiting reads newer ones only
     // (a second early, for file systems with coarse times).
     let since = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
-    match find::latest_in(agent, &root, &cwd) {
+    match agent.latest(&root, &cwd, std::time::SystemTime::UNIX_EPOCH) {
         Ok(p) => Ok(Target::File(p)),
         Err(e) if !std::io::stdout().is_terminal() => {
             anyhow::bail!("follow --latest: {e}")

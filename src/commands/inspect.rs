@@ -33,7 +33,7 @@ pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> 
     if list == List::Sessions {
         let mut out = String::new();
         for s in &loaded.sessions {
-            let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
+            let t = Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock());
             out.push_str(&json_text(&session_line(&loaded, s, &t).to_string()));
             out.push('\n');
         }
@@ -41,7 +41,7 @@ pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> 
     }
     let s = loaded.session(session)?;
     super::report_other_sessions(&loaded, session);
-    let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
+    let t = Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock());
     if list == List::Turns {
         let mut out = String::new();
         for line in t.items().iter().filter_map(turn_line) {

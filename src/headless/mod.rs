@@ -22,7 +22,7 @@ use crate::wire::Record;
 /// a seq ≤ `at`, and the other records (frames, diagnostics) that come before
 /// the last such event in input order.
 pub fn fold(session_id: Option<String>, records: &[Record], at: Option<u64>) -> Transcript {
-    let mut t = Transcript::new(session_id, crate::present::stock());
+    let mut t = Transcript::new(session_id, crate::agents::stock());
     let Some(limit) = at else {
         records.iter().for_each(|r| t.apply(r));
         return t;

@@ -56,7 +56,7 @@ impl Filter {
 
 /// `YYYY-MM-DD` (UTC) as epoch ms.
 pub fn parse_day(s: &str) -> Option<i64> {
-    crate::source::agents::epoch_ms(&format!("{}T00:00:00Z", s.trim()))
+    crate::agents::read::epoch_ms(&format!("{}T00:00:00Z", s.trim()))
 }
 
 /// Epoch ms as `YYYY-MM-DD` (UTC).

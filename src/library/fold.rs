@@ -1,6 +1,6 @@
 //! One file's sessions folded as the file is read, for the index: the
 //! loader hands each record on as it decodes it
-//! (`source::stream_file_upto`), each session's fold takes it
+//! (`load::stream_file_upto`), each session's fold takes it
 //! ([`Folding`]), and every [`Limits::sweep`] bytes of records each session's
 //! items that are done (a card with its result, a message complete) and
 //! were already there at the sweep before become their entries and are let
@@ -12,17 +12,16 @@
 //! whole ([`super::read`]'s `whole`). When they might not be — the fold
 //! came back to an item it let go of (`Transcript::touched`), a session's
 //! events are out of seq order (they are sorted when read whole), the
-//! format changed midway after records were given, or a Claude Code
-//! session has subagents beside it (placed among its records by time) —
+//! format changed midway after records were given, or what its agent
+//! keeps beside a session can only be placed in a whole read (a Claude
+//! Code session's subagents, placed among its records by time) —
 //! the stream stops with the reason ([`Again`]), and the caller reads the
 //! file again whole.
 
 use super::entries::{Entry, SessionRow, agent_of, docs, no_session, row};
 use crate::session::{Folding, Item, Outlining};
-use crate::source::agents::claude::beside::{Beside, beside};
-use crate::source::agents::claude::side_files::Folder;
-use crate::source::load::{LoadError, Store, Summary, stream_file_upto};
-use crate::source::Format;
+use crate::agents::{self, Format, Streaming};
+use crate::load::{LoadError, Store, Summary, stream_file_upto};
 use crate::wire::{EventKind, Record};
 
 /// Bytes of records (their data and views) folded between two sweeps.
@@ -60,13 +59,19 @@ pub(crate) struct Streamed {
 pub(crate) struct Again(pub String);
 
 /// Why the file at `path` must be read whole before anything of it is
-/// read, if it must: a Claude Code session whose subagents' logs are
-/// beside it (`<id>.jsonl` and `<id>/subagents/`).
+/// read, if it must: an agent keeps beside it what only a whole read
+/// places (a Claude Code session whose subagents' logs are beside it:
+/// `<id>.jsonl` and `<id>/subagents/`).
 pub(crate) fn whole_needed(path: &std::path::Path) -> Option<Again> {
     // `<id>.jsonl`, `<id>.jsonl.zst` …
     let id = path.file_name()?.to_str()?.split(".jsonl").next()?;
-    matches!(beside(path, id), Beside::Subagents)
-        .then(|| Again("a Claude Code session with subagents beside it".into()))
+    agents::ALL
+        .iter()
+        .filter_map(|a| a.beside())
+        .find_map(|b| match b.streaming(path, id) {
+            Streaming::Whole(why) => Some(Again(why)),
+            _ => None,
+        })
 }
 
 /// Fold the file at `path` (opened as `file`) up to `size` bytes as it is
@@ -102,9 +107,9 @@ struct Bin {
     fold: Folding<Record>,
     outline: Outlining,
     last_seq: Option<u64>,
-    /// Saved output to put back into its results (a Claude Code session's
-    /// `tool-results/`), and whether that was looked for.
-    results: Option<Folder>,
+    /// What its agent puts back into its records as they come (a Claude
+    /// Code session's saved output), and whether that was looked for.
+    results: Option<agents::Fill>,
     beside_read: bool,
     /// A result was folded before the session had a name (so before its
     /// saved output could be looked for).
@@ -123,7 +128,7 @@ struct Bin {
 impl Bin {
     fn new(id: Option<String>) -> Bin {
         Bin {
-            fold: Folding::new(id, crate::present::stock()),
+            fold: Folding::new(id, agents::stock()),
             outline: Outlining::default(),
             last_seq: None,
             results: None,
@@ -177,17 +182,15 @@ impl Store for FileFold<'_> {
                 Bin::new(Some(id.to_string()))
             }
         };
-        if self.format == Format::ClaudeCode {
+        if let Some(beside) = self.format.agent().beside() {
             bin.beside_read = true;
-            match beside(std::path::Path::new(self.path), id) {
-                Beside::Subagents => {
-                    return self.stop("a Claude Code session with subagents beside it");
-                }
-                Beside::Results(_) if bin.early_result => {
+            match beside.streaming(std::path::Path::new(self.path), id) {
+                Streaming::Whole(why) => return self.stop(&why),
+                Streaming::Fill(_) if bin.early_result => {
                     return self.stop("a result folded before its saved output was looked for");
                 }
-                Beside::Results(f) => bin.results = Some(f),
-                Beside::Nothing => {}
+                Streaming::Fill(f) => bin.results = Some(f),
+                Streaming::Nothing => {}
             }
         }
         self.bins.push(bin);
@@ -211,8 +214,8 @@ impl Store for FileFold<'_> {
             },
             None => self.orphans.get_or_insert_with(|| Bin::new(None)),
         };
-        if let Some(f) = &bin.results {
-            f.fill(std::slice::from_mut(&mut record));
+        if let Some(fill) = &bin.results {
+            fill(std::slice::from_mut(&mut record));
         } else if is_result(&record) {
             bin.early_result = true;
         }
@@ -299,10 +302,11 @@ impl FileFold<'_> {
                 || self.records_agent.is_some_and(|a| a != agent)
             {
                 self.stop("the file's format changed midway");
-            } else if summary.format == Format::ClaudeCode
+            } else if summary.format.agent().beside().is_some()
                 && self.bins.iter().any(|b| !b.beside_read)
             {
-                self.stop("a Claude Code session named before its format was known");
+                let why = format!("a {} named before its format was known", summary.format.name());
+                self.stop(&why);
             }
         }
         if let Some(again) = self.again.take() {

@@ -326,8 +326,8 @@ mod tests {
     fn filters_and_needles_are_taken_apart() {
         let p = parse(r#"websocket "reconnect loop" agent:codex after:2026-11-01 before:2026-12-01"#);
         assert_eq!(p.text, r#"websocket "reconnect loop" agent:codex"#);
-        assert_eq!(p.after, crate::source::agents::epoch_ms("2026-11-01T00:00:00Z"));
-        assert_eq!(p.before, crate::source::agents::epoch_ms("2026-12-01T00:00:00Z"));
+        assert_eq!(p.after, crate::agents::read::epoch_ms("2026-11-01T00:00:00Z"));
+        assert_eq!(p.before, crate::agents::read::epoch_ms("2026-12-01T00:00:00Z"));
         assert_eq!(p.needle.as_deref(), Some("reconnect loop"));
         let p = parse("tool:bash -rm cargo");
         assert_eq!(p.needle.as_deref(), Some("cargo"));

@@ -125,7 +125,7 @@ fn rows(
     // both held whole, nor the sessions done.
     for s in loaded.sessions {
         let outline = Outline::of(&s.records);
-        let t = Transcript::from_records(s.id.clone(), s.records, crate::present::stock());
+        let t = Transcript::from_records(s.id.clone(), s.records, crate::agents::stock());
         rows.push(row(&t, outline.title, agent, &path, size));
         for i in 0..t.items().len() {
             for d in docs(&t, agent, i) {

@@ -69,7 +69,7 @@ pub struct Finding {
 pub fn lint_loaded(loaded: &Loaded) -> Vec<Finding> {
     let mut out = Vec::new();
     for s in &loaded.sessions {
-        let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
+        let t = Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock());
         let mut used = Used::default();
         for card in t.cards() {
             let views = [("call", &card.call_view), ("result", &card.result_view)];

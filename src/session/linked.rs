@@ -276,7 +276,7 @@ mod tests {
                 ),
                 report(4, "c", "completed"),
             ],
-            crate::present::stock(),
+            crate::agents::stock(),
         );
         let users = |t: &Transcript| {
             t.items()

@@ -102,7 +102,7 @@ mod tests {
     }
 
     fn fold(records: &[Record]) -> Transcript {
-        Transcript::from_records(None, records, crate::present::stock())
+        Transcript::from_records(None, records, crate::agents::stock())
     }
 
     #[test]

@@ -310,8 +310,8 @@ mod tests {
         ] {
             let loaded = load_path(&format!("{root}/{file}")).expect(file);
             let records = &loaded.sessions[0].records;
-            let ahead = Transcript::from_records(None, records, crate::present::stock());
-            let mut live = Transcript::new(None, crate::present::stock());
+            let ahead = Transcript::from_records(None, records, crate::agents::stock());
+            let mut live = Transcript::new(None, crate::agents::stock());
             for r in records {
                 live.apply(r);
             }
@@ -357,7 +357,7 @@ mod tests {
         ] {
             let loaded = load_path(&format!("{root}/{file}")).expect(file);
             for session in &loaded.sessions {
-                let t = Transcript::from_records(None, &session.records, crate::present::stock());
+                let t = Transcript::from_records(None, &session.records, crate::agents::stock());
                 for card in t.cards() {
                     for v in [&card.call_view, &card.result_view].into_iter().flatten() {
                         let fresh = AttachedView::from_text(ViewSource::Presenter, v.raw.clone());
@@ -407,7 +407,7 @@ mod tests {
             result("first"),
             result("second"),
         ];
-        let t = Transcript::from_records(None, &records, crate::present::stock());
+        let t = Transcript::from_records(None, &records, crate::agents::stock());
         let card = &t.cards()[0];
         let view = card.result_view.as_ref().expect("a view");
         assert!(view.raw.as_str().contains("first"), "{:?}", view.raw);

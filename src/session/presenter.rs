@@ -1,6 +1,6 @@
 //! [`Presenters`]: what the fold asks for views the host did not send (logs,
 //! old hosts). The session names no tool: whoever builds a [`Transcript`]
-//! gives it presenters (deck's stock ones are `present::stock()`), and live,
+//! gives it presenters (deck's are `agents::stock()`), and live,
 //! replay and headless all give the same, so the same records make the same
 //! cards.
 //!

@@ -35,7 +35,7 @@ pub const QUERIES: &str = "deck::queries";
 /// Off: unset, empty, `0`, `off`, `false`, `no`. `1`, `on`, `true`, `yes`
 /// mean `info`. Otherwise a level (`error`, `warn`, `info`, `debug`,
 /// `trace`) or a comma-separated list of levels and `TARGET=LEVEL`
-/// directives (`info,deck::source::host=trace`); a bare word that is not a
+/// directives (`info,deck::clients::dsh=trace`); a bare word that is not a
 /// level is refused, so a misspelt level does not silently log nothing.
 /// [`QUERIES`] is off unless a directive names it.
 pub fn filter(value: &str) -> Result<Option<Targets>, String> {
@@ -211,9 +211,9 @@ mod tests {
 
     #[test]
     fn directives_set_levels_per_target() {
-        let t = filter("warn,deck::source::host=trace").unwrap().unwrap();
+        let t = filter("warn,deck::clients::dsh=trace").unwrap().unwrap();
         assert_eq!(t.default_level(), Some(LevelFilter::WARN));
-        assert!(t.would_enable("deck::source::host::client", &tracing::Level::TRACE));
+        assert!(t.would_enable("deck::clients::dsh::client", &tracing::Level::TRACE));
         assert!(!t.would_enable("deck::source::load", &tracing::Level::INFO));
         assert!(t.would_enable("deck::source::load", &tracing::Level::WARN));
         // Without a default, only the named targets log.

@@ -1,25 +1,35 @@
-//! The loader's line decoding, streamed and spread over the cores.
+//! Line decoding, streamed and spread over the cores.
 //!
 //! A reader thread cuts the input into blocks of whole lines (a few MB
-//! each), rayon's pool decodes the blocks' lines ([`decode_line`]), and the
-//! calling thread gets the decoded lines back in input order. Lines decode independently, so this is the
-//! part of loading that scales; the fold that follows stays ordered.
-//! Memory stays bounded: at most a few blocks are in flight, and the input
-//! is never held whole.
+//! each), rayon's pool decodes the blocks' lines (with a [`DecodeLine`]:
+//! the loader's, `load::decode::Lines`), and the calling thread gets the
+//! decoded lines back in input order. Lines decode independently, so this
+//! is the part of loading that scales; the fold that follows stays
+//! ordered. Memory stays bounded: at most a few blocks are in flight, and
+//! the input is never held whole.
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::sync::mpsc::{channel, sync_channel};
 
-use super::lines::{Decoded, Hint, LineSplitter, cut_line};
-use crate::wire::Diagnostic;
+use super::lines::{LineSplitter, Piece};
 use crate::wire::Origin;
 
 /// Bytes read per block (a longer line makes a longer block).
 const BLOCK: usize = 4 << 20;
 
-/// One decoded line: what it decoded to, and the repair of invalid UTF-8.
-pub type Line = (Decoded, Option<Diagnostic>);
+/// What turns the lines of a block into what they stand for, on the
+/// pool's threads.
+pub trait DecodeLine: Sync {
+    /// What a line decodes to.
+    type Line: Send;
+    /// What a block's lines share as they are decoded in order (what the
+    /// line before was), fresh for each block.
+    type State: Default;
+    /// Decode `piece` (`last`: it ends the input without a newline; a
+    /// piece cut at `limit` bytes has its whole length in `cut`).
+    fn decode(&self, piece: &Piece<'_>, last: bool, limit: usize, state: &mut Self::State) -> Self::Line;
+}
 
 struct Job {
     index: usize,
@@ -41,22 +51,27 @@ pub struct Outcome {
 }
 
 /// Decode the lines of a job.
-fn decode_job(job: &Job, limit: usize) -> Vec<Line> {
+fn decode_job<D: DecodeLine>(job: &Job, limit: usize, decoder: &D) -> Vec<D::Line> {
     let origin = Origin {
         line: job.line + 1,
         offset: job.offset,
     };
+    let mut state = D::State::default();
     if let Some(len) = job.cut {
-        return vec![(cut_line(&job.bytes, len, origin, limit, job.last), None)];
+        let piece = Piece {
+            raw: &job.bytes,
+            origin,
+            cut: Some(len),
+        };
+        return vec![decoder.decode(&piece, job.last, limit, &mut state)];
     }
     // Room for every line at once: growing by doubling would move (and
     // fault in) the decoded lines again and again.
     let mut out = Vec::with_capacity(count_lines(&job.bytes, job.last));
-    let mut hint = Hint::default();
     let mut lines = LineSplitter::starting_at(job.line, job.offset, limit);
-    lines.feed(&job.bytes, |p| out.push(p.decode_hinted(false, limit, &mut hint)));
+    lines.feed(&job.bytes, |p| out.push(decoder.decode(&p, false, limit, &mut state)));
     if job.last {
-        lines.finish(|p| out.push(p.decode_hinted(true, limit, &mut hint)));
+        lines.finish(|p| out.push(decoder.decode(&p, true, limit, &mut state)));
     }
     out
 }
@@ -68,23 +83,29 @@ fn count_lines(bytes: &[u8], last: bool) -> usize {
 }
 
 /// Read `input` to its end (after `head`, bytes already read from it),
-/// decoding every line; `sink` gets them in input order. Lines over the
-/// limit ([`max_line`](super::limits::max_line)) are cut.
-pub fn decode_stream(head: Vec<u8>, input: impl Read + Send, sink: impl FnMut(Line)) -> Outcome {
-    decode_stream_limited(head, input, super::limits::max_line(), sink)
+/// decoding every line with `decoder`; `sink` gets them in input order.
+/// Lines over the limit ([`max_line`](super::limits::max_line)) are cut.
+pub fn decode_stream<D: DecodeLine>(
+    head: Vec<u8>,
+    input: impl Read + Send,
+    decoder: &D,
+    sink: impl FnMut(D::Line),
+) -> Outcome {
+    decode_stream_limited(head, input, super::limits::max_line(), decoder, sink)
 }
 
 /// [`decode_stream`] with its own line limit (bytes).
-pub fn decode_stream_limited(
+pub fn decode_stream_limited<D: DecodeLine>(
     head: Vec<u8>,
     input: impl Read + Send,
     limit: usize,
-    mut sink: impl FnMut(Line),
+    decoder: &D,
+    mut sink: impl FnMut(D::Line),
 ) -> Outcome {
     // Blocks decoded at once at most: memory stays a few blocks.
     let most = 2 * crate::par::threads().max(1);
     let (job_tx, job_rx) = sync_channel::<Job>(most);
-    let (res_tx, res_rx) = channel::<(usize, Vec<Line>)>();
+    let (res_tx, res_rx) = channel::<(usize, Vec<D::Line>)>();
     // Blocks decoded go back to the reader to be filled again: fresh memory
     // costs the kernel's zeroing of every page, block after block.
     let (free_tx, free_rx) = channel::<Vec<u8>>();
@@ -96,14 +117,14 @@ pub fn decode_stream_limited(
         });
         rayon::in_place_scope(|pool| {
             let (mut next, mut in_flight, mut read_all) = (0usize, 0usize, false);
-            let mut early: BTreeMap<usize, Vec<Line>> = BTreeMap::new();
+            let mut early: BTreeMap<usize, Vec<D::Line>> = BTreeMap::new();
             loop {
                 while !read_all && in_flight < most {
                     match job_rx.recv() {
                         Ok(job) => {
                             let (tx, free) = (res_tx.clone(), free_tx.clone());
                             pool.spawn(move |_| {
-                                let lines = decode_job(&job, limit);
+                                let lines = decode_job(&job, limit, decoder);
                                 // (A buffer grown for one long line is let go.)
                                 if job.cut.is_none() && job.bytes.capacity() <= 2 * BLOCK {
                                     let _ = free.send(job.bytes);
@@ -139,7 +160,7 @@ pub fn decode_stream_limited(
 
 /// Read until `buf` holds `want` bytes; true at the end of the input (or
 /// at a read error, which goes to `error` with the input offset it hit).
-pub(super) fn fill(
+pub(crate) fn fill(
     input: &mut impl Read,
     buf: &mut Vec<u8>,
     want: usize,
@@ -310,18 +331,34 @@ fn skip_line(
 mod tests {
     use super::*;
 
+    /// Lines as these tests see them: a JSON one is `ok`, any other is its
+    /// text, one cut at the limit the reason it was cut; with its origin.
+    struct Texts;
+
+    impl DecodeLine for Texts {
+        type Line = (String, usize, u64);
+        type State = ();
+
+        fn decode(&self, p: &Piece<'_>, last: bool, limit: usize, _: &mut ()) -> Self::Line {
+            let text = match p.cut {
+                Some(len) => super::super::limits::cut_reason(len, limit, last),
+                None if serde_json::from_slice::<serde::de::IgnoredAny>(p.raw).is_ok() => "ok".into(),
+                None => String::from_utf8_lossy(p.raw).into_owned(),
+            };
+            (text, p.origin.line, p.origin.offset)
+        }
+    }
+
     fn lines_of(input: &[u8]) -> (Vec<(usize, u64)>, Outcome) {
         let (lines, out) = texts_of(input);
         (lines.into_iter().map(|(l, o, _)| (l, o)).collect(), out)
     }
 
-    /// The origin and text of each line that does not decode.
+    /// The origin and text of each line.
     fn texts_of(input: &[u8]) -> (Vec<(usize, u64, String)>, Outcome) {
         let mut lines = Vec::new();
-        let out = decode_stream_limited(Vec::new(), input, 64 << 20, |(d, _)| {
-            if let Decoded::Bad(diag) = d {
-                lines.push((diag.origin.line, diag.origin.offset, diag.raw));
-            }
+        let out = decode_stream_limited(Vec::new(), input, 64 << 20, &Texts, |(text, line, offset)| {
+            lines.push((line, offset, text));
         });
         (lines, out)
     }
@@ -380,15 +417,8 @@ mod tests {
         let fourth = input.len() as u64;
         input.extend(std::iter::repeat_n(b'y', 6 << 20));
         let mut got = Vec::new();
-        let out = decode_stream_limited(Vec::new(), Gen(input, 0), 5 << 20, |(d, _)| {
-            got.push(match d {
-                Decoded::Records { records, .. } => {
-                    let o = records[0].origin();
-                    ("ok".to_string(), o.line, o.offset)
-                }
-                Decoded::Bad(d) => (d.reason, d.origin.line, d.origin.offset),
-                other => panic!("{other:?}"),
-            })
+        let out = decode_stream_limited(Vec::new(), Gen(input, 0), 5 << 20, &Texts, |line| {
+            got.push(line)
         });
         assert_eq!(out.lines, 4);
         assert_eq!(got.len(), 4);
@@ -421,7 +451,7 @@ mod tests {
             }
         }
         let mut n = 0;
-        let out = decode_stream(Vec::new(), Failing(1000), |_| n += 1);
+        let out = decode_stream(Vec::new(), Failing(1000), &Texts, |_| n += 1);
         assert_eq!(n, 100);
         assert_eq!(out.lines, 100);
         let (at, e) = out.error.unwrap();

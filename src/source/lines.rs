@@ -1,244 +1,18 @@
-//! One JSON line in, what it stands for out — shared by the file loader and
-//! the live sources — plus [`LineSplitter`], which cuts a byte stream that
-//! arrives in pieces into complete lines (a partial last line is held until
-//! its newline comes).
-//!
-//! A line is a session log header, a packed chunk row, a frame (envelope,
-//! bare frame or bare session event), a line of another agent's session
-//! log (handed on whole: its agent's reader reads it) or something that does
-//! not decode, which becomes a [`Record::Diagnostic`] carrying the whole
-//! line. No I/O here.
+//! Lines of a byte stream: [`LineSplitter`] cuts bytes that arrive in
+//! pieces into complete lines (a partial last line is held until its
+//! newline comes; a line over the limit is cut to its head, and
+//! [`cut_diagnostic`] says so), counting line numbers and byte offsets
+//! for the [`Origin`] of each. What a line says is the loader's to decode
+//! (`load::decode`). No I/O here.
 
-use serde_json::Value;
-
-use super::agents::{Agent, Foreign, claude};
-use super::chunks;
-use crate::wire::{Diagnostic, Frame, Origin, Record};
+use crate::wire::{Diagnostic, Origin};
 
 /// How much of a line a diagnostic's reason quotes.
 const QUOTE: usize = 80;
 
-/// What one line decoded to.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Decoded {
-    /// Whitespace only.
-    Blank,
-    /// A session log's first line (`{type:"session", id, …}`).
-    Header { id: String, value: Value },
-    /// The events a packed chunk row of a session log stands for (they
-    /// belong to the current session).
-    Packed(Vec<Record>),
-    /// Records for the session named by `session` (`None`: the current one).
-    Records {
-        session: Option<String>,
-        records: Vec<Record>,
-    },
-    /// A `host/*` frame: it belongs to no session transcript.
-    Host(Value),
-    /// A `session.history` document on one line (a page, a response
-    /// envelope, a list of pages), read where it was.
-    History { value: Value, origin: Origin },
-    /// A line of another agent's session log ([`Agent::of_line`]): its
-    /// agent's reader turns it into records.
-    Foreign { line: Foreign, origin: Origin },
-    /// The line did not decode; the diagnostic holds it whole.
-    Bad(Diagnostic),
-}
-
+/// A line's text, sanitized and cut to what a diagnostic's reason quotes.
 pub(crate) fn quote(s: &str) -> String {
     crate::text::wrap::truncate_str(&crate::text::sanitize::inline(s), QUOTE)
-}
-
-/// Which reader a decoder tries first: the one that read the line before.
-/// The frame reader and the Claude Code line reader never both accept a
-/// line (a Claude line has no `seq`, `event` or `/` in its type; a frame
-/// the fast path takes has one), so the order changes only the time spent:
-/// a Claude Code log is not scanned as frames first, line after line.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Hint {
-    claude_first: bool,
-}
-
-/// Decode one line (without its newline). `truncated`: this is the last line
-/// of an input that did not end with a newline (a JSON error then says so).
-/// Invalid UTF-8 is decoded lossily; the caller gets the repair as `lossy`.
-pub fn decode_line(raw: &[u8], origin: Origin, truncated: bool) -> (Decoded, Option<Diagnostic>) {
-    decode_line_hinted(raw, origin, truncated, &mut Hint::default())
-}
-
-/// [`decode_line`], trying first the reader `hint` says read the line
-/// before, and noting which one read this one.
-pub fn decode_line_hinted(
-    raw: &[u8],
-    origin: Origin,
-    truncated: bool,
-    hint: &mut Hint,
-) -> (Decoded, Option<Diagnostic>) {
-    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-    if raw.iter().all(u8::is_ascii_whitespace) {
-        return (Decoded::Blank, None);
-    }
-    let (line, lossy) = match std::str::from_utf8(raw) {
-        Ok(s) => (std::borrow::Cow::Borrowed(s), None),
-        Err(e) => {
-            let text = String::from_utf8_lossy(raw).into_owned();
-            let d = Diagnostic {
-                origin,
-                reason: format!(
-                    "invalid UTF-8 at byte {} of the line; decoded lossily",
-                    e.valid_up_to()
-                ),
-                raw: text.clone(),
-            };
-            (std::borrow::Cow::Owned(text), Some(d))
-        }
-    };
-    // A Claude Code line, read here (on the decoder's threads) into what
-    // its reader needs, without a JSON tree.
-    let claude = |line: &str| {
-        might_be_claude(line)
-            .then(|| claude::Line::parse(line))
-            .flatten()
-            .map(|l| Decoded::Foreign {
-                line: Foreign::Claude(Box::new(l)),
-                origin,
-            })
-    };
-    if hint.claude_first
-        && let Some(d) = claude(&line)
-    {
-        return (d, lossy);
-    }
-    // Frames and events (nearly every line) without building a JSON tree.
-    if let Some(frame) = Frame::decode_fast(&line)
-        && let Frame::Event { event, .. } = &frame
-        && !chunks::is_chunk_row(event.kind.as_str())
-        && !event.kind.as_str().starts_with("host/")
-    {
-        hint.claude_first = false;
-        let session = frame.session_id().map(str::to_string);
-        let records = vec![Record::from_frame(frame, origin)];
-        return (Decoded::Records { session, records }, lossy);
-    }
-    if !hint.claude_first
-        && let Some(d) = claude(&line)
-    {
-        hint.claude_first = true;
-        return (d, lossy);
-    }
-    let value: Value = match serde_json::from_str(&line) {
-        Ok(v) => v,
-        Err(e) => {
-            let reason = if truncated && e.is_eof() {
-                format!("truncated last line ({e})")
-            } else {
-                format!("not JSON: {e} — {}", quote(&line))
-            };
-            return (bad(origin, reason, line.into_owned()), lossy);
-        }
-    };
-    (decode_value(value, &line, origin), lossy)
-}
-
-/// Whether a line can be a Claude Code one (every such line names its
-/// session, message or leaf), judged without parsing it.
-fn might_be_claude(line: &str) -> bool {
-    let b = line.as_bytes();
-    ["\"sessionId\"", "\"uuid\"", "\"leafUuid\"", "\"messageId\""]
-        .iter()
-        .any(|k| memchr::memmem::find(b, k.as_bytes()).is_some())
-}
-
-fn bad(origin: Origin, reason: String, raw: String) -> Decoded {
-    Decoded::Bad(Diagnostic {
-        origin,
-        reason,
-        raw,
-    })
-}
-
-/// True for a value shaped like a `session.history` answer: a page of
-/// events, `{pages}`, a server response carrying one, or a list of those.
-fn looks_like_history(v: &Value) -> bool {
-    match v {
-        Value::Array(items) => items.first().is_some_and(looks_like_history),
-        Value::Object(o) => {
-            o.get("events").is_some_and(Value::is_array)
-                || o.contains_key("pages")
-                || o.get("result")
-                    .and_then(|r| r.get("value"))
-                    .is_some_and(looks_like_history)
-        }
-        _ => false,
-    }
-}
-
-/// Decode one parsed line; `line` is its text (kept in diagnostics).
-pub fn decode_value(value: Value, line: &str, origin: Origin) -> Decoded {
-    if looks_like_history(&value) {
-        return Decoded::History { value, origin };
-    }
-    let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-    if kind == "session" && value.get("id").is_some() && value.get("seq").is_none() {
-        let id = value
-            .get("id")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-        return Decoded::Header { id, value };
-    }
-    if chunks::is_chunk_row(kind) {
-        let expanded = match value.as_object() {
-            Some(row) => chunks::expand(row),
-            None => Err(format!("{kind}: not an object")),
-        };
-        return match expanded {
-            Ok(events) => Decoded::Packed(
-                events
-                    .into_iter()
-                    .map(|event| Record::Event {
-                        event,
-                        view: None,
-                        origin,
-                    })
-                    .collect(),
-            ),
-            Err(reason) => bad(origin, reason, line.to_string()),
-        };
-    }
-    if kind.starts_with("host/") {
-        return match Frame::from_value(&value) {
-            Ok(_) => Decoded::Host(value),
-            Err(reason) => bad(
-                origin,
-                format!("{reason} — {}", quote(line)),
-                line.to_string(),
-            ),
-        };
-    }
-    // Another agent's line (never a DSH one: those were taken above or
-    // carry what no agent's line has).
-    if Agent::of_line(&value).is_some() {
-        return Decoded::Foreign {
-            line: Foreign::Value(value),
-            origin,
-        };
-    }
-    // Taken apart, not copied: lines are the loader's hot path.
-    match Frame::from_owned(value) {
-        Ok(frame) => {
-            let session = frame.session_id().map(str::to_string);
-            Decoded::Records {
-                session,
-                records: vec![Record::from_frame(frame, origin)],
-            }
-        }
-        Err(reason) => bad(
-            origin,
-            format!("{reason} — {}", quote(line)),
-            line.to_string(),
-        ),
-    }
 }
 
 /// A line handed out by [`LineSplitter`]: `raw` is the whole line, or for
@@ -251,36 +25,13 @@ pub struct Piece<'a> {
     pub cut: Option<u64>,
 }
 
-impl Piece<'_> {
-    /// Decode it ([`decode_line`], or the diagnostic of a cut line).
-    pub fn decode(&self, truncated: bool, limit: usize) -> (Decoded, Option<Diagnostic>) {
-        match self.cut {
-            None => decode_line(self.raw, self.origin, truncated),
-            Some(len) => (cut_line(self.raw, len, self.origin, limit, truncated), None),
-        }
-    }
-
-    /// [`Piece::decode`] with the [`Hint`] of the lines before.
-    pub fn decode_hinted(
-        &self,
-        truncated: bool,
-        limit: usize,
-        hint: &mut Hint,
-    ) -> (Decoded, Option<Diagnostic>) {
-        match self.cut {
-            None => decode_line_hinted(self.raw, self.origin, truncated, hint),
-            Some(len) => (cut_line(self.raw, len, self.origin, limit, truncated), None),
-        }
-    }
-}
-
 /// The diagnostic of a line cut at the limit (`head`: its first bytes).
-pub fn cut_line(head: &[u8], len: u64, origin: Origin, limit: usize, ended: bool) -> Decoded {
-    bad(
+pub fn cut_diagnostic(head: &[u8], len: u64, origin: Origin, limit: usize, ended: bool) -> Diagnostic {
+    Diagnostic {
         origin,
-        super::limits::cut_reason(len, limit, ended),
-        String::from_utf8_lossy(head).into_owned(),
-    )
+        reason: super::limits::cut_reason(len, limit, ended),
+        raw: String::from_utf8_lossy(head).into_owned(),
+    }
 }
 
 /// Cuts bytes arriving in pieces into lines, counting lines and byte

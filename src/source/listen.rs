@@ -9,15 +9,18 @@
 //! Back-pressure: every connection's task waits on the bounded live channel
 //! (see [`super::live`]), so a writer faster than the consumer is slowed by
 //! its socket buffer filling up, and deck's memory stays bounded.
+//!
+//! Each connection's bytes go to a line pipeline the caller makes
+//! ([`Bound::serve_with`]); the loader's is `Bound::serve` (`load::listen`).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 
 use tokio::net::{TcpListener, UnixListener};
 
-use super::live::{Closed, Endpoint, LinkStatus, LiveTx, Tap};
-use super::stream::{LineStream, Selection, StreamError, pump};
+use super::feed::{MakeLines, StreamError, pump};
+use super::live::{Closed, Endpoint, LinkStatus, LiveTx};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ListenError {
@@ -120,31 +123,26 @@ impl Bound {
         }
     }
 
-    /// Serve until the input ends (stdin) or the consumer goes away.
-    pub async fn serve(
-        self,
-        session: Option<String>,
-        tap: Tap,
-        tx: LiveTx,
-    ) -> Result<(), ListenError> {
-        let selection = Selection::new(session);
+    /// Serve until the input ends (stdin) or the consumer goes away, each
+    /// connection's bytes through a line pipeline `lines` makes.
+    pub async fn serve_with(self, lines: MakeLines, tx: LiveTx) -> Result<(), ListenError> {
         let on = self.describe();
         match self {
             Bound::Stdin => {
                 tx.status(LinkStatus::Live).await.map_err(closed)?;
-                let mut stream = LineStream::new(None, selection, tap);
-                pump(tokio::io::stdin(), &mut stream, &tx).await?;
+                let mut stream = lines(None);
+                pump(tokio::io::stdin(), stream.as_mut(), &tx).await?;
                 let _ = tx.status(LinkStatus::Ended).await;
                 Ok(())
             }
             Bound::Unix { listener, path } => {
                 let _unlink = Unlink(path);
                 let accept = || async { listener.accept().await.map(|(s, _)| s) };
-                accept_loop(accept, on, selection, tap, tx).await
+                accept_loop(accept, on, lines, tx).await
             }
             Bound::Tcp(listener) => {
                 let accept = || async { listener.accept().await.map(|(s, _)| s) };
-                accept_loop(accept, on, selection, tap, tx).await
+                accept_loop(accept, on, lines, tx).await
             }
         }
     }
@@ -157,8 +155,7 @@ fn closed(c: Closed) -> ListenError {
 async fn accept_loop<S, F, Fut>(
     accept: F,
     on: String,
-    selection: Arc<Mutex<Selection>>,
-    tap: Tap,
+    lines: MakeLines,
     tx: LiveTx,
 ) -> Result<(), ListenError>
 where
@@ -190,17 +187,11 @@ where
         count += 1;
         let n = writers.fetch_add(1, Ordering::SeqCst) + 1;
         tx.status(status(n)).await.map_err(closed)?;
-        let (tx, writers, tap, selection, on) = (
-            tx.clone(),
-            writers.clone(),
-            tap.clone(),
-            selection.clone(),
-            on.clone(),
-        );
+        let (tx, writers, on) = (tx.clone(), writers.clone(), on.clone());
+        let label = format!("connection {count}");
+        let mut stream = lines(Some(label.clone()));
         tokio::spawn(async move {
-            let label = format!("connection {count}");
-            let mut stream = LineStream::new(Some(label.clone()), selection, tap);
-            let result = pump(conn, &mut stream, &tx).await;
+            let result = pump(conn, stream.as_mut(), &tx).await;
             let left = writers.fetch_sub(1, Ordering::SeqCst) - 1;
             match result {
                 Ok(()) | Err(StreamError::Closed(_)) => {}

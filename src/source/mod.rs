@@ -1,38 +1,28 @@
-//! Bytes in. Reads files (plain or zstd) and stdin, detects the format per
-//! input (frame log, DSH session log, `session.history` responses, other
-//! agents' session logs: Claude Code, Codex), and splits
-//! it into per-session [`crate::wire::Record`]s for the reducer. Every line
-//! that cannot be decoded becomes a diagnostic at its place; nothing is
-//! dropped silently.
+//! Bytes in: files (plain or zstd), stdin, sockets (`listen`), files
+//! followed as they grow (`follow`), cut into lines (`lines`, `blocks`:
+//! over the cores, under the line limit: `limits`) and handed on; live
+//! sources are producers on one bounded channel of `LiveEvent`s (`live`,
+//! `feed`), and `record` taps what they receive into a file. What the
+//! bytes say is not read here: that is the agents' (their formats) and
+//! the loader's (which dispatches to them), both above this layer.
 //!
-//! Live sources (`listen`, `follow`, the DSH `host` client) are producers on
-//! one bounded channel of `LiveEvent`s; `record` taps what they
-//! receive into a file. The consumer folds records with the same reducer as
-//! replay.
+//! The library's loading API is here, at the paths it has always had
+//! ([`load_path`], [`load_bytes`], [`load`]…): the loader itself is deck's
+//! own `load` module, and these are its public items. Every line that
+//! cannot be decoded becomes a diagnostic at its place; nothing is dropped
+//! silently.
 
 internal!(
-    mod acp_client;
-);
-internal!(
-    mod agents;
-);
-internal!(
     mod blocks;
-);
-internal!(
-    mod chunks;
 );
 internal!(
     mod demo;
 );
 internal!(
+    mod feed;
+);
+internal!(
     mod follow;
-);
-internal!(
-    mod history_doc;
-);
-internal!(
-    mod host;
 );
 internal!(
     mod limits;
@@ -47,30 +37,14 @@ internal!(
     mod live;
 );
 pub mod load;
-mod load_log;
 internal!(
     mod record;
 );
 internal!(
     mod sessions;
 );
-internal!(
-    mod stream;
-);
 
 pub use load::{
     Format, LoadError, Loaded, LoadedSession, load_bytes, load_file_upto, load_path,
     load_path_counted,
 };
-
-/// The record a session log's header line (`{type: "session", id, cwd?, …}`)
-/// stands for in its session: a `session` frame the reducer reads the
-/// session's working directory from.
-fn header_record(value: &serde_json::Value) -> crate::wire::Record {
-    crate::wire::Record::Frame {
-        kind: "session".into(),
-        rpc_id: None,
-        payload: value.clone(),
-        origin: crate::wire::Origin::default(),
-    }
-}

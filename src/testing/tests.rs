@@ -44,7 +44,7 @@ fn a_card_is_what_deck_render_draws_of_its_frames() {
     let rendered = card.render(50, "dark", Density::Full).unwrap();
     let loaded = source::load_bytes("x", card.frames().as_bytes()).unwrap();
     let s = &loaded.sessions[0];
-    let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
+    let t = Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock());
     let direct = headless::render(
         &t,
         &Theme::dark(),

@@ -109,7 +109,7 @@ payloads! {
     }
 
     /// `turn/end`. DSH's carries no usage; the readers of other agents'
-    /// logs put the turn's there (`source::agents`).
+    /// logs put the turn's there (`agents`).
     pub struct TurnEnd {
         "turn" => turn: Option<u64> = loose::u64,
         "reason" => reason: Option<TurnEndReason> = loose::object,

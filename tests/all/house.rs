@@ -145,6 +145,18 @@ fn code_of(text: &str) -> String {
     code
 }
 
+/// The code without its `pub use …;` items.
+fn without_reexports(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find("pub use ") {
+        out.push_str(&rest[..at]);
+        rest = rest[at..].find(';').map_or("", |end| &rest[at + end + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The paths a piece of code writes, each as its segments (`crate`,
 /// `super`, `self` first), `use` trees expanded.
 fn paths_in(code: &str) -> Vec<Vec<String>> {
@@ -281,6 +293,9 @@ fn uses(src: &Path) -> (BTreeMap<ModPath, PathBuf>, BTreeSet<(ModPath, ModPath)>
         }
         let code = code_of(&std::fs::read_to_string(file).unwrap());
         let folder = file.file_name().is_some_and(|n| n == "mod.rs");
+        // A `pub use` re-export keeps a public path, it calls nothing: not
+        // a use (docs/architecture.md names the one that points down).
+        let code = without_reexports(&code);
         for p in paths_in(&code) {
             if let Some(to) = resolve(m, folder, &p, &mods)
                 && !is_test(&to)
@@ -312,8 +327,13 @@ fn layer_table(doc: &str) -> BTreeMap<String, BTreeSet<String>> {
                         .map(|n| n.trim_end_matches('/').trim_end_matches(".rs").to_string())
                         .collect()
                 };
+                let allowed: BTreeSet<String> = if cells[1].contains("any of the above") {
+                    table.keys().cloned().collect()
+                } else {
+                    names(cells[1]).into_iter().collect()
+                };
                 for from in names(cells[0]) {
-                    table.insert(from, names(cells[1]).into_iter().collect());
+                    table.insert(from, allowed.clone());
                 }
             }
         } else if in_table {
@@ -328,7 +348,6 @@ fn root() -> PathBuf {
 }
 
 #[test]
-#[ignore = "the layer table lands with the agents/ move"]
 fn every_use_between_folders_is_one_the_layer_table_allows() {
     let doc = std::fs::read_to_string(root().join("docs/architecture.md")).unwrap();
     let table = layer_table(&doc);
@@ -456,12 +475,13 @@ fn strongly_connected(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>
     t.out
 }
 
-/// Folders whose circles are being broken on other branches (issue 30:
-/// `source/` is being restructured): their circles are
+/// Folders whose circles are still to break (issue 30, left for the next
+/// step: Claude Code's follow hook and its reader of side files; the ACP
+/// client's file serving and its protocol types): their circles are
 /// printed, not failed on. The work that breaks a folder's circles
 /// removes it here; a folder listed with no circle left fails, so the
 /// list only shrinks.
-const BEING_BROKEN: &[&str] = &["src/source", "src/source/acp_client"];
+const BEING_BROKEN: &[&str] = &["src/agents/claude_code/read", "src/clients/acp"];
 
 #[test]
 fn no_folder_has_an_import_circle() {

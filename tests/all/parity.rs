@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::BufRead;
 
-use deck::present::{call_view, result_view};
+use deck::agents::dsh::present::{call_view, result_view};
 use serde_json::Value;
 
 use crate::common;

@@ -334,7 +334,7 @@ fn queue_and_jobs_frames_keep_the_latest_counts() {
     let queue =
         |items: Value| rec(json!({"type": "session/queue", "sessionId": "s", "items": items}));
     let jobs = |jobs: Value| rec(json!({"type": "session/jobs", "sessionId": "s", "jobs": jobs}));
-    let mut t = Transcript::new(Some("s".into()), deck::present::stock());
+    let mut t = Transcript::new(Some("s".into()), deck::stock());
     t.apply(&queue(json!([
         {"id": "1", "placement": "queued", "message": {"content": []}},
         {"id": "2", "placement": "context", "message": {"content": []}},

@@ -62,7 +62,7 @@ fn seeking_back_refolds_to_the_same_state() {
     let mut p = Player::new(r.clone(), None, None, 1.0);
     p.seek_records(5000);
     p.seek_records(1234);
-    let direct = Transcript::from_records(None, &r[..1234], crate::present::stock());
+    let direct = Transcript::from_records(None, &r[..1234], crate::agents::stock());
     assert_eq!(p.transcript().events(), direct.events());
     assert_eq!(p.transcript().items(), direct.items());
     p.seek_fraction(0.5);
@@ -105,7 +105,7 @@ fn background_snapshots_make_far_seeks_short() {
     p.seek_records(INTERVAL * 5 + 3);
     assert_eq!(p.position(), INTERVAL * 5 + 3);
     let direct =
-        Transcript::from_records(None, &r[..INTERVAL * 5 + 3], crate::present::stock());
+        Transcript::from_records(None, &r[..INTERVAL * 5 + 3], crate::agents::stock());
     assert_eq!(p.transcript().items(), direct.items());
     assert_eq!(p.transcript().events(), direct.events());
 }

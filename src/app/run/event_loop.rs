@@ -27,7 +27,7 @@ const APPLY_BUDGET: Duration = Duration::from_millis(6);
 
 /// What the driver calls to show another session of a live host (and to
 /// ask it for any other work).
-pub type Switcher = Box<dyn FnMut(crate::source::host::Control) + Send>;
+pub type Switcher = Box<dyn FnMut(crate::clients::dsh::Control) + Send>;
 
 fn now_ms() -> i64 {
     SystemTime::now()
@@ -257,7 +257,7 @@ impl EventLoop {
                     out.flush()?;
                 }
                 Effect::Switch(id) => match &mut self.on_switch {
-                    Some(switch) => switch(crate::source::host::Control::Switch(id)),
+                    Some(switch) => switch(crate::clients::dsh::Control::Switch(id)),
                     None => self.app.say("this source has one session"),
                 },
                 Effect::Host(c) => match &mut self.on_switch {

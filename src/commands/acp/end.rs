@@ -21,7 +21,7 @@ use anyhow::Context;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-use crate::source::acp_client::{Procs, QUIT_WAIT};
+use crate::clients::acp::{Procs, QUIT_WAIT};
 use crate::text::sanitize;
 
 /// How long the session has to end once it was asked to.

@@ -5,7 +5,7 @@
 //! number, or `y` / `n`: the first that allows / rejects). With `--prompt TEXT` (repeatable): no
 //! view; the prompts are sent in order, permission requests answered by
 //! `--allow` / `--reject`, and the session rendered to stdout at the end.
-//! The client itself is `source::acp_client`; how the command ends, on `q`,
+//! The client itself is `clients::acp`; how the command ends, on `q`,
 //! a signal or a session that does not end, is `end.rs`.
 
 mod end;
@@ -20,12 +20,12 @@ use anyhow::Context;
 use super::live::{Drive, Finish, run_tui_with, runtime};
 use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::AcpArgs;
-use crate::headless::{self, Format};
-use crate::settings::config;
-use crate::source::acp_client::{
+use crate::clients::acp::{
     AcpError, Client, Control, Options, Policy, Procs, QUIT_WAIT, Sink, Trace, stop_group,
 };
-use crate::source::host;
+use crate::clients::dsh as host;
+use crate::headless::{self, Format};
+use crate::settings::config;
 use crate::source::live::{self, LinkStatus};
 use crate::view::transcript::LayoutOptions;
 use end::{Ending, StopOnDrop, say, say_left};

@@ -73,7 +73,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             (Ok(()), redact::Shape::Cast)
         }
         ExportFormat::Html => {
-            let t = Transcript::from_records(s.id.clone(), &s.records, crate::present::stock());
+            let t = Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock());
             drop(s);
             (html::page_to(out, &t, &theme, &title), redact::Shape::Html)
         }

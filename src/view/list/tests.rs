@@ -7,7 +7,7 @@ use crate::source::{demo, load_bytes};
 fn showcase() -> Transcript {
     let l = load_bytes("demo", demo::SHOWCASE).unwrap();
     let s = &l.sessions[0];
-    Transcript::from_records(s.id.clone(), &s.records, crate::present::stock())
+    Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock())
 }
 
 /// 100 columns, preview, reasoning shown, tools shown.
@@ -84,7 +84,7 @@ fn heavy() -> Transcript {
             crate::wire::Record::from_frame(f, crate::wire::Origin::default())
         })
         .collect();
-    Transcript::from_records(None, &records, crate::present::stock())
+    Transcript::from_records(None, &records, crate::agents::stock())
 }
 
 fn wait_for_layouts(list: &mut TranscriptList) {
@@ -130,7 +130,7 @@ fn an_item_merged_away_rebuilds_the_entries_and_keeps_the_view_where_it_was() {
     let mut t = Transcript::from_records(
         None,
         &records[..resolved],
-        crate::present::stock(),
+        crate::agents::stock(),
     );
     let opts = options();
     let mut list = TranscriptList::new();

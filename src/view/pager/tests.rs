@@ -7,7 +7,7 @@ fn transcript(frames: &[serde_json::Value]) -> Transcript {
         .iter()
         .map(|f| Record::from_frame(Frame::from_value(f).unwrap(), Origin::default()))
         .collect();
-    Transcript::from_records(None, &records, crate::present::stock())
+    Transcript::from_records(None, &records, crate::agents::stock())
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn heavy_transcript() -> Transcript {
         .iter()
         .map(|f| Record::from_frame(Frame::from_value(f).unwrap(), Origin::default()))
         .collect();
-    Transcript::from_records(None, &records, crate::present::stock())
+    Transcript::from_records(None, &records, crate::agents::stock())
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! its quirks in the README beside it) is detected by content, read and
 //! drawn by `deck inspect` and `deck render`, and snapshotted card by card
 //! (the reader and the presenters have their own tests beside them, in
-//! `src/source/agents/acp/` and `src/present/acp/`).
+//! `src/agents/acp/`).
 
 use deck::theme::Theme;
 

@@ -308,7 +308,7 @@ fn the_loader_names_the_format_and_reads_zstd() {
 /// is told block by block, not yet whole: the file may grow).
 #[tokio::test]
 async fn follow_reads_a_growing_log() {
-    use deck::source::follow::Follow;
+    use deck::load::follow::Follow;
     use deck::source::live::{self, LiveEvent};
     use std::io::Write as _;
 

@@ -149,7 +149,7 @@ fn snapshots_of_background_tasks_and_saved_output() {
 #[tokio::test]
 async fn follow_nests_the_subagents_logs_as_they_appear() {
     use crate::agents::claude::{BACKGROUND_AGENT, EXPLORE, TOUR};
-    use deck::source::follow::Follow;
+    use deck::load::follow::Follow;
     use deck::source::live::{self, LiveEvent};
     use deck::wire::Record;
 

@@ -2,7 +2,7 @@
 //! 0.169 (`tests/fixtures/agents/codex/tour.rollout.jsonl`) and the two
 //! older generations are detected by content, read and drawn by `deck
 //! inspect` and `deck render` (the reader and the presenters have their own
-//! tests beside them, in `src/source/agents/codex/` and `src/present/codex/`).
+//! tests beside them, in `src/agents/codex/`).
 
 use serde_json::Value;
 

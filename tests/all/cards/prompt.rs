@@ -104,7 +104,7 @@ fn a_saved_log_has_the_approval_and_its_question_call() {
 
 #[test]
 fn outcomes_update_the_card_in_place() {
-    let mut t = Transcript::new(Some("s".into()), deck::present::stock());
+    let mut t = Transcript::new(Some("s".into()), deck::stock());
     t.apply(&build::rec(json!({"type":"server-request","rpcId":"r1","method":"approval/requested",
         "payload":{"type":"approval/requested","sessionId":"s","approvalId":"a","toolName":"bash","callId":"c","reason":"why"}})));
     let rev0 = prompts(&t)[0].rev;
@@ -150,7 +150,7 @@ fn outcomes_update_the_card_in_place() {
 
 #[test]
 fn a_decision_without_its_request_still_shows() {
-    let mut t = Transcript::new(None, deck::present::stock());
+    let mut t = Transcript::new(None, deck::stock());
     t.apply(&build::rec(
         json!({"type":"approval/decided","seq":9,"time":2,
         "data":{"id":"z","outcome":"allowed-always"}}),

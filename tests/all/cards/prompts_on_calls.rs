@@ -220,7 +220,7 @@ fn apply(t: &mut Transcript, v: Value) {
 
 #[test]
 fn an_approval_waits_on_its_call_card_and_apart_while_it_can_be_answered_here() {
-    let mut t = Transcript::new(Some("s".into()), deck::present::stock());
+    let mut t = Transcript::new(Some("s".into()), deck::stock());
     for v in gated_call() {
         apply(&mut t, v);
     }
@@ -278,7 +278,7 @@ fn an_approval_waits_on_its_call_card_and_apart_while_it_can_be_answered_here() 
 
 #[test]
 fn an_approval_whose_call_is_not_in_the_session_stands_apart_naming_the_tool() {
-    let mut t = Transcript::new(Some("s".into()), deck::present::stock());
+    let mut t = Transcript::new(Some("s".into()), deck::stock());
     apply(
         &mut t,
         build::event(
@@ -314,7 +314,7 @@ fn an_approval_whose_call_is_not_in_the_session_stands_apart_naming_the_tool() {
 fn question_call(result: Value) -> Transcript {
     let args = json!({"questions": [{"id": "q1", "header": "Confirm", "question": "Go on?",
         "options": [{"label": "Yes"}, {"label": "No"}]}]});
-    let mut t = Transcript::new(Some("s".into()), deck::present::stock());
+    let mut t = Transcript::new(Some("s".into()), deck::stock());
     apply(
         &mut t,
         build::event(
@@ -369,7 +369,7 @@ fn a_question_call_that_failed_shows_its_error() {
 #[test]
 fn a_plan_without_its_call_stands_apart_and_a_failed_plan_call_keeps_its_card() {
     let todos = json!({"todos": [{"content": "Write it", "status": "pending"}]});
-    let mut t = Transcript::new(Some("s".into()), deck::present::stock());
+    let mut t = Transcript::new(Some("s".into()), deck::stock());
     apply(&mut t, build::event("todo/write", 1, 1_000, todos.clone()));
     assert!(matches!(t.items().last(), Some(Item::Todo { .. })));
     // A plan call that failed wrote no plan: its card, its error.

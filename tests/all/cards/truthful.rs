@@ -133,7 +133,7 @@ fn model_retries_are_shown_and_cut_off_text_is_kept() {
     assert_eq!(text.matches("The answer is 42.").count(), 1, "{text}");
     // The same frames live: the same transcript, item for item.
     let live = records.iter().fold(
-        deck::session::Transcript::new(Some("s".into()), deck::present::stock()),
+        deck::session::Transcript::new(Some("s".into()), deck::stock()),
         |mut t, r| {
             t.apply(r);
             t

@@ -189,7 +189,7 @@ fn levels_filter_what_is_written() {
     assert!(!text.contains("DEBUG"), "{text}");
     let dir = tempfile::tempdir().unwrap();
     // Directives: only the loader's target at debug, the rest at warn.
-    render(dir.path(), Some("warn,deck::source::load_log=debug"));
+    render(dir.path(), Some("warn,deck::load::log=debug"));
     let text = log_text(dir.path());
     assert!(text.contains("load took"), "{text}");
     assert!(!text.contains("deck started"), "{text}");

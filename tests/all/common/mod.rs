@@ -60,7 +60,7 @@ pub fn load_text(text: &str) -> LoadedSession {
 
 /// A loaded session folded into its transcript.
 pub fn fold_session(s: &LoadedSession) -> Transcript {
-    Transcript::from_records(s.id.clone(), &s.records, deck::present::stock())
+    Transcript::from_records(s.id.clone(), &s.records, deck::stock())
 }
 
 /// The first session of the log at `path`, folded.
@@ -70,7 +70,7 @@ pub fn fold(path: &str) -> Transcript {
 
 /// Records folded as session `s`.
 pub fn fold_records(records: &[Record]) -> Transcript {
-    Transcript::from_records(Some("s".into()), records, deck::present::stock())
+    Transcript::from_records(Some("s".into()), records, deck::stock())
 }
 
 /// The `deck` binary, `NO_COLOR` and `DECK_LOG` unset and no config file

@@ -64,12 +64,7 @@ fn settle(app: &mut App) {
 }
 
 fn roots(home: &std::path::Path) -> Roots {
-    Roots {
-        dsh: Some(home.join(".dsh")),
-        claude: Some(home.join(".claude")),
-        codex: Some(home.join(".codex")),
-        extra: Vec::new(),
-    }
+    Roots::at(home, Vec::new())
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use deck::source::follow::Follow;
+use deck::load::follow::Follow;
 use deck::source::live::{self, LiveEvent};
 use deck::wire::Record;
 use tokio::sync::mpsc::Receiver;
@@ -164,8 +164,8 @@ async fn a_missing_file_is_waited_for() {
 
 #[tokio::test]
 async fn follow_latest_waits_for_the_agents_first_session_of_the_directory() {
-    use deck::source::agents::Agent;
-    use deck::source::follow::Latest;
+    use deck::agents::codex::Codex;
+    use deck::load::follow::Latest;
     let root = tempfile::tempdir().unwrap();
     let day = root.path().join("sessions/2026/12/01");
     let meta = |cwd: &str| {
@@ -174,7 +174,7 @@ async fn follow_latest_waits_for_the_agents_first_session_of_the_directory() {
         )
     };
     let mut f = Follow::latest(Latest {
-        agent: Agent::Codex,
+        agent: &Codex,
         root: root.path().to_path_buf(),
         cwd: "/work/proj".into(),
         since: std::time::SystemTime::now() - Duration::from_secs(1),

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use deck::clients::dsh::{self as host, Backoff, HostOptions, SessionChoice};
 use deck::session::Transcript;
-use deck::source::host::{self, Backoff, HostOptions, SessionChoice};
 use deck::source::live::{self, LinkStatus, LiveEvent};
 use deck::wire::Record;
 
@@ -42,7 +42,7 @@ struct Seen {
 impl Seen {
     fn new() -> Seen {
         Seen {
-            transcript: Transcript::new(None, deck::present::stock()),
+            transcript: Transcript::new(None, deck::stock()),
             seqs: BTreeMap::new(),
             links: Vec::new(),
             sessions: 0,
@@ -73,7 +73,7 @@ impl Seen {
             }
             LiveEvent::Reset { session_id } => {
                 assert!(self.seqs.is_empty(), "reset after records");
-                self.transcript = Transcript::new(session_id, deck::present::stock());
+                self.transcript = Transcript::new(session_id, deck::stock());
             }
             LiveEvent::Diagnostic(d) => self.diagnostics.push(d.reason),
             LiveEvent::Said(text) => self.said.push(text),

@@ -70,7 +70,7 @@ fn files() -> Vec<(&'static str, &'static str)> {
         // deck's own code about hosts, tokens, keys and indexes.
         (
             "src/rpc.rs",
-            include_str!("../../../src/source/host/rpc.rs"),
+            include_str!("../../../src/clients/dsh/rpc.rs"),
         ),
         ("src/cli.rs", include_str!("../../../src/cli.rs")),
         (

@@ -9,7 +9,7 @@
 //! columns in the dark and light themes.
 
 use deck::app::{App, Effect, Msg};
-use deck::source::host::Control;
+use deck::clients::dsh::Control;
 use deck::theme::Theme;
 
 use crate::common;

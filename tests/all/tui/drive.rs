@@ -7,8 +7,8 @@
 
 use crossterm::event::{KeyCode, KeyModifiers};
 use deck::app::{App, Effect, Msg};
+use deck::clients::dsh::Control;
 use deck::session::Item;
-use deck::source::host::Control;
 use serde_json::json;
 
 use crate::common;

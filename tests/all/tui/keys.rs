@@ -504,7 +504,7 @@ fn app_item(app: &App, i: usize) -> Option<deck::session::Item> {
 
 #[test]
 fn y_and_n_answer_the_focused_waiting_approval_in_connect() {
-    use deck::source::host::Control;
+    use deck::clients::dsh::Control;
     let mut app = waiting_approval_app(true);
     let fx = app.update(ch('y'));
     let want = |outcome: &str, what: &str| Control::Respond {

@@ -7,7 +7,7 @@
 
 use crossterm::event::KeyCode;
 use deck::app::{App, Effect, Msg};
-use deck::source::host::Control;
+use deck::clients::dsh::Control;
 use deck::source::live::LinkStatus;
 
 use crate::common;

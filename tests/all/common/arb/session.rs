@@ -13,7 +13,7 @@ use super::{arr, field, json_value, object, one_of, s, short, t, text, view};
 
 /// The stock tools deck presents, and one it does not.
 fn tools() -> Vec<&'static str> {
-    let mut t: Vec<&str> = deck::present::stock_tools().collect();
+    let mut t: Vec<&str> = deck::agents::dsh::present::stock_tools().collect();
     t.push("mcp__thing");
     t
 }

@@ -1,0 +1,348 @@
+//! The agents whose sessions deck reads — one folder each, one contract
+//! ([`Agent`]), one registry ([`ALL`], in order of detection).
+//!
+//! An agent's folder holds everything about that producer of sessions, and
+//! every folder is laid out the same way:
+//!
+//! * `mod.rs` — the agent: its [`Agent`] implementation (its name and its
+//!   files' format, how its log lines are recognised, where it keeps its
+//!   sessions and the environment variable that moves them, its newest
+//!   session for a directory, how to resume one in the agent);
+//! * `read.rs` + `read/` — its reader ([`read::Translate`]): its log lines
+//!   into the same records as DSH's (session events with consecutive seqs,
+//!   and a `session` header frame naming the agent), for a whole file and
+//!   for one that grows (`deck follow`), so the one reducer folds them;
+//! * `present.rs` + `present/` — its presenters: its tools' calls and
+//!   results into views. Only an agent's own folder names its tools.
+//!
+//! The agents: `dsh/` (DSH, deck's own: its frames, session logs and
+//! history documents are records as they are, read by the loader itself;
+//! its folder holds those formats' parts and its stock tools' presenters),
+//! `claude_code/`, `codex/` and `acp/` (any agent spoken to over the Agent
+//! Client Protocol, as a recording holds it). A new agent is a folder
+//! here, a line in [`ALL`] and, the input formats being the library's
+//! public [`Format`], a variant there; its fixtures go under
+//! `tests/fixtures/agents/<name>/`, its end-to-end kit under
+//! `tests/e2e/agents/<name>/`.
+//!
+//! This file holds the contract, the registry, [`Format`] and [`Stock`]
+//! (the presenters every transcript is given); `read.rs` what the readers
+//! share; `find.rs` the folder walks the agents' `sessions` and `latest`
+//! share.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use crate::session::{CallRole, Presenters, SharedPresenters};
+use crate::source::feed::MakeLines;
+use crate::source::follow::Aside;
+use crate::wire::Record;
+
+use read::{Parsed, Translate};
+
+pub mod acp;
+pub mod claude_code;
+pub mod codex;
+pub mod dsh;
+pub mod find;
+pub mod read;
+
+#[cfg(test)]
+mod tests;
+
+/// Every agent deck reads, in order of detection: the first whose line a
+/// log line is ([`Agent::claims`]) reads the log. DSH is last: its lines
+/// are records as they are, read by the loader before any agent is asked.
+pub static ALL: &[&dyn Agent] = &[
+    &acp::Acp,
+    &claude_code::ClaudeCode,
+    &codex::Codex,
+    &dsh::Dsh,
+];
+
+/// One producer of sessions, as deck knows it. Each agent's folder
+/// implements it once; the loader, the library, `deck follow --latest`
+/// and the presenters ask the registry ([`ALL`]) rather than naming one.
+pub trait Agent: std::fmt::Debug + Send + Sync {
+    /// Its name: the `agent` of the `session` header its reader writes,
+    /// the library's, what picks its presenters (`claude-code`).
+    fn name(&self) -> &'static str;
+
+    /// The format the loader names its files by.
+    fn format(&self) -> Format;
+
+    /// Its files, in words (`Claude Code session`): [`Format::name`].
+    fn title(&self) -> &'static str;
+
+    /// Whether the loader hands the log line `v` (parsed JSON) to this
+    /// agent's reader, judged from its shape alone. DSH claims none: its
+    /// lines are records as they are, read before any agent is asked.
+    fn claims(&self, v: &Value) -> bool;
+
+    /// Whether a file whose first bytes (decompressed) are `head` is one of
+    /// its: the first line of `head` that is a JSON object is its.
+    fn recognise(&self, head: &[u8]) -> bool {
+        read::first_object_line(head).is_some_and(|v| self.claims(&v))
+    }
+
+    /// One of its lines read from its text, on the loader's decoder
+    /// threads, without a JSON tree (for logs large enough to want it);
+    /// `None`: the line is read as JSON and offered to [`Agent::claims`].
+    fn read_text(&self, _line: &str) -> Option<Box<dyn Parsed>> {
+        None
+    }
+
+    /// A reader of its lines into deck's records, for a file read whole or
+    /// one followed as it grows. `None` for DSH, whose lines the loader
+    /// reads itself.
+    fn reader(&self) -> Option<Box<dyn Translate>>;
+
+    /// Its presenters (its tools' names → views), for its sessions. `None`
+    /// for DSH, whose are the stock ones every transcript starts with.
+    fn presenters(&self) -> Option<SharedPresenters>;
+
+    /// Where it keeps its sessions on this machine; `None`: nowhere of its
+    /// own (ACP recordings are where `--record` wrote them).
+    fn home(&self) -> Option<Home> {
+        None
+    }
+
+    /// Its folder on this machine: [`Agent::home`] as the environment
+    /// says.
+    fn root(&self) -> Option<PathBuf> {
+        let home = etcetera::home_dir().ok();
+        self.home()?.resolve(|var| std::env::var_os(var), home.as_deref())
+    }
+
+    /// Its session files under its folder `root`, for the library (only
+    /// names and metadata are read).
+    fn sessions(&self, _root: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// Whether the file at `path` is part of another session of its (read
+    /// with that one, so never listed on its own): a Claude Code
+    /// subagent's log.
+    fn part_of_another(&self, _path: &Path) -> bool {
+        false
+    }
+
+    /// The word `deck follow --latest` takes for it (`claude`); `None`:
+    /// its newest session for a directory is not looked for.
+    fn latest_word(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Its newest session under its folder `root` whose directory is
+    /// `cwd`, among the files modified at `since` or later, or why there is
+    /// none (naming where deck looked): what `deck follow --latest` opens.
+    fn latest(&self, root: &Path, _cwd: &Path, _since: SystemTime) -> Result<PathBuf, String> {
+        Err(format!(
+            "{}s are not looked for by directory (under {})",
+            self.title(),
+            root.display()
+        ))
+    }
+
+    /// The command that resumes session `id` (whose directory was `cwd`)
+    /// in the agent itself; `None` when it cannot be resumed.
+    fn resume(&self, _id: &str, _cwd: Option<&Path>) -> Option<Resume> {
+        None
+    }
+
+    /// What it keeps beside a session's log (side files, subagents' logs),
+    /// for the loader to read in; `None`: nothing.
+    fn beside(&self) -> Option<&'static dyn Beside> {
+        None
+    }
+}
+
+/// An agent's side-file hook: what it keeps beside a session's log (saved
+/// output, subagents' logs), read in when the log is read from a path. The
+/// loader calls it and hands it what it needs (a reader of another log,
+/// a maker of line pipelines); it never calls the loader.
+pub trait Beside: Sync {
+    /// Put what is beside session `id` of the log `log` into the session's
+    /// `records`, the log read whole. `read(name, path)` reads another log
+    /// of the agent's (a subagent's) into records, its messages calling it
+    /// `name`.
+    fn attach(&self, log: &Path, id: &str, records: &mut Vec<Record>, read: &ReadLog<'_>);
+
+    /// What is beside session `id` of the log `log`, for a reader that
+    /// takes the records as they come (the library's index).
+    fn streaming(&self, log: &Path, id: &str) -> Streaming;
+
+    /// What is beside the log `log` while it is followed (`deck follow`),
+    /// read as it grows; `lines` makes the line pipeline another log of
+    /// the agent's is read through.
+    fn follow(&self, log: &Path, lines: MakeLines) -> Box<dyn Aside>;
+}
+
+/// Reads a log into records (`read(name, path)`), or says why it could not.
+pub type ReadLog<'a> = dyn Fn(&str, &Path) -> Result<Vec<Record>, String> + 'a;
+
+/// Puts into records what they need from beside their log, as they come.
+pub type Fill = Box<dyn Fn(&mut [Record]) + Send>;
+
+/// What is beside a session, for a reader taking its records as they come.
+pub enum Streaming {
+    /// Nothing.
+    Nothing,
+    /// What each record needs from beside it is put in as it comes.
+    Fill(Fill),
+    /// Only a whole read places what is beside it (why).
+    Whole(String),
+}
+
+/// Where an agent keeps its sessions: a folder an environment variable
+/// names, else one under the home folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Home {
+    /// The environment variable that moves it (`CLAUDE_CONFIG_DIR`).
+    pub var: &'static str,
+    /// The folder under the home folder otherwise (`.claude`).
+    pub dir: &'static str,
+}
+
+impl Home {
+    /// The folder: `$var` when set and not empty (`env` looks variables
+    /// up), else `dir` under `home`.
+    pub fn resolve(
+        &self,
+        env: impl Fn(&str) -> Option<OsString>,
+        home: Option<&Path>,
+    ) -> Option<PathBuf> {
+        match env(self.var).filter(|v| !v.is_empty()) {
+            Some(v) => Some(PathBuf::from(v)),
+            None => home.map(|h| h.join(self.dir)),
+        }
+    }
+}
+
+/// A command that resumes a session in its agent (`claude --resume ID`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resume {
+    pub program: &'static str,
+    pub args: Vec<String>,
+    /// Where to run it, when the agent resumes a session only there.
+    pub cwd: Option<PathBuf>,
+}
+
+/// The agent named `name` ([`Agent::name`]).
+pub fn by_name(name: &str) -> Option<&'static dyn Agent> {
+    ALL.iter().copied().find(|a| a.name() == name)
+}
+
+/// The agent whose reader the log line `v` goes to ([`Agent::claims`]),
+/// the first in order of detection.
+pub fn of_line(v: &Value) -> Option<&'static dyn Agent> {
+    ALL.iter().copied().find(|a| a.claims(v))
+}
+
+/// The agent whose file starts with `head` ([`Agent::recognise`]), the
+/// first in order of detection. (The loader recognises a file line by
+/// line as it reads it: [`of_line`].)
+#[cfg(any(test, feature = "internals"))]
+pub fn of_head(head: &[u8]) -> Option<&'static dyn Agent> {
+    ALL.iter().copied().find(|a| a.recognise(head))
+}
+
+/// The agent `deck follow --latest WORD` names ([`Agent::latest_word`]).
+pub fn by_latest_word(word: &str) -> Option<&'static dyn Agent> {
+    ALL.iter().copied().find(|a| a.latest_word() == Some(word))
+}
+
+/// The words `deck follow --latest` takes, in the registry's order.
+pub fn latest_words() -> Vec<&'static str> {
+    ALL.iter().filter_map(|a| a.latest_word()).collect()
+}
+
+/// The input formats deck reads: DSH's three, and each other agent's
+/// session files (its `Agent::format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Format {
+    FrameLog,
+    SessionLog,
+    History,
+    /// A Claude Code session (`~/.claude/projects/…/<id>.jsonl`).
+    ClaudeCode,
+    /// A Codex CLI rollout (`~/.codex/sessions/…/rollout-*.jsonl`).
+    Codex,
+    /// An Agent Client Protocol recording (`{t, dir, msg}` lines).
+    Acp,
+}
+
+impl Format {
+    /// The format in words: an agent's is its files' title.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::FrameLog => "frame log",
+            Format::History => "history",
+            _ => self.agent().title(),
+        }
+    }
+
+    /// The agent whose files are in this format (DSH's: frame logs,
+    /// session logs, history documents).
+    pub(crate) fn agent(self) -> &'static dyn Agent {
+        ALL.iter()
+            .copied()
+            .find(|a| a.format() == self)
+            .unwrap_or(&dsh::Dsh)
+    }
+}
+
+/// deck's presenters, as the session asks for them: DSH's stock tools'
+/// (`dsh::present`), and each agent's for its sessions
+/// (`Agent::presenters`, through the registry). What every transcript
+/// deck builds is given ([`stock`]), so live, replay and headless make the
+/// same cards.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stock;
+
+impl Presenters for Stock {
+    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
+        dsh::present::call_view(tool, arguments)
+    }
+
+    fn result_view(
+        &self,
+        tool: &str,
+        arguments: &str,
+        content: &[Value],
+        is_error: bool,
+        meta: Option<&Value>,
+    ) -> Option<Value> {
+        dsh::present::result_view(tool, arguments, content, is_error, meta)
+    }
+
+    fn role(&self, tool: &str) -> CallRole {
+        dsh::present::role(tool)
+    }
+
+    fn for_agent(&self, agent: &str) -> Option<SharedPresenters> {
+        by_name(agent)?.presenters()
+    }
+}
+
+/// The stock presenters, shared: give these to every [`Transcript`] deck
+/// builds.
+///
+/// [`Transcript`]: crate::session::Transcript
+pub fn stock() -> SharedPresenters {
+    static STOCK: OnceLock<SharedPresenters> = OnceLock::new();
+    Arc::clone(STOCK.get_or_init(|| Arc::new(Stock)))
+}
+
+/// An agent's presenters made once and shared (`cell` holds them).
+fn shared(
+    cell: &'static OnceLock<SharedPresenters>,
+    make: fn() -> SharedPresenters,
+) -> SharedPresenters {
+    Arc::clone(cell.get_or_init(make))
+}

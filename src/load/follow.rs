@@ -1,0 +1,143 @@
+//! `deck follow PATH | --latest AGENT`: a file followed as it grows
+//! (`source::follow::tail`: truncation, rotation, a path not there yet),
+//! its lines read by the loader's pipeline ([`LineStream`]), and what its
+//! agent keeps beside it read as it grows too ([`Agent::beside`]: a Claude
+//! Code session's subagents' logs, nested under their calls, and the
+//! output it saved to `tool-results/`). `--latest AGENT` before the agent
+//! wrote a session for the directory: the newest one is looked for until
+//! it appears ([`Latest`]), then followed as a path is.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::stream::{LineStream, Selection};
+use crate::agents::{self, Agent};
+use crate::source::feed::{MakeLines, StreamError};
+use crate::source::follow::{self as tail, Aside, Find, POLL};
+use crate::source::live::{LiveTx, Tap};
+use crate::wire::Record;
+
+/// Options of one `follow`.
+#[derive(Debug, Clone)]
+pub struct Follow {
+    pub path: PathBuf,
+    pub session: Option<String>,
+    pub poll: Duration,
+    /// Set: `path` is not known yet; it is the newest session this finds.
+    pub latest: Option<Latest>,
+}
+
+/// `deck follow --latest AGENT` when the agent has no session for the
+/// directory yet: the session to follow is the first that appears.
+#[derive(Debug, Clone)]
+pub struct Latest {
+    pub agent: &'static dyn Agent,
+    /// Where the agent keeps its sessions (`~/.claude`, `$CODEX_HOME`).
+    pub root: PathBuf,
+    /// The directory whose session is wanted.
+    pub cwd: PathBuf,
+    /// Sessions modified before this were looked at already (and are not
+    /// this directory's): only newer files are read while waiting.
+    pub since: std::time::SystemTime,
+}
+
+impl Follow {
+    pub fn new(path: impl Into<PathBuf>) -> Follow {
+        Follow {
+            path: path.into(),
+            session: None,
+            poll: POLL,
+            latest: None,
+        }
+    }
+
+    /// Follow the session `latest` finds, once there is one.
+    pub fn latest(latest: Latest) -> Follow {
+        Follow {
+            latest: Some(latest),
+            ..Follow::new(PathBuf::new())
+        }
+    }
+
+    /// Follow until the consumer goes away (or the tap fails).
+    pub async fn run(mut self, tap: Tap, tx: LiveTx) -> Result<(), StreamError> {
+        if let Some(latest) = self.latest.take() {
+            let find: Find = Arc::new(move || {
+                let Latest {
+                    agent,
+                    root,
+                    cwd,
+                    since,
+                } = &latest;
+                agent.latest(root, cwd, *since)
+            });
+            match tail::wait_for(find, self.poll, &tx).await? {
+                Some(path) => self.path = path,
+                None => return Ok(()),
+            }
+        }
+        let mut stream = LineStream::new(None, Selection::new(self.session.clone()), tap);
+        let mut beside = Beside::new(&self.path);
+        let session = self.session.clone();
+        tail::tail(
+            &self.path,
+            session,
+            self.poll,
+            &mut stream,
+            &mut beside,
+            &tx,
+        )
+        .await
+    }
+}
+
+/// What is beside a followed log: its agent's (once a `session` header
+/// names the agent), read as the log grows.
+struct Beside {
+    log: PathBuf,
+    /// What the agent reads beside the log, once known.
+    agent: Option<Box<dyn Aside>>,
+}
+
+impl Beside {
+    fn new(log: &Path) -> Beside {
+        Beside {
+            log: log.to_path_buf(),
+            agent: None,
+        }
+    }
+}
+
+impl Aside for Beside {
+    fn records(&mut self, records: &mut Vec<Record>) {
+        if self.agent.is_none() {
+            let beside = records
+                .iter()
+                .filter_map(|r| match r {
+                    Record::Frame { kind, payload, .. } if kind == "session" => {
+                        payload.get("agent").and_then(Value::as_str)
+                    }
+                    _ => None,
+                })
+                .find_map(|name| agents::by_name(name)?.beside());
+            if let Some(beside) = beside {
+                // Another log of the agent's (a subagent's) is read through
+                // a pipeline of its own, every session of it shown.
+                let lines: MakeLines = Arc::new(|label| {
+                    Box::new(LineStream::new(label, Selection::new(None), None))
+                });
+                self.agent = Some(beside.follow(&self.log, lines));
+            }
+        }
+        if let Some(agent) = self.agent.as_mut() {
+            agent.records(records);
+        }
+    }
+
+    fn poll(&mut self) -> Vec<Record> {
+        self.agent.as_mut().map(|a| a.poll()).unwrap_or_default()
+    }
+}
