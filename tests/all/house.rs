@@ -1,14 +1,14 @@
 //! The house's rules, read from the source: the layer table of
 //! `docs/architecture.md` (which top-level folder of `src/` may use which)
 //! holds for every path the code names, and no folder has an import
-//! circle among the modules directly in it (but those of
-//! [`BEING_BROKEN`], while that lasts).
+//! circle among the modules directly in it.
 //!
 //! What counts as a use: a path the code writes (`use crate::x::y`,
 //! `crate::x::y::f()`, `super::z`, `self::w`, `use` trees with braces),
 //! resolved to the module it names. Unit tests (`tests.rs`, `tests_*.rs`,
 //! `mod tests { … }`) are not counted: a test may reach what it checks.
-//! Comments are skipped, so a path in a doc comment is no use.
+//! Comments are skipped, so a path in a doc comment is no use, and so is a
+//! `pub use` re-export (it keeps a public path; it calls nothing).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -475,43 +475,11 @@ fn strongly_connected(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>
     t.out
 }
 
-/// Folders whose circles are still to break (issue 30, left for the next
-/// step: Claude Code's follow hook and its reader of side files; the ACP
-/// client's file serving and its protocol types): their circles are
-/// printed, not failed on. The work that breaks a folder's circles
-/// removes it here; a folder listed with no circle left fails, so the
-/// list only shrinks.
-const BEING_BROKEN: &[&str] = &["src/agents/claude_code/read", "src/clients/acp"];
-
 #[test]
 fn no_folder_has_an_import_circle() {
     let (mods, edges) = uses(&root().join("src"));
     let found = circles(&mods, &edges);
-    let folder = |c: &String| c.split(':').next().unwrap_or_default().to_string();
-    let (waiting, failing): (Vec<&String>, Vec<&String>) = found
-        .iter()
-        .partition(|c| BEING_BROKEN.contains(&folder(c).as_str()));
-    if !waiting.is_empty() {
-        let waiting: Vec<&str> = waiting.iter().map(|c| c.as_str()).collect();
-        eprintln!(
-            "import circles being broken elsewhere:\n{}",
-            waiting.join("\n")
-        );
-    }
-    let failing: Vec<&str> = failing.iter().map(|c| c.as_str()).collect();
-    assert!(
-        failing.is_empty(),
-        "import circles:\n{}",
-        failing.join("\n")
-    );
-    let gone: Vec<&&str> = BEING_BROKEN
-        .iter()
-        .filter(|f| !waiting.iter().any(|c| folder(c) == **f))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "no circle left in {gone:?}: take it out of BEING_BROKEN"
-    );
+    assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
 }
 
 #[test]

@@ -20,23 +20,8 @@ use agent_client_protocol_schema::v1 as acp;
 use cap_std::fs::{Dir, FileType, FileTypeExt, OpenOptions, OpenOptionsExt};
 use serde_json::Value;
 
-use super::protocol;
+use super::protocol::{self, Refused};
 
-/// Why a file request is not served: the JSON-RPC error's code and message.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Refused {
-    pub code: i64,
-    pub message: String,
-}
-
-impl Refused {
-    fn new(code: i64, message: impl Into<String>) -> Refused {
-        Refused {
-            code,
-            message: message.into(),
-        }
-    }
-}
 
 /// JSON-RPC "invalid params": a path outside the cwd, not absolute, or not
 /// a regular file.

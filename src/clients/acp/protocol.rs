@@ -22,7 +22,6 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::files::Refused;
 
 /// JSON-RPC "invalid params".
 const INVALID: i64 = -32602;
@@ -124,6 +123,22 @@ pub fn exit(code: Option<i32>, signal: Option<String>) -> Exit {
     acp::TerminalExitStatus::new()
         .exit_code(code.and_then(|c| u32::try_from(c).ok()))
         .signal(signal)
+}
+
+/// Why a file request is not served: the JSON-RPC error's code and message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refused {
+    pub code: i64,
+    pub message: String,
+}
+
+impl Refused {
+    pub(super) fn new(code: i64, message: impl Into<String>) -> Refused {
+        Refused {
+            code,
+            message: message.into(),
+        }
+    }
 }
 
 /// A client request's params in its official type, or "invalid params"

@@ -12,7 +12,8 @@
 use agent_client_protocol_schema::v1 as acp;
 use serde_json::{Value, json};
 
-use super::files::{self, Refused};
+use super::files;
+use super::protocol::Refused;
 use super::protocol::{self, params as typed};
 use super::terminals::{self, Spec};
 use super::{AcpError, Client, Later, Policy};

@@ -12,28 +12,15 @@
 //! stdin has no folder: its results say what was saved and where, and
 //! nothing is read.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::live::Following;
+use super::side_files::session_folder;
 use super::side_files::Folder;
 use crate::agents::{Beside, ReadLog, Streaming};
 use crate::source::feed::MakeLines;
 use crate::source::follow::Aside;
 use crate::wire::Record;
-
-/// The folder of session `id` whose log is `log`: `<dir>/<id>/` beside a
-/// session log, or, for a subagent's own log (`<dir>/<id>/subagents/…`),
-/// the folder its `subagents/` is in.
-pub fn session_folder(log: &Path, id: &str) -> Option<PathBuf> {
-    let dir = log.parent()?;
-    if dir.file_name().is_some_and(|n| n == "subagents") {
-        return dir.parent().map(Path::to_path_buf);
-    }
-    if id.is_empty() || id.contains(['/', '\\']) || id == ".." || id == "." {
-        return None;
-    }
-    Some(dir.join(id))
-}
 
 /// What Claude Code keeps beside its sessions, read by the loader.
 #[derive(Debug, Clone, Copy, Default)]
@@ -74,6 +61,8 @@ impl Beside for SessionFolder {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     #[test]

@@ -67,7 +67,7 @@ impl Following {
             .map(|n| n.trim_end_matches(".jsonl"))
             .unwrap_or_default();
         Following {
-            folder: super::beside::session_folder(log, id),
+            folder: super::side_files::session_folder(log, id),
             log: log.to_path_buf(),
             agents: HashMap::new(),
             calls: HashSet::new(),

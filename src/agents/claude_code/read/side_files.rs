@@ -169,6 +169,20 @@ fn saved_block(text: &str, dir: &Path) -> Option<Value> {
     Some(block)
 }
 
+/// The folder of session `id` whose log is `log`: `<dir>/<id>/` beside a
+/// session log, or, for a subagent's own log (`<dir>/<id>/subagents/…`),
+/// the folder its `subagents/` is in.
+pub fn session_folder(log: &Path, id: &str) -> Option<PathBuf> {
+    let dir = log.parent()?;
+    if dir.file_name().is_some_and(|n| n == "subagents") {
+        return dir.parent().map(Path::to_path_buf);
+    }
+    if id.is_empty() || id.contains(['/', '\\']) || id == ".." || id == "." {
+        return None;
+    }
+    Some(dir.join(id))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
