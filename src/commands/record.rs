@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::live::runtime;
+use super::shared::live::runtime;
 use crate::source::host;
 use crate::source::live::Endpoint;
 use crate::source::record::{self, Recording};
