@@ -25,7 +25,7 @@ mod composing;
 mod connect;
 pub mod draw;
 pub mod drive;
-pub mod files;
+pub mod file_sessions;
 mod finding;
 pub mod help;
 pub mod keys;

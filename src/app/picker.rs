@@ -1,7 +1,7 @@
 //! The session picker (`S`): the host's sessions in `deck connect`
 //! ([`Sessions`], newest activity first), or the sessions of a file holding
 //! several (`deck view`, `deck replay`: in the file's order, see
-//! `files.rs`); a row to move with `j`/`k`, Enter to show one, `n` to
+//! `file_sessions.rs`); a row to move with `j`/`k`, Enter to show one, `n` to
 //! create one (a host), Esc to close; and its box, drawn over the
 //! transcript ([`PickerView`]): each host session's title, running mark,
 //! cwd and last activity, or each file session's title (else its first
@@ -12,7 +12,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::files::{FileSession, FileSessions};
+use super::file_sessions::{FileSession, FileSessions};
 use super::keys::{self, Action, Part};
 use super::msg::Effect;
 use super::paint::{clear, put};
@@ -243,7 +243,7 @@ fn session_line(s: &SessionSummary, selected: bool, newest: i64, theme: &Theme) 
         .map(|t| {
             format!(
                 "{} before the newest",
-                crate::cards::frame::format_duration(newest - t)
+                crate::cards::chrome::format_duration(newest - t)
             )
         })
         .filter(|_| s.updated_at != Some(newest))
@@ -290,7 +290,7 @@ fn file_line(s: &FileSession, selected: bool, shown: bool, theme: &Theme) -> Lin
         facts.push_str(&format!(
             " · {} · {}",
             utc_minute(first),
-            crate::cards::frame::format_duration(last - first)
+            crate::cards::chrome::format_duration(last - first)
         ));
     }
     if shown {

@@ -10,7 +10,7 @@
 use super::answer::AnswerCx;
 use super::composing::DriveCx;
 use super::drive::{ComposerState, Driving};
-use super::files::FileSessions;
+use super::file_sessions::FileSessions;
 use super::finding::FindCx;
 use super::library::LibraryPart;
 use super::link::Link;

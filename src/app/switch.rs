@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
 
-use super::files::{FileMode, FileSessions, ReplayOpts};
+use super::file_sessions::{FileMode, FileSessions, ReplayOpts};
 use super::keys::Action;
 use super::library::{LibraryPart, LibraryView, Open, Opening};
 use super::modal::Modal;

@@ -1,6 +1,6 @@
 //! Cards of calls that speak to the person: a call that asks questions is
 //! drawn as its question (the options, the one chosen), a call that writes
-//! the plan as its checklist — not as raw JSON arguments. The frame stays a
+//! the plan as its checklist — not as raw JSON arguments. The chrome stays a
 //! tool card's (status, duration, the error and the result's text when the
 //! call did not end well), so nothing the call did is hidden.
 //!

@@ -6,7 +6,7 @@
 //! of its own: the text is sniffed (JSON, unified diff, markdown, plain) and a
 //! spill footer (`(Omitted N bytes. …)`, `[output truncated; …]`, `Full … stored
 //! at: …`) is split off and muted. The fallback reason line is drawn by the
-//! frame, not here. Nothing here names a tool.
+//! chrome, not here. Nothing here names a tool.
 
 use ratatui::style::Style;
 use serde_json::Value;

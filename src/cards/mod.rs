@@ -1,8 +1,9 @@
 //! Card renderers: pure functions from a tool card + width + theme + density
 //! to styled lines. One file per card tag; this module resolves which tag and
-//! which fields a card shows (call view, result view, fallback) and draws the
-//! shared frame: the header (status glyph, title, outcome, duration) and the
-//! density rules (line / preview / full). Nothing here names a tool.
+//! which fields a card shows (call view, result view, fallback) and draws it
+//! in the chrome every card shares (`chrome.rs`): the header (status glyph,
+//! title, outcome, duration) and the density rules (line / preview / full).
+//! Nothing here names a tool.
 //!
 //! Contract: every returned line is at most `ctx.width` columns wide, and the
 //! height of a card is the number of lines returned.
@@ -15,13 +16,13 @@ internal!(
     mod asked;
 );
 internal!(
+    mod chrome;
+);
+internal!(
     mod conversation;
 );
 internal!(
     mod diff;
-);
-internal!(
-    mod frame;
 );
 internal!(
     mod generic;
@@ -465,7 +466,7 @@ fn draw(card: &ToolCard, resolved: &Resolved, ctx: &Ctx) -> Vec<Line> {
     rows.finish(ratatui::style::Style::default())
 }
 
-/// A resolved card in its frame, its parts drawn by its tag's file (a
+/// A resolved card in its chrome, its parts drawn by its tag's file (a
 /// call that asks or plans: by `asked.rs`).
 fn draw_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
     // A diff's files are diffed once, for the header and the body.
@@ -485,10 +486,10 @@ fn draw_into(card: &ToolCard, resolved: &Resolved, ctx: &Ctx, out: &mut Rows) {
         resolved,
         models,
     };
-    frame::render_into(card, resolved, ctx, &parts, out);
+    chrome::render_into(card, resolved, ctx, &parts, out);
 }
 
-/// The dispatch over card tags: what each tag's file draws in the frame.
+/// The dispatch over card tags: what each tag's file draws in the chrome.
 struct Tagged<'a> {
     card: &'a ToolCard,
     resolved: &'a Resolved,
@@ -496,7 +497,7 @@ struct Tagged<'a> {
     models: Option<diff::Models>,
 }
 
-impl frame::Parts for Tagged<'_> {
+impl chrome::Parts for Tagged<'_> {
     fn outcome(&self) -> Option<String> {
         if let Some(own) = asked::outcome(self.card) {
             return own;
@@ -530,7 +531,7 @@ impl frame::Parts for Tagged<'_> {
         asked::glyph(self.card)
     }
 
-    fn gate(&self) -> Option<frame::Gate> {
+    fn gate(&self) -> Option<chrome::Gate> {
         prompt::gate(self.card)
     }
 

@@ -1,5 +1,5 @@
 //! Approval and question cards: what the host asked the user and how it
-//! ended. Same frame as a tool card (status glyph, kind glyph, title,
+//! ended. Same chrome as a tool card (status glyph, kind glyph, title,
 //! outcome on the right, a gutter under it), so a waiting approval reads like
 //! a pending tool and an answered question like a settled one.
 //!
@@ -24,7 +24,7 @@
 use ratatui::style::Style;
 use unicode_width::UnicodeWidthStr;
 
-use super::frame::{GUTTER, cap};
+use super::chrome::{GUTTER, cap};
 use super::{Ctx, Density, Keep};
 use crate::session::{Answer, Ask, Prompt, Question};
 use crate::text::{self, Line, Span, sanitize, wrap};
@@ -54,12 +54,12 @@ fn outcome_role(p: &Prompt) -> Role {
 
 /// The approval on a call's card: its pill and reason (none while it waits
 /// for an answer on its own card, which draws the call).
-pub fn gate(card: &crate::session::ToolCard) -> Option<super::frame::Gate> {
+pub fn gate(card: &crate::session::ToolCard) -> Option<super::chrome::Gate> {
     let p = card.approval.as_ref().filter(|p| !p.answerable())?;
     let Ask::Approval { reason, .. } = &p.ask else {
         return None;
     };
-    Some(super::frame::Gate {
+    Some(super::chrome::Gate {
         pill: outcome_label(p),
         role: outcome_role(p),
         reason: reason.clone(),
@@ -294,7 +294,7 @@ pub fn render_with_call(
         return vec![head];
     }
     let inner = Ctx {
-        width: ctx.width.saturating_sub(super::frame::GUTTER_WIDTH).max(1),
+        width: ctx.width.saturating_sub(super::chrome::GUTTER_WIDTH).max(1),
         ..*ctx
     };
     let mut lines = body(p, &inner);

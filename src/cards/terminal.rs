@@ -1,6 +1,6 @@
 //! The `terminal` card: a shell command, what it printed, and how it ended.
 //!
-//! Owns the body below the frame's header (which already shows the command
+//! Owns the body below the chrome's header (which already shows the command
 //! as the title): the full command, shell-highlighted, when the header cannot
 //! show all of it; the one-line description; the working directory; the
 //! output emulated through [`crate::text::ansi`] (stdout, then the stderr
@@ -26,7 +26,7 @@ const STDERR_MARKER: &str = "\n[stderr]\n";
 const STDERR_LABEL: &str = "[stderr]";
 /// Mark at the start of a hard-wrapped continuation row.
 const CONTINUATION: &str = "↪";
-/// Columns the frame's header spends around the title of a settled card,
+/// Columns the chrome's header spends around the title of a settled card,
 /// besides the outcome: status and kind glyphs (4), two separators (4) and a
 /// duration (up to 6, e.g. `3m04s`).
 const HEADER_OVERHEAD: usize = 14;
@@ -110,7 +110,7 @@ fn command_needs_body(cmd: &str, v: &TerminalView, body_width: usize) -> bool {
     if cmd.trim_end_matches(['\n', '\r']).contains(['\n', '\r']) {
         return true;
     }
-    let card_width = body_width + super::frame::GUTTER_WIDTH;
+    let card_width = body_width + super::chrome::GUTTER_WIDTH;
     let overhead = match outcome(v) {
         Some(o) => HEADER_OVERHEAD + o.chars().count(),
         None => HEADER_OVERHEAD_RUNNING,

@@ -220,7 +220,7 @@ pub fn run(what: BenchCommand) -> anyhow::Result<()> {
         )
         .to_string(),
     };
-    super::write_stdout(format!("{line}\n").as_bytes())
+    super::shared::output::write_stdout(format!("{line}\n").as_bytes())
 }
 
 fn load(path: &str, session: Option<&str>) -> anyhow::Result<Transcript> {

@@ -8,7 +8,7 @@ use std::io::Read;
 
 use anyhow::Context;
 
-use super::write_stdout;
+use super::shared::output::write_stdout;
 use crate::cli::CardArgs;
 use crate::headless::Format;
 use crate::settings::config;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use super::live::{Drive, run_tui_with, runtime, spawn_source};
+use super::shared::live::{Drive, run_tui_with, runtime, spawn_source};
 use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::TuiArgs;
 use crate::clients::dsh::{self as host, HostOptions, SessionChoice};

@@ -7,7 +7,8 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
-use super::{finish, report_diagnostics, write_stdout};
+use super::shared::output::{finish, write_stdout};
+use super::shared::report::{nested_diagnostics, report_diagnostics, report_other_sessions};
 use crate::cards::{self, Resolution};
 use crate::session::{Answer, Ask, Item, Prompt, TokenUsage, ToolCard, Transcript, answer_to};
 use crate::source;
@@ -40,7 +41,7 @@ pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> 
         return write_stdout(out.as_bytes());
     }
     let s = loaded.session(session)?;
-    super::report_other_sessions(&loaded, session);
+    report_other_sessions(&loaded, session);
     let t = Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock());
     if list == List::Turns {
         let mut out = String::new();
@@ -113,25 +114,6 @@ fn each_card<'a>(
         }
     }
     Ok(())
-}
-
-/// The diagnostics of the transcripts nested in `t`'s cards (a subagent's
-/// log), each saying whose.
-pub(super) fn nested_diagnostics(t: &Transcript) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for card in t.cards() {
-        let Some(n) = &card.nested else {
-            continue;
-        };
-        let child = n.transcript();
-        let whose = |d: &Diagnostic| {
-            let reason = format!("subagent of call {}: {}", card.call_id, d.reason);
-            Diagnostic::new(d.origin, reason, d.raw.clone())
-        };
-        out.extend(child.diagnostics().iter().map(whose));
-        out.extend(nested_diagnostics(child).iter().map(whose));
-    }
-    out
 }
 
 fn session_line(loaded: &source::Loaded, s: &source::LoadedSession, t: &Transcript) -> Value {

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use super::write_stdout;
+use super::shared::output::write_stdout;
 use crate::cli::{LintArgs, LintFormat};
 use crate::lint::{self, Finding, Severity};
 use crate::source::{self, LoadError, Loaded};

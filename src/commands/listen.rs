@@ -1,7 +1,7 @@
 //! `deck listen [-|unix:PATH|tcp:[HOST:]PORT]`: show frames written to
 //! stdin, a unix socket or a TCP port, live.
 
-use super::live::{run_tui, runtime, spawn_source};
+use super::shared::live::{run_tui, runtime, spawn_source};
 use crate::app::run::ensure_terminal;
 use crate::cli::TuiArgs;
 use crate::source::listen;

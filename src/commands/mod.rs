@@ -1,13 +1,12 @@
-//! One file per subcommand. `run` dispatches the parsed command line; each
-//! command loads its input through `source`, folds it with `session`, and
-//! draws it with the same renderers (`headless` for files, `app` for the
-//! terminal). Only this folder (and `main.rs`) writes to stdout.
+//! One file (or folder) per subcommand, and `shared/`, what several of
+//! them share. `run` dispatches the parsed command line; each command
+//! loads its input through `source`, folds it with `session`, and draws it
+//! with the same renderers (`headless` for files, `app` for the terminal).
+//! Only this folder (and `main.rs`) writes to stdout.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
-use crate::session::Transcript;
 
 mod acp;
 pub mod bench;
@@ -19,15 +18,16 @@ mod follow;
 mod inspect;
 mod lint;
 mod listen;
-mod live;
 mod record;
-pub mod redact;
 mod render;
 pub mod replay;
 mod schema;
 mod sessions;
-mod tui;
+pub mod shared;
 mod view;
+
+// `follow.rs` names these two as `super::live` and `super::tui`.
+use shared::{live, tui};
 
 /// What every run starts with: the log (when `DECK_LOG` asks for it) and
 /// the panic hook that says a panic like any message of deck's.
@@ -126,55 +126,4 @@ pub fn error_message(e: &anyhow::Error) -> String {
         }
     }
     crate::text::sanitize::message(&msg)
-}
-
-/// Say on stderr how many lines were skipped or repaired.
-fn report_diagnostics(t: &Transcript) {
-    let n = t.diagnostics().len() + inspect::nested_diagnostics(t).len();
-    if n > 0 {
-        eprintln!(
-            "deck: {n} diagnostic{} (lines skipped or repaired); list them with `deck inspect --diagnostics`",
-            if n == 1 { "" } else { "s" }
-        );
-    }
-}
-
-/// Say on stderr that `loaded` holds sessions besides the one a command
-/// without `--session` took (the first), and how to get at them: nothing
-/// is left out silently.
-fn report_other_sessions(loaded: &crate::source::Loaded, session: Option<&str>) {
-    let n = loaded.sessions.len();
-    if session.is_some() || n < 2 {
-        return;
-    }
-    let first = loaded
-        .sessions
-        .first()
-        .and_then(|s| s.id.as_deref())
-        .unwrap_or("(no id)");
-    let name = &loaded.name;
-    eprintln!(
-        "{}",
-        crate::text::sanitize::message(&format!(
-            "deck: {name} holds {n} sessions; this is the first ({first}), {} left out: --session ID picks another (`deck inspect --sessions {name}` lists them)",
-            n - 1
-        ))
-    );
-}
-
-/// Write to stdout; a closed pipe (`deck render … | head`) is not an error.
-fn write_stdout(bytes: &[u8]) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|_| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => Ok(r?),
-    }
-}
-
-/// Flush a buffered writer of stdout or a file; a closed pipe is not an error.
-fn finish(written: std::io::Result<()>) -> std::io::Result<()> {
-    match written {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => r,
-    }
 }

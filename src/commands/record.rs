@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::live::runtime;
+use super::shared::live::runtime;
 use crate::clients::dsh::{self as host, HostOptions, SessionChoice};
 use crate::load::follow::Follow;
 use crate::source::listen;

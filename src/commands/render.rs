@@ -2,11 +2,13 @@
 //! as text, ANSI or styled text, item by item as it is laid out. Theme and
 //! density come from the flags, else the config file. With `--redact`, the
 //! session's secrets are replaced first and the text is checked before it
-//! is written (see `commands::redact`).
+//! is written (see `commands::shared::redact`).
 
 use std::io::Write;
 
-use super::{finish, redact, report_diagnostics};
+use super::shared::output::finish;
+use super::shared::redact;
+use super::shared::report::report_diagnostics;
 use crate::cli::RenderArgs;
 use crate::headless;
 use crate::settings::config;

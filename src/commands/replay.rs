@@ -2,9 +2,9 @@
 //! a loading screen; the player starts where `--at` says, at `--speed` (a
 //! file of several sessions: the session picker first).
 
-use super::tui::open_file;
+use super::shared::tui::open_file;
 use crate::app::App;
-use crate::app::files::{FileMode, ReplayOpts};
+use crate::app::file_sessions::{FileMode, ReplayOpts};
 use crate::app::player::snapped_speed;
 use crate::cli::{PlayerArgs, TuiArgs};
 use crate::settings::config::Config;

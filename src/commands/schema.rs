@@ -1,7 +1,7 @@
 //! `deck schema [--card TAG]`: the JSON Schema of the views deck draws
 //! (`wire::view::schema`), pretty-printed.
 
-use super::write_stdout;
+use super::shared::output::write_stdout;
 
 /// Run `deck schema`.
 pub fn run(card: Option<&str>) -> anyhow::Result<()> {

@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 
 use serde_json::json;
 
-use super::write_stdout;
+use super::shared::output::write_stdout;
 use crate::cli::{SessionsArgs, SessionsCommand};
 use crate::library::{self, Filter, Found, Hit, Library, LibraryError, Progress, SessionRow};
 use crate::text::sanitize::json_text;
@@ -56,7 +56,7 @@ pub fn run(args: SessionsArgs) -> anyhow::Result<ExitCode> {
         };
         crate::app::run::ensure_terminal()?;
         let (lib, tui) = (Arc::new(lib), args.tui);
-        let themes = super::tui::themes(&tui, &cfg)?;
+        let themes = super::shared::tui::themes(&tui, &cfg)?;
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
@@ -64,7 +64,7 @@ pub fn run(args: SessionsArgs) -> anyhow::Result<ExitCode> {
             "sessions".into(),
             move |_| {
                 let mut app = crate::app::App::library(lib, open, now_ms);
-                super::tui::base_app(&mut app, themes, &tui, &cfg)?;
+                super::shared::tui::base_app(&mut app, themes, &tui, &cfg)?;
                 Ok(app)
             },
             None,

@@ -1,9 +1,9 @@
 //! `deck view PATH`: open the final state of a session at once, for reading
 //! (a file of several sessions: the session picker first).
 
-use super::tui::open_file;
+use super::shared::tui::open_file;
 use crate::app::App;
-use crate::app::files::FileMode;
+use crate::app::file_sessions::FileMode;
 use crate::cli::TuiArgs;
 
 /// `deck view PATH`: loaded and folded behind a loading screen.

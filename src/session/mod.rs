@@ -17,7 +17,7 @@
 
 mod card;
 mod compaction;
-mod files;
+mod file_models;
 mod folding;
 mod items;
 mod linked;

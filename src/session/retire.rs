@@ -12,10 +12,10 @@
 //! card, notes it ([`Transcript::touched`]), and the caller, whose copy of
 //! that item may then be stale, folds the session again whole. Counts
 //! (calls, failed calls, diagnostics) and the fold's indexes are kept.
-//! One reader is let be: where a diff's snippet sits in its file (`files`)
-//! looks at earlier read cards and may find them gone; it then places
-//! nothing, which changes no entry's text (line numbers are drawn, not
-//! indexed).
+//! One reader is let be: where a diff's snippet sits in its file
+//! (`file_models`) looks at earlier read cards and may find them gone; it
+//! then places nothing, which changes no entry's text (line numbers are
+//! drawn, not indexed).
 //!
 //! Only callers that ask retire anything: the viewer, the player and
 //! `deck inspect` never do, and nothing here runs for them.
@@ -211,7 +211,7 @@ impl Transcript {
     }
 
     /// Whether items were retired (then the fold keeps no models of the
-    /// session's files: see `files`).
+    /// session's files: see `file_models`).
     pub(super) fn retiring(&self) -> bool {
         !self.state.retired.items.0.is_empty()
     }

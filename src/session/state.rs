@@ -42,7 +42,7 @@ pub(super) struct State {
     /// shows it every frame).
     pub(super) bad: usize,
     /// What the session has shown of each file (to place diff snippets).
-    pub(super) files: super::files::Files,
+    pub(super) files: super::file_models::Files,
     /// Token usage of each step's model request (`assistant/message`), by
     /// turn and step (a step told again replaces its own): summed into the
     /// turn at its end.

@@ -177,7 +177,8 @@ impl Transcript {
         let now_bad = card.status.is_bad();
         self.state.count_bad(was_bad, now_bad);
         if !self.retiring()
-            && let Some(placements) = super::files::settle(&mut self.state.files, &self.cards, i)
+            && let Some(placements) =
+                super::file_models::settle(&mut self.state.files, &self.cards, i)
         {
             Arc::make_mut(&mut self.cards[i]).placements = placements;
         }

@@ -201,7 +201,7 @@ pub fn placeholder(card: &ToolCard, theme: &Theme, width: usize) -> Vec<Line> {
     let title = crate::text::sanitize::inline(&cards::quick_title(card));
     let head = Line::new()
         .with(
-            cards::frame::status_glyph(card.status, 0),
+            cards::chrome::status_glyph(card.status, 0),
             crate::cards::status_style(theme, card.status),
         )
         .with(" ", ratatui::style::Style::default())

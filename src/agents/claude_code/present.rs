@@ -317,7 +317,7 @@ fn agent_totals(meta: &Map<String, Value>) -> Option<String> {
         parts.push(format!("{} tokens", count(n)));
     }
     if let Some(ms) = number("totalDurationMs") {
-        parts.push(crate::cards::frame::format_duration(ms.min(i64::MAX as u64) as i64));
+        parts.push(crate::cards::chrome::format_duration(ms.min(i64::MAX as u64) as i64));
     }
     (!parts.is_empty()).then(|| parts.join(" · "))
 }

@@ -13,7 +13,7 @@ use ratatui::widgets::Widget;
 
 use super::{LibraryPart, Results, Sort};
 use crate::app::paint::put;
-use crate::cards::frame::format_duration;
+use crate::cards::chrome::format_duration;
 use crate::library::SessionRow;
 use crate::library::filter::iso;
 use crate::source::limits::human;

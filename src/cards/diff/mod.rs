@@ -1,6 +1,6 @@
 //! The `diff` card: file changes as exact line diffs.
 //!
-//! Owns the body below the frame's header: per file a path header, the line
+//! Owns the body below the chrome's header: per file a path header, the line
 //! diff of `oldText` → `newText` (computed here with `similar`; DSH sends
 //! texts, not diffs) grouped into hunks with three context lines and `⋯`
 //! between hunks, word-level emphasis inside changed lines, syntax colours

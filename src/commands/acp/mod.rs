@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
-use super::live::{Drive, Finish, run_tui_with, runtime};
+use super::shared::live::{Drive, Finish, run_tui_with, runtime};
 use crate::app::run::{Switcher, ensure_terminal};
 use crate::cli::AcpArgs;
 use crate::clients::acp::{
@@ -129,7 +129,7 @@ fn scripted(args: AcpArgs, opts: Options, file: Option<std::fs::File>) -> anyhow
     let t = headless::fold(None, &ended.records, None);
     let opts = LayoutOptions::new(args.width, density);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    super::finish(
+    super::shared::output::finish(
         headless::render_to(&mut out, &t, &theme, &opts, None, Format::Text)
             .and_then(|_| out.flush()),
     )?;

@@ -1,12 +1,12 @@
 //! `deck export PATH --format cast|html -o OUT`: turn a session into
 //! something others can play or read — an asciicast of its replay
 //! ([`cast`]) or one HTML page ([`html`]) — to a file or stdout, its
-//! secrets redacted unless `--no-redact` (see `commands::redact`: a file is
+//! secrets redacted unless `--no-redact` (see `commands::shared::redact`: a file is
 //! staged and moved into place only when whole and checked).
 
 use std::io::Write;
 
-use super::redact;
+use super::shared::redact;
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::session::Transcript;
 use crate::settings::config;
@@ -84,9 +84,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             written.map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?;
             st.finish(redactor.map(|r| (r, shape)))?;
         }
-        None => {
-            super::finish(written).map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?
-        }
+        None => super::shared::output::finish(written)
+            .map_err(|e| anyhow::anyhow!("cannot write {output}: {e}"))?,
     }
     if let Some(r) = redactor {
         redact::report(r, &hits, args.redact_report);

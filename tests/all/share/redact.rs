@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crossterm::event::KeyCode;
 use deck::app::App;
-use deck::app::files::FileMode;
+use deck::app::file_sessions::FileMode;
 use deck::cards::Density;
 use deck::text::redact::Redactor;
 use serde_json::{Value, json};

@@ -7,7 +7,7 @@
 
 use crossterm::event::KeyCode;
 use deck::app::App;
-use deck::app::files::FileMode;
+use deck::app::file_sessions::FileMode;
 use deck::cards::Density;
 use serde_json::{Value, json};
 

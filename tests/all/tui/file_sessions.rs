@@ -5,7 +5,7 @@
 //! `tui/pty_sessions.rs`.
 
 use crossterm::event::KeyCode;
-use deck::app::files::{FileMode, ReplayOpts};
+use deck::app::file_sessions::{FileMode, ReplayOpts};
 use deck::app::{App, Effect, Msg};
 use deck::cli::PlayerArgs;
 use deck::commands::replay::replay_app;

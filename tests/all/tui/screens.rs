@@ -8,7 +8,7 @@
 use crossterm::event::KeyCode;
 use deck::app::keys::Action;
 use deck::app::{App, Msg};
-use deck::cards::frame::format_duration;
+use deck::cards::chrome::format_duration;
 use deck::session::Status;
 
 use crate::common;

@@ -120,7 +120,9 @@ impl Staged {
             Dest::Stdout => {
                 let mut f = File::open(&self.tmp)?;
                 let mut out = std::io::stdout().lock();
-                crate::commands::finish(std::io::copy(&mut f, &mut out).and_then(|_| out.flush()))?;
+                crate::commands::shared::output::finish(
+                    std::io::copy(&mut f, &mut out).and_then(|_| out.flush()),
+                )?;
             }
         }
         Ok(())

@@ -47,12 +47,12 @@ pub fn take_session(
     redactor: Option<&Redactor>,
 ) -> anyhow::Result<(LoadedSession, Vec<Hit>)> {
     let scrub = |e: anyhow::Error| match redactor {
-        Some(r) => error(r, super::error_message(&e)),
+        Some(r) => error(r, crate::commands::error_message(&e)),
         None => e,
     };
     let mut loaded = crate::source::load_path(path).map_err(|e| scrub(e.into()))?;
     let at = loaded.session(id).map_err(|e| scrub(e.into()))?.id.clone();
-    super::report_other_sessions(&loaded, id);
+    super::report::report_other_sessions(&loaded, id);
     let mut s = loaded
         .sessions
         .iter()

@@ -1,9 +1,9 @@
-//! The shared card frame: header line (status glyph, kind glyph, title,
-//! the approval's pill, outcome, duration), the body gutter, and density
-//! capping. Card files produce bodies; this file decides how much of them
-//! is shown.
+//! A card's chrome, the same for every card: the header line (status
+//! glyph, kind glyph, title, the approval's pill, outcome, duration), the
+//! body gutter, and density capping. Card files produce bodies; this file
+//! decides how much of them is shown.
 //!
-//! A leaf: what a card's tag draws inside the frame comes through [`Parts`]
+//! A leaf: what a card's tag draws inside the chrome comes through [`Parts`]
 //! (`cards/mod.rs` dispatches over the tags), so no card file is named here.
 
 use ratatui::style::Style;
@@ -86,7 +86,7 @@ pub fn format_duration(ms: i64) -> String {
     }
 }
 
-/// What a card's tag draws inside the frame.
+/// What a card's tag draws inside the chrome.
 pub trait Parts {
     /// The tag's one-line outcome (`exit 2`, `+3 −1`, `12 matches in 4 files`).
     fn outcome(&self) -> Option<String>;
