@@ -24,6 +24,10 @@
 //! [`theme::Theme`]. Tool authors who want deck's cards in their own
 //! snapshot tests call [`testing`].
 
+// The library's API says what each public item is for; deck's own modules
+// (`internal!`, doc-hidden with `internals`) are not its API.
+#![warn(missing_docs)]
+
 /// A module of deck's own: `pub(crate)`; `pub`, hidden from the docs, when
 /// deck's own tests and benches build it (the `internals` feature).
 macro_rules! internal {

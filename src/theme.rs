@@ -23,16 +23,19 @@ use ratatui::style::{Color, Modifier, Style};
 use serde::Deserialize;
 
 macro_rules! roles {
-    ($($variant:ident => $key:literal),* $(,)?) => {
+    ($($(#[$doc:meta])* $variant:ident => $key:literal),* $(,)?) => {
         /// Every meaning a style can have.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Role { $($variant),* }
+        pub enum Role { $($(#[$doc])* $variant),* }
 
         impl Role {
+            /// Every role, in order.
             pub const ALL: &'static [Role] = &[$(Role::$variant),*];
+            /// Its key in a theme file's `[styles]`.
             pub fn key(self) -> &'static str {
                 match self { $(Role::$variant => $key),* }
             }
+            /// The role of a theme file's key.
             pub fn from_key(key: &str) -> Option<Role> {
                 match key { $($key => Some(Role::$variant),)* _ => None }
             }
@@ -41,46 +44,88 @@ macro_rules! roles {
 }
 
 roles! {
+    /// Plain text.
     Text => "text",
+    /// What is said quietly: counts, hints, timings, markers.
     Muted => "muted",
+    /// A card's, a list's or a box's title.
     Title => "title",
+    /// Rules and borders: a card's gutter, a table's lines, a box's edge.
     Border => "border",
+    /// What is selected or asks for attention: the selected row, a label, a key.
     Focus => "focus",
+    /// A running call: its status glyph, and what shares its colour.
     StatusPending => "status_pending",
+    /// A call that succeeded: its glyph, and what shares its colour.
     StatusOk => "status_ok",
+    /// A call whose result is an error: its glyph, and what shares its colour.
     StatusError => "status_error",
+    /// A call whose command failed: its glyph, and what shares its colour.
     StatusFailed => "status_failed",
+    /// A call interrupted, cancelled or rejected: its glyph, and what shares
+    /// its colour.
     StatusInterrupted => "status_interrupted",
+    /// A pill of good news (read from theme files; nothing is drawn in it now).
     PillOk => "pill_ok",
+    /// A pill of bad news (read from theme files; nothing is drawn in it now).
     PillBad => "pill_bad",
+    /// An added line of a diff.
     DiffAdded => "diff_added",
+    /// A removed line of a diff.
     DiffRemoved => "diff_removed",
+    /// The words that changed in an added line.
     DiffAddedEmph => "diff_added_emph",
+    /// The words that changed in a removed line.
     DiffRemovedEmph => "diff_removed_emph",
+    /// An unchanged line of a diff.
     DiffContext => "diff_context",
+    /// A diff's hunk header, and the separator between hunks.
     DiffHunk => "diff_hunk",
+    /// A diff's file header.
     DiffFile => "diff_file",
+    /// Line numbers beside code and diffs.
     Gutter => "gutter",
+    /// A file path.
     Path => "path",
+    /// A link.
     Link => "link",
+    /// A command line (a terminal card's title), and the keys in the help.
     Command => "command",
+    /// A command's standard error.
     Stderr => "stderr",
+    /// A search match.
     Match => "match",
+    /// A warning.
     Warning => "warning",
+    /// A diagnostic: input skipped or repaired.
     Diagnostic => "diagnostic",
+    /// The user's messages.
     User => "user",
+    /// The assistant's messages.
     Assistant => "assistant",
+    /// The assistant's reasoning.
     Reasoning => "reasoning",
+    /// The rule between turns.
     TurnRule => "turn_rule",
+    /// A heading: markdown's, the help's sections.
     Heading => "md_heading",
+    /// Markdown emphasis.
     Emphasis => "md_emphasis",
+    /// Markdown strong emphasis.
     Strong => "md_strong",
+    /// Markdown inline code.
     InlineCode => "md_code",
+    /// A markdown block quote.
     Quote => "md_quote",
+    /// A markdown list's markers.
     ListMarker => "md_list",
+    /// A todo done (a markdown task's box too).
     TodoDone => "todo_done",
+    /// A todo in progress.
     TodoActive => "todo_active",
+    /// A todo not started (a markdown task's box too).
     TodoPending => "todo_pending",
+    /// The status bar.
     StatusBar => "status_bar",
 }
 
@@ -88,6 +133,8 @@ roles! {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Theme {
+    /// Its name: the file's `name`, else where it came from (a built-in's
+    /// name, a path).
     pub name: String,
     /// syntect theme name; `None` disables syntax colours.
     pub syntax: Option<String>,
@@ -115,18 +162,29 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
 ];
 
+/// Why a theme did not load.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ThemeError {
+    /// No built-in theme of that name, and no such file (the name asked for).
     #[error(
         "theme {0:?} not found (built-in: dark, light, no-color, ansi-dark, ansi-light, high-contrast; or a path to a .toml file)"
     )]
     NotFound(String),
+    /// The file is not a theme deck reads.
     #[error("{path}: {message}")]
-    Invalid { path: String, message: String },
+    Invalid {
+        /// Where it came from (a path, or a built-in's name).
+        path: String,
+        /// What is wrong in it, and where (`styles.title: …`).
+        message: String,
+    },
+    /// The file could not be read.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// Why.
         #[source]
         source: std::io::Error,
     },

@@ -266,8 +266,11 @@ pub fn latest_words() -> Vec<&'static str> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Format {
+    /// A frame log: one WebSocket message per line.
     FrameLog,
+    /// A DSH session log (`session.jsonl`, `session.jsonl.zstd`).
     SessionLog,
+    /// A `session.history` response: one JSON document of pages.
     History,
     /// A Claude Code session (`~/.claude/projects/…/<id>.jsonl`).
     ClaudeCode,

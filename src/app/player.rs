@@ -20,7 +20,9 @@ pub const SPEEDS: &[f64] = &[0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
 /// time on the replay's clock.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum StartAt {
+    /// The state after the event of this seq.
     Seq(u64),
+    /// This many ms into the replay.
     Ms(i64),
 }
 

@@ -97,6 +97,7 @@ pub enum Density {
 }
 
 impl Density {
+    /// The density named `line`, `preview` or `full`.
     pub fn parse(s: &str) -> Option<Density> {
         match s {
             "line" => Some(Density::Line),
@@ -111,8 +112,11 @@ impl Density {
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub struct Ctx<'a> {
+    /// Columns to draw in: no line is wider.
     pub width: usize,
+    /// The theme the styles come from.
     pub theme: &'a Theme,
+    /// How much of each card to show.
     pub density: Density,
     /// Body rows kept by the preview density.
     pub preview_rows: usize,
@@ -148,6 +152,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// A context of `width`, `theme` and `density`; the rest at its
+    /// defaults (12 preview rows, no clock, reasoning shown).
     pub fn new(width: usize, theme: &'a Theme, density: Density) -> Ctx<'a> {
         Ctx {
             width,
@@ -184,7 +190,10 @@ pub use crate::text::{Line, Span};
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct Body {
+    /// Its rows.
     pub lines: Vec<Line>,
+    /// Which end a preview of it keeps, when the card says (a terminal's:
+    /// the tail).
     pub keep: Option<Keep>,
     /// Leading lines the preview always shows (a command, a path header)
     /// before capping the rest.
@@ -211,6 +220,7 @@ impl Body {
 pub struct Resolved {
     /// The card to draw; a fallback is a `View::Generic`.
     pub view: View,
+    /// The card's title, as its header shows it.
     pub title: String,
     /// Why the card fell back to generic, if it did.
     pub fallback: Option<String>,
@@ -222,8 +232,11 @@ pub struct Resolved {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Resolution {
+    /// The host's view.
     Wire,
+    /// A view of deck's presenters.
     Presenter,
+    /// No view that types: the generic fallback card.
     Fallback,
 }
 

@@ -23,6 +23,7 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format named `text`, `ansi` or `styled`.
     pub fn parse(s: &str) -> Option<Format> {
         match s {
             "text" => Some(Format::Text),

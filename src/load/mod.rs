@@ -37,27 +37,49 @@ const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 /// The detected input format (the agents' formats: see `crate::agents`).
 pub use crate::agents::Format;
 
+/// Why an input gave no session. Each names the input (its path, or `-`).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LoadError {
+    /// It could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
+        /// The input.
         path: String,
+        /// Why.
         #[source]
         source: std::io::Error,
     },
+    /// Nothing in it (the input).
     #[error("{0}: empty input")]
     Empty(String),
+    /// No line of it is in a format deck reads.
     #[error("{path}: unknown format: {reason}")]
-    UnknownFormat { path: String, reason: String },
+    UnknownFormat {
+        /// The input.
+        path: String,
+        /// Why the first line that did not decode was not read.
+        reason: String,
+    },
+    /// Binary data, not a log (the input).
     #[error("{0}: not a session log (binary data)")]
     Binary(String),
+    /// It broke (a zstd stream cut short, say) before anything decoded.
     #[error("{path}: {reason}")]
-    Damaged { path: String, reason: String },
+    Damaged {
+        /// The input.
+        path: String,
+        /// What broke, and where.
+        reason: String,
+    },
+    /// The session asked for is not in it.
     #[error("{path}: no session {id:?} (sessions: {known})")]
     NoSuchSession {
+        /// The input.
         path: String,
+        /// The session asked for.
         id: String,
+        /// The ids of the sessions it holds, comma-separated.
         known: String,
     },
 }
@@ -66,9 +88,11 @@ pub enum LoadError {
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct LoadedSession {
+    /// Its id (`sessionId`); `None` when the input names none.
     pub id: Option<String>,
     /// The session log header line, when there was one.
     pub header: Option<Value>,
+    /// Its records, diagnostics among them, in input order.
     pub records: Vec<Record>,
 }
 
@@ -86,10 +110,15 @@ impl LoadedSession {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Loaded {
+    /// The input's name, as messages say it (its path, or `-`).
     pub name: String,
+    /// Its format, as detected.
     pub format: Format,
+    /// It was zstd-compressed.
     pub compressed: bool,
+    /// Its sessions, each with its records.
     pub sessions: Vec<LoadedSession>,
+    /// Lines read.
     pub lines: usize,
 }
 

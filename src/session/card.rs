@@ -14,6 +14,7 @@ use crate::wire::{RawJson, View, WireError};
 pub enum Status {
     /// Call seen, no result yet.
     Pending,
+    /// It ran and succeeded.
     Ok,
     /// `isError: true`.
     Error,
@@ -34,6 +35,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// Its name in `deck inspect`'s lines (`pending`, `ok` …).
     pub fn name(self) -> &'static str {
         match self {
             Status::Pending => "pending",
@@ -68,7 +70,9 @@ pub enum ViewSource {
 /// were read (`origin` and the cache are not compared).
 #[derive(Debug, Clone)]
 pub struct AttachedView {
+    /// Who made it: the host, or deck's presenters.
     pub source: ViewSource,
+    /// The view's JSON text.
     pub raw: RawJson,
     /// Where the record that brought the view was read (line 0: not from a file).
     pub origin: crate::wire::Origin,
@@ -96,6 +100,7 @@ struct Memo {
 }
 
 impl AttachedView {
+    /// A view from `source`, given as a tree.
     pub fn new(source: ViewSource, raw: Value) -> AttachedView {
         // Its tag is known from the tree: no scan of its text for it.
         let memo = Memo::default();
@@ -285,11 +290,14 @@ impl Recorded {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ToolError {
+    /// The error's name (`FsError` …).
     pub name: Option<String>,
+    /// The error's code (`FS_EDIT_NOT_FOUND`, `REJECTED` …).
     pub code: Option<String>,
 }
 
 impl ToolError {
+    /// An error of `name` and `code`.
     pub fn new(name: Option<String>, code: Option<String>) -> ToolError {
         ToolError { name, code }
     }
@@ -300,10 +308,13 @@ impl ToolError {
 /// cards are drawn once per layout and then cached.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolResult {
+    /// The `tool/result` event's seq.
     pub seq: u64,
     /// The `tool/result` event's data.
     data: RawJson,
+    /// The result says the call failed (`isError`).
     pub is_error: bool,
+    /// The error of a failed call, when the result names it.
     pub error: Option<ToolError>,
     /// What the log records of the call's end besides `isError`.
     pub recorded: Recorded,
@@ -433,8 +444,9 @@ pub struct TaskEnd {
     pub result: Option<String>,
     /// Where its output went: a file the log does not hold.
     pub output_file: Option<String>,
-    /// Seq and epoch ms of the report.
+    /// Seq of the report.
     pub seq: u64,
+    /// Epoch ms of the report.
     pub time: i64,
 }
 
@@ -449,20 +461,29 @@ impl TaskEnd {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolCard {
+    /// The call's id (`callId`): what its result, approval and questions name.
     pub call_id: String,
     /// The tool name; `None` for a result whose call was never seen.
     pub tool: Option<String>,
     /// The model's raw JSON arguments string.
     pub arguments: String,
+    /// The turn of the call.
     pub turn: Option<u64>,
+    /// The step (model request) of the turn that made the call.
     pub step: Option<u64>,
+    /// The `tool/call` event's seq; `None` before the call is seen.
     pub call_seq: Option<u64>,
-    /// Epoch ms of the call and of the result.
+    /// Epoch ms of the call.
     pub started: Option<i64>,
+    /// Epoch ms of the call's end (its result, or the turn's end).
     pub ended: Option<i64>,
+    /// The view of the call: sent by the host, else drawn by the presenters.
     pub call_view: Option<AttachedView>,
+    /// The view of the result: sent by the host, else drawn by the presenters.
     pub result_view: Option<AttachedView>,
+    /// The result, once it came.
     pub result: Option<ToolResult>,
+    /// How the call stands or ended.
     pub status: Status,
     /// Where each file entry of the drawn diff view starts in its file
     /// (1-based), when the session shows it; empty for other cards.
@@ -535,6 +556,7 @@ impl ToolCard {
             .any(|p| p.answerable())
     }
 
+    /// The tool's name, or `(unknown tool)` when its call was never seen.
     pub fn tool_name(&self) -> &str {
         self.tool.as_deref().unwrap_or("(unknown tool)")
     }

@@ -10,12 +10,16 @@ use super::Prompt;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssistantBlock {
+    /// Its stream index: its place in the message.
     pub index: u64,
+    /// Reasoning rather than text said to the user.
     pub reasoning: bool,
+    /// Its text so far.
     pub text: String,
 }
 
 impl AssistantBlock {
+    /// The block at stream index `index`.
     pub fn new(index: u64, reasoning: bool, text: impl Into<String>) -> AssistantBlock {
         AssistantBlock {
             index,
@@ -36,10 +40,12 @@ impl Blocks {
         self.0.values()
     }
 
+    /// How many blocks.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// No block yet.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -83,17 +89,24 @@ impl std::ops::Index<usize> for Blocks {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AssistantMessage {
+    /// The turn it belongs to.
     pub turn: u64,
+    /// The step (model request) of the turn that made it.
     pub step: u64,
+    /// Its blocks, text and reasoning.
     pub blocks: Blocks,
     /// True once the final `assistant/message` arrived (or the attempt
     /// that streamed it failed).
     pub complete: bool,
+    /// It did not finish: the turn ended otherwise than `completed` while
+    /// it was open, or its `assistant/message` says `interrupted`.
     pub interrupted: bool,
     /// The model request streaming it failed midway and was tried again:
     /// the text is what arrived before it was cut off.
     pub cut_off: bool,
+    /// Epoch ms of its first chunk (or of the message).
     pub time: i64,
+    /// Bumped on every change (for render caches).
     pub rev: u64,
 }
 
@@ -118,7 +131,9 @@ impl AssistantMessage {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Retry {
+    /// The turn of the failed request.
     pub turn: u64,
+    /// The step of the failed request.
     pub step: u64,
     /// Which retry this is (1 for the first), when the event says.
     pub retry: Option<u64>,
@@ -128,7 +143,9 @@ pub struct Retry {
     pub delay_ms: Option<u64>,
     /// Why the attempt failed: `429 Too Many Requests`, `TIMEOUT: …`.
     pub reason: String,
+    /// The `llm/retry` event's seq.
     pub seq: u64,
+    /// Its epoch ms.
     pub time: i64,
 }
 
@@ -157,8 +174,11 @@ impl Retry {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct UserMessage {
+    /// The `user/message` event's seq.
     pub seq: u64,
+    /// Its epoch ms.
     pub time: i64,
+    /// Its text (a block other than text as `[type]`).
     pub text: String,
     /// `source.kind` (`user`, `plugin`, `job` …); anything but `user` is context
     /// the host injected rather than something the person typed.
@@ -166,6 +186,7 @@ pub struct UserMessage {
 }
 
 impl UserMessage {
+    /// A message of `text` from `source` (`None`: the user).
     pub fn new(seq: u64, time: i64, text: String, source: Option<String>) -> UserMessage {
         UserMessage {
             seq,
@@ -182,13 +203,16 @@ impl UserMessage {
 pub struct TurnEnd {
     /// completed | aborted | blocked | error | max-tokens | …
     pub reason: String,
+    /// What the end says of itself (an error's message), when it says.
     pub message: Option<String>,
+    /// The error's code, when it ended on one.
     pub code: Option<String>,
     /// The tokens of the turn's model requests, when the log says.
     pub usage: Option<TokenUsage>,
 }
 
 impl TurnEnd {
+    /// An end for `reason`, without token usage.
     pub fn new(reason: String, message: Option<String>, code: Option<String>) -> TurnEnd {
         TurnEnd {
             reason,
@@ -277,13 +301,17 @@ impl TokenUsage {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Compaction {
+    /// The seq of its first event.
     pub seq: u64,
+    /// The epoch ms of its first event.
     pub time: i64,
+    /// The turn it happened in, when the log says.
     pub turn: Option<u64>,
     /// `auto` | `manual`, when the log says.
     pub trigger: Option<String>,
-    /// The context's tokens before and after, as the agent counted them.
+    /// The context's tokens before, as the agent counted them.
     pub tokens_before: Option<u64>,
+    /// The context's tokens after, as the agent counted them.
     pub tokens_after: Option<u64>,
     /// Tokens of the part condensed (DSH's estimate).
     pub tokens_condensed: Option<u64>,
@@ -291,6 +319,7 @@ pub struct Compaction {
     pub summary: Option<String>,
     /// Why it failed, when it did.
     pub error: Option<String>,
+    /// Bumped on every change (for render caches).
     pub rev: u64,
 }
 
@@ -309,14 +338,18 @@ impl Compaction {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct TurnMarker {
+    /// The turn.
     pub turn: u64,
+    /// The seq of the `turn/start` or `turn/end`.
     pub seq: u64,
+    /// Its epoch ms.
     pub time: i64,
     /// `None` for a turn start.
     pub end: Option<TurnEnd>,
 }
 
 impl TurnMarker {
+    /// Turn `turn` started.
     pub fn start(turn: u64, seq: u64, time: i64) -> TurnMarker {
         TurnMarker {
             turn,
@@ -326,6 +359,7 @@ impl TurnMarker {
         }
     }
 
+    /// Turn `turn` ended, and how.
     pub fn end(turn: u64, seq: u64, time: i64, end: TurnEnd) -> TurnMarker {
         TurnMarker {
             end: Some(end),
@@ -338,12 +372,14 @@ impl TurnMarker {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Todo {
+    /// What is to be done.
     pub content: String,
     /// pending | in_progress | completed | …
     pub status: String,
 }
 
 impl Todo {
+    /// A todo of `content` at `status`.
     pub fn new(content: String, status: String) -> Todo {
         Todo { content, status }
     }
@@ -355,13 +391,18 @@ impl Todo {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Item {
+    /// A user (or injected) message.
     User(Arc<UserMessage>),
+    /// An assistant message.
     Assistant(Arc<AssistantMessage>),
     /// Behind an `Arc` like the others: an item is a few words, whatever
     /// it holds.
     Turn(Arc<TurnMarker>),
+    /// A todo list written (`todo/write`) apart from a call's card.
     Todo {
+        /// The event's seq.
         seq: u64,
+        /// The list, whole.
         todos: Arc<Vec<Todo>>,
     },
     /// Index into [`Transcript::cards`](super::Transcript::cards).

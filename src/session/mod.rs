@@ -222,11 +222,13 @@ impl Transcript {
         self.events
     }
 
-    /// Epoch ms of the earliest and the latest event with a time.
+    /// Epoch ms of the earliest event with a time (or the start a
+    /// session's header says, when earlier).
     pub fn first_time(&self) -> Option<i64> {
         self.first_time
     }
 
+    /// Epoch ms of the latest event with a time.
     pub fn last_time(&self) -> Option<i64> {
         self.last_time
     }

@@ -15,8 +15,9 @@ pub struct Outline {
     pub events: usize,
     /// `tool/call` events.
     pub calls: usize,
-    /// Epoch ms of the earliest and the latest event with a time.
+    /// Epoch ms of the earliest event with a time.
     pub first_time: Option<i64>,
+    /// Epoch ms of the latest event with a time.
     pub last_time: Option<i64>,
 }
 

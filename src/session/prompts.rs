@@ -19,9 +19,13 @@ use super::{Item, Transcript};
 pub enum Ask {
     /// Permission to run a tool call.
     Approval {
+        /// The approval's id (`approvalId`, an event's `id`).
         id: String,
+        /// The tool the call is of (`toolName`).
         tool: String,
+        /// The call it gates, when the host says.
         call_id: Option<String>,
+        /// Why the host asks, in its words (empty: it did not say).
         reason: String,
         /// The answers the agent offers (an ACP permission request's
         /// options, in its order); empty: allow or reject (DSH).
@@ -29,6 +33,7 @@ pub enum Ask {
     },
     /// One or more multiple-choice questions.
     Question {
+        /// The questions, in order.
         questions: Vec<Question>,
         /// The tool call that asked (found by its arguments).
         call_id: Option<String>,
@@ -37,20 +42,29 @@ pub enum Ask {
     },
 }
 
+/// One multiple-choice question.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Question {
+    /// Its id: what an answer names (may be empty).
     pub id: String,
+    /// A short label, shown before the question when a prompt asks several.
     pub header: String,
+    /// The question's text.
     pub question: String,
+    /// The options offered, in order.
     pub options: Vec<Choice>,
+    /// More than one option may be chosen.
     pub multi_select: bool,
 }
 
+/// One option of a question.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Choice {
+    /// What it says (and what an answer names).
     pub label: String,
+    /// What it means, when the asker says (may be empty).
     pub description: String,
 }
 
@@ -140,10 +154,13 @@ pub(super) fn parse_options(v: Option<&Value>) -> Vec<PermissionOption> {
         .collect()
 }
 
+/// The answer to one question.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Answer {
+    /// The id of the question it answers (may be empty).
     pub id: String,
+    /// The labels of the options chosen.
     pub selected: Vec<String>,
     /// Free text, when the answer was typed rather than chosen.
     pub text: Option<String>,
@@ -193,6 +210,7 @@ pub fn answer_to<'a>(
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Prompt {
+    /// What was asked.
     pub ask: Ask,
     /// Seq of the session event that announced it (approvals only).
     pub seq: Option<u64>,
@@ -205,6 +223,7 @@ pub struct Prompt {
 }
 
 impl Prompt {
+    /// No outcome yet: it waits for the user.
     pub fn is_waiting(&self) -> bool {
         self.outcome.is_none()
     }

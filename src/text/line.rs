@@ -29,8 +29,11 @@ pub fn str_width(s: &str) -> usize {
 /// A run of text with one style and, optionally, a link target.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Span {
+    /// Its text: sanitized, no control characters.
     pub text: String,
+    /// Its style.
     pub style: Style,
+    /// Where it links to (an allowed target only), drawn as OSC 8.
     pub link: Option<Arc<str>>,
 }
 
@@ -45,6 +48,7 @@ impl Span {
         }
     }
 
+    /// `text` in `style`, unlinked.
     pub fn new(text: impl Into<String>, style: Style) -> Self {
         Span {
             text: text.into(),
@@ -53,6 +57,7 @@ impl Span {
         }
     }
 
+    /// `text` unstyled.
     pub fn plain(text: impl Into<String>) -> Self {
         Span::new(text, Style::default())
     }
@@ -76,6 +81,7 @@ impl Span {
 /// One row of output.
 #[derive(Debug, Clone, Eq, Default)]
 pub struct Line {
+    /// Its spans, left to right.
     pub spans: Vec<Span>,
     /// The row continues the row before it: a long line wrapped. Counts
     /// (`… N more lines`, the pager's `line a/b`) count source lines, so
@@ -91,14 +97,17 @@ impl PartialEq for Line {
 }
 
 impl Line {
+    /// An empty row.
     pub fn new() -> Self {
         Line::default()
     }
 
+    /// A row of `spans`.
     pub fn from_spans(spans: Vec<Span>) -> Self {
         Line { spans, cont: false }
     }
 
+    /// A row of `text` in `style`.
     pub fn styled(text: impl Into<String>, style: Style) -> Self {
         Line::from_spans(vec![Span::new(text, style)])
     }
@@ -109,10 +118,12 @@ impl Line {
         self
     }
 
+    /// A row of `text`, unstyled.
     pub fn plain(text: impl Into<String>) -> Self {
         Line::styled(text, Style::default())
     }
 
+    /// Add `span` at the end (an empty one is dropped).
     pub fn push(&mut self, span: Span) {
         if span.text.is_empty() {
             return;
@@ -120,6 +131,7 @@ impl Line {
         self.spans.push(span);
     }
 
+    /// Add `text` in `style` at the end.
     pub fn push_str(&mut self, text: impl Into<String>, style: Style) {
         self.push(Span::new(text, style));
     }
@@ -156,7 +168,6 @@ impl Line {
         self
     }
 
-    /// Pad with spaces in `style` to exactly `width` columns (no-op when wider).
     /// Drop trailing whitespace (and the spans left empty by it).
     pub fn trim_end(&mut self) {
         while let Some(last) = self.spans.last_mut() {
@@ -170,6 +181,8 @@ impl Line {
         }
     }
 
+    /// Pad with spaces in `style` to exactly `width` columns (no-op when
+    /// wider, or when `width` is `text::UNBOUNDED`).
     pub fn pad_to(mut self, width: usize, style: Style) -> Self {
         let w = self.width();
         if w < width && !super::unbounded(width) {

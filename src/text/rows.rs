@@ -19,6 +19,7 @@ use super::line::Line;
 /// Which end of a long body the preview keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keep {
+    /// The first rows.
     Head,
     /// Terminal output: the end matters most.
     Tail,
@@ -216,6 +217,7 @@ impl<'a> Rows<'a> {
         self.pushed
     }
 
+    /// No row pushed yet.
     pub fn is_empty(&self) -> bool {
         self.pushed == 0
     }

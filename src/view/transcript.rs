@@ -11,11 +11,16 @@ use crate::theme::Theme;
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub struct LayoutOptions {
+    /// Columns to lay out in.
     pub width: usize,
+    /// How much of each card to show.
     pub density: Density,
+    /// Show the reasoning blocks of assistant messages.
     pub show_reasoning: bool,
     /// Conversation only: tool cards hidden.
     pub hide_tools: bool,
+    /// "Now" in epoch ms, for the elapsed time of pending cards (`None`:
+    /// show no elapsed time).
     pub now_ms: Option<i64>,
     /// Code without syntax colours (same text and rows; far cheaper).
     pub plain_code: bool,
@@ -29,6 +34,8 @@ pub struct LayoutOptions {
 }
 
 impl LayoutOptions {
+    /// Options of `width` and `density`; the rest at their defaults
+    /// (reasoning shown, tools shown, no clock, nested transcripts open).
     pub fn new(width: usize, density: Density) -> LayoutOptions {
         LayoutOptions {
             width,

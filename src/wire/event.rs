@@ -11,13 +11,19 @@ use super::raw::RawJson;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SessionEvent {
+    /// Its `type`.
     pub kind: EventKind,
+    /// Its place in the session: applied once, in order; a gap is reported.
     pub seq: u64,
     /// Unix epoch milliseconds (0 when absent).
     pub time: i64,
     /// Shared: the transcript keeps it (results) without copying.
     pub data: RawJson,
+    /// An event of a type deck does not know that it may skip without a
+    /// word (`ignorable: true`).
     pub ignorable: bool,
+    /// The seqs of the events this one answers (`sourceEventSeqs`): a
+    /// result that names no call is paired with its call by them.
     pub source_event_seqs: Vec<u64>,
 }
 

@@ -32,7 +32,9 @@ pub fn is_known_frame(kind: &str) -> bool {
 /// Which slot of a tool card a view fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewFor {
+    /// The call's view: what was asked of the tool.
     Call,
+    /// The result's view: what the tool gave back.
     Result,
 }
 
@@ -40,6 +42,7 @@ pub enum ViewFor {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ViewEnvelope {
+    /// The slot it fills (`for`).
     pub for_: ViewFor,
     /// The render intent, raw: typed later by [`super::View::from_json`] so a
     /// malformed view becomes a fallback card, not a lost frame.
@@ -53,10 +56,12 @@ impl PartialEq for ViewEnvelope {
 }
 
 impl ViewEnvelope {
+    /// An envelope of a view given as a tree.
     pub fn new(for_: ViewFor, view: Value) -> ViewEnvelope {
         ViewEnvelope::from_raw(for_, RawJson::from_value(&view))
     }
 
+    /// An envelope of a view given as its JSON text.
     pub fn from_raw(for_: ViewFor, view: RawJson) -> ViewEnvelope {
         ViewEnvelope { for_, view }
     }
@@ -73,21 +78,28 @@ impl ViewEnvelope {
 pub enum Frame {
     /// A session event, with its view when the host attached one.
     Event {
+        /// The session it belongs to (`sessionId`), when the frame says.
         session_id: Option<String>,
+        /// The event.
         event: SessionEvent,
+        /// The view of its call or result, when the host attached one.
         view: Option<ViewEnvelope>,
     },
     /// Any other frame (`session/subscribed`, `approval/requested`, `host/*` …), kept raw.
     Other {
+        /// The frame's `type`.
         kind: String,
+        /// The session it belongs to (`sessionId`), when the frame says.
         session_id: Option<String>,
         /// The envelope's `rpcId` (what `/api/respond` answers to).
         rpc_id: Option<String>,
+        /// The whole frame.
         payload: Value,
     },
 }
 
 impl Frame {
+    /// The session the frame belongs to, when it says.
     pub fn session_id(&self) -> Option<&str> {
         match self {
             Frame::Event { session_id, .. } | Frame::Other { session_id, .. } => {

@@ -51,23 +51,35 @@ macro_rules! event_kinds {
 }
 
 event_kinds! {
+    /// A turn started.
     TurnStart = "turn/start",
+    /// A turn ended: why, and its token usage.
     TurnEnd = "turn/end",
+    /// What the user sent.
     UserMessage = "user/message",
     /// Streamed text, reasoning and tool-call deltas.
     AssistantChunk = "assistant/chunk",
+    /// An assistant message whole (what its chunks made, or instead of them).
     AssistantMessage = "assistant/message",
+    /// A tool call: the tool and its arguments.
     ToolCall = "tool/call",
+    /// A tool call's result.
     ToolResult = "tool/result",
+    /// The agent's todo list, written whole.
     TodoWrite = "todo/write",
+    /// The session's title.
     SessionTitle = "session/title",
     /// A model request failed and is tried again (DSH's llm-retry plugin).
     LlmRetry = "llm/retry",
+    /// An approval asked of the user (a log's form of `approval/requested`).
     ApprovalAsked = "approval/asked",
+    /// How the user decided an approval.
     ApprovalDecided = "approval/decided",
-    /// The agent condensed its context: started, summarised, ended.
+    /// The agent started condensing its context.
     CompactionStart = "compaction/start",
+    /// A compaction's summary of what it condensed.
     CompactionSummary = "compaction/summary",
+    /// A compaction ended (its token counts, or its error).
     CompactionEnd = "compaction/end",
 }
 

@@ -105,14 +105,18 @@ macro_rules! payloads {
 payloads! {
     /// `turn/start`.
     pub struct TurnStart {
+        /// The turn that started.
         "turn" => turn: Option<u64> = loose::u64,
     }
 
     /// `turn/end`. DSH's carries no usage; the readers of other agents'
     /// logs put the turn's there (`agents`).
     pub struct TurnEnd {
+        /// The turn that ended.
         "turn" => turn: Option<u64> = loose::u64,
+        /// Why it ended.
         "reason" => reason: Option<TurnEndReason> = loose::object,
+        /// The turn's tokens, when the log counts them.
         "usage" => usage: Option<TokenUsage> = loose::object,
     }
 
@@ -120,9 +124,13 @@ payloads! {
     /// requests: input not read from the cache, what was, what was written
     /// to it, and output (reasoning included).
     pub struct TokenUsage {
+        /// Input tokens not read from the cache.
         "inputTokens" => input_tokens: Option<u64> = loose::u64,
+        /// Output tokens.
         "outputTokens" => output_tokens: Option<u64> = loose::u64,
+        /// Input tokens read from the cache.
         "cacheReadTokens" => cache_read_tokens: Option<u64> = loose::u64,
+        /// Input tokens written to the cache.
         "cacheWriteTokens" => cache_write_tokens: Option<u64> = loose::u64,
         /// Of the output.
         "reasoningTokens" => reasoning_tokens: Option<u64> = loose::u64,
@@ -134,12 +142,17 @@ payloads! {
     /// readers of other agents' logs add the trigger and the context's
     /// tokens before and after, when the agent counted them.
     pub struct Compaction {
+        /// The compaction's id: its events share it.
         "compactionId" => compaction_id: Option<String> = loose::code,
+        /// The turn it happened in.
         "turn" => turn: Option<u64> = loose::u64,
         /// `auto` | `manual`.
         "trigger" => trigger: Option<String> = loose::string,
+        /// The context's tokens before it.
         "tokensBefore" => tokens_before: Option<u64> = loose::u64,
+        /// The context's tokens after it.
         "tokensAfter" => tokens_after: Option<u64> = loose::u64,
+        /// The tokens it condensed (DSH's estimate).
         "shadowedTokenCount" => shadowed_token_count: Option<u64> = loose::u64,
         /// Blocks, or a bare string.
         "summary" => summary: TextOrObjects<ContentBlock> = loose::text_or_objects,
@@ -151,9 +164,11 @@ payloads! {
     pub struct TurnEndReason {
         /// completed | aborted | blocked | error | max-tokens | …
         "kind" => kind: Option<String> = loose::string,
+        /// The error the turn ended with (`Some(None)`: the key, not an object).
         "error" => error: Option<Option<Failure>> = loose::present_object,
         /// Read when there is no `error` key.
         "failure" => failure: Option<Option<Failure>> = loose::present_object,
+        /// The reason's own message.
         "message" => message: Option<String> = loose::string,
     }
 
@@ -169,6 +184,7 @@ payloads! {
     pub struct UserMessage {
         /// Blocks, or a bare string.
         "content" => content: TextOrObjects<ContentBlock> = loose::text_or_objects,
+        /// Who sent it, when not the user.
         "source" => source: Option<MessageSource> = loose::object,
         /// How a background task ended, when the message reports it (an
         /// agent's log read by deck: Claude Code's task notifications).
@@ -188,9 +204,11 @@ payloads! {
 
     /// A background task's end, as reported.
     pub struct TaskReport {
+        /// The task's id, as the agent named it.
         "id" => id: Option<String> = loose::string,
         /// `completed`, `failed`, `killed` …
         "status" => status: Option<String> = loose::string,
+        /// What the task did, in a line.
         "summary" => summary: Option<String> = loose::string,
         /// What the task handed back (an agent's report).
         "result" => result: Option<String> = loose::string,
@@ -200,14 +218,19 @@ payloads! {
 
     /// A content block (`{type, text}`) of a message or a streamed block.
     pub struct ContentBlock {
+        /// `text`, `reasoning`, `image` …
         "type" => kind: Option<String> = loose::string,
+        /// Its text, for a text or reasoning block.
         "text" => text: Option<String> = loose::string,
     }
 
     /// `assistant/chunk`.
     pub struct AssistantChunk {
+        /// The turn it belongs to.
         "turn" => turn: Option<u64> = loose::u64,
+        /// The step (model request) of the turn it belongs to.
         "step" => step: Option<u64> = loose::u64,
+        /// The delta or boundary.
         "chunk" => chunk: Option<Chunk> = loose::object,
     }
 
@@ -215,6 +238,7 @@ payloads! {
     pub struct Chunk {
         /// block-start | text-delta | reasoning-delta | block-end | …
         "type" => kind: Option<String> = loose::string,
+        /// The block it belongs to, by its place in the message.
         "index" => index: Option<u64> = loose::u64,
         /// Of a `block-start`.
         "blockType" => block_type: Option<String> = loose::string,
@@ -226,9 +250,13 @@ payloads! {
 
     /// `assistant/message`.
     pub struct AssistantMessage {
+        /// The turn it belongs to.
         "turn" => turn: Option<u64> = loose::u64,
+        /// The step (model request) of the turn that made it.
         "step" => step: Option<u64> = loose::u64,
+        /// Its content blocks.
         "message" => message: Option<MessageContent> = loose::object,
+        /// The message was cut off before it ended.
         "interrupted" => interrupted: Option<bool> = loose::bool,
         /// The step's model request.
         "usage" => usage: Option<TokenUsage> = loose::object,
@@ -236,61 +264,80 @@ payloads! {
 
     /// A message's content blocks, each in its place (`None`: not an object).
     pub struct MessageContent {
+        /// The blocks.
         "content" => content: Option<Vec<Option<ContentBlock>>> = loose::objects,
     }
 
     /// `tool/call`.
     pub struct ToolCall {
+        /// The call's id: its result names it.
         "callId" => call_id: Option<String> = loose::string,
+        /// The tool's name.
         "name" => name: Option<String> = loose::string,
         /// The model's arguments: a JSON string, or (older hosts) a value.
         "arguments" => arguments: Option<Value> = loose::value,
+        /// The turn it was made in.
         "turn" => turn: Option<u64> = loose::u64,
+        /// The step (model request) of the turn that made it.
         "step" => step: Option<u64> = loose::u64,
     }
 
     /// `tool/result` (its content is read by the cards, from the event's
     /// data text).
     pub struct ToolResult {
+        /// The turn it came in.
         "turn" => turn: Option<u64> = loose::u64,
         /// Read when neither the part nor the message's source names the call.
         "callId" => call_id: Option<Option<String>> = loose::present_string,
+        /// The result's message: its content and the call it answers.
         "message" => message: Option<ResultMessage> = loose::object,
+        /// The error of a failed call.
         "error" => error: Option<ResultError> = loose::object,
         /// deck's own, from its readers of other agents' logs: how the
         /// call's process exited, how long it ran, and `unknown` or
         /// `rejected` when `isError` cannot say how it ended.
         "exitCode" => exit_code: Option<i64> = loose::i64,
+        /// How long the call ran, in milliseconds.
         "durationMs" => duration_ms: Option<i64> = loose::i64,
+        /// `unknown` or `rejected`, when `isError` cannot say how the call ended.
         "outcome" => outcome: Option<String> = loose::string,
     }
 
     /// A result's message.
     pub struct ResultMessage {
+        /// The message's parts.
         "content" => content: Option<Vec<Option<ResultPart>>> = loose::objects,
+        /// Where it came from: the call it answers.
         "source" => source: Option<ResultSource> = loose::object,
     }
 
     /// Where a result's message came from.
     pub struct ResultSource {
+        /// The call the message answers.
         "callId" => call_id: Option<Option<String>> = loose::present_string,
     }
 
     /// A part of a result's message; the one of type `tool-result` counts.
     pub struct ResultPart {
+        /// `tool-result` for the part that counts.
         "type" => kind: Option<String> = loose::string,
+        /// The call it answers.
         "toolCallId" => tool_call_id: Option<Option<String>> = loose::present_string,
+        /// The call failed.
         "isError" => is_error: Option<bool> = loose::bool,
     }
 
     /// `error: {name, code}` of a failed result.
     pub struct ResultError {
+        /// The error's name (`FsError` …).
         "name" => name: Option<String> = loose::string,
+        /// The error's code (`FS_EDIT_NOT_FOUND`, `REJECTED` …).
         "code" => code: Option<String> = loose::string,
     }
 
     /// `todo/write`.
     pub struct TodoWrite {
+        /// The list, whole, in order.
         "todos" => todos: Option<Vec<Option<TodoItem>>> = loose::objects,
         /// The call that wrote the plan, when the source knows it (another
         /// agent's reader says; DSH's host does not).
@@ -299,6 +346,7 @@ payloads! {
 
     /// One todo.
     pub struct TodoItem {
+        /// What is to be done.
         "content" => content: Option<String> = loose::string,
         /// pending | in_progress | completed | …
         "status" => status: Option<String> = loose::string,
@@ -306,23 +354,29 @@ payloads! {
 
     /// `session/title`.
     pub struct SessionTitle {
+        /// The session's new title.
         "title" => title: Option<String> = loose::string,
     }
 
     /// `llm/retry`: one retry scheduled after a failed model request.
     pub struct LlmRetry {
+        /// The turn of the failed request.
         "turn" => turn: Option<u64> = loose::u64,
+        /// The step of the failed request.
         "step" => step: Option<u64> = loose::u64,
         /// 1 for the first retry.
         "retry" => retry: Option<u64> = loose::u64,
         /// Absent when the policy retries without end (`mode: "always"`).
         "maxRetries" => max_retries: Option<u64> = loose::u64,
+        /// How long until the retry, in milliseconds.
         "delayMs" => delay_ms: Option<u64> = loose::u64,
+        /// Why the request failed.
         "failure" => failure: Option<LlmFailure> = loose::object,
     }
 
     /// Why a model request failed.
     pub struct LlmFailure {
+        /// The failure's message.
         "message" => message: Option<String> = loose::string,
         /// `RATE_LIMIT`, `SERVER`, `TIMEOUT`, `TRANSPORT` …
         "code" => code: Option<String> = loose::code,

@@ -79,10 +79,12 @@ impl RawJson {
         self.as_str().len()
     }
 
+    /// No text at all.
     pub fn is_empty(&self) -> bool {
         self.as_str().is_empty()
     }
 
+    /// The text is `null`.
     pub fn is_null(&self) -> bool {
         self.as_str() == "null"
     }

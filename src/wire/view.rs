@@ -36,8 +36,13 @@ use decode::{Tag, Tags};
 /// A content block. Text is shown; other block types get a placeholder naming the type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
+    /// A text block's text.
     Text(String),
-    Other { kind: String },
+    /// A block of another type.
+    Other {
+        /// Its type (`image`, `resource` …).
+        kind: String,
+    },
 }
 
 /// `{path, line?}` — a location a call touches.
@@ -185,18 +190,26 @@ pub struct SearchFile {
     pub matches: Vec<SearchMatch>,
 }
 
+/// What a search view found, by its `shape`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SearchBody {
+    /// `matches` (a grep): files and their matching lines.
     Matches(Vec<SearchFile>),
+    /// `paths` (a glob): the paths found.
     Paths(Vec<String>),
 }
 
+/// `card: "search"`: what a search found.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SearchView {
+    /// The card's title.
     pub title: Option<String>,
+    /// What was found.
     pub body: SearchBody,
+    /// What was found was capped (`total` says how much there was).
     pub truncated: bool,
+    /// The matches or paths before capping.
     pub total: u64,
 }
 
@@ -258,6 +271,7 @@ fn first_line() -> u64 {
 /// Lines of a read view counted but not kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MoreLines {
+    /// How many.
     pub count: usize,
     /// The number of the last one.
     pub last: u64,
@@ -302,24 +316,36 @@ pub struct WebFailure {
     pub message: String,
 }
 
+/// What a web view shows, by its `kind`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WebBody {
+    /// `search`: the pages a web search found.
     Search {
+        /// The pages found.
         sources: Vec<WebSource>,
+        /// The search engine's answer (markdown).
         answer: Option<String>,
+        /// The queries that failed.
         failures: Vec<WebFailure>,
     },
+    /// `fetch`: a page fetched.
     Fetch {
+        /// The page's URL.
         url: String,
+        /// The HTTP status.
         status_code: Option<i64>,
     },
 }
 
+/// `card: "web"`: a web search or a page fetched.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct WebView {
+    /// The card's title.
     pub title: Option<String>,
+    /// What it shows.
     pub body: WebBody,
+    /// The sources were capped, or the page's text was cut.
     pub truncated: bool,
 }
 
@@ -327,11 +353,17 @@ pub struct WebView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum View {
+    /// `card: "generic"`.
     Generic(GenericView),
+    /// `card: "terminal"`.
     Terminal(TerminalView),
+    /// `card: "diff"`.
     Diff(DiffView),
+    /// `card: "search"`.
     Search(SearchView),
+    /// `card: "read"`.
     Read(ReadView),
+    /// `card: "web"`.
     Web(WebView),
 }
 
