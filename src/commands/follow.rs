@@ -7,8 +7,8 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use super::live::{run_tui, runtime, spawn_source};
-use super::tui::label;
+use super::shared::live::{run_tui, runtime, spawn_source};
+use super::shared::tui::label;
 use crate::agents;
 use crate::app::run::ensure_terminal;
 use crate::cli::TuiArgs;

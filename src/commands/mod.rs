@@ -26,9 +26,6 @@ mod sessions;
 pub mod shared;
 mod view;
 
-// `follow.rs` names these two as `super::live` and `super::tui`.
-use shared::{live, tui};
-
 /// What every run starts with: the log (when `DECK_LOG` asks for it) and
 /// the panic hook that says a panic like any message of deck's.
 pub fn init() {
