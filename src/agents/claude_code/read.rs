@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 pub use line::Line;
-use message::{Chunk, ChunkData, Message, MessageData, TextBlock};
+
 pub use turn_meta::Usage;
 use line::{Block, Body, Kind, Meta, Tasks};
 
@@ -491,73 +491,6 @@ impl Reader {
                 Block::ToolResult { .. } | Block::Other => {}
             }
         }
-    }
-
-    /// Forget the current message (a new step begins).
-    fn clear_message(&mut self) {
-        self.blocks.clear();
-        self.block_at.clear();
-        self.usage = None;
-        self.unsent = false;
-    }
-
-    /// A thinking or text block of the message: when new, it goes out at
-    /// once as its own block (an `assistant/chunk` that ends it), so a
-    /// message told one block a line costs its size, not its size times
-    /// its blocks; the whole message follows when the step is over.
-    fn block(&mut self, out: &mut Out, origin: Origin, reasoning: bool, text: Option<String>) {
-        use std::hash::{Hash, Hasher};
-        let Some(text) = text.filter(|t| !t.is_empty()) else {
-            return;
-        };
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (reasoning, &text).hash(&mut h);
-        let at = self.block_at.entry(h.finish()).or_default();
-        if at
-            .iter()
-            .any(|&i| self.blocks[i].0 == reasoning && self.blocks[i].1 == text)
-        {
-            return;
-        }
-        let index = self.blocks.len();
-        at.push(index);
-        let data = ChunkData {
-            turn: self.turn,
-            step: self.step,
-            chunk: Chunk {
-                kind: "block-end",
-                index,
-                block: TextBlock::of(reasoning, &text),
-            },
-        };
-        let data = serde_json::to_string(&data).unwrap_or_default();
-        self.blocks.push((reasoning, text));
-        self.unsent = true;
-        self.emit_json(out, origin, "assistant/chunk", data);
-    }
-
-    /// The message whole (its blocks and usage), when it changed since it
-    /// last went out: the step is over.
-    fn flush_message(&mut self, out: &mut Out, origin: Origin) {
-        if !std::mem::take(&mut self.unsent) {
-            return;
-        }
-        let content = self
-            .blocks
-            .iter()
-            .map(|(reasoning, text)| TextBlock::of(*reasoning, text))
-            .collect();
-        let data = MessageData {
-            turn: self.turn,
-            step: self.step,
-            message: Message {
-                role: "assistant",
-                content,
-            },
-            usage: self.usage.map(Usage::to_value),
-        };
-        let data = serde_json::to_string(&data).unwrap_or_default();
-        self.emit_json(out, origin, "assistant/message", data);
     }
 
     #[allow(clippy::too_many_arguments)]
