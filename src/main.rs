@@ -33,8 +33,13 @@ const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// a second or two, and memory given back in between had to be faulted in
 /// and zeroed again by the kernel (a 100 MB Claude Code log: 320 MB given
 /// back and taken again; the kernel's `clear_page` was the largest single
-/// cost of loading it).
+/// cost of loading it). `MIMALLOC_PURGE_DELAY`, when set, is left to
+/// mimalloc (a measure of what deck holds, not what it keeps to reuse).
 fn tune_allocator() {
+    // mimalloc's own variable, when set, is the user's choice.
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
+        return;
+    }
     // SAFETY: sets one of mimalloc's integer options, before any thread
     // but this one runs.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 10_000) };

@@ -4,9 +4,10 @@
 //! ([`Folding`]), and every [`Limits::sweep`] bytes of records each session's
 //! items that are done (a card with its result, a message complete) and
 //! were already there at the sweep before become their entries and are let
-//! go of (`Transcript::retire`). What a read holds is then the fold's
-//! newest items, the records waiting for their window, and the fold's
-//! bookkeeping (a few words per item and per call): not the file.
+//! go of (`Transcript::retire`, then `Transcript::let_go`: their slots
+//! are gone). What a read holds is then the fold's newest items and those
+//! still open, the records waiting for their window, and what keeps the
+//! fold exact (a hash of each call id and message let go of): not the file.
 //!
 //! Exact or not at all: the rows and entries are those of the file read
 //! whole ([`super::read`]'s `whole`). When they might not be — the fold
@@ -50,7 +51,8 @@ impl Default for Limits {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Streamed {
     pub rows: Vec<SessionRow>,
-    /// The most items held (not let go of) at a sweep, every session's.
+    /// The most slots held (not let go of) at a sweep — items, cards and
+    /// diagnostics, every session's.
     pub most_held: usize,
 }
 
@@ -121,8 +123,6 @@ struct Bin {
     waiting: Vec<usize>,
     /// Entries of it were given.
     gave: bool,
-    /// Items retired.
-    retired: usize,
 }
 
 impl Bin {
@@ -138,7 +138,6 @@ impl Bin {
             mark: 0,
             waiting: Vec::new(),
             gave: false,
-            retired: 0,
         }
     }
 }
@@ -268,7 +267,7 @@ impl FileFold<'_> {
         for bin in self.bins.iter_mut().chain(self.orphans.as_mut()) {
             gave |= sweep_bin(bin, keep, agent, self.out);
             let t = bin.fold.transcript();
-            held += t.items().len() - bin.retired;
+            held += t.items().held() + t.cards().held() + t.diagnostics().held();
             if let Some(why) = t.touched() {
                 touched = Some(why.to_string());
             }
@@ -320,7 +319,8 @@ impl FileFold<'_> {
             if let Some(why) = t.touched() {
                 return Err(Again(format!("the fold came back to an item let go of: {why}")));
             }
-            for i in (0..t.items().len()).filter(|&i| !t.retired(i)) {
+            let left: Vec<usize> = t.items().indexed().map(|(i, _)| i).collect();
+            for i in left.into_iter().filter(|&i| !t.retired(i)) {
                 for d in docs(&t, agent, i) {
                     (self.out)(Entry::Doc(d));
                 }
@@ -356,15 +356,15 @@ fn sweep_bin(bin: &mut Bin, keep: usize, agent: &str, out: &mut dyn FnMut(Entry)
             continue;
         }
         let entries = docs(t, agent, i);
-        if t.retire(i) {
-            bin.retired += 1;
-        }
+        t.retire(i);
         for d in entries {
             out(Entry::Doc(d));
             gave = true;
         }
     }
     bin.next = bin.next.max(bin.mark);
+    // Every item below `next` was offered: those retired go for good.
+    t.let_go(bin.next);
     bin.mark = t.items().len();
     bin.gave |= gave;
     gave

@@ -70,7 +70,7 @@ fn first_key_tag(text: &str) -> Option<&str> {
 /// noted earlier is typed from there).
 pub(super) fn settle(
     files: &mut Files,
-    cards: &imbl::Vector<Arc<ToolCard>>,
+    cards: &super::Slots<Arc<ToolCard>>,
     index: usize,
 ) -> Option<Vec<Option<usize>>> {
     let card = cards.get(index)?;
@@ -171,7 +171,7 @@ fn written_whole(files: &mut Files, card: &ToolCard, drawn: &crate::wire::view::
 /// The known lines of `path`, typing a noted read card when needed.
 fn lines_of(
     files: &mut Files,
-    cards: &imbl::Vector<Arc<ToolCard>>,
+    cards: &super::Slots<Arc<ToolCard>>,
     path: &Arc<str>,
 ) -> Option<Arc<Vec<Option<String>>>> {
     match files.get(path)? {

@@ -213,9 +213,9 @@ impl Transcript {
         let newest = match call {
             Some(id) => self.call_card(id, "a plan for a retired card"),
             None => (n.saturating_sub(PLAN_CALLS)..n).rev().find(|&i| {
-                self.cards[i]
-                    .tool
-                    .as_deref()
+                self.cards
+                    .get(i)
+                    .and_then(|c| c.tool.as_deref())
                     .is_some_and(|t| self.presenters.role(t) == CallRole::Plans)
             }),
         };
@@ -223,7 +223,9 @@ impl Transcript {
             return false;
         };
         self.touch_card(i, "a plan for a retired card");
-        let c = &self.cards[i];
+        let Some(c) = self.cards.get(i) else {
+            return false;
+        };
         if c.todos.is_some() || !matches!(c.status, Status::Pending | Status::Ok) {
             return false;
         }

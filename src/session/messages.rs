@@ -69,7 +69,10 @@ impl Transcript {
         let kind = reason.kind.as_deref().unwrap_or("completed");
         for i in self.state.pending_take(turn) {
             self.touch_card(i, "a turn's end for a retired card");
-            let card = Arc::make_mut(&mut self.cards[i]);
+            let Some(card) = self.cards.get_mut(i) else {
+                continue;
+            };
+            let card = Arc::make_mut(card);
             let was_bad = card.status.is_bad();
             // Rejected (not cancelled) and never heard of again: Gemini
             // CLI over ACP sends nothing more for such a call.
@@ -94,7 +97,7 @@ impl Transcript {
         let closing = self.state.open_assistant.remove(&turn).unwrap_or_default();
         for i in closing {
             self.touch_item(i, "a turn's end for a retired message");
-            if let Item::Assistant(m) = &mut self.items[i] {
+            if let Some(Item::Assistant(m)) = self.items.get_mut(i) {
                 let m = Arc::make_mut(m);
                 m.complete = true;
                 m.interrupted = kind != "completed";

@@ -32,7 +32,9 @@ mod retire;
 internal!(
     mod redact;
 );
+mod keys;
 mod seqs;
+mod slots;
 mod state;
 mod tools;
 
@@ -45,6 +47,7 @@ pub use items::{
     AssistantBlock, AssistantMessage, Blocks, Compaction, Item, Retry, Todo, TokenUsage, TurnEnd,
     TurnMarker, UserMessage,
 };
+pub use keys::Keys;
 pub use nested::Nested;
 pub use outline::{Outline, Outlining};
 pub use presenter::{CallRole, Presenters, SharedPresenters};
@@ -53,6 +56,7 @@ pub use prompts::{
     option_outcome, parse_answers, pick_option,
 };
 pub(crate) use retire::LOOK_BACK_CARDS;
+pub use slots::Slots;
 
 use std::sync::Arc;
 
@@ -85,10 +89,10 @@ pub struct Transcript {
     title: Option<String>,
     /// Persistent vectors: cloning a transcript (the player keeps snapshots
     /// for seeking) is O(1) and shares everything until it changes.
-    items: imbl::Vector<Item>,
+    items: Slots<Item>,
     /// Cards are shared between snapshots and copied only when they change.
-    cards: imbl::Vector<Arc<ToolCard>>,
-    diagnostics: imbl::Vector<Diagnostic>,
+    cards: Slots<Arc<ToolCard>>,
+    diagnostics: Slots<Diagnostic>,
     /// Highest seq applied.
     last_seq: Option<u64>,
     /// Number of events applied (duplicates not counted).
@@ -128,9 +132,9 @@ impl Transcript {
         Transcript {
             session_id,
             title: None,
-            items: imbl::Vector::new(),
-            cards: imbl::Vector::new(),
-            diagnostics: imbl::Vector::new(),
+            items: Slots::new(),
+            cards: Slots::new(),
+            diagnostics: Slots::new(),
             last_seq: None,
             events: 0,
             first_time: None,
@@ -197,18 +201,18 @@ impl Transcript {
     }
 
     /// The entries, in order. Persistent: cloning is O(1).
-    pub fn items(&self) -> &imbl::Vector<Item> {
+    pub fn items(&self) -> &Slots<Item> {
         &self.items
     }
 
     /// The tool cards, in the order their calls (or results) came;
     /// [`Item::Tool`] indexes them.
-    pub fn cards(&self) -> &imbl::Vector<Arc<ToolCard>> {
+    pub fn cards(&self) -> &Slots<Arc<ToolCard>> {
         &self.cards
     }
 
     /// What was skipped or repaired; [`Item::Diagnostic`] indexes them.
-    pub fn diagnostics(&self) -> &imbl::Vector<Diagnostic> {
+    pub fn diagnostics(&self) -> &Slots<Diagnostic> {
         &self.diagnostics
     }
 
@@ -286,8 +290,7 @@ impl Transcript {
         debug_assert_eq!(
             self.state.bad,
             self.cards
-                .iter()
-                .enumerate()
+                .indexed()
                 .filter(|(i, c)| !self.card_retired(*i) && c.status.is_bad())
                 .count()
                 + self.state.retired.bad

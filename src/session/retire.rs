@@ -1,17 +1,21 @@
 //! What a reader of a finished item may let go of while the fold goes
-//! on: [`Transcript::retire`] drops an item's content (a card's call,
-//! result, views and nested log; a message's text; a diagnostic's line)
-//! once the caller has taken what it wanted of it (the library's index:
-//! its searchable entry), keeping its place, so item and card indices stay
-//! the viewer's. An item still open (a card without a result, a message
-//! still streaming) is not retired, nor a prompt or a compaction (told
-//! again by id at any time; few and small).
+//! on: [`Transcript::retire`] takes an item out of the fold's indexes once
+//! the caller has taken what it wanted of it (the library's index: its
+//! searchable entry), and [`Transcript::let_go`] then drops its slot (and
+//! its card's, its diagnostic's) for good ([`Slots`](super::slots::Slots)):
+//! item and card indices stay the viewer's, and what a long session holds
+//! is its newest items, those still open, and 8 bytes for each call id,
+//! call seq and message retired (the guard below). An item still open (a
+//! card without a result, a message still streaming) is not retired, nor a
+//! prompt or a compaction (told again by id at any time; few and small).
 //!
 //! The guard: the fold never needs what was dropped, or it says so. Every
 //! path of the fold that would change a retired item, or read a retired
 //! card, notes it ([`Transcript::touched`]), and the caller, whose copy of
 //! that item may then be stale, folds the session again whole. Counts
-//! (calls, failed calls, diagnostics) and the fold's indexes are kept.
+//! (calls, failed calls, diagnostics) and the fold's indexes are kept; of
+//! a retired item's ids, a 64-bit hash (a collision reads the file again,
+//! never a wrong entry).
 //! One reader is let be: where a diff's snippet sits in its file
 //! (`file_models`) looks at earlier read cards and may find them gone; it
 //! then places nothing, which changes no entry's text (line numbers are
@@ -22,13 +26,9 @@
 
 use std::collections::HashSet;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-use std::sync::Arc;
 
-use super::seqs::SeqSet;
-use super::{
-    AssistantMessage, Blocks, Item, Retry, Status, ToolCard, Transcript, TurnMarker, UserMessage,
-};
-use crate::wire::Diagnostic;
+use super::keys::Keys;
+use super::{Item, Status, Transcript};
 
 /// How far back (in cards) the fold looks for a call by other than its id
 /// (a plan's, a question's): a reader that keeps this many of the newest
@@ -39,107 +39,49 @@ const _: () = assert!(
         && super::prompts::QUESTION_CALLS <= LOOK_BACK_CARDS
 );
 
-/// The hash a retired call id is kept as.
-fn id_hash(id: &str) -> u64 {
-    BuildHasherDefault::<DefaultHasher>::default().hash_one(id)
+/// What a retired item was known by in the fold's indexes, kept as one
+/// 64-bit hash: its call id, its call's seq, its message's (turn, step).
+#[derive(Hash)]
+enum Key<'a> {
+    Call(&'a str),
+    Seq(u64),
+    Step(u64, u64),
 }
 
-/// One bit per index.
-#[derive(Debug, Clone, Default)]
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn get(&self, i: usize) -> bool {
-        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
-    }
-
-    fn set(&mut self, i: usize) {
-        let w = i / 64;
-        if self.0.len() <= w {
-            self.0.resize(w + 1, 0);
-        }
-        self.0[w] |= 1 << (i % 64);
-    }
-
-    fn any_in(&self, range: std::ops::Range<usize>) -> bool {
-        range.into_iter().any(|i| self.get(i))
-    }
+fn hash(key: Key<'_>) -> u64 {
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(key)
 }
 
 /// What was retired, and whether the fold came back to it.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Retired {
-    items: Bits,
-    cards: Bits,
+    /// Items, cards and diagnostics retired since they were last let go
+    /// of ([`Transcript::let_go`]); their slots are gone after it.
+    items: HashSet<usize>,
+    cards: HashSet<usize>,
+    diagnostics: HashSet<usize>,
     /// What the fold's indexes held of retired items, taken out of them
-    /// and kept as little as still says it was there: the hashes of retired
-    /// cards' call ids, their calls' seqs, and the (turn, step) of retired
-    /// messages.
-    calls: HashSet<u64>,
-    call_seqs: SeqSet,
-    steps: HashSet<(u64, u64)>,
+    /// and kept as little as still says it was there (see [`Key`]).
+    keys: Keys<u64>,
+    /// Items were retired.
+    any: bool,
     /// Retired cards whose status was bad (they keep counting).
     pub(super) bad: usize,
     /// Why the fold came back to a retired item, the first time it did.
     touched: Option<String>,
-    /// What retired items become (shared: a retired item costs its slot).
-    stubs: Option<Stubs>,
-}
-
-#[derive(Debug, Clone)]
-struct Stubs {
-    card: Arc<ToolCard>,
-    user: Arc<UserMessage>,
-    assistant: Arc<AssistantMessage>,
-    turn: Arc<TurnMarker>,
-    todos: Arc<Vec<super::Todo>>,
-    retry: Arc<Retry>,
-}
-
-impl Stubs {
-    fn new() -> Stubs {
-        let mut card = ToolCard::new("");
-        // Not pending: the count of running cards holds.
-        card.status = Status::Ok;
-        let mut assistant = AssistantMessage::new(0, 0, Blocks::default(), 0);
-        assistant.complete = true;
-        Stubs {
-            card: Arc::new(card),
-            user: Arc::new(UserMessage::new(0, 0, String::new(), None)),
-            assistant: Arc::new(assistant),
-            turn: Arc::new(TurnMarker::start(0, 0, 0)),
-            todos: Arc::default(),
-            retry: Arc::new(Retry {
-                turn: 0,
-                step: 0,
-                retry: None,
-                max_retries: None,
-                delay_ms: None,
-                reason: String::new(),
-                seq: 0,
-                time: 0,
-            }),
-        }
-    }
 }
 
 impl Transcript {
     /// Let go of item `index`'s content (see the module doc), and what the
     /// fold's indexes hold of it; false when it is not
-    /// [`settled`](Self::settled).
+    /// [`settled`](Self::settled) or was retired.
     pub(crate) fn retire(&mut self, index: usize) -> bool {
-        if !self.settled(index) {
+        if !self.settled(index) || self.retired(index) {
             return false;
         }
         let Some(item) = self.items.get(index) else {
             return false;
         };
-        let stubs = self
-            .state
-            .retired
-            .stubs
-            .get_or_insert_with(Stubs::new)
-            .clone();
         match item {
             Item::Tool(c) => {
                 let c = *c;
@@ -147,14 +89,13 @@ impl Transcript {
                     return false;
                 };
                 let r = &mut self.state.retired;
-                if !r.cards.get(c) {
+                if r.cards.insert(c) {
                     if card.status.is_bad() {
                         r.bad += 1;
                     }
-                    r.cards.set(c);
                     if self.state.by_call.get(card.call_id.as_str()) == Some(&c) {
                         self.state.by_call.remove(card.call_id.as_str());
-                        r.calls.insert(id_hash(&card.call_id));
+                        r.keys.insert(hash(Key::Call(&card.call_id)));
                     }
                     if let Some(seq) = card.call_seq
                         && self
@@ -164,44 +105,29 @@ impl Transcript {
                             .is_some_and(|id| **id == *card.call_id)
                     {
                         self.state.call_by_seq.remove(&seq);
-                        r.call_seqs.insert(seq);
+                        r.keys.insert(hash(Key::Seq(seq)));
                     }
-                    self.cards.set(c, stubs.card);
                 }
             }
             Item::Assistant(m) => {
                 let key = (m.turn, m.step);
                 if self.state.assistant.get(&key) == Some(&index) {
                     self.state.assistant.remove(&key);
-                    self.state.retired.steps.insert(key);
+                    self.state
+                        .retired
+                        .keys
+                        .insert(hash(Key::Step(key.0, key.1)));
                 }
-                self.items.set(index, Item::Assistant(stubs.assistant));
-            }
-            Item::User(_) => {
-                self.items.set(index, Item::User(stubs.user));
-            }
-            Item::Turn(_) => {
-                self.items.set(index, Item::Turn(stubs.turn));
-            }
-            Item::Retry(_) => {
-                self.items.set(index, Item::Retry(stubs.retry));
-            }
-            Item::Todo { seq, .. } => {
-                let seq = *seq;
-                let todos = stubs.todos;
-                self.items.set(index, Item::Todo { seq, todos });
             }
             // The first says why a file has problems: kept.
             Item::Diagnostic(d) if *d > 0 => {
                 let d = *d;
-                if let Some(old) = self.diagnostics.get(d) {
-                    let stub = Diagnostic::new(old.origin, String::new(), String::new());
-                    self.diagnostics.set(d, stub);
-                }
+                self.state.retired.diagnostics.insert(d);
             }
-            Item::Diagnostic(_) | Item::Prompt(_) | Item::Compaction(_) => {}
+            _ => {}
         }
-        self.state.retired.items.set(index);
+        self.state.retired.items.insert(index);
+        self.state.retired.any = true;
         // Where diffs sit in their files is drawn, never indexed: once
         // items are let go of, the files' models are not kept either.
         if !self.state.files.is_empty() {
@@ -210,14 +136,47 @@ impl Transcript {
         true
     }
 
+    /// Let go of the slots of the items retired below item `upto` (and of
+    /// their cards and diagnostics) for good: what is not retired below it
+    /// is kept aside by index. Every item below `upto` must have been
+    /// offered to [`retire`](Self::retire) first — those it took are gone
+    /// after this, and item and card indices stay what they were.
+    pub(crate) fn let_go(&mut self, upto: usize) {
+        let upto = upto.min(self.items.len());
+        // The first card and diagnostic of an item from `upto` on: all
+        // before them belong to items below it (both are made in item
+        // order).
+        let (mut cards_upto, mut diags_upto) = (None, None);
+        for i in upto..self.items.len() {
+            match self.items.get(i) {
+                Some(Item::Tool(c)) if cards_upto.is_none() => cards_upto = Some(*c),
+                Some(Item::Diagnostic(d)) if diags_upto.is_none() => diags_upto = Some(*d),
+                _ => {}
+            }
+            if cards_upto.is_some() && diags_upto.is_some() {
+                break;
+            }
+        }
+        let cards_upto = cards_upto.unwrap_or(self.cards.len());
+        let diags_upto = diags_upto.unwrap_or(self.diagnostics.len());
+        let r = &mut self.state.retired;
+        self.items.let_go(upto, |i, _| !r.items.contains(&i));
+        self.cards.let_go(cards_upto, |i, _| !r.cards.contains(&i));
+        self.diagnostics
+            .let_go(diags_upto, |i, _| !r.diagnostics.contains(&i));
+        r.items.retain(|&i| i >= upto);
+        r.cards.retain(|&i| i >= cards_upto);
+        r.diagnostics.retain(|&i| i >= diags_upto);
+    }
+
     /// Whether items were retired (then the fold keeps no models of the
     /// session's files: see `file_models`).
     pub(super) fn retiring(&self) -> bool {
-        !self.state.retired.items.0.is_empty()
+        self.state.retired.any
     }
 
     /// The card of call `id`, noting a retired one (its id is no longer
-    /// in the fold's index, or its card is a stub).
+    /// in the fold's index, or its card is let go of).
     pub(super) fn call_card(&mut self, id: &str, why: &str) -> Option<usize> {
         match self.state.by_call.get(id) {
             Some(&i) => {
@@ -225,9 +184,8 @@ impl Transcript {
                 Some(i)
             }
             None => {
-                if !self.state.retired.calls.is_empty()
-                    && self.state.retired.calls.contains(&id_hash(id))
-                {
+                let keys = &self.state.retired.keys;
+                if !keys.is_empty() && keys.contains(hash(Key::Call(id))) {
                     self.note_touch(format!("{why} (call {id:?})"));
                 }
                 None
@@ -240,7 +198,7 @@ impl Transcript {
     pub(super) fn touch_call_seqs(&mut self, seqs: &[u64], why: &str) {
         if let Some(s) = seqs
             .iter()
-            .find(|&&s| self.state.retired.call_seqs.contains(s))
+            .find(|&&s| self.state.retired.keys.contains(hash(Key::Seq(s))))
         {
             self.note_touch(format!("{why} (seq {s})"));
         }
@@ -255,7 +213,12 @@ impl Transcript {
                 Some(i)
             }
             None => {
-                if self.state.retired.steps.contains(&(turn, step)) {
+                if self
+                    .state
+                    .retired
+                    .keys
+                    .contains(hash(Key::Step(turn, step)))
+                {
                     self.note_touch(format!("{why} (turn {turn}, step {step})"));
                 }
                 None
@@ -282,7 +245,7 @@ impl Transcript {
 
     /// Whether item `index` was retired.
     pub(crate) fn retired(&self, index: usize) -> bool {
-        self.state.retired.items.get(index)
+        self.items.gone(index) || self.state.retired.items.contains(&index)
     }
 
     /// Why the fold came back to a retired item, if it did: what was taken
@@ -294,7 +257,7 @@ impl Transcript {
     /// The fold is about to change item `index`, or read what retiring
     /// dropped of it.
     pub(super) fn touch_item(&mut self, index: usize, why: &str) {
-        if self.state.retired.items.get(index) {
+        if self.retired(index) {
             self.note_touch(format!("{why} (item {index})"));
         }
     }
@@ -302,7 +265,7 @@ impl Transcript {
     /// The fold is about to change card `card`, or read what retiring
     /// dropped of it.
     pub(super) fn touch_card(&mut self, card: usize, why: &str) {
-        if self.state.retired.cards.get(card) {
+        if self.card_retired(card) {
             self.note_touch(format!("{why} (card {card})"));
         }
     }
@@ -310,7 +273,7 @@ impl Transcript {
     /// The fold is about to read the cards in `range` (a look back for the
     /// call that asked or planned): a retired one among them may be the one.
     pub(super) fn touch_cards(&mut self, range: std::ops::Range<usize>, why: &str) {
-        if self.state.retired.cards.any_in(range.clone()) {
+        if range.clone().any(|c| self.card_retired(c)) {
             self.note_touch(format!("{why} (cards {}–{})", range.start, range.end));
         }
     }
@@ -324,6 +287,6 @@ impl Transcript {
 
     /// Whether card `card` was retired (its status is gone from it).
     pub(super) fn card_retired(&self, card: usize) -> bool {
-        self.state.retired.cards.get(card)
+        self.cards.gone(card) || self.state.retired.cards.contains(&card)
     }
 }

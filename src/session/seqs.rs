@@ -13,15 +13,6 @@ pub(super) struct SeqSet {
 impl SeqSet {
     const DENSE: u64 = 1 << 24;
 
-    /// Whether `seq` is in.
-    pub(super) fn contains(&self, seq: u64) -> bool {
-        if seq >= Self::DENSE {
-            return self.far.contains(&seq);
-        }
-        let (w, b) = ((seq / 64) as usize, seq % 64);
-        self.bits.get(w).is_some_and(|w| w & (1 << b) != 0)
-    }
-
     /// Insert; false when already present.
     pub(super) fn insert(&mut self, seq: u64) -> bool {
         if seq >= Self::DENSE {

@@ -25,7 +25,7 @@
 //!
 //! Nothing here names a tool: the presenters (`claude_code::present`) do.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
@@ -35,6 +35,7 @@ pub use turn_meta::Usage;
 use line::{Block, Body, Kind, Meta, Tasks};
 
 use crate::agents::read::{Foreign, Out, Translate, event_json, header};
+use crate::session::Keys;
 use crate::wire::{Diagnostic, Origin, Record};
 
 pub mod beside;
@@ -99,8 +100,8 @@ pub struct Reader {
     unsent: bool,
     /// The calls and results read (by [`id_key`]: a long log's ids are
     /// not held as strings).
-    calls: HashSet<u128>,
-    results: HashSet<u128>,
+    calls: Keys<u128>,
+    results: Keys<u128>,
     /// The task list that task-shaped results built (id, subject, status).
     tasks: Vec<(String, String, String)>,
     /// Whether this log is a subagent's (its lines are all `isSidechain`);

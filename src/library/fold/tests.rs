@@ -218,6 +218,38 @@ fn a_long_session_is_held_a_few_sweeps_at_a_time() {
 }
 
 #[test]
+fn what_a_sweep_holds_does_not_grow_with_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        sweep: 16 << 10,
+        keep_cards: crate::session::LOOK_BACK_CARDS,
+    };
+    // A damaged line in every turn: its diagnostic is let go of too (but
+    // the first, which says why the file has problems).
+    let damaged = |turns| {
+        let text = session(&ev, turns, 10);
+        let mut out = String::new();
+        for (i, l) in text.lines().enumerate() {
+            out += l;
+            out += "\n";
+            if i % 40 == 7 {
+                out += "{\"type\": \"tool/res\n";
+            }
+        }
+        out
+    };
+    let mut held = Vec::new();
+    for turns in [100, 400] {
+        let p = write(dir.path(), &format!("t{turns}.jsonl"), &damaged(turns));
+        let s = streamed(&p, limits).unwrap().unwrap();
+        assert_eq!(s.rows, entries(&p, None).0);
+        held.push(s.most_held);
+    }
+    // 4× the session, the same few sweeps held (not 4× the slots).
+    assert!(held[0] > 0 && held[1] <= held[0] + held[0] / 10, "{held:?}");
+}
+
+#[test]
 fn several_sessions_orphans_damage_and_bare_logs_read_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let a = |k: &str, s: u64, d: Value| framed("alpha", k, s, d);
