@@ -37,7 +37,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::session::{CallRole, Presenters, SharedPresenters};
+use crate::session::{Call, CallRole, Presented, Presenters, Settled, SharedPresenters};
 use crate::source::feed::MakeLines;
 use crate::source::follow::Aside;
 use crate::wire::Record;
@@ -309,19 +309,12 @@ impl Format {
 pub struct Stock;
 
 impl Presenters for Stock {
-    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
-        dsh::present::call_view(tool, arguments)
+    fn call_view(&self, call: Call<'_>) -> Option<Value> {
+        dsh::present::call_view(call)
     }
 
-    fn result_view(
-        &self,
-        tool: &str,
-        arguments: &str,
-        content: &[Value],
-        is_error: bool,
-        meta: Option<&Value>,
-    ) -> Option<Value> {
-        dsh::present::result_view(tool, arguments, content, is_error, meta)
+    fn result_view(&self, settled: &Settled<'_>) -> Option<Presented> {
+        dsh::present::result_view(settled).map(Presented::Tree)
     }
 
     fn role(&self, tool: &str) -> CallRole {

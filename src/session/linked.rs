@@ -131,15 +131,14 @@ impl Transcript {
             return Vec::new();
         };
         let mut data = result.data();
-        let meta = super::presenter::take_meta(&mut data);
-        let content = super::content_of(&data);
-        card.tool
-            .as_deref()
-            .and_then(|t| {
-                self.presenters
-                    .answers(t, &card.arguments, &content, meta.as_ref())
-            })
-            .unwrap_or_else(|| parse_answers(&super::text_of(&content)))
+        let tool = card.tool.as_deref().unwrap_or_default();
+        super::presenter::settled(tool, &card.arguments, false, &mut data, |s| {
+            card.tool
+                .is_some()
+                .then(|| self.presenters.answers(s))
+                .flatten()
+                .unwrap_or_else(|| parse_answers(&super::text_of(s.content)))
+        })
     }
 
     /// A tool result arrived: a question on that call reads its answers.

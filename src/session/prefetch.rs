@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::presenter::{arguments_text, follow_header, take_meta};
+use super::presenter::{Call, Presented, arguments_text, follow_header, settled};
 use super::{AttachedView, SharedPresenters, ViewSource};
 use crate::wire::payload::{self, read};
 use crate::wire::{EventKind, RawJson, Record, ViewFor};
@@ -183,7 +183,10 @@ impl Prefetch {
                     .then(|| {
                         let tool = payload.name.as_deref().unwrap_or_default();
                         let arguments = arguments_text(payload.arguments.clone());
-                        job.presenters.call_view(tool, &arguments)
+                        job.presenters.call_view(Call {
+                            tool,
+                            arguments: &arguments,
+                        })
                     })
                     .flatten()
                     .map(|v| AttachedView::new(ViewSource::Presenter, v));
@@ -282,14 +285,9 @@ fn draw(
     is_error: bool,
     data: &mut Value,
 ) -> Option<AttachedView> {
-    let meta = take_meta(data);
-    job.presenters.result_view_attached(
-        tool,
-        arguments,
-        &super::content_of(data),
-        is_error,
-        meta.as_ref(),
-    )
+    settled(tool, arguments, is_error, data, |s| {
+        job.presenters.result_view(s).map(Presented::attach)
+    })
 }
 
 #[cfg(test)]

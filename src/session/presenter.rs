@@ -17,51 +17,138 @@ use serde_json::Value;
 
 use super::AttachedView;
 
+/// A call, as presenters are asked for its view.
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    /// The tool called.
+    pub tool: &'a str,
+    /// Its arguments, as the JSON text the card keeps.
+    pub arguments: &'a str,
+}
+
+/// A settled call, as presenters are asked for its result's view and its
+/// answers: the call, and its result's content blocks, `isError` and `meta`.
+#[derive(Debug, Clone, Copy)]
+pub struct Settled<'a> {
+    /// The tool called.
+    pub tool: &'a str,
+    /// Its arguments, as the JSON text the card keeps.
+    pub arguments: &'a str,
+    /// The result's content blocks.
+    pub content: &'a [Value],
+    /// Whether the result is an error.
+    pub is_error: bool,
+    /// The result's `meta`.
+    pub meta: Option<&'a Value>,
+}
+
+impl<'a> Call<'a> {
+    /// A call of `tool` with `arguments`.
+    pub fn new(tool: &'a str, arguments: &'a str) -> Call<'a> {
+        Call { tool, arguments }
+    }
+}
+
+impl<'a> Settled<'a> {
+    /// A call of `tool` with `arguments`, settled by a result of `content`,
+    /// `is_error` and `meta`.
+    pub fn new(
+        tool: &'a str,
+        arguments: &'a str,
+        content: &'a [Value],
+        is_error: bool,
+        meta: Option<&'a Value>,
+    ) -> Settled<'a> {
+        Settled {
+            tool,
+            arguments,
+            content,
+            is_error,
+            meta,
+        }
+    }
+
+    /// The call it settles.
+    pub fn call(&self) -> Call<'_> {
+        Call {
+            tool: self.tool,
+            arguments: self.arguments,
+        }
+    }
+}
+
+/// Ask `f` about the result whose parsed `data` settles a call of `tool`
+/// with `arguments` (its `meta` taken out of it, its content blocks read):
+/// the fold, the views drawn ahead of it and the answers read one way.
+pub(super) fn settled<R>(
+    tool: &str,
+    arguments: &str,
+    is_error: bool,
+    data: &mut Value,
+    f: impl FnOnce(&Settled<'_>) -> R,
+) -> R {
+    let meta = take_meta(data);
+    let content = super::content_of(data);
+    f(&Settled {
+        tool,
+        arguments,
+        content: &content[..],
+        is_error,
+        meta: meta.as_ref(),
+    })
+}
+
+/// A view as a presenter drew it: a tree, or JSON text written straight (a
+/// file's lines, a search's matches: no tree built for them) with its
+/// card's tag.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Presented {
+    /// A view as a tree.
+    Tree(Value),
+    /// A view written as JSON text, and its card's tag.
+    Text(crate::wire::RawJson, &'static str),
+}
+
+impl Presented {
+    /// The view as a tree (its text parsed, when written as text).
+    pub fn into_tree(self) -> Value {
+        match self {
+            Presented::Tree(v) => v,
+            Presented::Text(t, _) => t.parse(),
+        }
+    }
+
+    /// The view as a card keeps it: JSON text, with what the presenter
+    /// knows of it (its tag; whether a terminal view's command failed)
+    /// noted, not found again in the text.
+    pub fn attach(self) -> AttachedView {
+        match self {
+            Presented::Tree(v) => AttachedView::presented(v),
+            Presented::Text(t, tag) => AttachedView::presented_text(t, tag),
+        }
+    }
+}
+
+impl From<Value> for Presented {
+    fn from(v: Value) -> Presented {
+        Presented::Tree(v)
+    }
+}
+
 /// Views for calls and results that came without one. Pure functions of
 /// their arguments: the fold may ask again (a result before its call) and
 /// must get the same answer. `None`: no view (the card shows its raw parts).
 pub trait Presenters: fmt::Debug + Send + Sync {
-    /// The call view of a call of `tool` with raw JSON `arguments`.
-    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value>;
+    /// The view of a call.
+    fn call_view(&self, call: Call<'_>) -> Option<Value>;
 
-    /// The result view of a settled call: the result's content blocks, its
-    /// `isError` and its `meta`.
-    fn result_view(
-        &self,
-        tool: &str,
-        arguments: &str,
-        content: &[Value],
-        is_error: bool,
-        meta: Option<&Value>,
-    ) -> Option<Value>;
-
-    /// [`Presenters::result_view`] as the card keeps it: JSON text, with
-    /// what the presenter knows of it (its tag; whether a terminal view's
-    /// command failed) noted, not found again in the text. Presenters that
-    /// write a big view straight as text (no tree) give it here; by default
-    /// it is the tree, serialized.
-    fn result_view_attached(
-        &self,
-        tool: &str,
-        arguments: &str,
-        content: &[Value],
-        is_error: bool,
-        meta: Option<&Value>,
-    ) -> Option<AttachedView> {
-        self.result_view(tool, arguments, content, is_error, meta)
-            .map(AttachedView::presented)
-    }
+    /// The view of a settled call's result.
+    fn result_view(&self, settled: &Settled<'_>) -> Option<Presented>;
 
     /// The answers a settled call that asks ([`CallRole::Asks`]) got, read
     /// from its result by the agent's own rules; `None`: read the result's
     /// text as DSH's answers ([`super::parse_answers`]).
-    fn answers(
-        &self,
-        _tool: &str,
-        _arguments: &str,
-        _content: &[Value],
-        _meta: Option<&Value>,
-    ) -> Option<Vec<super::Answer>> {
+    fn answers(&self, _settled: &Settled<'_>) -> Option<Vec<super::Answer>> {
         None
     }
 

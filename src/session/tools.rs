@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::card::{Recorded, RecordedOutcome};
-use super::presenter::{arguments_text, take_meta};
+use super::presenter::{Call, Presented, arguments_text, settled};
 use super::{
     AttachedView, Ev, Item, Presenters, Status, ToolCard, ToolError, ToolResult, Transcript,
     ViewSource,
@@ -68,7 +68,10 @@ impl Transcript {
                 Some(d) if d.data.is(ev.raw) && d.agent == self.agent => d.view.clone(),
                 _ => self
                     .presenters
-                    .call_view(&name, &arguments)
+                    .call_view(Call {
+                        tool: &name,
+                        arguments: &arguments,
+                    })
                     .map(|v| AttachedView::new(ViewSource::Presenter, v)),
             },
         }
@@ -196,14 +199,9 @@ fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<Atta
     }
     let tool = card.tool.as_deref()?;
     let mut data = result.data();
-    let meta = take_meta(&mut data);
-    presenters.result_view_attached(
-        tool,
-        &card.arguments,
-        &super::content_of(&data),
-        result.is_error,
-        meta.as_ref(),
-    )
+    settled(tool, &card.arguments, result.is_error, &mut data, |s| {
+        presenters.result_view(s).map(Presented::attach)
+    })
 }
 
 /// A result that says the person refused the call (`error.code`

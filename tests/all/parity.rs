@@ -15,6 +15,7 @@ use std::fs::File;
 use std::io::BufRead;
 
 use deck::agents::dsh::present::{call_view, result_view};
+use deck::session::{Call, Settled};
 use serde_json::Value;
 
 use crate::common;
@@ -222,7 +223,7 @@ fn check_capture(name: &str, tally: &mut Tally) {
             .call
             .as_ref()
             .unwrap_or_else(|| panic!("{name}: no tool/call frame for {id}"));
-        let ours_call = call_view(&call.name, &call.arguments);
+        let ours_call = call_view(Call::new(&call.name, &call.arguments));
         tally.check(
             &format!("{name} call view"),
             id,
@@ -239,13 +240,13 @@ fn check_capture(name: &str, tally: &mut Tally) {
             .result
             .as_ref()
             .unwrap_or_else(|| panic!("{name}: no tool/result frame for {id}"));
-        let ours_result = result_view(
+        let ours_result = result_view(&Settled::new(
             &call.name,
             &call.arguments,
             &result.content,
             result.is_error,
             result.meta.as_ref(),
-        );
+        ));
         tally.check(
             &format!("{name} result view"),
             id,

@@ -360,20 +360,15 @@ fn queue_and_jobs_frames_keep_the_latest_counts() {
 struct Echo;
 
 impl deck::session::Presenters for Echo {
-    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
+    fn call_view(&self, call: deck::session::Call<'_>) -> Option<Value> {
+        let (tool, arguments) = (call.tool, call.arguments);
         Some(json!({"card": "generic", "title": format!("call {tool} {arguments}")}))
     }
 
-    fn result_view(
-        &self,
-        tool: &str,
-        _arguments: &str,
-        content: &[Value],
-        is_error: bool,
-        _meta: Option<&Value>,
-    ) -> Option<Value> {
-        let text = deck::session::text_of(content);
-        Some(json!({"card": "generic", "title": format!("result {tool} {text} {is_error}")}))
+    fn result_view(&self, s: &deck::session::Settled<'_>) -> Option<deck::session::Presented> {
+        let text = deck::session::text_of(s.content);
+        let (tool, is_error) = (s.tool, s.is_error);
+        Some(json!({"card": "generic", "title": format!("result {tool} {text} {is_error}")}).into())
     }
 }
 

@@ -21,7 +21,7 @@ mod tests;
 
 use serde_json::{Map, Value, json};
 
-use crate::session::{CallRole, Presenters};
+use crate::session::{self, CallRole, Presented, Presenters, Settled};
 use crate::wire::view::GENERIC_KINDS;
 
 /// The ACP presenters.
@@ -140,9 +140,9 @@ fn parse(arguments: &str) -> Map<String, Value> {
 }
 
 impl Presenters for Acp {
-    fn call_view(&self, _tool: &str, arguments: &str) -> Option<Value> {
+    fn call_view(&self, call: session::Call<'_>) -> Option<Value> {
         let call = Call {
-            state: parse(arguments),
+            state: parse(call.arguments),
             acp: None,
         };
         let title = call.title();
@@ -157,52 +157,57 @@ impl Presenters for Acp {
         })
     }
 
-    fn result_view(
-        &self,
-        _tool: &str,
-        arguments: &str,
-        content: &[Value],
-        is_error: bool,
-        meta: Option<&Value>,
-    ) -> Option<Value> {
-        let acp = meta.and_then(|m| m.get("acp"));
-        let state = match acp.and_then(|a| a.get("toolCall")) {
-            Some(Value::Object(s)) => s.clone(),
-            _ => parse(arguments),
-        };
-        let call = Call { state, acp };
-        let text = {
-            let t = call.text();
-            if t.is_empty() {
-                unfence(&crate::session::text_of(content)).to_string()
-            } else {
-                t
-            }
-        };
-        if is_error {
-            let message = if text.is_empty() {
-                call.raw_output().unwrap_or_default()
-            } else {
-                text
-            };
-            return Some(json!({
-                "card": "generic", "title": call.title(), "kind": generic_kind(call.kind()),
-                "content": [{"type": "text", "text": message}],
-            }));
-        }
-        Some(match call.kind() {
-            "execute" => terminal(&call, &text),
-            "edit" | "delete" | "move" if !call.items("diff").is_empty() => files::diff(&call),
-            "read" => files::read(&call, &text),
-            "search" => files::search(&call, &text).unwrap_or_else(|| generic(&call, Some(&text))),
-            "fetch" => files::web(&call, &text),
-            _ => generic(&call, Some(&text)),
-        })
+    fn result_view(&self, settled: &Settled<'_>) -> Option<Presented> {
+        result(settled).map(Presented::Tree)
     }
 
     fn role(&self, _tool: &str) -> CallRole {
         CallRole::Tool
     }
+}
+
+/// The view of a settled call's result.
+fn result(s: &Settled<'_>) -> Option<Value> {
+    let Settled {
+        arguments,
+        content,
+        is_error,
+        meta,
+        ..
+    } = *s;
+    let acp = meta.and_then(|m| m.get("acp"));
+    let state = match acp.and_then(|a| a.get("toolCall")) {
+        Some(Value::Object(s)) => s.clone(),
+        _ => parse(arguments),
+    };
+    let call = Call { state, acp };
+    let text = {
+        let t = call.text();
+        if t.is_empty() {
+            unfence(&crate::session::text_of(content)).to_string()
+        } else {
+            t
+        }
+    };
+    if is_error {
+        let message = if text.is_empty() {
+            call.raw_output().unwrap_or_default()
+        } else {
+            text
+        };
+        return Some(json!({
+            "card": "generic", "title": call.title(), "kind": generic_kind(call.kind()),
+            "content": [{"type": "text", "text": message}],
+        }));
+    }
+    Some(match call.kind() {
+        "execute" => terminal(&call, &text),
+        "edit" | "delete" | "move" if !call.items("diff").is_empty() => files::diff(&call),
+        "read" => files::read(&call, &text),
+        "search" => files::search(&call, &text).unwrap_or_else(|| generic(&call, Some(&text))),
+        "fetch" => files::web(&call, &text),
+        _ => generic(&call, Some(&text)),
+    })
 }
 
 /// The kind as a generic card's glyph hint (one the protocol names).

@@ -16,8 +16,8 @@
 //! | `mcp__server__tool` | generic naming server and tool |
 //! | anything else | generic with the raw input |
 //!
-//! Presenters are pure functions of (tool, arguments, content, isError,
-//! `meta` = the line's `toolUseResult`). This file owns the dispatch and the
+//! Presenters are pure functions of the settled call (tool, arguments,
+//! content, isError, `meta` = the line's `toolUseResult`). This file owns the dispatch and the
 //! generic cards; `files` owns Bash, Read and the edits, `lookup` search
 //! and web, `saved` output too large for the log, `ask` the answers to a
 //! question.
@@ -32,8 +32,7 @@ mod tests;
 
 use serde_json::{Map, Value, json};
 
-use crate::session::{Answer, AttachedView, CallRole, Presenters};
-use crate::wire::RawJson;
+use crate::session::{Answer, Call, CallRole, Presented, Presenters, Settled};
 
 /// Arguments as a JSON object (anything else: no arguments).
 type Args = Map<String, Value>;
@@ -53,33 +52,21 @@ impl Outcome<'_> {
     }
 }
 
-/// A result view as a presenter drew it: a tree, or JSON text written
-/// straight (a file's lines, a search's matches) with its card's tag.
-enum Drawn {
-    Tree(Value),
-    Text(RawJson, &'static str),
-}
-
-fn result(
-    tool: &str,
-    arguments: &str,
-    content: &[Value],
-    is_error: bool,
-    meta: Option<&Value>,
-) -> Option<Drawn> {
-    let args = parse(arguments);
+fn result(s: &Settled<'_>) -> Option<Presented> {
+    let (tool, is_error) = (s.tool, s.is_error);
+    let args = parse(s.arguments);
     let out = Outcome {
-        content,
+        content: s.content,
         is_error,
-        meta: meta.and_then(Value::as_object),
+        meta: s.meta.and_then(Value::as_object),
     };
     let tree = match tool {
         "Bash" => files::bash_result(&args, &out),
         _ if is_error => None,
-        "Read" => return files::read_result(&args, &out).map(|t| Drawn::Text(t, "read")),
+        "Read" => return files::read_result(&args, &out).map(|t| Presented::Text(t, "read")),
         "Edit" | "MultiEdit" | "Write" => files::edit_result(tool, &args, &out),
         "Grep" | "Glob" => {
-            return lookup::search_result(tool, &out).map(|t| Drawn::Text(t, "search"));
+            return lookup::search_result(tool, &out).map(|t| Presented::Text(t, "search"));
         }
         "WebSearch" => lookup::web_search_result(&args, &out),
         "WebFetch" => lookup::web_fetch_result(&args, &out),
@@ -88,7 +75,7 @@ fn result(
         // Output saved to a file: read back, or said to be missing.
         _ => saved::generic(&out),
     };
-    tree.map(Drawn::Tree)
+    tree.map(Presented::Tree)
 }
 
 /// The presenters of Claude Code sessions.
@@ -96,8 +83,9 @@ fn result(
 pub(crate) struct ClaudeCode;
 
 impl Presenters for ClaudeCode {
-    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
-        let args = parse(arguments);
+    fn call_view(&self, call: Call<'_>) -> Option<Value> {
+        let tool = call.tool;
+        let args = parse(call.arguments);
         Some(match tool {
             "Bash" => files::bash_call(&args),
             "Read" => files::read_call(&args),
@@ -116,50 +104,20 @@ impl Presenters for ClaudeCode {
         })
     }
 
-    fn result_view(
-        &self,
-        tool: &str,
-        arguments: &str,
-        content: &[Value],
-        is_error: bool,
-        meta: Option<&Value>,
-    ) -> Option<Value> {
-        result(tool, arguments, content, is_error, meta).map(|d| match d {
-            Drawn::Tree(v) => v,
-            Drawn::Text(t, _) => t.parse(),
-        })
+    fn result_view(&self, settled: &Settled<'_>) -> Option<Presented> {
+        result(settled)
     }
 
-    fn result_view_attached(
-        &self,
-        tool: &str,
-        arguments: &str,
-        content: &[Value],
-        is_error: bool,
-        meta: Option<&Value>,
-    ) -> Option<AttachedView> {
-        result(tool, arguments, content, is_error, meta).map(|d| match d {
-            Drawn::Tree(v) => AttachedView::presented(v),
-            Drawn::Text(t, tag) => AttachedView::presented_text(t, tag),
-        })
-    }
-
-    fn answers(
-        &self,
-        tool: &str,
-        arguments: &str,
-        content: &[Value],
-        meta: Option<&Value>,
-    ) -> Option<Vec<Answer>> {
-        if tool != "AskUserQuestion" {
+    fn answers(&self, s: &Settled<'_>) -> Option<Vec<Answer>> {
+        if s.tool != "AskUserQuestion" {
             return None;
         }
         let out = Outcome {
-            content,
+            content: s.content,
             is_error: false,
-            meta: meta.and_then(Value::as_object),
+            meta: s.meta.and_then(Value::as_object),
         };
-        ask::answers(&parse(arguments), &out)
+        ask::answers(&parse(s.arguments), &out)
     }
 
     fn role(&self, tool: &str) -> CallRole {

@@ -25,7 +25,7 @@ mod patch;
 
 use serde_json::{Map, Value, json};
 
-use crate::session::{CallRole, Presenters};
+use crate::session::{Call, CallRole, Presented, Presenters, Settled};
 use crate::agents::codex::read::output;
 use patch::{FileOp, Hunk, Op};
 
@@ -37,7 +37,8 @@ pub(crate) struct Codex;
 const NO_RESULTS: &str = "Codex keeps no search results in its session file: only the query.";
 
 impl Presenters for Codex {
-    fn call_view(&self, tool: &str, arguments: &str) -> Option<Value> {
+    fn call_view(&self, call: Call<'_>) -> Option<Value> {
+        let Call { tool, arguments } = call;
         let args = parse_args(arguments);
         if let Some(ops) = patch_ops(tool, &args, arguments) {
             return Some(diff_view(&ops, None));
@@ -58,46 +59,8 @@ impl Presenters for Codex {
         })
     }
 
-    fn result_view(
-        &self,
-        tool: &str,
-        arguments: &str,
-        content: &[Value],
-        is_error: bool,
-        meta: Option<&Value>,
-    ) -> Option<Value> {
-        let args = parse_args(arguments);
-        let text = text_of(content);
-        if let Some(ops) = patch_ops(tool, &args, arguments) {
-            let out = output::parse(&text);
-            // A patch that failed keeps the call's diff (drawn `not
-            // applied`, what Codex said after it).
-            if is_error || out.exit_code.is_some_and(|c| c != 0) {
-                return None;
-            }
-            return Some(diff_view(&ops, meta.and_then(|m| m.get("changes"))));
-        }
-        match tool {
-            "exec_command" | "shell" | "local_shell" => Some(if is_error {
-                error_view(&text, "execute")
-            } else {
-                let out = exec_output(&text, meta);
-                classified::view(&command_line(&args), &out, meta)
-                    .unwrap_or_else(|| terminal_result(&args, &out))
-            }),
-            "web_search_call" => {
-                let query = query(&args);
-                Some(json!({
-                    "card": "web",
-                    "kind": "search",
-                    "title": query,
-                    "sources": [],
-                    "answer": NO_RESULTS,
-                    "truncated": false,
-                }))
-            }
-            _ => None,
-        }
+    fn result_view(&self, settled: &Settled<'_>) -> Option<Presented> {
+        result(settled).map(Presented::Tree)
     }
 
     fn role(&self, tool: &str) -> CallRole {
@@ -106,6 +69,49 @@ impl Presenters for Codex {
             "request_user_input" => CallRole::Asks,
             _ => CallRole::Tool,
         }
+    }
+}
+
+/// The view of a settled call's result.
+fn result(s: &Settled<'_>) -> Option<Value> {
+    let Settled {
+        tool,
+        arguments,
+        content,
+        is_error,
+        meta,
+    } = *s;
+    let args = parse_args(arguments);
+    let text = text_of(content);
+    if let Some(ops) = patch_ops(tool, &args, arguments) {
+        let out = output::parse(&text);
+        // A patch that failed keeps the call's diff (drawn `not
+        // applied`, what Codex said after it).
+        if is_error || out.exit_code.is_some_and(|c| c != 0) {
+            return None;
+        }
+        return Some(diff_view(&ops, meta.and_then(|m| m.get("changes"))));
+    }
+    match tool {
+        "exec_command" | "shell" | "local_shell" => Some(if is_error {
+            error_view(&text, "execute")
+        } else {
+            let out = exec_output(&text, meta);
+            classified::view(&command_line(&args), &out, meta)
+                .unwrap_or_else(|| terminal_result(&args, &out))
+        }),
+        "web_search_call" => {
+            let query = query(&args);
+            Some(json!({
+                "card": "web",
+                "kind": "search",
+                "title": query,
+                "sources": [],
+                "answer": NO_RESULTS,
+                "truncated": false,
+            }))
+        }
+        _ => None,
     }
 }
 

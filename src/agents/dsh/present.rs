@@ -31,7 +31,7 @@ mod tests;
 
 use serde_json::{Map, Value};
 
-use crate::session::CallRole;
+use crate::session::{Call, CallRole, Settled};
 
 use schema::Param;
 
@@ -97,30 +97,24 @@ fn presenter(tool: &str) -> Option<&'static Presenter> {
         .map(|(_, p)| *p)
 }
 
-/// The call view for a call of `tool` with raw JSON `arguments`.
-pub fn call_view(tool: &str, arguments: &str) -> Option<Value> {
-    let presenter = presenter(tool)?;
-    let args = schema::parse(arguments, presenter.params)?;
+/// The call view of a call of a stock tool.
+pub fn call_view(call: Call<'_>) -> Option<Value> {
+    let presenter = presenter(call.tool)?;
+    let args = schema::parse(call.arguments, presenter.params)?;
     Some((presenter.call)(&args))
 }
 
 /// The result view for a settled call.
-pub fn result_view(
-    tool: &str,
-    arguments: &str,
-    content: &[Value],
-    is_error: bool,
-    meta: Option<&Value>,
-) -> Option<Value> {
-    let presenter = presenter(tool)?;
+pub fn result_view(s: &Settled<'_>) -> Option<Value> {
+    let presenter = presenter(s.tool)?;
     let present = presenter.result?;
-    let args = schema::parse(arguments, presenter.params)?;
+    let args = schema::parse(s.arguments, presenter.params)?;
     present(
         &args,
         &Outcome {
-            content,
-            is_error,
-            meta,
+            content: s.content,
+            is_error: s.is_error,
+            meta: s.meta,
         },
     )
 }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::Codex;
+use crate::session::{Call, Presented, Settled};
 use crate::cards::{Ctx, Density, render};
 use crate::headless::writer::describe_style;
 use crate::session::{Presenters, ToolCard, Transcript};
@@ -198,23 +199,24 @@ fn presenter_edges() {
     let c = Codex;
     // Not JSON, not a patch: still a card, never a panic.
     assert_eq!(
-        c.call_view("apply_patch", "nonsense")
+        c.call_view(Call::new("apply_patch", "nonsense"))
             .and_then(|v| v.get("card").cloned()),
         Some(json!("generic"))
     );
-    assert_eq!(c.result_view("apply_patch", "nonsense", &[], false, None), None);
-    let v = c.call_view("exec_command", "{").expect("a terminal");
+    assert_eq!(c.result_view(&Settled::new("apply_patch", "nonsense", &[], false, None)), None);
+    let v = c.call_view(Call::new("exec_command", "{")).expect("a terminal");
     assert_eq!(v["title"], "");
-    let v = c.call_view("shell", r#"{"command":["ls","-la","it's here"]}"#).expect("argv");
+    let v = c.call_view(Call::new("shell", r#"{"command":["ls","-la","it's here"]}"#)).expect("argv");
     assert_eq!(v["title"], r"ls -la 'it'\''s here'");
-    let v = c.call_view("mcp__fs__read", "{}").expect("mcp");
+    let v = c.call_view(Call::new("mcp__fs__read", "{}")).expect("mcp");
     assert_eq!(v["title"], "fs · read");
-    let v = c.call_view("docs__search", "{}").expect("older mcp name");
+    let v = c.call_view(Call::new("docs__search", "{}")).expect("older mcp name");
     assert_eq!(v["title"], "docs · search");
-    assert_eq!(c.call_view("update_plan", "{}"), None, "no plan: no view");
+    assert_eq!(c.call_view(Call::new("update_plan", "{}")), None, "no plan: no view");
     let running = json!([{"type": "text", "text": "Wall time: 0.5 seconds\nProcess running with session ID 9\nOutput:\n"}]);
     let v = c
-        .result_view("exec_command", r#"{"cmd":"sleep 9"}"#, running.as_array().map_or(&[], Vec::as_slice), false, None)
+        .result_view(&Settled::new("exec_command", r#"{"cmd":"sleep 9"}"#, running.as_array().map_or(&[], Vec::as_slice), false, None))
+        .map(Presented::into_tree)
         .expect("terminal");
     assert_eq!(v["description"], "wall time 0.50 s · still running (session 9)");
     assert_eq!(v.get("exitCode"), None);

@@ -8,13 +8,14 @@
 use serde_json::{Value, json};
 
 use super::{call_view, result_view, stock_tools};
+use crate::session::{Call, Settled};
 
 fn text(t: &str) -> Vec<Value> {
     vec![json!({"type": "text", "text": t})]
 }
 
 fn bash_result(args: &str, output: &str, is_error: bool) -> Option<Value> {
-    result_view("bash", args, &text(output), is_error, None)
+    result_view(&Settled::new("bash", args, &text(output), is_error, None))
 }
 
 const LS: &str = r#"{"command":"ls","description":"List files"}"#;
@@ -29,19 +30,19 @@ fn unknown_and_unpresented_tools_get_no_view() {
         "Bash",
         "job_output",
     ] {
-        assert_eq!(call_view(tool, "{}"), None, "{tool}");
-        assert_eq!(call_view(tool, LS), None, "{tool}");
+        assert_eq!(call_view(Call::new(tool, "{}")), None, "{tool}");
+        assert_eq!(call_view(Call::new(tool, LS)), None, "{tool}");
         assert_eq!(
-            result_view(tool, LS, &text("x"), false, None),
+            result_view(&Settled::new(tool, LS, &text("x"), false, None)),
             None,
             "{tool}"
         );
     }
     // todo_write presents its call but has no result presenter.
     let todos = r#"{"todos":[{"content":"a","status":"pending"}]}"#;
-    assert!(call_view("todo_write", todos).is_some());
+    assert!(call_view(Call::new("todo_write", todos)).is_some());
     assert_eq!(
-        result_view("todo_write", todos, &text("Updated todo list"), false, None),
+        result_view(&Settled::new("todo_write", todos, &text("Updated todo list"), false, None)),
         None
     );
 }
@@ -70,9 +71,9 @@ fn malformed_arguments_never_panic_and_give_no_view() {
     ];
     for raw in raws {
         for tool in stock_tools() {
-            assert_eq!(call_view(tool, raw), None, "{tool} {raw:?}");
+            assert_eq!(call_view(Call::new(tool, raw)), None, "{tool} {raw:?}");
             assert_eq!(
-                result_view(tool, raw, &text("x"), false, Some(&json!({}))),
+                result_view(&Settled::new(tool, raw, &text("x"), false, Some(&json!({})))),
                 None,
                 "{tool} {raw:?}"
             );
@@ -84,34 +85,28 @@ fn malformed_arguments_never_panic_and_give_no_view() {
 fn undeclared_keys_are_allowed_but_declared_ones_are_typed() {
     let args = r#"{"command":"ls","description":"d","whatever":[1,{"a":null}]}"#;
     assert_eq!(
-        call_view("bash", args),
+        call_view(Call::new("bash", args)),
         Some(json!({"card": "terminal", "title": "ls", "description": "d"}))
     );
     // Closed todo items reject extra keys and unknown statuses.
     assert_eq!(
-        call_view(
-            "todo_write",
-            r#"{"todos":[{"content":"a","status":"pending","x":1}]}"#
-        ),
+        call_view(Call::new("todo_write", r#"{"todos":[{"content":"a","status":"pending","x":1}]}"#)),
         None
     );
     assert_eq!(
-        call_view(
-            "todo_write",
-            r#"{"todos":[{"content":"a","status":"doing"}]}"#
-        ),
+        call_view(Call::new("todo_write", r#"{"todos":[{"content":"a","status":"doing"}]}"#)),
         None
     );
     assert_eq!(
-        call_view("todo_write", r#"{"todos":[{"content":"a"}]}"#),
+        call_view(Call::new("todo_write", r#"{"todos":[{"content":"a"}]}"#)),
         None
     );
-    assert_eq!(call_view("web_search", r#"{"queries":["a",1]}"#), None);
-    assert_eq!(call_view("web_search", r#"{"queries":"a"}"#), None);
+    assert_eq!(call_view(Call::new("web_search", r#"{"queries":["a",1]}"#)), None);
+    assert_eq!(call_view(Call::new("web_search", r#"{"queries":"a"}"#)), None);
     // A later duplicate key wins, as with JSON.parse.
     let dup = r#"{"command":"a","description":"d","command":"b"}"#;
     assert_eq!(
-        call_view("bash", dup).and_then(|v| v.get("title").cloned()),
+        call_view(Call::new("bash", dup)).and_then(|v| v.get("title").cloned()),
         Some(json!("b"))
     );
 }
@@ -119,17 +114,17 @@ fn undeclared_keys_are_allowed_but_declared_ones_are_typed() {
 #[test]
 fn bash_call_views() {
     assert_eq!(
-        call_view("bash", LS),
+        call_view(Call::new("bash", LS)),
         Some(json!({"card": "terminal", "title": "ls", "description": "List files"}))
     );
     let with_dir = r#"{"command":"ls","description":"d","workdir":"sub/dir"}"#;
     assert_eq!(
-        call_view("bash", with_dir),
+        call_view(Call::new("bash", with_dir)),
         Some(json!({"card": "terminal", "title": "ls", "description": "d", "cwd": "sub/dir"}))
     );
     let background = r#"{"command":"sleep 1","description":"Nap","run_in_background":true}"#;
     assert_eq!(
-        call_view("bash", background),
+        call_view(Call::new("bash", background)),
         Some(json!({
             "card": "generic", "title": "sleep 1", "kind": "execute", "rawInput": "sleep 1",
             "content": [{"type": "text", "text": "Nap"}],
@@ -138,7 +133,7 @@ fn bash_call_views() {
     // `run_in_background: false` is a foreground run.
     let foreground = r#"{"command":"ls","description":"d","run_in_background":false}"#;
     assert_eq!(
-        call_view("bash", foreground).and_then(|v| v.get("card").cloned()),
+        call_view(Call::new("bash", foreground)).and_then(|v| v.get("card").cloned()),
         Some(json!("terminal"))
     );
 }
@@ -227,35 +222,29 @@ fn background_and_failed_bash_results_are_fenced_generic_cards() {
 
 #[test]
 fn bash_results_need_exactly_one_text_block() {
-    assert_eq!(result_view("bash", LS, &[], false, None), None);
+    assert_eq!(result_view(&Settled::new("bash", LS, &[], false, None)), None);
     let two = [
         json!({"type": "text", "text": "a"}),
         json!({"type": "text", "text": "b"}),
     ];
-    assert_eq!(result_view("bash", LS, &two, false, None), None);
+    assert_eq!(result_view(&Settled::new("bash", LS, &two, false, None)), None);
     assert_eq!(
-        result_view(
-            "bash",
-            LS,
-            &[json!({"type": "image", "data": "x"})],
-            false,
-            None
-        ),
+        result_view(&Settled::new("bash", LS, &[json!({"type": "image", "data": "x"})], false, None)),
         None
     );
     assert_eq!(
-        result_view("bash", LS, &[json!("plain string")], false, None),
+        result_view(&Settled::new("bash", LS, &[json!("plain string")], false, None)),
         None
     );
     assert_eq!(
-        result_view("bash", LS, &[json!({"type": "text"})], true, None),
+        result_view(&Settled::new("bash", LS, &[json!({"type": "text"})], true, None)),
         None
     );
 }
 
 #[test]
 fn read_call_titles_follow_the_raw_window() {
-    let title = |args: &str| call_view("read", args).and_then(|v| v.get("title").cloned());
+    let title = |args: &str| call_view(Call::new("read", args)).and_then(|v| v.get("title").cloned());
     assert_eq!(title(r#"{"file_path":"a.py"}"#), Some(json!("Read a.py")));
     assert_eq!(
         title(r#"{"file_path":"a.py","offset":2,"limit":3}"#),
@@ -278,11 +267,11 @@ fn read_call_titles_follow_the_raw_window() {
         Some(json!("Read a.py (2.5 - 1e+21)"))
     );
     assert_eq!(
-        call_view("read", r#"{"file_path":"a.py","offset":2.0}"#).map(|v| v["locations"].clone()),
+        call_view(Call::new("read", r#"{"file_path":"a.py","offset":2.0}"#)).map(|v| v["locations"].clone()),
         Some(json!([{"path": "a.py", "line": 2}]))
     );
     assert_eq!(
-        call_view("read", r#"{"file_path":"a.py","offset":"2"}"#),
+        call_view(Call::new("read", r#"{"file_path":"a.py","offset":"2"}"#)),
         None
     );
 }
@@ -298,7 +287,7 @@ const READ_TEXT: &str = "<path>/w/a.py</path>\n<type>file</type>\n<content>\n2: 
 fn read_result_strips_the_envelope_and_uses_meta() {
     let args = r#"{"file_path":"/w/a.py","offset":2,"limit":2}"#;
     assert_eq!(
-        result_view("read", args, &text(READ_TEXT), false, Some(&read_meta())),
+        result_view(&Settled::new("read", args, &text(READ_TEXT), false, Some(&read_meta()))),
         Some(json!({
             "card": "read", "path": "/w/a.py", "offset": 2,
             "lines": [{"number": 2, "text": "x"}, {"number": 3, "text": ""}], "totalLines": 8, "lang": "py",
@@ -307,7 +296,7 @@ fn read_result_strips_the_envelope_and_uses_meta() {
     );
     let mut no_lang = read_meta();
     no_lang.as_object_mut().map(|m| m.remove("lang"));
-    let view = result_view("read", args, &text(READ_TEXT), false, Some(&no_lang));
+    let view = result_view(&Settled::new("read", args, &text(READ_TEXT), false, Some(&no_lang)));
     assert_eq!(view.as_ref().map(|v| v.get("lang").is_none()), Some(true));
 }
 
@@ -316,25 +305,19 @@ fn read_result_declines_on_error_bad_meta_or_bad_envelope() {
     let args = r#"{"file_path":"/w/a.py"}"#;
     let meta = read_meta();
     assert_eq!(
-        result_view("read", args, &text(READ_TEXT), true, Some(&meta)),
+        result_view(&Settled::new("read", args, &text(READ_TEXT), true, Some(&meta))),
         None
     );
     assert_eq!(
-        result_view("read", args, &text(READ_TEXT), false, None),
+        result_view(&Settled::new("read", args, &text(READ_TEXT), false, None)),
         None
     );
     assert_eq!(
-        result_view("read", args, &text("2: x"), false, Some(&meta)),
+        result_view(&Settled::new("read", args, &text("2: x"), false, Some(&meta))),
         None
     );
     assert_eq!(
-        result_view(
-            "read",
-            args,
-            &text(&format!("{READ_TEXT}\n")),
-            false,
-            Some(&meta)
-        ),
+        result_view(&Settled::new("read", args, &text(&format!("{READ_TEXT}\n")), false, Some(&meta))),
         None
     );
     let bad_metas = [
@@ -352,7 +335,7 @@ fn read_result_declines_on_error_bad_meta_or_bad_envelope() {
     ];
     for bad in bad_metas {
         assert_eq!(
-            result_view("read", args, &text(READ_TEXT), false, Some(&bad)),
+            result_view(&Settled::new("read", args, &text(READ_TEXT), false, Some(&bad))),
             None,
             "{bad}"
         );
@@ -364,7 +347,7 @@ fn write_and_edit_diffs() {
     let write = r#"{"file_path":"/w/n.md","content":"hi\n"}"#;
     let whole = json!([{"path": "/w/n.md", "oldText": null, "newText": "hi\n"}]);
     assert_eq!(
-        call_view("write", write),
+        call_view(Call::new("write", write)),
         Some(
             json!({"card": "diff", "title": "Write /w/n.md", "diffs": whole, "locations": [{"path": "/w/n.md"}]})
         )
@@ -372,40 +355,40 @@ fn write_and_edit_diffs() {
     // A create (empty meta diffs) repeats the whole-file diff; an overwrite shows its hunks.
     let created = json!({"diffs": []});
     assert_eq!(
-        result_view("write", write, &text("Created"), false, Some(&created)),
+        result_view(&Settled::new("write", write, &text("Created"), false, Some(&created))),
         Some(json!({"card": "diff", "title": "Write /w/n.md", "diffs": whole}))
     );
     let hunks = json!({"diffs": [{"path": "/w/n.md", "oldText": "a\nb", "newText": "a\nc"}]});
     assert_eq!(
-        result_view("write", write, &text("Updated"), false, Some(&hunks)),
+        result_view(&Settled::new("write", write, &text("Updated"), false, Some(&hunks))),
         Some(json!({"card": "diff", "title": "Write /w/n.md", "diffs": hunks["diffs"]}))
     );
     assert_eq!(
-        result_view("write", write, &text("Error"), true, Some(&hunks)),
+        result_view(&Settled::new("write", write, &text("Error"), true, Some(&hunks))),
         None
     );
 
     let edit = r#"{"file_path":"/w/a","old_string":"","new_string":"x"}"#;
     assert_eq!(
-        call_view("edit", edit).map(|v| v["diffs"].clone()),
+        call_view(Call::new("edit", edit)).map(|v| v["diffs"].clone()),
         Some(json!([{"path": "/w/a", "oldText": null, "newText": "x"}]))
     );
     assert_eq!(
-        result_view("edit", edit, &text("ok"), false, Some(&hunks)),
+        result_view(&Settled::new("edit", edit, &text("ok"), false, Some(&hunks))),
         Some(json!({"card": "diff", "title": "Edit /w/a", "diffs": hunks["diffs"]}))
     );
     assert_eq!(
-        result_view("edit", edit, &text("ok"), false, Some(&created)),
+        result_view(&Settled::new("edit", edit, &text("ok"), false, Some(&created))),
         None
     );
-    assert_eq!(result_view("edit", edit, &text("ok"), false, None), None);
+    assert_eq!(result_view(&Settled::new("edit", edit, &text("ok"), false, None)), None);
     let bad = json!({"diffs": [{"path": "/w/a", "newText": "x"}]});
     assert_eq!(
-        result_view("edit", edit, &text("ok"), false, Some(&bad)),
+        result_view(&Settled::new("edit", edit, &text("ok"), false, Some(&bad))),
         None
     );
     assert_eq!(
-        result_view("edit", edit, &text("Error"), true, Some(&hunks)),
+        result_view(&Settled::new("edit", edit, &text("Error"), true, Some(&hunks))),
         None
     );
 }
@@ -413,16 +396,13 @@ fn write_and_edit_diffs() {
 #[test]
 fn search_views() {
     assert_eq!(
-        call_view(
-            "grep",
-            r#"{"pattern":"TODO","path":"src","include":"*.rs"}"#
-        ),
+        call_view(Call::new("grep", r#"{"pattern":"TODO","path":"src","include":"*.rs"}"#)),
         Some(
             json!({"card": "generic", "title": "Grep TODO in src (*.rs)", "kind": "search", "rawInput": "TODO"})
         )
     );
     assert_eq!(
-        call_view("glob", r#"{"pattern":"**/*.md","path":"docs"}"#),
+        call_view(Call::new("glob", r#"{"pattern":"**/*.md","path":"docs"}"#)),
         Some(
             json!({"card": "generic", "title": "Glob **/*.md in docs", "kind": "search", "rawInput": "**/*.md"})
         )
@@ -432,33 +412,33 @@ fn search_views() {
     let glob = r#"{"pattern":"*"}"#;
     let grep = r#"{"pattern":"x"}"#;
     assert_eq!(
-        result_view("glob", glob, &text("a\nb"), false, Some(&paths)),
+        result_view(&Settled::new("glob", glob, &text("a\nb"), false, Some(&paths))),
         Some(
             json!({"card": "search", "shape": "paths", "paths": ["a", "b"], "truncated": true, "total": 9})
         )
     );
     assert_eq!(
-        result_view("grep", grep, &text("No files found"), false, Some(&matches)),
+        result_view(&Settled::new("grep", grep, &text("No files found"), false, Some(&matches))),
         Some(
             json!({"card": "search", "shape": "matches", "files": [], "truncated": false, "total": 0})
         )
     );
     // The other tool's shape, errors and malformed meta give no view.
     assert_eq!(
-        result_view("grep", grep, &text(""), false, Some(&paths)),
+        result_view(&Settled::new("grep", grep, &text(""), false, Some(&paths))),
         None
     );
     assert_eq!(
-        result_view("glob", glob, &text(""), false, Some(&matches)),
+        result_view(&Settled::new("glob", glob, &text(""), false, Some(&matches))),
         None
     );
     assert_eq!(
-        result_view("glob", glob, &text(""), true, Some(&paths)),
+        result_view(&Settled::new("glob", glob, &text(""), true, Some(&paths))),
         None
     );
     let bad = json!({"shape": "paths", "paths": ["a", 1], "truncated": false, "total": 2});
     assert_eq!(
-        result_view("glob", glob, &text(""), false, Some(&bad)),
+        result_view(&Settled::new("glob", glob, &text(""), false, Some(&bad))),
         None
     );
 }
@@ -467,12 +447,12 @@ fn search_views() {
 fn web_views() {
     let search = r#"{"queries":["a b","c"]}"#;
     assert_eq!(
-        call_view("web_search", search),
+        call_view(Call::new("web_search", search)),
         Some(json!({"card": "generic", "title": "a b, c", "kind": "search", "rawInput": "a b, c"}))
     );
     let meta = json!({"sources": [{"url": "u", "title": "t"}, {"url": "v"}], "truncated": false, "answer": "42"});
     assert_eq!(
-        result_view("web_search", search, &text("Sources"), false, Some(&meta)),
+        result_view(&Settled::new("web_search", search, &text("Sources"), false, Some(&meta))),
         Some(json!({
             "card": "web", "kind": "search", "title": "a b, c",
             "sources": [{"url": "u", "title": "t"}, {"url": "v"}], "truncated": false, "answer": "42",
@@ -480,37 +460,31 @@ fn web_views() {
     );
     let bad = json!({"sources": [{"url": "u", "title": null}], "truncated": false});
     assert_eq!(
-        result_view("web_search", search, &text("x"), false, Some(&bad)),
+        result_view(&Settled::new("web_search", search, &text("x"), false, Some(&bad))),
         None
     );
     assert_eq!(
-        result_view("web_search", search, &text("Error"), true, Some(&meta)),
+        result_view(&Settled::new("web_search", search, &text("Error"), true, Some(&meta))),
         None
     );
 
     let fetch = r#"{"url":"https://e.x/a"}"#;
     assert_eq!(
-        call_view("web_fetch", fetch),
+        call_view(Call::new("web_fetch", fetch)),
         Some(
             json!({"card": "generic", "title": "https://e.x/a", "kind": "fetch", "rawInput": "https://e.x/a"})
         )
     );
     let fetched = json!({"url": "https://e.x/b", "statusCode": 200, "truncated": true});
     assert_eq!(
-        result_view("web_fetch", fetch, &text("Fetched"), false, Some(&fetched)),
+        result_view(&Settled::new("web_fetch", fetch, &text("Fetched"), false, Some(&fetched))),
         Some(json!({
             "card": "web", "kind": "fetch", "title": "https://e.x/a", "url": "https://e.x/b",
             "statusCode": 200, "truncated": true,
         }))
     );
     assert_eq!(
-        result_view(
-            "web_fetch",
-            fetch,
-            &text("Error: no usable web provider"),
-            true,
-            None
-        ),
+        result_view(&Settled::new("web_fetch", fetch, &text("Error: no usable web provider"), true, None)),
         None
     );
 }
@@ -519,7 +493,7 @@ fn web_views() {
 fn todo_call_view_carries_the_list() {
     let todos = r#"{"todos":[{"content":"a","status":"in_progress"}]}"#;
     assert_eq!(
-        call_view("todo_write", todos),
+        call_view(Call::new("todo_write", todos)),
         Some(json!({
             "card": "generic", "title": "Update todo list", "kind": "other",
             "rawInput": [{"content": "a", "status": "in_progress"}],
