@@ -1,7 +1,7 @@
 //! What every agent's reader shares: the [`Translate`] contract (log lines
 //! in, records out, for a whole file or one that grows), the line the
 //! decoder hands on ([`Foreign`]), and the records an agent's lines become
-//! ([`event`], [`event_json`], the `session` [`header`]), with the
+//! (through an [`Emitter`], the `session` [`header`]), with the
 //! timestamps they carry ([`epoch_ms`]).
 
 use std::any::Any;
@@ -9,7 +9,7 @@ use std::any::Any;
 use serde_json::Value;
 
 use super::Agent;
-use crate::wire::{EventKind, Frame, Origin, RawJson, Record, SessionEvent};
+use crate::wire::{EventKind, Origin, RawJson, Record, SessionEvent};
 
 /// Records for the session named by the id (`None`: the current one).
 pub type Out = Vec<(Option<String>, Record)>;
@@ -96,18 +96,47 @@ pub trait Translate: Send {
     fn finish(&mut self, out: &mut Out);
 }
 
-/// A session event record as DSH's session log holds one
-/// (`{"type": kind, "seq", "time", "data"}`).
-pub fn event(kind: &str, seq: u64, time: i64, data: Value, origin: Origin) -> Option<Record> {
-    let v = serde_json::json!({"type": kind, "seq": seq, "time": time, "data": data});
-    Frame::from_owned(v).ok().map(|f| Record::from_frame(f, origin))
+/// How a reader writes deck's records: session events as DSH's session
+/// log holds them (`{"type": kind, "seq", "time", "data"}`), numbered in
+/// order. The data is written once, from whatever the reader holds — a
+/// payload that serializes, or JSON text it wrote itself from parsed
+/// pieces — never built as a tree to be read back.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Emitter {
+    seq: u64,
 }
 
-/// [`event`] with its data already written as JSON text (the caller
-/// vouches for it: it wrote it from parsed pieces).
-pub fn event_json(kind: &str, seq: u64, time: i64, data: String, origin: Origin) -> Record {
+impl Emitter {
+    /// The seq of the last event written (0: none yet).
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// The next event: `kind`, at `time`, its data `payload`.
+    pub fn event(
+        &mut self,
+        kind: EventKind,
+        time: i64,
+        payload: &impl serde::Serialize,
+        origin: Origin,
+    ) -> Record {
+        // A tree or a payload of strings and numbers: it always writes.
+        let data = serde_json::to_string(payload).unwrap_or_else(|_| "null".into());
+        self.event_text(kind, time, data, origin)
+    }
+
+    /// [`Emitter::event`] with its data already written as JSON text (the
+    /// caller vouches for it: it wrote it from parsed pieces).
+    pub fn event_text(&mut self, kind: EventKind, time: i64, data: String, origin: Origin) -> Record {
+        self.seq += 1;
+        event_json(kind, self.seq, time, data, origin)
+    }
+}
+
+/// A session event record of `kind` with its data written as JSON text.
+pub fn event_json(kind: EventKind, seq: u64, time: i64, data: String, origin: Origin) -> Record {
     let event = SessionEvent {
-        kind: EventKind::parse(kind),
+        kind,
         seq,
         time,
         data: RawJson::from_text(data),

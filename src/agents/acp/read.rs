@@ -55,8 +55,10 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::agents::read::{Out, Translate, event, header};
-use crate::wire::{Diagnostic, Origin, Record};
+use serde::Serialize;
+
+use crate::agents::read::{Emitter, Out, Translate, header};
+use crate::wire::{Diagnostic, EventKind, Origin, Record};
 use calls::{Calls, Peer};
 
 /// The two directions of a trace line.
@@ -102,7 +104,7 @@ pub struct Reader {
     header_sent: bool,
     /// Events held until the header (a prompt comes before the commands).
     early: Out,
-    seq: u64,
+    emitter: Emitter,
     time: i64,
     turn: u64,
     turn_open: bool,
@@ -221,9 +223,9 @@ impl Reader {
                     self.prompts.insert(id, self.turn);
                 }
                 let turn = self.turn;
-                self.emit("turn/start", json!({"turn": turn}), origin, out);
+                self.emit(EventKind::TurnStart, json!({"turn": turn}), origin, out);
                 let content = prompt_content(params.get("prompt"));
-                self.emit("user/message", json!({"turn": turn, "content": content}), origin, out);
+                self.emit(EventKind::UserMessage, json!({"turn": turn, "content": content}), origin, out);
             }
             (Peer::Agent, "session/update") => match params.get("update") {
                 Some(u) if u.is_object() => self.update(u, origin, out),
@@ -255,7 +257,7 @@ impl Reader {
                     "reason": title.unwrap_or_default(),
                     "options": params.get("options").cloned().unwrap_or_else(|| json!([])),
                 });
-                self.emit("approval/asked", data, origin, out);
+                self.emit(EventKind::ApprovalAsked, data, origin, out);
             }
             (Peer::Agent, "fs/write_text_file") => self.calls.wrote(params),
             (Peer::Agent, "terminal/wait_for_exit" | "terminal/output" | "terminal/kill" | "terminal/release") => {
@@ -318,7 +320,7 @@ impl Reader {
                             .collect()
                     })
                     .unwrap_or_default();
-                self.emit("todo/write", json!({"todos": todos}), origin, out);
+                self.emit(EventKind::TodoWrite, json!({"todos": todos}), origin, out);
             }
             "available_commands_update" => {
                 let names: Vec<Value> = u
@@ -377,7 +379,7 @@ impl Reader {
             // call without `rawInput` waits for what comes next).
             let now = self.time;
             self.time = since.min(now);
-            self.emit("tool/call", data, origin, out);
+            self.emit(EventKind::ToolCall, data, origin, out);
             self.time = now;
         }
     }
@@ -402,7 +404,7 @@ impl Reader {
             "isError": is_error,
         });
         let data = json!({"turn": self.turn, "step": self.step, "message": {"content": [part]}, "meta": meta});
-        self.emit("tool/result", data, origin, out);
+        self.emit(EventKind::ToolResult, data, origin, out);
     }
 
     /// The text and reasoning gathered, as one assistant message.
@@ -418,7 +420,7 @@ impl Reader {
         }
         self.step += 1;
         let data = json!({"turn": self.turn, "step": self.step, "message": {"content": content}});
-        self.emit("assistant/message", data, origin, out);
+        self.emit(EventKind::AssistantMessage, data, origin, out);
     }
 
     fn end_turn(&mut self, kind: &str, origin: Origin, out: &mut Out) {
@@ -438,7 +440,7 @@ impl Reader {
         if let (Some(m), Some(r)) = (message, reason.as_object_mut()) {
             r.insert("message".into(), m.into());
         }
-        self.emit("turn/end", json!({"turn": self.turn, "reason": reason}), origin, out);
+        self.emit(EventKind::TurnEnd, json!({"turn": self.turn, "reason": reason}), origin, out);
     }
 
     /// The commands or the mode, as they change: in the header, or once it
@@ -468,16 +470,15 @@ impl Reader {
         out.append(&mut self.early);
     }
 
-    fn emit(&mut self, kind: &str, data: Value, origin: Origin, out: &mut Out) {
-        let wait = !self.header_sent && matches!(kind, "turn/start" | "user/message");
+    fn emit(&mut self, kind: EventKind, data: impl Serialize, origin: Origin, out: &mut Out) {
+        let wait = !self.header_sent
+            && matches!(kind, EventKind::TurnStart | EventKind::UserMessage);
         if !wait {
             self.send_header(origin, out);
         }
-        self.seq += 1;
-        if let Some(r) = event(kind, self.seq, self.time, data, origin) {
-            let to = if wait { &mut self.early } else { out };
-            to.push((self.session.clone(), r));
-        }
+        let r = self.emitter.event(kind, self.time, &data, origin);
+        let to = if wait { &mut self.early } else { out };
+        to.push((self.session.clone(), r));
     }
 
     fn malformed(&mut self, raw: &str, reason: &str, origin: Origin, out: &mut Out) {

@@ -34,9 +34,11 @@ pub use line::Line;
 pub use turn_meta::Usage;
 use line::{Block, Body, Kind, Meta, Tasks};
 
-use crate::agents::read::{Foreign, Out, Translate, event_json, header};
+use serde::Serialize;
+
+use crate::agents::read::{Emitter, Foreign, Out, Translate, header};
 use crate::session::Keys;
-use crate::wire::{Diagnostic, Origin, Record};
+use crate::wire::{Diagnostic, EventKind, Origin, Record};
 
 pub mod beside;
 mod commands;
@@ -83,8 +85,8 @@ pub struct Reader {
     fields: Map<String, Value>,
     header_sent: bool,
     header_stale: bool,
-    /// The last seq given (seqs start at 1).
-    seq: u64,
+    /// Numbers the events given (seqs start at 1).
+    emitter: Emitter,
     time: i64,
     turn: u64,
     turn_open: bool,
@@ -174,7 +176,7 @@ impl Reader {
         }
         if line.kind == Kind::Summary {
             if let Some(title) = line.summary {
-                self.emit(out, origin, "session/title", json!({"title": title}));
+                self.emit(out, origin, EventKind::SessionTitle, json!({"title": title}));
             }
             return;
         }
@@ -267,15 +269,16 @@ impl Reader {
         out.push((self.session.clone(), record));
     }
 
-    fn emit(&mut self, out: &mut Out, origin: Origin, kind: &str, data: Value) {
-        self.emit_json(out, origin, kind, data.to_string());
+    fn emit(&mut self, out: &mut Out, origin: Origin, kind: EventKind, data: impl Serialize) {
+        self.header(out);
+        let r = self.emitter.event(kind, self.time, &data, origin);
+        out.push((self.session.clone(), r));
     }
 
     /// [`Reader::emit`] of data already written as JSON text.
-    fn emit_json(&mut self, out: &mut Out, origin: Origin, kind: &str, data: String) {
+    fn emit_json(&mut self, out: &mut Out, origin: Origin, kind: EventKind, data: String) {
         self.header(out);
-        self.seq += 1;
-        let r = event_json(kind, self.seq, self.time, data, origin);
+        let r = self.emitter.event_text(kind, self.time, data, origin);
         out.push((self.session.clone(), r));
     }
 
@@ -298,7 +301,7 @@ impl Reader {
         self.turn_open = true;
         self.message_id = None;
         self.clear_message();
-        self.emit(out, origin, "turn/start", json!({"turn": self.turn}));
+        self.emit(out, origin, EventKind::TurnStart, json!({"turn": self.turn}));
     }
 
     fn end_turn(&mut self, out: &mut Out, origin: Origin, kind: &str) {
@@ -313,7 +316,7 @@ impl Reader {
             if let Some(m) = message {
                 data["reason"]["message"] = m.into();
             }
-            self.emit(out, origin, "turn/end", data);
+            self.emit(out, origin, EventKind::TurnEnd, data);
         }
     }
 
@@ -362,7 +365,7 @@ impl Reader {
             data["source"]["callId"] = call.into();
             data["task"] = task;
         }
-        self.emit(out, origin, "user/message", data);
+        self.emit(out, origin, EventKind::UserMessage, data);
     }
 
     fn user_blocks(&mut self, out: &mut Out, origin: Origin, blocks: Vec<Block>, meta: Option<Meta>) {
@@ -422,7 +425,7 @@ impl Reader {
         // structured result are not copied again.
         use std::fmt::Write as _;
         let _ = write!(data, r#","turn":{},"step":{}}}"#, self.turn, self.step);
-        self.emit_json(out, origin, "tool/result", data);
+        self.emit_json(out, origin, EventKind::ToolResult, data);
         if let Some(task) = meta.as_ref().and_then(|m| m.background.clone()) {
             self.background.insert(task, id.clone());
         }
@@ -435,7 +438,7 @@ impl Reader {
                 .iter()
                 .map(|(_, subject, status)| json!({"content": subject, "status": status}))
                 .collect();
-            self.emit(out, origin, "todo/write", json!({"todos": todos, "callId": id}));
+            self.emit(out, origin, EventKind::TodoWrite, json!({"todos": todos, "callId": id}));
         }
     }
 
@@ -521,14 +524,14 @@ impl Reader {
             Value::from(id.as_str()),
             Value::from(name),
         );
-        self.emit_json(out, origin, "tool/call", data);
+        self.emit_json(out, origin, EventKind::ToolCall, data);
         // A call that writes a whole checklist: the plan, as DSH sends it.
         if let Some(todos) = todos {
             let todos: Vec<Value> = todos
                 .into_iter()
                 .map(|(content, status)| json!({"content": content, "status": status}))
                 .collect();
-            self.emit(out, origin, "todo/write", json!({"todos": todos, "callId": id}));
+            self.emit(out, origin, EventKind::TodoWrite, json!({"todos": todos, "callId": id}));
         }
     }
 }

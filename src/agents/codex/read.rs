@@ -59,10 +59,12 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::agents::read::{Out, Translate, epoch_ms, event};
+use serde::Serialize;
+
+use crate::agents::read::{Emitter, Out, Translate, epoch_ms};
 use items::{id_text, is_context, older_changes, plan_todos, texts};
 use outcome::End;
-use crate::wire::{Diagnostic, Origin, Record};
+use crate::wire::{Diagnostic, EventKind, Origin, Record};
 
 /// Line types of the two `{timestamp, type, payload}` generations.
 const ENVELOPES: &[&str] = &[
@@ -146,7 +148,7 @@ pub struct Reader {
     /// Events read before the header could be given (a turn's start comes
     /// before the turn context naming the model).
     early: Out,
-    seq: u64,
+    emitter: Emitter,
     /// The latest time seen (epoch ms), so times never go back.
     time: i64,
     /// Whether the line being read has a time of its own (the oldest
@@ -262,17 +264,15 @@ impl Reader {
     }
 
     /// A session event, next in seq.
-    fn emit(&mut self, kind: &str, data: Value, origin: Origin, out: &mut Out) {
-        let wait = !self.header_sent && !self.context_seen && kind == "turn/start";
+    fn emit(&mut self, kind: EventKind, data: impl Serialize, origin: Origin, out: &mut Out) {
+        let wait = !self.header_sent && !self.context_seen && kind == EventKind::TurnStart;
         if !wait {
             self.send_header(origin, out);
         }
-        self.seq += 1;
         let time = if self.timed { self.time } else { 0 };
-        if let Some(r) = event(kind, self.seq, time, data, origin) {
-            let to = if wait { &mut self.early } else { out };
-            to.push((self.session.clone(), r));
-        }
+        let r = self.emitter.event(kind, time, &data, origin);
+        let to = if wait { &mut self.early } else { out };
+        to.push((self.session.clone(), r));
     }
 
     fn malformed(&mut self, v: &Value, reason: &str, origin: Origin, out: &mut Out) {
@@ -290,7 +290,7 @@ impl Reader {
         self.usage = None;
         self.compaction = None;
         self.total_at_start.clone_from(&self.total);
-        self.emit("turn/start", json!({"turn": self.turn}), origin, out);
+        self.emit(EventKind::TurnStart, json!({"turn": self.turn}), origin, out);
     }
 
     fn end_turn(&mut self, kind: &str, origin: Origin, out: &mut Out) {
@@ -303,7 +303,7 @@ impl Reader {
         if let (Some(u), Some(d)) = (self.turn_usage(), data.as_object_mut()) {
             d.insert("usage".into(), u);
         }
-        self.emit("turn/end", data, origin, out);
+        self.emit(EventKind::TurnEnd, data, origin, out);
     }
 
     /// The turn an item belongs to, opening one when the log marks none.
@@ -387,7 +387,7 @@ impl Reader {
                     self.step += 1;
                     let content = json!([{"type": "reasoning", "text": text}]);
                     let data = json!({"turn": turn, "step": self.step, "message": {"content": content}});
-                    self.emit("assistant/message", data, origin, out);
+                    self.emit(EventKind::AssistantMessage, data, origin, out);
                 }
             }
             "function_call" | "custom_tool_call" | "local_shell_call" | "web_search_call" => {
@@ -407,7 +407,7 @@ impl Reader {
                 }
                 let turn = self.turn;
                 let data = json!({"turn": turn, "content": [{"type": "text", "text": text}]});
-                self.emit("user/message", data, origin, out);
+                self.emit(EventKind::UserMessage, data, origin, out);
             }
             Some("user") => self.context_message(&text),
             Some("assistant") if !text.is_empty() => {
@@ -415,7 +415,7 @@ impl Reader {
                 self.step += 1;
                 let content = json!([{"type": "text", "text": text}]);
                 let data = json!({"turn": turn, "step": self.step, "message": {"content": content}});
-                self.emit("assistant/message", data, origin, out);
+                self.emit(EventKind::AssistantMessage, data, origin, out);
             }
             _ => {}
         }
@@ -430,7 +430,7 @@ impl Reader {
             .and_then(Value::as_str)
             .map(str::to_string)
             // Older hosted searches have no id: one of their own.
-            .or_else(|| (ty == "web_search_call").then(|| format!("web_search_{}", self.seq + 1)));
+            .or_else(|| (ty == "web_search_call").then(|| format!("web_search_{}", self.emitter.seq() + 1)));
         let (name, arguments) = match ty {
             "custom_tool_call" => (
                 p.get("name").and_then(Value::as_str),
@@ -472,9 +472,9 @@ impl Reader {
             self.statuses.insert(id.clone(), status.to_string());
         }
         let data = json!({"turn": turn, "step": self.step, "callId": id, "name": name, "arguments": arguments});
-        self.emit("tool/call", data, origin, out);
+        self.emit(EventKind::ToolCall, data, origin, out);
         if let Some(todos) = args.as_ref().and_then(plan_todos) {
-            self.emit("todo/write", json!({"todos": todos, "callId": id}), origin, out);
+            self.emit(EventKind::TodoWrite, json!({"todos": todos, "callId": id}), origin, out);
         }
         if ty == "web_search_call" {
             let status = p.get("status").cloned().unwrap_or(Value::Null);

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::calls::Peer;
 use super::{Asked, Reader};
 use crate::agents::read::Out;
-use crate::wire::Origin;
+use crate::wire::{EventKind, Origin};
 
 impl Reader {
     /// The answer to a request `asker` sent.
@@ -99,7 +99,7 @@ impl Reader {
                     _ => "decided".to_string(),
                 };
                 let data = json!({"id": format!("permission-{id}"), "outcome": decision});
-                self.emit("approval/decided", data, origin, out);
+                self.emit(EventKind::ApprovalDecided, data, origin, out);
             }
             (Peer::Agent, "terminal/create", Some(r)) => self.calls.terminal_created(&asked.params, r),
             (Peer::Agent, "terminal/output", Some(r)) => self.calls.terminal_output(&asked.params, r),

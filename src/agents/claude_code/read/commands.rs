@@ -18,7 +18,7 @@
 use serde_json::json;
 
 use super::{Out, Reader};
-use crate::wire::Origin;
+use crate::wire::{EventKind, Origin};
 
 /// The words of a local command's caveat line.
 const CAVEAT: &str = "<local-command-caveat>";
@@ -82,7 +82,7 @@ impl Reader {
     pub(super) fn local_command(&mut self, out: &mut Out, origin: Origin, line: &str) {
         self.end_turn(out, origin, "completed");
         let data = json!({"content": [{"type": "text", "text": line}], "source": {"kind": "command"}});
-        self.emit(out, origin, "user/message", data);
+        self.emit(out, origin, EventKind::UserMessage, data);
     }
 
     /// What a local command printed.
@@ -91,7 +91,7 @@ impl Reader {
             return;
         }
         let data = json!({"content": [{"type": "text", "text": text}], "source": {"kind": "output"}});
-        self.emit(out, origin, "user/message", data);
+        self.emit(out, origin, EventKind::UserMessage, data);
     }
 
     /// A `system` line of subtype `local_command`: the command (2.1.38) or

@@ -286,12 +286,12 @@ mod tests {
         let call = r#"{"turn":1,"step":1,"callId":"toolu_1","name":"Task","arguments":"{}"}"#;
         vec![
             header(crate::agents::claude_code::NAME, serde_json::Map::new(), Origin::default()),
-            event_json("tool/call", 1, 0, call.into(), Origin::default()),
+            event_json(crate::wire::EventKind::ToolCall, 1, 0, call.into(), Origin::default()),
         ]
     }
 
     fn inline() -> Record {
-        let start = event_json("turn/start", 1, 0, r#"{"turn":1}"#.into(), Origin::default());
+        let start = event_json(crate::wire::EventKind::TurnStart, 1, 0, r#"{"turn":1}"#.into(), Origin::default());
         Record::Nested {
             parent_call: "toolu_1".into(),
             record: Box::new(start),

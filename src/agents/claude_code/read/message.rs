@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::Usage;
 use crate::agents::read::Out;
-use crate::wire::Origin;
+use crate::wire::{EventKind, Origin};
 
 /// An `assistant/chunk`'s data: a block of the message, ended.
 #[derive(Serialize)]
@@ -99,7 +99,7 @@ impl super::Reader {
         let data = serde_json::to_string(&data).unwrap_or_default();
         self.blocks.push((reasoning, text));
         self.unsent = true;
-        self.emit_json(out, origin, "assistant/chunk", data);
+        self.emit_json(out, origin, EventKind::AssistantChunk, data);
     }
 
     /// The message whole (its blocks and usage), when it changed since it
@@ -123,6 +123,6 @@ impl super::Reader {
             usage: self.usage.map(Usage::to_value),
         };
         let data = serde_json::to_string(&data).unwrap_or_default();
-        self.emit_json(out, origin, "assistant/message", data);
+        self.emit_json(out, origin, EventKind::AssistantMessage, data);
     }
 }

@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::{Line, Out, Reader};
-use crate::wire::Origin;
+use crate::wire::{EventKind, Origin};
 
 /// The words Claude Code's compact summary starts with (logs of versions
 /// that did not mark it `isCompactSummary`).
@@ -132,7 +132,7 @@ impl Reader {
         }
         let id = match &line.uuid {
             Some(u) => u.clone(),
-            None => format!("compaction-{}", self.seq + 1),
+            None => format!("compaction-{}", self.emitter.seq() + 1),
         };
         let field = |k: &str| line.compact.as_ref().and_then(|m| m.get(k));
         let turn = self.turn_open.then(|| Value::from(self.turn));
@@ -149,7 +149,7 @@ impl Reader {
             }
         }
         let data = Value::Object(data);
-        self.emit(out, origin, "compaction/start", data);
+        self.emit(out, origin, EventKind::CompactionStart, data);
         self.compaction = Some(id);
     }
 
@@ -157,14 +157,14 @@ impl Reader {
     pub(super) fn compact_summary(&mut self, line: &Line, origin: Origin, out: &mut Out) {
         let id = self.compaction.take().unwrap_or_else(|| match &line.uuid {
             Some(u) => u.clone(),
-            None => format!("compaction-{}", self.seq + 1),
+            None => format!("compaction-{}", self.emitter.seq() + 1),
         });
         let text = line.text();
         let mut data = json!({"compactionId": id, "summary": [{"type": "text", "text": text}]});
         if let (true, Some(d)) = (self.turn_open, data.as_object_mut()) {
             d.insert("turn".into(), Value::from(self.turn));
         }
-        self.emit(out, origin, "compaction/summary", data);
+        self.emit(out, origin, EventKind::CompactionSummary, data);
     }
 }
 

@@ -9,7 +9,7 @@ use super::items::output_text;
 use super::outcome::{End, Verdict, judge};
 use super::{Held, Reader, output};
 use crate::agents::read::Out;
-use crate::wire::Origin;
+use crate::wire::{EventKind, Origin};
 
 impl Reader {
     pub(super) fn output(&mut self, v: &Value, p: &Value, origin: Origin, out: &mut Out) {
@@ -98,7 +98,7 @@ impl Reader {
             }
             verdict.write(d);
         }
-        self.emit("tool/result", data, origin, out);
+        self.emit(EventKind::ToolResult, data, origin, out);
     }
 
     /// Give a held command's result (its parts merged).

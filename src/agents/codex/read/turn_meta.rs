@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::Reader;
 use super::items::{token_usage, usage_delta};
 use crate::agents::read::Out;
-use crate::wire::Origin;
+use crate::wire::{EventKind, Origin};
 
 impl Reader {
     /// The ending turn's usage as DSH's `TokenUsage`: Codex's record of the
@@ -46,7 +46,7 @@ impl Reader {
                 d.insert("summary".into(), json!([{"type": "text", "text": s}]));
             }
         }
-        self.emit("compaction/summary", data, origin, out);
+        self.emit(EventKind::CompactionSummary, data, origin, out);
     }
 
 }
