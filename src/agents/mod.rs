@@ -64,6 +64,18 @@ pub static ALL: &[&dyn Agent] = &[
     &dsh::Dsh,
 ];
 
+/// One row of an agent's mapping table ([`Agent::mapping`]): tools it
+/// names, and the card they become.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mapping {
+    /// The tools' names, as the agent writes them.
+    pub tools: &'static [&'static str],
+    /// The card: a card tag (`terminal`, `read`, `diff`, `search`, `web`,
+    /// `generic`), or `plan` (the checklist: [`CallRole::Plans`]) or
+    /// `question` ([`CallRole::Asks`]).
+    pub card: &'static str,
+}
+
 /// One producer of sessions, as deck knows it. Each agent's folder
 /// implements it once; the loader, the library, `deck follow --latest`
 /// and the presenters ask the registry ([`ALL`]) rather than naming one.
@@ -104,6 +116,15 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
     /// Its presenters (its tools' names → views), for its sessions. `None`
     /// for DSH, whose are the stock ones every transcript starts with.
     fn presenters(&self) -> Option<SharedPresenters>;
+
+    /// Its mapping table: which of its tools become which card
+    /// (`docs/agents.md`'s table for it is checked against this, and this
+    /// against what its presenters draw of its fixtures). Empty: its cards
+    /// are not chosen by tool name (DSH's host sends its views; an ACP
+    /// agent's calls say their kind).
+    fn mapping(&self) -> &'static [Mapping] {
+        &[]
+    }
 
     /// Where it keeps its sessions on this machine; `None`: nowhere of its
     /// own (ACP recordings are where `--record` wrote them).

@@ -67,6 +67,10 @@ impl Agent for ClaudeCode {
         Some(super::shared(&P, || std::sync::Arc::new(present::ClaudeCode)))
     }
 
+    fn mapping(&self) -> &'static [super::Mapping] {
+        present::MAPPING
+    }
+
     fn home(&self) -> Option<Home> {
         Some(Home {
             var: "CLAUDE_CONFIG_DIR",

@@ -32,7 +32,23 @@ mod tests;
 
 use serde_json::{Map, Value, json};
 
+use crate::agents::Mapping;
 use crate::session::{Answer, Call, CallRole, Presented, Presenters, Settled};
+
+/// Claude Code's tools and their cards (`docs/agents.md`'s table; MCP
+/// tools and any other tool are `generic`).
+pub(super) const MAPPING: &[Mapping] = &[
+    Mapping { tools: &["Bash"], card: "terminal" },
+    Mapping { tools: &["Read"], card: "read" },
+    Mapping { tools: &["Edit", "MultiEdit", "Write"], card: "diff" },
+    Mapping { tools: &["Grep", "Glob"], card: "search" },
+    Mapping { tools: &["WebSearch"], card: "web" },
+    Mapping { tools: &["WebFetch"], card: "web" },
+    Mapping { tools: &["TodoWrite", "TaskCreate", "TaskUpdate", "TaskList"], card: "plan" },
+    Mapping { tools: &["AskUserQuestion"], card: "question" },
+    Mapping { tools: &["ExitPlanMode"], card: "generic" },
+    Mapping { tools: &["Agent", "Task"], card: "generic" },
+];
 
 /// Arguments as a JSON object (anything else: no arguments).
 type Args = Map<String, Value>;

@@ -53,6 +53,10 @@ impl Agent for Codex {
         Some(super::shared(&P, || std::sync::Arc::new(present::Codex)))
     }
 
+    fn mapping(&self) -> &'static [super::Mapping] {
+        present::MAPPING
+    }
+
     fn home(&self) -> Option<Home> {
         Some(Home {
             var: "CODEX_HOME",

@@ -25,6 +25,7 @@ mod patch;
 
 use serde_json::{Map, Value, json};
 
+use crate::agents::Mapping;
 use crate::session::{Call, CallRole, Presented, Presenters, Settled};
 use crate::agents::codex::read::output;
 use patch::{FileOp, Hunk, Op};
@@ -32,6 +33,16 @@ use patch::{FileOp, Hunk, Op};
 /// The Codex presenters.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Codex;
+
+/// Codex's tools and their cards (`docs/agents.md`'s table; MCP tools and
+/// any other tool are `generic`).
+pub(super) const MAPPING: &[Mapping] = &[
+    Mapping { tools: &["exec_command", "shell", "local_shell"], card: "terminal" },
+    Mapping { tools: &["apply_patch"], card: "diff" },
+    Mapping { tools: &["update_plan"], card: "plan" },
+    Mapping { tools: &["web_search_call"], card: "web" },
+    Mapping { tools: &["request_user_input"], card: "question" },
+];
 
 /// What Codex's rollout says of its hosted searches' results.
 const NO_RESULTS: &str = "Codex keeps no search results in its session file: only the query.";

@@ -12,4 +12,5 @@ mod claude_extras;
 mod claude_said;
 mod claude_truth;
 mod codex;
+mod mapping;
 mod turns;
