@@ -4,7 +4,7 @@
 //! searchable entry), and [`Transcript::let_go`] then drops its slot (and
 //! its card's, its diagnostic's) for good ([`Slots`](super::slots::Slots)):
 //! item and card indices stay the viewer's, and what a long session holds
-//! is its newest items, those still open, and 8 bytes for each call id,
+//! is its newest items, those still open, and about 8 bytes for each call id,
 //! call seq and message retired (the guard below). An item still open (a
 //! card without a result, a message still streaming) is not retired, nor a
 //! prompt or a compaction (told again by id at any time; few and small).
