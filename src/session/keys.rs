@@ -5,9 +5,11 @@
 //!
 //! One sorted run and a small table of the newest keys, merged into the
 //! run when it grows past a quarter of it (each key is copied O(1) times
-//! per doubling). Keys are hashes, spread evenly: a lookup in the run
-//! guesses where its key sits (interpolation search, a few probes) and
-//! falls back to halving if the guesses do not close in.
+//! per doubling). Keys are hashes, spread evenly: a directory of where
+//! each slice of the key space starts in the run (4 bytes for about 4
+//! keys) sends a lookup to the few keys it may be among, then halving
+//! finds it there (a slice holding many keys — they were not hashes —
+//! costs a longer halving, never a wrong answer).
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -60,6 +62,10 @@ impl Hasher for AsIs {
 pub struct Keys<T> {
     /// Sorted.
     run: Vec<T>,
+    /// Where in `run` each of the `2^bits` slices of the key space (by its
+    /// spread's top bits) starts, and its end: `2^bits + 1` entries.
+    dir: Vec<u32>,
+    bits: u32,
     /// The newest keys, not in `run`.
     table: HashSet<T, BuildHasherDefault<AsIs>>,
 }
@@ -68,6 +74,8 @@ impl<T> Default for Keys<T> {
     fn default() -> Keys<T> {
         Keys {
             run: Vec::new(),
+            dir: Vec::new(),
+            bits: 0,
             table: HashSet::default(),
         }
     }
@@ -76,12 +84,12 @@ impl<T> Default for Keys<T> {
 impl<T: Key> Keys<T> {
     /// Whether `key` is in.
     pub fn contains(&self, key: T) -> bool {
-        self.table.contains(&key) || find(&self.run, key)
+        self.table.contains(&key) || self.in_run(key)
     }
 
     /// Put `key` in; false when it was in already.
     pub fn insert(&mut self, key: T) -> bool {
-        if find(&self.run, key) || !self.table.insert(key) {
+        if self.in_run(key) || !self.table.insert(key) {
             return false;
         }
         if self.table.len() > (self.run.len() / 4).max(1024) {
@@ -89,8 +97,43 @@ impl<T: Key> Keys<T> {
             new.sort_unstable();
             self.run = merge(&self.run, &new);
             self.table.shrink_to(1024);
+            self.index();
         }
         true
+    }
+
+    /// The run's directory made anew: about 4 keys a slice.
+    fn index(&mut self) {
+        let n = self.run.len();
+        self.bits = (n / 4).max(1).ilog2().min(24);
+        let slices = 1usize << self.bits;
+        self.dir.clear();
+        self.dir.reserve(slices + 1);
+        let mut i = 0;
+        for j in 0..slices {
+            while i < n && self.slice(self.run[i]) < j {
+                i += 1;
+            }
+            self.dir.push(i as u32);
+        }
+        self.dir.push(n as u32);
+    }
+
+    /// The slice of the key space `key` is in.
+    fn slice(&self, key: T) -> usize {
+        match self.bits {
+            0 => 0,
+            b => (key.spread() >> (64 - b)) as usize,
+        }
+    }
+
+    /// Whether the run holds `key`.
+    fn in_run(&self, key: T) -> bool {
+        let j = self.slice(key);
+        match (self.dir.get(j), self.dir.get(j + 1)) {
+            (Some(&a), Some(&b)) => self.run[a as usize..b as usize].binary_search(&key).is_ok(),
+            _ => false,
+        }
     }
 
     /// No key is in.
@@ -102,33 +145,6 @@ impl<T: Key> Keys<T> {
     pub fn len(&self) -> usize {
         self.run.len() + self.table.len()
     }
-}
-
-/// Whether sorted `run` holds `key`: a few guesses where it sits, then
-/// halving.
-fn find<T: Key>(run: &[T], key: T) -> bool {
-    let (mut lo, mut hi) = (0, run.len());
-    for _ in 0..4 {
-        if lo >= hi {
-            return false;
-        }
-        let (first, last) = (run[lo], run[hi - 1]);
-        if key < first || key > last {
-            return false;
-        }
-        let (a, b, k) = (first.spread(), last.spread(), key.spread());
-        let width = (hi - 1 - lo) as u128;
-        let at = match b - a {
-            0 => lo,
-            span => lo + (u128::from(k - a) * width / u128::from(span)) as usize,
-        };
-        match run[at].cmp(&key) {
-            std::cmp::Ordering::Equal => return true,
-            std::cmp::Ordering::Less => lo = at + 1,
-            std::cmp::Ordering::Greater => hi = at,
-        }
-    }
-    run[lo..hi].binary_search(&key).is_ok()
 }
 
 fn merge<T: Ord + Copy>(a: &[T], b: &[T]) -> Vec<T> {
@@ -150,7 +166,7 @@ fn merge<T: Ord + Copy>(a: &[T], b: &[T]) -> Vec<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Keys, find};
+    use super::Keys;
     use std::collections::HashSet;
     use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
@@ -183,11 +199,20 @@ mod tests {
 
     #[test]
     fn keys_not_spread_evenly_are_still_found() {
-        // Squares, and runs of equal spreads: the guesses miss, halving finds.
-        let run: Vec<u64> = (0..5000u64).map(|i| i * i).collect();
-        assert!((0..5000u64).all(|i| find(&run, i * i)));
-        assert!(!find(&run, 2) && !find(&run, u64::MAX));
-        let same: Vec<u128> = (0..300u128).map(|i| (5 << 64) | i).collect();
-        assert!(same.iter().all(|&k| find(&same, k)) && !find(&same, 4 << 64));
+        // Squares (all in the lowest slices), and keys of one spread: a
+        // slice holds many, halving finds them.
+        let mut squares = Keys::default();
+        for i in 0..5000u64 {
+            assert!(squares.insert(i * i));
+        }
+        assert!((0..5000u64).all(|i| squares.contains(i * i)));
+        assert!(!squares.contains(2) && !squares.contains(u64::MAX));
+        let mut same = Keys::default();
+        for i in 0..3000u128 {
+            assert!(same.insert((5 << 64) | i));
+        }
+        assert!((0..3000u128).all(|i| same.contains((5 << 64) | i)));
+        assert!(!same.contains(4 << 64) && !same.contains((5 << 64) | 3000));
+        assert!(!same.run.is_empty(), "merged into the run");
     }
 }
