@@ -319,8 +319,8 @@ impl FileFold<'_> {
             if let Some(why) = t.touched() {
                 return Err(Again(format!("the fold came back to an item let go of: {why}")));
             }
-            let left: Vec<usize> = t.items().indexed().map(|(i, _)| i).collect();
-            for i in left.into_iter().filter(|&i| !t.retired(i)) {
+            // What is held is what was not let go of (let go at every sweep).
+            for (i, _) in t.items().indexed() {
                 for d in docs(&t, agent, i) {
                     (self.out)(Entry::Doc(d));
                 }

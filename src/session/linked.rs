@@ -133,10 +133,8 @@ impl Transcript {
         let mut data = result.data();
         let tool = card.tool.as_deref().unwrap_or_default();
         super::presenter::settled(tool, &card.arguments, false, &mut data, |s| {
-            card.tool
-                .is_some()
-                .then(|| self.presenters.answers(s))
-                .flatten()
+            (card.tool.as_ref())
+                .and_then(|_| self.presenters.answers(s))
                 .unwrap_or_else(|| parse_answers(&super::text_of(s.content)))
         })
     }

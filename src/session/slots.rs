@@ -82,7 +82,7 @@ impl<T: Clone> Slots<T> {
     }
 
     /// The slots held, in index order.
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + '_ {
+    pub fn iter(&self) -> Iter<'_, T> {
         self.kept.values().chain(self.tail.iter())
     }
 
@@ -189,12 +189,18 @@ impl<T: Clone> IndexMut<usize> for Slots<T> {
     }
 }
 
+/// The slots held, in index order ([`Slots::iter`]).
+pub type Iter<'a, T> = std::iter::Chain<
+    imbl::ordmap::Values<'a, usize, T, imbl::shared_ptr::DefaultSharedPtr>,
+    imbl::vector::Iter<'a, T, imbl::shared_ptr::DefaultSharedPtr>,
+>;
+
 impl<'a, T: Clone> IntoIterator for &'a Slots<T> {
     type Item = &'a T;
-    type IntoIter = Box<dyn DoubleEndedIterator<Item = &'a T> + 'a>;
+    type IntoIter = Iter<'a, T>;
 
-    fn into_iter(self) -> Self::IntoIter {
-        Box::new(self.iter())
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
     }
 }
 

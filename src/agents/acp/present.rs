@@ -21,7 +21,7 @@ mod tests;
 
 use serde_json::{Map, Value, json};
 
-use crate::session::{self, CallRole, Presented, Presenters, Settled};
+use crate::session::{self, Presented, Presenters, Settled};
 use crate::wire::view::GENERIC_KINDS;
 
 /// The ACP presenters.
@@ -160,36 +160,25 @@ impl Presenters for Acp {
     fn result_view(&self, settled: &Settled<'_>) -> Option<Presented> {
         result(settled).map(Presented::Tree)
     }
-
-    fn role(&self, _tool: &str) -> CallRole {
-        CallRole::Tool
-    }
 }
 
 /// The view of a settled call's result.
 fn result(s: &Settled<'_>) -> Option<Value> {
-    let Settled {
-        arguments,
-        content,
-        is_error,
-        meta,
-        ..
-    } = *s;
-    let acp = meta.and_then(|m| m.get("acp"));
+    let acp = s.meta.and_then(|m| m.get("acp"));
     let state = match acp.and_then(|a| a.get("toolCall")) {
-        Some(Value::Object(s)) => s.clone(),
-        _ => parse(arguments),
+        Some(Value::Object(state)) => state.clone(),
+        _ => parse(s.arguments),
     };
     let call = Call { state, acp };
     let text = {
         let t = call.text();
         if t.is_empty() {
-            unfence(&crate::session::text_of(content)).to_string()
+            unfence(&crate::session::text_of(s.content)).to_string()
         } else {
             t
         }
     };
-    if is_error {
+    if s.is_error {
         let message = if text.is_empty() {
             call.raw_output().unwrap_or_default()
         } else {

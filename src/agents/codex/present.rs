@@ -85,30 +85,23 @@ impl Presenters for Codex {
 
 /// The view of a settled call's result.
 fn result(s: &Settled<'_>) -> Option<Value> {
-    let Settled {
-        tool,
-        arguments,
-        content,
-        is_error,
-        meta,
-    } = *s;
-    let args = parse_args(arguments);
-    let text = text_of(content);
-    if let Some(ops) = patch_ops(tool, &args, arguments) {
+    let args = parse_args(s.arguments);
+    let text = text_of(s.content);
+    if let Some(ops) = patch_ops(s.tool, &args, s.arguments) {
         let out = output::parse(&text);
         // A patch that failed keeps the call's diff (drawn `not
         // applied`, what Codex said after it).
-        if is_error || out.exit_code.is_some_and(|c| c != 0) {
+        if s.is_error || out.exit_code.is_some_and(|c| c != 0) {
             return None;
         }
-        return Some(diff_view(&ops, meta.and_then(|m| m.get("changes"))));
+        return Some(diff_view(&ops, s.meta.and_then(|m| m.get("changes"))));
     }
-    match tool {
-        "exec_command" | "shell" | "local_shell" => Some(if is_error {
+    match s.tool {
+        "exec_command" | "shell" | "local_shell" => Some(if s.is_error {
             error_view(&text, "execute")
         } else {
-            let out = exec_output(&text, meta);
-            classified::view(&command_line(&args), &out, meta)
+            let out = exec_output(&text, s.meta);
+            classified::view(&command_line(&args), &out, s.meta)
                 .unwrap_or_else(|| terminal_result(&args, &out))
         }),
         "web_search_call" => {
