@@ -40,7 +40,7 @@ use serde_json::Value;
 use crate::session::{Call, CallRole, Presented, Presenters, Settled, SharedPresenters};
 use crate::source::feed::MakeLines;
 use crate::source::follow::Aside;
-use crate::wire::Record;
+use crate::wire::{Record, View};
 
 use read::{Parsed, Translate};
 
@@ -330,12 +330,12 @@ impl Format {
 pub struct Stock;
 
 impl Presenters for Stock {
-    fn call_view(&self, call: Call<'_>) -> Option<Value> {
+    fn call_view(&self, call: Call<'_>) -> Option<View> {
         dsh::present::call_view(call)
     }
 
     fn result_view(&self, settled: &Settled<'_>) -> Option<Presented> {
-        dsh::present::result_view(settled).map(Presented::Tree)
+        dsh::present::result_view(settled).map(Presented::View)
     }
 
     fn role(&self, tool: &str) -> CallRole {

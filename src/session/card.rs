@@ -116,20 +116,24 @@ impl AttachedView {
         }
     }
 
-    /// A view one of deck's presenters drew, as a tree: its tag, and for a
-    /// terminal view whether its command failed, are read off the tree, not
-    /// found again in its text. (The presenters' views type: tested on
-    /// every fixture by `presented_views_know_what_their_text_says`.)
-    pub fn presented(tree: Value) -> AttachedView {
-        let failed = (tree.get("card").and_then(Value::as_str) == Some("terminal")).then(|| {
-            let exit = tree.get("exitCode").and_then(Value::as_i64);
-            exit.is_some_and(|c| c != 0) || tree.get("signal").is_some_and(Value::is_string)
-        });
-        let view = AttachedView::new(ViewSource::Presenter, tree);
-        if let Some(failed) = failed {
-            let _ = view.memo.failed.set(failed);
+    /// A view one of deck's presenters drew, typed: its tag, and for a
+    /// terminal view whether its command failed, are read off the type, not
+    /// found again in its text. (Tested on every fixture by
+    /// `presented_views_know_what_their_text_says`.)
+    pub fn presented(view: &View) -> AttachedView {
+        let memo = Memo::default();
+        let _ = memo.tag.set(Some(view.tag().to_string()));
+        if let View::Terminal(t) = view {
+            let _ = memo
+                .failed
+                .set(t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some());
         }
-        view
+        AttachedView {
+            source: ViewSource::Presenter,
+            raw: RawJson::from_text(view.to_json()),
+            origin: crate::wire::Origin::default(),
+            memo: std::sync::Arc::new(memo),
+        }
     }
 
     /// A view a presenter wrote straight as JSON text, of card `tag`.

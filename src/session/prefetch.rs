@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::presenter::{Call, Presented, arguments_text, follow_header, settled};
-use super::{AttachedView, SharedPresenters, ViewSource};
+use super::{AttachedView, SharedPresenters};
 use crate::wire::payload::{self, read};
 use crate::wire::{EventKind, RawJson, Record, ViewFor};
 
@@ -189,7 +189,7 @@ impl Prefetch {
                         })
                     })
                     .flatten()
-                    .map(|v| AttachedView::new(ViewSource::Presenter, v));
+                    .map(|v| AttachedView::presented(&v));
                 if let Some(v) = &view {
                     v.warm();
                 }
@@ -294,6 +294,7 @@ fn draw(
 mod tests {
     use crate::session::Transcript;
     use crate::source::load::load_path;
+    use crate::wire::View;
 
     /// Folding a whole log with views drawn ahead gives the cards that
     /// folding it record by record gives (the live way), for the stock
@@ -367,6 +368,10 @@ mod tests {
                             v.raw.as_str()
                         );
                         assert_eq!(v.failed(), fresh.failed(), "{file} {}", card.call_id);
+                        // Its typed form writes what reads back the same.
+                        let typed = v.typed().ok();
+                        let again = typed.as_ref().map(|t| View::from_json(&t.to_json()).ok());
+                        assert_eq!(again, Some(typed), "{file} {}", card.call_id);
                         if v.tag().as_deref() == Some("terminal") {
                             terminals[usize::from(v.failed())] += 1;
                         }

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::AttachedView;
+use crate::wire::View;
 
 /// A call, as presenters are asked for its view.
 #[derive(Debug, Clone, Copy)]
@@ -98,22 +99,30 @@ pub(super) fn settled<R>(
     })
 }
 
-/// A view as a presenter drew it: a tree, or JSON text written straight (a
-/// file's lines, a search's matches: no tree built for them) with its
-/// card's tag.
+/// A view as a presenter drew it: typed, or JSON text written straight (a
+/// file's lines, a search's matches: no string per line copied for them)
+/// with its card's tag.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Presented {
-    /// A view as a tree.
-    Tree(Value),
+    /// A typed view.
+    View(View),
     /// A view written as JSON text, and its card's tag.
     Text(crate::wire::RawJson, &'static str),
 }
 
 impl Presented {
-    /// The view as a tree (its text parsed, when written as text).
-    pub fn into_tree(self) -> Value {
+    /// The view as JSON text.
+    pub fn to_json(&self) -> String {
         match self {
-            Presented::Tree(v) => v,
+            Presented::View(v) => v.to_json(),
+            Presented::Text(t, _) => t.as_str().to_string(),
+        }
+    }
+
+    /// The view as a JSON tree (its text parsed, when written as text).
+    pub fn to_tree(&self) -> Value {
+        match self {
+            Presented::View(v) => v.to_tree(),
             Presented::Text(t, _) => t.parse(),
         }
     }
@@ -123,15 +132,15 @@ impl Presented {
     /// noted, not found again in the text.
     pub fn attach(self) -> AttachedView {
         match self {
-            Presented::Tree(v) => AttachedView::presented(v),
+            Presented::View(v) => AttachedView::presented(&v),
             Presented::Text(t, tag) => AttachedView::presented_text(t, tag),
         }
     }
 }
 
-impl From<Value> for Presented {
-    fn from(v: Value) -> Presented {
-        Presented::Tree(v)
+impl From<View> for Presented {
+    fn from(v: View) -> Presented {
+        Presented::View(v)
     }
 }
 
@@ -140,7 +149,7 @@ impl From<Value> for Presented {
 /// must get the same answer. `None`: no view (the card shows its raw parts).
 pub trait Presenters: fmt::Debug + Send + Sync {
     /// The view of a call.
-    fn call_view(&self, call: Call<'_>) -> Option<Value>;
+    fn call_view(&self, call: Call<'_>) -> Option<View>;
 
     /// The view of a settled call's result.
     fn result_view(&self, settled: &Settled<'_>) -> Option<Presented>;

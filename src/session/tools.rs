@@ -72,7 +72,7 @@ impl Transcript {
                         tool: &name,
                         arguments: &arguments,
                     })
-                    .map(|v| AttachedView::new(ViewSource::Presenter, v)),
+                    .map(|v| AttachedView::presented(&v)),
             },
         }
         .map(|v| v.at(origin));

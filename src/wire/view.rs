@@ -21,17 +21,23 @@
 //! default), `#[schemars(with = …)]` says what it takes. Every struct
 //! allows unknown fields, as the readers do.
 //!
+//! The same structs derive `Serialize` (presenters build typed views and
+//! write them; `view/encode.rs` writes the tagged ones): what is absent is
+//! not written, so a written view reads back equal.
+//!
 //! This file owns the view types and their entry points; `view/decode.rs`
 //! the switch on tags and the decoding of each card's struct;
+//! `view/encode.rs` the writing of tagged views;
 //! `view/schema.rs` the JSON Schema of all six cards.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer, de};
+use serde::{Deserialize, Deserializer, Serialize, de};
 use serde_json::Value;
 
 use super::de::{loose, object_or_type, strict};
 use super::error::{JsonType, WireError};
 use decode::{Tag, Tags};
+use encode::is_zero;
 
 /// A content block. Text is shown; other block types get a placeholder naming the type.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,7 +52,7 @@ pub enum Block {
 }
 
 /// `{path, line?}` — a location a call touches.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct Location {
@@ -54,7 +60,11 @@ pub struct Location {
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
     /// The 1-based line.
-    #[serde(default, deserialize_with = "strict::opt_u64")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_u64",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub line: Option<u64>,
 }
 
@@ -64,60 +74,100 @@ pub const GENERIC_KINDS: &[&str] = &[
 ];
 
 /// `card: "generic"`: a title, the call's input, content blocks.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct GenericView {
     /// The card's title (a result view's replaces the call view's).
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub title: Option<String>,
     /// read | edit | delete | move | search | execute | fetch | other (kept as sent).
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schemars(schema_with = "schema::generic_kind")]
     pub kind: Option<String>,
     /// The call's input: any JSON (a string is shown as is, anything else
     /// as pretty JSON); `null` is no input.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_input: Option<Value>,
     /// What the card shows; absent: the result's own text.
-    #[serde(default, deserialize_with = "strict::opt_array")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_array",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub content: Option<Vec<Block>>,
     /// The files the call touches.
-    #[serde(default, deserialize_with = "strict::objects_or_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::objects_or_none",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     #[schemars(with = "Option<Vec<Location>>")]
     pub locations: Vec<Location>,
 }
 
 /// `card: "terminal"`: a command, its output and how it ended.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct TerminalView {
     /// The command.
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub title: Option<String>,
     /// A one-line summary of what the command does.
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub description: Option<String>,
     /// Where the command runs.
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub cwd: Option<String>,
     /// stdout and stderr as the tool combined them (ANSI escapes are
     /// drawn as a terminal would; stderr after a `\n[stderr]\n` line).
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub output: Option<String>,
     /// The command's exit code (a result view has it or `signal`).
-    #[serde(default, deserialize_with = "strict::opt_i64")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_i64",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub exit_code: Option<i64>,
     /// The signal that ended the command (`SIGTERM`).
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub signal: Option<String>,
 }
 
 /// One file's change: deck computes the line diff of the two texts.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
@@ -126,7 +176,11 @@ pub struct FileDiff {
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
     /// `None`: a new file (or an overwrite without prior content): all lines added.
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub old_text: Option<String>,
     /// The text after the change.
     #[serde(deserialize_with = "strict::req_str")]
@@ -135,41 +189,61 @@ pub struct FileDiff {
     /// too unless `newStartLine` says), when they start at a known place
     /// (deck's own presenters of other agents send it: their logs hold the
     /// whole file, or a hunk's header). DSH's views have no such key.
-    #[serde(default, deserialize_with = "strict::opt_u64")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_u64",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub start_line: Option<u64>,
     /// The changed file's line number of the new text's first line, when
     /// it is not `startLine` (a hunk after others that added or removed
     /// lines: unified diff's `@@ -a,b +c,d @@` has both). Read only with
     /// `startLine`.
-    #[serde(default, deserialize_with = "strict::opt_u64")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_u64",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub new_start_line: Option<u64>,
 }
 
 /// `card: "diff"`: changes to files, one entry per hunk or file.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, Serialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct DiffView {
     /// The card's title (`Edit src/x.rs`).
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub title: Option<String>,
     /// The changes.
     #[serde(deserialize_with = "strict::objects")]
     pub diffs: Vec<FileDiff>,
     /// The files the call touches.
-    #[serde(default, deserialize_with = "strict::objects_or_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::objects_or_none",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     #[schemars(with = "Option<Vec<Location>>")]
     pub locations: Vec<Location>,
 }
 
 /// A matching line.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct SearchMatch {
     /// Its 1-based number (absent: 0, not shown).
-    #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
+    #[serde(
+        default,
+        deserialize_with = "strict::u64_or::<_, 0>",
+        skip_serializing_if = "is_zero"
+    )]
     #[schemars(with = "Option<u64>")]
     pub line_number: u64,
     /// Its text.
@@ -178,7 +252,7 @@ pub struct SearchMatch {
 }
 
 /// A file and its matching lines.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct SearchFile {
@@ -214,7 +288,7 @@ pub struct SearchView {
 }
 
 /// A line of a file.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct ReadLine {
@@ -227,13 +301,17 @@ pub struct ReadLine {
 }
 
 /// `card: "read"`: lines of a file, highlighted.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct ReadView {
     /// The card's title.
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub title: Option<String>,
     /// The file's path (its extension picks the highlighting when `lang`
     /// is absent).
@@ -247,14 +325,26 @@ pub struct ReadView {
     #[serde(deserialize_with = "strict::objects")]
     pub lines: Vec<ReadLine>,
     /// The file's length in lines (absent: 0, unknown).
-    #[serde(default, deserialize_with = "strict::u64_or::<_, 0>")]
+    #[serde(
+        default,
+        deserialize_with = "strict::u64_or::<_, 0>",
+        skip_serializing_if = "is_zero"
+    )]
     #[schemars(with = "Option<u64>")]
     pub total_lines: u64,
     /// The language, as an extension-like token (`py`, `ts`, `md`).
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub lang: Option<String>,
     /// Text shown when there are no lines.
-    #[serde(default, deserialize_with = "strict::opt_array")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_array",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub content: Option<Vec<Block>>,
     /// Lines after `lines` that were counted but not read (a view typed
     /// only as far as a screen needs: [`super::read_prefix`]); `None` when
@@ -278,7 +368,7 @@ pub struct MoreLines {
 }
 
 /// A page a web search found.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
@@ -287,18 +377,30 @@ pub struct WebSource {
     #[serde(deserialize_with = "strict::req_str")]
     pub url: String,
     /// The page's title (absent: the URL stands in for it).
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub title: Option<String>,
     /// A piece of the page.
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub snippet: Option<String>,
     /// When the page was published, as the search engine said it.
-    #[serde(default, deserialize_with = "strict::opt_str")]
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub published_at: Option<String>,
 }
 
 /// A query of a web search that failed.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = true))]
 #[non_exhaustive]
 pub struct WebFailure {
@@ -349,8 +451,9 @@ pub struct WebView {
     pub truncated: bool,
 }
 
-/// A typed view, switched on its `card` tag.
-#[derive(Debug, Clone, PartialEq)]
+/// A typed view, switched on its `card` tag (and written with it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "card", rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum View {
     /// `card: "generic"`.
@@ -485,6 +588,7 @@ impl JsonSchema for Block {
 }
 
 mod decode;
+mod encode;
 pub mod schema;
 #[cfg(test)]
 mod tests;

@@ -16,6 +16,7 @@ use std::io::BufRead;
 
 use deck::agents::dsh::present::{call_view, result_view};
 use deck::session::{Call, Settled};
+use deck::wire::View;
 use serde_json::Value;
 
 use crate::common;
@@ -176,15 +177,21 @@ impl Tally {
         id: &str,
         tool: &str,
         expected: &Option<Value>,
-        actual: &Option<Value>,
+        actual: &Option<View>,
     ) {
         self.checked += 1;
         *self.by_tool.entry(tool.to_string()).or_default() += 1;
-        // Value equality first; then the serialized form, so key order matches too.
-        let problem = if expected != actual {
+        // Every view the host sent is one a card reads.
+        let host = expected.as_ref().map(|v| {
+            View::parse(v)
+                .unwrap_or_else(|e| panic!("{what} {id}: the host's view does not type: {e}"))
+        });
+        // The typed views first; then what each writes, read back as a tree.
+        let written = |v: &Option<View>| v.as_ref().map(View::to_tree);
+        let problem = if host != *actual {
             Some("mismatch")
-        } else if show(expected) != show(actual) {
-            Some("key-order mismatch")
+        } else if written(&host) != written(actual) {
+            Some("written form mismatch")
         } else {
             None
         };
@@ -192,7 +199,7 @@ impl Tally {
             self.mismatches.push(format!(
                 "{what} {problem} for callId {id} (tool {tool}):\n  expected: {}\n  actual:   {}",
                 show(expected),
-                show(actual)
+                show(&written(actual))
             ));
         }
     }

@@ -2,7 +2,7 @@
 //! results without calls, interrupted calls, chunk assembly, unknown events.
 
 use deck::session::{Item, Status, Transcript, ViewSource};
-use deck::wire::Record;
+use deck::wire::{Record, View};
 use serde_json::{Value, json};
 
 use crate::common::build::{call_data, event, frame, in_turn, rec, result_data, text};
@@ -360,15 +360,18 @@ fn queue_and_jobs_frames_keep_the_latest_counts() {
 struct Echo;
 
 impl deck::session::Presenters for Echo {
-    fn call_view(&self, call: deck::session::Call<'_>) -> Option<Value> {
+    fn call_view(&self, call: deck::session::Call<'_>) -> Option<View> {
         let (tool, arguments) = (call.tool, call.arguments);
-        Some(json!({"card": "generic", "title": format!("call {tool} {arguments}")}))
+        View::parse(&json!({"card": "generic", "title": format!("call {tool} {arguments}")})).ok()
     }
 
     fn result_view(&self, s: &deck::session::Settled<'_>) -> Option<deck::session::Presented> {
         let text = deck::session::text_of(s.content);
         let (tool, is_error) = (s.tool, s.is_error);
-        Some(json!({"card": "generic", "title": format!("result {tool} {text} {is_error}")}).into())
+        let title = format!("result {tool} {text} {is_error}");
+        View::parse(&json!({"card": "generic", "title": title}))
+            .ok()
+            .map(Into::into)
     }
 }
 

@@ -19,10 +19,11 @@ mod files;
 #[cfg(test)]
 mod tests;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::session::{self, Presented, Presenters, Settled};
 use crate::wire::view::GENERIC_KINDS;
+use crate::wire::view::{GenericView, Location, TerminalView, View, WebBody, WebView};
 
 /// The ACP presenters.
 #[derive(Debug, Clone, Copy, Default)]
@@ -96,14 +97,14 @@ impl Call<'_> {
         }
     }
 
-    fn locations(&self) -> Vec<Value> {
+    fn locations(&self) -> Vec<Location> {
         self.state
             .get("locations")
             .and_then(Value::as_array)
             .map(|l| {
                 l.iter()
-                    .filter_map(|x| x.get("path").filter(|p| p.is_string()))
-                    .map(|p| json!({"path": p}))
+                    .filter_map(|x| x.get("path").and_then(Value::as_str))
+                    .map(|p| Location::new(p, None))
                     .collect()
             })
             .unwrap_or_default()
@@ -140,17 +141,27 @@ fn parse(arguments: &str) -> Map<String, Value> {
 }
 
 impl Presenters for Acp {
-    fn call_view(&self, call: session::Call<'_>) -> Option<Value> {
+    fn call_view(&self, call: session::Call<'_>) -> Option<View> {
         let call = Call {
             state: parse(call.arguments),
             acp: None,
         };
         let title = call.title();
         Some(match call.kind() {
-            "execute" => json!({"card": "terminal", "title": title}),
+            "execute" => View::Terminal(TerminalView {
+                title: Some(title),
+                ..TerminalView::default()
+            }),
             "edit" | "delete" | "move" if !call.items("diff").is_empty() => files::diff(&call),
             "fetch" => match files::url(&call) {
-                Some(url) => json!({"card": "web", "kind": "fetch", "title": title, "url": url}),
+                Some(url) => WebView::new(
+                    Some(title),
+                    WebBody::Fetch {
+                        url,
+                        status_code: None,
+                    },
+                )
+                .into(),
                 None => generic(&call, None),
             },
             _ => generic(&call, None),
@@ -158,12 +169,12 @@ impl Presenters for Acp {
     }
 
     fn result_view(&self, settled: &Settled<'_>) -> Option<Presented> {
-        result(settled).map(Presented::Tree)
+        result(settled).map(Presented::View)
     }
 }
 
 /// The view of a settled call's result.
-fn result(s: &Settled<'_>) -> Option<Value> {
+fn result(s: &Settled<'_>) -> Option<View> {
     let acp = s.meta.and_then(|m| m.get("acp"));
     let state = match acp.and_then(|a| a.get("toolCall")) {
         Some(Value::Object(state)) => state.clone(),
@@ -184,10 +195,8 @@ fn result(s: &Settled<'_>) -> Option<Value> {
         } else {
             text
         };
-        return Some(json!({
-            "card": "generic", "title": call.title(), "kind": generic_kind(call.kind()),
-            "content": [{"type": "text", "text": message}],
-        }));
+        let view = GenericView::new(call.title(), generic_kind(call.kind()));
+        return Some(view.with_text(message).into());
     }
     Some(match call.kind() {
         "execute" => terminal(&call, &text),
@@ -209,29 +218,22 @@ fn generic_kind(kind: &str) -> &str {
 }
 
 /// Title, kind, raw input and (on results) the call's text.
-fn generic(call: &Call, text: Option<&str>) -> Value {
-    let mut view = Map::new();
-    view.insert("card".into(), "generic".into());
-    view.insert("title".into(), call.title().into());
-    view.insert("kind".into(), generic_kind(call.kind()).into());
-    if let Some(input) = call.state.get("rawInput").filter(|v| !v.is_null()) {
-        view.insert("rawInput".into(), input.clone());
-    }
+fn generic(call: &Call, text: Option<&str>) -> View {
+    let mut view = GenericView {
+        raw_input: call.state.get("rawInput").filter(|v| !v.is_null()).cloned(),
+        locations: call.locations(),
+        ..GenericView::new(call.title(), generic_kind(call.kind()))
+    };
     let text = text.map(str::to_string).unwrap_or_else(|| call.text());
     if !text.is_empty() {
-        view.insert("content".into(), json!([{"type": "text", "text": text}]));
+        view = view.with_text(text);
     }
-    let locations = call.locations();
-    if !locations.is_empty() {
-        view.insert("locations".into(), locations.into());
-    }
-    Value::Object(view)
+    view.into()
 }
 
 /// The terminal card of an `execute` call.
-fn terminal(call: &Call, text: &str) -> Value {
-    let mut view = Map::new();
-    view.insert("card".into(), "terminal".into());
+fn terminal(call: &Call, text: &str) -> View {
+    let mut view = TerminalView::default();
     let title = call.title();
     let term = call
         .acp
@@ -249,17 +251,13 @@ fn terminal(call: &Call, text: &str) -> Value {
     match command {
         Some(c) => {
             if title != c && !title.is_empty() {
-                view.insert("description".into(), title.into());
+                view.description = Some(title);
             }
-            view.insert("title".into(), c.into());
+            view.title = Some(c);
         }
-        None => {
-            view.insert("title".into(), title.into());
-        }
+        None => view.title = Some(title),
     }
-    if let Some(cwd) = field("cwd").filter(|c| c.is_string()) {
-        view.insert("cwd".into(), cwd.clone());
-    }
+    view.cwd = field("cwd").and_then(Value::as_str).map(str::to_string);
     // A terminal the client ran: its output and exit are what the client
     // saw (or answered), never the agent's word; unknown, they are absent.
     // A call run by the agent itself has only the agent's word.
@@ -271,7 +269,7 @@ fn terminal(call: &Call, text: &str) -> Value {
         Some(_) => field("output").and_then(Value::as_str).unwrap_or_default().to_string(),
         None => raw.as_ref().map_or_else(|| text.to_string(), |r| r.1.clone()),
     };
-    view.insert("output".into(), output.into());
+    view.output = Some(output);
     let status = field("exitStatus");
     let code = status
         .and_then(|s| s.get("exitCode"))
@@ -279,11 +277,11 @@ fn terminal(call: &Call, text: &str) -> Value {
         .or(raw.and_then(|r| r.0));
     let signal = status.and_then(|s| s.get("signal")).and_then(Value::as_str);
     if let Some(s) = signal {
-        view.insert("signal".into(), s.into());
-    } else if let Some(c) = code {
-        view.insert("exitCode".into(), c.into());
+        view.signal = Some(s.into());
+    } else {
+        view.exit_code = code;
     }
-    Value::Object(view)
+    View::Terminal(view)
 }
 
 /// `Exited with code N.Final output:\n\n…` (Claude Code's adapter): the

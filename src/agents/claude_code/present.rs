@@ -30,10 +30,11 @@ mod saved;
 #[cfg(test)]
 mod tests;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::agents::Mapping;
 use crate::session::{Answer, Call, CallRole, Presented, Presenters, Settled};
+use crate::wire::view::{GenericView, View};
 
 /// Claude Code's tools and their cards (`docs/agents.md`'s table; MCP
 /// tools and any other tool are `generic`).
@@ -76,7 +77,7 @@ fn result(s: &Settled<'_>) -> Option<Presented> {
         is_error,
         meta: s.meta.and_then(Value::as_object),
     };
-    let tree = match tool {
+    let view = match tool {
         "Bash" => files::bash_result(&args, &out),
         _ if is_error => None,
         "Read" => return files::read_result(&args, &out).map(|t| Presented::Text(t, "read")),
@@ -91,7 +92,7 @@ fn result(s: &Settled<'_>) -> Option<Presented> {
         // Output saved to a file: read back, or said to be missing.
         _ => saved::generic(&out),
     };
-    tree.map(Presented::Tree)
+    view.map(Presented::View)
 }
 
 /// The presenters of Claude Code sessions.
@@ -99,7 +100,7 @@ fn result(s: &Settled<'_>) -> Option<Presented> {
 pub(crate) struct ClaudeCode;
 
 impl Presenters for ClaudeCode {
-    fn call_view(&self, call: Call<'_>) -> Option<Value> {
+    fn call_view(&self, call: Call<'_>) -> Option<View> {
         let tool = call.tool;
         let args = parse(call.arguments);
         Some(match tool {
@@ -109,10 +110,11 @@ impl Presenters for ClaudeCode {
             "Grep" | "Glob" => lookup::search_call(tool, &args),
             "WebSearch" => lookup::web_search_call(&args),
             "WebFetch" => lookup::web_fetch_call(&args),
-            "TodoWrite" => json!({
-                "card": "generic", "title": "Update todo list", "kind": "other",
-                "rawInput": args.get("todos").cloned().unwrap_or(Value::Null),
-            }),
+            "TodoWrite" => GenericView {
+                raw_input: args.get("todos").cloned(),
+                ..GenericView::new("Update todo list", "other")
+            }
+            .into(),
             "TaskCreate" | "TaskUpdate" | "TaskList" | "TaskGet" => task_call(tool, &args),
             "ExitPlanMode" => plan_call(&args),
             "Agent" | "Task" => agent_call(&args),
@@ -157,32 +159,25 @@ fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
     args.get(key).and_then(Value::as_str)
 }
 
-/// A markdown text block.
-fn text(s: impl Into<String>) -> Value {
-    json!({"type": "text", "text": s.into()})
-}
-
 /// `mcp__server__tool`: the server and the tool.
 fn mcp(tool: &str) -> Option<(&str, &str)> {
     let rest = tool.strip_prefix("mcp__")?;
     rest.split_once("__").filter(|(s, t)| !s.is_empty() && !t.is_empty())
 }
 
-fn other_call(tool: &str, args: &Args) -> Value {
+fn other_call(tool: &str, args: &Args) -> View {
     let title = match mcp(tool) {
         Some((server, name)) => format!("{name} (MCP server {server})"),
         None => tool.to_string(),
     };
-    let mut view = json!({"card": "generic", "title": title, "kind": "other"});
-    if !args.is_empty()
-        && let Some(map) = view.as_object_mut()
-    {
-        map.insert("rawInput".into(), Value::Object(args.clone()));
+    GenericView {
+        raw_input: (!args.is_empty()).then(|| Value::Object(args.clone())),
+        ..GenericView::new(title, "other")
     }
-    view
+    .into()
 }
 
-fn task_call(tool: &str, args: &Args) -> Value {
+fn task_call(tool: &str, args: &Args) -> View {
     let id = args.get("taskId").map(|v| match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -202,21 +197,21 @@ fn task_call(tool: &str, args: &Args) -> Value {
         "TaskGet" => (format!("Task #{}", id.unwrap_or_default()), None),
         _ => ("Task list".to_string(), None),
     };
-    let mut view = json!({"card": "generic", "title": title, "kind": "other"});
-    if let (Some(b), Some(map)) = (body, view.as_object_mut()) {
-        map.insert("content".into(), json!([text(b)]));
+    let view = GenericView::new(title, "other");
+    match body {
+        Some(b) => view.with_text(b).into(),
+        None => view.into(),
     }
-    view
 }
 
-fn plan_call(args: &Args) -> Value {
+fn plan_call(args: &Args) -> View {
     let plan = arg(args, "plan").unwrap_or_default();
-    json!({"card": "generic", "title": "Plan", "kind": "other", "content": [text(plan)]})
+    GenericView::new("Plan", "other").with_text(plan).into()
 }
 
-fn agent_call(args: &Args) -> Value {
+fn agent_call(args: &Args) -> View {
     let prompt = arg(args, "prompt").unwrap_or_default();
-    json!({"card": "generic", "title": agent_title(args, false), "kind": "other", "content": [text(prompt)]})
+    GenericView::new(agent_title(args, false), "other").with_text(prompt).into()
 }
 
 /// `Subagent (Explore): Count the steps`, said to run in the background
@@ -235,7 +230,7 @@ fn agent_title(args: &Args, background: bool) -> String {
 /// the hand-back frame the model was given) and what its result counts of
 /// its work; for an agent started in the background, that its report
 /// comes later as a notification.
-fn agent_result(args: &Args, out: &Outcome) -> Option<Value> {
+fn agent_result(args: &Args, out: &Outcome) -> Option<View> {
     let meta = out.meta;
     let status = meta.and_then(|m| m.get("status")).and_then(Value::as_str);
     if status == Some("async_launched") {
@@ -247,10 +242,8 @@ fn agent_result(args: &Args, out: &Outcome) -> Option<Value> {
         let note = format!(
             "{prompt}\n\n*Started in the background as agent `{id}`: its report comes back as a notification.*"
         );
-        return Some(json!({
-            "card": "generic", "title": agent_title(args, true), "kind": "other",
-            "content": [text(note.trim_start())],
-        }));
+        let view = GenericView::new(agent_title(args, true), "other");
+        return Some(view.with_text(note.trim_start()).into());
     }
     let own = meta
         .and_then(|m| m.get("content"))
@@ -267,7 +260,7 @@ fn agent_result(args: &Args, out: &Outcome) -> Option<Value> {
         Some(s) => format!("Subagent ({kind}) {}: {description}", s.replace('_', " ")),
         None => format!("Subagent ({kind}) report: {description}"),
     };
-    Some(json!({"card": "generic", "title": title, "kind": "other", "content": [text(report.trim_start())]}))
+    Some(GenericView::new(title, "other").with_text(report.trim_start()).into())
 }
 
 /// What a subagent's result counts of its work, as the log gives it:
@@ -296,7 +289,8 @@ fn agent_totals(meta: &Map<String, Value>) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
-fn text_result(out: &Outcome) -> Option<Value> {
+fn text_result(out: &Outcome) -> Option<View> {
     let t = out.text();
-    (!t.is_empty()).then(|| json!({"card": "generic", "content": [text(t)]}))
+    let view = GenericView::default();
+    (!t.is_empty()).then(|| view.with_text(t).into())
 }

@@ -23,10 +23,13 @@
 mod classified;
 mod patch;
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::agents::Mapping;
 use crate::session::{Call, CallRole, Presented, Presenters, Settled};
+use crate::wire::view::{
+    DiffView, FileDiff, GenericView, Location, TerminalView, View, WebBody, WebView,
+};
 use crate::agents::codex::read::output;
 use patch::{FileOp, Hunk, Op};
 
@@ -48,7 +51,7 @@ pub(super) const MAPPING: &[Mapping] = &[
 const NO_RESULTS: &str = "Codex keeps no search results in its session file: only the query.";
 
 impl Presenters for Codex {
-    fn call_view(&self, call: Call<'_>) -> Option<Value> {
+    fn call_view(&self, call: Call<'_>) -> Option<View> {
         let Call { tool, arguments } = call;
         let args = parse_args(arguments);
         if let Some(ops) = patch_ops(tool, &args, arguments) {
@@ -71,7 +74,7 @@ impl Presenters for Codex {
     }
 
     fn result_view(&self, settled: &Settled<'_>) -> Option<Presented> {
-        result(settled).map(Presented::Tree)
+        result(settled).map(Presented::View)
     }
 
     fn role(&self, tool: &str) -> CallRole {
@@ -84,7 +87,7 @@ impl Presenters for Codex {
 }
 
 /// The view of a settled call's result.
-fn result(s: &Settled<'_>) -> Option<Value> {
+fn result(s: &Settled<'_>) -> Option<View> {
     let args = parse_args(s.arguments);
     let text = text_of(s.content);
     if let Some(ops) = patch_ops(s.tool, &args, s.arguments) {
@@ -105,15 +108,12 @@ fn result(s: &Settled<'_>) -> Option<Value> {
                 .unwrap_or_else(|| terminal_result(&args, &out))
         }),
         "web_search_call" => {
-            let query = query(&args);
-            Some(json!({
-                "card": "web",
-                "kind": "search",
-                "title": query,
-                "sources": [],
-                "answer": NO_RESULTS,
-                "truncated": false,
-            }))
+            let body = WebBody::Search {
+                sources: Vec::new(),
+                answer: Some(NO_RESULTS.into()),
+                failures: Vec::new(),
+            };
+            Some(WebView::new(Some(query(&args)), body).into())
         }
         _ => None,
     }
@@ -133,19 +133,21 @@ fn text_of(content: &[Value]) -> String {
     texts.join("\n")
 }
 
-fn generic(title: &str, kind: &str, raw_input: Value) -> Value {
-    let mut view = json!({"card": "generic", "title": title, "kind": kind});
-    if !raw_input.is_null()
-        && let Some(map) = view.as_object_mut()
-    {
-        map.insert("rawInput".into(), raw_input);
+fn generic(title: &str, kind: &str, raw_input: Value) -> View {
+    GenericView {
+        raw_input: (!raw_input.is_null()).then_some(raw_input),
+        ..GenericView::new(title, kind)
     }
-    view
+    .into()
 }
 
 /// A failed call: its message as the card's content.
-fn error_view(text: &str, kind: &str) -> Value {
-    json!({"card": "generic", "kind": kind, "content": [{"type": "text", "text": text}]})
+fn error_view(text: &str, kind: &str) -> View {
+    let view = GenericView {
+        kind: Some(kind.into()),
+        ..GenericView::default()
+    };
+    view.with_text(text).into()
 }
 
 /// `mcp__server__tool` / `server__tool` → (server, tool).
@@ -202,15 +204,15 @@ fn quote(word: &str) -> String {
     }
 }
 
-fn terminal_call(args: &Value) -> Value {
-    let mut view = json!({"card": "terminal", "title": command_line(args)});
+fn terminal_call(args: &Value) -> View {
     let cwd = ["workdir", "working_directory"]
         .iter()
-        .find_map(|k| args.get(*k).filter(|v| v.is_string()));
-    if let (Some(cwd), Some(map)) = (cwd, view.as_object_mut()) {
-        map.insert("cwd".into(), cwd.clone());
-    }
-    view
+        .find_map(|k| args.get(*k).and_then(Value::as_str));
+    View::Terminal(TerminalView {
+        title: Some(command_line(args)),
+        cwd: cwd.map(str::to_string),
+        ..TerminalView::default()
+    })
 }
 
 /// A command's output read, with the exit code Codex's end event gave
@@ -223,11 +225,7 @@ fn exec_output<'a>(text: &'a str, meta: Option<&Value>) -> output::ExecOutput<'a
     out
 }
 
-fn terminal_result(args: &Value, out: &output::ExecOutput<'_>) -> Value {
-    let mut view = Map::new();
-    view.insert("card".into(), "terminal".into());
-    view.insert("title".into(), command_line(args).into());
-    view.insert("output".into(), out.body.as_ref().into());
+fn terminal_result(args: &Value, out: &output::ExecOutput<'_>) -> View {
     let mut notes = Vec::new();
     // Codex writes `0.0000 seconds` for what took no measurable time.
     if let Some(wall) = out.wall_time.filter(|w| *w >= 0.005) {
@@ -239,13 +237,13 @@ fn terminal_result(args: &Value, out: &output::ExecOutput<'_>) -> Value {
     if out.denied {
         notes.push("stopped by Codex's sandbox".to_string());
     }
-    if !notes.is_empty() {
-        view.insert("description".into(), notes.join(" · ").into());
-    }
-    if let Some(code) = out.exit_code {
-        view.insert("exitCode".into(), code.into());
-    }
-    Value::Object(view)
+    View::Terminal(TerminalView {
+        title: Some(command_line(args)),
+        output: Some(out.body.to_string()),
+        description: (!notes.is_empty()).then(|| notes.join(" · ")),
+        exit_code: out.exit_code,
+        ..TerminalView::default()
+    })
 }
 
 /// `0.30 s`, `12 s`.
@@ -285,7 +283,7 @@ fn patch_ops(tool: &str, args: &Value, arguments: &str) -> Option<Vec<FileOp>> {
 /// The diff card of a patch: a file diff per hunk (per file for adds and
 /// deletes), Codex's applied hunks (`changes`, keyed by absolute path)
 /// where it recorded them.
-fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> Value {
+fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> View {
     let mut diffs = Vec::new();
     let mut names = Vec::new();
     for op in ops {
@@ -299,7 +297,7 @@ fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> Value {
         match &op.op {
             Op::Add(content) => {
                 names.push(format!("add {path}"));
-                diffs.push(json!({"path": path, "oldText": null, "newText": content}));
+                diffs.push(FileDiff::new(path, None, content.as_str()));
             }
             Op::Delete => {
                 names.push(format!("delete {path}"));
@@ -307,7 +305,7 @@ fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> Value {
                     .and_then(|c| c.get("content"))
                     .and_then(Value::as_str)
                     .unwrap_or_default();
-                diffs.push(json!({"path": path, "oldText": old, "newText": ""}));
+                diffs.push(FileDiff::new(path, Some(old.into()), ""));
             }
             Op::Update { hunks, move_to } => {
                 names.push(match move_to {
@@ -325,25 +323,21 @@ fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> Value {
             }
         }
     }
-    let locations: Vec<Value> = ops.iter().map(|o| json!({"path": o.path})).collect();
-    json!({
-        "card": "diff",
-        "title": format!("Patch: {}", names.join(", ")),
-        "diffs": diffs,
-        "locations": locations,
+    View::Diff(DiffView {
+        title: Some(format!("Patch: {}", names.join(", "))),
+        diffs,
+        locations: ops.iter().map(|o| Location::new(o.path.as_str(), None)).collect(),
     })
 }
 
 /// A hunk's file diff, at its lines when a unified diff's header said
 /// where (`startLine`, and `newStartLine` when the new side starts
 /// elsewhere).
-fn hunk_diff(path: &str, h: &Hunk) -> Value {
-    let mut d = json!({"path": path, "oldText": h.old, "newText": h.new});
-    if let (Some(map), Some(old)) = (d.as_object_mut(), h.old_start) {
-        map.insert("startLine".into(), old.into());
-        if let Some(new) = h.new_start.filter(|n| *n != old) {
-            map.insert("newStartLine".into(), new.into());
-        }
+fn hunk_diff(path: &str, h: &Hunk) -> FileDiff {
+    let mut d = FileDiff::new(path, Some(h.old.clone()), h.new.as_str());
+    if let Some(old) = h.old_start {
+        d.start_line = Some(old);
+        d.new_start_line = h.new_start.filter(|n| *n != old);
     }
     d
 }

@@ -4,8 +4,11 @@
 //!
 //! Used when a frame carries no view (session logs, old hosts). Each presenter
 //! is a pure function of (tool name, arguments, result content, isError, meta)
-//! returning the view JSON exactly as the host would have sent it, or `None`
-//! where the host sends none.
+//! returning, typed, the view the host would have sent, or `None` where the
+//! host sends none — or where the host would send one that no card reads (a
+//! number where the protocol wants an integer, from arguments the model got
+//! wrong): there the host's view falls back to the generic card, and so does
+//! the lack of one.
 //!
 //! The host's dispatch (`viewFor` in DSH's api-proxy, `defineTool` in
 //! dsh-tools) is mirrored here: the raw arguments are `JSON.parse`d, softly
@@ -29,9 +32,11 @@ mod web;
 #[cfg(test)]
 mod tests;
 
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::session::{Call, CallRole, Settled};
+use crate::wire::View;
 
 use schema::Param;
 
@@ -49,10 +54,11 @@ struct Outcome<'a> {
 struct Presenter {
     /// The tool's parameter schema (the implicit, open root object).
     params: &'static [Param],
-    /// `presentCall`: every stock tool here has one and it always answers.
-    call: fn(&Args) -> Value,
+    /// `presentCall`: every stock tool here has one (it answers but for a
+    /// view no card reads).
+    call: fn(&Args) -> Option<View>,
     /// `presentResult`, when the tool declares one.
-    result: Option<fn(&Args, &Outcome) -> Option<Value>>,
+    result: Option<fn(&Args, &Outcome) -> Option<View>>,
 }
 
 /// The stock tools and their presenters.
@@ -98,14 +104,14 @@ fn presenter(tool: &str) -> Option<&'static Presenter> {
 }
 
 /// The call view of a call of a stock tool.
-pub fn call_view(call: Call<'_>) -> Option<Value> {
+pub fn call_view(call: Call<'_>) -> Option<View> {
     let presenter = presenter(call.tool)?;
     let args = schema::parse(call.arguments, presenter.params)?;
-    Some((presenter.call)(&args))
+    (presenter.call)(&args)
 }
 
 /// The result view for a settled call.
-pub fn result_view(s: &Settled<'_>) -> Option<Value> {
+pub fn result_view(s: &Settled<'_>) -> Option<View> {
     let presenter = presenter(s.tool)?;
     let present = presenter.result?;
     let args = schema::parse(s.arguments, presenter.params)?;
@@ -145,4 +151,10 @@ fn record(value: Option<&Value>) -> Option<&Map<String, Value>> {
 /// JS `typeof field === 'string' || field === undefined` on an object field.
 fn absent_or_str(map: &Map<String, Value>, key: &str) -> bool {
     map.get(key).is_none_or(Value::is_string)
+}
+
+/// A piece of the host's view passed through from what the tool persisted,
+/// typed as a card reads it (`None`: no card would read it).
+fn typed<T: DeserializeOwned>(value: &Value) -> Option<T> {
+    T::deserialize(value).ok()
 }

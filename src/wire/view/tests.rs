@@ -27,6 +27,39 @@ fn parses_every_tag() {
         let v = typed(&c).unwrap_or_else(|e| panic!("{c}: {e}"));
         assert_eq!(v.tag(), c["card"].as_str().unwrap());
         assert_eq!(View::tag_of(&c.to_string()).as_deref(), Some(v.tag()));
+        // Written, it reads back the same.
+        assert_eq!(View::from_json(&v.to_json()).ok(), Some(v), "{c}");
+    }
+}
+
+/// What a typed view writes: the tags first, absent fields left out.
+#[test]
+fn a_view_writes_its_tags_first_and_leaves_out_what_is_absent() {
+    let cases = [
+        (
+            json!({"card":"terminal","title":"ls","exitCode":0,"description":null}),
+            r#"{"card":"terminal","title":"ls","exitCode":0}"#,
+        ),
+        (
+            json!({"title":"g","card":"search","files":[{"path":"a","matches":[{"line":"x"}]}],"shape":"matches"}),
+            r#"{"card":"search","shape":"matches","title":"g","files":[{"path":"a","matches":[{"line":"x"}]}]}"#,
+        ),
+        (
+            json!({"card":"web","kind":"fetch","url":"u","truncated":true}),
+            r#"{"card":"web","kind":"fetch","url":"u","truncated":true}"#,
+        ),
+        (
+            json!({"card":"generic","content":[{"type":"image","data":"…"},{"type":"text","text":"t"}]}),
+            r#"{"card":"generic","content":[{"type":"image"},{"type":"text","text":"t"}]}"#,
+        ),
+        (
+            json!({"card":"read","path":"a","lines":[]}),
+            r#"{"card":"read","path":"a","offset":1,"lines":[]}"#,
+        ),
+    ];
+    for (c, written) in cases {
+        let v = typed(&c).unwrap_or_else(|e| panic!("{c}: {e}"));
+        assert_eq!(v.to_json(), written);
     }
 }
 

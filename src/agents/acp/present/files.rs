@@ -1,33 +1,39 @@
 //! ACP calls that touch files or the web: diffs, reads, searches, fetches.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Call;
+use crate::wire::view::{
+    Block, DiffView, FileDiff, Location, ReadLine, ReadView, SearchBody, SearchFile, SearchMatch,
+    SearchView, View, WebBody, WebSource, WebView,
+};
 
 /// The diff card of a call's `diff` items. A hunk gets its line number
 /// only where the recording shows the file's text and the change is found
 /// in it exactly once: the new text in what the client wrote, else the
 /// old text in what it served; a new file (`oldText` null) starts at 1.
-pub(super) fn diff(call: &Call) -> Value {
-    let diffs: Vec<Value> = call
+pub(super) fn diff(call: &Call) -> View {
+    let diffs: Vec<FileDiff> = call
         .items("diff")
         .into_iter()
         .filter_map(|d| {
             let path = d.get("path")?.as_str()?;
             let new = d.get("newText")?.as_str()?;
             let old = d.get("oldText").and_then(Value::as_str);
-            let mut diff = json!({"path": path, "oldText": old, "newText": new});
-            if let (Some(line), Some(m)) = (start_line(call, path, old, new), diff.as_object_mut()) {
-                m.insert("startLine".into(), line.into());
-            }
+            let mut diff = FileDiff::new(path, old.map(str::to_string), new);
+            diff.start_line = start_line(call, path, old, new);
             Some(diff)
         })
         .collect();
     let mut locations = call.locations();
     if locations.is_empty() {
-        locations = diffs.iter().map(|d| json!({"path": d["path"]})).collect();
+        locations = diffs.iter().map(|d| Location::new(d.path.as_str(), None)).collect();
     }
-    json!({"card": "diff", "title": call.title(), "diffs": diffs, "locations": locations})
+    View::Diff(DiffView {
+        title: Some(call.title()),
+        diffs,
+        locations,
+    })
 }
 
 fn start_line(call: &Call, path: &str, old: Option<&str>, new: &str) -> Option<u64> {
@@ -62,11 +68,12 @@ fn line_of_once(hay: &str, needle: &str) -> Option<u64> {
 /// unnumbered; else (an agent that read the file itself and showed
 /// nothing, as Gemini CLI does) the generic card: a read card would claim
 /// an empty file.
-pub(super) fn read(call: &Call, text: &str) -> Value {
+pub(super) fn read(call: &Call, text: &str) -> View {
     let path = call
         .locations()
-        .first()
-        .and_then(|l| l["path"].as_str().map(str::to_string))
+        .into_iter()
+        .next()
+        .map(|l| l.path)
         .unwrap_or_default();
     let title = call.title();
     let served = call.file(&path).and_then(|f| f.get("read"));
@@ -74,32 +81,33 @@ pub(super) fn read(call: &Call, text: &str) -> Value {
         Some((r, content)) => {
             let from = r.get("line").and_then(Value::as_u64).unwrap_or(1).max(1);
             let body = content.strip_suffix('\n').unwrap_or(content);
-            let lines: Vec<Value> = body
-                .split('\n')
-                .enumerate()
-                .map(|(i, l)| json!({"number": from + i as u64, "text": l}))
+            let lines = (from..)
+                .zip(body.split('\n'))
+                .map(|(number, l)| ReadLine::new(number, l))
                 .collect();
-            json!({"card": "read", "title": title, "path": path, "offset": from, "lines": lines})
+            let mut view = ReadView::new(path, from, lines);
+            view.title = Some(title);
+            view.into()
         }
         None if text.trim().is_empty() => super::generic(call, None),
-        None => json!({
-            "card": "read", "title": title, "path": path, "lines": [],
-            "content": [{"type": "text", "text": text}],
-        }),
+        None => {
+            let mut view = ReadView::new(path, 1, Vec::new());
+            view.title = Some(title);
+            view.content = Some(vec![Block::text(text)]);
+            view.into()
+        }
     }
 }
 
 /// The search card: `path:line:text` lines as matches by file, else lines
 /// that look like paths, else the call's `locations`; `None` when the
 /// text is none of these.
-pub(super) fn search(call: &Call, text: &str) -> Option<Value> {
-    let title = call.title();
+pub(super) fn search(call: &Call, text: &str) -> Option<View> {
+    let title = Some(call.title());
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     if lines.is_empty() {
-        let paths: Vec<Value> = call.locations().into_iter().map(|l| l["path"].clone()).collect();
-        return (!paths.is_empty()).then(|| {
-            json!({"card": "search", "shape": "paths", "title": title, "paths": paths, "truncated": false})
-        });
+        let paths: Vec<String> = call.locations().into_iter().map(|l| l.path).collect();
+        return (!paths.is_empty()).then(|| SearchView::new(title, SearchBody::Paths(paths)).into());
     }
     let matches: Option<Vec<(&str, u64, &str)>> = lines
         .iter()
@@ -110,23 +118,20 @@ pub(super) fn search(call: &Call, text: &str) -> Option<Value> {
         })
         .collect();
     if let Some(matches) = matches {
-        let mut files: Vec<(String, Vec<Value>)> = Vec::new();
+        let mut files: Vec<SearchFile> = Vec::new();
         for (path, n, line) in matches {
-            let m = json!({"lineNumber": n, "line": line});
-            match files.iter_mut().find(|f| f.0 == path) {
-                Some(f) => f.1.push(m),
-                None => files.push((path.to_string(), vec![m])),
+            let m = SearchMatch::new(n, line);
+            match files.iter_mut().find(|f| f.path == path) {
+                Some(f) => f.matches.push(m),
+                None => files.push(SearchFile::new(path, vec![m])),
             }
         }
-        let files: Vec<Value> = files
-            .into_iter()
-            .map(|(path, matches)| json!({"path": path, "matches": matches}))
-            .collect();
-        return Some(json!({"card": "search", "shape": "matches", "title": title, "files": files, "truncated": false}));
+        return Some(SearchView::new(title, SearchBody::Matches(files)).into());
     }
     let pathlike = |l: &&str| l.trim() == *l && (l.contains('/') || l.contains('.'));
     lines.iter().all(pathlike).then(|| {
-        json!({"card": "search", "shape": "paths", "title": title, "paths": lines, "truncated": false})
+        let paths = lines.iter().map(|l| l.to_string()).collect();
+        SearchView::new(title, SearchBody::Paths(paths)).into()
     })
 }
 
@@ -144,37 +149,31 @@ pub(super) fn url(call: &Call) -> Option<String> {
 /// The web card: a page fetched (the call's text said to be what the
 /// agent made of it), or a search (the links its text lists as
 /// `Links: [{title, url}]`, the rest as the answer).
-pub(super) fn web(call: &Call, text: &str) -> Value {
+pub(super) fn web(call: &Call, text: &str) -> View {
+    let search = |sources, answer| {
+        let body = WebBody::Search {
+            sources,
+            answer,
+            failures: Vec::new(),
+        };
+        WebView::new(Some(call.title()), body).into()
+    };
     if let Some(url) = url(call) {
         let answer = format!("*What the agent returned for the page:*\n\n{text}");
-        return json!({
-            "card": "web", "kind": "search", "title": call.title(),
-            "sources": [{"url": url}], "answer": answer, "truncated": false,
-        });
+        return search(vec![WebSource::new(url)], Some(answer));
     }
     let mut sources = Vec::new();
     let mut answer = Vec::new();
     for line in text.lines() {
         match line.strip_prefix("Links: ").and_then(|l| serde_json::from_str::<Value>(l).ok()) {
             Some(Value::Array(links)) => sources.extend(links.into_iter().filter_map(|l| {
-                let url = l.get("url")?.as_str()?;
-                let mut s = json!({"url": url});
-                if let (Some(t), Some(m)) = (l.get("title").and_then(Value::as_str), s.as_object_mut()) {
-                    m.insert("title".into(), t.into());
-                }
+                let mut s = WebSource::new(l.get("url")?.as_str()?);
+                s.title = l.get("title").and_then(Value::as_str).map(str::to_string);
                 Some(s)
             })),
             _ => answer.push(line),
         }
     }
     let answer = answer.join("\n").trim().to_string();
-    let mut view = json!({
-        "card": "web", "kind": "search", "title": call.title(), "sources": sources, "truncated": false,
-    });
-    if !answer.is_empty()
-        && let Some(m) = view.as_object_mut()
-    {
-        m.insert("answer".into(), answer.into());
-    }
-    view
+    search(sources, (!answer.is_empty()).then_some(answer))
 }

@@ -1,7 +1,20 @@
-use serde_json::json;
+use serde_json::{Value, json};
 
-use super::files::{diff, read, search};
-use super::{Call, exited, terminal, unfence};
+use super::{Call, exited, files, unfence};
+
+// The views as JSON trees, as they are written.
+fn diff(call: &Call) -> Value {
+    files::diff(call).to_tree()
+}
+fn read(call: &Call, text: &str) -> Value {
+    files::read(call, text).to_tree()
+}
+fn search(call: &Call, text: &str) -> Option<Value> {
+    files::search(call, text).map(|v| v.to_tree())
+}
+fn terminal(call: &Call, text: &str) -> Value {
+    super::terminal(call, text).to_tree()
+}
 
 #[test]
 fn fences_and_exit_lines_are_read_and_nothing_else_is() {

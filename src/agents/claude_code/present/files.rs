@@ -2,20 +2,24 @@
 //! and diff cards, from the call's input and the result's `toolUseResult`.
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::wire::RawJson;
+use crate::wire::view::{DiffView, FileDiff, GenericView, Location, TerminalView, View};
 
 use super::{Args, Outcome, arg};
 
-pub(super) fn bash_call(args: &Args) -> Value {
+pub(super) fn bash_call(args: &Args) -> View {
     let command = arg(args, "command").unwrap_or_default();
-    let description = arg(args, "description").unwrap_or_default();
+    let mut description = arg(args, "description").unwrap_or_default().to_string();
     if background(args) {
-        let description = format!("{description} (run in the background)");
-        return json!({"card": "terminal", "title": command, "description": description.trim()});
+        description = format!("{description} (run in the background)").trim().to_string();
     }
-    json!({"card": "terminal", "title": command, "description": description})
+    View::Terminal(TerminalView {
+        title: Some(command.into()),
+        description: Some(description),
+        ..TerminalView::default()
+    })
 }
 
 fn background(args: &Args) -> bool {
@@ -30,7 +34,7 @@ fn exit_code(text: &str) -> Option<(i64, &str)> {
     Some((code.trim().parse().ok()?, rest))
 }
 
-pub(super) fn bash_result(args: &Args, out: &Outcome) -> Option<Value> {
+pub(super) fn bash_result(args: &Args, out: &Outcome) -> Option<View> {
     let meta = out.meta;
     let task = meta
         .and_then(|m| m.get("backgroundTaskId"))
@@ -42,7 +46,10 @@ pub(super) fn bash_result(args: &Args, out: &Outcome) -> Option<Value> {
         if let Some(id) = task.filter(|_| note.is_empty()) {
             note = format!("Running in the background as task {id}.");
         }
-        return Some(json!({"card": "terminal", "output": note}));
+        return Some(View::Terminal(TerminalView {
+            output: Some(note),
+            ..TerminalView::default()
+        }));
     }
     let field = |k: &str| meta.and_then(|m| m.get(k)).and_then(Value::as_str);
     // Output too large for the log: the file Claude saved it to, or what
@@ -63,28 +70,28 @@ pub(super) fn bash_result(args: &Args, out: &Outcome) -> Option<Value> {
         (_, Some(e)) if !e.is_empty() => e.to_string(),
         _ => rest,
     };
-    let mut view = json!({"card": "terminal", "output": output});
-    if let (Some(s), Some(map)) = (&saved, view.as_object_mut()) {
-        let note = match arg(args, "description").filter(|d| !d.is_empty()) {
+    let mut view = TerminalView {
+        output: Some(output),
+        ..TerminalView::default()
+    };
+    if let Some(s) = &saved {
+        view.description = Some(match arg(args, "description").filter(|d| !d.is_empty()) {
             Some(d) => format!("{d} — {}", s.note),
             None => s.note.clone(),
-        };
-        map.insert("description".into(), note.into());
+        });
     }
     let interrupted = meta.and_then(|m| m.get("interrupted")) == Some(&Value::Bool(true));
-    if let Some(map) = view.as_object_mut() {
-        if interrupted {
-            map.insert("signal".into(), "interrupted".into());
-        } else if let Some(code) = code {
-            map.insert("exitCode".into(), code.into());
-        } else if !out.is_error {
-            map.insert("exitCode".into(), 0.into());
-        }
+    if interrupted {
+        view.signal = Some("interrupted".into());
+    } else if let Some(code) = code {
+        view.exit_code = Some(code);
+    } else if !out.is_error {
+        view.exit_code = Some(0);
     }
-    Some(view)
+    Some(View::Terminal(view))
 }
 
-pub(super) fn read_call(args: &Args) -> Value {
+pub(super) fn read_call(args: &Args) -> View {
     let path = arg(args, "file_path").unwrap_or_default();
     let offset = args.get("offset").and_then(Value::as_u64);
     let limit = args.get("limit").and_then(Value::as_u64);
@@ -94,10 +101,11 @@ pub(super) fn read_call(args: &Args) -> Value {
         (_, Some(o)) => format!(" (from line {o})"),
         _ => String::new(),
     };
-    json!({
-        "card": "generic", "title": format!("Read {path}{window}"), "kind": "read",
-        "locations": [{"path": path, "line": start}],
-    })
+    GenericView {
+        locations: vec![Location::new(path, Some(start))],
+        ..GenericView::new(format!("Read {path}{window}"), "read")
+    }
+    .into()
 }
 
 /// A read window: the file's lines from `startLine` (its `file` record),
@@ -240,20 +248,26 @@ fn edits(tool: &str, args: &Args) -> Vec<(String, String, bool)> {
     }
 }
 
-pub(super) fn edit_call(tool: &str, args: &Args) -> Option<Value> {
+/// A diff card titled `title`.
+fn diff(title: String, diffs: Vec<FileDiff>) -> View {
+    View::Diff(DiffView {
+        title: Some(title),
+        diffs,
+        locations: Vec::new(),
+    })
+}
+
+pub(super) fn edit_call(tool: &str, args: &Args) -> Option<View> {
     let path = arg(args, "file_path")?;
     if tool == "Write" {
         let content = arg(args, "content").unwrap_or_default();
-        return Some(json!({
-            "card": "diff", "title": format!("Write {path}"),
-            "diffs": [{"path": path, "oldText": null, "newText": content}],
-        }));
+        return Some(diff(format!("Write {path}"), vec![FileDiff::new(path, None, content)]));
     }
-    let diffs: Vec<Value> = edits(tool, args)
+    let diffs = edits(tool, args)
         .into_iter()
-        .map(|(old, new, _)| json!({"path": path, "oldText": old, "newText": new}))
+        .map(|(old, new, _)| FileDiff::new(path, Some(old), new))
         .collect();
-    Some(json!({"card": "diff", "title": format!("Edit {path}"), "diffs": diffs}))
+    Some(diff(format!("Edit {path}"), diffs))
 }
 
 /// The file before and after, from `originalFile` and the edits (or the
@@ -262,7 +276,7 @@ pub(super) fn edit_call(tool: &str, args: &Args) -> Option<Value> {
 /// (Claude Code keeps none of a file over 10 000 characters: `originalFile:
 /// null`), the hunks of `structuredPatch`, each an entry of its own at its
 /// `oldStart` (the card draws `⋯` between them).
-pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Value> {
+pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<View> {
     let meta = out.meta?;
     let path = meta
         .get("filePath")
@@ -280,7 +294,7 @@ pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Valu
         (_, Some(orig)) => apply(orig, &edits(tool, args)),
         (_, None) => None,
     };
-    let diffs: Vec<Value> = match after {
+    let diffs: Vec<FileDiff> = match after {
         Some(new) => {
             let (old, new, start) = match original {
                 Some(orig) => {
@@ -292,7 +306,7 @@ pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Valu
             if old.as_deref() == Some(new.as_str()) {
                 return None;
             }
-            vec![json!({"path": path, "oldText": old, "newText": new, "startLine": start})]
+            vec![FileDiff::new(path, old, new).at(start)]
         }
         None => {
             let hunks = hunks(meta.get("structuredPatch")?)?;
@@ -300,11 +314,11 @@ pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Valu
                 .into_iter()
                 .filter(|h| h.old != h.new)
                 .map(|h| {
-                    let mut d = json!({"path": path, "oldText": h.old, "newText": h.new});
-                    if let (Some(s), Some(map)) = (h.start.filter(|&s| s > 0), d.as_object_mut()) {
-                        map.insert("startLine".into(), s.into());
+                    let d = FileDiff::new(path, Some(h.old), h.new);
+                    match h.start.filter(|&s| s > 0) {
+                        Some(s) => d.at(s),
+                        None => d,
                     }
-                    d
                 })
                 .collect()
         }
@@ -312,7 +326,7 @@ pub(super) fn edit_result(tool: &str, args: &Args, out: &Outcome) -> Option<Valu
     if diffs.is_empty() {
         return None;
     }
-    Some(json!({"card": "diff", "title": title, "diffs": diffs}))
+    Some(diff(title, diffs))
 }
 
 /// Lines of unchanged text kept on each side of a change: the context the

@@ -2,12 +2,13 @@
 //! web cards, from the call's input and the result's `toolUseResult`.
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Args, Outcome, arg};
 use crate::wire::RawJson;
+use crate::wire::view::{GenericView, View, WebBody, WebSource, WebView};
 
-pub(super) fn search_call(tool: &str, args: &Args) -> Value {
+pub(super) fn search_call(tool: &str, args: &Args) -> View {
     let pattern = arg(args, "pattern").unwrap_or_default();
     let mut title = format!("{tool} {pattern}");
     if let Some(path) = arg(args, "path") {
@@ -16,7 +17,11 @@ pub(super) fn search_call(tool: &str, args: &Args) -> Value {
     if let Some(glob) = arg(args, "glob") {
         title.push_str(&format!(" ({glob})"));
     }
-    json!({"card": "generic", "title": title, "kind": "search", "rawInput": args})
+    GenericView {
+        raw_input: Some(Value::Object(args.clone())),
+        ..GenericView::new(title, "search")
+    }
+    .into()
 }
 
 /// Matches by file (Grep's content mode, `path:line:text`), else the paths
@@ -112,14 +117,18 @@ fn matches(content: &str) -> Option<Vec<FileMatches<'_>>> {
     (!files.is_empty()).then_some(files)
 }
 
-pub(super) fn web_search_call(args: &Args) -> Value {
+pub(super) fn web_search_call(args: &Args) -> View {
     let query = arg(args, "query").unwrap_or_default();
-    json!({"card": "generic", "title": query, "kind": "search", "rawInput": query})
+    GenericView {
+        raw_input: Some(query.into()),
+        ..GenericView::new(query, "search")
+    }
+    .into()
 }
 
 /// The links found (`results[].content[]`) and what the search model wrote
 /// of them (the results that are text).
-pub(super) fn web_search_result(args: &Args, out: &Outcome) -> Option<Value> {
+pub(super) fn web_search_result(args: &Args, out: &Outcome) -> Option<View> {
     let results = out.meta?.get("results")?.as_array()?;
     let mut sources = Vec::new();
     let mut answer = Vec::new();
@@ -129,12 +138,8 @@ pub(super) fn web_search_result(args: &Args, out: &Outcome) -> Option<Value> {
             Value::Object(o) => {
                 for link in o.get("content").and_then(Value::as_array).into_iter().flatten() {
                     if let Some(url) = link.get("url").and_then(Value::as_str) {
-                        let mut s = json!({"url": url});
-                        if let (Some(t), Some(map)) =
-                            (link.get("title").and_then(Value::as_str), s.as_object_mut())
-                        {
-                            map.insert("title".into(), t.into());
-                        }
+                        let mut s = WebSource::new(url);
+                        s.title = link.get("title").and_then(Value::as_str).map(str::to_string);
                         sources.push(s);
                     }
                 }
@@ -142,33 +147,30 @@ pub(super) fn web_search_result(args: &Args, out: &Outcome) -> Option<Value> {
             _ => {}
         }
     }
-    let mut view = json!({
-        "card": "web", "kind": "search", "title": arg(args, "query").unwrap_or_default(),
-        "sources": sources, "truncated": false,
-    });
-    if !answer.is_empty()
-        && let Some(map) = view.as_object_mut()
-    {
-        map.insert("answer".into(), answer.join("\n\n").into());
-    }
-    Some(view)
+    let body = WebBody::Search {
+        sources,
+        answer: (!answer.is_empty()).then(|| answer.join("\n\n")),
+        failures: Vec::new(),
+    };
+    let title = arg(args, "query").unwrap_or_default();
+    Some(WebView::new(Some(title.into()), body).into())
 }
 
-pub(super) fn web_fetch_call(args: &Args) -> Value {
+pub(super) fn web_fetch_call(args: &Args) -> View {
     let url = arg(args, "url").unwrap_or_default();
-    let mut view = json!({"card": "generic", "title": url, "kind": "fetch", "rawInput": url});
-    if let (Some(p), Some(map)) = (arg(args, "prompt"), view.as_object_mut()) {
-        map.insert(
-            "content".into(),
-            json!([{"type": "text", "text": format!("Asked of the page: {p}")}]),
-        );
+    let view = GenericView {
+        raw_input: Some(url.into()),
+        ..GenericView::new(url, "fetch")
+    };
+    match arg(args, "prompt") {
+        Some(p) => view.with_text(format!("Asked of the page: {p}")).into(),
+        None => view.into(),
     }
-    view
 }
 
 /// What came back is not the page: a model read it and answered the
 /// call's prompt. The card says so above that summary, under the URL.
-pub(super) fn web_fetch_result(args: &Args, out: &Outcome) -> Option<Value> {
+pub(super) fn web_fetch_result(args: &Args, out: &Outcome) -> Option<View> {
     let meta = out.meta;
     let url = meta
         .and_then(|m| m.get("url"))
@@ -186,8 +188,12 @@ pub(super) fn web_fetch_result(args: &Args, out: &Outcome) -> Option<Value> {
         _ => "fetched".to_string(),
     };
     let answer = format!("*The model's summary of the page, not the page itself:*\n\n{summary}");
-    Some(json!({
-        "card": "web", "kind": "search", "title": format!("Fetch {url}"),
-        "sources": [{"url": url, "title": status}], "answer": answer, "truncated": false,
-    }))
+    let mut source = WebSource::new(url);
+    source.title = Some(status);
+    let body = WebBody::Search {
+        sources: vec![source],
+        answer: Some(answer),
+        failures: Vec::new(),
+    };
+    Some(WebView::new(Some(format!("Fetch {url}")), body).into())
 }

@@ -7,10 +7,11 @@
 //! preview and says the rest is in a file that is not there. Nothing is
 //! made up: a size is the one Claude wrote.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{Outcome, text};
+use super::Outcome;
 use crate::agents::claude_code::read::side_files::persisted;
+use crate::wire::view::{Block, GenericView, View};
 
 /// A result's output, as saved.
 pub(super) struct Saved {
@@ -83,17 +84,19 @@ fn human(bytes: u64) -> String {
 }
 
 /// A generic card of saved output, for a tool whose card is its text.
-pub(super) fn generic(out: &Outcome) -> Option<Value> {
+pub(super) fn generic(out: &Outcome) -> Option<View> {
     let s = saved(out, None)?;
-    Some(json!({
-        "card": "generic",
-        "content": [text(format!("*{}*", s.note)), text(s.output)],
+    let content = vec![Block::text(format!("*{}*", s.note)), Block::text(s.output)];
+    Some(View::Generic(GenericView {
+        content: Some(content),
+        ..GenericView::default()
     }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const ENVELOPE: &str = "<persisted-output>\nOutput too large (48.2KB). Full output saved to: /h/p/s/tool-results/toolu_9.txt\n\nPreview (first 2KB):\nExit code 2\nfirst lines\n...\n</persisted-output>";
 

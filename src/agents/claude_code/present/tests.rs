@@ -6,7 +6,7 @@ fn result(tool: &str, args: Value, text: &str, is_error: bool, meta: Option<Valu
     let content = [json!({"type": "text", "text": text})];
     ClaudeCode
         .result_view(&Settled::new(tool, &args.to_string(), &content, is_error, meta.as_ref()))
-        .map(Presented::into_tree)
+        .map(|p| p.to_tree())
 }
 
 #[test]
@@ -81,9 +81,9 @@ fn edits_are_applied_to_the_original() {
 
 #[test]
 fn mcp_and_unknown_tools_are_generic() {
-    let v = ClaudeCode.call_view(Call::new("mcp__gh__list", "{}")).unwrap();
+    let v = ClaudeCode.call_view(Call::new("mcp__gh__list", "{}")).unwrap().to_tree();
     assert_eq!(v["title"], "list (MCP server gh)");
-    let v = ClaudeCode.call_view(Call::new("Whatever", "{\"a\":1}")).unwrap();
+    let v = ClaudeCode.call_view(Call::new("Whatever", "{\"a\":1}")).unwrap().to_tree();
     assert_eq!(v["card"], "generic");
     assert_eq!(v["rawInput"]["a"], 1);
     assert!(ClaudeCode.call_view(Call::new("Edit", "not json")).is_none());

@@ -9,12 +9,13 @@
 //!   `path:line:text` (so not coloured): a `search` card of matches
 //!   grouped by file.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::agents::codex::read::output::ExecOutput;
+use crate::wire::view::{ReadLine, ReadView, SearchBody, SearchFile, SearchMatch, SearchView, View};
 
 /// The read or search view of a classified command, when faithful.
-pub fn view(command: &str, out: &ExecOutput<'_>, meta: Option<&Value>) -> Option<Value> {
+pub fn view(command: &str, out: &ExecOutput<'_>, meta: Option<&Value>) -> Option<View> {
     if out.exit_code != Some(0) || out.truncated || out.running.is_some() {
         return None;
     }
@@ -29,7 +30,7 @@ pub fn view(command: &str, out: &ExecOutput<'_>, meta: Option<&Value>) -> Option
     }
 }
 
-fn read(command: &str, path: &str, body: &str) -> Option<Value> {
+fn read(command: &str, path: &str, body: &str) -> Option<View> {
     let file = command.strip_prefix("cat ")?.trim();
     let unquoted = file
         .strip_prefix('\'')
@@ -38,21 +39,16 @@ fn read(command: &str, path: &str, body: &str) -> Option<Value> {
     if unquoted != path || path.is_empty() {
         return None;
     }
-    let lines: Vec<Value> = body
-        .lines()
-        .enumerate()
-        .map(|(i, text)| json!({"number": i + 1, "text": text}))
+    let lines: Vec<ReadLine> = (1..)
+        .zip(body.lines())
+        .map(|(number, text)| ReadLine::new(number, text))
         .collect();
-    Some(json!({
-        "card": "read",
-        "path": path,
-        "offset": 1,
-        "lines": lines,
-        "totalLines": lines.len(),
-    }))
+    let mut view = ReadView::new(path, 1, lines);
+    view.total_lines = view.lines.len() as u64;
+    Some(view.into())
 }
 
-fn search(command: &str, body: &str) -> Option<Value> {
+fn search(command: &str, body: &str) -> Option<View> {
     let words: Vec<&str> = command.split_whitespace().collect();
     let numbered = words.iter().any(|w| {
         *w == "--line-number"
@@ -63,7 +59,7 @@ fn search(command: &str, body: &str) -> Option<Value> {
     if !searcher || !numbered || body.is_empty() {
         return None;
     }
-    let mut files: Vec<(String, Vec<Value>)> = Vec::new();
+    let mut files: Vec<SearchFile> = Vec::new();
     let mut total = 0;
     for line in body.lines() {
         let (path, rest) = line.split_once(':')?;
@@ -72,29 +68,22 @@ fn search(command: &str, body: &str) -> Option<Value> {
         if path.is_empty() {
             return None;
         }
-        let m = json!({"lineNumber": number, "line": text});
+        let m = SearchMatch::new(number, text);
         match files.last_mut() {
-            Some((p, matches)) if p == path => matches.push(m),
-            _ => files.push((path.to_string(), vec![m])),
+            Some(f) if f.path == path => f.matches.push(m),
+            _ => files.push(SearchFile::new(path, vec![m])),
         }
         total += 1;
     }
-    let files: Vec<Value> = files
-        .into_iter()
-        .map(|(path, matches)| json!({"path": path, "matches": matches}))
-        .collect();
-    Some(json!({
-        "card": "search",
-        "shape": "matches",
-        "files": files,
-        "truncated": false,
-        "total": total,
-    }))
+    let mut view = SearchView::new(None, SearchBody::Matches(files));
+    view.total = total;
+    Some(view.into())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use crate::agents::codex::read::output::parse;
 
     fn meta(kind: &str) -> Value {
@@ -104,7 +93,7 @@ mod tests {
     #[test]
     fn only_faithful_outputs() {
         let ok = parse("Exit code: 0\nOutput:\nx\ny\n");
-        let v = view("cat a.txt", &ok, Some(&meta("read"))).expect("read");
+        let v = view("cat a.txt", &ok, Some(&meta("read"))).expect("read").to_tree();
         assert_eq!(v["totalLines"], 2);
         assert_eq!(v["lines"][1], json!({"number": 2, "text": "y"}));
         assert_eq!(view("cat -n a.txt", &ok, Some(&meta("read"))), None);
@@ -114,7 +103,7 @@ mod tests {
         let cut = parse("Exit code: 0\nWarning: truncated output\nOutput:\nx\n");
         assert_eq!(view("cat a.txt", &cut, Some(&meta("read"))), None);
         let hits = parse("Exit code: 0\nOutput:\na.rs:3:fn a\na.rs:9:fn b\nb.rs:1:fn c\n");
-        let v = view("rg -n fn .", &hits, Some(&meta("search"))).expect("search");
+        let v = view("rg -n fn .", &hits, Some(&meta("search"))).expect("search").to_tree();
         assert_eq!(v["total"], 3);
         assert_eq!(v["files"][0]["matches"][1]["lineNumber"], 9);
         assert_eq!(view("rg fn .", &hits, Some(&meta("search"))), None);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::Codex;
-use crate::session::{Call, Presented, Settled};
+use crate::session::{Call, Settled};
 use crate::cards::{Ctx, Density, render};
 use crate::headless::writer::describe_style;
 use crate::session::{Presenters, ToolCard, Transcript};
@@ -200,23 +200,23 @@ fn presenter_edges() {
     // Not JSON, not a patch: still a card, never a panic.
     assert_eq!(
         c.call_view(Call::new("apply_patch", "nonsense"))
-            .and_then(|v| v.get("card").cloned()),
-        Some(json!("generic"))
+            .map(|v| v.tag()),
+        Some("generic")
     );
     assert_eq!(c.result_view(&Settled::new("apply_patch", "nonsense", &[], false, None)), None);
-    let v = c.call_view(Call::new("exec_command", "{")).expect("a terminal");
+    let v = c.call_view(Call::new("exec_command", "{")).map(|v| v.to_tree()).expect("a terminal");
     assert_eq!(v["title"], "");
-    let v = c.call_view(Call::new("shell", r#"{"command":["ls","-la","it's here"]}"#)).expect("argv");
+    let v = c.call_view(Call::new("shell", r#"{"command":["ls","-la","it's here"]}"#)).map(|v| v.to_tree()).expect("argv");
     assert_eq!(v["title"], r"ls -la 'it'\''s here'");
-    let v = c.call_view(Call::new("mcp__fs__read", "{}")).expect("mcp");
+    let v = c.call_view(Call::new("mcp__fs__read", "{}")).map(|v| v.to_tree()).expect("mcp");
     assert_eq!(v["title"], "fs · read");
-    let v = c.call_view(Call::new("docs__search", "{}")).expect("older mcp name");
+    let v = c.call_view(Call::new("docs__search", "{}")).map(|v| v.to_tree()).expect("older mcp name");
     assert_eq!(v["title"], "docs · search");
     assert_eq!(c.call_view(Call::new("update_plan", "{}")), None, "no plan: no view");
     let running = json!([{"type": "text", "text": "Wall time: 0.5 seconds\nProcess running with session ID 9\nOutput:\n"}]);
     let v = c
         .result_view(&Settled::new("exec_command", r#"{"cmd":"sleep 9"}"#, running.as_array().map_or(&[], Vec::as_slice), false, None))
-        .map(Presented::into_tree)
+        .map(|p| p.to_tree())
         .expect("terminal");
     assert_eq!(v["description"], "wall time 0.50 s · still running (session 9)");
     assert_eq!(v.get("exitCode"), None);

@@ -14,12 +14,14 @@
 //!   `old_string` shows as `null`). Result: the applied hunks from
 //!   `meta.diffs`; no view on error or without hunks.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::schema::{ESCALATION_TARGETS, Ty, opt, req};
 use super::{
     Args, Outcome, Presenter, absent_or_str, arg_str, is_text_block, js, record, single_block,
+    typed,
 };
+use crate::wire::view::{Block, DiffView, FileDiff, GenericView, Location, ReadView, View};
 
 pub(super) static READ: Presenter = Presenter {
     params: &[
@@ -55,7 +57,7 @@ pub(super) static EDIT: Presenter = Presenter {
     result: Some(edit_result),
 };
 
-fn read_call(args: &Args) -> Value {
+fn read_call(args: &Args) -> Option<View> {
     let path = arg_str(args, "file_path").unwrap_or_default();
     let offset = args.get("offset").and_then(Value::as_f64);
     let limit = args.get("limit").and_then(Value::as_f64);
@@ -71,30 +73,31 @@ fn read_call(args: &Args) -> Value {
         (_, Some(offset)) => format!(" (from line {})", js::number_to_string(offset)),
         _ => String::new(),
     };
-    json!({
-        "card": "generic",
-        "title": format!("Read {path}{window}"),
-        "kind": "read",
-        "locations": [{"path": path, "line": js::number(start)}],
-    })
+    Some(View::Generic(GenericView {
+        title: Some(format!("Read {path}{window}")),
+        kind: Some("read".into()),
+        locations: vec![Location::new(path, Some(js::count(start)?))],
+        ..GenericView::default()
+    }))
 }
 
-fn read_result(_args: &Args, result: &Outcome) -> Option<Value> {
+fn read_result(_args: &Args, result: &Outcome) -> Option<View> {
     if result.is_error {
         return None;
     }
     let meta = read_meta(result.meta)?;
     let block = single_block(result.content).filter(|b| is_text_block(b))?;
     let body = envelope_body(block.get("text")?.as_str()?)?;
-    let mut view = Map::new();
-    view.insert("card".into(), "read".into());
-    for key in ["path", "offset", "lines", "totalLines", "lang"] {
-        if let Some(value) = meta.get(key) {
-            view.insert(key.into(), value.clone());
-        }
-    }
-    view.insert("content".into(), json!([{"type": "text", "text": body}]));
-    Some(Value::Object(view))
+    let number = |key: &str| meta.get(key).and_then(Value::as_u64);
+    let mut view = ReadView::new(
+        meta.get("path")?.as_str()?,
+        number("offset")?,
+        typed(meta.get("lines")?)?,
+    );
+    view.total_lines = number("totalLines")?;
+    view.lang = meta.get("lang").and_then(Value::as_str).map(str::to_string);
+    view.content = Some(vec![Block::text(body)]);
+    Some(View::Read(view))
 }
 
 /// DSH's `readMetaFromMeta`: the persisted read window, when it is well formed.
@@ -139,53 +142,50 @@ fn envelope_body(text: &str) -> Option<&str> {
         .strip_suffix("\n</content>")
 }
 
-fn write_call(args: &Args) -> Value {
+/// A diff card of `diffs`, titled `{verb} {path}`; a call's names its file.
+fn diff(verb: &str, args: &Args, diffs: Vec<FileDiff>, call: bool) -> Option<View> {
     let path = arg_str(args, "file_path").unwrap_or_default();
-    json!({
-        "card": "diff",
-        "title": format!("Write {path}"),
-        "diffs": write_diffs(args),
-        "locations": [{"path": path}],
-    })
+    Some(View::Diff(DiffView {
+        title: Some(format!("{verb} {path}")),
+        diffs,
+        locations: if call { vec![Location::new(path, None)] } else { Vec::new() },
+    }))
+}
+
+fn write_call(args: &Args) -> Option<View> {
+    diff("Write", args, write_diffs(args), true)
 }
 
 /// The call-time whole-file diff of a write: no before-image.
-fn write_diffs(args: &Args) -> Value {
+fn write_diffs(args: &Args) -> Vec<FileDiff> {
     let path = arg_str(args, "file_path").unwrap_or_default();
     let content = arg_str(args, "content").unwrap_or_default();
-    json!([{"path": path, "oldText": null, "newText": content}])
+    vec![FileDiff::new(path, None, content)]
 }
 
-fn write_result(args: &Args, result: &Outcome) -> Option<Value> {
+fn write_result(args: &Args, result: &Outcome) -> Option<View> {
     if result.is_error {
         return None;
     }
-    let diffs = diffs_from_meta(result.meta)
-        .cloned()
-        .unwrap_or_else(|| write_diffs(args));
-    let path = arg_str(args, "file_path").unwrap_or_default();
-    Some(json!({"card": "diff", "title": format!("Write {path}"), "diffs": diffs}))
+    let diffs = match diffs_from_meta(result.meta) {
+        Some(diffs) => typed(diffs)?,
+        None => write_diffs(args),
+    };
+    diff("Write", args, diffs, false)
 }
 
-fn edit_call(args: &Args) -> Value {
+fn edit_call(args: &Args) -> Option<View> {
     let path = arg_str(args, "file_path").unwrap_or_default();
     let old = arg_str(args, "old_string").filter(|s| !s.is_empty());
     let new = arg_str(args, "new_string").unwrap_or_default();
-    json!({
-        "card": "diff",
-        "title": format!("Edit {path}"),
-        "diffs": [{"path": path, "oldText": old, "newText": new}],
-        "locations": [{"path": path}],
-    })
+    diff("Edit", args, vec![FileDiff::new(path, old.map(str::to_string), new)], true)
 }
 
-fn edit_result(args: &Args, result: &Outcome) -> Option<Value> {
+fn edit_result(args: &Args, result: &Outcome) -> Option<View> {
     if result.is_error {
         return None;
     }
-    let diffs = diffs_from_meta(result.meta)?.clone();
-    let path = arg_str(args, "file_path").unwrap_or_default();
-    Some(json!({"card": "diff", "title": format!("Edit {path}"), "diffs": diffs}))
+    diff("Edit", args, typed(diffs_from_meta(result.meta)?)?, false)
 }
 
 /// DSH's `diffsFromMeta`: a non-empty `diffs` array of `{path, oldText: string

@@ -55,6 +55,17 @@ pub(super) fn number(x: f64) -> Value {
     serde_json::from_str(&number_to_string(x)).unwrap_or(Value::Null)
 }
 
+/// A JS number as a card reads it where a count or a line is due: the
+/// integer the host would write, if it writes one that fits.
+pub(super) fn count(x: f64) -> Option<u64> {
+    number(x).as_u64()
+}
+
+/// A JS number as a card reads it where an exit code is due.
+pub(super) fn integer(x: f64) -> Option<i64> {
+    number(x).as_i64()
+}
+
 /// `Number.isInteger(v)` on a JSON value.
 pub(super) fn is_integer(value: &Value) -> bool {
     value

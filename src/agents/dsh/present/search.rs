@@ -8,10 +8,11 @@
 //!   glob — with `truncated` and `total`, and no title of its own. No view on
 //!   error, or when the meta is malformed or of the other tool's shape.
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use super::schema::{Ty, opt, req};
-use super::{Args, Outcome, Presenter, arg_str, record};
+use super::{Args, Outcome, Presenter, arg_str, record, typed};
+use crate::wire::view::{GenericView, SearchBody, SearchView, View};
 
 pub(super) static GREP: Presenter = Presenter {
     params: &[
@@ -29,35 +30,35 @@ pub(super) static GLOB: Presenter = Presenter {
     result: Some(glob_result),
 };
 
-fn grep_call(args: &Args) -> Value {
+fn grep_call(args: &Args) -> Option<View> {
     let filter = arg_str(args, "include")
         .map(|i| format!(" ({i})"))
         .unwrap_or_default();
     search_call("Grep", args, &filter)
 }
 
-fn glob_call(args: &Args) -> Value {
+fn glob_call(args: &Args) -> Option<View> {
     search_call("Glob", args, "")
 }
 
-fn search_call(verb: &str, args: &Args, filter: &str) -> Value {
+fn search_call(verb: &str, args: &Args, filter: &str) -> Option<View> {
     let pattern = arg_str(args, "pattern").unwrap_or_default();
     let place = arg_str(args, "path")
         .map(|p| format!(" in {p}"))
         .unwrap_or_default();
-    json!({
-        "card": "generic",
-        "title": format!("{verb} {pattern}{place}{filter}"),
-        "kind": "search",
-        "rawInput": pattern,
-    })
+    Some(View::Generic(GenericView {
+        title: Some(format!("{verb} {pattern}{place}{filter}")),
+        kind: Some("search".into()),
+        raw_input: Some(pattern.into()),
+        ..GenericView::default()
+    }))
 }
 
-fn grep_result(_args: &Args, result: &Outcome) -> Option<Value> {
+fn grep_result(_args: &Args, result: &Outcome) -> Option<View> {
     search_result(result, Shape::Matches)
 }
 
-fn glob_result(_args: &Args, result: &Outcome) -> Option<Value> {
+fn glob_result(_args: &Args, result: &Outcome) -> Option<View> {
     search_result(result, Shape::Paths)
 }
 
@@ -67,7 +68,7 @@ enum Shape {
     Paths,
 }
 
-fn search_result(result: &Outcome, want: Shape) -> Option<Value> {
+fn search_result(result: &Outcome, want: Shape) -> Option<View> {
     if result.is_error {
         return None;
     }
@@ -75,33 +76,31 @@ fn search_result(result: &Outcome, want: Shape) -> Option<Value> {
     (shape == want).then_some(view)
 }
 
-/// DSH's `searchViewFromMeta`: the search card the tool persisted, when well formed.
-fn search_view_from_meta(meta: Option<&Value>) -> Option<(Shape, Value)> {
+/// DSH's `searchViewFromMeta`: the search card the tool persisted, when well
+/// formed (and, typed, one a card reads: whole counts and line numbers).
+fn search_view_from_meta(meta: Option<&Value>) -> Option<(Shape, View)> {
     let meta = record(meta)?;
-    let truncated = meta.get("truncated").filter(|t| t.is_boolean())?;
-    let total = meta.get("total").filter(|t| t.is_number())?;
-    let (shape, key, items) = match meta.get("shape").and_then(Value::as_str) {
+    let truncated = meta.get("truncated").and_then(Value::as_bool)?;
+    let total = meta.get("total").filter(|t| t.is_number())?.as_u64()?;
+    let (shape, body) = match meta.get("shape").and_then(Value::as_str) {
         Some("matches") => {
             let files = meta
                 .get("files")
                 .filter(|f| all_items(f, is_file_matches))?;
-            (Shape::Matches, "files", files)
+            (Shape::Matches, SearchBody::Matches(typed(files)?))
         }
         Some("paths") => {
             let paths = meta
                 .get("paths")
                 .filter(|p| all_items(p, Value::is_string))?;
-            (Shape::Paths, "paths", paths)
+            (Shape::Paths, SearchBody::Paths(typed(paths)?))
         }
         _ => return None,
     };
-    let mut view = Map::new();
-    view.insert("card".into(), "search".into());
-    view.insert("shape".into(), meta.get("shape")?.clone());
-    view.insert(key.into(), items.clone());
-    view.insert("truncated".into(), truncated.clone());
-    view.insert("total".into(), total.clone());
-    Some((shape, Value::Object(view)))
+    let mut view = SearchView::new(None, body);
+    view.truncated = truncated;
+    view.total = total;
+    Some((shape, View::Search(view)))
 }
 
 /// Whether `value` is an array whose every item passes `check`.

@@ -12,10 +12,11 @@
 //!   split off into `signal` / `exitCode` (absent both: exit 0). Other
 //!   trailers (timeout, sandbox denial, spill footers) stay in the output.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::schema::{ESCALATION_TARGETS, Ty, opt, req};
 use super::{Args, Outcome, Presenter, arg_str, is_text_block, js, single_block};
+use crate::wire::view::{Block, GenericView, TerminalView, View};
 
 pub(super) static BASH: Presenter = Presenter {
     params: &[
@@ -35,26 +36,28 @@ fn background(args: &Args) -> bool {
     args.get("run_in_background") == Some(&Value::Bool(true))
 }
 
-fn present_call(args: &Args) -> Value {
+fn present_call(args: &Args) -> Option<View> {
     let command = arg_str(args, "command").unwrap_or_default();
     let description = arg_str(args, "description").unwrap_or_default();
     if background(args) {
-        return json!({
-            "card": "generic",
-            "title": command,
-            "kind": "execute",
-            "rawInput": command,
-            "content": [{"type": "text", "text": description}],
-        });
+        return Some(View::Generic(GenericView {
+            title: Some(command.into()),
+            kind: Some("execute".into()),
+            raw_input: Some(command.into()),
+            content: Some(vec![Block::text(description)]),
+            ..GenericView::default()
+        }));
     }
-    let mut view = json!({"card": "terminal", "title": command, "description": description});
-    if let (Some(workdir), Some(map)) = (args.get("workdir"), view.as_object_mut()) {
-        map.insert("cwd".into(), workdir.clone());
-    }
-    view
+    Some(View::Terminal(TerminalView {
+        title: Some(command.into()),
+        description: Some(description.into()),
+        // Validated as a string.
+        cwd: arg_str(args, "workdir").map(str::to_string),
+        ..TerminalView::default()
+    }))
 }
 
-fn present_result(args: &Args, result: &Outcome) -> Option<Value> {
+fn present_result(args: &Args, result: &Outcome) -> Option<View> {
     let block = single_block(result.content)?;
     if !is_text_block(block) {
         return None;
@@ -64,31 +67,37 @@ fn present_result(args: &Args, result: &Outcome) -> Option<Value> {
         // JS `raw.replace(...)` throws on a non-string, which the host swallows.
         let raw = text?.as_str()?;
         let fenced = format!("```console\n{}\n```", raw.trim_end_matches('\n'));
-        return Some(json!({"card": "generic", "content": [{"type": "text", "text": fenced}]}));
+        return Some(View::Generic(GenericView {
+            content: Some(vec![Block::text(fenced)]),
+            ..GenericView::default()
+        }));
     }
-    Some(match text {
+    let mut view = TerminalView::default();
+    match text {
         Some(Value::String(raw)) => {
             let (body, status) = parse_exit_status(raw);
-            let mut view = json!({"card": "terminal", "output": body});
-            if let Some(map) = view.as_object_mut() {
-                match status {
-                    ExitStatus::Signal(signal) => map.insert("signal".into(), signal.into()),
-                    ExitStatus::Code(code) => map.insert("exitCode".into(), code),
-                };
+            view.output = Some(body.into());
+            match status {
+                ExitStatus::Signal(signal) => view.signal = Some(signal.into()),
+                ExitStatus::Code(code) => view.exit_code = Some(code?),
             }
-            view
         }
-        // A missing text leaves `output: undefined`, which JSON drops.
-        None => json!({"card": "terminal", "exitCode": 0}),
-        Some(other) => json!({"card": "terminal", "output": other, "exitCode": 0}),
-    })
+        // A missing text leaves `output: undefined`, which JSON drops (and
+        // `null` reads as absent).
+        None | Some(Value::Null) => view.exit_code = Some(0),
+        // Any other output: a view no card reads.
+        Some(_) => return None,
+    }
+    Some(View::Terminal(view))
 }
 
 /// The exit status recovered from a rendered shell result.
 #[derive(Debug, PartialEq)]
 enum ExitStatus<'a> {
     Signal(&'a str),
-    Code(Value),
+    /// The code, as a card reads it (`None`: the host writes a number that
+    /// is not an integer a card reads).
+    Code(Option<i64>),
 }
 
 /// DSH's `parseExitStatus`: split a final `\n[killed by signal: X]` (X without
@@ -109,11 +118,11 @@ fn parse_exit_status(text: &str) -> (&str, ExitStatus<'_>) {
             && !code.is_empty()
             && code.bytes().all(|b| b.is_ascii_digit())
         {
-            let code = code.parse::<f64>().map_or(Value::Null, js::number);
+            let code = code.parse::<f64>().ok().and_then(js::integer);
             return (body, ExitStatus::Code(code));
         }
     }
-    (text, ExitStatus::Code(Value::from(0)))
+    (text, ExitStatus::Code(Some(0)))
 }
 
 #[cfg(test)]
@@ -124,27 +133,27 @@ mod tests {
     fn exit_markers_only_at_the_very_end() {
         assert_eq!(
             parse_exit_status("x\n[exit code: 3]"),
-            ("x", ExitStatus::Code(json!(3)))
+            ("x", ExitStatus::Code(Some(3)))
         );
         assert_eq!(
             parse_exit_status("\n[exit code: 007]"),
-            ("", ExitStatus::Code(json!(7)))
+            ("", ExitStatus::Code(Some(7)))
         );
         assert_eq!(
             parse_exit_status("[exit code: 3]"),
-            ("[exit code: 3]", ExitStatus::Code(json!(0)))
+            ("[exit code: 3]", ExitStatus::Code(Some(0)))
         );
         assert_eq!(
             parse_exit_status("x\n[exit code: 3]\n"),
-            ("x\n[exit code: 3]\n", ExitStatus::Code(json!(0)))
+            ("x\n[exit code: 3]\n", ExitStatus::Code(Some(0)))
         );
         assert_eq!(
             parse_exit_status("x\n[exit code: -1]"),
-            ("x\n[exit code: -1]", ExitStatus::Code(json!(0)))
+            ("x\n[exit code: -1]", ExitStatus::Code(Some(0)))
         );
         assert_eq!(
             parse_exit_status("x\n[exit code: ]"),
-            ("x\n[exit code: ]", ExitStatus::Code(json!(0)))
+            ("x\n[exit code: ]", ExitStatus::Code(Some(0)))
         );
         assert_eq!(
             parse_exit_status("a\nb\n[killed by signal: SIGKILL]"),
@@ -152,8 +161,8 @@ mod tests {
         );
         assert_eq!(
             parse_exit_status("x\n[killed by signal: a]b]"),
-            ("x\n[killed by signal: a]b]", ExitStatus::Code(json!(0)))
+            ("x\n[killed by signal: a]b]", ExitStatus::Code(Some(0)))
         );
-        assert_eq!(parse_exit_status(""), ("", ExitStatus::Code(json!(0))));
+        assert_eq!(parse_exit_status(""), ("", ExitStatus::Code(Some(0))));
     }
 }

@@ -7,8 +7,16 @@
 
 use serde_json::{Value, json};
 
-use super::{call_view, result_view, stock_tools};
+use super::stock_tools;
 use crate::session::{Call, Settled};
+
+// The views as JSON trees, as they are written.
+fn call_view(call: Call<'_>) -> Option<Value> {
+    super::call_view(call).map(|v| v.to_tree())
+}
+fn result_view(settled: &Settled<'_>) -> Option<Value> {
+    super::result_view(settled).map(|v| v.to_tree())
+}
 
 fn text(t: &str) -> Vec<Value> {
     vec![json!({"type": "text", "text": t})]
@@ -263,9 +271,12 @@ fn read_call_titles_follow_the_raw_window() {
         Some(json!("Read a.py (from line 5)"))
     );
     assert_eq!(
-        title(r#"{"file_path":"a.py","offset":2.5,"limit":1e21}"#),
-        Some(json!("Read a.py (2.5 - 1e+21)"))
+        title(r#"{"file_path":"a.py","offset":2,"limit":1e21}"#),
+        Some(json!("Read a.py (2 - 1e+21)"))
     );
+    // The host's view would put the read at line 2.5, which no card reads
+    // (it falls back to the generic card): none, and the same fallback.
+    assert_eq!(title(r#"{"file_path":"a.py","offset":2.5,"limit":1}"#), None);
     assert_eq!(
         call_view(Call::new("read", r#"{"file_path":"a.py","offset":2.0}"#)).map(|v| v["locations"].clone()),
         Some(json!([{"path": "a.py", "line": 2}]))
@@ -345,7 +356,8 @@ fn read_result_declines_on_error_bad_meta_or_bad_envelope() {
 #[test]
 fn write_and_edit_diffs() {
     let write = r#"{"file_path":"/w/n.md","content":"hi\n"}"#;
-    let whole = json!([{"path": "/w/n.md", "oldText": null, "newText": "hi\n"}]);
+    // A new file: no old text (the host writes `oldText: null`; deck leaves it out).
+    let whole = json!([{"path": "/w/n.md", "newText": "hi\n"}]);
     assert_eq!(
         call_view(Call::new("write", write)),
         Some(
@@ -371,7 +383,7 @@ fn write_and_edit_diffs() {
     let edit = r#"{"file_path":"/w/a","old_string":"","new_string":"x"}"#;
     assert_eq!(
         call_view(Call::new("edit", edit)).map(|v| v["diffs"].clone()),
-        Some(json!([{"path": "/w/a", "oldText": null, "newText": "x"}]))
+        Some(json!([{"path": "/w/a", "newText": "x"}]))
     );
     assert_eq!(
         result_view(&Settled::new("edit", edit, &text("ok"), false, Some(&hunks))),
@@ -419,9 +431,8 @@ fn search_views() {
     );
     assert_eq!(
         result_view(&Settled::new("grep", grep, &text("No files found"), false, Some(&matches))),
-        Some(
-            json!({"card": "search", "shape": "matches", "files": [], "truncated": false, "total": 0})
-        )
+        // `truncated: false` and `total: 0` read as absent: not written.
+        Some(json!({"card": "search", "shape": "matches", "files": []}))
     );
     // The other tool's shape, errors and malformed meta give no view.
     assert_eq!(
@@ -455,7 +466,7 @@ fn web_views() {
         result_view(&Settled::new("web_search", search, &text("Sources"), false, Some(&meta))),
         Some(json!({
             "card": "web", "kind": "search", "title": "a b, c",
-            "sources": [{"url": "u", "title": "t"}, {"url": "v"}], "truncated": false, "answer": "42",
+            "sources": [{"url": "u", "title": "t"}, {"url": "v"}], "answer": "42",
         }))
     );
     let bad = json!({"sources": [{"url": "u", "title": null}], "truncated": false});

@@ -4,10 +4,9 @@
 //! is the submitted list. There is no result presenter: the host sends no
 //! result view (the list itself travels as a `todo/write` session event).
 
-use serde_json::{Value, json};
-
 use super::schema::{Ty, req};
 use super::{Args, Presenter};
+use crate::wire::view::{GenericView, View};
 
 const STATUSES: &[&str] = &["pending", "in_progress", "completed"];
 
@@ -23,7 +22,12 @@ pub(super) static TODO_WRITE: Presenter = Presenter {
     result: None,
 };
 
-fn present_call(args: &Args) -> Value {
-    let todos = args.get("todos").cloned().unwrap_or(Value::Null);
-    json!({"card": "generic", "title": "Update todo list", "kind": "other", "rawInput": todos})
+fn present_call(args: &Args) -> Option<View> {
+    Some(View::Generic(GenericView {
+        title: Some("Update todo list".into()),
+        kind: Some("other".into()),
+        // Required by the schema: the submitted list.
+        raw_input: args.get("todos").cloned(),
+        ..GenericView::default()
+    }))
 }

@@ -10,10 +10,11 @@
 //!   `meta`, titled by the requested URL); no view on error — which is every
 //!   fetch of a host without a fetch provider (`WEB_PROVIDER_UNAVAILABLE`).
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::schema::{Ty, req};
-use super::{Args, Outcome, Presenter, absent_or_str, arg_str, record};
+use super::{Args, Outcome, Presenter, absent_or_str, arg_str, record, typed};
+use crate::wire::view::{GenericView, View, WebBody, WebView};
 
 pub(super) static WEB_SEARCH: Presenter = Presenter {
     params: &[req("queries", Ty::List(&Ty::Str))],
@@ -41,12 +42,21 @@ fn queries_title(args: &Args) -> String {
         .join(", ")
 }
 
-fn search_call(args: &Args) -> Value {
-    let title = queries_title(args);
-    json!({"card": "generic", "title": title, "kind": "search", "rawInput": title})
+/// A `generic` call card titled `title` with it as input too.
+fn call(title: String, kind: &str) -> Option<View> {
+    Some(View::Generic(GenericView {
+        raw_input: Some(title.clone().into()),
+        title: Some(title),
+        kind: Some(kind.into()),
+        ..GenericView::default()
+    }))
 }
 
-fn search_result(args: &Args, result: &Outcome) -> Option<Value> {
+fn search_call(args: &Args) -> Option<View> {
+    call(queries_title(args), "search")
+}
+
+fn search_result(args: &Args, result: &Outcome) -> Option<View> {
     if result.is_error {
         return None;
     }
@@ -54,21 +64,18 @@ fn search_result(args: &Args, result: &Outcome) -> Option<Value> {
     let sources = meta
         .get("sources")
         .filter(|s| s.as_array().is_some_and(|s| s.iter().all(is_web_source)))?;
-    let truncated = meta.get("truncated").filter(|t| t.is_boolean())?;
+    let truncated = meta.get("truncated").and_then(Value::as_bool)?;
     if !absent_or_str(meta, "answer") {
         return None;
     }
-    let mut view = json!({
-        "card": "web",
-        "kind": "search",
-        "title": queries_title(args),
-        "sources": sources,
-        "truncated": truncated,
-    });
-    if let (Some(answer), Some(map)) = (meta.get("answer"), view.as_object_mut()) {
-        map.insert("answer".into(), answer.clone());
-    }
-    Some(view)
+    let body = WebBody::Search {
+        sources: typed(sources)?,
+        answer: meta.get("answer").and_then(Value::as_str).map(str::to_string),
+        failures: Vec::new(),
+    };
+    let mut view = WebView::new(Some(queries_title(args)), body);
+    view.truncated = truncated;
+    Some(View::Web(view))
 }
 
 /// `{url: string, title?: string, snippet?: string, publishedAt?: string}`.
@@ -81,25 +88,24 @@ fn is_web_source(value: &Value) -> bool {
     })
 }
 
-fn fetch_call(args: &Args) -> Value {
-    let url = arg_str(args, "url").unwrap_or_default();
-    json!({"card": "generic", "title": url, "kind": "fetch", "rawInput": url})
+fn fetch_call(args: &Args) -> Option<View> {
+    call(arg_str(args, "url").unwrap_or_default().into(), "fetch")
 }
 
-fn fetch_result(args: &Args, result: &Outcome) -> Option<Value> {
+fn fetch_result(args: &Args, result: &Outcome) -> Option<View> {
     if result.is_error {
         return None;
     }
     let meta = record(result.meta)?;
-    let url = meta.get("url").filter(|u| u.is_string())?;
-    let status = meta.get("statusCode").filter(|s| s.is_number())?;
-    let truncated = meta.get("truncated").filter(|t| t.is_boolean())?;
-    Some(json!({
-        "card": "web",
-        "kind": "fetch",
-        "title": arg_str(args, "url").unwrap_or_default(),
-        "url": url,
-        "statusCode": status,
-        "truncated": truncated,
-    }))
+    let url = meta.get("url").and_then(Value::as_str)?;
+    // A number that is not an integer: a view no card reads.
+    let status = meta.get("statusCode").filter(|s| s.is_number())?.as_i64()?;
+    let truncated = meta.get("truncated").and_then(Value::as_bool)?;
+    let body = WebBody::Fetch {
+        url: url.into(),
+        status_code: Some(status),
+    };
+    let mut view = WebView::new(Some(arg_str(args, "url").unwrap_or_default().into()), body);
+    view.truncated = truncated;
+    Some(View::Web(view))
 }
