@@ -3,6 +3,13 @@
 //! pager (with its own search line), help (over what it came from), the
 //! session picker, the library's list, or the message field of `deck
 //! connect`; `None` leaves the keys to the transcript.
+//!
+//! `Compose` alone carries no state: the message field (`drive::Driving`,
+//! owning its text, history and the host's questions, and handed a
+//! `DriveCx`) stays on screen and keeps what is typed while the pager,
+//! help or the library has the keys, so it lives beside the modal, not in
+//! it; `Compose` says only that the field has the keys. Likewise the
+//! transcript, which is under every overlay, is the app's own state.
 
 use super::help::Help;
 use super::library::LibraryPart;
