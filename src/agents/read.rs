@@ -98,9 +98,10 @@ pub trait Translate: Send {
 
 /// How a reader writes deck's records: session events as DSH's session
 /// log holds them (`{"type": kind, "seq", "time", "data"}`), numbered in
-/// order. The data is written once, from whatever the reader holds — a
-/// payload that serializes, or JSON text it wrote itself from parsed
-/// pieces — never built as a tree to be read back.
+/// order. The data is the event's payload as the fold reads it
+/// (`wire::payload`: the same types, written), serialized once — or, for
+/// a payload written ahead (on the decoder's threads, borrowing the line),
+/// its JSON text — never built as a tree to be read back.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Emitter {
     seq: u64,

@@ -36,7 +36,7 @@ pub(super) struct Drawn {
     /// The result event's data (the same text the fold gets).
     pub data: RawJson,
     /// It read as the fold reads it.
-    pub payload: payload::ToolResult,
+    pub payload: payload::ToolResult<'static>,
     pub agent: Option<String>,
     pub tool: String,
     pub arguments: Arc<str>,

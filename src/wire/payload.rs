@@ -1,5 +1,10 @@
 //! Typed payloads (`data`) of the session events the transcript folds, one
-//! struct per [`EventKind`](super::EventKind) that has fields deck reads.
+//! struct per [`EventKind`](super::EventKind) that has fields deck reads —
+//! and the one model of them both ways: the fold reads an event's data
+//! through these types, and deck's readers of other agents' logs
+//! (`agents`) write their events' data as these same types
+//! (`declare.rs`: the `payloads!` macro derives both ways from one
+//! declaration of each field, its key and its reader).
 //!
 //! Read leniently, as the protocol asks of a client: a field of another
 //! type reads as absent, a payload that is not an object as the default,
@@ -8,9 +13,19 @@
 //! past serde_json's recursion limit) is an error, never read as absent:
 //! the fold reports it. [`read`] reads an event's data text.
 //!
+//! Written in declaration order, each field that has a value under its
+//! key, the absent ones left out. What the readers write and the fold does
+//! not read (a result's content and `meta`, the turn of a user message …)
+//! is declared too, as a field marked `written`: reading skips its value
+//! (never copied) and leaves it at its default. Such a field may borrow
+//! what it writes (`written.rs`: [`Json`] text as read, a result part's
+//! [`PartContent`]), so the hot paths write the log's text without a copy:
+//! `ToolResult<'a>` and the parts under it take the lifetime of what they
+//! borrow, and read as `ToolResult<'static>`.
+//!
 //! `Option<Option<T>>` fields say whether the key was there at all (its
 //! value may still be of another type): the fold's fallbacks go to the next
-//! key only when one is absent.
+//! key only when one is absent. `Some(None)` is written `null`.
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -20,6 +35,14 @@ use super::de::loose;
 pub use super::de::loose::TextOrObjects;
 use super::error::WireError;
 use super::raw::RawJson;
+
+#[macro_use]
+mod declare;
+mod written;
+
+use declare::Present;
+use written::written;
+pub use written::{Json, PartContent};
 
 /// An event's data read as `T`, or why it cannot be (valid JSON nested too
 /// deep for a tree).
@@ -37,69 +60,6 @@ impl<'de> Deserialize<'de> for Unread {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Unread, D::Error> {
         super::de::Skip::deserialize(d).map(|_| Unread)
     }
-}
-
-/// Declares payload structs: each field with its key and its loose reader.
-/// Every struct reads from any JSON value (an object's fields, else the
-/// default) and skips the keys it does not name.
-macro_rules! payloads {
-    ($(
-        $(#[$doc:meta])*
-        pub struct $name:ident {
-            $($(#[$fdoc:meta])* $key:literal => $field:ident: $ty:ty = $read:path,)*
-        }
-    )*) => {$(
-        $(#[$doc])*
-        #[derive(Debug, Clone, Default, PartialEq)]
-        #[non_exhaustive]
-        pub struct $name {
-            $($(#[$fdoc])* pub $field: $ty,)*
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
-                use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
-                struct Fields($name);
-                impl<'de> Deserialize<'de> for Fields {
-                    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Fields, D::Error> {
-                        d.deserialize_map(FieldsVisitor)
-                    }
-                }
-                struct FieldsVisitor;
-                impl<'de> Visitor<'de> for FieldsVisitor {
-                    type Value = Fields;
-                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                        f.write_str("an object")
-                    }
-                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
-                        let mut out = $name::default();
-                        while let Some(loose::Key(key)) = map.next_key()? {
-                            match &*key {
-                                $($key => {
-                                    struct Seed;
-                                    impl<'de> DeserializeSeed<'de> for Seed {
-                                        type Value = $ty;
-                                        fn deserialize<D: Deserializer<'de>>(
-                                            self,
-                                            d: D,
-                                        ) -> Result<$ty, D::Error> {
-                                            $read(d)
-                                        }
-                                    }
-                                    out.$field = map.next_value_seed(Seed)?;
-                                })*
-                                _ => {
-                                    map.next_value::<super::de::Skip>()?;
-                                }
-                            }
-                        }
-                        Ok(Fields(out))
-                    }
-                }
-                Ok(loose::object::<D, Fields>(d)?.map(|f| f.0).unwrap_or_default())
-            }
-        }
-    )*};
 }
 
 payloads! {
@@ -182,6 +142,9 @@ payloads! {
 
     /// `user/message`.
     pub struct UserMessage {
+        /// The turn it belongs to (written by deck's readers; the fold
+        /// places a message by where it comes).
+        "turn" => turn: Option<u64> = written,
         /// Blocks, or a bare string.
         "content" => content: TextOrObjects<ContentBlock> = loose::text_or_objects,
         /// Who sent it, when not the user.
@@ -244,6 +207,13 @@ payloads! {
         "blockType" => block_type: Option<String> = loose::string,
         /// Of a delta.
         "text" => text: Option<String> = loose::string,
+        /// Of a `tool-call-delta`: the call's id (written).
+        "id" => id: Option<String> = written,
+        /// Of a `tool-call-delta`: the tool's name, when the delta says it
+        /// (written).
+        "name" => name: Option<String> = written,
+        /// Of a `tool-call-delta`: more of the arguments' text (written).
+        "argumentsDelta" => arguments_delta: Option<String> = written,
         /// Of a `block-end`: the whole block.
         "block" => block: Option<ContentBlock> = loose::object,
     }
@@ -264,35 +234,43 @@ payloads! {
 
     /// A message's content blocks, each in its place (`None`: not an object).
     pub struct MessageContent {
+        /// `assistant` (written; the event's type says it).
+        "role" => role: Option<&'static str> = written,
         /// The blocks.
         "content" => content: Option<Vec<Option<ContentBlock>>> = loose::objects,
     }
 
     /// `tool/call`.
     pub struct ToolCall {
+        /// The turn it was made in.
+        "turn" => turn: Option<u64> = loose::u64,
+        /// The step (model request) of the turn that made it.
+        "step" => step: Option<u64> = loose::u64,
         /// The call's id: its result names it.
         "callId" => call_id: Option<String> = loose::string,
         /// The tool's name.
         "name" => name: Option<String> = loose::string,
         /// The model's arguments: a JSON string, or (older hosts) a value.
         "arguments" => arguments: Option<Value> = loose::value,
-        /// The turn it was made in.
-        "turn" => turn: Option<u64> = loose::u64,
-        /// The step (model request) of the turn that made it.
-        "step" => step: Option<u64> = loose::u64,
     }
 
-    /// `tool/result` (its content is read by the cards, from the event's
-    /// data text).
-    pub struct ToolResult {
+    /// `tool/result` (its content and `meta` are read by the cards, from
+    /// the event's data text).
+    pub struct ToolResult<'a> {
         /// The turn it came in.
         "turn" => turn: Option<u64> = loose::u64,
+        /// The step (model request) of the turn whose call it answers
+        /// (written).
+        "step" => step: Option<u64> = written,
         /// Read when neither the part nor the message's source names the call.
         "callId" => call_id: Option<Option<String>> = loose::present_string,
         /// The result's message: its content and the call it answers.
-        "message" => message: Option<ResultMessage> = loose::object,
+        "message" => message: Option<ResultMessage<'a>> = loose::object,
         /// The error of a failed call.
         "error" => error: Option<ResultError> = loose::object,
+        /// What the agent's log says of the call beside its content (its
+        /// structured result …), for the cards (written).
+        "meta" => meta: Option<Json<'a>> = written,
         /// deck's own, from its readers of other agents' logs: how the
         /// call's process exited, how long it ran, and `unknown` or
         /// `rejected` when `isError` cannot say how it ended.
@@ -304,25 +282,31 @@ payloads! {
     }
 
     /// A result's message.
-    pub struct ResultMessage {
-        /// The message's parts.
-        "content" => content: Option<Vec<Option<ResultPart>>> = loose::objects,
+    pub struct ResultMessage<'a> {
+        /// `tool` (written).
+        "role" => role: Option<&'static str> = written,
         /// Where it came from: the call it answers.
         "source" => source: Option<ResultSource> = loose::object,
+        /// The message's parts.
+        "content" => content: Option<Vec<Option<ResultPart<'a>>>> = loose::objects,
     }
 
     /// Where a result's message came from.
     pub struct ResultSource {
+        /// `tool` (written).
+        "kind" => kind: Option<&'static str> = written,
         /// The call the message answers.
         "callId" => call_id: Option<Option<String>> = loose::present_string,
     }
 
     /// A part of a result's message; the one of type `tool-result` counts.
-    pub struct ResultPart {
+    pub struct ResultPart<'a> {
         /// `tool-result` for the part that counts.
         "type" => kind: Option<String> = loose::string,
         /// The call it answers.
         "toolCallId" => tool_call_id: Option<Option<String>> = loose::present_string,
+        /// What the call gave back (written; the cards read it).
+        "content" => content: Option<PartContent<'a>> = written,
         /// The call failed.
         "isError" => is_error: Option<bool> = loose::bool,
     }
@@ -350,6 +334,32 @@ payloads! {
         "content" => content: Option<String> = loose::string,
         /// pending | in_progress | completed | …
         "status" => status: Option<String> = loose::string,
+    }
+
+    /// `approval/asked`: an approval a log says was asked of the user (the
+    /// fold reads it as a tree, as it reads the live frames' approvals).
+    pub struct ApprovalAsked {
+        /// The approval's id: its decision names it.
+        "id" => id: Option<String> = loose::string,
+        /// The JSON-RPC request a live client answers (`null`: none).
+        "rpcId" => rpc_id: Option<Option<String>> = loose::present_string,
+        /// The call it is about (`null`: none).
+        "callId" => call_id: Option<Option<String>> = loose::present_string,
+        /// The tool asking (`null`: not known).
+        "toolName" => tool_name: Option<Option<String>> = loose::present_string,
+        /// What it asks, in a line.
+        "reason" => reason: Option<String> = loose::string,
+        /// The choices offered, as the agent gave them.
+        "options" => options: Option<Value> = loose::value,
+    }
+
+    /// `approval/decided`: how the user decided an approval (read as a
+    /// tree by the fold, as `approval/asked`).
+    pub struct ApprovalDecided {
+        /// The approval's id.
+        "id" => id: Option<String> = loose::string,
+        /// The decision, in words (`allowed always`, `cancelled` …).
+        "outcome" => outcome: Option<String> = loose::string,
     }
 
     /// `session/title`.
@@ -392,9 +402,9 @@ impl TurnEndReason {
     }
 }
 
-impl ToolResult {
+impl ToolResult<'_> {
     /// The message's `tool-result` part.
-    pub fn part(&self) -> Option<&ResultPart> {
+    pub fn part(&self) -> Option<&ResultPart<'_>> {
         self.message
             .as_ref()?
             .content
@@ -422,83 +432,6 @@ impl ToolResult {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn raw(v: Value) -> RawJson {
-        RawJson::from_value(&v)
-    }
-
-    #[test]
-    fn misfits_read_as_absent() {
-        let t: TurnStart = read(&raw(json!({"turn": "1"}))).unwrap();
-        assert_eq!(t.turn, None);
-        let t: TurnStart = read(&raw(json!([{"turn": 1}]))).unwrap();
-        assert_eq!(t, TurnStart::default());
-        let t: TurnStart = read(&raw(json!({"turn": 1.5, "x": [[{"y": null}]]}))).unwrap();
-        assert_eq!(t.turn, None);
-        // The last of a repeated key, as a tree keeps it.
-        let t: TurnStart = read(&RawJson::from(json!(null))).unwrap();
-        assert_eq!(t.turn, None);
-        let t: TurnStart = serde_json::from_str(r#"{"turn":1,"turn":2}"#).unwrap();
-        assert_eq!(t.turn, Some(2));
-    }
-
-    #[test]
-    fn present_keys_stop_the_fallbacks() {
-        let r: ToolResult = read(&raw(json!({"callId": "d", "message": {
-            "source": {"callId": "s"},
-            "content": [1, {"type": "tool-result", "toolCallId": 5, "isError": true}]}})))
-        .unwrap();
-        assert_eq!(r.call_id(), None);
-        assert_eq!(r.part().and_then(|p| p.is_error), Some(true));
-        let r: ToolResult = read(&raw(json!({"callId": "d", "message": {
-            "source": {"callId": "s"}, "content": [{"type": "tool-result"}]}})))
-        .unwrap();
-        assert_eq!(r.call_id(), Some("s"));
-        let r: ToolResult = read(&raw(json!({"callId": "d", "message": "m"}))).unwrap();
-        assert_eq!(r.call_id(), Some("d"));
-        let e: TurnEnd = read(&raw(json!({"reason": {"error": null,
-            "failure": {"message": "m", "code": 7}}})))
-        .unwrap();
-        assert_eq!(e.reason.as_ref().and_then(TurnEndReason::failure), None);
-        let e: TurnEnd = read(&raw(
-            json!({"reason": {"failure": {"message": "m", "code": 7}}}),
-        ))
-        .unwrap();
-        let f = e.reason.as_ref().and_then(TurnEndReason::failure).unwrap();
-        assert_eq!(
-            (f.message.clone().flatten(), f.code.as_deref()),
-            (Some("m".into()), Some("7"))
-        );
-    }
-
-    #[test]
-    fn items_keep_their_places() {
-        let m: AssistantMessage = read(&raw(json!({"message": {"content": [
-            "x", {"type": "text", "text": "a"}]}})))
-        .unwrap();
-        let content = m.message.unwrap().content.unwrap();
-        assert_eq!(content.len(), 2);
-        assert!(content[0].is_none());
-        let u: UserMessage = read(&raw(json!({"content": "hi"}))).unwrap();
-        assert_eq!(u.content, TextOrObjects::Text("hi".into()));
-    }
-
-    #[test]
-    fn too_deep_is_an_error_wherever_it_is() {
-        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
-        for text in [
-            deep.clone(),
-            format!(r#"{{"turn":{deep}}}"#),
-            format!(r#"{{"unread":{deep}}}"#),
-        ] {
-            let data: RawJson = serde_json::from_str::<Box<serde_json::value::RawValue>>(&text)
-                .map(|r| RawJson::from_raw(&r))
-                .unwrap();
-            let err = read::<TurnStart>(&data).unwrap_err().to_string();
-            assert!(err.contains("recursion limit"), "{err}");
-        }
-    }
-}
+mod round_trip;
+#[cfg(test)]
+mod tests;

@@ -58,6 +58,11 @@ use serde_json::{Map, Value, json};
 use serde::Serialize;
 
 use crate::agents::read::{Emitter, Out, Translate, header};
+use crate::wire::payload::{
+    ApprovalAsked, AssistantMessage, ContentBlock, Json, MessageContent, PartContent,
+    ResultMessage, ResultPart, TextOrObjects, TodoItem, TodoWrite, ToolCall, ToolResult, TurnEnd,
+    TurnEndReason, TurnStart, UserMessage,
+};
 use crate::wire::{Diagnostic, EventKind, Origin, Record};
 use calls::{Calls, Peer};
 
@@ -223,9 +228,13 @@ impl Reader {
                     self.prompts.insert(id, self.turn);
                 }
                 let turn = self.turn;
-                self.emit(EventKind::TurnStart, json!({"turn": turn}), origin, out);
-                let content = prompt_content(params.get("prompt"));
-                self.emit(EventKind::UserMessage, json!({"turn": turn, "content": content}), origin, out);
+                self.emit(EventKind::TurnStart, TurnStart { turn: Some(turn) }, origin, out);
+                let data = UserMessage {
+                    turn: Some(turn),
+                    content: TextOrObjects::Objects(prompt_content(params.get("prompt"))),
+                    ..UserMessage::default()
+                };
+                self.emit(EventKind::UserMessage, data, origin, out);
             }
             (Peer::Agent, "session/update") => match params.get("update") {
                 Some(u) if u.is_object() => self.update(u, origin, out),
@@ -249,14 +258,14 @@ impl Reader {
                 let title = call.and_then(|c| c.get("title")).and_then(Value::as_str);
                 let tool = call_id.and_then(|c| self.calls.name(c));
                 // `rpcId`: the request a live client answers (`deck acp`).
-                let data = json!({
-                    "id": format!("permission-{}", id.clone().unwrap_or_default()),
-                    "rpcId": id,
-                    "callId": call_id,
-                    "toolName": tool.as_deref().or(title),
-                    "reason": title.unwrap_or_default(),
-                    "options": params.get("options").cloned().unwrap_or_else(|| json!([])),
-                });
+                let data = ApprovalAsked {
+                    id: Some(format!("permission-{}", id.clone().unwrap_or_default())),
+                    rpc_id: Some(id),
+                    call_id: Some(call_id.map(str::to_string)),
+                    tool_name: Some(tool.as_deref().or(title).map(str::to_string)),
+                    reason: Some(title.unwrap_or_default().to_string()),
+                    options: Some(params.get("options").cloned().unwrap_or_else(|| Value::Array(Vec::new()))),
+                };
                 self.emit(EventKind::ApprovalAsked, data, origin, out);
             }
             (Peer::Agent, "fs/write_text_file") => self.calls.wrote(params),
@@ -307,7 +316,7 @@ impl Reader {
             }
             "plan" => {
                 self.flush_text(origin, out);
-                let todos: Vec<Value> = u
+                let todos: Vec<Option<TodoItem>> = u
                     .get("entries")
                     .and_then(Value::as_array)
                     .map(|e| {
@@ -315,12 +324,19 @@ impl Reader {
                             .filter_map(|x| {
                                 let content = x.get("content")?.as_str()?;
                                 let status = x.get("status").and_then(Value::as_str).unwrap_or("pending");
-                                Some(json!({"content": content, "status": status}))
+                                Some(Some(TodoItem {
+                                    content: Some(content.to_string()),
+                                    status: Some(status.to_string()),
+                                }))
                             })
                             .collect()
                     })
                     .unwrap_or_default();
-                self.emit(EventKind::TodoWrite, json!({"todos": todos}), origin, out);
+                let data = TodoWrite {
+                    todos: Some(todos),
+                    ..TodoWrite::default()
+                };
+                self.emit(EventKind::TodoWrite, data, origin, out);
             }
             "available_commands_update" => {
                 let names: Vec<Value> = u
@@ -372,9 +388,13 @@ impl Reader {
         if let Some((name, args, since)) = self.calls.take_call(id) {
             self.flush_text(origin, out);
             self.step += 1;
-            let data = json!({
-                "turn": self.turn, "step": self.step, "callId": id, "name": name, "arguments": args,
-            });
+            let data = ToolCall {
+                turn: Some(self.turn),
+                step: Some(self.step),
+                call_id: Some(id.to_string()),
+                name: Some(name),
+                arguments: Some(Value::String(args)),
+            };
             // Started when first heard of, though it goes out later (a
             // call without `rawInput` waits for what comes next).
             let now = self.time;
@@ -397,13 +417,22 @@ impl Reader {
     }
 
     fn result(&mut self, id: &str, text: String, is_error: bool, meta: Value, origin: Origin, out: &mut Out) {
-        let part = json!({
-            "type": "tool-result",
-            "toolCallId": id,
-            "content": [{"type": "text", "text": text}],
-            "isError": is_error,
-        });
-        let data = json!({"turn": self.turn, "step": self.step, "message": {"content": [part]}, "meta": meta});
+        let part = ResultPart {
+            kind: Some("tool-result".into()),
+            tool_call_id: Some(Some(id.to_string())),
+            content: Some(PartContent::Text(text.into())),
+            is_error: Some(is_error),
+        };
+        let data = ToolResult {
+            turn: Some(self.turn),
+            step: Some(self.step),
+            message: Some(ResultMessage {
+                content: Some(vec![Some(part)]),
+                ..ResultMessage::default()
+            }),
+            meta: Some(Json::Tree(meta)),
+            ..ToolResult::default()
+        };
         self.emit(EventKind::ToolResult, data, origin, out);
     }
 
@@ -412,14 +441,25 @@ impl Reader {
         let mut content = Vec::new();
         for (kind, text) in [("reasoning", std::mem::take(&mut self.reasoning)), ("text", std::mem::take(&mut self.text))] {
             if !text.trim().is_empty() {
-                content.push(json!({"type": kind, "text": text}));
+                content.push(Some(ContentBlock {
+                    kind: Some(kind.to_string()),
+                    text: Some(text),
+                }));
             }
         }
         if content.is_empty() {
             return;
         }
         self.step += 1;
-        let data = json!({"turn": self.turn, "step": self.step, "message": {"content": content}});
+        let data = AssistantMessage {
+            turn: Some(self.turn),
+            step: Some(self.step),
+            message: Some(MessageContent {
+                content: Some(content),
+                ..MessageContent::default()
+            }),
+            ..AssistantMessage::default()
+        };
         self.emit(EventKind::AssistantMessage, data, origin, out);
     }
 
@@ -436,11 +476,17 @@ impl Reader {
         self.own_terminals(origin, out);
         self.flush_calls_of(true, origin, out);
         self.turn_open = false;
-        let mut reason = json!({"kind": kind});
-        if let (Some(m), Some(r)) = (message, reason.as_object_mut()) {
-            r.insert("message".into(), m.into());
-        }
-        self.emit(EventKind::TurnEnd, json!({"turn": self.turn, "reason": reason}), origin, out);
+        let reason = TurnEndReason {
+            kind: Some(kind.to_string()),
+            message: message.map(str::to_string),
+            ..TurnEndReason::default()
+        };
+        let data = TurnEnd {
+            turn: Some(self.turn),
+            reason: Some(reason),
+            ..TurnEnd::default()
+        };
+        self.emit(EventKind::TurnEnd, data, origin, out);
     }
 
     /// The commands or the mode, as they change: in the header, or once it
@@ -496,23 +542,28 @@ fn id_text(v: &Value) -> String {
 
 /// The prompt's content blocks as a user message's: text kept, a resource
 /// link or embedded resource named, anything else by its type.
-fn prompt_content(prompt: Option<&Value>) -> Value {
+fn prompt_content(prompt: Option<&Value>) -> Vec<Option<ContentBlock>> {
     let blocks = prompt.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let parts: Vec<Value> = blocks
+    blocks
         .iter()
-        .map(|b| match b.get("type").and_then(Value::as_str) {
-            Some("text") => json!({"type": "text", "text": b.get("text").and_then(Value::as_str).unwrap_or_default()}),
-            Some("resource_link") => {
-                let uri = b.get("uri").and_then(Value::as_str).unwrap_or_default();
-                json!({"type": "text", "text": format!("[{uri}]")})
-            }
-            Some("resource") => {
-                let uri = b.pointer("/resource/uri").and_then(Value::as_str).unwrap_or_default();
-                json!({"type": "text", "text": format!("[{uri}]")})
-            }
-            Some(other) => json!({"type": "text", "text": format!("[{other}]")}),
-            None => json!({"type": "text", "text": ""}),
+        .map(|b| {
+            let text = match b.get("type").and_then(Value::as_str) {
+                Some("text") => b.get("text").and_then(Value::as_str).unwrap_or_default().to_string(),
+                Some("resource_link") => {
+                    let uri = b.get("uri").and_then(Value::as_str).unwrap_or_default();
+                    format!("[{uri}]")
+                }
+                Some("resource") => {
+                    let uri = b.pointer("/resource/uri").and_then(Value::as_str).unwrap_or_default();
+                    format!("[{uri}]")
+                }
+                Some(other) => format!("[{other}]"),
+                None => String::new(),
+            };
+            Some(ContentBlock {
+                kind: Some("text".into()),
+                text: Some(text),
+            })
         })
-        .collect();
-    Value::Array(parts)
+        .collect()
 }

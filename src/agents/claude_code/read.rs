@@ -27,7 +27,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 pub use line::Line;
 
@@ -38,6 +38,10 @@ use serde::Serialize;
 
 use crate::agents::read::{Emitter, Foreign, Out, Translate, header};
 use crate::session::Keys;
+use crate::wire::payload::{
+    ContentBlock, MessageSource, SessionTitle, TextOrObjects, TodoItem, TodoWrite, ToolCall,
+    TurnEnd, TurnEndReason, TurnStart, UserMessage,
+};
 use crate::wire::{Diagnostic, EventKind, Origin, Record};
 
 pub mod beside;
@@ -95,7 +99,7 @@ pub struct Reader {
     message_id: Option<String>,
     /// Its thinking (`true`) and text blocks so far, and where each is
     /// (by a hash of the pair), so a block told again is known at once.
-    blocks: Vec<(bool, String)>,
+    blocks: Vec<Option<ContentBlock>>,
     block_at: HashMap<u64, Vec<usize>>,
     /// The message has changed (a block, its usage) since it last went out
     /// whole.
@@ -176,7 +180,8 @@ impl Reader {
         }
         if line.kind == Kind::Summary {
             if let Some(title) = line.summary {
-                self.emit(out, origin, EventKind::SessionTitle, json!({"title": title}));
+                let data = SessionTitle { title: Some(title) };
+                self.emit(out, origin, EventKind::SessionTitle, &data);
             }
             return;
         }
@@ -269,9 +274,9 @@ impl Reader {
         out.push((self.session.clone(), record));
     }
 
-    fn emit(&mut self, out: &mut Out, origin: Origin, kind: EventKind, data: impl Serialize) {
+    fn emit(&mut self, out: &mut Out, origin: Origin, kind: EventKind, data: &impl Serialize) {
         self.header(out);
-        let r = self.emitter.event(kind, self.time, &data, origin);
+        let r = self.emitter.event(kind, self.time, data, origin);
         out.push((self.session.clone(), r));
     }
 
@@ -301,7 +306,10 @@ impl Reader {
         self.turn_open = true;
         self.message_id = None;
         self.clear_message();
-        self.emit(out, origin, EventKind::TurnStart, json!({"turn": self.turn}));
+        let data = TurnStart {
+            turn: Some(self.turn),
+        };
+        self.emit(out, origin, EventKind::TurnStart, &data);
     }
 
     fn end_turn(&mut self, out: &mut Out, origin: Origin, kind: &str) {
@@ -312,11 +320,17 @@ impl Reader {
     fn end_turn_saying(&mut self, out: &mut Out, origin: Origin, kind: &str, message: Option<String>) {
         self.flush_message(out, origin);
         if std::mem::take(&mut self.turn_open) {
-            let mut data = json!({"turn": self.turn, "reason": {"kind": kind}});
-            if let Some(m) = message {
-                data["reason"]["message"] = m.into();
-            }
-            self.emit(out, origin, EventKind::TurnEnd, data);
+            let reason = TurnEndReason {
+                kind: Some(kind.to_string()),
+                message,
+                ..TurnEndReason::default()
+            };
+            let data = TurnEnd {
+                turn: Some(self.turn),
+                reason: Some(reason),
+                ..TurnEnd::default()
+            };
+            self.emit(out, origin, EventKind::TurnEnd, &data);
         }
     }
 
@@ -355,17 +369,26 @@ impl Reader {
             self.start_turn(out, origin);
         }
         let source = if context { "notification" } else { "user" };
-        let mut data = json!({
-            "turn": self.turn,
-            "content": [{"type": "text", "text": text}],
-            "source": {"kind": source},
-        });
+        let mut data = UserMessage {
+            turn: Some(self.turn),
+            content: TextOrObjects::Objects(vec![Some(ContentBlock {
+                kind: Some("text".into()),
+                text: Some(text.to_string()),
+            })]),
+            source: Some(MessageSource {
+                kind: Some(source.into()),
+                ..MessageSource::default()
+            }),
+            task: None,
+        };
         // A task's report goes on the card of the call that started it.
-        if context && let Some((call, task)) = notification::linked(text, &self.background) {
-            data["source"]["callId"] = call.into();
-            data["task"] = task;
+        if context && let Some((call, task)) = notification::report(text, &self.background) {
+            if let Some(s) = data.source.as_mut() {
+                s.call_id = Some(call);
+            }
+            data.task = Some(task);
         }
-        self.emit(out, origin, EventKind::UserMessage, data);
+        self.emit(out, origin, EventKind::UserMessage, &data);
     }
 
     fn user_blocks(&mut self, out: &mut Out, origin: Origin, blocks: Vec<Block>, meta: Option<Meta>) {
@@ -421,8 +444,10 @@ impl Reader {
         if !self.turn_open {
             self.start_turn(out, origin);
         }
-        // Closed here, in the room left for it: the content and the
-        // structured result are not copied again.
+        // The payload written on the decoder's thread, left open (`line`):
+        // closed here with its turn and step (`ToolResult`'s `turn` and
+        // `step`), in the room left for it: the content and the structured
+        // result are not copied again.
         use std::fmt::Write as _;
         let _ = write!(data, r#","turn":{},"step":{}}}"#, self.turn, self.step);
         self.emit_json(out, origin, EventKind::ToolResult, data);
@@ -433,12 +458,16 @@ impl Reader {
             self.track_tasks(tasks);
             // The list as this call left it, on this call's card (calls
             // made together each show theirs).
-            let todos: Vec<Value> = self
+            let todos = self
                 .tasks
                 .iter()
-                .map(|(_, subject, status)| json!({"content": subject, "status": status}))
+                .map(|(_, subject, status)| todo(subject.clone(), status.clone()))
                 .collect();
-            self.emit(out, origin, EventKind::TodoWrite, json!({"todos": todos, "callId": id}));
+            let data = TodoWrite {
+                todos: Some(todos),
+                call_id: Some(id),
+            };
+            self.emit(out, origin, EventKind::TodoWrite, &data);
         }
     }
 
@@ -516,24 +545,31 @@ impl Reader {
         if !self.calls.insert(id_key(&id)) {
             return;
         }
-        let arguments = Value::from(input.unwrap_or_else(|| "{}".into())).to_string();
-        let data = format!(
-            r#"{{"turn":{},"step":{},"callId":{},"name":{},"arguments":{arguments}}}"#,
-            self.turn,
-            self.step,
-            Value::from(id.as_str()),
-            Value::from(name),
-        );
-        self.emit_json(out, origin, EventKind::ToolCall, data);
+        let mut data = ToolCall {
+            turn: Some(self.turn),
+            step: Some(self.step),
+            call_id: Some(id),
+            name: Some(name),
+            arguments: Some(Value::String(input.unwrap_or_else(|| "{}".into()))),
+        };
+        self.emit(out, origin, EventKind::ToolCall, &data);
         // A call that writes a whole checklist: the plan, as DSH sends it.
         if let Some(todos) = todos {
-            let todos: Vec<Value> = todos
-                .into_iter()
-                .map(|(content, status)| json!({"content": content, "status": status}))
-                .collect();
-            self.emit(out, origin, EventKind::TodoWrite, json!({"todos": todos, "callId": id}));
+            let data = TodoWrite {
+                todos: Some(todos.into_iter().map(|(c, s)| todo(c, s)).collect()),
+                call_id: data.call_id.take(),
+            };
+            self.emit(out, origin, EventKind::TodoWrite, &data);
         }
     }
+}
+
+/// A todo of a list, as `todo/write` holds it.
+fn todo(content: String, status: String) -> Option<TodoItem> {
+    Some(TodoItem {
+        content: Some(content),
+        status: Some(status),
+    })
 }
 
 #[cfg(test)]

@@ -64,6 +64,10 @@ use serde::Serialize;
 use crate::agents::read::{Emitter, Out, Translate, epoch_ms};
 use items::{id_text, is_context, older_changes, plan_todos, texts};
 use outcome::End;
+use crate::wire::payload::{
+    AssistantMessage, ContentBlock, MessageContent, TextOrObjects, TodoWrite, ToolCall, TurnEnd,
+    TurnEndReason, TurnStart, UserMessage,
+};
 use crate::wire::{Diagnostic, EventKind, Origin, Record};
 
 /// Line types of the two `{timestamp, type, payload}` generations.
@@ -290,7 +294,10 @@ impl Reader {
         self.usage = None;
         self.compaction = None;
         self.total_at_start.clone_from(&self.total);
-        self.emit(EventKind::TurnStart, json!({"turn": self.turn}), origin, out);
+        let data = TurnStart {
+            turn: Some(self.turn),
+        };
+        self.emit(EventKind::TurnStart, data, origin, out);
     }
 
     fn end_turn(&mut self, kind: &str, origin: Origin, out: &mut Out) {
@@ -299,10 +306,14 @@ impl Reader {
         }
         self.release_all(out);
         self.turn_open = false;
-        let mut data = json!({"turn": self.turn, "reason": {"kind": kind}});
-        if let (Some(u), Some(d)) = (self.turn_usage(), data.as_object_mut()) {
-            d.insert("usage".into(), u);
-        }
+        let data = TurnEnd {
+            turn: Some(self.turn),
+            reason: Some(TurnEndReason {
+                kind: Some(kind.to_string()),
+                ..TurnEndReason::default()
+            }),
+            usage: self.turn_usage(),
+        };
         self.emit(EventKind::TurnEnd, data, origin, out);
     }
 
@@ -385,8 +396,7 @@ impl Reader {
                 if !text.is_empty() {
                     let turn = self.turn_for_item(origin, out);
                     self.step += 1;
-                    let content = json!([{"type": "reasoning", "text": text}]);
-                    let data = json!({"turn": turn, "step": self.step, "message": {"content": content}});
+                    let data = assistant_message(turn, self.step, "reasoning", text);
                     self.emit(EventKind::AssistantMessage, data, origin, out);
                 }
             }
@@ -406,15 +416,18 @@ impl Reader {
                     self.start_turn(origin, out);
                 }
                 let turn = self.turn;
-                let data = json!({"turn": turn, "content": [{"type": "text", "text": text}]});
+                let data = UserMessage {
+                    turn: Some(turn),
+                    content: TextOrObjects::Objects(vec![Some(text_block("text", text))]),
+                    ..UserMessage::default()
+                };
                 self.emit(EventKind::UserMessage, data, origin, out);
             }
             Some("user") => self.context_message(&text),
             Some("assistant") if !text.is_empty() => {
                 let turn = self.turn_for_item(origin, out);
                 self.step += 1;
-                let content = json!([{"type": "text", "text": text}]);
-                let data = json!({"turn": turn, "step": self.step, "message": {"content": content}});
+                let data = assistant_message(turn, self.step, "text", text);
                 self.emit(EventKind::AssistantMessage, data, origin, out);
             }
             _ => {}
@@ -471,10 +484,20 @@ impl Reader {
         if let Some(status) = p.get("status").and_then(Value::as_str) {
             self.statuses.insert(id.clone(), status.to_string());
         }
-        let data = json!({"turn": turn, "step": self.step, "callId": id, "name": name, "arguments": arguments});
+        let data = ToolCall {
+            turn: Some(turn),
+            step: Some(self.step),
+            call_id: Some(id.clone()),
+            name: Some(name.to_string()),
+            arguments: Some(Value::String(arguments)),
+        };
         self.emit(EventKind::ToolCall, data, origin, out);
         if let Some(todos) = args.as_ref().and_then(plan_todos) {
-            self.emit(EventKind::TodoWrite, json!({"todos": todos, "callId": id}), origin, out);
+            let data = TodoWrite {
+                todos: Some(todos),
+                call_id: Some(id.clone()),
+            };
+            self.emit(EventKind::TodoWrite, data, origin, out);
         }
         if ty == "web_search_call" {
             let status = p.get("status").cloned().unwrap_or(Value::Null);
@@ -482,5 +505,26 @@ impl Reader {
             let verdict = self.verdict(&id, "", None);
             self.result(&id, turn, String::new(), &verdict, Some(meta), origin, out);
         }
+    }
+}
+
+/// A content block of `kind` (`text`, `reasoning`).
+fn text_block(kind: &str, text: String) -> ContentBlock {
+    ContentBlock {
+        kind: Some(kind.to_string()),
+        text: Some(text),
+    }
+}
+
+/// A step's message: one block of `kind`.
+fn assistant_message(turn: u64, step: u64, kind: &str, text: String) -> AssistantMessage {
+    AssistantMessage {
+        turn: Some(turn),
+        step: Some(step),
+        message: Some(MessageContent {
+            content: Some(vec![Some(text_block(kind, text))]),
+            ..MessageContent::default()
+        }),
+        ..AssistantMessage::default()
     }
 }

@@ -124,6 +124,18 @@ pub enum TextOrObjects<T> {
     Objects(Vec<Option<T>>),
 }
 
+/// Written as it reads: a string, an array (`null` where an item is no
+/// object), or (`Neither`) `null` — a payload leaves it out instead.
+impl<T: serde::Serialize> serde::Serialize for TextOrObjects<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            TextOrObjects::Neither => s.serialize_unit(),
+            TextOrObjects::Text(t) => s.serialize_str(t),
+            TextOrObjects::Objects(items) => s.collect_seq(items),
+        }
+    }
+}
+
 /// An object's key, borrowed from the text where it can be (payload
 /// fields are matched by name without a copy).
 pub(crate) struct Key<'de>(pub Cow<'de, str>);

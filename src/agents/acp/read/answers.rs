@@ -4,11 +4,12 @@
 //! and what the client answered about terminals and files (kept for the
 //! calls that use them).
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::calls::Peer;
 use super::{Asked, Reader};
 use crate::agents::read::Out;
+use crate::wire::payload::ApprovalDecided;
 use crate::wire::{EventKind, Origin};
 
 impl Reader {
@@ -98,7 +99,10 @@ impl Reader {
                     _ if error.is_some() => "error".to_string(),
                     _ => "decided".to_string(),
                 };
-                let data = json!({"id": format!("permission-{id}"), "outcome": decision});
+                let data = ApprovalDecided {
+                    id: Some(format!("permission-{id}")),
+                    outcome: Some(decision),
+                };
                 self.emit(EventKind::ApprovalDecided, data, origin, out);
             }
             (Peer::Agent, "terminal/create", Some(r)) => self.calls.terminal_created(&asked.params, r),

@@ -15,9 +15,9 @@
 //!   starts with the command line (the expansion Claude Code sends the
 //!   model is an `isMeta` line, not drawn).
 
-use serde_json::json;
 
 use super::{Out, Reader};
+use crate::wire::payload::{ContentBlock, MessageSource, TextOrObjects, UserMessage};
 use crate::wire::{EventKind, Origin};
 
 /// The words of a local command's caveat line.
@@ -76,13 +76,28 @@ pub(super) fn is_caveat(text: &str) -> bool {
     text.trim_start().starts_with(CAVEAT)
 }
 
+/// A user message of one text, from `kind` (`command`, `output`): no turn's.
+fn said(text: &str, kind: &str) -> UserMessage {
+    UserMessage {
+        content: TextOrObjects::Objects(vec![Some(ContentBlock {
+            kind: Some("text".into()),
+            text: Some(text.to_string()),
+        })]),
+        source: Some(MessageSource {
+            kind: Some(kind.to_string()),
+            ..MessageSource::default()
+        }),
+        ..UserMessage::default()
+    }
+}
+
 impl Reader {
     /// A command the person ran that Claude Code ran itself: no turn (the
     /// one before it has ended), the command line as they typed it.
     pub(super) fn local_command(&mut self, out: &mut Out, origin: Origin, line: &str) {
         self.end_turn(out, origin, "completed");
-        let data = json!({"content": [{"type": "text", "text": line}], "source": {"kind": "command"}});
-        self.emit(out, origin, EventKind::UserMessage, data);
+        let data = said(line, "command");
+        self.emit(out, origin, EventKind::UserMessage, &data);
     }
 
     /// What a local command printed.
@@ -90,8 +105,8 @@ impl Reader {
         if text.is_empty() {
             return;
         }
-        let data = json!({"content": [{"type": "text", "text": text}], "source": {"kind": "output"}});
-        self.emit(out, origin, EventKind::UserMessage, data);
+        let data = said(text, "output");
+        self.emit(out, origin, EventKind::UserMessage, &data);
     }
 
     /// A `system` line of subtype `local_command`: the command (2.1.38) or

@@ -11,7 +11,11 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 use serde_json::Value;
-use serde_json::value::RawValue;
+use serde_json::value::{RawValue, to_raw_value};
+
+use crate::wire::payload::{
+    Json, PartContent, ResultError, ResultMessage, ResultPart, ResultSource, ToolResult,
+};
 
 mod meta;
 mod progress;
@@ -111,10 +115,11 @@ pub enum Block {
     ToolResult {
         id: Option<String>,
         is_error: bool,
-        /// Its `tool/result` event's data as far as the reader does not
-        /// know it: `{"message":{…},"meta":{…}` (the content as DSH content
-        /// blocks; the line's structured result when this is its one
-        /// result), left open for the reader to add the turn and step.
+        /// Its `tool/result` event's data (`wire::payload::ToolResult`)
+        /// but what the reader knows: `{"message":{…},"meta":{…}` (the
+        /// content as DSH content blocks; the line's structured result
+        /// when this is its one result), left open for the reader to add
+        /// the turn and step.
         /// Written here, on the decoder's thread, with room for the rest:
         /// the content is most of a log's bytes, copied once.
         data: String,
@@ -414,20 +419,18 @@ fn block(
             let refused = refused(b.content, said, flagged);
             let (is_error, content) = match (&refused, tool_use_error(b.content)) {
                 (Some((_, words)), _) => (true, words_content(words.as_deref())),
-                (None, Some(message)) => {
-                    (true, ResultContent::Text(Value::from(message).to_string().into()))
-                }
+                (None, Some(message)) => (true, PartContent::Text(message.into())),
                 (None, None) => (flagged, result_content(b.content)),
             };
             // A command the person stopped (its structured result says
             // `interrupted`): what it printed is kept.
             let error = match refused {
-                Some((r, _)) => Some(r.error_json()),
-                None if stopped(meta) => Some(Refusal::Interrupted.error_json()),
+                Some((r, _)) => Some(r.error()),
+                None if stopped(meta) => Some(Refusal::Interrupted.error()),
                 None => None,
             };
             let data = match &id {
-                Some(id) => result_data(id, is_error, &content, meta, error),
+                Some(id) => result_data(id, is_error, content, meta, error),
                 None => String::new(),
             };
             Block::ToolResult {
@@ -465,44 +468,60 @@ fn stopped(meta: Raw<'_>) -> bool {
 }
 
 /// A refused call's content: the person's words, or nothing.
-fn words_content(words: Option<&str>) -> ResultContent<'static> {
+fn words_content(words: Option<&str>) -> PartContent<'static> {
     match words {
-        Some(w) => ResultContent::Text(Value::from(w).to_string().into()),
-        None => ResultContent::Blocks("[]".into()),
+        Some(w) => PartContent::Text(Cow::Owned(w.to_string())),
+        None => no_blocks(),
+    }
+}
+
+/// No blocks (`[]`).
+fn no_blocks() -> PartContent<'static> {
+    match serde_json::from_str::<&'static RawValue>("[]") {
+        Ok(empty) => PartContent::Blocks(Cow::Borrowed(empty)),
+        // Never: `[]` is JSON.
+        Err(_) => PartContent::Text(Cow::Borrowed("")),
     }
 }
 
 /// A result's `tool/result` data but its turn and step, left open
-/// ([`Block::ToolResult`]), with room for them; `error`: its `error`
-/// object's JSON text, when it has one.
+/// ([`Block::ToolResult`]) for the reader to close with them; `error`: its
+/// `error`, when it has one. The content and the structured result are
+/// borrowed from the line: written here, once.
 fn result_data(
     id: &str,
     is_error: bool,
-    content: &ResultContent<'_>,
+    content: PartContent<'_>,
     meta: Raw<'_>,
-    error: Option<&str>,
+    error: Option<ResultError>,
 ) -> String {
-    let quoted = Value::from(id).to_string();
-    let meta = meta.map_or("", RawValue::get);
-    let mut data = String::with_capacity(content.len() + meta.len() + 2 * quoted.len() + 230);
-    data.push_str(r#"{"message":{"role":"tool","source":{"kind":"tool","callId":"#);
-    data.push_str(&quoted);
-    data.push_str(r#"},"content":[{"type":"tool-result","toolCallId":"#);
-    data.push_str(&quoted);
-    data.push_str(r#","content":"#);
-    content.write(&mut data);
-    data.push_str(r#","isError":"#);
-    data.push_str(if is_error { "true" } else { "false" });
-    data.push_str("}]}");
-    if let Some(e) = error {
-        data.push_str(r#","error":"#);
-        data.push_str(e);
+    let size = content.size_hint() + meta.map_or(0, |m| m.get().len()) + 2 * id.len() + 230;
+    let part = ResultPart {
+        kind: Some("tool-result".into()),
+        tool_call_id: Some(Some(id.to_string())),
+        content: Some(content),
+        is_error: Some(is_error),
+    };
+    let data = ToolResult {
+        message: Some(ResultMessage {
+            role: Some("tool"),
+            source: Some(ResultSource {
+                kind: Some("tool"),
+                call_id: Some(Some(id.to_string())),
+            }),
+            content: Some(vec![Some(part)]),
+        }),
+        error,
+        meta: meta.map(|m| Json::Text(Cow::Borrowed(m))),
+        ..ToolResult::default()
+    };
+    let mut text = Vec::with_capacity(size);
+    if serde_json::to_writer(&mut text, &data).is_err() {
+        return String::new();
     }
-    if !meta.is_empty() {
-        data.push_str(r#","meta":"#);
-        data.push_str(meta);
-    }
-    data
+    // Left open: the reader adds the turn and the step.
+    text.pop();
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// The message of a result that is one `<tool_use_error>…</tool_use_error>`
@@ -525,47 +544,19 @@ fn tool_use_error(content: Raw<'_>) -> Option<String> {
     Some(inner.trim().to_string())
 }
 
-/// A tool_result's content, to be written as DSH content blocks.
-enum ResultContent<'a> {
-    /// One text block of this JSON string (the line's own text, copied
-    /// once: into the data).
-    Text(Cow<'a, str>),
-    /// Blocks, as JSON text.
-    Blocks(String),
-}
-
-impl ResultContent<'_> {
-    fn len(&self) -> usize {
-        match self {
-            ResultContent::Text(t) => t.len() + 26,
-            ResultContent::Blocks(b) => b.len(),
-        }
-    }
-
-    fn write(&self, out: &mut String) {
-        match self {
-            ResultContent::Text(t) => {
-                out.push_str(r#"[{"type":"text","text":"#);
-                out.push_str(t);
-                out.push_str("}]");
-            }
-            ResultContent::Blocks(b) => out.push_str(b),
-        }
-    }
-}
-
 /// A tool_result's content as DSH content blocks: a string is one text
 /// block; text and image blocks are kept; a reference to a tool becomes
 /// the tool's name as text.
-fn result_content(content: Raw<'_>) -> ResultContent<'_> {
-    let Some(text) = content.map(RawValue::get) else {
-        return ResultContent::Blocks("[]".into());
+fn result_content(content: Raw<'_>) -> PartContent<'_> {
+    let Some(raw) = content else {
+        return no_blocks();
     };
+    let text = raw.get();
     if text.starts_with('"') {
-        return ResultContent::Text(Cow::Borrowed(text));
+        return PartContent::JsonText(Cow::Borrowed(raw));
     }
     let Some(Value::Array(blocks)) = serde_json::from_str::<Value>(text).ok() else {
-        return ResultContent::Blocks("[]".into());
+        return no_blocks();
     };
     let kept: Vec<Value> = blocks
         .into_iter()
@@ -578,5 +569,8 @@ fn result_content(content: Raw<'_>) -> ResultContent<'_> {
             None => None,
         })
         .collect();
-    ResultContent::Blocks(Value::Array(kept).to_string())
+    match to_raw_value(&kept) {
+        Ok(blocks) => PartContent::Blocks(Cow::Owned(blocks)),
+        Err(_) => no_blocks(),
+    }
 }

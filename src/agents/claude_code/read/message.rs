@@ -1,59 +1,19 @@
-//! The DSH shapes an assistant message goes out in: an `assistant/chunk`
-//! for each new block, ended, and the `assistant/message` whole with its
-//! usage when its step is over.
-
-use serde::Serialize;
-use serde_json::Value;
+//! The DSH shapes an assistant message goes out in (the fold's payloads):
+//! an `assistant/chunk` for each new block, ended, and the
+//! `assistant/message` whole with its usage when its step is over.
 
 use super::Usage;
 use crate::agents::read::Out;
+use crate::wire::payload::{AssistantChunk, AssistantMessage, Chunk, ContentBlock, MessageContent};
 use crate::wire::{EventKind, Origin};
 
-/// An `assistant/chunk`'s data: a block of the message, ended.
-#[derive(Serialize)]
-pub(super) struct ChunkData<'a> {
-    pub(super) turn: u64,
-    pub(super) step: u64,
-    pub(super) chunk: Chunk<'a>,
-}
-
-#[derive(Serialize)]
-pub(super) struct Chunk<'a> {
-    #[serde(rename = "type")]
-    pub(super) kind: &'static str,
-    pub(super) index: usize,
-    pub(super) block: TextBlock<'a>,
-}
-
 /// A text or reasoning block, as DSH's message content holds it.
-#[derive(Serialize)]
-pub(super) struct TextBlock<'a> {
-    #[serde(rename = "type")]
-    pub(super) kind: &'static str,
-    pub(super) text: &'a str,
-}
-
-impl TextBlock<'_> {
-    pub(super) fn of(reasoning: bool, text: &str) -> TextBlock<'_> {
-        let kind = if reasoning { "reasoning" } else { "text" };
-        TextBlock { kind, text }
+fn text_block(reasoning: bool, text: String) -> ContentBlock {
+    let kind = if reasoning { "reasoning" } else { "text" };
+    ContentBlock {
+        kind: Some(kind.into()),
+        text: Some(text),
     }
-}
-
-/// An `assistant/message`'s data: the message whole, and its usage.
-#[derive(Serialize)]
-pub(super) struct MessageData<'a> {
-    pub(super) turn: u64,
-    pub(super) step: u64,
-    pub(super) message: Message<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) usage: Option<Value>,
-}
-
-#[derive(Serialize)]
-pub(super) struct Message<'a> {
-    pub(super) role: &'static str,
-    pub(super) content: Vec<TextBlock<'a>>,
 }
 
 /// The reader's message: its blocks as they come, and the message whole
@@ -79,27 +39,26 @@ impl super::Reader {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (reasoning, &text).hash(&mut h);
         let at = self.block_at.entry(h.finish()).or_default();
-        if at
-            .iter()
-            .any(|&i| self.blocks[i].0 == reasoning && self.blocks[i].1 == text)
-        {
+        let block = text_block(reasoning, text);
+        if at.iter().any(|&i| self.blocks[i].as_ref() == Some(&block)) {
             return;
         }
         let index = self.blocks.len();
         at.push(index);
-        let data = ChunkData {
-            turn: self.turn,
-            step: self.step,
-            chunk: Chunk {
-                kind: "block-end",
-                index,
-                block: TextBlock::of(reasoning, &text),
-            },
+        let data = AssistantChunk {
+            turn: Some(self.turn),
+            step: Some(self.step),
+            chunk: Some(Chunk {
+                kind: Some("block-end".into()),
+                index: Some(index as u64),
+                block: Some(block),
+                ..Chunk::default()
+            }),
         };
-        let data = serde_json::to_string(&data).unwrap_or_default();
-        self.blocks.push((reasoning, text));
+        self.emit(out, origin, EventKind::AssistantChunk, &data);
+        // The block, written, joins the message (moved, not copied).
+        self.blocks.push(data.chunk.and_then(|c| c.block));
         self.unsent = true;
-        self.emit_json(out, origin, EventKind::AssistantChunk, data);
     }
 
     /// The message whole (its blocks and usage), when it changed since it
@@ -108,21 +67,18 @@ impl super::Reader {
         if !std::mem::take(&mut self.unsent) {
             return;
         }
-        let content = self
-            .blocks
-            .iter()
-            .map(|(reasoning, text)| TextBlock::of(*reasoning, text))
-            .collect();
-        let data = MessageData {
-            turn: self.turn,
-            step: self.step,
-            message: Message {
-                role: "assistant",
-                content,
-            },
-            usage: self.usage.map(Usage::to_value),
+        let data = AssistantMessage {
+            turn: Some(self.turn),
+            step: Some(self.step),
+            message: Some(MessageContent {
+                role: Some("assistant"),
+                content: Some(std::mem::take(&mut self.blocks)),
+            }),
+            usage: self.usage.map(Usage::to_payload),
+            ..AssistantMessage::default()
         };
-        let data = serde_json::to_string(&data).unwrap_or_default();
-        self.emit_json(out, origin, EventKind::AssistantMessage, data);
+        self.emit(out, origin, EventKind::AssistantMessage, &data);
+        // Kept: the message may be told again, and grow.
+        self.blocks = data.message.and_then(|m| m.content).unwrap_or_default();
     }
 }

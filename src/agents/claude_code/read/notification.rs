@@ -23,7 +23,9 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value, json};
+use serde_json::Value;
+
+use crate::wire::payload::TaskReport;
 
 /// The task a structured result says was started in the background.
 pub(super) fn task_id(meta: &Value) -> Option<&str> {
@@ -37,25 +39,27 @@ pub(super) fn task_id(meta: &Value) -> Option<&str> {
 /// The call a notification reports on and its report (`{id, status,
 /// summary, result, outputFile}`, the fields it has), when `text` is one
 /// and its call is known (`started`: task id → call).
-pub(super) fn linked(text: &str, started: &HashMap<String, String>) -> Option<(String, Value)> {
+pub(super) fn report(text: &str, started: &HashMap<String, String>) -> Option<(String, TaskReport)> {
     let body = text.trim_start().strip_prefix("<task-notification>")?;
     let body = body.split("</task-notification>").next().unwrap_or(body);
     let id = tag(body, "task-id");
     let call = tag(body, "tool-use-id")
         .or_else(|| id.as_ref().and_then(|i| started.get(i).cloned()))?;
-    let mut report = Map::new();
-    for (key, name) in [
-        ("id", "task-id"),
-        ("status", "status"),
-        ("summary", "summary"),
-        ("result", "result"),
-        ("outputFile", "output-file"),
-    ] {
-        if let Some(v) = tag(body, name) {
-            report.insert(key.into(), json!(v));
-        }
-    }
-    Some((call, Value::Object(report)))
+    let report = TaskReport {
+        id,
+        status: tag(body, "status"),
+        summary: tag(body, "summary"),
+        result: tag(body, "result"),
+        output_file: tag(body, "output-file"),
+    };
+    Some((call, report))
+}
+
+/// [`report`], the report as a tree.
+#[cfg(test)]
+fn linked(text: &str, started: &HashMap<String, String>) -> Option<(String, Value)> {
+    let (call, report) = report(text, started)?;
+    Some((call, serde_json::to_value(report).ok()?))
 }
 
 /// The text of the first `<name>…</name>` of `body`, XML entities read.
@@ -71,6 +75,7 @@ fn tag(body: &str, name: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const AGENT: &str = "<task-notification>\n<task-id>a6</task-id>\n<tool-use-id>toolu_01</tool-use-id>\n<output-file>/tmp/a6.output</output-file>\n<status>completed</status>\n<summary>Agent \"Check\" finished</summary>\n<result>It prints `x &lt; y`.</result>\n<usage><tool_uses>1</tool_uses></usage>\n</task-notification>";
 

@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 fn read(lines: &[Value]) -> Out {
     let mut r = Reader::default();

@@ -11,10 +11,11 @@
 //!   lines are nothing.
 
 use serde::Deserialize;
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
 
 use super::{Line, Out, Reader};
+use crate::wire::payload::{Compaction, ContentBlock, TextOrObjects, TokenUsage};
 use crate::wire::{EventKind, Origin};
 
 /// The words Claude Code's compact summary starts with (logs of versions
@@ -84,21 +85,21 @@ impl Usage {
         (u != Usage::default()).then_some(u)
     }
 
-    /// As DSH's `TokenUsage` object.
-    pub fn to_value(self) -> Value {
-        let mut out = Map::new();
-        for (key, n) in [
-            ("inputTokens", self.input),
-            ("outputTokens", self.output),
-            ("cacheReadTokens", self.cache_read),
-            ("cacheWriteTokens", self.cache_write),
-            ("reasoningTokens", self.reasoning),
-        ] {
-            if let Some(n) = n {
-                out.insert(key.into(), Value::from(n));
-            }
+    /// As DSH's `TokenUsage`.
+    pub fn to_payload(self) -> TokenUsage {
+        TokenUsage {
+            input_tokens: self.input,
+            output_tokens: self.output,
+            cache_read_tokens: self.cache_read,
+            cache_write_tokens: self.cache_write,
+            reasoning_tokens: self.reasoning,
         }
-        Value::Object(out)
+    }
+
+    /// As DSH's `TokenUsage` object.
+    #[cfg(test)]
+    pub fn to_value(self) -> Value {
+        serde_json::to_value(self.to_payload()).unwrap_or_default()
     }
 }
 
@@ -135,21 +136,15 @@ impl Reader {
             None => format!("compaction-{}", self.emitter.seq() + 1),
         };
         let field = |k: &str| line.compact.as_ref().and_then(|m| m.get(k));
-        let turn = self.turn_open.then(|| Value::from(self.turn));
-        let mut data = Map::new();
-        data.insert("compactionId".into(), Value::from(id.as_str()));
-        for (key, value) in [
-            ("trigger", field("trigger").filter(|t| t.is_string())),
-            ("tokensBefore", field("preTokens").filter(|n| n.is_u64())),
-            ("tokensAfter", field("postTokens").filter(|n| n.is_u64())),
-            ("turn", turn.as_ref()),
-        ] {
-            if let Some(value) = value {
-                data.insert(key.into(), value.clone());
-            }
-        }
-        let data = Value::Object(data);
-        self.emit(out, origin, EventKind::CompactionStart, data);
+        let data = Compaction {
+            compaction_id: Some(id.clone()),
+            trigger: field("trigger").and_then(Value::as_str).map(str::to_string),
+            tokens_before: field("preTokens").and_then(Value::as_u64),
+            tokens_after: field("postTokens").and_then(Value::as_u64),
+            turn: self.turn_open.then_some(self.turn),
+            ..Compaction::default()
+        };
+        self.emit(out, origin, EventKind::CompactionStart, &data);
         self.compaction = Some(id);
     }
 
@@ -159,12 +154,17 @@ impl Reader {
             Some(u) => u.clone(),
             None => format!("compaction-{}", self.emitter.seq() + 1),
         });
-        let text = line.text();
-        let mut data = json!({"compactionId": id, "summary": [{"type": "text", "text": text}]});
-        if let (true, Some(d)) = (self.turn_open, data.as_object_mut()) {
-            d.insert("turn".into(), Value::from(self.turn));
-        }
-        self.emit(out, origin, EventKind::CompactionSummary, data);
+        let summary = ContentBlock {
+            kind: Some("text".into()),
+            text: Some(line.text()),
+        };
+        let data = Compaction {
+            compaction_id: Some(id),
+            summary: TextOrObjects::Objects(vec![Some(summary)]),
+            turn: self.turn_open.then_some(self.turn),
+            ..Compaction::default()
+        };
+        self.emit(out, origin, EventKind::CompactionSummary, &data);
     }
 }
 

@@ -2,7 +2,9 @@
 //! file changes, session ids and timestamps. Pure functions of a line's
 //! parts, for the rollout reader.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
+
+use crate::wire::payload::{TodoItem, TokenUsage};
 
 /// A session id as text (Codex writes it as a number or a string).
 pub(super) fn id_text(v: &Value) -> String {
@@ -56,17 +58,20 @@ pub(super) fn output_text(v: Option<&Value>) -> (String, Option<bool>) {
 }
 
 /// The todo list of a plan-writing call's arguments (`plan: [{step, status}]`).
-pub(super) fn plan_todos(args: &Value) -> Option<Value> {
+pub(super) fn plan_todos(args: &Value) -> Option<Vec<Option<TodoItem>>> {
     let plan = args.get("plan")?.as_array()?;
-    let todos: Vec<Value> = plan
+    let todos: Vec<Option<TodoItem>> = plan
         .iter()
         .filter_map(|item| {
             let step = item.get("step")?.as_str()?;
             let status = item.get("status").and_then(Value::as_str).unwrap_or("pending");
-            Some(json!({"content": step, "status": status}))
+            Some(Some(TodoItem {
+                content: Some(step.to_string()),
+                status: Some(status.to_string()),
+            }))
         })
         .collect();
-    (!todos.is_empty()).then(|| Value::Array(todos))
+    (!todos.is_empty()).then_some(todos)
 }
 
 /// `patch_apply_begin`'s changes (`{path: {add: {content}} | {delete: …} |
@@ -118,20 +123,16 @@ pub(super) fn usage_delta(total: &Value, start: Option<&Value>) -> Value {
 /// `output_tokens`, of which `reasoning_output_tokens`) as DSH's
 /// `TokenUsage`, whose input does not count what was read from the cache.
 /// `None` when they hold no count.
-pub(super) fn token_usage(u: &Value) -> Option<Value> {
+pub(super) fn token_usage(u: &Value) -> Option<TokenUsage> {
     let count = |k: &str| u.get(k).and_then(Value::as_u64);
     let cached = count("cached_input_tokens");
     let input = count("input_tokens").and_then(|i| i.checked_sub(cached.unwrap_or(0)));
-    let mut out = Map::new();
-    for (key, n) in [
-        ("inputTokens", input),
-        ("outputTokens", count("output_tokens")),
-        ("cacheReadTokens", cached),
-        ("reasoningTokens", count("reasoning_output_tokens")),
-    ] {
-        if let Some(n) = n {
-            out.insert(key.into(), Value::from(n));
-        }
-    }
-    (!out.is_empty()).then_some(Value::Object(out))
+    let usage = TokenUsage {
+        input_tokens: input,
+        output_tokens: count("output_tokens"),
+        cache_read_tokens: cached,
+        reasoning_tokens: count("reasoning_output_tokens"),
+        ..TokenUsage::default()
+    };
+    (usage != TokenUsage::default()).then_some(usage)
 }

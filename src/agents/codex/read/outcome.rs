@@ -9,9 +9,10 @@
 //! (`isError`, deck's `exitCode`, `durationMs`, `outcome`). Names no tool:
 //! Codex's texts are recognised whatever call they answer.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::output::ExecOutput;
+use crate::wire::payload::ToolResult;
 
 /// What Codex kept of a call's end beside its output.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -86,19 +87,14 @@ impl Verdict {
         matches!(self.ended, Ended::Error | Ended::Rejected)
     }
 
-    pub fn write(&self, data: &mut Map<String, Value>) {
-        if let Some(c) = self.exit_code {
-            data.insert("exitCode".into(), c.into());
-        }
-        if let Some(d) = self.duration_ms {
-            data.insert("durationMs".into(), d.into());
-        }
-        let outcome = match self.ended {
-            Ended::Unknown => "unknown",
-            Ended::Rejected => "rejected",
-            _ => return,
+    pub fn write(&self, data: &mut ToolResult<'_>) {
+        data.exit_code = self.exit_code;
+        data.duration_ms = self.duration_ms;
+        data.outcome = match self.ended {
+            Ended::Unknown => Some("unknown".into()),
+            Ended::Rejected => Some("rejected".into()),
+            _ => None,
         };
-        data.insert("outcome".into(), outcome.into());
     }
 }
 

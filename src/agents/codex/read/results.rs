@@ -3,12 +3,15 @@
 //! changes, how it classified the command), and the verdict on how it
 //! ended ([`super::outcome`]) written on the `tool/result`. Names no tool.
 
-use serde_json::{Map, Value, json};
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
 
 use super::items::output_text;
 use super::outcome::{End, Verdict, judge};
 use super::{Held, Reader, output};
 use crate::agents::read::Out;
+use crate::wire::payload::{Json, PartContent, ResultMessage, ResultPart, ToolResult};
 use crate::wire::{EventKind, Origin};
 
 impl Reader {
@@ -85,19 +88,23 @@ impl Reader {
         origin: Origin,
         out: &mut Out,
     ) {
-        let part = json!({
-            "type": "tool-result",
-            "toolCallId": id,
-            "content": [{"type": "text", "text": text}],
-            "isError": verdict.is_error(),
-        });
-        let mut data = json!({"turn": turn, "step": self.step, "message": {"content": [part]}});
-        if let Some(d) = data.as_object_mut() {
-            if let Some(m) = meta {
-                d.insert("meta".into(), m);
-            }
-            verdict.write(d);
-        }
+        let part = ResultPart {
+            kind: Some("tool-result".into()),
+            tool_call_id: Some(Some(id.to_string())),
+            content: Some(PartContent::Text(Cow::Owned(text))),
+            is_error: Some(verdict.is_error()),
+        };
+        let mut data = ToolResult {
+            turn: Some(turn),
+            step: Some(self.step),
+            message: Some(ResultMessage {
+                content: Some(vec![Some(part)]),
+                ..ResultMessage::default()
+            }),
+            meta: meta.map(Json::Tree),
+            ..ToolResult::default()
+        };
+        verdict.write(&mut data);
         self.emit(EventKind::ToolResult, data, origin, out);
     }
 

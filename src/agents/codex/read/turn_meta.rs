@@ -1,11 +1,10 @@
 //! What a Codex rollout says of its turns besides their content: the
 //! turn's token usage for its end, and compactions.
 
-use serde_json::{Value, json};
-
 use super::Reader;
 use super::items::{token_usage, usage_delta};
 use crate::agents::read::Out;
+use crate::wire::payload::{Compaction, ContentBlock, TextOrObjects, TokenUsage};
 use crate::wire::{EventKind, Origin};
 
 impl Reader {
@@ -13,7 +12,7 @@ impl Reader {
     /// turn (`turn_token_usage`), else the session's running total less
     /// what it was at the turn's start; `None` when no count came in the
     /// turn (nothing said, not zero).
-    pub(super) fn turn_usage(&mut self) -> Option<Value> {
+    pub(super) fn turn_usage(&mut self) -> Option<TokenUsage> {
         let counted = self.total != self.total_at_start;
         let usage = self.usage.take().or_else(|| {
             let total = self.total.as_ref().filter(|_| counted)?;
@@ -37,15 +36,19 @@ impl Reader {
                 id
             }
         };
-        let mut data = json!({"compactionId": id});
-        if let Some(d) = data.as_object_mut() {
-            if self.turn_open {
-                d.insert("turn".into(), Value::from(self.turn));
-            }
-            if let Some(s) = summary.filter(|s| !s.trim().is_empty()) {
-                d.insert("summary".into(), json!([{"type": "text", "text": s}]));
-            }
-        }
+        let summary = match summary.filter(|s| !s.trim().is_empty()) {
+            Some(s) => TextOrObjects::Objects(vec![Some(ContentBlock {
+                kind: Some("text".into()),
+                text: Some(s.to_string()),
+            })]),
+            None => TextOrObjects::Neither,
+        };
+        let data = Compaction {
+            compaction_id: Some(id),
+            turn: self.turn_open.then_some(self.turn),
+            summary,
+            ..Compaction::default()
+        };
         self.emit(EventKind::CompactionSummary, data, origin, out);
     }
 

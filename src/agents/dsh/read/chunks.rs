@@ -2,9 +2,10 @@
 //! `tool-call-chunks`) expanded back into the `assistant/chunk` events they
 //! stand for: member `k` has seq `seq0 + k` and time `time0 + dt[0] + … + dt[k-1]`.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::wire::SessionEvent;
+use crate::wire::payload::{AssistantChunk, Chunk};
 
 /// True for the three packed row tags.
 pub fn is_chunk_row(kind: &str) -> bool {
@@ -73,28 +74,42 @@ pub fn expand(row: &Map<String, Value>) -> Result<Vec<SessionEvent>, String> {
         if k > 0 {
             time += dt[k - 1];
         }
+        let delta = |kind: &str| Chunk {
+            kind: Some(kind.into()),
+            index: Some(index),
+            text: Some(text.to_string()),
+            ..Chunk::default()
+        };
         let chunk = match kind {
-            "text-chunks" => json!({"type": "text-delta", "index": index, "text": text}),
-            "reasoning-chunks" => json!({"type": "reasoning-delta", "index": index, "text": text}),
+            "text-chunks" => delta("text-delta"),
+            "reasoning-chunks" => delta("reasoning-delta"),
             _ => {
                 let id = data
                     .get("id")
                     .and_then(Value::as_str)
                     .ok_or("tool-call-chunks: no data.id")?;
-                let mut c = json!({"type": "tool-call-delta", "index": index, "id": id});
-                if let Some(name) = data.get("name").and_then(Value::as_str) {
-                    c["name"] = json!(name);
+                Chunk {
+                    kind: Some("tool-call-delta".into()),
+                    index: Some(index),
+                    id: Some(id.to_string()),
+                    name: data.get("name").and_then(Value::as_str).map(str::to_string),
+                    arguments_delta: Some(text.to_string()),
+                    ..Chunk::default()
                 }
-                c["argumentsDelta"] = json!(text);
-                c
             }
+        };
+        let data = AssistantChunk {
+            turn: Some(turn),
+            step: Some(step),
+            chunk: Some(chunk),
         };
         out.push(SessionEvent {
             kind: crate::wire::EventKind::AssistantChunk,
             seq: seq0 + k as u64,
             time,
-            data: crate::wire::RawJson::from_value(
-                &json!({"turn": turn, "step": step, "chunk": chunk}),
+            // Strings and numbers: it always writes.
+            data: crate::wire::RawJson::from_text(
+                serde_json::to_string(&data).unwrap_or_else(|_| "null".into()),
             ),
             ignorable: false,
             source_event_seqs: Vec::new(),
@@ -106,6 +121,7 @@ pub fn expand(row: &Map<String, Value>) -> Result<Vec<SessionEvent>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn row(v: Value) -> Map<String, Value> {
         v.as_object().unwrap().clone()

@@ -21,6 +21,8 @@
 
 use serde_json::Value;
 
+use crate::wire::payload::ResultError;
+
 /// The words a refusal's result starts with.
 const REFUSED: &str = "The user doesn't want to proceed with this tool use";
 /// What 2.1.328 adds when the call was stopped while it ran.
@@ -40,12 +42,16 @@ pub(super) enum Refusal {
 }
 
 impl Refusal {
-    /// The result's `error`, as JSON text.
-    pub(super) fn error_json(self) -> &'static str {
-        match self {
-            Refusal::Rejected => r#"{"code":"REJECTED"}"#,
-            Refusal::Interrupted => r#"{"code":"INTERRUPTED"}"#,
-            Refusal::Cancelled => r#"{"name":"AbortError","code":"ABORTED"}"#,
+    /// The result's `error`.
+    pub(super) fn error(self) -> ResultError {
+        let (name, code) = match self {
+            Refusal::Rejected => (None, "REJECTED"),
+            Refusal::Interrupted => (None, "INTERRUPTED"),
+            Refusal::Cancelled => (Some("AbortError"), "ABORTED"),
+        };
+        ResultError {
+            name: name.map(str::to_string),
+            code: Some(code.to_string()),
         }
     }
 }
