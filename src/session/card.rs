@@ -121,19 +121,12 @@ impl AttachedView {
     /// found again in its text. (Tested on every fixture by
     /// `presented_views_know_what_their_text_says`.)
     pub fn presented(view: &View) -> AttachedView {
-        let memo = Memo::default();
-        let _ = memo.tag.set(Some(view.tag().to_string()));
+        let attached = AttachedView::presented_text(RawJson::from_text(view.to_json()), view.tag());
         if let View::Terminal(t) = view {
-            let _ = memo
-                .failed
-                .set(t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some());
+            let failed = t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some();
+            let _ = attached.memo.failed.set(failed);
         }
-        AttachedView {
-            source: ViewSource::Presenter,
-            raw: RawJson::from_text(view.to_json()),
-            origin: crate::wire::Origin::default(),
-            memo: std::sync::Arc::new(memo),
-        }
+        attached
     }
 
     /// A view a presenter wrote straight as JSON text, of card `tag`.
