@@ -39,8 +39,8 @@ use serde::Serialize;
 use crate::agents::read::{Emitter, Foreign, Out, Translate, header};
 use crate::session::Keys;
 use crate::wire::payload::{
-    ContentBlock, MessageSource, SessionTitle, TextOrObjects, TodoItem, TodoWrite, ToolCall,
-    TurnEnd, TurnEndReason, TurnStart, UserMessage,
+    ContentBlock, SessionTitle, TodoItem, TodoWrite, ToolCall,
+    TurnEnd, TurnEndReason, TurnStart,
 };
 use crate::wire::{Diagnostic, EventKind, Origin, Record};
 
@@ -369,18 +369,8 @@ impl Reader {
             self.start_turn(out, origin);
         }
         let source = if context { "notification" } else { "user" };
-        let mut data = UserMessage {
-            turn: Some(self.turn),
-            content: TextOrObjects::Objects(vec![Some(ContentBlock {
-                kind: Some("text".into()),
-                text: Some(text.to_string()),
-            })]),
-            source: Some(MessageSource {
-                kind: Some(source.into()),
-                ..MessageSource::default()
-            }),
-            task: None,
-        };
+        let mut data = commands::said(text, source);
+        data.turn = Some(self.turn);
         // A task's report goes on the card of the call that started it.
         if context && let Some((call, task)) = notification::report(text, &self.background) {
             if let Some(s) = data.source.as_mut() {

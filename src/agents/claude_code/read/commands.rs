@@ -76,8 +76,9 @@ pub(super) fn is_caveat(text: &str) -> bool {
     text.trim_start().starts_with(CAVEAT)
 }
 
-/// A user message of one text, from `kind` (`command`, `output`): no turn's.
-fn said(text: &str, kind: &str) -> UserMessage {
+/// A user message of one text, from `kind` (`user`, `notification`,
+/// `command`, `output`), of no turn.
+pub(super) fn said(text: &str, kind: &str) -> UserMessage {
     UserMessage {
         content: TextOrObjects::Objects(vec![Some(ContentBlock {
             kind: Some("text".into()),
