@@ -1,50 +1,60 @@
 #!/usr/bin/env bash
 # Run the real Gemini CLI in its own mode (`gemini -p …`, not ACP), offline,
-# against fake_gemini.py, for the three user turns of scenarios/tour (turn 1 a
-# fresh session, turn 2 `--resume latest`, turn 3 `--resume <session id>`),
-# and keep the session file(s) it writes, sanitised, with a summary of every
-# tool call.
+# against fake_gemini.py, for the user turns of a scenario (scenarios/tour:
+# turn 1 a fresh session, turn 2 `--resume latest`, turn 3 `--resume <session
+# id>`), and keep the session file(s) it writes, sanitised, with a summary of
+# every tool call.
 #
-#   run.sh [OUT_DIR]    (default: a fresh temporary directory)
+#   run.sh [OUT_DIR [SCENARIO]]   (default: a fresh temporary directory; tour)
+#
+# SCENARIO is a folder of scenarios/ (tour; legacy-json: Gemini CLI 0.20.2,
+# which writes the older one-document session-*.json) or a path. Its
+# scenario.json names the CLI version ("version") and the turns.
 #
 # Leaves in OUT_DIR:
-#   tour/            the fixture's form (what tests/fixtures/agents/gemini-cli/tour/ holds):
+#   SCENARIO/        the fixture's form (what tests/fixtures/agents/gemini-cli/SCENARIO/ holds):
 #                    session-<date>-<id8>.jsonl, projects.json, .project_root,
 #                    files.txt, version.txt, SUMMARY.json, SUMMARY.md
 #   run/demo         the workspace the CLI worked in (run/home: its private HOME)
 #   api-log.jsonl    every request to the fake API and the step that answered it
 #   turn-N.stdout, turn-N.stderr, timings.txt
-# Refresh the fixture:  cp OUT_DIR/tour/* OUT_DIR/tour/.project_root tests/fixtures/agents/gemini-cli/tour/
+# Refresh the fixture:  cp -a OUT_DIR/tour/. tests/fixtures/agents/gemini-cli/tour/
 #
 # Env: DECK_AGENTS_ROOT (default ~/.cache/deck-agents; the CLI is installed
-# once into its gemini/, shared with the ACP kit ../gemini),
-# GEMINI_CLI_VERSION (default 0.61.0), GEMINI_CLI_TURN_TIMEOUT (default 60 s).
+# once: 0.61.0 into its gemini/, shared with the ACP kit ../gemini, another
+# version into gemini-cli-VERSION/), GEMINI_CLI_TURN_TIMEOUT (default 60 s).
 # Needs node >= 20 + npm (registry reachable once), python3 (stdlib only).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-VERSION="${GEMINI_CLI_VERSION:-0.61.0}"
-AGENTS="${DECK_AGENTS_ROOT:-$HOME/.cache/deck-agents}/gemini"
 TURN_TIMEOUT="${GEMINI_CLI_TURN_TIMEOUT:-60}"
 if [ -n "${1:-}" ]; then OUT="$(mkdir -p "$1" && cd "$1" && pwd -P)"; else OUT="$(cd "$(mktemp -d)" && pwd -P)"; fi
-SCEN="$HERE/scenarios/tour"
-CLI="$AGENTS/node_modules/@google/gemini-cli/bundle/gemini.js"
+SCEN="${2:-tour}"
+[ -d "$SCEN" ] || SCEN="$HERE/scenarios/$SCEN"
+SCEN="$(cd "$SCEN" && pwd)"
+NAME="$(basename "$SCEN")"
+VERSION="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("version", "0.61.0"))' "$SCEN/scenario.json")"
+ROOT="${DECK_AGENTS_ROOT:-$HOME/.cache/deck-agents}"
+if [ "$VERSION" = 0.61.0 ]; then AGENTS="$ROOT/gemini"; else AGENTS="$ROOT/gemini-cli-$VERSION"; fi
+PKG="$AGENTS/node_modules/@google/gemini-cli/package.json"
 now() { python3 -c 'import time; print(f"{time.time():.2f}")'; }
 
 # 1. The pinned CLI, installed once (same place as the ACP kit's).
-if [ "$(node -p "require('$AGENTS/node_modules/@google/gemini-cli/package.json').version" 2>/dev/null)" != "$VERSION" ]; then
+if [ "$(node -p "require('$PKG').version" 2>/dev/null)" != "$VERSION" ]; then
   echo "installing @google/gemini-cli@$VERSION into $AGENTS" >&2
   mkdir -p "$AGENTS"
   (cd "$AGENTS" && timeout 600 npm install --no-audit --no-fund --ignore-scripts "@google/gemini-cli@$VERSION" >/dev/null)
 fi
+# 0.61.0: bundle/gemini.js; 0.20.x: dist/index.js.
+CLI="$AGENTS/node_modules/@google/gemini-cli/$(node -p "require('$PKG').bin.gemini")"
 
 # 2. A fresh run folder: the workspace (its folder's name, demo, becomes the
 # CLI's project name) and a private HOME.
 RUN="$OUT/run"
 WS="$RUN/demo"
 GH="$RUN/home"
-rm -rf "$RUN" "$OUT/tour" "$OUT/api-log.jsonl" "$OUT/port" "$OUT"/turn-*.std* "$OUT/timings.txt"
+rm -rf "$RUN" "$OUT/$NAME" "$OUT/api-log.jsonl" "$OUT/port" "$OUT"/turn-*.std* "$OUT/timings.txt"
 mkdir -p "$RUN" "$GH/.gemini"
-cp -R "$SCEN/workspace" "$WS"
+mkdir -p "$WS" && cp -RL "$SCEN/workspace/." "$WS/"
 # No telemetry, no update check, API-key auth, folder trust off.
 cat > "$GH/.gemini/settings.json" <<'JSON'
 {
@@ -91,9 +101,9 @@ for i in $(seq 1 "$n"); do
   echo "turn $i: gemini ${args[*]:2} -> exit $rc, $(python3 -c "print(f'{$(now) - $t:.1f}')") s" | tee -a "$OUT/timings.txt" >&2
   [ "$rc" = 0 ] || { echo "run.sh: turn $i failed (exit $rc); see $OUT/turn-$i.stderr" >&2; tail -5 "$OUT/turn-$i.stderr" >&2; exit 1; }
   if [ -z "$SID" ]; then
-    files=("$GH"/.gemini/tmp/*/chats/session-*.jsonl)
+    files=("$GH"/.gemini/tmp/*/chats/session-*.json*)
     [ -f "${files[0]}" ] || { echo "run.sh: turn 1 wrote no session file" >&2; exit 1; }
-    SID="$(head -1 "${files[0]}" | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["sessionId"])')"
+    SID="$(python3 -c 'import json,sys; f=open(sys.argv[1]); print(json.loads(f.readline() if sys.argv[1].endswith("l") else f.read())["sessionId"])' "${files[0]}")"
   fi
 done
 echo "all turns: $(python3 -c "print(f'{$(now) - $t0:.1f}')") s" | tee -a "$OUT/timings.txt" >&2
@@ -101,7 +111,7 @@ node "$CLI" --version >"$OUT/version.txt"
 
 # 5. The fixture's form: paths sanitised (workspace -> /workspace/demo,
 # private HOME -> /home/user), every line checked to parse; the summary.
-python3 "$HERE/sanitize.py" "$RUN" "$OUT/tour"
-cp "$OUT/version.txt" "$OUT/tour/version.txt"
-python3 "$HERE/summarize.py" "$OUT/tour"
-echo "run.sh: capture in $OUT/tour" >&2
+python3 "$HERE/sanitize.py" "$RUN" "$OUT/$NAME"
+cp "$OUT/version.txt" "$OUT/$NAME/version.txt"
+python3 "$HERE/summarize.py" "$OUT/$NAME"
+echo "run.sh: capture in $OUT/$NAME" >&2

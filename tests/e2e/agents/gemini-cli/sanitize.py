@@ -12,7 +12,8 @@ sha256 of /workspace/demo (bytes otherwise untouched: no reformatting):
                                    -> OUT_DIR/<same name>
   home/.gemini/projects.json       -> OUT_DIR/projects.json
   home/.gemini/tmp/<project>/.project_root -> OUT_DIR/.project_root
-  the HOME's file tree             -> OUT_DIR/files.txt (paths, sanitised)
+  the HOME's file tree             -> OUT_DIR/files.txt (paths, sanitised: an
+                                      older CLI names tmp/<sha256 of the path>)
 
 Fails when a sanitised line of a .jsonl no longer parses as JSON (or a .json
 file), or when a temporary path (RUN_DIR's parent) is still in a file.
@@ -75,7 +76,10 @@ def main():
         print(f"sanitize: {os.path.relpath(src, home)} -> {name} ({len(data)} bytes)", file=sys.stderr)
     with open(os.path.join(out, "files.txt"), "w", encoding="utf-8") as f:
         f.write("# every file the CLI's HOME held after the run (the kit wrote settings.json)\n")
-        f.write("".join(p + "\n" for p in tree))
+        for p in tree:
+            for a, b in subs:
+                p = p.replace(a.decode(), b.decode())
+            f.write(p + "\n")
     if not any(n.startswith("session-") for _, n in copies):
         bad.append("no session file under ~/.gemini/tmp/*/chats/")
     if bad:

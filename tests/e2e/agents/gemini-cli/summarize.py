@@ -29,7 +29,7 @@ import os
 import re
 import sys
 
-KEY_ARGS = ("dir_path", "file_path", "start_line", "end_line", "pattern", "include_pattern",
+KEY_ARGS = ("dir_path", "file_path", "start_line", "end_line", "offset", "limit", "pattern", "include_pattern",
             "command", "prompt", "url", "query")
 
 
@@ -216,12 +216,18 @@ def analyse(path):
             hunks, added, removed = diff_lines(rd["fileDiff"])
             row["diff"] = {"filePath": rd.get("filePath"), "isNewFile": rd.get("isNewFile"), "hunks": hunks,
                            "addedNewLines": spans(added), "removedOldLines": spans(removed)}
+        elif t.get("name") in ("replace", "write_file"):
+            row["diff"] = None
+            row["diffNote"] = "no resultDisplay.fileDiff" if rd is None or isinstance(rd, dict) else \
+                "resultDisplay is text, no fileDiff"
         if t.get("status") not in ("success",) or (text.startswith("Error") and t.get("status") == "success"):
             row["resultText"] = text[:200]
         elif isinstance(rd, str):
             row["resultDisplay"] = rd[:120]
         out.append(row)
-    return {"file": os.path.basename(path), "calls": out, "oddities": oddities, "lines": lines}
+    fmt = ("JSON lines: an append log (header, `$set`, `$rewindTo` and message lines)" if path.endswith(".jsonl")
+           else "one JSON document {sessionId, projectHash, startTime, lastUpdated, messages}, rewritten whole")
+    return {"file": os.path.basename(path), "format": fmt, "calls": out, "oddities": oddities, "lines": lines}
 
 
 def gist(row):
@@ -240,13 +246,13 @@ def md(results):
            "beside this file. *where* is the line of the .jsonl (or `messages[i]` of a .json); "
            "*first*/*last*: where the call's message was first and last written with it.", ""]
     for res in results:
-        out += [f"## {res['file']}", "",
+        out += [f"## {res['file']}", "", f"Format: {res['format']}.", "",
                 "| turn | call id | tool | key args | status | exit code | diff lines | first | last |",
                 "|---|---|---|---|---|---|---|---|---|"]
         for r in res["calls"]:
             code = "" if "exitCode" not in r else ("-" if r["exitCode"] is None else f"{r['exitCode']} (text)")
             d = r.get("diff")
-            dl = ""
+            dl = r.get("diffNote", "")
             if d:
                 dl = f"{' '.join(d['hunks'])}: +{d['addedNewLines'] or '∅'} (new) -{d['removedOldLines'] or '∅'} (old)"
             out.append(f"| {r['turn']} | `{r['callId']}` | {r['tool']} | `{gist(r)}` | {r['status']} | {code} | {dl} "
@@ -258,9 +264,14 @@ def md(results):
         out += ["", f"{n} calls; statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(st.items())), ""]
         shells = [r for r in res["calls"] if r["tool"] == "run_shell_command"]
         if shells:
-            out += ["Exit codes: no field of the file holds one. The output text sent to the model "
-                    "(`toolCalls[].result[].functionResponse.response.output`) ends with `Exit Code: N` only "
-                    "when N is not 0 (`-`: no such line); `status` is `success` either way.", ""]
+            zero = [r for r in shells if r["exitCode"] == 0]
+            none = [r for r in shells if r["exitCode"] is None]
+            out += ["Exit codes: no field of the file holds one; the output text sent to the model "
+                    "(`toolCalls[].result[].functionResponse.response.output`) says `Exit Code: N`"
+                    + (" only when N is not 0 (`-`: no such line; " + f"{len(none)} of {len(shells)} commands)"
+                       if none and not zero else f" for every command ({len(shells)})" if not none else " for some")
+                    + ". `status` is " + "/".join(sorted({r["status"] for r in shells}))
+                    + " for every command, whatever its exit code.", ""]
         errs = [r for r in res["calls"] if "resultText" in r]
         for r in errs:
             out.append(f"* `{r['callId']}` ({r['status']}): {r['resultText']!r}")
