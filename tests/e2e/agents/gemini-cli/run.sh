@@ -14,7 +14,8 @@
 # Leaves in OUT_DIR:
 #   SCENARIO/        the fixture's form (what tests/fixtures/agents/gemini-cli/SCENARIO/ holds):
 #                    session-<date>-<id8>.jsonl, projects.json, .project_root,
-#                    files.txt, version.txt, SUMMARY.json, SUMMARY.md
+#                    files.txt, version.txt, SUMMARY.json, SUMMARY.md, NOTES.md
+#                    (NOTES.md: the scenario's, hand-written)
 #   run/demo         the workspace the CLI worked in (run/home: its private HOME)
 #   api-log.jsonl    every request to the fake API and the step that answered it
 #   turn-N.stdout, turn-N.stderr, timings.txt
@@ -22,7 +23,9 @@
 #
 # Env: DECK_AGENTS_ROOT (default ~/.cache/deck-agents; the CLI is installed
 # once: 0.61.0 into its gemini/, shared with the ACP kit ../gemini, another
-# version into gemini-cli-VERSION/), GEMINI_CLI_TURN_TIMEOUT (default 60 s).
+# version into gemini-cli-VERSION/), GEMINI_CLI_TURN_TIMEOUT (default 60 s),
+# DECK=path: check.py then runs `DECK inspect` on the capture (it fails until
+# deck reads Gemini CLI's files; not run by .ci/run).
 # Needs node >= 20 + npm (registry reachable once), python3 (stdlib only).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -113,5 +116,8 @@ node "$CLI" --version >"$OUT/version.txt"
 # private HOME -> /home/user), every line checked to parse; the summary.
 python3 "$HERE/sanitize.py" "$RUN" "$OUT/$NAME"
 cp "$OUT/version.txt" "$OUT/$NAME/version.txt"
+[ -f "$SCEN/NOTES.md" ] && cp "$SCEN/NOTES.md" "$OUT/$NAME/NOTES.md"
 python3 "$HERE/summarize.py" "$OUT/$NAME"
 echo "run.sh: capture in $OUT/$NAME" >&2
+# deck does not read Gemini CLI's files yet: the check runs only when asked.
+if [ -n "${DECK:-}" ]; then python3 "$HERE/check.py" "$DECK" "$OUT/$NAME"; fi

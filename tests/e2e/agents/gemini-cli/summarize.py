@@ -244,7 +244,8 @@ def md(results):
     out = ["# Gemini CLI session: every tool call", "",
            "Computed by `tests/e2e/agents/gemini-cli/summarize.py` from the raw session file(s) "
            "beside this file. *where* is the line of the .jsonl (or `messages[i]` of a .json); "
-           "*first*/*last*: where the call's message was first and last written with it.", ""]
+           "*first*/*last*: where the call's message was first and last written with it. "
+           "NOTES.md (hand-written, from the kit's scenario) explains the oddities.", ""]
     for res in results:
         out += [f"## {res['file']}", "", f"Format: {res['format']}.", "",
                 "| turn | call id | tool | key args | status | exit code | diff lines | first | last |",
