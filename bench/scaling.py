@@ -397,6 +397,30 @@ def gen_codex_polls(f, n):
     line("event_msg", {"type": "task_complete"})
 
 
+def gen_gemini_calls(f, n):
+    """A Gemini CLI session file of shell calls: each model message written
+    twice (the second time with its settled call), its result message after."""
+    def w(v):
+        f.write(json.dumps(v, separators=(",", ":")) + "\n")
+
+    t = "2026-12-01T10:00:00.000Z"
+    w({"sessionId": "s1", "projectHash": "h", "startTime": t, "lastUpdated": t, "kind": "main"})
+    w({"id": "u0", "timestamp": t, "type": "user", "content": [{"text": "go"}]})
+    for i in range(n):
+        out = "\n".join(f"line {j} of output {i}" for j in range(8))
+        text = f"<untrusted_context>\nOutput: {out}\nProcess Group PGID: {i}\n</untrusted_context>"
+        msg = {"id": f"g{i}", "timestamp": t, "type": "gemini", "content": f"step {i}",
+               "tokens": {"input": 10, "output": 2}, "model": "m"}
+        w(msg)
+        response = {"functionResponse": {"id": f"c{i}", "name": "run_shell_command",
+                                         "response": {"output": text}}}
+        call = {"id": f"c{i}", "name": "run_shell_command", "args": {"command": f"echo {i}"},
+                "result": [response], "status": "success", "timestamp": t, "resultDisplay": out}
+        w({**msg, "toolCalls": [call]})
+        w({"id": f"r{i}", "timestamp": t, "type": "user", "content": [response]})
+        w({"$set": {"lastUpdated": t}})
+
+
 # ---------------------------------------------------------------- running
 
 def run(cmd, timeout, stdin=None):
@@ -579,6 +603,7 @@ CASES = {
     "claude-blocks": (gen_claude_blocks, 2500, PREVIEW, "blocks", False),
     "claude-calls": (gen_claude_calls, 2500, PREVIEW, "calls", False),
     "codex-polls": (gen_codex_polls, 2500, FULL, "polls", False),
+    "gemini-calls": (gen_gemini_calls, 2500, PREVIEW, "calls", False),
     "library-index": (gen_cards, 2500, library, "cards", False),
     "library-claude": (gen_claude_calls, 2500, library, "calls", False),
     "library-files": (gen_library_files, 32, library_files, "files", False),

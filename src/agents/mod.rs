@@ -49,7 +49,9 @@ pub mod claude_code;
 pub mod codex;
 pub mod dsh;
 pub mod find;
+pub mod gemini_cli;
 pub mod read;
+pub mod unified;
 
 #[cfg(test)]
 mod tests;
@@ -61,6 +63,7 @@ pub static ALL: &[&dyn Agent] = &[
     &acp::Acp,
     &claude_code::ClaudeCode,
     &codex::Codex,
+    &gemini_cli::GeminiCli,
     &dsh::Dsh,
 ];
 
@@ -227,18 +230,23 @@ pub struct Home {
     pub var: &'static str,
     /// The folder under the home folder otherwise (`.claude`).
     pub dir: &'static str,
+    /// Its folder under the one the variable names: empty when the
+    /// variable names the agent's folder itself; `.gemini` for Gemini
+    /// CLI, whose `$GEMINI_CLI_HOME` stands for the home folder.
+    pub under_var: &'static str,
 }
 
 impl Home {
     /// The folder: `$var` when set and not empty (`env` looks variables
-    /// up), else `dir` under `home`.
+    /// up; `under_var` under it), else `dir` under `home`.
     pub fn resolve(
         &self,
         env: impl Fn(&str) -> Option<OsString>,
         home: Option<&Path>,
     ) -> Option<PathBuf> {
         match env(self.var).filter(|v| !v.is_empty()) {
-            Some(v) => Some(PathBuf::from(v)),
+            Some(v) if self.under_var.is_empty() => Some(PathBuf::from(v)),
+            Some(v) => Some(PathBuf::from(v).join(self.under_var)),
             None => home.map(|h| h.join(self.dir)),
         }
     }
@@ -299,6 +307,8 @@ pub enum Format {
     Codex,
     /// An Agent Client Protocol recording (`{t, dir, msg}` lines).
     Acp,
+    /// A Gemini CLI session (`~/.gemini/tmp/…/chats/session-*.jsonl`).
+    GeminiCli,
 }
 
 impl Format {

@@ -108,12 +108,12 @@ fn each_agents_folder_honours_its_environment_variable() {
         .filter_map(|&a| Some((a, a.home()?)))
         .collect();
     let names: Vec<&str> = homes.iter().map(|(a, _)| a.name()).collect();
-    assert_eq!(names, ["claude-code", "codex", "dsh"]);
+    assert_eq!(names, ["claude-code", "codex", "gemini-cli", "dsh"]);
     for (a, h) in homes {
         let set = |v: &'static str| move |var: &str| (var == h.var).then(|| OsString::from(v));
         assert_eq!(
             h.resolve(set("/elsewhere"), Some(home)),
-            Some(PathBuf::from("/elsewhere")),
+            Some(PathBuf::from("/elsewhere").join(h.under_var)),
             "{}",
             a.name()
         );

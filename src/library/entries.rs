@@ -81,12 +81,7 @@ impl Doc {
 
 /// The library's name of an input format's agent.
 pub fn agent_of(format: Format) -> &'static str {
-    match format {
-        Format::ClaudeCode => "claude-code",
-        Format::Codex => "codex",
-        Format::Acp => "acp",
-        _ => "dsh",
-    }
+    format.agent().name()
 }
 
 /// What reading one file gave: its sessions' rows, and the size and

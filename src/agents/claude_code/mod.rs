@@ -75,6 +75,7 @@ impl Agent for ClaudeCode {
         Some(Home {
             var: "CLAUDE_CONFIG_DIR",
             dir: ".claude",
+            under_var: "",
         })
     }
 

@@ -61,6 +61,7 @@ impl Agent for Codex {
         Some(Home {
             var: "CODEX_HOME",
             dir: ".codex",
+            under_var: "",
         })
     }
 

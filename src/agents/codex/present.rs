@@ -31,7 +31,8 @@ use crate::wire::view::{
     DiffView, FileDiff, GenericView, Location, TerminalView, View, WebBody, WebView,
 };
 use crate::agents::codex::read::output;
-use patch::{FileOp, Hunk, Op};
+use crate::agents::unified::{Hunk, unified_hunks};
+use patch::{FileOp, Op};
 
 /// The Codex presenters.
 #[derive(Debug, Clone, Copy, Default)]
@@ -315,7 +316,7 @@ fn diff_view(ops: &[FileOp], changes: Option<&Value>) -> View {
                 let applied = recorded
                     .and_then(|c| c.get("unified_diff"))
                     .and_then(Value::as_str)
-                    .map(patch::unified_hunks)
+                    .map(unified_hunks)
                     .filter(|h| !h.is_empty());
                 for h in applied.as_deref().unwrap_or(hunks) {
                     diffs.push(hunk_diff(&path, h));

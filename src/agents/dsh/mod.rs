@@ -62,6 +62,7 @@ impl Agent for Dsh {
         Some(Home {
             var: "DSH_HOME",
             dir: ".dsh",
+            under_var: "",
         })
     }
 

@@ -16,6 +16,7 @@ fn heading(agent: &str) -> &'static str {
     match agent {
         "claude-code" => "## Claude Code",
         "codex" => "## Codex CLI",
+        "gemini-cli" => "## Gemini CLI",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -94,7 +95,7 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 2, "Claude Code's and Codex's tables");
+    assert_eq!(checked, 3, "Claude Code's, Codex's and Gemini CLI's tables");
 }
 
 fn jsonl_under(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -12,5 +12,6 @@ mod claude_extras;
 mod claude_said;
 mod claude_truth;
 mod codex;
+mod gemini_cli;
 mod mapping;
 mod turns;
