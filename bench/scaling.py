@@ -603,7 +603,7 @@ CASES = {
     "claude-blocks": (gen_claude_blocks, 2500, PREVIEW, "blocks", False),
     "claude-calls": (gen_claude_calls, 2500, PREVIEW, "calls", False),
     "codex-polls": (gen_codex_polls, 2500, FULL, "polls", False),
-    "gemini-calls": (gen_gemini_calls, 2500, PREVIEW, "calls", False),
+    "gemini-calls": (gen_gemini_calls, 2000, PREVIEW, "calls", False),
     "library-index": (gen_cards, 2500, library, "cards", False),
     "library-claude": (gen_claude_calls, 2500, library, "calls", False),
     "library-files": (gen_library_files, 32, library_files, "files", False),

@@ -1,6 +1,6 @@
 //! Gemini CLI's tools as cards — the only place naming them. A result's
-//! `meta` is its `toolCalls` entry's `status`, `resultDisplay`,
-//! `displayName` and `description` (`read.rs`).
+//! `meta` holds its `toolCalls` entry's `resultDisplay` when that is
+//! structured (an edit's `fileDiff`, a search's `matches`: `read.rs`).
 //!
 //! | tool | card |
 //! |---|---|

@@ -307,13 +307,13 @@ impl Reader {
             .and_then(Value::as_array)
             .and_then(|r| r.iter().find_map(|p| p.get("functionResponse")))
             .and_then(|f| f.get("response"));
-        let mut meta = Map::new();
-        for key in ["status", "resultDisplay", "displayName", "description"] {
-            if let Some(v) = call.get(key) {
-                meta.insert(key.into(), v.clone());
-            }
-        }
-        let meta = Some(Value::Object(meta));
+        // What the cards read beside the output: a structured display (an
+        // edit's diff, a search's matches); a display that is text repeats
+        // the output, and is not kept twice.
+        let meta = call
+            .get("resultDisplay")
+            .filter(|d| d.is_object())
+            .map(|d| Value::Object(Map::from_iter([("resultDisplay".to_string(), d.clone())])));
         self.emit_result(id, name, status, response, meta, done, origin, out);
     }
 
