@@ -116,6 +116,13 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
     /// reads itself.
     fn reader(&self) -> Option<Box<dyn Translate>>;
 
+    /// A session file of its that is one JSON document (spread over lines:
+    /// Gemini CLI's older `session-*.json`) as the lines its reader takes;
+    /// `None`: `doc` is not one of its.
+    fn document(&self, _doc: &Value) -> Option<Vec<Value>> {
+        None
+    }
+
     /// Its presenters (its tools' names → views), for its sessions. `None`
     /// for DSH, whose are the stock ones every transcript starts with.
     fn presenters(&self) -> Option<SharedPresenters>;

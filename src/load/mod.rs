@@ -312,9 +312,16 @@ fn load_whole(
         .unwrap_or(0);
     if matches!(text[first], b'{' | b'[')
         && let Ok(doc) = serde_json::from_slice::<Value>(text)
-        && let Some(read) = load_history(&doc, compressed, &mut pre, sessions)
     {
-        return Ok(read);
+        if let Some(read) = load_history(&doc, compressed, &mut pre, sessions) {
+            return Ok(read);
+        }
+        // An agent's session written as one document.
+        for agent in crate::agents::ALL {
+            if let Some(lines) = agent.document(&doc) {
+                return Ok(load_document(*agent, lines, compressed, pre, sessions));
+            }
+        }
     }
     let empty = std::io::empty();
     load_lines(name, compressed, pre, text.to_vec(), empty, sessions)
@@ -459,6 +466,36 @@ fn push_out(sessions: &mut Sessions<'_>, out: &mut Out) {
             sessions.header(i, payload, true);
         }
         sessions.push(id.as_deref(), record);
+    }
+}
+
+/// An agent's one-document session, read by its reader as the lines the
+/// agent made of it (no line of the file is any one of them: their
+/// records name none).
+fn load_document(
+    agent: &'static dyn crate::agents::Agent,
+    lines: Vec<Value>,
+    compressed: bool,
+    pre: Vec<Diagnostic>,
+    sessions: &mut Sessions<'_>,
+) -> Summary {
+    sessions.set_format(agent.format());
+    for d in pre {
+        sessions.push(None, Record::Diagnostic(d));
+    }
+    let mut out = Out::new();
+    if let Some(mut reader) = agent.reader() {
+        for line in &lines {
+            reader.line(line, Origin::default(), &mut out);
+            push_out(sessions, &mut out);
+        }
+        reader.finish(&mut out);
+        push_out(sessions, &mut out);
+    }
+    Summary {
+        format: agent.format(),
+        compressed,
+        lines: 1,
     }
 }
 

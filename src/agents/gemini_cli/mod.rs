@@ -4,8 +4,9 @@
 //! It keeps `$GEMINI_CLI_HOME` (default: the home folder) `/.gemini/tmp/
 //! <project>/chats/session-<time>-<id8>.jsonl`, the project's directory in
 //! `tmp/<project>/.project_root`; a session resumes with `gemini --resume
-//! ID` in that directory. (The older one-document `session-*.json` chats
-//! are not read yet.)
+//! ID` in that directory. Older versions (0.20) wrote one JSON document,
+//! `session-*.json`, rewritten whole: its header fields and `messages`, read
+//! as the lines of the newer log ([`Agent::document`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -54,6 +55,15 @@ impl Agent for GeminiCli {
 
     fn reader(&self) -> Option<Box<dyn Translate>> {
         Some(Box::new(read::Reader::default()))
+    }
+
+    fn document(&self, doc: &Value) -> Option<Vec<Value>> {
+        let o = doc.as_object()?;
+        let messages = o.get("messages")?.as_array()?;
+        let mut header = o.clone();
+        header.remove("messages");
+        let header = Value::Object(header);
+        read::is_line(&header).then(|| std::iter::once(header).chain(messages.iter().cloned()).collect())
     }
 
     fn presenters(&self) -> Option<SharedPresenters> {
@@ -110,7 +120,7 @@ fn projects(root: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// A project's session files (`chats/session-*.jsonl`).
+/// A project's session files (`chats/session-*.jsonl`, older `.json`).
 fn chats(project: &Path) -> Vec<PathBuf> {
     let Ok(dir) = std::fs::read_dir(project.join("chats")) else {
         return Vec::new();
@@ -120,7 +130,7 @@ fn chats(project: &Path) -> Vec<PathBuf> {
         .map(|e| e.path())
         .filter(|p| {
             let n = name(p);
-            n.starts_with("session-") && n.ends_with(".jsonl")
+            n.starts_with("session-") && (n.ends_with(".jsonl") || n.ends_with(".json"))
         })
         .collect();
     out.sort();

@@ -549,6 +549,9 @@ pub(crate) fn shell_sections(text: &str) -> Option<Vec<(&str, String)>> {
             }
         }
     }
+    // Older versions write every section, an empty one `(none)`, and
+    // `Signal: 0` for no signal.
+    sections.retain(|(l, s)| s.trim() != "(none)" && !(*l == "Signal" && s.trim() == "0"));
     sections
         .iter()
         .any(|(l, _)| *l == "Output")

@@ -118,6 +118,13 @@ fn the_library_lists_it_beside_every_other_agents_session_once() {
         "/workspace/demo",
     )
     .unwrap();
+    // An older version's one-document chat, in another project's folder.
+    let legacy = home
+        .path()
+        .join(".gemini/tmp/0a1b2c/chats/session-2026-12-04T07-53-d55bd5df.json");
+    std::fs::create_dir_all(legacy.parent().unwrap()).unwrap();
+    let old_chat = fixture("legacy-json/session-2026-12-04T07-53-d55bd5df.json");
+    std::fs::copy(old_chat, &legacy).unwrap();
     let o = deck_cmd()
         .args(["sessions", "--json"])
         .env("HOME", home.path())
@@ -133,18 +140,19 @@ fn the_library_lists_it_beside_every_other_agents_session_once() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(rows.len(), 4, "{rows:#?}");
-    let all = [&files[0], &files[1], &files[2], &gemini];
-    for (file, agent) in all
-        .into_iter()
-        .zip(["dsh", "claude-code", "codex", "gemini-cli"])
-    {
+    assert_eq!(rows.len(), 5, "{rows:#?}");
+    let all = [&files[0], &files[1], &files[2], &gemini, &legacy];
+    let agents = ["dsh", "claude-code", "codex", "gemini-cli", "gemini-cli"];
+    for (file, agent) in all.into_iter().zip(agents) {
         let p = file.to_string_lossy();
         let mine: Vec<&Value> = rows.iter().filter(|r| r["path"] == *p).collect();
         assert_eq!(mine.len(), 1, "{p}: {rows:#?}");
         assert_eq!(mine[0]["agent"], agent);
     }
-    let row = rows.iter().find(|r| r["agent"] == "gemini-cli").unwrap();
+    let row = rows
+        .iter()
+        .find(|r| r["path"] == *gemini.to_string_lossy())
+        .unwrap();
     assert_eq!(row["calls"], 11, "{row}");
     assert_eq!(row["cwd"], "/workspace/demo", "{row}");
     assert!(
@@ -153,6 +161,15 @@ fn the_library_lists_it_beside_every_other_agents_session_once() {
             .unwrap()
             .starts_with("[gc-1] Give me a quick tour"),
         "{row}"
+    );
+    let old = rows
+        .iter()
+        .find(|r| r["path"] == *legacy.to_string_lossy())
+        .unwrap();
+    assert_eq!(
+        (old["calls"].as_u64(), old["problem"].as_str()),
+        (Some(5), None),
+        "{old}"
     );
     assert!(Path::new(&gemini).exists());
 }
@@ -207,4 +224,50 @@ async fn follow_reads_a_growing_session() {
     assert_eq!(seqs, (1..events as u64).collect::<Vec<_>>());
     drop(rx);
     let _ = tokio::time::timeout(std::time::Duration::from_secs(30), h).await;
+}
+
+/// Gemini CLI 0.20's one-document `session-*.json` (rewritten whole): read
+/// as the newer log's lines; every command's output says its exit code.
+#[test]
+fn the_older_one_document_chat_reads_the_same() {
+    let path = fixture("legacy-json/session-2026-12-04T07-53-d55bd5df.json");
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("legacy-json/SUMMARY.json")).unwrap(),
+    )
+    .unwrap();
+    let want = summary[0]["calls"].as_array().unwrap();
+    let got = inspect_lines(&path);
+    assert_eq!(got.len(), want.len(), "{got:#?}");
+    let seen: Vec<(&str, &str, Option<i64>)> = got
+        .iter()
+        .map(|g| {
+            (
+                g["tool"].as_str().unwrap(),
+                g["status"].as_str().unwrap(),
+                g["exitCode"].as_i64(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("list_directory", "ok", None),
+            ("read_file", "ok", None),
+            ("run_shell_command", "ok", Some(0)),
+            ("replace", "ok", None),
+            ("run_shell_command", "failed", Some(2)),
+        ]
+    );
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g["callId"], w["callId"]);
+    }
+    // A window of a read (offset 7, limit 3: lines 8-10).
+    assert_eq!(got[1]["resultView"]["lines"][0]["number"], 8, "{}", got[1]);
+    let s = deck_ok(&["inspect", "--sessions", &path]);
+    let s: Value = serde_json::from_str(s.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (s["format"].as_str(), s["diagnostics"].as_u64()),
+        (Some("Gemini CLI session"), Some(0)),
+        "{s}"
+    );
 }

@@ -168,6 +168,8 @@ fn shell_sections_and_exit_codes() {
     assert_eq!(shell_exit("just text"), None);
     // Older versions write the line for 0 too.
     assert_eq!(shell_exit("Command: x\nDirectory: (root)\nOutput: a\nExit Code: 0"), Some(0));
+    let older = "Command: x\nDirectory: (root)\nOutput: a\nError: (none)\nExit Code: 0\nSignal: 0\nBackground PIDs: (none)";
+    assert_eq!(shell_exit(older), Some(0));
     let s = shell_sections("Output: a\nb\nExit Code: 3").unwrap();
     assert_eq!(s, [("Output", "a\nb".to_string()), ("Exit Code", "3".to_string())]);
 }
