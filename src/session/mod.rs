@@ -50,7 +50,9 @@ pub use items::{
 pub use keys::Keys;
 pub use nested::Nested;
 pub use outline::{Outline, Outlining};
-pub use presenter::{Call, CallRole, Presented, Presenters, Settled, SharedPresenters};
+pub use presenter::{
+    Call, CallRole, Presented, Presenters, Settled, SharedPresenters, arguments_object,
+};
 pub use prompts::{
     Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, answer_to,
     option_outcome, parse_answers, pick_option,

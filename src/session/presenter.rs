@@ -211,6 +211,15 @@ pub(super) fn follow_header(
     }
 }
 
+/// A call's arguments as the JSON object a presenter reads (arguments
+/// that are not one: none).
+pub fn arguments_object(arguments: &str) -> serde_json::Map<String, Value> {
+    match serde_json::from_str(arguments) {
+        Ok(Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    }
+}
+
 /// A call's arguments as the card keeps them: the JSON string a host sends,
 /// or (older hosts) the value written out; empty when absent.
 pub(super) fn arguments_text(arguments: Option<Value>) -> String {

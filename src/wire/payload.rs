@@ -402,6 +402,34 @@ impl TurnEndReason {
     }
 }
 
+impl<'a> ResultPart<'a> {
+    /// The `tool-result` part answering call `id`, of `content`.
+    pub fn answering(id: &str, content: PartContent<'a>, is_error: bool) -> ResultPart<'a> {
+        ResultPart {
+            kind: Some("tool-result".into()),
+            tool_call_id: Some(Some(id.to_string())),
+            content: Some(content),
+            is_error: Some(is_error),
+        }
+    }
+}
+
+impl<'a> ToolResult<'a> {
+    /// The result of a call made at `turn` and `step`: its message of the
+    /// one `part` (the rest — meta, error, deck's verdict — left to set).
+    pub fn of(turn: u64, step: u64, part: ResultPart<'a>) -> ToolResult<'a> {
+        ToolResult {
+            turn: Some(turn),
+            step: Some(step),
+            message: Some(ResultMessage {
+                content: Some(vec![Some(part)]),
+                ..ResultMessage::default()
+            }),
+            ..ToolResult::default()
+        }
+    }
+}
+
 impl ToolResult<'_> {
     /// The message's `tool-result` part.
     pub fn part(&self) -> Option<&ResultPart<'_>> {

@@ -21,6 +21,7 @@ mod tests;
 
 use serde_json::{Map, Value};
 
+use crate::session::arguments_object as parse;
 use crate::session::{self, Presented, Presenters, Settled};
 use crate::wire::view::GENERIC_KINDS;
 use crate::wire::view::{GenericView, Location, TerminalView, View, WebBody, WebView};
@@ -130,13 +131,6 @@ fn unfence(text: &str) -> &str {
             body[..body.len() - ticks].strip_suffix('\n').unwrap_or(&body[..body.len() - ticks])
         }
         _ => text,
-    }
-}
-
-fn parse(arguments: &str) -> Map<String, Value> {
-    match serde_json::from_str(arguments) {
-        Ok(Value::Object(m)) => m,
-        _ => Map::new(),
     }
 }
 

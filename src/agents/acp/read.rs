@@ -60,7 +60,7 @@ use serde::Serialize;
 use crate::agents::read::{Emitter, Out, Translate, header};
 use crate::wire::payload::{
     ApprovalAsked, AssistantMessage, ContentBlock, Json, MessageContent, PartContent,
-    ResultMessage, ResultPart, TextOrObjects, TodoItem, TodoWrite, ToolCall, ToolResult, TurnEnd,
+    ResultPart, TextOrObjects, TodoItem, TodoWrite, ToolCall, ToolResult, TurnEnd,
     TurnEndReason, TurnStart, UserMessage,
 };
 use crate::wire::{Diagnostic, EventKind, Origin, Record};
@@ -417,22 +417,9 @@ impl Reader {
     }
 
     fn result(&mut self, id: &str, text: String, is_error: bool, meta: Value, origin: Origin, out: &mut Out) {
-        let part = ResultPart {
-            kind: Some("tool-result".into()),
-            tool_call_id: Some(Some(id.to_string())),
-            content: Some(PartContent::Text(text.into())),
-            is_error: Some(is_error),
-        };
-        let data = ToolResult {
-            turn: Some(self.turn),
-            step: Some(self.step),
-            message: Some(ResultMessage {
-                content: Some(vec![Some(part)]),
-                ..ResultMessage::default()
-            }),
-            meta: Some(Json::Tree(meta)),
-            ..ToolResult::default()
-        };
+        let part = ResultPart::answering(id, PartContent::Text(text.into()), is_error);
+        let mut data = ToolResult::of(self.turn, self.step, part);
+        data.meta = Some(Json::Tree(meta));
         self.emit(EventKind::ToolResult, data, origin, out);
     }
 

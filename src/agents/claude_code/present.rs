@@ -33,6 +33,7 @@ mod tests;
 use serde_json::{Map, Value};
 
 use crate::agents::Mapping;
+use crate::session::arguments_object as parse;
 use crate::session::{Answer, Call, CallRole, Presented, Presenters, Settled};
 use crate::wire::view::{GenericView, View};
 
@@ -144,14 +145,6 @@ impl Presenters for ClaudeCode {
             "TodoWrite" | "TaskCreate" | "TaskUpdate" | "TaskList" => CallRole::Plans,
             _ => CallRole::Tool,
         }
-    }
-}
-
-/// The arguments as an object (Claude writes them as one).
-fn parse(arguments: &str) -> Args {
-    match serde_json::from_str(arguments) {
-        Ok(Value::Object(map)) => map,
-        _ => Map::new(),
     }
 }
 

@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 use super::read::{shell_exit, shell_sections};
 use crate::agents::Mapping;
 use crate::agents::unified::unified_hunks;
+use crate::session::arguments_object as parse;
 use crate::session::{Call, Presented, Presenters, Settled};
 use crate::wire::view::{
     DiffView, FileDiff, GenericView, Location, ReadLine, ReadView, SearchBody, SearchFile,
@@ -38,13 +39,6 @@ pub(super) const MAPPING: &[Mapping] = &[
 pub(crate) struct GeminiCli;
 
 type Args = Map<String, Value>;
-
-fn parse(arguments: &str) -> Args {
-    match serde_json::from_str(arguments) {
-        Ok(Value::Object(map)) => map,
-        _ => Map::new(),
-    }
-}
 
 fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
     args.get(key).and_then(Value::as_str)

@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 use crate::agents::read::{Emitter, Out, Translate, epoch_ms, header};
 use crate::wire::payload::{
     AssistantMessage, ContentBlock, Json, MessageContent, MessageSource, PartContent,
-    ResultError, ResultMessage, ResultPart, TextOrObjects, TokenUsage, ToolCall, ToolResult,
+    ResultError, ResultPart, TextOrObjects, TokenUsage, ToolCall, ToolResult,
     TurnEnd, TurnEndReason, TurnStart, UserMessage,
 };
 use crate::wire::{Diagnostic, EventKind, Origin, Record};
@@ -386,27 +386,14 @@ impl Reader {
             "run_shell_command" if !is_error => shell_exit(&text),
             _ => None,
         };
-        let part = ResultPart {
-            kind: Some("tool-result".into()),
-            tool_call_id: Some(Some(id.to_string())),
-            content: Some(PartContent::Text(text.into())),
-            is_error: Some(is_error),
-        };
-        let data = ToolResult {
-            turn: Some(self.turn),
-            step: Some(self.step),
-            message: Some(ResultMessage {
-                content: Some(vec![Some(part)]),
-                ..ResultMessage::default()
-            }),
-            error: error.map(|code| ResultError {
-                code: Some(code.into()),
-                ..ResultError::default()
-            }),
-            meta: meta.map(Json::Tree),
-            exit_code,
-            ..ToolResult::default()
-        };
+        let part = ResultPart::answering(id, PartContent::Text(text.into()), is_error);
+        let mut data = ToolResult::of(self.turn, self.step, part);
+        data.error = error.map(|code| ResultError {
+            code: Some(code.into()),
+            ..ResultError::default()
+        });
+        data.meta = meta.map(Json::Tree);
+        data.exit_code = exit_code;
         self.emit_at(EventKind::ToolResult, data, time, origin, out);
     }
 

@@ -308,51 +308,14 @@ fn the_loader_names_the_format_and_reads_zstd() {
 /// is told block by block, not yet whole: the file may grow).
 #[tokio::test]
 async fn follow_reads_a_growing_log() {
-    use deck::load::follow::Follow;
-    use deck::source::live::{self, LiveEvent};
-    use std::io::Write as _;
-
-    let whole = std::fs::read_to_string(fixture(TOUR)).expect("capture");
     let all = deck::source::load_path(&fixture(TOUR)).expect("loads");
     let events = all.sessions[0]
         .records
         .iter()
         .filter_map(|r| r.seq())
         .count();
-    let lines: Vec<&str> = whole.split_inclusive('\n').collect();
-    let (head, tail) = lines.split_at(lines.len() / 2);
-    let dir = tempfile::tempdir().expect("dir");
-    let path = dir.path().join("session.jsonl");
-    std::fs::write(&path, head.concat()).expect("write");
-    let mut f = Follow::new(&path);
-    f.poll = std::time::Duration::from_millis(10);
-    let (tx, mut rx) = live::channel();
-    let h = tokio::spawn(async move {
-        let _ = f.run(None, tx).await;
-    });
-    let mut seqs = Vec::new();
-    let mut appended = false;
-    let run = async {
-        while seqs.len() < events - 2 {
-            if let Some(LiveEvent::Records(rs)) = rx.recv().await {
-                seqs.extend(rs.iter().filter_map(|r| r.seq()));
-            }
-            if !appended && !seqs.is_empty() {
-                appended = true;
-                let mut file = std::fs::OpenOptions::new()
-                    .append(true)
-                    .open(&path)
-                    .expect("open");
-                file.write_all(tail.concat().as_bytes()).expect("append");
-            }
-        }
-    };
-    tokio::time::timeout(std::time::Duration::from_secs(30), run)
-        .await
-        .expect("in time");
+    let seqs = crate::common::follow::follow_half_then_rest(&fixture(TOUR), events - 2).await;
     assert_eq!(seqs, (1..events as u64 - 1).collect::<Vec<_>>());
-    drop(rx);
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(30), h).await;
 }
 
 // ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ pub mod arb;
 pub mod build;
 pub mod dump;
 pub mod fake_host;
+pub mod follow;
 pub mod hostile;
 pub mod tui;
 

@@ -11,7 +11,7 @@ use super::items::output_text;
 use super::outcome::{End, Verdict, judge};
 use super::{Held, Reader, output};
 use crate::agents::read::Out;
-use crate::wire::payload::{Json, PartContent, ResultMessage, ResultPart, ToolResult};
+use crate::wire::payload::{Json, PartContent, ResultPart, ToolResult};
 use crate::wire::{EventKind, Origin};
 
 impl Reader {
@@ -88,22 +88,10 @@ impl Reader {
         origin: Origin,
         out: &mut Out,
     ) {
-        let part = ResultPart {
-            kind: Some("tool-result".into()),
-            tool_call_id: Some(Some(id.to_string())),
-            content: Some(PartContent::Text(Cow::Owned(text))),
-            is_error: Some(verdict.is_error()),
-        };
-        let mut data = ToolResult {
-            turn: Some(turn),
-            step: Some(self.step),
-            message: Some(ResultMessage {
-                content: Some(vec![Some(part)]),
-                ..ResultMessage::default()
-            }),
-            meta: meta.map(Json::Tree),
-            ..ToolResult::default()
-        };
+        let text = PartContent::Text(Cow::Owned(text));
+        let part = ResultPart::answering(id, text, verdict.is_error());
+        let mut data = ToolResult::of(turn, self.step, part);
+        data.meta = meta.map(Json::Tree);
         verdict.write(&mut data);
         self.emit(EventKind::ToolResult, data, origin, out);
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the real Gemini CLI in its own mode (`gemini -p …`, not ACP), offline,
-# against fake_gemini.py, for the user turns of a scenario (scenarios/tour:
+# against the ACP kit's ../gemini/fake_gemini.py, for the user turns of a scenario (scenarios/tour:
 # turn 1 a fresh session, turn 2 `--resume latest`, turn 3 `--resume <session
 # id>`), and keep the session file(s) it writes, sanitised, with a summary of
 # every tool call.
@@ -70,7 +70,7 @@ cat > "$GH/.gemini/settings.json" <<'JSON'
 JSON
 
 # 3. The fake Gemini API on 127.0.0.1.
-python3 "$HERE/fake_gemini.py" --scenario "$SCEN/scenario.json" --log "$OUT/api-log.jsonl" --port-file "$OUT/port" &
+python3 "$HERE/../gemini/fake_gemini.py" --scenario "$SCEN/scenario.json" --log "$OUT/api-log.jsonl" --port-file "$OUT/port" &
 SRV=$!
 trap 'kill $SRV 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [ -s "$OUT/port" ] && break; sleep 0.1; done

@@ -122,10 +122,10 @@ class Handler(BaseHTTPRequestHandler):
             text = [p for p in answer if "text" in p]
             calls = [p for p in answer if "text" not in p]
             chunks = []
-            for p in text:  # stream text in two pieces, like the real API
+            for p in text:  # stream text in two pieces, like the real API (a thought stays a thought)
                 t = p["text"]
                 half = len(t) // 2
-                chunks += [[{"text": t[:half]}], [{"text": t[half:]}]]
+                chunks += [[dict(p, text=t[:half])], [dict(p, text=t[half:])]]
             if calls:
                 chunks.append(calls)
             if not chunks:
