@@ -50,6 +50,7 @@ pub mod codex;
 pub mod dsh;
 pub mod find;
 pub mod gemini_cli;
+pub mod qwen_code;
 pub mod read;
 pub mod unified;
 
@@ -61,6 +62,9 @@ mod tests;
 /// are records as they are, read by the loader before any agent is asked.
 pub static ALL: &[&dyn Agent] = &[
     &acp::Acp,
+    // Before Claude Code's: its lines have Claude Code's `uuid` and
+    // `sessionId`, and a `provenance` of their own.
+    &qwen_code::QwenCode,
     &claude_code::ClaudeCode,
     &codex::Codex,
     &gemini_cli::GeminiCli,
@@ -316,6 +320,8 @@ pub enum Format {
     Acp,
     /// A Gemini CLI session (`~/.gemini/tmp/…/chats/session-*.jsonl`).
     GeminiCli,
+    /// A Qwen Code session (`~/.qwen/projects/…/chats/<id>.jsonl`).
+    QwenCode,
 }
 
 impl Format {

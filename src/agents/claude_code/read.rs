@@ -69,7 +69,8 @@ pub fn is_line(v: &Value) -> bool {
     if kind.is_empty() || kind.contains('/') || kind == "session" || kind == "server-request" {
         return false;
     }
-    if o.contains_key("seq") || o.contains_key("event") || o.contains_key("seq0") {
+    // (`provenance`: a Qwen Code line, which has Claude Code's ids too.)
+    if ["seq", "event", "seq0", "provenance"].iter().any(|k| o.contains_key(*k)) {
         return false;
     }
     ["uuid", "sessionId", "leafUuid"]

@@ -99,6 +99,11 @@ impl Presenters for GeminiCli {
         let args = parse(s.arguments);
         let text = crate::session::text_of(s.content);
         let display = s.meta.and_then(|m| m.get("resultDisplay"));
+        // A command that failed still says how, in its sections (Qwen Code's
+        // calls it an error): its terminal card.
+        if s.tool == "run_shell_command" && shell_sections(&text).is_some() {
+            return Some(shell_result(&args, &text).into());
+        }
         if s.is_error {
             // Its message, on the generic card (a cancel's too).
             let view = GenericView::default();
@@ -187,8 +192,14 @@ fn shell_result(args: &Args, text: &str) -> View {
 /// length then known.
 fn read_result(args: &Args, text: &str) -> Option<View> {
     let path = arg(args, "file_path").or_else(|| arg(args, "absolute_path"))?;
+    // Gemini CLI's note ends `--- FILE CONTENT (truncated) ---`; Qwen
+    // Code's is `Showing lines X-Y of N total lines.` then `---`.
     const CUT: &str = "--- FILE CONTENT (truncated) ---\n";
-    let (lines, from, whole): (Vec<&str>, u64, bool) = match text.split_once(CUT) {
+    let cut = text.split_once(CUT).or_else(|| {
+        let (note, body) = text.split_once("\n\n---\n\n")?;
+        note.starts_with("Showing lines ").then_some((note, body))
+    });
+    let (lines, from, whole): (Vec<&str>, u64, bool) = match cut {
         Some((note, body)) => {
             let (x, y) = shown(note)?;
             let count = usize::try_from(y.checked_sub(x)? + 1).ok()?;
@@ -275,7 +286,10 @@ fn glob_result(text: &str) -> Option<View> {
     if !head.starts_with("Found ") {
         return None;
     }
-    let paths: Vec<String> = rest.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+    let paths: Vec<String> = (rest.lines())
+        .filter(|l| !l.is_empty() && *l != "---")
+        .map(str::to_string)
+        .collect();
     Some(SearchView::new(None, SearchBody::Paths(paths)).into())
 }
 

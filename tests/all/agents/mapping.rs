@@ -17,6 +17,7 @@ fn heading(agent: &str) -> &'static str {
         "claude-code" => "## Claude Code",
         "codex" => "## Codex CLI",
         "gemini-cli" => "## Gemini CLI",
+        "qwen-code" => "## Qwen Code",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -95,7 +96,10 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 3, "Claude Code's, Codex's and Gemini CLI's tables");
+    assert_eq!(
+        checked, 4,
+        "Claude Code's, Codex's, Gemini CLI's and Qwen Code's tables"
+    );
 }
 
 fn jsonl_under(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -14,4 +14,5 @@ mod claude_truth;
 mod codex;
 mod gemini_cli;
 mod mapping;
+mod qwen_code;
 mod turns;

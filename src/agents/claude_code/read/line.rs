@@ -194,7 +194,7 @@ impl Line {
         if kind.is_empty() || kind.contains('/') || kind == "session" || kind == "server-request" {
             return None;
         }
-        if w.seq.is_some() || w.event.is_some() || w.seq0.is_some() {
+        if w.seq.is_some() || w.event.is_some() || w.seq0.is_some() || w.provenance.is_some() {
             return None;
         }
         let named = string(w.uuid).is_some()

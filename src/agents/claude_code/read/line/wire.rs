@@ -33,6 +33,9 @@ pub(super) struct WireLine<'a> {
     pub(super) event: Raw<'a>,
     #[serde(borrow, default)]
     pub(super) seq0: Raw<'a>,
+    /// Qwen Code's lines have Claude Code's `uuid` and `sessionId`, and this.
+    #[serde(borrow, default)]
+    pub(super) provenance: Raw<'a>,
     #[serde(rename = "isSidechain", borrow, default)]
     pub(super) sidechain: Raw<'a>,
     #[serde(rename = "isMeta", borrow, default)]

@@ -1,0 +1,308 @@
+//! Qwen Code's session files (`~/.qwen/projects/<project>/chats/<id>.jsonl`)
+//! read into DSH-shaped records. One record a line, each written once,
+//! chained by `uuid`/`parentUuid`, every line with its `sessionId`, `cwd`,
+//! `version` and `provenance`; the bodies are Gemini API `parts`:
+//!
+//! * `user` (`real_user`): a prompt's text parts — a turn;
+//! * `assistant`: thought parts (`thought: true`), text, and `functionCall`s
+//!   (`{id, name, args}`), with the response's `usageMetadata`;
+//! * `tool_result`: the `functionResponse` (`output`, or `error`) and
+//!   `toolCallResult` (`status`, `resultDisplay` — a shell's `exitCode` and
+//!   `outcome`, an edit's `fileDiff` —, `errorType`);
+//! * `system`: `ui_telemetry` (a tool call's `duration_ms`, the only place
+//!   it is said, and the name of the tool a deferred call ran) and
+//!   `attribution_snapshot` (nothing drawn).
+//!
+//! What this reader decides: a deferred call (`tool_call {name, arguments}`,
+//! after a `tool_search`) is drawn as the tool it ran, with its arguments;
+//! a result's `status` `error` is an error (a shell command's exit code
+//! and outcome are its terminal's: `failed`), `cancelled` a cancel; a
+//! resume (`--continue`, `--resume`) only appends, its prompt a new turn.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::agents::read::{Emitter, Out, Translate, epoch_ms, header};
+use crate::wire::payload::{
+    AssistantMessage, ContentBlock, Json, MessageContent, PartContent, ResultError, ResultPart,
+    TextOrObjects, TokenUsage, ToolCall, ToolResult, TurnEnd, TurnEndReason, TurnStart,
+    UserMessage,
+};
+use crate::wire::{EventKind, Origin};
+
+/// Whether `v` is a line of a Qwen Code session file, from its shape alone.
+pub fn is_line(v: &Value) -> bool {
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    o.get("uuid").is_some_and(Value::is_string)
+        && o.get("sessionId").is_some_and(Value::is_string)
+        && o.get("provenance").is_some_and(Value::is_string)
+        && o.get("type").is_some_and(Value::is_string)
+}
+
+/// Reads one session file's lines, in order, into records.
+#[derive(Debug, Default)]
+pub struct Reader {
+    session: Option<String>,
+    fields: Map<String, Value>,
+    header_sent: bool,
+    header_stale: bool,
+    emitter: Emitter,
+    time: i64,
+    turn: u64,
+    turn_open: bool,
+    step: u64,
+    usage: Option<TokenUsage>,
+    /// Calls that went out, by id, with whether their result did.
+    calls: HashMap<String, bool>,
+    /// What the telemetry said of a call before its result came: how
+    /// long it ran.
+    durations: HashMap<String, i64>,
+}
+
+impl Translate for Reader {
+    fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
+        let Some(o) = v.as_object() else {
+            return;
+        };
+        if let Some(t) = o.get("timestamp").and_then(Value::as_str).and_then(epoch_ms) {
+            self.time = self.time.max(t);
+        }
+        self.learn_from(o);
+        let parts = o
+            .get("message")
+            .and_then(|m| m.get("parts"))
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        match o.get("type").and_then(Value::as_str) {
+            Some("user") => {
+                let text: Vec<&str> = parts.iter().filter_map(|p| p.get("text")?.as_str()).collect();
+                let text = text.join("");
+                if !text.trim().is_empty() {
+                    self.prompt(text, origin, out);
+                }
+            }
+            Some("assistant") => self.model(o, parts, origin, out),
+            Some("tool_result") => self.result(o, parts, origin, out),
+            Some("system") => self.system(o),
+            _ => {}
+        }
+    }
+
+    fn finish(&mut self, out: &mut Out) {
+        if self.turn_open && self.calls.values().all(|settled| *settled) {
+            self.end_turn(Origin::default(), out);
+        }
+        self.send_header(Origin::default(), out);
+    }
+}
+
+impl Reader {
+    /// The session's id, directory, version and model, as its lines say.
+    fn learn_from(&mut self, o: &Map<String, Value>) {
+        if self.session.is_none() {
+            self.session = o.get("sessionId").and_then(Value::as_str).map(str::to_string);
+            if let Some(id) = self.session.clone() {
+                self.learn("id", Value::from(id));
+            }
+        }
+        for (key, field) in [("cwd", "cwd"), ("version", "version"), ("model", "model")] {
+            if let Some(v) = o.get(key).and_then(Value::as_str)
+                && self.fields.get(field).and_then(Value::as_str) != Some(v)
+            {
+                self.learn(field, Value::from(v));
+            }
+        }
+    }
+
+    fn prompt(&mut self, text: String, origin: Origin, out: &mut Out) {
+        if self.turn_open {
+            self.end_turn(origin, out);
+        }
+        self.turn += 1;
+        self.turn_open = true;
+        self.step = 0;
+        self.emit(EventKind::TurnStart, TurnStart { turn: Some(self.turn) }, origin, out);
+        let data = UserMessage {
+            turn: Some(self.turn),
+            content: TextOrObjects::Objects(vec![Some(block("text", text))]),
+            ..UserMessage::default()
+        };
+        self.emit(EventKind::UserMessage, data, origin, out);
+    }
+
+    fn end_turn(&mut self, origin: Origin, out: &mut Out) {
+        self.turn_open = false;
+        let data = TurnEnd {
+            turn: Some(self.turn),
+            reason: Some(TurnEndReason {
+                kind: Some("completed".into()),
+                ..TurnEndReason::default()
+            }),
+            usage: self.usage.take(),
+        };
+        self.emit(EventKind::TurnEnd, data, origin, out);
+    }
+
+    /// A model response: its thoughts and text, then its calls.
+    fn model(&mut self, o: &Map<String, Value>, parts: &[Value], origin: Origin, out: &mut Out) {
+        if !self.turn_open {
+            self.turn += 1;
+            self.turn_open = true;
+            self.emit(EventKind::TurnStart, TurnStart { turn: Some(self.turn) }, origin, out);
+        }
+        self.step += 1;
+        if let Some(u) = o.get("usageMetadata") {
+            self.count(u);
+        }
+        let blocks: Vec<Option<ContentBlock>> = parts
+            .iter()
+            .filter_map(|p| {
+                let text = p.get("text")?.as_str().filter(|t| !t.is_empty())?;
+                let kind = if p.get("thought") == Some(&Value::Bool(true)) { "reasoning" } else { "text" };
+                Some(Some(block(kind, text.to_string())))
+            })
+            .collect();
+        if !blocks.is_empty() {
+            let data = AssistantMessage {
+                turn: Some(self.turn),
+                step: Some(self.step),
+                message: Some(MessageContent {
+                    content: Some(blocks),
+                    ..MessageContent::default()
+                }),
+                ..AssistantMessage::default()
+            };
+            self.emit(EventKind::AssistantMessage, data, origin, out);
+        }
+        for call in parts.iter().filter_map(|p| p.get("functionCall")) {
+            let Some(id) = call.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            let (name, args) = ran(call);
+            self.calls.insert(id.to_string(), false);
+            let data = ToolCall {
+                turn: Some(self.turn),
+                step: Some(self.step),
+                call_id: Some(id.to_string()),
+                name: Some(name.to_string()),
+                arguments: Some(Value::String(args.map_or_else(|| "{}".into(), Value::to_string))),
+            };
+            self.emit(EventKind::ToolCall, data, origin, out);
+        }
+    }
+
+    /// A call's result: its response, and what `toolCallResult` says of it.
+    fn result(&mut self, o: &Map<String, Value>, parts: &[Value], origin: Origin, out: &mut Out) {
+        let info = o.get("toolCallResult");
+        for f in parts.iter().filter_map(|p| p.get("functionResponse")) {
+            let Some(id) = f.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            if self.calls.get(id) == Some(&true) {
+                continue;
+            }
+            self.calls.insert(id.to_string(), true);
+            let response = f.get("response");
+            let text = match (response.and_then(|r| r.get("output")), response.and_then(|r| r.get("error"))) {
+                (Some(Value::String(s)), _) | (None, Some(Value::String(s))) => s.clone(),
+                _ => response.map(Value::to_string).unwrap_or_default(),
+            };
+            let status = info.and_then(|i| i.get("status")).and_then(Value::as_str);
+            let display = info.and_then(|i| i.get("resultDisplay")).filter(|d| d.is_object());
+            let is_error = matches!(status, Some("error" | "cancelled"))
+                || status.is_none() && response.is_some_and(|r| r.get("error").is_some());
+            let part = ResultPart::answering(id, PartContent::Text(text.into()), is_error);
+            let mut data = ToolResult::of(self.turn, self.step, part);
+            if status == Some("cancelled") {
+                data.error = Some(ResultError {
+                    code: Some("ABORTED".into()),
+                    ..ResultError::default()
+                });
+            }
+            data.exit_code = display.and_then(|d| d.get("exitCode")).and_then(Value::as_i64);
+            data.duration_ms = self.durations.remove(id);
+            data.meta = display
+                .map(|d| Json::Tree(Value::Object(Map::from_iter([("resultDisplay".to_string(), d.clone())]))));
+            self.emit(EventKind::ToolResult, data, origin, out);
+        }
+    }
+
+    /// Telemetry: how long a call ran, said before its result.
+    fn system(&mut self, o: &Map<String, Value>) {
+        let Some(e) = o.get("systemPayload").and_then(|p| p.get("uiEvent")) else {
+            return;
+        };
+        if e.get("event.name").and_then(Value::as_str) != Some("qwen-code.tool_call") {
+            return;
+        }
+        if let (Some(id), Some(ms)) = (
+            e.get("call_id").and_then(Value::as_str),
+            e.get("duration_ms").and_then(Value::as_i64),
+        ) {
+            self.durations.insert(id.to_string(), ms);
+        }
+    }
+
+    /// Add a response's `usageMetadata` to the turn's usage.
+    fn count(&mut self, u: &Value) {
+        let n = |k: &str| u.get(k).and_then(Value::as_u64);
+        let usage = self.usage.get_or_insert_with(TokenUsage::default);
+        let add = |sum: &mut Option<u64>, v: Option<u64>| {
+            if let Some(v) = v {
+                *sum = Some(sum.unwrap_or(0) + v);
+            }
+        };
+        add(&mut usage.input_tokens, n("promptTokenCount"));
+        add(&mut usage.output_tokens, n("candidatesTokenCount"));
+        add(&mut usage.cache_read_tokens, n("cachedContentTokenCount"));
+        add(&mut usage.reasoning_tokens, n("thoughtsTokenCount"));
+    }
+
+    fn learn(&mut self, key: &str, value: Value) {
+        self.fields.insert(key.into(), value);
+        self.header_stale = self.header_sent;
+    }
+
+    fn send_header(&mut self, origin: Origin, out: &mut Out) {
+        if self.header_sent && !self.header_stale {
+            return;
+        }
+        self.header_sent = true;
+        self.header_stale = false;
+        let record = header(super::NAME, self.fields.clone(), origin);
+        out.push((self.session.clone(), record));
+    }
+
+    fn emit(&mut self, kind: EventKind, data: impl Serialize, origin: Origin, out: &mut Out) {
+        self.send_header(origin, out);
+        let r = self.emitter.event(kind, self.time, &data, origin);
+        out.push((self.session.clone(), r));
+    }
+}
+
+fn block(kind: &str, text: String) -> ContentBlock {
+    ContentBlock {
+        kind: Some(kind.into()),
+        text: Some(text),
+    }
+}
+
+/// The tool a call ran and its arguments: a deferred call (`tool_call
+/// {name, arguments}`) is the tool it names.
+fn ran(call: &Value) -> (&str, Option<&Value>) {
+    let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
+    let args = call.get("args");
+    if name == "tool_call"
+        && let Some(real) = args.and_then(|a| a.get("name")).and_then(Value::as_str)
+    {
+        return (real, args.and_then(|a| a.get("arguments")));
+    }
+    (name, args)
+}
+
+#[cfg(test)]
+mod tests;
