@@ -421,6 +421,34 @@ def gen_gemini_calls(f, n):
         w({"$set": {"lastUpdated": t}})
 
 
+def gen_qwen_calls(f, n):
+    """A Qwen Code session file of shell calls: each a model response, its
+    telemetry line and its result."""
+    base = {"sessionId": "s1", "cwd": "/w", "version": "0.24.4",
+            "timestamp": "2026-12-01T10:00:00.000Z"}
+
+    def w(i, kind, provenance, **rest):
+        line = {"uuid": f"{kind}-{i}", "parentUuid": None, **base, "type": kind,
+                "provenance": provenance, **rest}
+        f.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+    w(0, "user", "real_user", message={"role": "user", "parts": [{"text": "go"}]})
+    for i in range(n):
+        out = "\n".join(f"line {j} of output {i}" for j in range(8))
+        call = {"id": f"c{i}", "name": "run_shell_command", "args": {"command": f"echo {i}"}}
+        w(i, "assistant", "assistant_output", model="m",
+          message={"role": "model", "parts": [{"text": f"step {i}"}, {"functionCall": call}]},
+          usageMetadata={"promptTokenCount": 10, "candidatesTokenCount": 2})
+        w(i, "system", "system", subtype="ui_telemetry", systemPayload={"uiEvent": {
+            "event.name": "qwen-code.tool_call", "call_id": f"c{i}", "duration_ms": 5}})
+        text = f"Command: echo {i}\nDirectory: (root)\nOutput: {out}\nError: (none)\nExit Code: 0"
+        w(i, "tool_result", "tool_result",
+          message={"role": "user", "parts": [{"functionResponse": {
+              "id": f"c{i}", "name": "run_shell_command", "response": {"output": text}}}]},
+          toolCallResult={"callId": f"c{i}", "status": "success", "resultDisplay": {
+              "type": "shell_result", "exitCode": 0, "outcome": "completed", "output": out}})
+
+
 # ---------------------------------------------------------------- running
 
 def run(cmd, timeout, stdin=None):
@@ -604,6 +632,7 @@ CASES = {
     "claude-calls": (gen_claude_calls, 2500, PREVIEW, "calls", False),
     "codex-polls": (gen_codex_polls, 2500, FULL, "polls", False),
     "gemini-calls": (gen_gemini_calls, 2000, PREVIEW, "calls", False),
+    "qwen-calls": (gen_qwen_calls, 2000, PREVIEW, "calls", False),
     "library-index": (gen_cards, 2500, library, "cards", False),
     "library-claude": (gen_claude_calls, 2500, library, "calls", False),
     "library-files": (gen_library_files, 32, library_files, "files", False),
@@ -626,9 +655,19 @@ CONSTANT_RSS = {
 # docs/library.md. Claude Code's calls fill the constants at a few MB of
 # input, so its case is held to them, not to 4× (at --scale 1 a loose
 # check; --scale 8 and more show the eighth).
+#
+# Gemini CLI's and Qwen Code's lines are decoded as JSON trees on the
+# decoder threads (no text fast path as Claude Code's has yet): the blocks
+# in flight, as trees about 5x their text, fill by ~25 MB of input and are
+# a constant after; the transcript then costs ~1.5x the input (gemini-calls
+# at --scale 4: 45 MB -> 218 MB, 91 MB -> 284 MB peak RSS). Held to that
+# constant plus half the input, not to 4x (which they pass past the fill,
+# and fail by a few MB inside it).
 FRACTION_RSS = {
     "library-index": (256, 8, True),
     "library-claude": (256, 8, False),
+    "gemini-calls": (256, 2, False),
+    "qwen-calls": (256, 2, False),
 }
 
 
