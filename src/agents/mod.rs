@@ -52,6 +52,7 @@ pub mod find;
 pub mod gemini_cli;
 pub mod qwen_code;
 pub mod read;
+pub mod turns;
 pub mod unified;
 
 #[cfg(test)]

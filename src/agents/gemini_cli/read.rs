@@ -29,16 +29,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::agents::read::{Emitter, Out, Translate, epoch_ms, header};
+use crate::agents::read::{Out, Translate, epoch_ms};
+use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
-    AssistantMessage, ContentBlock, Json, MessageContent, MessageSource, PartContent,
-    ResultError, ResultPart, TextOrObjects, TokenUsage, ToolCall, ToolResult,
-    TurnEnd, TurnEndReason, TurnStart, UserMessage,
+    AssistantMessage, Json, MessageContent, MessageSource, PartContent,
+    ResultError, ResultPart, TextOrObjects, ToolCall, ToolResult, UserMessage,
 };
-use crate::wire::{Diagnostic, EventKind, Origin, Record};
+use crate::wire::{EventKind, Origin};
 
 /// The types of a message line.
 const MESSAGE_TYPES: &[&str] = &["user", "gemini", "info", "warning", "error"];
@@ -67,22 +66,12 @@ pub fn is_line(v: &Value) -> bool {
 }
 
 /// Reads one session file's lines, in order, into records.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Reader {
-    /// The session id (the first header's).
-    session: Option<String>,
-    /// Header fields, and whether they changed since the header went out.
-    fields: Map<String, Value>,
-    header_sent: bool,
-    header_stale: bool,
-    emitter: Emitter,
-    /// The latest time seen (epoch ms), so times never go back.
-    time: i64,
-    turn: u64,
-    turn_open: bool,
-    step: u64,
-    /// The turn's token usage so far (its model messages', each once).
-    usage: Option<TokenUsage>,
+    /// The session's header, seqs, turns and usage.
+    w: Turns,
+    /// Whether the session's directory is still to be learnt.
+    cwd_unknown: bool,
     /// Model messages seen, by id, with whether their text went out.
     said: HashMap<String, bool>,
     /// Calls that went out, by id: whether their result did, and when the
@@ -92,13 +81,25 @@ pub struct Reader {
     lines: HashSet<String>,
 }
 
+impl Default for Reader {
+    fn default() -> Reader {
+        Reader {
+            w: Turns::new(super::NAME),
+            cwd_unknown: true,
+            said: HashMap::new(),
+            calls: HashMap::new(),
+            lines: HashSet::new(),
+        }
+    }
+}
+
 impl Translate for Reader {
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
         let Some(o) = v.as_object() else {
             return;
         };
         if let Some(t) = o.get("timestamp").and_then(Value::as_str).and_then(epoch_ms) {
-            self.time = self.time.max(t);
+            self.w.saw(t);
         }
         if o.contains_key("projectHash") {
             return self.session_line(o);
@@ -110,7 +111,7 @@ impl Translate for Reader {
             let reason = format!(
                 "Gemini CLI rewound the session to message {to}: it dropped the messages after it, which deck still shows"
             );
-            return self.diagnostic(reason, v, origin, out);
+            return self.w.diagnostic(reason, v, origin, out);
         }
         let id = o.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
         self.lines.insert(id.clone());
@@ -124,26 +125,26 @@ impl Translate for Reader {
 
     fn finish(&mut self, out: &mut Out) {
         // A turn whose every call settled ended with the model's answer.
-        if self.turn_open && self.calls.values().all(|(settled, _)| *settled) {
-            self.end_turn(Origin::default(), out);
+        if self.w.turn_open && self.calls.values().all(|(settled, _)| *settled) {
+            self.w.end_turn(Origin::default(), out);
         }
-        self.send_header(Origin::default(), out);
+        self.w.finish(out);
     }
 }
 
 impl Reader {
     /// The header: the first one names the session; a resume writes it again.
     fn session_line(&mut self, o: &Map<String, Value>) {
-        if self.session.is_some() {
+        if self.w.session.is_some() {
             return;
         }
         let id = o.get("sessionId").and_then(Value::as_str).map(str::to_string);
-        self.session.clone_from(&id);
+        self.w.session.clone_from(&id);
         if let Some(id) = id {
-            self.learn("id", Value::from(id));
+            self.w.learn("id", Value::from(id));
         }
         if let Some(t) = o.get("startTime").and_then(Value::as_str).and_then(epoch_ms) {
-            self.learn("startedMs", Value::from(t));
+            self.w.learn("startedMs", Value::from(t));
         }
     }
 
@@ -158,8 +159,9 @@ impl Reader {
             let id = m.get("id").and_then(Value::as_str).unwrap_or_default();
             match context_cwd(m) {
                 Some(cwd) => {
-                    if !self.fields.contains_key("cwd") {
-                        self.learn("cwd", Value::from(cwd));
+                    if self.cwd_unknown {
+                        self.cwd_unknown = false;
+                        self.w.learn("cwd", Value::from(cwd));
                     }
                 }
                 None if self.lines.contains(id) || id.ends_with("_response") => {}
@@ -170,7 +172,7 @@ impl Reader {
             let reason = format!(
                 "Gemini CLI rewrote the session's history with {unseen} message(s) not written before: not shown"
             );
-            self.diagnostic(reason, set, origin, out);
+            self.w.diagnostic(reason, set, origin, out);
         }
     }
 
@@ -178,7 +180,7 @@ impl Reader {
     fn user(&mut self, o: &Map<String, Value>, origin: Origin, out: &mut Out) {
         let parts: &[Value] = match o.get("content") {
             Some(Value::Array(parts)) => parts,
-            Some(Value::String(text)) => return self.prompt(text.clone(), origin, out),
+            Some(Value::String(text)) => return self.w.prompt(text.clone(), origin, out),
             _ => &[],
         };
         let text: Vec<&str> = parts.iter().filter_map(|p| p.get("text")?.as_str()).collect();
@@ -187,56 +189,25 @@ impl Reader {
         }
         let text = text.join("");
         if !text.trim().is_empty() {
-            self.prompt(text, origin, out);
+            self.w.prompt(text, origin, out);
         }
-    }
-
-    fn prompt(&mut self, text: String, origin: Origin, out: &mut Out) {
-        if self.turn_open {
-            self.end_turn(origin, out);
-        }
-        self.turn += 1;
-        self.turn_open = true;
-        self.step = 0;
-        self.emit(EventKind::TurnStart, TurnStart { turn: Some(self.turn) }, origin, out);
-        let data = UserMessage {
-            turn: Some(self.turn),
-            content: TextOrObjects::Objects(vec![Some(block("text", text))]),
-            ..UserMessage::default()
-        };
-        self.emit(EventKind::UserMessage, data, origin, out);
-    }
-
-    fn end_turn(&mut self, origin: Origin, out: &mut Out) {
-        self.turn_open = false;
-        let data = TurnEnd {
-            turn: Some(self.turn),
-            reason: Some(TurnEndReason {
-                kind: Some("completed".into()),
-                ..TurnEndReason::default()
-            }),
-            usage: self.usage.take(),
-        };
-        self.emit(EventKind::TurnEnd, data, origin, out);
     }
 
     /// A model message: its thoughts and text once, then each call once and
     /// each call's result once it settled.
     fn model(&mut self, id: &str, o: &Map<String, Value>, origin: Origin, out: &mut Out) {
-        if !self.turn_open {
+        if !self.w.turn_open {
             // A model message before any prompt: a turn of its own.
-            self.turn += 1;
-            self.turn_open = true;
-            self.emit(EventKind::TurnStart, TurnStart { turn: Some(self.turn) }, origin, out);
+            self.w.start_turn(origin, out);
         }
         let text = o.get("content").and_then(Value::as_str).unwrap_or_default();
         let first = !self.said.contains_key(id);
         if first {
-            self.step += 1;
+            self.w.step += 1;
             if let Some(model) = o.get("model").and_then(Value::as_str)
-                && self.fields.get("model").and_then(Value::as_str) != Some(model)
+                && !self.w.knows("model", model)
             {
-                self.learn("model", Value::from(model));
+                self.w.learn("model", Value::from(model));
             }
             if let Some(t) = o.get("tokens") {
                 self.count(t);
@@ -253,26 +224,26 @@ impl Reader {
                     _ => said.to_string(),
                 };
                 if !thought.is_empty() {
-                    blocks.push(Some(block("reasoning", thought)));
+                    blocks.push(Some(turns::block("reasoning", thought)));
                 }
             }
         }
         let text_out = self.said.get(id).copied().unwrap_or(false);
         if !text_out && !text.is_empty() {
-            blocks.push(Some(block("text", text.to_string())));
+            blocks.push(Some(turns::block("text", text.to_string())));
         }
         self.said.insert(id.to_string(), text_out || !text.is_empty());
         if !blocks.is_empty() {
             let data = AssistantMessage {
-                turn: Some(self.turn),
-                step: Some(self.step),
+                turn: Some(self.w.turn),
+                step: Some(self.w.step),
                 message: Some(MessageContent {
                     content: Some(blocks),
                     ..MessageContent::default()
                 }),
                 ..AssistantMessage::default()
             };
-            self.emit(EventKind::AssistantMessage, data, origin, out);
+            self.w.emit(EventKind::AssistantMessage, data, origin, out);
         }
         // A call is made when its message was (the model's answer ended).
         let made = o.get("timestamp").and_then(Value::as_str).and_then(epoch_ms).unwrap_or(0);
@@ -286,7 +257,7 @@ impl Reader {
     /// `timestamp`; unknown when that is before the call's).
     fn call(&mut self, call: &Value, made: i64, origin: Origin, out: &mut Out) {
         let Some(id) = call.get("id").and_then(Value::as_str) else {
-            return self.diagnostic("Gemini CLI tool call without an id".into(), call, origin, out);
+            return self.w.diagnostic("Gemini CLI tool call without an id".into(), call, origin, out);
         };
         let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
         if !self.calls.contains_key(id) {
@@ -336,7 +307,7 @@ impl Reader {
             Some(_) => "error",
             None => "success",
         };
-        let time = self.time;
+        let time = self.w.time;
         self.emit_result(id, name, Some(status), response, None, time, origin, out);
     }
 
@@ -352,13 +323,13 @@ impl Reader {
     ) {
         self.calls.insert(id.to_string(), (false, made));
         let data = ToolCall {
-            turn: Some(self.turn),
-            step: Some(self.step),
+            turn: Some(self.w.turn),
+            step: Some(self.w.step),
             call_id: Some(id.to_string()),
             name: Some(name.to_string()),
             arguments: (!arguments.is_empty()).then_some(Value::String(arguments)),
         };
-        self.emit_at(EventKind::ToolCall, data, made, origin, out);
+        self.w.emit_at(EventKind::ToolCall, data, made, origin, out);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -387,14 +358,14 @@ impl Reader {
             _ => None,
         };
         let part = ResultPart::answering(id, PartContent::Text(text.into()), is_error);
-        let mut data = ToolResult::of(self.turn, self.step, part);
+        let mut data = ToolResult::of(self.w.turn, self.w.step, part);
         data.error = error.map(|code| ResultError {
             code: Some(code.into()),
             ..ResultError::default()
         });
         data.meta = meta.map(Json::Tree);
         data.exit_code = exit_code;
-        self.emit_at(EventKind::ToolResult, data, time, origin, out);
+        self.w.emit_at(EventKind::ToolResult, data, time, origin, out);
     }
 
     /// An `info`, `warning` or `error` message: a line of the CLI's own.
@@ -405,69 +376,22 @@ impl Reader {
             None => String::new(),
         };
         let data = UserMessage {
-            content: TextOrObjects::Objects(vec![Some(block("text", format!("Gemini CLI {kind}: {text}")))]),
+            content: TextOrObjects::Objects(vec![Some(turns::block("text", format!("Gemini CLI {kind}: {text}")))]),
             source: Some(MessageSource {
                 kind: Some("output".into()),
                 ..MessageSource::default()
             }),
             ..UserMessage::default()
         };
-        self.emit(EventKind::UserMessage, data, origin, out);
+        self.w.emit(EventKind::UserMessage, data, origin, out);
     }
 
     /// Add a model message's `tokens` to the turn's usage.
     fn count(&mut self, t: &Value) {
         let n = |k: &str| t.get(k).and_then(Value::as_u64);
-        let u = self.usage.get_or_insert_with(TokenUsage::default);
-        let add = |sum: &mut Option<u64>, v: Option<u64>| {
-            if let Some(v) = v {
-                *sum = Some(sum.unwrap_or(0) + v);
-            }
-        };
-        add(&mut u.input_tokens, n("input"));
-        add(&mut u.output_tokens, n("output"));
-        add(&mut u.cache_read_tokens, n("cached"));
-        add(&mut u.reasoning_tokens, n("thoughts"));
+        self.w.count([n("input"), n("output"), n("cached"), n("thoughts")]);
     }
 
-    fn learn(&mut self, key: &str, value: Value) {
-        self.fields.insert(key.into(), value);
-        self.header_stale = self.header_sent;
-    }
-
-    fn send_header(&mut self, origin: Origin, out: &mut Out) {
-        if self.header_sent && !self.header_stale {
-            return;
-        }
-        self.header_sent = true;
-        self.header_stale = false;
-        let record = header(super::NAME, self.fields.clone(), origin);
-        out.push((self.session.clone(), record));
-    }
-
-    fn emit(&mut self, kind: EventKind, data: impl Serialize, origin: Origin, out: &mut Out) {
-        let time = self.time;
-        self.emit_at(kind, data, time, origin, out);
-    }
-
-    /// An event at `time` (0: not known).
-    fn emit_at(&mut self, kind: EventKind, data: impl Serialize, time: i64, origin: Origin, out: &mut Out) {
-        self.send_header(origin, out);
-        let r = self.emitter.event(kind, time, &data, origin);
-        out.push((self.session.clone(), r));
-    }
-
-    fn diagnostic(&mut self, reason: String, raw: &Value, origin: Origin, out: &mut Out) {
-        let d = Diagnostic::new(origin, reason, raw.to_string());
-        out.push((self.session.clone(), Record::Diagnostic(d)));
-    }
-}
-
-fn block(kind: &str, text: String) -> ContentBlock {
-    ContentBlock {
-        kind: Some(kind.into()),
-        text: Some(text),
-    }
 }
 
 /// Whether a call's `status` says it is over.

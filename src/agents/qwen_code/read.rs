@@ -21,14 +21,12 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::agents::read::{Emitter, Out, Translate, epoch_ms, header};
+use crate::agents::read::{Out, Translate, epoch_ms};
+use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
-    AssistantMessage, ContentBlock, Json, MessageContent, PartContent, ResultError, ResultPart,
-    TextOrObjects, TokenUsage, ToolCall, ToolResult, TurnEnd, TurnEndReason, TurnStart,
-    UserMessage,
+    AssistantMessage, ContentBlock, Json, MessageContent, PartContent, ResultError, ResultPart, ToolCall, ToolResult,
 };
 use crate::wire::{EventKind, Origin};
 
@@ -44,23 +42,25 @@ pub fn is_line(v: &Value) -> bool {
 }
 
 /// Reads one session file's lines, in order, into records.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Reader {
-    session: Option<String>,
-    fields: Map<String, Value>,
-    header_sent: bool,
-    header_stale: bool,
-    emitter: Emitter,
-    time: i64,
-    turn: u64,
-    turn_open: bool,
-    step: u64,
-    usage: Option<TokenUsage>,
+    /// The session's header, seqs, turns and usage.
+    w: Turns,
     /// Calls that went out, by id, with whether their result did.
     calls: HashMap<String, bool>,
     /// What the telemetry said of a call before its result came: how
     /// long it ran.
     durations: HashMap<String, i64>,
+}
+
+impl Default for Reader {
+    fn default() -> Reader {
+        Reader {
+            w: Turns::new(super::NAME),
+            calls: HashMap::new(),
+            durations: HashMap::new(),
+        }
+    }
 }
 
 impl Translate for Reader {
@@ -69,7 +69,7 @@ impl Translate for Reader {
             return;
         };
         if let Some(t) = o.get("timestamp").and_then(Value::as_str).and_then(epoch_ms) {
-            self.time = self.time.max(t);
+            self.w.saw(t);
         }
         self.learn_from(o);
         let parts = o
@@ -82,7 +82,7 @@ impl Translate for Reader {
                 let text: Vec<&str> = parts.iter().filter_map(|p| p.get("text")?.as_str()).collect();
                 let text = text.join("");
                 if !text.trim().is_empty() {
-                    self.prompt(text, origin, out);
+                    self.w.prompt(text, origin, out);
                 }
             }
             Some("assistant") => self.model(o, parts, origin, out),
@@ -93,68 +93,37 @@ impl Translate for Reader {
     }
 
     fn finish(&mut self, out: &mut Out) {
-        if self.turn_open && self.calls.values().all(|settled| *settled) {
-            self.end_turn(Origin::default(), out);
+        if self.w.turn_open && self.calls.values().all(|settled| *settled) {
+            self.w.end_turn(Origin::default(), out);
         }
-        self.send_header(Origin::default(), out);
+        self.w.finish(out);
     }
 }
 
 impl Reader {
     /// The session's id, directory, version and model, as its lines say.
     fn learn_from(&mut self, o: &Map<String, Value>) {
-        if self.session.is_none() {
-            self.session = o.get("sessionId").and_then(Value::as_str).map(str::to_string);
-            if let Some(id) = self.session.clone() {
-                self.learn("id", Value::from(id));
+        if self.w.session.is_none() {
+            self.w.session = o.get("sessionId").and_then(Value::as_str).map(str::to_string);
+            if let Some(id) = self.w.session.clone() {
+                self.w.learn("id", Value::from(id));
             }
         }
         for (key, field) in [("cwd", "cwd"), ("version", "version"), ("model", "model")] {
             if let Some(v) = o.get(key).and_then(Value::as_str)
-                && self.fields.get(field).and_then(Value::as_str) != Some(v)
+                && !self.w.knows(field, v)
             {
-                self.learn(field, Value::from(v));
+                self.w.learn(field, Value::from(v));
             }
         }
     }
 
-    fn prompt(&mut self, text: String, origin: Origin, out: &mut Out) {
-        if self.turn_open {
-            self.end_turn(origin, out);
-        }
-        self.turn += 1;
-        self.turn_open = true;
-        self.step = 0;
-        self.emit(EventKind::TurnStart, TurnStart { turn: Some(self.turn) }, origin, out);
-        let data = UserMessage {
-            turn: Some(self.turn),
-            content: TextOrObjects::Objects(vec![Some(block("text", text))]),
-            ..UserMessage::default()
-        };
-        self.emit(EventKind::UserMessage, data, origin, out);
-    }
-
-    fn end_turn(&mut self, origin: Origin, out: &mut Out) {
-        self.turn_open = false;
-        let data = TurnEnd {
-            turn: Some(self.turn),
-            reason: Some(TurnEndReason {
-                kind: Some("completed".into()),
-                ..TurnEndReason::default()
-            }),
-            usage: self.usage.take(),
-        };
-        self.emit(EventKind::TurnEnd, data, origin, out);
-    }
-
     /// A model response: its thoughts and text, then its calls.
     fn model(&mut self, o: &Map<String, Value>, parts: &[Value], origin: Origin, out: &mut Out) {
-        if !self.turn_open {
-            self.turn += 1;
-            self.turn_open = true;
-            self.emit(EventKind::TurnStart, TurnStart { turn: Some(self.turn) }, origin, out);
+        if !self.w.turn_open {
+            self.w.start_turn(origin, out);
         }
-        self.step += 1;
+        self.w.step += 1;
         if let Some(u) = o.get("usageMetadata") {
             self.count(u);
         }
@@ -163,20 +132,20 @@ impl Reader {
             .filter_map(|p| {
                 let text = p.get("text")?.as_str().filter(|t| !t.is_empty())?;
                 let kind = if p.get("thought") == Some(&Value::Bool(true)) { "reasoning" } else { "text" };
-                Some(Some(block(kind, text.to_string())))
+                Some(Some(turns::block(kind, text.to_string())))
             })
             .collect();
         if !blocks.is_empty() {
             let data = AssistantMessage {
-                turn: Some(self.turn),
-                step: Some(self.step),
+                turn: Some(self.w.turn),
+                step: Some(self.w.step),
                 message: Some(MessageContent {
                     content: Some(blocks),
                     ..MessageContent::default()
                 }),
                 ..AssistantMessage::default()
             };
-            self.emit(EventKind::AssistantMessage, data, origin, out);
+            self.w.emit(EventKind::AssistantMessage, data, origin, out);
         }
         for call in parts.iter().filter_map(|p| p.get("functionCall")) {
             let Some(id) = call.get("id").and_then(Value::as_str) else {
@@ -185,13 +154,13 @@ impl Reader {
             let (name, args) = ran(call);
             self.calls.insert(id.to_string(), false);
             let data = ToolCall {
-                turn: Some(self.turn),
-                step: Some(self.step),
+                turn: Some(self.w.turn),
+                step: Some(self.w.step),
                 call_id: Some(id.to_string()),
                 name: Some(name.to_string()),
                 arguments: Some(Value::String(args.map_or_else(|| "{}".into(), Value::to_string))),
             };
-            self.emit(EventKind::ToolCall, data, origin, out);
+            self.w.emit(EventKind::ToolCall, data, origin, out);
         }
     }
 
@@ -216,7 +185,7 @@ impl Reader {
             let is_error = matches!(status, Some("error" | "cancelled"))
                 || status.is_none() && response.is_some_and(|r| r.get("error").is_some());
             let part = ResultPart::answering(id, PartContent::Text(text.into()), is_error);
-            let mut data = ToolResult::of(self.turn, self.step, part);
+            let mut data = ToolResult::of(self.w.turn, self.w.step, part);
             if status == Some("cancelled") {
                 data.error = Some(ResultError {
                     code: Some("ABORTED".into()),
@@ -227,7 +196,7 @@ impl Reader {
             data.duration_ms = self.durations.remove(id);
             data.meta = display
                 .map(|d| Json::Tree(Value::Object(Map::from_iter([("resultDisplay".to_string(), d.clone())]))));
-            self.emit(EventKind::ToolResult, data, origin, out);
+            self.w.emit(EventKind::ToolResult, data, origin, out);
         }
     }
 
@@ -250,45 +219,10 @@ impl Reader {
     /// Add a response's `usageMetadata` to the turn's usage.
     fn count(&mut self, u: &Value) {
         let n = |k: &str| u.get(k).and_then(Value::as_u64);
-        let usage = self.usage.get_or_insert_with(TokenUsage::default);
-        let add = |sum: &mut Option<u64>, v: Option<u64>| {
-            if let Some(v) = v {
-                *sum = Some(sum.unwrap_or(0) + v);
-            }
-        };
-        add(&mut usage.input_tokens, n("promptTokenCount"));
-        add(&mut usage.output_tokens, n("candidatesTokenCount"));
-        add(&mut usage.cache_read_tokens, n("cachedContentTokenCount"));
-        add(&mut usage.reasoning_tokens, n("thoughtsTokenCount"));
+        let counts = ["promptTokenCount", "candidatesTokenCount", "cachedContentTokenCount", "thoughtsTokenCount"];
+        self.w.count(counts.map(n));
     }
 
-    fn learn(&mut self, key: &str, value: Value) {
-        self.fields.insert(key.into(), value);
-        self.header_stale = self.header_sent;
-    }
-
-    fn send_header(&mut self, origin: Origin, out: &mut Out) {
-        if self.header_sent && !self.header_stale {
-            return;
-        }
-        self.header_sent = true;
-        self.header_stale = false;
-        let record = header(super::NAME, self.fields.clone(), origin);
-        out.push((self.session.clone(), record));
-    }
-
-    fn emit(&mut self, kind: EventKind, data: impl Serialize, origin: Origin, out: &mut Out) {
-        self.send_header(origin, out);
-        let r = self.emitter.event(kind, self.time, &data, origin);
-        out.push((self.session.clone(), r));
-    }
-}
-
-fn block(kind: &str, text: String) -> ContentBlock {
-    ContentBlock {
-        kind: Some(kind.into()),
-        text: Some(text),
-    }
 }
 
 /// The tool a call ran and its arguments: a deferred call (`tool_call

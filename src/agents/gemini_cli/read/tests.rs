@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::wire::Record;
 
 const TOUR: &str = include_str!(
     "../../../../tests/fixtures/agents/gemini-cli/tour/session-2026-12-04T07-51-b8660323.jsonl"
