@@ -78,7 +78,8 @@ impl Root {
     }
 
     /// The refusal for an error opening, reading or writing `asked`.
-    fn failed(&self, asked: &str, rel: &Path, verb: &str, e: io::Error) -> Refused {
+    fn failed(&self, asked: &str, rel: &Path, access: Access, e: io::Error) -> Refused {
+        let verb = access.verb();
         if let Some(t) = kind_of(&e) {
             return not_regular(asked, t);
         }
@@ -157,7 +158,7 @@ where
 pub fn read(root: &Root, p: &acp::ReadTextFileRequest) -> Result<Value, Refused> {
     let asked = &*p.path.to_string_lossy();
     let rel = root.relative(asked)?;
-    let text = read_at_most(root, &rel, most_served()).map_err(|e| root.failed(asked, &rel, "read", e))?;
+    let text = read_at_most(root, &rel, most_served()).map_err(|e| root.failed(asked, &rel, Access::Read, e))?;
     let text = String::from_utf8_lossy(&text);
     let line = p.line.unwrap_or(1).max(1) as usize;
     let limit = p.limit.map(|l| l as usize);
@@ -223,6 +224,23 @@ fn read_at_most(root: &Root, rel: &Path, most: usize) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// What an agent asked of a file (`fs/read_text_file`, `fs/write_text_file`),
+/// as a refusal says it.
+#[derive(Debug, Clone, Copy)]
+enum Access {
+    Read,
+    Write,
+}
+
+impl Access {
+    fn verb(self) -> &'static str {
+        match self {
+            Access::Read => "read",
+            Access::Write => "write",
+        }
+    }
+}
+
 /// `fs/write_text_file {path, content}`: `{}` once written (its folders
 /// made, beneath the root).
 pub fn write(root: &Root, p: &acp::WriteTextFileRequest) -> Result<Value, Refused> {
@@ -231,13 +249,13 @@ pub fn write(root: &Root, p: &acp::WriteTextFileRequest) -> Result<Value, Refuse
     if let Some(dir) = rel.parent().filter(|d| !d.as_os_str().is_empty()) {
         root.dir
             .create_dir_all(dir)
-            .map_err(|e| root.failed(asked, dir, "write", e))?;
+            .map_err(|e| root.failed(asked, dir, Access::Write, e))?;
     }
     let mut o = options();
     o.write(true).create(true).truncate(true);
     open_regular(root, &rel, &o)
         .and_then(|mut f| f.write_all(p.content.as_bytes()))
-        .map_err(|e| root.failed(asked, &rel, "write", e))?;
+        .map_err(|e| root.failed(asked, &rel, Access::Write, e))?;
     Ok(protocol::write_answer())
 }
 
