@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the real Qwen Code CLI (`qwen -p … --yolo`), offline, against
-# fake_openai_chat.py (an OpenAI-compatible Chat Completions fake on
+# ../lib/fake_openai_chat.py (the kits' shared OpenAI-compatible Chat Completions fake on
 # 127.0.0.1), for the user turns of a scenario (scenarios/tour: turn 1 a fresh
 # session, turn 2 `--continue`, turn 3 `--resume <session id>`), and keep the
 # session file it writes (~/.qwen/projects/<project>/chats/<session id>.jsonl),
@@ -82,7 +82,7 @@ if python3 -c 'import socket,sys; s=socket.socket(); s.settimeout(1); sys.exit(0
 fi
 
 # 3. The fake Chat Completions API on 127.0.0.1.
-python3 "$HERE/fake_openai_chat.py" --scenario "$SCEN/scenario.json" --log "$OUT/api-log.jsonl" \
+python3 "$HERE/../lib/fake_openai_chat.py" --scenario "$SCEN/scenario.json" --log "$OUT/api-log.jsonl" --model qwen-fake \
   --port-file "$OUT/port" --var "WS=$WS" &
 SRV=$!
 trap 'kill $SRV 2>/dev/null || true' EXIT

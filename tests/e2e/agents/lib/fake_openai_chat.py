@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fake OpenAI Chat Completions API for Qwen Code (or any OpenAI-compatible client), offline.
+"""Fake OpenAI Chat Completions API for the kits of agents that speak it (Qwen Code, OpenCode, pi, …), offline.
 
 Stdlib only. Binds 127.0.0.1 (port 0 = any; the chosen port is written to
 --port-file). Serves POST /v1/chat/completions (streamed as Server-Sent Events
@@ -42,7 +42,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 LOCK = threading.Lock()
 ARGS = None
 SCRIPT = None
-MODEL = "qwen-fake"
 
 
 def log_line(obj):
@@ -110,7 +109,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         log_line({"t": time.time(), "method": "GET", "path": self.path})
         if self.path.rstrip("/").endswith("/models"):
-            return self.send_json({"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "fake"}]})
+            return self.send_json({"object": "list", "data": [{"id": ARGS.model, "object": "model", "owned_by": "fake"}]})
         self.send_json({"error": {"message": "not found"}}, 404)
 
     def do_POST(self):
@@ -142,7 +141,7 @@ class Handler(BaseHTTPRequestHandler):
                 msg["reasoning_content"] = answer["reasoning"]
             if calls:
                 msg["tool_calls"] = calls
-            return self.send_json({"id": cid, "object": "chat.completion", "created": created, "model": MODEL,
+            return self.send_json({"id": cid, "object": "chat.completion", "created": created, "model": ARGS.model,
                                    "choices": [{"index": 0, "message": msg, "finish_reason": finish}],
                                    "usage": usage()})
         self.send_response(200)
@@ -152,7 +151,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
         def ev(delta, finish_reason=None, **extra):
-            obj = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": MODEL,
+            obj = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": ARGS.model,
                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
             obj.update(extra)
             self.wfile.write(("data: " + json.dumps(obj) + "\n\n").encode())
@@ -171,7 +170,7 @@ class Handler(BaseHTTPRequestHandler):
         ev({}, finish)
         if (body.get("stream_options") or {}).get("include_usage"):
             self.wfile.write(("data: " + json.dumps({"id": cid, "object": "chat.completion.chunk", "created": created,
-                                                     "model": MODEL, "choices": [], "usage": usage()}) + "\n\n").encode())
+                                                     "model": ARGS.model, "choices": [], "usage": usage()}) + "\n\n").encode())
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
         self.close_connection = True
@@ -184,6 +183,7 @@ def main():
     ap.add_argument("--log", required=True)
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--port-file")
+    ap.add_argument("--model", default="fake-chat", help="the model id it answers as and lists")
     ap.add_argument("--var", action="append", default=[], metavar="NAME=VALUE")
     ARGS = ap.parse_args()
     with open(ARGS.scenario, encoding="utf-8") as f:
