@@ -20,10 +20,9 @@ inspect FILE` must list the same calls, in the same order:
              0 or none when it says none (Gemini CLI 0.61.0 writes the line
              only for a non-zero exit)
 
-The cards deck draws are printed, not checked (docs/agents.md will give
-Gemini CLI's mapping table; add the checks then, as check_inspect.py does
-for Claude Code and Codex). Exits 1 when a call differs or deck cannot read
-the file (today: deck does not read Gemini CLI's files yet).
+The cards deck draws are printed here and checked by `cargo test` on the
+committed fixture (tests/all/agents/gemini_cli.rs, against docs/agents.md's
+table). Exits 1 when a call differs or deck cannot read the file.
 """
 import glob
 import json

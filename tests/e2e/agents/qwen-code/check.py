@@ -22,12 +22,9 @@ order:
   exitCode   a run_shell_command's: resultDisplay.exitCode (SUMMARY's
              exitCode), 0 included
 
-The cards deck draws are printed, not checked (docs/agents.md will give Qwen
-Code's mapping table; add the checks then, as check_inspect.py does for
-Claude Code and Codex). Exits 1 when a call differs or deck cannot read the
-file. Today deck takes the file for Claude Code's (same `type`/`uuid`/
-`parentUuid` keys), lists no call and reports "message without content"
-diagnostics: the check fails on the count.
+The cards deck draws are printed here and checked by `cargo test` on the
+committed fixture (tests/all/agents/qwen_code.rs, against docs/agents.md's
+table). Exits 1 when a call differs or deck cannot read the file.
 """
 import glob
 import json
