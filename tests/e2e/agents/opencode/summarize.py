@@ -177,7 +177,13 @@ def write_md(summary, path):
                     f"`{h['header']}` +{span(h['added'])} -{span(h['removed'])}" for h in c["diff"]["hunks"])
             if "exists" in c:
                 diff = f"new file (exists={c['exists']})" if not c["exists"] else "overwrote"
-            ev = f"{c['written']['events']}: " + " → ".join(x or "?" for x in c["written"]["statuses"])
+            runs = []
+            for x in c["written"]["statuses"]:
+                if runs and runs[-1][0] == x:
+                    runs[-1][1] += 1
+                else:
+                    runs.append([x, 1])
+            ev = f"{c['written']['events']}: " + " → ".join(f"{x or '?'}" + (f" ×{n}" if n > 1 else "") for x, n in runs)
             L.append(f"| {c['turn']} | `{c['callId']}` | {c['tool']} | `{md_escape(key_args(c))}` | {c['status']} | {exit_} "
                      f"| {c['durationMs']} | {md_escape(diff)} | {c['partRow']} | {ev} |")
         st = {}
