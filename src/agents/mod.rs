@@ -50,6 +50,7 @@ pub mod codex;
 pub mod dsh;
 pub mod find;
 pub mod gemini_cli;
+pub mod opencode;
 pub mod qwen_code;
 pub mod read;
 pub mod turns;
@@ -69,6 +70,7 @@ pub static ALL: &[&dyn Agent] = &[
     &claude_code::ClaudeCode,
     &codex::Codex,
     &gemini_cli::GeminiCli,
+    &opencode::OpenCode,
     &dsh::Dsh,
 ];
 
@@ -125,6 +127,16 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
     /// Gemini CLI's older `session-*.json`) as the lines its reader takes;
     /// `None`: `doc` is not one of its.
     fn document(&self, _doc: &Value) -> Option<Vec<Value>> {
+        None
+    }
+
+    /// A store of its that is a database, not a log (OpenCode's
+    /// `opencode.db`, a SQLite file), read at `path`: every session's rows
+    /// handed to `row` in order, as the lines its reader takes, or why the
+    /// database could not be read. Opened read-only, never locking the
+    /// running agent out, and never held whole. `None`: the database at
+    /// `path` is not one of its.
+    fn database(&self, _path: &Path, _row: &mut dyn FnMut(Value)) -> Option<Result<(), String>> {
         None
     }
 
@@ -323,6 +335,8 @@ pub enum Format {
     GeminiCli,
     /// A Qwen Code session (`~/.qwen/projects/…/chats/<id>.jsonl`).
     QwenCode,
+    /// OpenCode's database (`~/.local/share/opencode/opencode.db`).
+    OpenCode,
 }
 
 impl Format {

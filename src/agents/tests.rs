@@ -79,6 +79,16 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
     for (name, dir) in dirs {
         let found = files(&dir, &[".jsonl", ".jsonl.zstd"]);
         let mut recognised = 0;
+        // A database is its agent's when the agent reads it.
+        for db in files(&dir, &[".db"]) {
+            let got: Vec<&str> = ALL
+                .iter()
+                .filter(|a| a.database(&db, &mut |_| {}).is_some())
+                .map(|a| a.name())
+                .collect();
+            assert_eq!(got, [name], "{}", db.display());
+            recognised += 1;
+        }
         for file in &found {
             let head = head(file);
             if super::read::first_object_line(&head).is_none() {
@@ -108,7 +118,7 @@ fn each_agents_folder_honours_its_environment_variable() {
         .filter_map(|&a| Some((a, a.home()?)))
         .collect();
     let names: Vec<&str> = homes.iter().map(|(a, _)| a.name()).collect();
-    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "dsh"]);
+    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "opencode", "dsh"]);
     for (a, h) in homes {
         let set = |v: &'static str| move |var: &str| (var == h.var).then(|| OsString::from(v));
         assert_eq!(

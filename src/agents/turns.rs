@@ -109,11 +109,18 @@ impl Turns {
 
     /// The open turn ends, completed, with its usage.
     pub fn end_turn(&mut self, origin: Origin, out: &mut Out) {
+        self.end_turn_as("completed", None, origin, out);
+    }
+
+    /// The open turn ends as `kind` says (`completed`, `aborted`, `error`),
+    /// with the reason's message, and its usage.
+    pub fn end_turn_as(&mut self, kind: &str, message: Option<String>, origin: Origin, out: &mut Out) {
         self.turn_open = false;
         let data = TurnEnd {
             turn: Some(self.turn),
             reason: Some(TurnEndReason {
-                kind: Some("completed".into()),
+                kind: Some(kind.into()),
+                message,
                 ..TurnEndReason::default()
             }),
             usage: self.usage.take(),

@@ -76,9 +76,10 @@ pub fn discover(roots: &Roots) -> Vec<Found> {
         if !meta.is_file() || !seen.insert(key) {
             return;
         }
+        let (size, mtime_ns) = stamp(&path, &meta);
         out.push(Found {
-            size: meta.len(),
-            mtime_ns: mtime_ns(&meta),
+            size,
+            mtime_ns,
             path,
             agent,
         });
@@ -99,6 +100,20 @@ pub fn discover(roots: &Roots) -> Vec<Found> {
     }
     out.sort_by(|a, b| b.mtime_ns.cmp(&a.mtime_ns).then_with(|| a.path.cmp(&b.path)));
     out
+}
+
+/// A session file's size and last change (ns since the epoch), `meta`
+/// being its metadata: a database's with its write-ahead log's (`-wal`
+/// beside it, where a running agent's writes wait to be copied in, leaving
+/// the database file as it was).
+pub fn stamp(path: &std::path::Path, meta: &std::fs::Metadata) -> (u64, i64) {
+    let (size, mtime) = (meta.len(), mtime_ns(meta));
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    match std::fs::metadata(wal) {
+        Ok(w) if w.is_file() => (size + w.len(), mtime.max(mtime_ns(&w))),
+        _ => (size, mtime),
+    }
 }
 
 /// Nanoseconds since the epoch of a file's last change (0 when unknown).

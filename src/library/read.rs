@@ -46,7 +46,7 @@ pub(crate) fn read_with(
             };
         }
     };
-    let (size, mtime_ns) = (meta.len(), super::discover::mtime_ns(&meta));
+    let (size, mtime_ns) = super::discover::stamp(&found.path, &meta);
     let streamed = match (limits, super::fold::whole_needed(&found.path)) {
         (None, _) => None,
         (Some(_), Some(why)) => {

@@ -60,7 +60,10 @@ pub fn load_path_counted(
         path: path.to_string(),
         source,
     };
-    let loaded = if path == "-" {
+    let database = (path != "-").then(|| database::load(path)).flatten();
+    let loaded = if let Some(loaded) = database {
+        loaded
+    } else if path == "-" {
         let input = Counted(std::io::stdin(), read.clone());
         load_reader(path, input).map_err(io).and_then(|r| r)
     } else {
@@ -79,7 +82,7 @@ pub fn load_path_counted(
 pub fn load_file_upto(path: &str, file: std::fs::File, upto: u64) -> Result<Loaded, LoadError> {
     let started = std::time::Instant::now();
     tracing::info!(input = path, bytes = upto, "loading");
-    let loaded = load_file(path, file.take(upto));
+    let loaded = database::load(path).unwrap_or_else(|| load_file(path, file.take(upto)));
     log::loaded(path, &loaded, started.elapsed());
     loaded
 }
@@ -96,12 +99,15 @@ pub(crate) fn stream_file_upto(
 ) -> Result<Summary, LoadError> {
     let started = std::time::Instant::now();
     tracing::info!(input = path, bytes = upto, "streaming");
-    let read = read_input(path, file.take(upto), store)
-        .map_err(|source| LoadError::Io {
-            path: path.to_string(),
-            source,
-        })
-        .and_then(|r| r);
+    let read = match database::read(path, store) {
+        Some(read) => read,
+        None => read_input(path, file.take(upto), store)
+            .map_err(|source| LoadError::Io {
+                path: path.to_string(),
+                source,
+            })
+            .and_then(|r| r),
+    };
     match &read {
         Ok(s) => tracing::info!(
             input = path,
@@ -527,6 +533,7 @@ fn load_history(
     })
 }
 
+mod database;
 pub mod decode;
 pub mod follow;
 mod group;

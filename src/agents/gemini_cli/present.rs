@@ -150,7 +150,7 @@ fn search_title(tool: &str, args: &Args) -> String {
 
 /// A tool's text as it came, in a fence longer than any run of backticks
 /// in it (the generic card draws markdown; a listing is not).
-fn fenced(text: &str) -> String {
+pub(crate) fn fenced(text: &str) -> String {
     let mut longest = 0;
     let mut run = 0;
     for c in text.chars() {

@@ -18,6 +18,7 @@ fn heading(agent: &str) -> &'static str {
         "codex" => "## Codex CLI",
         "gemini-cli" => "## Gemini CLI",
         "qwen-code" => "## Qwen Code",
+        "opencode" => "## OpenCode",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -97,17 +98,17 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         checked += 1;
     }
     assert_eq!(
-        checked, 4,
-        "Claude Code's, Codex's, Gemini CLI's and Qwen Code's tables"
+        checked, 5,
+        "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and OpenCode's tables"
     );
 }
 
-fn jsonl_under(dir: &Path, out: &mut Vec<PathBuf>) {
+fn sessions_under(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap().flatten() {
         let p = e.path();
         if p.is_dir() {
-            jsonl_under(&p, out);
-        } else if p.extension().is_some_and(|x| x == "jsonl") {
+            sessions_under(&p, out);
+        } else if p.extension().is_some_and(|x| x == "jsonl" || x == "db") {
             out.push(p);
         }
     }
@@ -120,7 +121,7 @@ fn the_presenters_draw_each_agents_fixtures_as_its_mapping_says() {
     for agent in ALL.iter().filter(|a| !a.mapping().is_empty()) {
         let presenters = agent.presenters().unwrap();
         let mut files = Vec::new();
-        jsonl_under(
+        sessions_under(
             &root.join("tests/fixtures/agents").join(agent.name()),
             &mut files,
         );

@@ -14,5 +14,6 @@ mod claude_truth;
 mod codex;
 mod gemini_cli;
 mod mapping;
+mod opencode;
 mod qwen_code;
 mod turns;

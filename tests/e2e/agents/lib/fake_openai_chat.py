@@ -20,7 +20,9 @@ step is one assistant message). The tool calls get ids `call_<turn>_<step>_<i>`
 NAME=VALUE` replaces `{NAME}` in every string of the scenario (run.sh passes
 `WS=<workspace path>`: Qwen Code's file tools want absolute paths).
 
-A request that is not a scripted step (no marker; past the last step; a
+A scenario's top-level "title", when it has one, answers every request that
+offers no tools (a CLI's session-title generator, which quotes the prompt:
+OpenCode's). A request that is not a scripted step (no marker; past the last step; a
 request with `response_format`, or one that offers no tools while a scripted
 step has calls: the CLI's side requests such as session titles or
 next-speaker checks) gets a short answer: `{}`-ish JSON when it asks for JSON,
@@ -123,9 +125,13 @@ class Handler(BaseHTTPRequestHandler):
             log_line({"t": time.time(), "path": self.path, "answer": "404"})
             return self.send_json({"error": {"message": "not found"}}, 404)
         ti, k, step = (None, None, None) if body.get("response_format") else pick_step(body)
-        if step is not None and step.get("calls") and not body.get("tools"):
+        untooled = not body.get("tools")
+        if step is not None and untooled and (step.get("calls") or "title" in SCRIPT):
             ti, k, step = None, None, None  # a side request that happens to carry the prompt
-        answer = step if step is not None else side_answer(body)
+        if step is None and untooled and "title" in SCRIPT:
+            answer = {"text": SCRIPT["title"]}  # the CLI's title generator
+        else:
+            answer = step if step is not None else side_answer(body)
         calls = []
         for i, c in enumerate(answer.get("calls") or []):
             calls.append({"id": f"call_{ti + 1}_{k}_{i}", "type": "function",

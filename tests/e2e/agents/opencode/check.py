@@ -20,10 +20,9 @@ expected to list them session by session, in SUMMARY.json's order):
              call, not checked
   exitCode   a bash call's: state.metadata.exit
 
-The cards deck draws are printed, not checked (docs/agents.md will give
-OpenCode's mapping table; add the checks then, as check_inspect.py does
-for Claude Code and Codex). Exits 1 when a call differs or deck cannot read
-the db (today: deck does not read OpenCode's store yet).
+The cards deck draws are printed here and checked by `cargo test` on the
+committed fixture (tests/all/agents/opencode.rs, against docs/agents.md's
+table). Exits 1 when a call differs or deck cannot read the db.
 """
 import glob
 import json

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run the real OpenCode CLI (`opencode run …`), offline, against fake_chat.py
+# Run the real OpenCode CLI (`opencode run …`), offline, against ../lib/fake_openai_chat.py
 # (a scripted OpenAI-compatible Chat Completions server on 127.0.0.1), for the
 # user turns of a scenario (scenarios/tour: turn 1 a fresh session, turn 2
 # `--continue`, turn 3 `--session <id>`), and keep the session store it
@@ -27,8 +27,8 @@
 # dependency @opencode-ai/plugin in opencode/config-deps/), OPENCODE_TURN_TIMEOUT
 # (default 60 s), OPENCODE_STRACE=1: run the turns under `strace -f -e
 # trace=connect` and fail if anything but 127.0.0.1 (or a local socket) is
-# contacted, DECK=path: check.py then runs `DECK inspect` on the capture (it
-# fails until deck reads OpenCode's store; not run by .ci/run).
+# contacted, DECK=path: check.py then runs `DECK inspect` on the capture
+# (.ci/run sets it).
 # Needs node + npm and python3 + pip (the registries reachable once, for the
 # install), git; the kit's scripts use python's stdlib only.
 set -euo pipefail
@@ -94,8 +94,8 @@ cp "$DEPS/package.json" "$DEPS/package-lock.json" "$OH/.config/opencode/"
 ln -s "$DEPS/node_modules" "$OH/.config/opencode/node_modules"
 
 # 3. The fake Chat Completions API on 127.0.0.1.
-python3 "$HERE/fake_chat.py" --scenario "$SCEN/scenario.json" --log "$OUT/api-log.jsonl" --port-file "$OUT/port" \
-  --workspace "$WS" &
+python3 "$HERE/../lib/fake_openai_chat.py" --scenario "$SCEN/scenario.json" --log "$OUT/api-log.jsonl" --port-file "$OUT/port" \
+  --model fake-model --var "WS=$WS" &
 SRV=$!
 trap 'kill $SRV 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [ -s "$OUT/port" ] && break; sleep 0.1; done

@@ -15,7 +15,7 @@ folders under it). Writes to OUT_DIR:
                    The copy's journal mode is DELETE (the live db's is WAL),
                    so the fixture is one file
   schema.sql       the db's schema (sqlite_master.sql)
-  tables/NAME.jsonl  every table, one JSON object a row (columns as stored:
+  tables/NAME.jsonl.txt  every table, one JSON object a row (columns as stored:
                    the `data` columns stay JSON text), in rowid order
   storage/…        ~/.local/share/opencode/storage/ if the CLI wrote one
                    (OpenCode before its SQLite store), paths replaced the same
@@ -123,7 +123,7 @@ def main():
     for t in sorted(tables):
         cur = conn.execute(f"select * from `{t}` order by rowid")
         cols = [c[0] for c in cur.description]
-        with open(os.path.join(out, "tables", t + ".jsonl"), "w", encoding="utf-8") as f:
+        with open(os.path.join(out, "tables", t + ".jsonl.txt"), "w", encoding="utf-8") as f:
             for row in cur:
                 f.write(json.dumps(dict(zip(cols, row)), ensure_ascii=False) + "\n")
     conn.close()

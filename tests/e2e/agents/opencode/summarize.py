@@ -159,7 +159,7 @@ def key_args(call):
 def write_md(summary, path):
     L = ["# OpenCode session store: every tool call", "",
          "Computed by `tests/e2e/agents/opencode/summarize.py` from `opencode.db` beside this file "
-         "(`tables/*.jsonl` is the same db as JSON lines). *part row*: the `part` table's rowid; *events*: how many "
+         "(`tables/*.jsonl.txt` is the same db as JSON lines). *part row*: the `part` table's rowid; *events*: how many "
          "`message.part.updated` rows of the `event` table carry the part (its states in order). NOTES.md "
          "(hand-written) explains the oddities.", ""]
     for s in summary:

@@ -1,0 +1,87 @@
+//! OpenCode: its database read into deck's records (`store` reads the
+//! rows, `read` makes the records) and its tools' presenters (`present`).
+//!
+//! OpenCode (1.x) keeps every session of every project in one SQLite
+//! database, `opencode.db`, under its data folder
+//! (`$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`): a file
+//! deck reads from its path, each session in it a session of deck's. A
+//! session resumes with `opencode --session ID` in its directory.
+//! (Before the database, OpenCode wrote a `storage/` tree of JSON files:
+//! not read.)
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use super::read::Translate;
+use super::{Agent, Format, Home, Resume};
+use crate::session::SharedPresenters;
+
+pub mod present;
+pub mod read;
+mod store;
+
+/// Its name.
+pub const NAME: &str = "opencode";
+
+/// OpenCode.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenCode;
+
+impl Agent for OpenCode {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn format(&self) -> Format {
+        Format::OpenCode
+    }
+
+    fn title(&self) -> &'static str {
+        "OpenCode database"
+    }
+
+    /// Its sessions are in a database, never in a log's lines.
+    fn claims(&self, _v: &Value) -> bool {
+        false
+    }
+
+    fn reader(&self) -> Option<Box<dyn Translate>> {
+        Some(Box::new(read::Reader::default()))
+    }
+
+    fn database(&self, path: &Path, row: &mut dyn FnMut(Value)) -> Option<Result<(), String>> {
+        store::rows(path, row)
+    }
+
+    fn presenters(&self) -> Option<SharedPresenters> {
+        static P: OnceLock<SharedPresenters> = OnceLock::new();
+        Some(super::shared(&P, || std::sync::Arc::new(present::OpenCode)))
+    }
+
+    fn mapping(&self) -> &'static [super::Mapping] {
+        present::MAPPING
+    }
+
+    fn home(&self) -> Option<Home> {
+        Some(Home {
+            var: "XDG_DATA_HOME",
+            dir: ".local/share/opencode",
+            under_var: "opencode",
+        })
+    }
+
+    fn sessions(&self, root: &Path) -> Vec<PathBuf> {
+        let db = root.join("opencode.db");
+        if db.is_file() { vec![db] } else { Vec::new() }
+    }
+
+    fn resume(&self, id: &str, cwd: Option<&Path>) -> Option<Resume> {
+        Some(Resume {
+            program: "opencode",
+            args: vec!["--session".into(), id.into()],
+            cwd: cwd.map(Path::to_path_buf),
+        })
+    }
+}
