@@ -18,8 +18,9 @@
 //! The agents: `dsh/` (DSH, deck's own: its frames, session logs and
 //! history documents are records as they are, read by the loader itself;
 //! its folder holds those formats' parts and its stock tools' presenters),
-//! `claude_code/`, `codex/` and `acp/` (any agent spoken to over the Agent
-//! Client Protocol, as a recording holds it). A new agent is a folder
+//! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `copilot_cli/`,
+//! `cursor/` and `acp/` (any agent spoken to over the Agent Client
+//! Protocol, as a recording holds it). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
 //! public [`Format`], a variant there; its fixtures go under
 //! `tests/fixtures/agents/<name>/`, its end-to-end kit under
@@ -47,6 +48,8 @@ use read::{Parsed, Translate};
 pub mod acp;
 pub mod claude_code;
 pub mod codex;
+pub mod copilot_cli;
+pub mod cursor;
 pub mod dsh;
 pub mod find;
 pub mod gemini_cli;
@@ -71,6 +74,8 @@ pub static ALL: &[&dyn Agent] = &[
     &codex::Codex,
     &gemini_cli::GeminiCli,
     &opencode::OpenCode,
+    &copilot_cli::CopilotCli,
+    &cursor::Cursor,
     &dsh::Dsh,
 ];
 
@@ -337,6 +342,12 @@ pub enum Format {
     QwenCode,
     /// OpenCode's database (`~/.local/share/opencode/opencode.db`).
     OpenCode,
+    /// A GitHub Copilot CLI session
+    /// (`~/.copilot/session-state/<id>/events.jsonl`).
+    CopilotCli,
+    /// A Cursor agent transcript
+    /// (`~/.cursor/projects/…/agent-transcripts/<id>/<id>.jsonl`).
+    Cursor,
 }
 
 impl Format {

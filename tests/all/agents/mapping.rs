@@ -19,6 +19,8 @@ fn heading(agent: &str) -> &'static str {
         "gemini-cli" => "## Gemini CLI",
         "qwen-code" => "## Qwen Code",
         "opencode" => "## OpenCode",
+        "copilot-cli" => "## GitHub Copilot CLI",
+        "cursor" => "## Cursor",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -100,6 +102,8 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
     assert_eq!(
         checked, 5,
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and OpenCode's tables"
+        checked, 6,
+        "Claude Code's, Codex's, Gemini CLI's, Qwen Code's, Copilot CLI's and Cursor's tables"
     );
 }
 
