@@ -18,8 +18,9 @@
 //! The agents: `dsh/` (DSH, deck's own: its frames, session logs and
 //! history documents are records as they are, read by the loader itself;
 //! its folder holds those formats' parts and its stock tools' presenters),
-//! `claude_code/`, `codex/` and `acp/` (any agent spoken to over the Agent
-//! Client Protocol, as a recording holds it). A new agent is a folder
+//! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `pi/` and
+//! `acp/` (any agent spoken to over the Agent Client Protocol, as a
+//! recording holds it). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
 //! public [`Format`], a variant there; its fixtures go under
 //! `tests/fixtures/agents/<name>/`, its end-to-end kit under
@@ -50,6 +51,7 @@ pub mod codex;
 pub mod dsh;
 pub mod find;
 pub mod gemini_cli;
+pub mod pi;
 pub mod qwen_code;
 pub mod read;
 pub mod turns;
@@ -69,6 +71,9 @@ pub static ALL: &[&dyn Agent] = &[
     &claude_code::ClaudeCode,
     &codex::Codex,
     &gemini_cli::GeminiCli,
+    // Entries have `id`/`parentId` (no other agent's lines do) or the
+    // header `type: "session"` with a `cwd`.
+    &pi::Pi,
     &dsh::Dsh,
 ];
 
@@ -323,6 +328,8 @@ pub enum Format {
     GeminiCli,
     /// A Qwen Code session (`~/.qwen/projects/…/chats/<id>.jsonl`).
     QwenCode,
+    /// A pi session (`~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl`).
+    Pi,
 }
 
 impl Format {
