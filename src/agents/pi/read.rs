@@ -220,10 +220,13 @@ impl Reader {
             }
             let lines = members.iter().map(|&m| held[m].origin.line);
             let (lo, hi) = (lines.clone().min().unwrap_or(0), lines.max().unwrap_or(0));
+            let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
             let why = format!(
                 "the session's tree branches: shown is the branch that leads to its last entry (line {leaf}); \
-                 another branch {from}, lines {lo}-{hi} ({} entries, {prompts} prompts, {calls} tool calls), is not drawn",
-                members.len()
+                 another branch {from}, lines {lo}-{hi} ({}: {}, {}), is not drawn",
+                count(members.len(), "entry").replace("entrys", "entries"),
+                count(prompts, "prompt"),
+                count(calls, "tool call")
             );
             self.w.diagnostic(why, &h.v, h.origin, out);
         }

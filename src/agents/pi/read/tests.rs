@@ -50,7 +50,7 @@ fn the_path_taken_is_read_and_the_other_branch_said() {
     // Turn 2 (lines 13-16) is the branch left behind: not drawn, said.
     let diags = diagnostics(&out);
     assert_eq!(diags.len(), 1, "{diags:?}");
-    assert!(diags[0].contains("from the entry of line 12, lines 13-16 (4 entries, 1 prompts, 1 tool calls)"), "{diags:?}");
+    assert!(diags[0].contains("from the entry of line 12, lines 13-16 (4 entries: 1 prompt, 1 tool call)"), "{diags:?}");
     assert!(diags[0].contains("last entry (line 30)"), "{diags:?}");
     assert_eq!(events(&out, EventKind::TurnStart).len(), 2);
     assert_eq!(events(&out, EventKind::TurnEnd).len(), 2);

@@ -18,8 +18,8 @@ calls on other branches are not drawn), in the same order:
   exitCode   a bash call's: N from that text; absent when the text names no
              code (pi writes none for a command that succeeded)
 
-and say, on stderr, that the file has other branches (a diagnostic naming
-them) when SUMMARY.json lists a call off the path. The cards deck draws are
+and say that the file has other branches (a diagnostic of `deck inspect
+--diagnostics` naming a branch) when SUMMARY.json lists a call off the path. The cards deck draws are
 printed here and checked by `cargo test` on the committed fixture
 (src/agents/pi/present/tests.rs). Exits 1 when a call differs or deck cannot
 read the file.
@@ -62,9 +62,15 @@ def check_dir(deck, d):
         got = [g for g in got if not g.get("parentCallId")]
         print(f"check: {entry['file']}: {len(want)} calls in SUMMARY.json, deck inspect lists {len(got)}"
               + (f" ({r.stderr.strip()[:200]})" if r.stderr.strip() else ""))
-        if off and "branch" not in r.stderr.lower():
-            failures.append(f"{entry['file']}: {len(off)} calls sit on another branch "
-                            f"({', '.join(c['callId'] for c in off)}), and deck inspect says nothing of branches")
+        if off:
+            dr = subprocess.run([deck, "inspect", "--diagnostics", path], capture_output=True, text=True, timeout=120)
+            said = [json.loads(x).get("reason", "") for x in dr.stdout.splitlines() if x.strip()]
+            for reason in said:
+                print(f"  diagnostic: {reason}")
+            if not any("branch" in reason for reason in said):
+                failures.append(f"{entry['file']}: {len(off)} calls sit on another branch "
+                                f"({', '.join(c['callId'] for c in off)}), and no diagnostic of "
+                                f"`deck inspect --diagnostics` names a branch")
         if [g.get("callId") for g in got] != [w["callId"] for w in want]:
             failures.append(f"{entry['file']}: deck lists the calls\n  {[g.get('callId') for g in got]}\n"
                             f"SUMMARY.json has\n  {[w['callId'] for w in want]}")
