@@ -114,8 +114,8 @@ impl Translate for Reader {
     }
 
     fn finish(&mut self, out: &mut Out) {
-        if let Some((v, origin)) = self.header.take() {
-            self.learn_header(&v, origin, out);
+        if let Some((v, _)) = self.header.take() {
+            self.learn_header(&v);
         }
         let held = std::mem::take(&mut self.held);
         let path = self.path(&held, out);
@@ -134,7 +134,7 @@ impl Translate for Reader {
 impl Reader {
     /// The header's session id and directory (and the session it was forked
     /// from).
-    fn learn_header(&mut self, v: &Value, _origin: Origin, _out: &mut Out) {
+    fn learn_header(&mut self, v: &Value) {
         if let Some(t) = v.get("timestamp").and_then(Value::as_str).and_then(epoch_ms) {
             self.w.saw(t);
         }
