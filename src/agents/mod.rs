@@ -21,6 +21,9 @@
 //! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `copilot_cli/`,
 //! `cursor/` and `acp/` (any agent spoken to over the Agent Client
 //! Protocol, as a recording holds it). A new agent is a folder
+//! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `pi/` and
+//! `acp/` (any agent spoken to over the Agent Client Protocol, as a
+//! recording holds it). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
 //! public [`Format`], a variant there; its fixtures go under
 //! `tests/fixtures/agents/<name>/`, its end-to-end kit under
@@ -54,6 +57,7 @@ pub mod dsh;
 pub mod find;
 pub mod gemini_cli;
 pub mod opencode;
+pub mod pi;
 pub mod qwen_code;
 pub mod read;
 pub mod turns;
@@ -76,6 +80,9 @@ pub static ALL: &[&dyn Agent] = &[
     &opencode::OpenCode,
     &copilot_cli::CopilotCli,
     &cursor::Cursor,
+    // Entries have `id`/`parentId` (no other agent's lines do) or the
+    // header `type: "session"` with a `cwd`.
+    &pi::Pi,
     &dsh::Dsh,
 ];
 
@@ -348,6 +355,8 @@ pub enum Format {
     /// A Cursor agent transcript
     /// (`~/.cursor/projects/…/agent-transcripts/<id>/<id>.jsonl`).
     Cursor,
+    /// A pi session (`~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl`).
+    Pi,
 }
 
 impl Format {

@@ -120,6 +120,7 @@ fn each_agents_folder_honours_its_environment_variable() {
     let names: Vec<&str> = homes.iter().map(|(a, _)| a.name()).collect();
     assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "opencode", "dsh"]);
     assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "copilot-cli", "cursor", "dsh"]);
+    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "pi", "dsh"]);
     for (a, h) in homes {
         let set = |v: &'static str| move |var: &str| (var == h.var).then(|| OsString::from(v));
         assert_eq!(

@@ -21,6 +21,7 @@ fn heading(agent: &str) -> &'static str {
         "opencode" => "## OpenCode",
         "copilot-cli" => "## GitHub Copilot CLI",
         "cursor" => "## Cursor",
+        "pi" => "## pi",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -104,6 +105,7 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and OpenCode's tables"
         checked, 6,
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's, Copilot CLI's and Cursor's tables"
+        "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and pi's tables"
     );
 }
 
