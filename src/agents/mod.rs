@@ -18,7 +18,8 @@
 //! The agents: `dsh/` (DSH, deck's own: its frames, session logs and
 //! history documents are records as they are, read by the loader itself;
 //! its folder holds those formats' parts and its stock tools' presenters),
-//! `claude_code/`, `codex/` and `acp/` (any agent spoken to over the Agent
+//! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `cline/` and
+//! `acp/` (any agent spoken to over the Agent
 //! Client Protocol, as a recording holds it). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
 //! public [`Format`], a variant there; its fixtures go under
@@ -46,6 +47,7 @@ use read::{Parsed, Translate};
 
 pub mod acp;
 pub mod claude_code;
+pub mod cline;
 pub mod codex;
 pub mod dsh;
 pub mod find;
@@ -69,6 +71,8 @@ pub static ALL: &[&dyn Agent] = &[
     &claude_code::ClaudeCode,
     &codex::Codex,
     &gemini_cli::GeminiCli,
+    // One JSON document (`<id>.messages.json`), claimed by its shape.
+    &cline::Cline,
     &dsh::Dsh,
 ];
 
@@ -323,6 +327,8 @@ pub enum Format {
     GeminiCli,
     /// A Qwen Code session (`~/.qwen/projects/…/chats/<id>.jsonl`).
     QwenCode,
+    /// A Cline CLI session (`~/.cline/data/sessions/<id>/<id>.messages.json`).
+    Cline,
 }
 
 impl Format {
