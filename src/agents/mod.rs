@@ -24,6 +24,9 @@
 //! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `pi/` and
 //! `acp/` (any agent spoken to over the Agent Client Protocol, as a
 //! recording holds it). A new agent is a folder
+//! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `cline/` and
+//! `acp/` (any agent spoken to over the Agent
+//! Client Protocol, as a recording holds it). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
 //! public [`Format`], a variant there; its fixtures go under
 //! `tests/fixtures/agents/<name>/`, its end-to-end kit under
@@ -50,6 +53,7 @@ use read::{Parsed, Translate};
 
 pub mod acp;
 pub mod claude_code;
+pub mod cline;
 pub mod codex;
 pub mod copilot_cli;
 pub mod cursor;
@@ -83,6 +87,8 @@ pub static ALL: &[&dyn Agent] = &[
     // Entries have `id`/`parentId` (no other agent's lines do) or the
     // header `type: "session"` with a `cwd`.
     &pi::Pi,
+    // One JSON document (`<id>.messages.json`), claimed by its shape.
+    &cline::Cline,
     &dsh::Dsh,
 ];
 
@@ -357,6 +363,8 @@ pub enum Format {
     Cursor,
     /// A pi session (`~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl`).
     Pi,
+    /// A Cline CLI session (`~/.cline/data/sessions/<id>/<id>.messages.json`).
+    Cline,
 }
 
 impl Format {

@@ -98,6 +98,19 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
             assert_eq!(got, Some(name), "{}", file.display());
             recognised += 1;
         }
+        // Sessions written as one JSON document (Cline's `<id>.messages.json`,
+        // Gemini CLI's older chats): the agent whose document it is.
+        for file in files(&dir, &[".json"]) {
+            let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&file).unwrap()) else {
+                continue;
+            };
+            let got: Vec<&str> = ALL.iter().filter(|a| a.document(&doc).is_some()).map(|a| a.name()).collect();
+            if got.is_empty() {
+                continue; // SUMMARY.json, a manifest: no session
+            }
+            assert_eq!(got, [name], "{}", file.display());
+            recognised += 1;
+        }
         assert!(recognised > 0, "nothing recognised in {}", dir.display());
     }
     // The captures' logs (not their RPC log, which is no session's).
@@ -121,6 +134,7 @@ fn each_agents_folder_honours_its_environment_variable() {
     assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "opencode", "dsh"]);
     assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "copilot-cli", "cursor", "dsh"]);
     assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "pi", "dsh"]);
+    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "cline", "dsh"]);
     for (a, h) in homes {
         let set = |v: &'static str| move |var: &str| (var == h.var).then(|| OsString::from(v));
         assert_eq!(

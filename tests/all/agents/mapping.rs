@@ -22,6 +22,7 @@ fn heading(agent: &str) -> &'static str {
         "copilot-cli" => "## GitHub Copilot CLI",
         "cursor" => "## Cursor",
         "pi" => "## pi",
+        "cline" => "## Cline",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -106,6 +107,7 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         checked, 6,
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's, Copilot CLI's and Cursor's tables"
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and pi's tables"
+        "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and Cline's tables"
     );
 }
 
@@ -115,6 +117,10 @@ fn sessions_under(dir: &Path, out: &mut Vec<PathBuf>) {
         if p.is_dir() {
             sessions_under(&p, out);
         } else if p.extension().is_some_and(|x| x == "jsonl" || x == "db") {
+            jsonl_under(&p, out);
+        } else if p.extension().is_some_and(|x| x == "jsonl")
+            || p.to_string_lossy().ends_with(".messages.json")
+        {
             out.push(p);
         }
     }
