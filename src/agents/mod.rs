@@ -45,11 +45,13 @@ use crate::wire::{Record, View};
 use read::{Parsed, Translate};
 
 pub mod acp;
+pub mod atif;
 pub mod claude_code;
 pub mod codex;
 pub mod dsh;
 pub mod find;
 pub mod gemini_cli;
+pub mod grok;
 pub mod qwen_code;
 pub mod read;
 pub mod turns;
@@ -63,12 +65,17 @@ mod tests;
 /// are records as they are, read by the loader before any agent is asked.
 pub static ALL: &[&dyn Agent] = &[
     &acp::Acp,
+    // Its lines are ACP notifications in an envelope of its own
+    // (`{timestamp, method, params}`), no `dir`: never an ACP recording's.
+    &grok::Grok,
     // Before Claude Code's: its lines have Claude Code's `uuid` and
     // `sessionId`, and a `provenance` of their own.
     &qwen_code::QwenCode,
     &claude_code::ClaudeCode,
     &codex::Codex,
     &gemini_cli::GeminiCli,
+    // A trajectory's root (`schema_version: "ATIF-v…"`): no other's line.
+    &atif::Atif,
     &dsh::Dsh,
 ];
 
@@ -323,6 +330,10 @@ pub enum Format {
     GeminiCli,
     /// A Qwen Code session (`~/.qwen/projects/…/chats/<id>.jsonl`).
     QwenCode,
+    /// A Grok Build session (`~/.grok/sessions/<cwd>/<id>/updates.jsonl`).
+    Grok,
+    /// A Harbor ATIF trajectory (`trajectory.json`).
+    Atif,
 }
 
 impl Format {

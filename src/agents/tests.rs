@@ -88,6 +88,17 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
             assert_eq!(got, Some(name), "{}", file.display());
             recognised += 1;
         }
+        // Sessions written as one document (an ATIF trajectory, Gemini
+        // CLI's older chats): the agent whose document it is.
+        for file in files(&dir, &[".json"]) {
+            let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&file).unwrap()) else {
+                continue;
+            };
+            if let Some(a) = ALL.iter().find(|a| a.document(&doc).is_some()) {
+                assert_eq!(a.name(), name, "{}", file.display());
+                recognised += 1;
+            }
+        }
         assert!(recognised > 0, "nothing recognised in {}", dir.display());
     }
     // The captures' logs (not their RPC log, which is no session's).
@@ -108,7 +119,7 @@ fn each_agents_folder_honours_its_environment_variable() {
         .filter_map(|&a| Some((a, a.home()?)))
         .collect();
     let names: Vec<&str> = homes.iter().map(|(a, _)| a.name()).collect();
-    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "dsh"]);
+    assert_eq!(names, ["grok", "qwen-code", "claude-code", "codex", "gemini-cli", "dsh"]);
     for (a, h) in homes {
         let set = |v: &'static str| move |var: &str| (var == h.var).then(|| OsString::from(v));
         assert_eq!(

@@ -18,6 +18,7 @@ fn heading(agent: &str) -> &'static str {
         "codex" => "## Codex CLI",
         "gemini-cli" => "## Gemini CLI",
         "qwen-code" => "## Qwen Code",
+        "grok" => "## Grok Build",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -97,8 +98,8 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         checked += 1;
     }
     assert_eq!(
-        checked, 4,
-        "Claude Code's, Codex's, Gemini CLI's and Qwen Code's tables"
+        checked, 5,
+        "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and Grok Build's tables"
     );
 }
 
