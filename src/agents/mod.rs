@@ -52,6 +52,7 @@ use crate::wire::{Record, View};
 use read::{Parsed, Translate};
 
 pub mod acp;
+pub mod atif;
 pub mod claude_code;
 pub mod cline;
 pub mod codex;
@@ -62,6 +63,7 @@ pub mod find;
 pub mod gemini_cli;
 pub mod opencode;
 pub mod pi;
+pub mod grok;
 pub mod qwen_code;
 pub mod read;
 pub mod turns;
@@ -75,6 +77,9 @@ mod tests;
 /// are records as they are, read by the loader before any agent is asked.
 pub static ALL: &[&dyn Agent] = &[
     &acp::Acp,
+    // Its lines are ACP notifications in an envelope of its own
+    // (`{timestamp, method, params}`), no `dir`: never an ACP recording's.
+    &grok::Grok,
     // Before Claude Code's: its lines have Claude Code's `uuid` and
     // `sessionId`, and a `provenance` of their own.
     &qwen_code::QwenCode,
@@ -89,6 +94,8 @@ pub static ALL: &[&dyn Agent] = &[
     &pi::Pi,
     // One JSON document (`<id>.messages.json`), claimed by its shape.
     &cline::Cline,
+    // A trajectory's root (`schema_version: "ATIF-v…"`): no other's line.
+    &atif::Atif,
     &dsh::Dsh,
 ];
 
@@ -365,6 +372,10 @@ pub enum Format {
     Pi,
     /// A Cline CLI session (`~/.cline/data/sessions/<id>/<id>.messages.json`).
     Cline,
+    /// A Grok Build session (`~/.grok/sessions/<cwd>/<id>/updates.jsonl`).
+    Grok,
+    /// A Harbor ATIF trajectory (`trajectory.json`).
+    Atif,
 }
 
 impl Format {

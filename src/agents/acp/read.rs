@@ -60,7 +60,7 @@ use serde::Serialize;
 use crate::agents::read::{Emitter, Out, Translate, header};
 use crate::wire::payload::{
     ApprovalAsked, AssistantMessage, ContentBlock, Json, MessageContent, PartContent,
-    ResultPart, TextOrObjects, TodoItem, TodoWrite, ToolCall, ToolResult, TurnEnd,
+    ResultPart, TextOrObjects, TodoItem, TodoWrite, TokenUsage, ToolCall, ToolResult, TurnEnd,
     TurnEndReason, TurnStart, UserMessage,
 };
 use crate::wire::{Diagnostic, EventKind, Origin, Record};
@@ -104,6 +104,11 @@ struct Asked {
 /// Reads one ACP trace, line by line, into records.
 #[derive(Debug, Default)]
 pub struct Reader {
+    /// The agent its header names (empty: `acp`): another agent whose log
+    /// is an ACP stream reads it through this reader ([`Reader::named`]).
+    agent: &'static str,
+    /// The open turn's token usage, when the log says it ([`Reader::usage`]).
+    usage: Option<TokenUsage>,
     session: Option<String>,
     fields: Map<String, Value>,
     header_sent: bool,
@@ -124,6 +129,27 @@ pub struct Reader {
     text: String,
     reasoning: String,
     calls: Calls,
+}
+
+impl Reader {
+    /// A reader whose header names the agent `agent` (Grok Build's
+    /// `updates.jsonl` is a stream of ACP `session/update`s).
+    pub fn named(agent: &'static str) -> Reader {
+        Reader {
+            agent,
+            ..Reader::default()
+        }
+    }
+
+    /// The open turn's token usage, for its end (an ACP trace has none; an
+    /// agent's own log may say it).
+    pub fn usage(&mut self, usage: TokenUsage) {
+        self.usage = Some(usage);
+    }
+
+    fn agent(&self) -> &'static str {
+        if self.agent.is_empty() { crate::agents::acp::NAME } else { self.agent }
+    }
 }
 
 impl Translate for Reader {
@@ -471,7 +497,7 @@ impl Reader {
         let data = TurnEnd {
             turn: Some(self.turn),
             reason: Some(reason),
-            ..TurnEnd::default()
+            usage: self.usage.take(),
         };
         self.emit(EventKind::TurnEnd, data, origin, out);
     }
@@ -482,7 +508,7 @@ impl Reader {
         if self.header_sent {
             let mut fields = Map::new();
             fields.insert(key.into(), v);
-            out.push((self.session.clone(), header(crate::agents::acp::NAME, fields, origin)));
+            out.push((self.session.clone(), header(self.agent(), fields, origin)));
         } else {
             self.fields.insert(key.into(), v);
             // The commands come once the session is open: the header can go.
@@ -499,7 +525,7 @@ impl Reader {
         }
         self.header_sent = true;
         let fields = std::mem::take(&mut self.fields);
-        out.push((self.session.clone(), header(crate::agents::acp::NAME, fields, origin)));
+        out.push((self.session.clone(), header(self.agent(), fields, origin)));
         out.append(&mut self.early);
     }
 

@@ -23,6 +23,7 @@ fn heading(agent: &str) -> &'static str {
         "cursor" => "## Cursor",
         "pi" => "## pi",
         "cline" => "## Cline",
+        "grok" => "## Grok Build",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -108,6 +109,7 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's, Copilot CLI's and Cursor's tables"
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and pi's tables"
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and Cline's tables"
+        "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and Grok Build's tables"
     );
 }
 

@@ -1,0 +1,253 @@
+//! Grok Build's `updates.jsonl` read into deck's records, through the ACP
+//! reader (`agents/acp/read.rs`): each line is an envelope `{"timestamp":
+//! unix seconds, "method", "params"}` whose `params` is an ACP
+//! `SessionNotification` (`method: "session/update"`) or xAI's own
+//! (`"_x.ai/session/update"`); older lines are the bare notification. This
+//! module turns the envelopes into the ACP trace lines that reader takes,
+//! and adds what an ACP trace has no words for:
+//!
+//! * the session: its id (`params.sessionId`) and model (a user chunk's
+//!   `_meta.modelId`) as a `session/new` answer;
+//! * a prompt: the `user_message_chunk`s of one `_meta.promptIndex` (a run
+//!   of them) as a `session/prompt` request, at the first chunk's time;
+//! * a turn's end: xAI's `turn_completed` (`stop_reason`, `agent_result`,
+//!   `usage`) as that request's answer — `error` and `rate_limit` as an
+//!   error whose message is `agent_result` — with the turn's tokens;
+//! * a call's name: Grok's tool name (`_meta["x.ai/tool"].name`) as the
+//!   `toolName` the ACP reader names calls by.
+//!
+//! Times are the line's `params._meta.agentTimestampMs` (epoch ms), else its
+//! `timestamp` (seconds). What the file does not hold stays unknown: the
+//! session's directory (in `summary.json` beside it), permission requests
+//! and their answers (never written), and a rewind's effect (a
+//! `rewind_marker` is appended; the turns it undid stay and are shown).
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{Value, json};
+
+use crate::agents::acp::read::Reader as AcpReader;
+use crate::agents::read::{Out, Translate};
+use crate::wire::payload::TokenUsage;
+use crate::wire::{Diagnostic, Origin, Record};
+
+use super::NAME;
+
+/// The envelope's methods.
+const ACP: &str = "session/update";
+const XAI: &str = "_x.ai/session/update";
+
+/// Whether `v` is a line of `updates.jsonl`, from its shape: an envelope
+/// of one of its two methods around a notification with an update, or
+/// (older files) the bare ACP notification.
+pub fn is_line(v: &Value) -> bool {
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    if o.contains_key("type") || o.contains_key("seq") || o.contains_key("dir") {
+        return false;
+    }
+    let notification = match o.get("method").and_then(Value::as_str) {
+        Some(ACP | XAI) => o.get("params"),
+        Some(_) => return false,
+        None => Some(v),
+    };
+    notification.is_some_and(|n| {
+        n.get("sessionId").is_some_and(Value::is_string)
+            && n.pointer("/update/sessionUpdate").is_some_and(Value::is_string)
+    })
+}
+
+/// A prompt being gathered from its chunks.
+#[derive(Debug)]
+struct Prompt {
+    index: Option<i64>,
+    blocks: Vec<Value>,
+    time: i64,
+    origin: Origin,
+}
+
+/// Reads one `updates.jsonl`.
+#[derive(Debug)]
+pub struct Reader {
+    acp: AcpReader,
+    opened: bool,
+    prompt: Option<Prompt>,
+    /// Prompts sent so far; the open one's id is `grok-prompt-<n>`.
+    prompts: u64,
+    turn_open: bool,
+    time: i64,
+}
+
+impl Default for Reader {
+    fn default() -> Reader {
+        Reader {
+            acp: AcpReader::named(NAME),
+            opened: false,
+            prompt: None,
+            prompts: 0,
+            turn_open: false,
+            time: 0,
+        }
+    }
+}
+
+impl Translate for Reader {
+    fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
+        let (method, params) = match v.get("method").and_then(Value::as_str) {
+            Some(m) => (m, v.get("params").unwrap_or(&Value::Null)),
+            None => (ACP, v),
+        };
+        let Some(update) = params.get("update").filter(|u| u.is_object()) else {
+            let d = Diagnostic::new(origin, "Grok Build: a line without its update".into(), v.to_string());
+            out.push((None, Record::Diagnostic(d)));
+            return;
+        };
+        let ms = params.pointer("/_meta/agentTimestampMs").and_then(Value::as_i64);
+        let secs = v.get("timestamp").and_then(Value::as_i64).map(|s| s * 1000);
+        if let Some(t) = ms.or(secs) {
+            self.time = self.time.max(t);
+        }
+        if !self.opened {
+            self.open(params, update, origin, out);
+        }
+        let kind = update.get("sessionUpdate").and_then(Value::as_str).unwrap_or_default();
+        if method == ACP && kind == "user_message_chunk" {
+            return self.user_chunk(update, origin, out);
+        }
+        self.send_prompt(out);
+        match (method, kind) {
+            (XAI, "turn_completed") => self.turn_completed(update, origin, out),
+            (XAI, _) => {}
+            _ => {
+                let mut params = params.clone();
+                if let Some(u) = params.get_mut("update") {
+                    name_the_tool(u);
+                }
+                self.feed("agent->client", json!({"method": ACP, "params": params}), origin, out);
+            }
+        }
+    }
+
+    fn finish(&mut self, out: &mut Out) {
+        self.send_prompt(out);
+        self.acp.finish(out);
+    }
+}
+
+impl Reader {
+    /// One JSON-RPC message to the ACP reader, at the latest time.
+    fn feed(&mut self, dir: &str, mut msg: Value, origin: Origin, out: &mut Out) {
+        if let Some(m) = msg.as_object_mut() {
+            m.insert("jsonrpc".into(), "2.0".into());
+        }
+        let line = json!({"t": self.time, "dir": dir, "msg": msg});
+        self.acp.line(&line, origin, out);
+    }
+
+    /// The session, from its first line: its id, and the model a user
+    /// chunk names.
+    fn open(&mut self, params: &Value, update: &Value, origin: Origin, out: &mut Out) {
+        self.opened = true;
+        let mut result = json!({});
+        if let Some(id) = params.get("sessionId").filter(|s| s.is_string()) {
+            result["sessionId"] = id.clone();
+        }
+        if let Some(m) = update.pointer("/_meta/modelId").filter(|m| m.is_string()) {
+            result["models"] = json!({"currentModelId": m});
+        }
+        let id = "grok-session";
+        self.feed("client->agent", json!({"id": id, "method": "session/new", "params": {}}), origin, out);
+        self.feed("agent->client", json!({"id": id, "result": result}), origin, out);
+    }
+
+    /// A user chunk: part of the prompt being gathered, or a new one's
+    /// first (its `promptIndex` changed).
+    fn user_chunk(&mut self, update: &Value, origin: Origin, out: &mut Out) {
+        let index = update.pointer("/_meta/promptIndex").and_then(Value::as_i64);
+        if self.prompt.as_ref().is_some_and(|p| p.index != index) {
+            self.send_prompt(out);
+        }
+        let time = self.time;
+        let prompt = self.prompt.get_or_insert_with(|| Prompt {
+            index,
+            blocks: Vec::new(),
+            time,
+            origin,
+        });
+        match update.get("content") {
+            Some(Value::Array(blocks)) => prompt.blocks.extend(blocks.iter().cloned()),
+            Some(block) => prompt.blocks.push(block.clone()),
+            None => {}
+        }
+    }
+
+    /// The prompt gathered, as a `session/prompt` request.
+    fn send_prompt(&mut self, out: &mut Out) {
+        let Some(p) = self.prompt.take() else {
+            return;
+        };
+        self.prompts += 1;
+        self.turn_open = true;
+        let now = self.time;
+        self.time = p.time;
+        let request = json!({"id": self.prompt_id(), "method": "session/prompt", "params": {"prompt": p.blocks}});
+        self.feed("client->agent", request, p.origin, out);
+        self.time = now;
+    }
+
+    fn prompt_id(&self) -> String {
+        format!("grok-prompt-{}", self.prompts)
+    }
+
+    /// xAI's `turn_completed`: the open prompt's answer, with the turn's
+    /// tokens.
+    fn turn_completed(&mut self, update: &Value, origin: Origin, out: &mut Out) {
+        if !self.turn_open {
+            return;
+        }
+        self.turn_open = false;
+        if let Some(u) = update.get("usage") {
+            self.acp.usage(usage(u));
+        }
+        let stop = update.get("stop_reason").and_then(Value::as_str).unwrap_or_default();
+        let id = self.prompt_id();
+        let answer = match stop {
+            "error" | "rate_limit" => {
+                let message = update.get("agent_result").and_then(Value::as_str).unwrap_or(stop);
+                json!({"id": id, "error": {"code": -32603, "message": message}})
+            }
+            "" => json!({"id": id, "result": {}}),
+            s => json!({"id": id, "result": {"stopReason": s}}),
+        };
+        self.feed("agent->client", answer, origin, out);
+    }
+}
+
+/// Grok's tool name (`_meta["x.ai/tool"].name`, on a `tool_call` and its
+/// updates) copied as `toolName`, the key the ACP reader names calls by.
+fn name_the_tool(update: &mut Value) {
+    let Some(tool) = update.pointer_mut("/_meta/x.ai~1tool").and_then(Value::as_object_mut) else {
+        return;
+    };
+    if let Some(name) = tool.get("name").filter(|n| n.is_string()).cloned() {
+        tool.insert("toolName".into(), name);
+    }
+}
+
+/// A turn's `usage` (`PromptUsage`: camelCase totals, `inputTokens` the
+/// whole prompt, cache reads and writes in it) as deck's tokens (input
+/// without them).
+fn usage(u: &Value) -> TokenUsage {
+    let n = |k: &str| u.get(k).and_then(Value::as_u64);
+    let (read, write) = (n("cachedReadTokens"), n("cacheCreationTokens"));
+    let input = n("inputTokens").and_then(|i| i.checked_sub(read.unwrap_or(0) + write.unwrap_or(0)));
+    TokenUsage {
+        input_tokens: input,
+        output_tokens: n("outputTokens"),
+        cache_read_tokens: read,
+        cache_write_tokens: write,
+        reasoning_tokens: n("reasoningTokens"),
+    }
+}
