@@ -20,6 +20,13 @@ step is one assistant message). The tool calls get ids `call_<turn>_<step>_<i>`
 NAME=VALUE` replaces `{NAME}` in every string of the scenario (run.sh passes
 `WS=<workspace path>`: Qwen Code's file tools want absolute paths).
 
+Optional side answers (`"side": [{"match": "text", "text": "answer"}, ...]`
+beside "turns"): a request any of whose messages (of any role, the system
+prompt too) holds a side's "match" gets that side's text, before any turn is
+looked at — for an agent's own side requests that carry the turn's prompt
+(aider's commit message request quotes it). Scenarios without "side" play as
+before.
+
 A request that is not a scripted step (no marker; past the last step; a
 request with `response_format`, or one that offers no tools while a scripted
 step has calls: the CLI's side requests such as session titles or
@@ -73,6 +80,15 @@ def pick_step(body):
     return None, None, None
 
 
+def pick_side(body):
+    """The scenario's side answer whose "match" a message of the request holds, or None."""
+    texts = [text_of(m.get("content")) for m in body.get("messages") or []]
+    for i, side in enumerate(SCRIPT.get("side") or []):
+        if any(side["match"] in t for t in texts):
+            return i, {"text": side["text"]}
+    return None
+
+
 def side_answer(body):
     rf = body.get("response_format") or {}
     if rf.get("type") in ("json_object", "json_schema"):
@@ -122,16 +138,17 @@ class Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             log_line({"t": time.time(), "path": self.path, "answer": "404"})
             return self.send_json({"error": {"message": "not found"}}, 404)
-        ti, k, step = (None, None, None) if body.get("response_format") else pick_step(body)
+        side = pick_side(body)
+        ti, k, step = (None, None, None) if body.get("response_format") or side else pick_step(body)
         if step is not None and step.get("calls") and not body.get("tools"):
             ti, k, step = None, None, None  # a side request that happens to carry the prompt
-        answer = step if step is not None else side_answer(body)
+        answer = side[1] if side else step if step is not None else side_answer(body)
         calls = []
         for i, c in enumerate(answer.get("calls") or []):
             calls.append({"id": f"call_{ti + 1}_{k}_{i}", "type": "function",
                           "function": {"name": c["name"], "arguments": json.dumps(c.get("args") or {})}})
         log_line({"t": time.time(), "path": self.path, "turn": None if ti is None else ti + 1, "step": k,
-                  "scripted": step is not None, "body": body, "answer": answer})
+                  "scripted": step is not None, "side": side[0] if side else None, "body": body, "answer": answer})
         cid = f"chatcmpl-{int(time.time() * 1000)}"
         created = int(time.time())
         finish = "tool_calls" if calls else "stop"
