@@ -182,6 +182,13 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
         Vec::new()
     }
 
+    /// Whether a file named `name` in a folder the user adds to the
+    /// library (`--dir`) is a session of its though not a `.jsonl` log
+    /// (aider's `.aider.chat.history.md`, kept in each repository).
+    fn session_file_name(&self, _name: &str) -> bool {
+        false
+    }
+
     /// Whether the file at `path` is part of another session of its (read
     /// with that one, so never listed on its own): a Claude Code
     /// subagent's log.

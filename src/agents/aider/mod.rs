@@ -10,7 +10,8 @@
 //! groups of its turns —, as aider itself sees it: `aider
 //! --restore-chat-history` in that directory reads the whole file back
 //! into the chat, and that is the only resume there is (by directory, no
-//! id). The library finds these files in the folders the user adds.
+//! id). The library finds these files in the folders the user adds
+//! (`Agent::session_file_name`).
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -51,6 +52,10 @@ impl Agent for Aider {
 
     fn text_lines(&self, first: &str) -> bool {
         read::run_started(first).is_some()
+    }
+
+    fn session_file_name(&self, name: &str) -> bool {
+        name == ".aider.chat.history.md"
     }
 
     fn reader(&self) -> Option<Box<dyn Translate>> {
