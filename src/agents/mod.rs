@@ -27,6 +27,9 @@
 //! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `cline/` and
 //! `acp/` (any agent spoken to over the Agent
 //! Client Protocol, as a recording holds it). A new agent is a folder
+//! `claude_code/`, `codex/` and `acp/` (any agent spoken to over the Agent
+//! Client Protocol, as a recording holds it), `gemini_cli/`, `qwen_code/`
+//! and `aider/` (whose files are markdown: text lines, `Agent::text_lines`). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
 //! public [`Format`], a variant there; its fixtures go under
 //! `tests/fixtures/agents/<name>/`, its end-to-end kit under
@@ -53,6 +56,7 @@ use read::{Parsed, Translate};
 
 pub mod acp;
 pub mod atif;
+pub mod aider;
 pub mod claude_code;
 pub mod cline;
 pub mod codex;
@@ -96,6 +100,8 @@ pub static ALL: &[&dyn Agent] = &[
     &cline::Cline,
     // A trajectory's root (`schema_version: "ATIF-v…"`): no other's line.
     &atif::Atif,
+    // Claims no JSON line: its files are text lines (`Agent::text_lines`).
+    &aider::Aider,
     &dsh::Dsh,
 ];
 
@@ -131,9 +137,27 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
     fn claims(&self, v: &Value) -> bool;
 
     /// Whether a file whose first bytes (decompressed) are `head` is one of
-    /// its: the first line of `head` that is a JSON object is its.
+    /// its: the first line of `head` that is a JSON object is its, or (a
+    /// file of text lines: [`Agent::text_lines`]) its first line that is
+    /// not blank.
     fn recognise(&self, head: &[u8]) -> bool {
-        read::first_object_line(head).is_some_and(|v| self.claims(&v))
+        match read::first_object_line(head) {
+            Some(v) => self.claims(&v),
+            None => read::first_text_line(head).is_some_and(|l| self.text_lines(l)),
+        }
+    }
+
+    /// Whether a file whose first line that is not blank is `first` is a
+    /// session file of its made of text lines rather than JSON ones
+    /// (aider's markdown chat history: `# aider chat started at …`). The
+    /// loader then hands every line of the file — blank ones too, in
+    /// order, without its newline — to its reader as a JSON string
+    /// (`Value::String`, through [`Translate::line`]), for a file read
+    /// whole and one followed (`deck follow`) alike, streamed; no line of
+    /// it is read as JSON. Judged from the line's text alone, never
+    /// claiming a JSON line.
+    fn text_lines(&self, _first: &str) -> bool {
+        false
     }
 
     /// One of its lines read from its text, on the loader's decoder
@@ -195,6 +219,13 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
     /// names and metadata are read).
     fn sessions(&self, _root: &Path) -> Vec<PathBuf> {
         Vec::new()
+    }
+
+    /// Whether a file named `name` in a folder the user adds to the
+    /// library (`--dir`) is a session of its though not a `.jsonl` log
+    /// (aider's `.aider.chat.history.md`, kept in each repository).
+    fn session_file_name(&self, _name: &str) -> bool {
+        false
     }
 
     /// Whether the file at `path` is part of another session of its (read
@@ -321,6 +352,12 @@ pub fn of_line(v: &Value) -> Option<&'static dyn Agent> {
     ALL.iter().copied().find(|a| a.claims(v))
 }
 
+/// The agent whose session files are text lines, a file's first line that
+/// is not blank being `first` ([`Agent::text_lines`]).
+pub fn of_text(first: &str) -> Option<&'static dyn Agent> {
+    ALL.iter().copied().find(|a| a.text_lines(first))
+}
+
 /// The agent whose file starts with `head` ([`Agent::recognise`]), the
 /// first in order of detection. (The loader recognises a file line by
 /// line as it reads it: [`of_line`].)
@@ -376,6 +413,9 @@ pub enum Format {
     Grok,
     /// A Harbor ATIF trajectory (`trajectory.json`).
     Atif,
+    /// An aider chat history (`.aider.chat.history.md` in a repository):
+    /// markdown, read as text lines.
+    Aider,
 }
 
 impl Format {

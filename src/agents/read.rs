@@ -174,6 +174,14 @@ pub fn first_object_line(head: &[u8]) -> Option<Value> {
         .find_map(|l| serde_json::from_slice::<Value>(l).ok())
 }
 
+/// The first complete line of `head` (the first bytes of a file) that is
+/// not blank, as text (`None`: none, or not UTF-8).
+pub fn first_text_line(head: &[u8]) -> Option<&str> {
+    let complete = memchr::memrchr(b'\n', head).map_or(&[][..], |at| &head[..at]);
+    let line = complete.split(|&b| b == b'\n').find(|l| !l.trim_ascii().is_empty())?;
+    std::str::from_utf8(line.strip_suffix(b"\r").unwrap_or(line)).ok()
+}
+
 /// Epoch milliseconds of an RFC 3339 / ISO 8601 UTC timestamp
 /// (`2026-12-01T10:02:49.587Z`, or with a `+hh:mm` offset); `None` when it
 /// is not one.

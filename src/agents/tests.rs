@@ -77,7 +77,7 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
         );
     }
     for (name, dir) in dirs {
-        let found = files(&dir, &[".jsonl", ".jsonl.zstd"]);
+        let found = files(&dir, &[".jsonl", ".jsonl.zstd", ".aider.chat.history.md"]);
         let mut recognised = 0;
         // A database is its agent's when the agent reads it.
         for db in files(&dir, &[".db"]) {
@@ -91,7 +91,9 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
         }
         for file in &found {
             let head = head(file);
-            if super::read::first_object_line(&head).is_none() {
+            // (A file of text lines is told by its first line: aider's.)
+            let text = super::read::first_text_line(&head).and_then(super::of_text);
+            if super::read::first_object_line(&head).is_none() && text.is_none() {
                 continue; // not a log at all (a broken subagent's, on purpose)
             }
             let got = of_head(&head).map(|a| a.name());

@@ -4,8 +4,9 @@
 //! `$CODEX_HOME`; `Agent::sessions` lists its files there) — and the
 //! folders the user adds (`--dir`, the config file's `[library] dirs`),
 //! where every `.jsonl`, `.jsonl.zst` and `.jsonl.zstd` file is a
-//! candidate (but a file that is part of another session's:
-//! `Agent::part_of_another`). Only names and metadata are read here;
+//! candidate, and a file an agent names as its session
+//! (`Agent::session_file_name`: aider's `.aider.chat.history.md`) (but a
+//! file that is part of another session's: `Agent::part_of_another`). Only names and metadata are read here;
 //! symlinked folders are not followed.
 
 use std::collections::HashSet;
@@ -93,7 +94,8 @@ pub fn discover(roots: &Roots) -> Vec<Found> {
         for p in files_under(dir, DEPTH) {
             let n = name(&p);
             let part = agents::ALL.iter().any(|a| a.part_of_another(&p));
-            if !part && [".jsonl", ".jsonl.zst", ".jsonl.zstd"].iter().any(|e| n.ends_with(e)) {
+            let log = [".jsonl", ".jsonl.zst", ".jsonl.zstd"].iter().any(|e| n.ends_with(e));
+            if !part && (log || agents::ALL.iter().any(|a| a.session_file_name(n))) {
                 add(p, None, &mut out);
             }
         }
@@ -146,6 +148,8 @@ mod tests {
         put(&h.join(".codex/sessions/2026/12/01/other.jsonl"));
         put(&h.join("mine/run/frames.jsonl"));
         put(&h.join("mine/run/x/subagents/agent-2.jsonl"));
+        put(&h.join("mine/repo/.aider.chat.history.md"));
+        put(&h.join("mine/repo/README.md"));
         let roots = Roots::at(h, vec![h.join("mine"), h.join(".claude")]);
         let mut got: Vec<(String, Option<&str>)> = discover(&roots)
             .into_iter()
@@ -158,6 +162,7 @@ mod tests {
                 (".claude/projects/-work-app/abc.jsonl".into(), Some("claude-code")),
                 (".codex/sessions/2026/12/01/rollout-x.jsonl.zst".into(), Some("codex")),
                 (".dsh/sessions/--work--app--/s1/session.jsonl.zstd".into(), Some("dsh")),
+                ("mine/repo/.aider.chat.history.md".into(), None),
                 ("mine/run/frames.jsonl".into(), None),
             ]
         );

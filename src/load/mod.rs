@@ -13,7 +13,11 @@
 //!    (`{events, hasMore}`, server-response envelopes, lists, `{pages:[…]}`);
 //! 4. other agents' session logs (Claude Code, Codex, ACP recordings): the
 //!    first of their lines picks the agent's reader (`agents::of_line`),
-//!    which turns every such line into records.
+//!    which turns every such line into records;
+//! 5. other agents' session files of text lines, not JSON (aider's
+//!    markdown): the first line that is not blank picks the agent
+//!    (`Agent::text_lines`), whose reader takes every line as a JSON
+//!    string (`text.rs`).
 //!
 //! zstd input is recognised by its magic number, whatever the file name.
 //! Several sessions in one input are kept apart by `sessionId`.
@@ -266,6 +270,11 @@ fn load_text(
         if !any_json_object_line(&head) {
             return Err(LoadError::Binary(name.to_string()));
         }
+    }
+    // A session file of text lines (aider's markdown chat history): its
+    // agent's reader takes every line of it (`text.rs`).
+    if let Some(agent) = text::agent_of(&head) {
+        return Ok(text::load(agent, compressed, pre, head, text, sessions));
     }
     if !complete {
         return load_lines(name, compressed, pre, head, text, sessions);
@@ -542,6 +551,7 @@ mod loaded;
 mod log;
 mod sniff;
 pub mod stream;
+mod text;
 
 use sniff::{any_json_object_line, looks_binary};
 

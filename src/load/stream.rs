@@ -57,6 +57,13 @@ pub struct LineStream {
     tap: Tap,
     /// The reader of another agent's lines, picked at the first of them.
     agent: Option<Box<dyn Translate>>,
+    /// The stream is an agent's session file of text lines (its first
+    /// line that is not blank said: `Agent::text_lines`): every line goes
+    /// to `agent` as text (`load::text`), none is decoded as JSON.
+    text_lines: bool,
+    /// A line was seen that is not blank (the one that picks a text-line
+    /// agent is the first).
+    began: bool,
 }
 
 impl LineStream {
@@ -68,6 +75,8 @@ impl LineStream {
             selection,
             tap,
             agent: None,
+            text_lines: false,
+            began: false,
         }
     }
 
@@ -103,6 +112,8 @@ impl LineStream {
         self.splitter.reset();
         self.current = None;
         self.agent = None;
+        self.text_lines = false;
+        self.began = false;
     }
 
     /// Bytes of an incomplete last line held back.
@@ -135,6 +146,9 @@ impl LineStream {
             tap.message(raw).map_err(StreamError::Tap)?;
         }
         let piece = Piece { raw, origin, cut };
+        if self.text(&piece, truncated, out) {
+            return Ok(());
+        }
         let (decoded, lossy) = decode_piece(&piece, truncated, self.splitter.limit());
         if let Some(d) = lossy {
             out.records.push(Record::Diagnostic(self.label(d)));
@@ -192,6 +206,35 @@ impl LineStream {
         };
         self.route(session, records, origin, out);
         Ok(())
+    }
+
+    /// A line of a text-line session file (the first line that is not
+    /// blank says whether the stream is one), to its agent's reader; false:
+    /// the stream is not one, the line is decoded as usual.
+    fn text(&mut self, piece: &Piece<'_>, truncated: bool, out: &mut Output) -> bool {
+        if !self.began && !piece.raw.trim_ascii().is_empty() {
+            self.began = true;
+            let agent = std::str::from_utf8(piece.raw)
+                .ok()
+                .and_then(|l| crate::agents::of_text(l.trim_end_matches('\r')));
+            if let Some(agent) = agent {
+                self.text_lines = true;
+                self.agent = agent.reader();
+            }
+        }
+        if !self.text_lines {
+            return !self.began; // blank lines before the first: nothing yet
+        }
+        let line = super::text::text_line(piece, self.splitter.limit(), truncated);
+        if let Some(d) = line.diagnostic {
+            out.records.push(Record::Diagnostic(self.label(d)));
+        }
+        let mut made = Out::new();
+        if let (Some(reader), Some(text)) = (self.agent.as_mut(), line.text) {
+            reader.line(&super::text::line_value(text), line.origin, &mut made);
+        }
+        self.route_out(made, line.origin, out);
+        true
     }
 
     /// Records an agent's reader made, each to its session.

@@ -103,3 +103,43 @@ fn binary_data_is_refused_from_its_first_mib() {
     let log = "\0\0\u{1}garbage\n{\"type\":\"session/event\",\"sessionId\":\"s\",\"event\":{\"type\":\"turn/start\",\"seq\":1,\"time\":1,\"data\":{\"turn\":1}}}\n";
     assert!(load_bytes("padded", log.as_bytes()).is_ok());
 }
+
+/// aider's history: markdown, its lines handed to its reader as text, read
+/// whole (streamed through the block decoder) and followed line by line
+/// (`stream::LineStream`) alike.
+#[test]
+fn a_text_line_session_is_read_whole_and_followed_the_same() {
+    let text = include_str!("../../tests/fixtures/agents/aider/tour/.aider.chat.history.md");
+    let kinds = |records: &[Record]| -> Vec<String> {
+        records
+            .iter()
+            .map(|r| match r {
+                Record::Event { event, .. } => event.kind.as_str().to_string(),
+                Record::Frame { kind, .. } => kind.clone(),
+                Record::Diagnostic(d) => format!("! {}", d.reason),
+                Record::Nested { .. } => "n".into(),
+            })
+            .collect()
+    };
+    let loaded = load_bytes("h", text.as_bytes()).unwrap();
+    assert_eq!(loaded.format, Format::Aider);
+    assert_eq!(loaded.sessions.len(), 1);
+    assert_eq!(loaded.sessions[0].id.as_deref(), Some("aider-20261204-102139"));
+    let whole = kinds(&loaded.sessions[0].records);
+    assert_eq!(whole.iter().filter(|k| *k == "tool/call").count(), 4, "{whole:?}");
+    assert!(!whole.iter().any(|k| k.starts_with('!')), "{whole:?}");
+    // Followed, fed in pieces that cut lines.
+    let mut s = stream::LineStream::new(None, stream::Selection::new(None), None);
+    let mut out = crate::source::feed::Output::default();
+    for piece in text.as_bytes().chunks(97) {
+        s.feed(piece, &mut out).unwrap();
+    }
+    s.finish(&mut out).unwrap();
+    let followed = kinds(&out.records);
+    // The same records (the header sent once more as it learns the model).
+    let events = |k: &[String]| k.iter().filter(|k| *k != "session").cloned().collect::<Vec<_>>();
+    assert_eq!(events(&followed), events(&whole));
+    // A JSON log is not taken for one.
+    let json = r#"{"type":"session/event","sessionId":"s","event":{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}}"#;
+    assert_ne!(load_bytes("j", format!("\n{json}\n").as_bytes()).unwrap().format, Format::Aider);
+}

@@ -24,6 +24,7 @@ fn heading(agent: &str) -> &'static str {
         "pi" => "## pi",
         "cline" => "## Cline",
         "grok" => "## Grok Build",
+        "aider" => "## aider",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -110,6 +111,7 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and pi's tables"
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and Cline's tables"
         "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and Grok Build's tables"
+        "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and aider's tables"
     );
 }
 
@@ -122,6 +124,7 @@ fn sessions_under(dir: &Path, out: &mut Vec<PathBuf>) {
             jsonl_under(&p, out);
         } else if p.extension().is_some_and(|x| x == "jsonl")
             || p.to_string_lossy().ends_with(".messages.json")
+            || p.file_name().is_some_and(|n| n == ".aider.chat.history.md")
         {
             out.push(p);
         }

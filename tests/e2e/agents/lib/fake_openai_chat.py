@@ -23,6 +23,14 @@ NAME=VALUE` replaces `{NAME}` in every string of the scenario (run.sh passes
 A scenario's top-level "title", when it has one, answers every request that
 offers no tools (a CLI's session-title generator, which quotes the prompt:
 OpenCode's). A request that is not a scripted step (no marker; past the last step; a
+Optional side answers (`"side": [{"match": "text", "text": "answer"}, ...]`
+beside "turns"): a request any of whose messages (of any role, the system
+prompt too) holds a side's "match" gets that side's text, before any turn is
+looked at — for an agent's own side requests that carry the turn's prompt
+(aider's commit message request quotes it). Scenarios without "side" play as
+before.
+
+A request that is not a scripted step (no marker; past the last step; a
 request with `response_format`, or one that offers no tools while a scripted
 step has calls: the CLI's side requests such as session titles or
 next-speaker checks) gets a short answer: `{}`-ish JSON when it asks for JSON,
@@ -73,6 +81,15 @@ def pick_step(body):
                     return ti, k, turn["steps"][k]
                 return ti, k, None
     return None, None, None
+
+
+def pick_side(body):
+    """The scenario's side answer whose "match" a message of the request holds, or None."""
+    texts = [text_of(m.get("content")) for m in body.get("messages") or []]
+    for i, side in enumerate(SCRIPT.get("side") or []):
+        if any(side["match"] in t for t in texts):
+            return i, {"text": side["text"]}
+    return None
 
 
 def side_answer(body):
@@ -132,12 +149,16 @@ class Handler(BaseHTTPRequestHandler):
             answer = {"text": SCRIPT["title"]}  # the CLI's title generator
         else:
             answer = step if step is not None else side_answer(body)
+        side = pick_side(body)
+        ti, k, step = (None, None, None) if body.get("response_format") or side else pick_step(body)
+        if step is not None and step.get("calls") and not body.get("tools"):
+        answer = side[1] if side else step if step is not None else side_answer(body)
         calls = []
         for i, c in enumerate(answer.get("calls") or []):
             calls.append({"id": f"call_{ti + 1}_{k}_{i}", "type": "function",
                           "function": {"name": c["name"], "arguments": json.dumps(c.get("args") or {})}})
         log_line({"t": time.time(), "path": self.path, "turn": None if ti is None else ti + 1, "step": k,
-                  "scripted": step is not None, "body": body, "answer": answer})
+                  "scripted": step is not None, "side": side[0] if side else None, "body": body, "answer": answer})
         cid = f"chatcmpl-{int(time.time() * 1000)}"
         created = int(time.time())
         finish = "tool_calls" if calls else "stop"
