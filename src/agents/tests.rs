@@ -101,9 +101,8 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
             recognised += 1;
         }
         // Sessions written as one JSON document (Cline's `<id>.messages.json`,
-        // Gemini CLI's older chats): the agent whose document it is.
-        // Sessions written as one document (an ATIF trajectory, Gemini
-        // CLI's older chats): the agent whose document it is.
+        // an ATIF trajectory, Gemini CLI's older chats): the agent whose
+        // document it is.
         for file in files(&dir, &[".json"]) {
             let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&file).unwrap()) else {
                 continue;
@@ -114,9 +113,6 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
             }
             assert_eq!(got, [name], "{}", file.display());
             recognised += 1;
-            if let Some(a) = ALL.iter().find(|a| a.document(&doc).is_some()) {
-                assert_eq!(a.name(), name, "{}", file.display());
-                recognised += 1;
         }
         assert!(recognised > 0, "nothing recognised in {}", dir.display());
     }
@@ -138,11 +134,10 @@ fn each_agents_folder_honours_its_environment_variable() {
         .filter_map(|&a| Some((a, a.home()?)))
         .collect();
     let names: Vec<&str> = homes.iter().map(|(a, _)| a.name()).collect();
-    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "opencode", "dsh"]);
-    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "copilot-cli", "cursor", "dsh"]);
-    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "pi", "dsh"]);
-    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "cline", "dsh"]);
-    assert_eq!(names, ["grok", "qwen-code", "claude-code", "codex", "gemini-cli", "dsh"]);
+    assert_eq!(
+        names,
+        ["grok", "qwen-code", "claude-code", "codex", "gemini-cli", "opencode", "copilot-cli", "cursor", "pi", "cline", "dsh"]
+    );
     for (a, h) in homes {
         let set = |v: &'static str| move |var: &str| (var == h.var).then(|| OsString::from(v));
         assert_eq!(

@@ -141,18 +141,17 @@ class Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             log_line({"t": time.time(), "path": self.path, "answer": "404"})
             return self.send_json({"error": {"message": "not found"}}, 404)
-        ti, k, step = (None, None, None) if body.get("response_format") else pick_step(body)
+        side = pick_side(body)
+        ti, k, step = (None, None, None) if body.get("response_format") or side else pick_step(body)
         untooled = not body.get("tools")
         if step is not None and untooled and (step.get("calls") or "title" in SCRIPT):
             ti, k, step = None, None, None  # a side request that happens to carry the prompt
-        if step is None and untooled and "title" in SCRIPT:
+        if side:
+            answer = side[1]
+        elif step is None and untooled and "title" in SCRIPT:
             answer = {"text": SCRIPT["title"]}  # the CLI's title generator
         else:
             answer = step if step is not None else side_answer(body)
-        side = pick_side(body)
-        ti, k, step = (None, None, None) if body.get("response_format") or side else pick_step(body)
-        if step is not None and step.get("calls") and not body.get("tools"):
-        answer = side[1] if side else step if step is not None else side_answer(body)
         calls = []
         for i, c in enumerate(answer.get("calls") or []):
             calls.append({"id": f"call_{ti + 1}_{k}_{i}", "type": "function",
