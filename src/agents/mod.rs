@@ -18,8 +18,9 @@
 //! The agents: `dsh/` (DSH, deck's own: its frames, session logs and
 //! history documents are records as they are, read by the loader itself;
 //! its folder holds those formats' parts and its stock tools' presenters),
-//! `claude_code/`, `codex/` and `acp/` (any agent spoken to over the Agent
-//! Client Protocol, as a recording holds it). A new agent is a folder
+//! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `mini_swe_agent/`
+//! (with SWE-agent's trajectories) and `acp/` (any agent spoken to over the
+//! Agent Client Protocol, as a recording holds it). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
 //! public [`Format`], a variant there; its fixtures go under
 //! `tests/fixtures/agents/<name>/`, its end-to-end kit under
@@ -50,6 +51,7 @@ pub mod codex;
 pub mod dsh;
 pub mod find;
 pub mod gemini_cli;
+pub mod mini_swe_agent;
 pub mod qwen_code;
 pub mod read;
 pub mod turns;
@@ -63,6 +65,9 @@ mod tests;
 /// are records as they are, read by the loader before any agent is asked.
 pub static ALL: &[&dyn Agent] = &[
     &acp::Acp,
+    // Its lines are whole trajectories (`trajectory_format`, or SWE-agent's
+    // `trajectory` + `history` + `info`): no other agent's.
+    &mini_swe_agent::MiniSweAgent,
     // Before Claude Code's: its lines have Claude Code's `uuid` and
     // `sessionId`, and a `provenance` of their own.
     &qwen_code::QwenCode,
@@ -323,6 +328,9 @@ pub enum Format {
     GeminiCli,
     /// A Qwen Code session (`~/.qwen/projects/…/chats/<id>.jsonl`).
     QwenCode,
+    /// A mini-swe-agent trajectory (`*.traj.json`) or a SWE-agent one
+    /// (`*.traj`): one JSON document.
+    MiniSweAgent,
 }
 
 impl Format {

@@ -88,6 +88,14 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
             assert_eq!(got, Some(name), "{}", file.display());
             recognised += 1;
         }
+        // Sessions written as one JSON document (trajectories): the first
+        // agent whose `document` takes it.
+        for file in files(&dir, &[".traj.json", ".traj"]) {
+            let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+            let got = ALL.iter().find(|a| a.document(&doc).is_some()).map(|a| a.name());
+            assert_eq!(got, Some(name), "{}", file.display());
+            recognised += 1;
+        }
         assert!(recognised > 0, "nothing recognised in {}", dir.display());
     }
     // The captures' logs (not their RPC log, which is no session's).
@@ -108,7 +116,7 @@ fn each_agents_folder_honours_its_environment_variable() {
         .filter_map(|&a| Some((a, a.home()?)))
         .collect();
     let names: Vec<&str> = homes.iter().map(|(a, _)| a.name()).collect();
-    assert_eq!(names, ["qwen-code", "claude-code", "codex", "gemini-cli", "dsh"]);
+    assert_eq!(names, ["mini-swe-agent", "qwen-code", "claude-code", "codex", "gemini-cli", "dsh"]);
     for (a, h) in homes {
         let set = |v: &'static str| move |var: &str| (var == h.var).then(|| OsString::from(v));
         assert_eq!(

@@ -109,13 +109,19 @@ impl Turns {
 
     /// The open turn ends, completed, with its usage.
     pub fn end_turn(&mut self, origin: Origin, out: &mut Out) {
+        let completed = TurnEndReason {
+            kind: Some("completed".into()),
+            ..TurnEndReason::default()
+        };
+        self.end_turn_for(completed, origin, out);
+    }
+
+    /// The open turn ends, for `reason` (the log says how), with its usage.
+    pub fn end_turn_for(&mut self, reason: TurnEndReason, origin: Origin, out: &mut Out) {
         self.turn_open = false;
         let data = TurnEnd {
             turn: Some(self.turn),
-            reason: Some(TurnEndReason {
-                kind: Some("completed".into()),
-                ..TurnEndReason::default()
-            }),
+            reason: Some(reason),
             usage: self.usage.take(),
         };
         self.emit(EventKind::TurnEnd, data, origin, out);

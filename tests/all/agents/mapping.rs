@@ -18,6 +18,7 @@ fn heading(agent: &str) -> &'static str {
         "codex" => "## Codex CLI",
         "gemini-cli" => "## Gemini CLI",
         "qwen-code" => "## Qwen Code",
+        "mini-swe-agent" => "## mini-swe-agent",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -97,8 +98,8 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         checked += 1;
     }
     assert_eq!(
-        checked, 4,
-        "Claude Code's, Codex's, Gemini CLI's and Qwen Code's tables"
+        checked, 5,
+        "Claude Code's, Codex's, Gemini CLI's, Qwen Code's and mini-swe-agent's tables"
     );
 }
 
@@ -107,7 +108,9 @@ fn jsonl_under(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.path();
         if p.is_dir() {
             jsonl_under(&p, out);
-        } else if p.extension().is_some_and(|x| x == "jsonl") {
+        } else if p.extension().is_some_and(|x| x == "jsonl" || x == "traj")
+            || p.to_string_lossy().ends_with(".traj.json")
+        {
             out.push(p);
         }
     }
@@ -153,6 +156,11 @@ fn the_presenters_draw_each_agents_fixtures_as_its_mapping_says() {
                             // card (docs/agents.md says both).
                             let also: &[&str] = match (agent.name(), want) {
                                 ("codex", "terminal") => &["generic", "read", "search", "diff"],
+                                // A command that is plainly a read or a
+                                // search; SWE-agent's submitted patch.
+                                ("mini-swe-agent", "terminal") => {
+                                    &["generic", "read", "search", "diff"]
+                                }
                                 _ => &["generic"],
                             };
                             assert!(
