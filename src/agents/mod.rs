@@ -18,18 +18,13 @@
 //! The agents: `dsh/` (DSH, deck's own: its frames, session logs and
 //! history documents are records as they are, read by the loader itself;
 //! its folder holds those formats' parts and its stock tools' presenters),
-//! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `copilot_cli/`,
-//! `cursor/` and `acp/` (any agent spoken to over the Agent Client
-//! Protocol, as a recording holds it). A new agent is a folder
-//! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `pi/` and
-//! `acp/` (any agent spoken to over the Agent Client Protocol, as a
-//! recording holds it). A new agent is a folder
-//! `claude_code/`, `codex/`, `gemini_cli/`, `qwen_code/`, `cline/` and
-//! `acp/` (any agent spoken to over the Agent
-//! Client Protocol, as a recording holds it). A new agent is a folder
-//! `claude_code/`, `codex/` and `acp/` (any agent spoken to over the Agent
-//! Client Protocol, as a recording holds it), `gemini_cli/`, `qwen_code/`
-//! and `aider/` (whose files are markdown: text lines, `Agent::text_lines`). A new agent is a folder
+//! and the others, each its own folder: `claude_code/`, `codex/`,
+//! `gemini_cli/`, `qwen_code/`, `opencode/` (a SQLite database:
+//! `Agent::database`), `copilot_cli/`, `cursor/`, `pi/`, `cline/`,
+//! `grok/`, `atif/`, `mini_swe_agent/` (with SWE-agent's trajectories),
+//! `aider/` (markdown: text lines, `Agent::text_lines`) and `acp/` (any
+//! agent spoken to over the Agent Client Protocol, as a recording holds
+//! it). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
 //! public [`Format`], a variant there; its fixtures go under
 //! `tests/fixtures/agents/<name>/`, its end-to-end kit under
@@ -68,6 +63,7 @@ pub mod gemini_cli;
 pub mod opencode;
 pub mod pi;
 pub mod grok;
+pub mod mini_swe_agent;
 pub mod qwen_code;
 pub mod read;
 pub mod turns;
@@ -84,6 +80,9 @@ pub static ALL: &[&dyn Agent] = &[
     // Its lines are ACP notifications in an envelope of its own
     // (`{timestamp, method, params}`), no `dir`: never an ACP recording's.
     &grok::Grok,
+    // Its lines are whole trajectories (`trajectory_format`, or SWE-agent's
+    // `trajectory` + `history` + `info`): no other agent's.
+    &mini_swe_agent::MiniSweAgent,
     // Before Claude Code's: its lines have Claude Code's `uuid` and
     // `sessionId`, and a `provenance` of their own.
     &qwen_code::QwenCode,
@@ -416,6 +415,9 @@ pub enum Format {
     /// An aider chat history (`.aider.chat.history.md` in a repository):
     /// markdown, read as text lines.
     Aider,
+    /// A mini-swe-agent trajectory (`*.traj.json`) or a SWE-agent one
+    /// (`*.traj`): one JSON document.
+    MiniSweAgent,
 }
 
 impl Format {

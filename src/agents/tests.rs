@@ -101,9 +101,9 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
             recognised += 1;
         }
         // Sessions written as one JSON document (Cline's `<id>.messages.json`,
-        // an ATIF trajectory, Gemini CLI's older chats): the agent whose
+        // ATIF, mini-swe-agent's and SWE-agent's trajectories, Gemini CLI's older chats): the agent whose
         // document it is.
-        for file in files(&dir, &[".json"]) {
+        for file in files(&dir, &[".json", ".traj"]) {
             let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&file).unwrap()) else {
                 continue;
             };
@@ -136,7 +136,7 @@ fn each_agents_folder_honours_its_environment_variable() {
     let names: Vec<&str> = homes.iter().map(|(a, _)| a.name()).collect();
     assert_eq!(
         names,
-        ["grok", "qwen-code", "claude-code", "codex", "gemini-cli", "opencode", "copilot-cli", "cursor", "pi", "cline", "dsh"]
+        ["grok", "mini-swe-agent", "qwen-code", "claude-code", "codex", "gemini-cli", "opencode", "copilot-cli", "cursor", "pi", "cline", "dsh"]
     );
     for (a, h) in homes {
         let set = |v: &'static str| move |var: &str| (var == h.var).then(|| OsString::from(v));

@@ -109,20 +109,30 @@ impl Turns {
 
     /// The open turn ends, completed, with its usage.
     pub fn end_turn(&mut self, origin: Origin, out: &mut Out) {
-        self.end_turn_as("completed", None, origin, out);
+        let completed = TurnEndReason {
+            kind: Some("completed".into()),
+            ..TurnEndReason::default()
+        };
+        self.end_turn_for(completed, origin, out);
     }
 
     /// The open turn ends as `kind` says (`completed`, `aborted`, `error`),
     /// with the reason's message, and its usage.
     pub fn end_turn_as(&mut self, kind: &str, message: Option<String>, origin: Origin, out: &mut Out) {
+        let reason = TurnEndReason {
+            kind: Some(kind.into()),
+            message,
+            ..TurnEndReason::default()
+        };
+        self.end_turn_for(reason, origin, out);
+    }
+
+    /// The open turn ends, for `reason` (the log says how), with its usage.
+    pub fn end_turn_for(&mut self, reason: TurnEndReason, origin: Origin, out: &mut Out) {
         self.turn_open = false;
         let data = TurnEnd {
             turn: Some(self.turn),
-            reason: Some(TurnEndReason {
-                kind: Some(kind.into()),
-                message,
-                ..TurnEndReason::default()
-            }),
+            reason: Some(reason),
             usage: self.usage.take(),
         };
         self.emit(EventKind::TurnEnd, data, origin, out);

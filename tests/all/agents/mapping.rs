@@ -25,6 +25,7 @@ fn heading(agent: &str) -> &'static str {
         "cline" => "## Cline",
         "grok" => "## Grok Build",
         "aider" => "## aider",
+        "mini-swe-agent" => "## mini-swe-agent",
         other => panic!("no section of docs/agents.md is known for {other}"),
     }
 }
@@ -104,7 +105,7 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         checked += 1;
     }
     assert_eq!(
-        checked, 11,
+        checked, 12,
         "every agent whose cards are chosen by tool name (all but ACP recordings, ATIF and DSH)"
     );
 }
@@ -114,8 +115,11 @@ fn sessions_under(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.path();
         if p.is_dir() {
             sessions_under(&p, out);
-        } else if p.extension().is_some_and(|x| x == "jsonl" || x == "db")
+        } else if p
+            .extension()
+            .is_some_and(|x| x == "jsonl" || x == "db" || x == "traj")
             || p.to_string_lossy().ends_with(".messages.json")
+            || p.to_string_lossy().ends_with(".traj.json")
             || p.file_name().is_some_and(|n| n == ".aider.chat.history.md")
         {
             out.push(p);
@@ -163,6 +167,11 @@ fn the_presenters_draw_each_agents_fixtures_as_its_mapping_says() {
                             // card (docs/agents.md says both).
                             let also: &[&str] = match (agent.name(), want) {
                                 ("codex", "terminal") => &["generic", "read", "search", "diff"],
+                                // A command that is plainly a read or a
+                                // search; SWE-agent's submitted patch.
+                                ("mini-swe-agent", "terminal") => {
+                                    &["generic", "read", "search", "diff"]
+                                }
                                 _ => &["generic"],
                             };
                             assert!(
