@@ -14,6 +14,7 @@ mod claude_truth;
 mod codex;
 mod gemini_cli;
 mod mapping;
+mod one_home;
 mod opencode;
 mod qwen_code;
 mod turns;
