@@ -136,10 +136,8 @@ impl Translate for Reader {
             }
             "abort" => self.abort(data, origin, out),
             "session.error" => self.error(data, origin, out),
-            "session.shutdown" => {
-                if self.w.turn_open && self.all_settled() {
-                    self.w.end_turn(origin, out);
-                }
+            "session.shutdown" if self.w.turn_open && self.all_settled() => {
+                self.w.end_turn(origin, out);
             }
             _ => {}
         }

@@ -111,7 +111,10 @@ fn every_agents_sessions_are_listed_once_with_their_agent() {
         // pi's tree says, as a diagnostic, that a branch other than the
         // one drawn exists: that is said, not a problem with the file.
         let said = r["problem"].as_str().unwrap_or_default();
-        assert!(r["problem"].is_null() || said.contains("tree branches"), "{r}");
+        assert!(
+            r["problem"].is_null() || said.contains("tree branches"),
+            "{r}"
+        );
         *by_agent
             .entry(r["agent"].as_str().unwrap().to_string())
             .or_default() += 1;

@@ -82,8 +82,7 @@ fn exit_codes_are_the_texts_or_a_success() {
 
 #[test]
 fn bad_documents_never_panic() {
-    for doc in [r#"{"sessionId": "x", "origin": {"source": "cli"}, "messages": [1, {"role": "user"}, {"role": "assistant", "content": [{"type": "tool_use"}]}, {"role": "user", "content": [{"type": "tool_result", "content": 5}]}]}"#] {
-        let out = read(doc);
-        assert!(out.iter().any(|(_, r)| matches!(r, Record::Diagnostic(_))));
-    }
+    let doc = r#"{"sessionId": "x", "origin": {"source": "cli"}, "messages": [1, {"role": "user"}, {"role": "assistant", "content": [{"type": "tool_use"}]}, {"role": "user", "content": [{"type": "tool_result", "content": 5}]}]}"#;
+    let out = read(doc);
+    assert!(out.iter().any(|(_, r)| matches!(r, Record::Diagnostic(_))));
 }
