@@ -70,6 +70,8 @@ pub mod turns;
 pub mod unified;
 
 #[cfg(test)]
+mod card_dump;
+#[cfg(test)]
 mod tests;
 
 /// Every agent deck reads, in order of detection: the first whose line a

@@ -9,9 +9,8 @@ use std::sync::Arc;
 use super::Aider;
 use crate::agents::aider::read::tests::read;
 use crate::cards::{Ctx, Density, render};
-use crate::headless::writer::describe_style;
+use crate::agents::card_dump::styled;
 use crate::session::{Status, ToolCard, Transcript};
-use crate::text::Line;
 use crate::theme::Theme;
 use crate::wire::view::View;
 
@@ -28,36 +27,6 @@ fn card(t: &Transcript, call_id: &str) -> ToolCard {
         .find(|c| c.call_id == call_id)
         .map(|c| (**c).clone())
         .unwrap_or_else(|| panic!("no card {call_id}"))
-}
-
-/// Each line's text as drawn, then its styled runs on one row.
-fn styled(lines: &[Line], width: usize, name: &str) -> String {
-    let mut out = String::new();
-    for line in lines {
-        assert!(line.width() <= width, "{name} at {width}: {:?}", line.text());
-        out.push_str(&line.text());
-        out.push('\n');
-        let mut runs: Vec<(usize, usize, String)> = Vec::new();
-        let mut col = 0;
-        for span in &line.spans {
-            let w = span.width();
-            let desc = describe_style(span.style);
-            match runs.last_mut() {
-                Some(last) if last.1 == col && last.2 == desc => last.1 += w,
-                _ => runs.push((col, col + w, desc)),
-            }
-            col += w;
-        }
-        let shown: Vec<String> = runs
-            .into_iter()
-            .filter(|(a, b, d)| a < b && !d.is_empty())
-            .map(|(a, b, d)| format!("[{a}..{b} {d}]"))
-            .collect();
-        if !shown.is_empty() {
-            let _ = writeln!(out, "  {}", shown.join(" "));
-        }
-    }
-    out
 }
 
 #[test]

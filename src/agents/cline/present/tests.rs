@@ -10,9 +10,8 @@ use super::Cline;
 use crate::agents::cline::read::Reader;
 use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
-use crate::headless::writer::describe_style;
+use crate::agents::card_dump::styled;
 use crate::session::{Status, Transcript};
-use crate::text::Line;
 use crate::theme::Theme;
 use crate::wire::Origin;
 use crate::wire::view::View;
@@ -75,35 +74,6 @@ fn the_batch_of_commands_says_each_exit_and_edits_sit_where_the_log_says() {
     assert_eq!((added.diffs[0].old_text.as_deref(), added.diffs[0].start_line), (None, Some(1)));
 }
 
-/// Each line's text as drawn, then its styled runs on one row.
-fn styled(lines: &[Line], width: usize) -> String {
-    let mut out = String::new();
-    for line in lines {
-        assert!(line.width() <= width, "at {width}: {:?}", line.text());
-        out.push_str(&line.text());
-        out.push('\n');
-        let mut runs: Vec<(usize, usize, String)> = Vec::new();
-        let mut col = 0;
-        for span in &line.spans {
-            let w = span.width();
-            let desc = describe_style(span.style);
-            match runs.last_mut() {
-                Some(last) if last.1 == col && last.2 == desc => last.1 += w,
-                _ => runs.push((col, col + w, desc)),
-            }
-            col += w;
-        }
-        let shown: Vec<String> = (runs.into_iter())
-            .filter(|(a, b, d)| a < b && !d.is_empty())
-            .map(|(a, b, d)| format!("[{a}..{b} {d}]"))
-            .collect();
-        if !shown.is_empty() {
-            let _ = writeln!(out, "  {}", shown.join(" "));
-        }
-    }
-    out
-}
-
 #[test]
 fn cards_at_80_and_120_columns_dark_and_light() {
     let t = fold();
@@ -113,7 +83,7 @@ fn cards_at_80_and_120_columns_dark_and_light() {
         for card in t.cards().iter() {
             for w in [80, 120] {
                 let _ = writeln!(out, "── {} {} width {w} ──", card.call_id, card.tool_name());
-                out.push_str(&styled(&render(card, &Ctx::new(w, &theme, Density::Full)), w));
+                out.push_str(&styled(&render(card, &Ctx::new(w, &theme, Density::Full)), w, "cline"));
             }
         }
         insta::assert_snapshot!(format!("tour__{theme_name}"), out);

@@ -13,11 +13,10 @@ use serde_json::{Value, json};
 use super::Codex;
 use crate::session::{Call, Settled};
 use crate::cards::{Ctx, Density, render};
-use crate::headless::writer::describe_style;
+use crate::agents::card_dump::styled;
 use crate::session::{Presenters, ToolCard, Transcript};
 use crate::agents::codex::read::Reader;
 use crate::agents::read::{Out, Translate};
-use crate::text::Line;
 use crate::theme::Theme;
 use crate::wire::Origin;
 
@@ -38,36 +37,6 @@ fn fold(text: &str) -> Transcript {
     }
     reader.finish(&mut out);
     Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(Codex))
-}
-
-/// Each line's text as drawn, then its styled runs on one row.
-fn styled(lines: &[Line], width: usize, name: &str) -> String {
-    let mut out = String::new();
-    for line in lines {
-        assert!(line.width() <= width, "{name} at {width}: {:?}", line.text());
-        out.push_str(&line.text());
-        out.push('\n');
-        let mut runs: Vec<(usize, usize, String)> = Vec::new();
-        let mut col = 0;
-        for span in &line.spans {
-            let w = span.width();
-            let desc = describe_style(span.style);
-            match runs.last_mut() {
-                Some(last) if last.1 == col && last.2 == desc => last.1 += w,
-                _ => runs.push((col, col + w, desc)),
-            }
-            col += w;
-        }
-        let shown: Vec<String> = runs
-            .into_iter()
-            .filter(|(a, b, d)| a < b && !d.is_empty())
-            .map(|(a, b, d)| format!("[{a}..{b} {d}]"))
-            .collect();
-        if !shown.is_empty() {
-            let _ = writeln!(out, "  {}", shown.join(" "));
-        }
-    }
-    out
 }
 
 /// Snapshot a card at every width in both themes (one snapshot per theme).

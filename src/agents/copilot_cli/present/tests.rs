@@ -11,9 +11,8 @@ use super::CopilotCli;
 use crate::agents::copilot_cli::read::Reader;
 use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
-use crate::headless::writer::describe_style;
+use crate::agents::card_dump::styled;
 use crate::session::{Status, ToolCard, Transcript};
-use crate::text::Line;
 use crate::theme::Theme;
 use crate::wire::view::{SearchBody, View};
 use crate::wire::{Origin, WireError};
@@ -114,36 +113,6 @@ fn shell_and_search_cards() {
     assert_eq!((files[0].path.as_str(), lines), ("./src/stats.py", vec![4, 8, 12]));
     let Ok(View::Search(g)) = &views(&t, "glob")[0].0 else { panic!("no search") };
     assert_eq!(g.body, SearchBody::Paths(vec!["./src/stats.py".into()]));
-}
-
-/// Each line's text as drawn, then its styled runs on one row.
-fn styled(lines: &[Line], width: usize, name: &str) -> String {
-    let mut out = String::new();
-    for line in lines {
-        assert!(line.width() <= width, "{name} at {width}: {:?}", line.text());
-        out.push_str(&line.text());
-        out.push('\n');
-        let mut runs: Vec<(usize, usize, String)> = Vec::new();
-        let mut col = 0;
-        for span in &line.spans {
-            let w = span.width();
-            let desc = describe_style(span.style);
-            match runs.last_mut() {
-                Some(last) if last.1 == col && last.2 == desc => last.1 += w,
-                _ => runs.push((col, col + w, desc)),
-            }
-            col += w;
-        }
-        let shown: Vec<String> = runs
-            .into_iter()
-            .filter(|(a, b, d)| a < b && !d.is_empty())
-            .map(|(a, b, d)| format!("[{a}..{b} {d}]"))
-            .collect();
-        if !shown.is_empty() {
-            let _ = writeln!(out, "  {}", shown.join(" "));
-        }
-    }
-    out
 }
 
 /// A card at 80 and 120 columns in both themes (one snapshot per theme).

@@ -12,9 +12,8 @@ use super::Cursor;
 use crate::agents::cursor::read::Reader;
 use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
-use crate::headless::writer::describe_style;
+use crate::agents::card_dump::styled;
 use crate::session::{Status, ToolCard, Transcript};
-use crate::text::Line;
 use crate::theme::Theme;
 use crate::wire::Origin;
 use crate::wire::view::View;
@@ -68,36 +67,6 @@ fn every_call_is_drawn_from_its_input_and_claims_no_outcome() {
     let shell = t.cards().iter().find(|c| c.call_id == "L11.1").unwrap();
     let Ok(View::Terminal(s)) = shell.call_view.as_ref().unwrap().typed() else { panic!("no terminal") };
     assert_eq!((s.title.as_deref(), s.exit_code, s.output.as_deref()), (Some("ls missing-dir"), None, None));
-}
-
-/// Each line's text as drawn, then its styled runs on one row.
-fn styled(lines: &[Line], width: usize, name: &str) -> String {
-    let mut out = String::new();
-    for line in lines {
-        assert!(line.width() <= width, "{name} at {width}: {:?}", line.text());
-        out.push_str(&line.text());
-        out.push('\n');
-        let mut runs: Vec<(usize, usize, String)> = Vec::new();
-        let mut col = 0;
-        for span in &line.spans {
-            let w = span.width();
-            let desc = describe_style(span.style);
-            match runs.last_mut() {
-                Some(last) if last.1 == col && last.2 == desc => last.1 += w,
-                _ => runs.push((col, col + w, desc)),
-            }
-            col += w;
-        }
-        let shown: Vec<String> = runs
-            .into_iter()
-            .filter(|(a, b, d)| a < b && !d.is_empty())
-            .map(|(a, b, d)| format!("[{a}..{b} {d}]"))
-            .collect();
-        if !shown.is_empty() {
-            let _ = writeln!(out, "  {}", shown.join(" "));
-        }
-    }
-    out
 }
 
 /// A card at 80 and 120 columns in both themes (one snapshot per theme).

@@ -13,9 +13,8 @@ use super::MiniSweAgent;
 use crate::agents::mini_swe_agent::read::Reader;
 use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
-use crate::headless::writer::describe_style;
+use crate::agents::card_dump::styled;
 use crate::session::{Status, ToolCard, Transcript};
-use crate::text::Line;
 use crate::theme::Theme;
 use crate::wire::Origin;
 use crate::wire::view::{SearchBody, View};
@@ -122,36 +121,6 @@ fn swe_agent_steps_are_of_unknown_outcome_and_its_listing_a_read() {
     let View::Diff(d) = view(&cs[4]) else { panic!() };
     assert_eq!((d.diffs[0].path.as_str(), d.diffs[0].start_line), ("src/stats.py", Some(6)));
     assert!(d.diffs[0].new_text.contains("if xs else 0"), "{d:?}");
-}
-
-/// Each line's text as drawn, then its styled runs on one row.
-fn styled(lines: &[Line], width: usize, name: &str) -> String {
-    let mut out = String::new();
-    for line in lines {
-        assert!(line.width() <= width, "{name} at {width}: {:?}", line.text());
-        out.push_str(&line.text());
-        out.push('\n');
-        let mut runs: Vec<(usize, usize, String)> = Vec::new();
-        let mut col = 0;
-        for span in &line.spans {
-            let w = span.width();
-            let desc = describe_style(span.style);
-            match runs.last_mut() {
-                Some(last) if last.1 == col && last.2 == desc => last.1 += w,
-                _ => runs.push((col, col + w, desc)),
-            }
-            col += w;
-        }
-        let shown: Vec<String> = runs
-            .into_iter()
-            .filter(|(a, b, d)| a < b && !d.is_empty())
-            .map(|(a, b, d)| format!("[{a}..{b} {d}]"))
-            .collect();
-        if !shown.is_empty() {
-            let _ = writeln!(out, "  {}", shown.join(" "));
-        }
-    }
-    out
 }
 
 /// Every card of a fixture at 80 and 120 columns, one snapshot per theme.
