@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::headless::writer::describe_style;
+use crate::text::line::describe_style;
 use crate::text::Line;
 
 /// Each line's text as drawn, then its styled runs on one row.

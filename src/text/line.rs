@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use ratatui::style::Style;
+use ratatui::style::{Color, Modifier, Style};
 use unicode_width::UnicodeWidthStr;
 
 use super::sanitize::link_allowed;
@@ -209,4 +209,37 @@ impl From<&Line> for ratatui::text::Line<'static> {
                 .collect::<Vec<_>>(),
         )
     }
+}
+
+fn color_name(c: Color) -> String {
+    match c {
+        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+        Color::Indexed(i) => format!("i{i}"),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+/// A compact, stable description of a style: `fg=#a6e3a1 bg=#1d3326 bold`.
+pub fn describe_style(style: Style) -> String {
+    let mut parts = Vec::new();
+    if let Some(fg) = style.fg {
+        parts.push(format!("fg={}", color_name(fg)));
+    }
+    if let Some(bg) = style.bg {
+        parts.push(format!("bg={}", color_name(bg)));
+    }
+    let m = style.add_modifier;
+    for (flag, name) in [
+        (Modifier::BOLD, "bold"),
+        (Modifier::DIM, "dim"),
+        (Modifier::ITALIC, "italic"),
+        (Modifier::UNDERLINED, "underline"),
+        (Modifier::REVERSED, "reversed"),
+        (Modifier::CROSSED_OUT, "crossed"),
+    ] {
+        if m.contains(flag) {
+            parts.push(name.to_string());
+        }
+    }
+    parts.join(" ")
 }
