@@ -91,9 +91,15 @@ fi
 if want diff; then
   gen diff gen_diff.py --bytes 5000000 --patch "$OUT/diff.patch" -o "$OUT/diff.jsonl"
 fi
+# The other agents' formats measured against the DSH frame log (goal ≤ 1.5×).
+AGENT_FORMATS=${AGENT_FORMATS:-codex gemini-cli qwen-code pi copilot-cli cursor grok cline atif mini-swe-agent aider opencode}
 if want agents; then
   # A Claude Code session of about the size of the DSH frame log below.
   gen claude gen_claude.py --mb 100 --output-lines 60 -o "$OUT/claude.jsonl"
+  # Each other format at about the same size, grown from its fixture.
+  for fmt in $AGENT_FORMATS; do
+    gen "agent-$fmt" gen_agents.py --format "$fmt" --mb 100 -o "$OUT/agent-$fmt.log"
+  done
 fi
 if want load || want rss || want first || want agents || want redact; then
   # ≈ 100 MB, ≈ 200k frames: 13k cards (a third of them terminal cards with
@@ -233,6 +239,26 @@ ok = "PASS" if ratio <= 1.0 else "FAIL"
 print(f"load a Claude Code session (deck inspect, s per MB vs a DSH frame log's): deck {c:.4f} s vs ref {d:.4f} s"
       f" = ratio {ratio:.2f} (median of {len(r['a'])} alternating pairs, {r['ratio_min']:.2f}–{r['ratio_max']:.2f}; goal ≤ 1.0) {ok}")
 EOF
+  # Every other format: ≤ 1.5× the frame log's cost per byte, the same way
+  # (fewer pairs each: AGENT_PAIRS, default 4).
+  for fmt in $AGENT_FORMATS; do
+    f="$OUT/agent-$fmt.log"
+    n=$("$DECK" inspect "$f" 2>/dev/null | wc -l)
+    [ "$n" -gt 0 ] || die "deck inspect listed no tool calls of the $fmt session"
+    a_mb=$(python3 -c 'import os,sys; print(os.path.getsize(sys.argv[1]) / 1e6)' "$f")
+    log "measuring agents: $fmt ($n tool calls, $a_mb MB), ${AGENT_PAIRS:-4} alternating pairs"
+    python3 "$HERE/interleave.py" --runs "${AGENT_PAIRS:-4}" --scale-a "$a_mb" --scale-b "$d_mb" \
+      "'$DECK' inspect '$f' 2>/dev/null" "'$DECK' inspect '$OUT/session.jsonl'" >"$OUT/agent-$fmt.json"
+    python3 - "$OUT/agent-$fmt.json" "$a_mb" "$d_mb" "$fmt" <<'EOF' | tee -a "$RESULTS"
+import json, sys
+r = json.load(open(sys.argv[1]))
+a, d = r["a_median"] / float(sys.argv[2]), r["b_median"] / float(sys.argv[3])
+ratio = r["ratio_median"]
+ok = "PASS" if ratio <= 1.5 else "FAIL"
+print(f"load a {sys.argv[4]} session (deck inspect, s per MB vs a DSH frame log's): deck {a:.4f} s vs ref {d:.4f} s"
+      f" = ratio {ratio:.2f} (median of {len(r['a'])} alternating pairs, {r['ratio_min']:.2f}–{r['ratio_max']:.2f}; goal ≤ 1.5) {ok}")
+EOF
+  done
 fi
 
 if want rss; then
