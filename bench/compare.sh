@@ -96,9 +96,10 @@ AGENT_FORMATS=${AGENT_FORMATS:-codex gemini-cli qwen-code pi copilot-cli cursor 
 if want agents; then
   # A Claude Code session of about the size of the DSH frame log below.
   gen claude gen_claude.py --mb 100 --output-lines 60 -o "$OUT/claude.jsonl"
-  # Each other format at about the same size, grown from its fixture.
+  # Each other format at about the same size, grown from its fixture, as
+  # many calls a MB as the frame log holds (~7.7 KB a call).
   for fmt in $AGENT_FORMATS; do
-    gen "agent-$fmt" gen_agents.py --format "$fmt" --mb 100 -o "$OUT/agent-$fmt.log"
+    gen "agent-$fmt" gen_agents.py --format "$fmt" --mb 100 --call-bytes 7700 -o "$OUT/agent-$fmt.log"
   done
 fi
 if want load || want rss || want first || want agents || want redact; then

@@ -32,6 +32,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 FIX = os.path.join(ROOT, "tests", "fixtures", "agents")
 
 # format: (kind, fixture, block start, block end, chain: (parent key, id key))
+# CALLS: the tool calls one block holds (the others hold one).
 # A block runs from the first line (or list item) holding `start` to the
 # first one after it holding `end` (the last holding `start` when `end` is
 # None; `end` items when a number).
@@ -56,7 +57,67 @@ FORMATS = {
     "aider": ("markdown", "aider/tour/.aider.chat.history.md", "#### [ad-1]", "# aider chat started", None),
 }
 
+CALLS = {"cline": 2, "mini-swe-agent": 2, "aider": 2}
+
+# --call-bytes: each copy of a block grows to this many bytes a call, by
+# lines of output added to its longest text with a newline (a command's
+# output, where the format keeps one; else an answer's text): the density of
+# calls of the DSH frame log compare.sh measures against (bench/
+# gen_session.py's mix: ~7.7 KB a card), so that both logs hold about as
+# many calls a MB. 0 keeps the fixture's blocks as they are.
+PAD_LINE = "{:>5} | building module_{:04d} … ok  (checked 17 items, 0 warnings)"
+
 MARK = "\x00K\x00"
+
+
+def padding(nbytes):
+    """About `nbytes` of output lines, each starting with a newline."""
+    out, j = [], 0
+    size = 0
+    while size < nbytes:
+        line = "\n" + PAD_LINE.format(j, j)
+        out.append(line)
+        size += len(line.encode())
+        j += 1
+    return "".join(out)
+
+
+def _strings(value, out):
+    if isinstance(value, dict):
+        for v in value.values():
+            _strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _strings(v, out)
+    elif isinstance(value, str):
+        out.append(value)
+
+
+def _grow(value, text, pad):
+    """`value` with `text` followed by `pad` wherever a string holds it."""
+    if isinstance(value, dict):
+        return {k: _grow(v, text, pad) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_grow(v, text, pad) for v in value]
+    if isinstance(value, str) and text in value:
+        return value.replace(text, text + pad)
+    return value
+
+
+def grown(items, want):
+    """The block's items grown to about `want` bytes in all."""
+    have = sum(len(json.dumps(i, ensure_ascii=False).encode()) for i in items)
+    if want <= have:
+        return items
+    strings = []
+    for i in items:
+        _strings(i, strings)
+    outputs = [t for t in strings if "\n" in t and len(t) > 20] or [t for t in strings if len(t) > 20]
+    if not outputs:
+        return items
+    text = max(outputs, key=len)
+    count = sum(t.count(text) for t in strings)
+    return [_grow(i, text, padding((want - have) // max(count, 1))) for i in items]
 
 
 def _ids(value, out):
@@ -86,7 +147,8 @@ def _span(texts, start, end):
 class Block:
     """One block's items as templates, each copy numbered."""
 
-    def __init__(self, head_items, block_items, chain):
+    def __init__(self, head_items, block_items, chain, want=0):
+        block_items = grown(block_items, want)
         own, shared = set(), set()
         for item in block_items:
             _ids(item, own)
@@ -112,11 +174,11 @@ class Block:
         return out
 
 
-def _jsonl(f, path, start, end, chain, copies, budget):
+def _jsonl(f, path, start, end, chain, copies, budget, want):
     lines = [line for line in open(path, encoding="utf-8").read().splitlines() if line.strip()]
     a, b = _span(lines, start, end)
     head = [json.loads(line) for line in lines[:a]]
-    block = Block(head, [json.loads(line) for line in lines[a:b]], chain)
+    block = Block(head, [json.loads(line) for line in lines[a:b]], chain, want)
     written = 0
     for line in lines[:a]:
         f.write(line + "\n")
@@ -130,12 +192,12 @@ def _jsonl(f, path, start, end, chain, copies, budget):
     return k
 
 
-def _json(f, path, key, start, end, copies, budget):
+def _json(f, path, key, start, end, copies, budget, want):
     doc = json.load(open(path, encoding="utf-8"))
     items = doc[key]
     texts = [json.dumps(i) for i in items]
     a, b = _span(texts, start, end)
-    block = Block(items[:a], items[a:b], None)
+    block = Block(items[:a], items[a:b], None, want)
     # The document around the list, the list written item by item.
     doc = dict(doc)
     doc[key] = "\x00LIST\x00"
@@ -160,10 +222,13 @@ def _json(f, path, key, start, end, copies, budget):
     return k
 
 
-def _markdown(f, path, start, end, copies, budget):
+def _markdown(f, path, start, end, copies, budget, want):
     lines = open(path, encoding="utf-8").read().split("\n")
     a, b = _span(lines, start, end)
     head, block = "\n".join(lines[:a]) + "\n", "\n".join(lines[a:b - 1]) + "\n"
+    if want > len(block.encode()):
+        # The answer grows by lines of prose, before aider's own lines.
+        block = block.rstrip("\n") + padding(want - len(block.encode())) + "\n\n"
     f.write(head)
     written, k = len(head), 0
     while (copies is not None and k < copies) or (copies is None and written < budget):
@@ -173,7 +238,7 @@ def _markdown(f, path, start, end, copies, budget):
     return k
 
 
-def _sqlite(out_path, path, call, copies, budget):
+def _sqlite(out_path, path, call, copies, budget, want):
     """OpenCode's database with copies of the assistant message holding
     `call` and its parts, ordered where the message is (same time, later
     ids)."""
@@ -190,6 +255,8 @@ def _sqlite(out_path, path, call, copies, budget):
                       (msg_id,)).fetchone()
     parts = dst.execute("SELECT id, message_id, session_id, time_created, time_updated, data FROM part "
                         "WHERE message_id = ? ORDER BY id", (msg_id,)).fetchall()
+    datas = [json.dumps(d, ensure_ascii=False) for d in grown([json.loads(p[5]) for p in parts], want)]
+    parts = [p[:5] + (d,) for p, d in zip(parts, datas)]
     size = sum(len(p[5]) for p in parts) + len(msg[4])
     base = os.path.getsize(out_path)
     k = 1
@@ -205,28 +272,35 @@ def _sqlite(out_path, path, call, copies, budget):
     return k
 
 
-def generate(fmt, out_path, copies=None, mb=None):
-    """Write `fmt`'s session to out_path: `copies` blocks, or about `mb` MB.
-    Returns the number of blocks."""
+def generate(fmt, out_path, copies=None, mb=None, call_bytes=0):
+    """Write `fmt`'s session to out_path: `copies` blocks, or about `mb` MB,
+    each block grown to `call_bytes` a call. Returns the number of blocks."""
     kind, rel, start, end, chain = FORMATS[fmt]
     path = os.path.join(FIX, rel)
     budget = int((mb or 0) * 1e6)
+    want = call_bytes * CALLS.get(fmt, 1)
     if kind == "sqlite":
-        return _sqlite(out_path, path, start, copies, budget)
+        return _sqlite(out_path, path, start, copies, budget, want)
     with open(out_path, "w", encoding="utf-8") as f:
         if kind == "jsonl":
-            return _jsonl(f, path, start, end, chain, copies, budget)
+            return _jsonl(f, path, start, end, chain, copies, budget, want)
         if kind.startswith("json:"):
-            return _json(f, path, kind.split(":", 1)[1], start, end, copies, budget)
-        return _markdown(f, path, start, end, copies, budget)
+            return _json(f, path, kind.split(":", 1)[1], start, end, copies, budget, want)
+        return _markdown(f, path, start, end, copies, budget, want)
 
 
-def writer(fmt):
-    """A bench/scaling.py generator: (file, n) → n blocks of `fmt`."""
+# What a call of the DSH frame log compare.sh and scaling.py measure
+# against holds, on average (bench/gen_session.py's mix).
+DSH_CALL_BYTES = 7700
+
+
+def writer(fmt, call_bytes=DSH_CALL_BYTES):
+    """A bench/scaling.py generator: (file, n) → n blocks of `fmt`, each
+    grown to `call_bytes` a call."""
     def gen(f, n):
         name = f.name
         f.close()
-        generate(fmt, name, copies=n)
+        generate(fmt, name, copies=n, call_bytes=call_bytes)
     gen.__doc__ = f"{fmt}: n blocks of its fixture"
     return gen
 
@@ -236,6 +310,7 @@ def main():
     p.add_argument("--format", choices=sorted(FORMATS))
     p.add_argument("--mb", type=float)
     p.add_argument("--copies", type=int)
+    p.add_argument("--call-bytes", type=int, default=0)
     p.add_argument("-o", "--output")
     p.add_argument("--list", action="store_true")
     a = p.parse_args()
@@ -245,7 +320,7 @@ def main():
         return
     if not a.format or not a.output or (a.mb is None) == (a.copies is None):
         p.error("--format, -o and one of --mb / --copies")
-    n = generate(a.format, a.output, copies=a.copies, mb=a.mb)
+    n = generate(a.format, a.output, copies=a.copies, mb=a.mb, call_bytes=a.call_bytes)
     print(f"{a.output}: {n} blocks, {os.path.getsize(a.output) / 1e6:.1f} MB", file=sys.stderr)
 
 

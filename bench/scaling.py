@@ -54,7 +54,7 @@ Cases (each names what grows):
 | claude-blocks | blocks of one Claude Code message, one a line | render (preview) |
 | claude-calls | shell calls and results of a Claude Code session | render (preview) |
 | codex-polls | polls (`write_stdin`) of one running Codex command | render --density full |
-| pi-calls, copilot-calls, cursor-turns, grok-calls, cline-messages, atif-steps, mini-swe-messages, opencode-messages, aider-turns | blocks of the agent's fixture (a call and its result, or a turn), copied (`gen_agents.py`) | render (preview) |
+| pi-calls, copilot-calls, cursor-turns, grok-calls, cline-messages, atif-steps, mini-swe-messages, opencode-messages, aider-turns | blocks of the agent's fixture (a call and its result, or a turn) grown to ~7.7 KB a call, copied (`gen_agents.py`) | render (preview) |
 | library-index | cards of a mixed session, one file | sessions --json (its index built) |
 | library-claude | calls of one Claude Code session (the most calls a byte) | sessions --json (its index built) |
 | library-files | sessions of ~0.5 MB, one a file (RSS held to a constant) | sessions --json (its index built) |
@@ -635,16 +635,18 @@ CASES = {
     "codex-polls": (gen_codex_polls, 2500, FULL, "polls", False),
     "gemini-calls": (gen_gemini_calls, 2000, PREVIEW, "calls", False),
     "qwen-calls": (gen_qwen_calls, 2000, PREVIEW, "calls", False),
-    # The other agents' formats, each grown from its fixture (gen_agents.py).
-    "pi-calls": (agent("pi"), 2000, PREVIEW, "calls", False),
-    "copilot-calls": (agent("copilot-cli"), 1000, PREVIEW, "calls", False),
-    "cursor-turns": (agent("cursor"), 4000, PREVIEW, "turns", False),
-    "grok-calls": (agent("grok"), 700, PREVIEW, "calls", False),
-    "cline-messages": (agent("cline"), 2500, PREVIEW, "blocks", False),
-    "atif-steps": (agent("atif"), 4000, PREVIEW, "steps", False),
-    "mini-swe-messages": (agent("mini-swe-agent"), 1250, PREVIEW, "blocks", False),
-    "opencode-messages": (agent("opencode"), 300, PREVIEW, "messages", False),
-    "aider-turns": (agent("aider"), 1700, PREVIEW, "turns", False),
+    # The other agents' formats, each grown from its fixture (gen_agents.py)
+    # at the DSH mix's density of calls (~7.7 KB a call; the densest, many
+    # tiny calls a MB, is claude-calls').
+    "pi-calls": (agent("pi"), 250, PREVIEW, "calls", False),
+    "copilot-calls": (agent("copilot-cli"), 250, PREVIEW, "calls", False),
+    "cursor-turns": (agent("cursor"), 250, PREVIEW, "turns", False),
+    "grok-calls": (agent("grok"), 250, PREVIEW, "calls", False),
+    "cline-messages": (agent("cline"), 125, PREVIEW, "blocks", False),
+    "atif-steps": (agent("atif"), 250, PREVIEW, "steps", False),
+    "mini-swe-messages": (agent("mini-swe-agent"), 125, PREVIEW, "blocks", False),
+    "opencode-messages": (agent("opencode"), 250, PREVIEW, "messages", False),
+    "aider-turns": (agent("aider"), 125, PREVIEW, "turns", False),
     "library-index": (gen_cards, 2500, library, "cards", False),
     "library-claude": (gen_claude_calls, 2500, library, "calls", False),
     "library-files": (gen_library_files, 32, library_files, "files", False),

@@ -143,15 +143,15 @@ pub enum Command {
         tui: TuiArgs,
     },
     /// Show a session log as it grows (like `tail -f`): a DSH frame log or
-    /// session.jsonl, a Claude Code session, a Codex rollout.
+    /// session.jsonl, or another agent's session log.
     Follow {
         /// The file (or `--latest AGENT`).
         #[arg(required_unless_present = "latest")]
         path: Option<std::path::PathBuf>,
-        /// The newest session of `claude` or `codex` for the current
-        /// directory (where the agent keeps its sessions: `$CLAUDE_CONFIG_DIR`
-        /// or `~/.claude`, `$CODEX_HOME` or `~/.codex`); with none yet, the
-        /// first one the agent writes (deck waits for it).
+        /// The newest session of an agent for the current directory, looked
+        /// for where the agent keeps its sessions (`$CLAUDE_CONFIG_DIR` or
+        /// `~/.claude`, `$CODEX_HOME` or `~/.codex`, …: docs/agents.md); with
+        /// none yet, the first one the agent writes (deck waits for it).
         #[arg(long, conflicts_with = "path",
               value_parser = clap::builder::PossibleValuesParser::new(crate::agents::latest_words()))]
         latest: Option<String>,

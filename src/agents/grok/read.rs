@@ -28,7 +28,7 @@ mod tests;
 use serde_json::{Value, json};
 
 use crate::agents::acp::read::Reader as AcpReader;
-use crate::agents::read::{Out, Translate};
+use crate::agents::read::{Foreign, Out, Translate};
 use crate::wire::payload::TokenUsage;
 use crate::wire::{Diagnostic, Origin, Record};
 
@@ -95,17 +95,48 @@ impl Default for Reader {
 
 impl Translate for Reader {
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
-        let (method, params) = match v.get("method").and_then(Value::as_str) {
-            Some(m) => (m, v.get("params").unwrap_or(&Value::Null)),
-            None => (ACP, v),
+        self.owned(v.clone(), origin, out);
+    }
+
+    /// The decoder's line, taken as it is: its update goes on to the ACP
+    /// reader without a copy.
+    fn foreign(&mut self, line: Foreign, origin: Origin, out: &mut Out) {
+        if let Foreign::Value(v) = line {
+            self.owned(v, origin, out);
+        }
+    }
+
+    fn finish(&mut self, out: &mut Out) {
+        self.send_prompt(out);
+        self.acp.finish(out);
+    }
+}
+
+impl Reader {
+    /// One line of the file: an envelope `{timestamp, method, params}`, or
+    /// the notification's params alone.
+    fn owned(&mut self, mut v: Value, origin: Origin, out: &mut Out) {
+        let method = v.get("method").and_then(Value::as_str).map(str::to_owned);
+        let secs = v.get("timestamp").and_then(Value::as_i64).map(|s| s * 1000);
+        let mut taken = match method {
+            Some(_) => v.get_mut("params").map(Value::take).unwrap_or(Value::Null),
+            None => Value::Null,
         };
+        let params = if method.is_some() { &mut taken } else { &mut v };
+        let method = method.as_deref().unwrap_or(ACP);
         let Some(update) = params.get("update").filter(|u| u.is_object()) else {
-            let d = Diagnostic::new(origin, "Grok Build: a line without its update".into(), v.to_string());
+            let raw = if method == ACP && taken.is_null() {
+                v.to_string()
+            } else {
+                let mut whole = v.clone();
+                whole["params"] = taken;
+                whole.to_string()
+            };
+            let d = Diagnostic::new(origin, "Grok Build: a line without its update".into(), raw);
             out.push((None, Record::Diagnostic(d)));
             return;
         };
         let ms = params.pointer("/_meta/agentTimestampMs").and_then(Value::as_i64);
-        let secs = v.get("timestamp").and_then(Value::as_i64).map(|s| s * 1000);
         if let Some(t) = ms.or(secs) {
             self.time = self.time.max(t);
         }
@@ -121,7 +152,7 @@ impl Translate for Reader {
             (XAI, "turn_completed") => self.turn_completed(update, origin, out),
             (XAI, _) => {}
             _ => {
-                let mut params = params.clone();
+                let mut params = params.take();
                 if let Some(u) = params.get_mut("update") {
                     name_the_tool(u);
                 }
@@ -130,13 +161,6 @@ impl Translate for Reader {
         }
     }
 
-    fn finish(&mut self, out: &mut Out) {
-        self.send_prompt(out);
-        self.acp.finish(out);
-    }
-}
-
-impl Reader {
     /// One JSON-RPC message to the ACP reader, at the latest time.
     fn feed(&mut self, dir: &str, mut msg: Value, origin: Origin, out: &mut Out) {
         if let Some(m) = msg.as_object_mut() {
