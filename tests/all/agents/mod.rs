@@ -13,6 +13,7 @@ mod claude_said;
 mod claude_truth;
 mod codex;
 mod gemini_cli;
+mod kimi;
 mod mapping;
 mod one_home;
 mod opencode;
