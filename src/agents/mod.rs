@@ -20,7 +20,7 @@
 //! its folder holds those formats' parts and its stock tools' presenters),
 //! and the others, each its own folder: `claude_code/`, `codex/`,
 //! `gemini_cli/`, `qwen_code/`, `opencode/` (a SQLite database:
-//! `Agent::database`), `copilot_cli/`, `cursor/`, `pi/`, `cline/`,
+//! `Agent::database`), `copilot_cli/`, `cursor/`, `kimi/`, `pi/`, `cline/`,
 //! `grok/`, `atif/`, `mini_swe_agent/` (with SWE-agent's trajectories),
 //! `aider/` (markdown: text lines, `Agent::text_lines`) and `acp/` (any
 //! agent spoken to over the Agent Client Protocol, as a recording holds
@@ -60,6 +60,7 @@ pub mod cursor;
 pub mod dsh;
 pub mod find;
 pub mod gemini_cli;
+pub mod kimi;
 pub mod opencode;
 pub mod pi;
 pub mod grok;
@@ -94,6 +95,9 @@ pub static ALL: &[&dyn Agent] = &[
     &opencode::OpenCode,
     &copilot_cli::CopilotCli,
     &cursor::Cursor,
+    // `{timestamp, message: {type, payload}}` and nothing else, or its
+    // `{type: "metadata", protocol_version}` header.
+    &kimi::Kimi,
     // Entries have `id`/`parentId` (no other agent's lines do) or the
     // header `type: "session"` with a `cwd`.
     &pi::Pi,
@@ -408,6 +412,9 @@ pub enum Format {
     Cursor,
     /// A pi session (`~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl`).
     Pi,
+    /// A Kimi Code CLI session's wire log
+    /// (`~/.kimi/sessions/<md5 of the directory>/<id>/wire.jsonl`).
+    Kimi,
     /// A Cline CLI session (`~/.cline/data/sessions/<id>/<id>.messages.json`).
     Cline,
     /// A Grok Build session (`~/.grok/sessions/<cwd>/<id>/updates.jsonl`).

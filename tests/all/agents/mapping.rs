@@ -21,6 +21,7 @@ fn heading(agent: &str) -> &'static str {
         "opencode" => "## OpenCode",
         "copilot-cli" => "## GitHub Copilot CLI",
         "cursor" => "## Cursor",
+        "kimi" => "## Kimi Code",
         "pi" => "## pi",
         "cline" => "## Cline",
         "grok" => "## Grok Build",
@@ -105,7 +106,7 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         checked += 1;
     }
     assert_eq!(
-        checked, 12,
+        checked, 13,
         "every agent whose cards are chosen by tool name (all but ACP recordings, ATIF and DSH)"
     );
 }

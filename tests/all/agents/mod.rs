@@ -14,6 +14,7 @@ mod claude_truth;
 mod codex;
 mod gemini_cli;
 mod glance;
+mod kimi;
 mod mapping;
 mod one_home;
 mod opencode;

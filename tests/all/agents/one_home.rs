@@ -56,6 +56,10 @@ fn every_agents_sessions_are_listed_once_with_their_agent() {
             ".cursor/projects/workspace-demo/agent-transcripts/5f0c2a8e-3b1d-4c7a-9e62-0d8b7a41c9f3/5f0c2a8e-3b1d-4c7a-9e62-0d8b7a41c9f3.jsonl",
         ),
         (
+            "kimi/tour/sessions/2f108d9d78a2ccf520e99c4d45c05ab0/3c84154a-3e8f-42a2-84e9-d232960af410/wire.jsonl",
+            ".kimi/sessions/2f108d9d78a2ccf520e99c4d45c05ab0/3c84154a-3e8f-42a2-84e9-d232960af410/wire.jsonl",
+        ),
+        (
             "pi/tour/2026-12-04T10-19-52-759Z_01a24091-4836-74ba-9643-b89fe1f6b26a.jsonl",
             ".pi/agent/sessions/--workspace-demo--/2026-12-04T10-19-52-759Z_01a24091-4836-74ba-9643-b89fe1f6b26a.jsonl",
         ),
@@ -92,6 +96,7 @@ fn every_agents_sessions_are_listed_once_with_their_agent() {
         "QWEN_HOME",
         "COPILOT_HOME",
         "CURSOR_CONFIG_DIR",
+        "KIMI_SHARE_DIR",
         "PI_CODING_AGENT_DIR",
         "CLINE_DIR",
         "GROK_HOME",
@@ -127,6 +132,7 @@ fn every_agents_sessions_are_listed_once_with_their_agent() {
         "opencode",
         "copilot-cli",
         "cursor",
+        "kimi",
         "pi",
         "cline",
         "grok",
