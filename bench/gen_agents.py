@@ -53,6 +53,8 @@ FORMATS = {
     "qwen-code": ("jsonl", "qwen-code/tour/df671d1b-87bf-4e39-814f-4fc91be8dc0e.jsonl",
                   "call_2_3_0", None, ("parentUuid", "uuid")),
     "codex": ("jsonl", "codex/tour.rollout.jsonl", "call_004_0", None, None),
+    "kimi": ("jsonl", "kimi/tour/sessions/2f108d9d78a2ccf520e99c4d45c05ab0/"
+             "3c84154a-3e8f-42a2-84e9-d232960af410/wire.jsonl", "call_2_4_0", None, None),
     "opencode": ("sqlite", "opencode/tour/opencode.db", "call_2_3_0", None, None),
     "aider": ("markdown", "aider/tour/.aider.chat.history.md", "#### [ad-1]", "# aider chat started", None),
 }
@@ -133,6 +135,15 @@ def _ids(value, out):
             _ids(v, out)
 
 
+def dump(item, indent=None):
+    """One line of JSON, or (`indent`: the list's depth) an item of a list
+    pretty-printed as the agents write their documents (2 spaces)."""
+    if indent is None:
+        return json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+    pad = " " * indent
+    return pad + json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n" + pad)
+
+
 def _span(texts, start, end):
     first = next(i for i, t in enumerate(texts) if start in t)
     if end is None:
@@ -147,7 +158,7 @@ def _span(texts, start, end):
 class Block:
     """One block's items as templates, each copy numbered."""
 
-    def __init__(self, head_items, block_items, chain, want=0):
+    def __init__(self, head_items, block_items, chain, want=0, indent=None):
         block_items = grown(block_items, want)
         own, shared = set(), set()
         for item in block_items:
@@ -160,7 +171,7 @@ class Block:
         self.tail_id = block_items[-1].get(chain[1]) if chain else None
         self.templates = []
         for item in block_items:
-            text = json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+            text = dump(item, indent)
             for v in sorted(own, key=len, reverse=True):
                 text = text.replace(json.dumps(v), json.dumps(v)[:-1] + "~" + MARK + '"')
             self.templates.append(text)
@@ -197,28 +208,29 @@ def _json(f, path, key, start, end, copies, budget, want):
     items = doc[key]
     texts = [json.dumps(i) for i in items]
     a, b = _span(texts, start, end)
-    block = Block(items[:a], items[a:b], None, want)
-    # The document around the list, the list written item by item.
+    block = Block(items[:a], items[a:b], None, want, indent=4)
+    # The document around the list, pretty-printed as the agents write it,
+    # the list written item by item.
     doc = dict(doc)
     doc[key] = "\x00LIST\x00"
-    outer = json.dumps(doc, ensure_ascii=False)
+    outer = json.dumps(doc, indent=2, ensure_ascii=False)
     before, after = outer.split('"\\u0000LIST\\u0000"')
-    f.write(before + "[")
-    written = len(before.encode()) + 1
+    f.write(before + "[\n")
+    written = len(before.encode()) + 2
     sep = ""
     for item in items[:a]:
-        text = json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+        text = dump(item, 4)
         f.write(sep + text)
-        written += len(text.encode()) + 1
-        sep = ","
+        written += len(text.encode()) + 2
+        sep = ",\n"
     k = 0
     while (copies is not None and k < copies) or (copies is None and written < budget):
         for text in block.copy(k):
             f.write(sep + text)
-            written += len(text.encode()) + 1
-            sep = ","
+            written += len(text.encode()) + 2
+            sep = ",\n"
         k += 1
-    f.write("]" + after + "\n")
+    f.write("\n  ]" + after + "\n")
     return k
 
 
