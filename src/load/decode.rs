@@ -57,6 +57,11 @@ pub struct Hint {
     /// The agent (its index in the registry) whose text reader read the
     /// line before.
     text_first: Option<usize>,
+    /// The line before was another agent's, read as a JSON tree, and no
+    /// text reader has read one: this one is parsed as a tree at once,
+    /// without trying the frame and text readers first (a line they would
+    /// have read is still read right from the tree, only slower).
+    value_first: bool,
 }
 
 /// Decode one line (without its newline). `truncated`: this is the last line
@@ -107,6 +112,20 @@ pub fn decode_line_hinted(
     {
         return (d, lossy);
     }
+    if hint.value_first {
+        return match serde_json::from_str::<Value>(&line) {
+            Ok(value) => {
+                let decoded = decode_value(value, &line, origin);
+                hint.value_first = matches!(decoded, Decoded::Foreign { .. });
+                (decoded, lossy)
+            }
+            // The slow path says how it is not JSON.
+            Err(_) => {
+                hint.value_first = false;
+                decode_line_hinted(raw, origin, truncated, hint)
+            }
+        };
+    }
     // Frames and events (nearly every line) without building a JSON tree.
     if let Some(frame) = Frame::decode_fast(&line)
         && let Frame::Event { event, .. } = &frame
@@ -135,7 +154,9 @@ pub fn decode_line_hinted(
             return (bad(origin, reason, line.into_owned()), lossy);
         }
     };
-    (decode_value(value, &line, origin), lossy)
+    let decoded = decode_value(value, &line, origin);
+    hint.value_first = hint.text_first.is_none() && matches!(decoded, Decoded::Foreign { .. });
+    (decoded, lossy)
 }
 
 fn bad(origin: Origin, reason: String, raw: String) -> Decoded {

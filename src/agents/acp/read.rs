@@ -171,11 +171,11 @@ impl Translate for Reader {
         };
         let id = msg.get("id").filter(|i| !i.is_null()).map(id_text);
         let method = msg.get("method").and_then(Value::as_str);
-        let params = msg.get("params").cloned().unwrap_or(Value::Null);
+        let params = msg.get("params").unwrap_or(&Value::Null);
         match (method, id) {
             (Some(m), id) => {
                 // Something new: what was held for the call before goes out.
-                if !(m == "session/update" && calls::is_announcement(&params)) {
+                if !(m == "session/update" && calls::is_announcement(params)) {
                     self.flush_calls(origin, out);
                 }
                 if let Some(id) = &id {
@@ -191,7 +191,7 @@ impl Translate for Reader {
                     };
                     self.asked.insert(key, asked);
                 }
-                self.request(from, m, id, &params, origin, out);
+                self.request(from, m, id, params, origin, out);
             }
             (None, Some(id)) => {
                 self.flush_calls(origin, out);

@@ -158,7 +158,8 @@ impl Calls {
         }
         call.sent = true;
         self.waiting.retain(|w| w != id);
-        Some((name, Value::Object(call.state.clone()).to_string(), call.since))
+        let args = serde_json::to_string(&call.state).unwrap_or_default();
+        Some((name, args, call.since))
     }
 
     /// The call's result, once it reached `completed` or `failed`: its
