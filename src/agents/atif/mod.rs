@@ -4,8 +4,9 @@
 //!
 //! Harbor writes a trial's trajectory under its job's folder
 //! (`<job>/<trial>/agent/trajectory.json`); there is no store of its own on
-//! this machine for the library or `deck follow --latest`, and nothing
-//! resumes a trajectory.
+//! this machine for `deck follow --latest`, the library finds them in the
+//! folders the user adds (a jobs folder: `Agent::session_file_name`), and
+//! nothing resumes a trajectory.
 //!
 //! Read from the documented format (the ATIF v1.4 RFC), not yet verified
 //! against a Harbor run.
@@ -57,5 +58,23 @@ impl Agent for Atif {
     fn presenters(&self) -> Option<SharedPresenters> {
         static P: OnceLock<SharedPresenters> = OnceLock::new();
         Some(super::shared(&P, || std::sync::Arc::new(present::Atif)))
+    }
+
+    /// A trial's `agent/trajectory.json` in a jobs folder the user adds.
+    fn session_file_name(&self, name: &str) -> bool {
+        name == "trajectory.json"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn its_trajectories_are_found_by_name_in_a_folder_the_user_adds() {
+        assert!(Atif.session_file_name("trajectory.json"));
+        for other in ["trajectory.jsonl", "result.json", "config.json", "my-trajectory.json"] {
+            assert!(!Atif.session_file_name(other), "{other}");
+        }
     }
 }

@@ -6,7 +6,7 @@
 //! | tool | card |
 //! |---|---|
 //! | Shell | terminal: the command, its description and directory; its output and exit code are not in the log |
-//! | StrReplace, Write | diff: the text replaced and its replacement (at lines the log does not say); a written file whole |
+//! | StrReplace, Write | diff: the text replaced and its replacement (at lines the log does not say); a written file whole (from its line 1) |
 //! | anything else (Read, ReadFile, Glob, Grep, LS, Delete, ApplyPatch, …) | generic with the raw input (a read's path and window; a search's pattern) |
 
 use serde_json::Value;
@@ -40,7 +40,8 @@ impl Presenters for Cursor {
             "StrReplace" | "Write" => {
                 let path = arg("path")?;
                 let (verb, diff) = match call.tool {
-                    "Write" => ("Write", FileDiff::new(path, None, arg("contents").unwrap_or_default())),
+                    // The contents are the file whole: from its line 1.
+                    "Write" => ("Write", FileDiff::new(path, None, arg("contents").unwrap_or_default()).at(1)),
                     _ => (
                         "Edit",
                         FileDiff::new(path, Some(arg("old_string").unwrap_or_default().into()), arg("new_string").unwrap_or_default()),

@@ -92,6 +92,13 @@ impl Agent for MiniSweAgent {
         out.sort();
         out
     }
+
+    /// A batch run's `<instance>.traj.json` and SWE-agent's
+    /// `<instance>.traj`, in a folder the user adds (the batch's output
+    /// folder, SWE-agent's `trajectories/`).
+    fn session_file_name(&self, name: &str) -> bool {
+        name.ends_with(".traj.json") || name.ends_with(".traj")
+    }
 }
 
 #[cfg(test)]
@@ -112,5 +119,15 @@ mod tests {
         let home = Some(Path::new("/root"));
         assert_eq!(HOME.resolve(|_| None, home), Some(PathBuf::from("/root/.config/mini-swe-agent")));
         assert!(MiniSweAgent.resume("x", None).is_none());
+    }
+
+    #[test]
+    fn its_trajectories_are_found_by_name_in_a_folder_the_user_adds() {
+        let a = MiniSweAgent;
+        assert!(a.session_file_name("demo__demo-1.traj.json"));
+        assert!(a.session_file_name("demo__demo-1.traj"));
+        for other in ["demo__demo-1.pred", "demo__demo-1.patch", "run.config.yaml", "x.traj.bak"] {
+            assert!(!a.session_file_name(other), "{other}");
+        }
     }
 }

@@ -3,25 +3,12 @@
 //! session once, with the agent it is, and `agent:` finds each agent's.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use serde_json::Value;
-
-use crate::common::deck_cmd;
-
-fn put(home: &Path, fixture: &str, at: &str) {
-    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/agents")
-        .join(fixture);
-    let to = home.join(at);
-    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-    std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
-}
+use crate::common::agent_tour::Home;
 
 #[test]
 fn every_agents_sessions_are_listed_once_with_their_agent() {
-    let home = tempfile::tempdir().unwrap();
-    let h = home.path();
+    let home = Home::new();
     let places = [
         (
             "claude-code/tour/7a3f1c2e-0d4b-4e8a-9c61-2b5d8e0f4a17.jsonl",
@@ -81,36 +68,9 @@ fn every_agents_sessions_are_listed_once_with_their_agent() {
         ),
     ];
     for (fixture, at) in places {
-        put(h, fixture, at);
+        home.put(fixture, at);
     }
-    let mut cmd = deck_cmd();
-    cmd.args(["sessions", "--json"])
-        .env("HOME", h)
-        .env("XDG_CACHE_HOME", h.join(".cache"));
-    for var in [
-        "XDG_DATA_HOME",
-        "XDG_CONFIG_HOME",
-        "CLAUDE_CONFIG_DIR",
-        "CODEX_HOME",
-        "GEMINI_CLI_HOME",
-        "QWEN_HOME",
-        "COPILOT_HOME",
-        "CURSOR_CONFIG_DIR",
-        "KIMI_SHARE_DIR",
-        "PI_CODING_AGENT_DIR",
-        "CLINE_DIR",
-        "GROK_HOME",
-        "MSWEA_GLOBAL_CONFIG_DIR",
-        "DSH_HOME",
-    ] {
-        cmd.env_remove(var);
-    }
-    let o = cmd.output().unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let rows: Vec<Value> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = home.sessions(&[], &[]);
     let mut by_agent: BTreeMap<String, usize> = BTreeMap::new();
     for r in &rows {
         // pi's tree says, as a diagnostic, that a branch other than the

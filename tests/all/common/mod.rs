@@ -2,7 +2,8 @@
 //! logs, running the `deck` binary, and checks on terminal output. Input
 //! builders are in `build`, snapshot text in `dump`, TUI helpers in `tui`,
 //! the proptest generators in `arb`, a fake DSH host in `fake_host`, the
-//! hostile views (one per broken field of each card) in `hostile`.
+//! hostile views (one per broken field of each card) in `hostile`, what the
+//! tests of one agent's tour share in `agent_tour`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -11,6 +12,7 @@ use deck::session::Transcript;
 use deck::source::LoadedSession;
 use deck::wire::Record;
 
+pub mod agent_tour;
 pub mod arb;
 pub mod build;
 pub mod dump;

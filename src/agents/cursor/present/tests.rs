@@ -63,6 +63,10 @@ fn every_call_is_drawn_from_its_input_and_claims_no_outcome() {
     let Ok(View::Diff(d)) = edit.call_view.as_ref().unwrap().typed() else { panic!("no diff") };
     assert_eq!(d.diffs[0].start_line, None);
     assert!(d.diffs[0].new_text.contains("if not xs:"));
+    // A written file: its contents whole, from line 1.
+    let write = t.cards().iter().find(|c| c.tool.as_deref() == Some("Write")).unwrap();
+    let Ok(View::Diff(d)) = write.call_view.as_ref().unwrap().typed() else { panic!("no diff") };
+    assert_eq!((d.diffs[0].old_text.as_deref(), d.diffs[0].start_line), (None, Some(1)));
     // A shell: the command, no output, no exit code.
     let shell = t.cards().iter().find(|c| c.call_id == "L11.1").unwrap();
     let Ok(View::Terminal(s)) = shell.call_view.as_ref().unwrap().typed() else { panic!("no terminal") };
