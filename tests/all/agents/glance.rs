@@ -65,10 +65,9 @@ fn fixture_dir(row: &str) -> &'static str {
 
 /// The table's rows: (agent, tested).
 fn rows() -> Vec<(String, String)> {
-    let docs = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/agents.md"),
-    )
-    .unwrap();
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/agents.md"))
+            .unwrap();
     let start = docs
         .find("\n## Every agent at a glance\n")
         .expect("docs/agents.md has the table");
@@ -117,7 +116,10 @@ fn every_kit_row_names_a_kit_of_that_version_and_every_format_row_says_so() {
     for (row, tested) in rows() {
         if let Some(rest) = tested.strip_prefix("kit") {
             let dir = root.join(kit_dir(&row));
-            assert!(dir.join("run.sh").exists() || dir.join("lib.sh").exists(), "{row}: {dir:?}");
+            assert!(
+                dir.join("run.sh").exists() || dir.join("lib.sh").exists(),
+                "{row}: {dir:?}"
+            );
             let version = rest.split_whitespace().next().unwrap_or("");
             if version.starts_with(|c: char| c.is_ascii_digit()) {
                 let mut text = String::new();
