@@ -57,7 +57,7 @@ use serde_json::{Map, Value, json};
 
 use serde::Serialize;
 
-use crate::agents::read::{Emitter, Out, Translate, header};
+use crate::agents::read::{Foreign, Emitter, Out, Translate, header};
 use crate::wire::payload::{
     ApprovalAsked, AssistantMessage, ContentBlock, Json, MessageContent, PartContent,
     ResultPart, TextOrObjects, TodoItem, TodoWrite, TokenUsage, ToolCall, ToolResult, TurnEnd,
@@ -218,6 +218,13 @@ impl Translate for Reader {
         }
     }
 
+    /// The decoder's line, taken whole ([`Reader::owned`]).
+    fn foreign(&mut self, line: Foreign, origin: Origin, out: &mut Out) {
+        if let Foreign::Value(v) = line {
+            self.owned(v, origin, out);
+        }
+    }
+
     fn finish(&mut self, out: &mut Out) {
         self.own_terminals(Origin::default(), out);
         self.flush_calls_of(true, Origin::default(), out);
@@ -227,6 +234,36 @@ impl Translate for Reader {
 }
 
 impl Reader {
+    /// One line taken whole: an agent's `tool_call` / `tool_call_update`
+    /// notification moves into its call (the bulk of a recording's bytes,
+    /// not copied); any other line is read as [`Translate::line`] reads it.
+    pub fn owned(&mut self, mut v: Value, origin: Origin, out: &mut Out) {
+        let is_call = v.get("dir").and_then(Value::as_str) == Some("agent->client")
+            && v.get("seen").is_none()
+            && v.get("msg").is_some_and(|m| {
+                m.get("method").and_then(Value::as_str) == Some("session/update")
+                    && m.get("id").is_none_or(Value::is_null)
+                    && matches!(
+                        m.pointer("/params/update/sessionUpdate").and_then(Value::as_str),
+                        Some("tool_call" | "tool_call_update")
+                    )
+            });
+        if !is_call {
+            return self.line(&v, origin, out);
+        }
+        if let Some(t) = v.get("t").and_then(Value::as_f64) {
+            self.time = self.time.max((t as i64).max(1));
+        }
+        let Some(params) = v.pointer_mut("/msg/params") else {
+            return;
+        };
+        if !calls::is_announcement(params) {
+            self.flush_calls(origin, out);
+        }
+        let update = params.get_mut("update").map(Value::take).unwrap_or_default();
+        self.call_update(update, origin, out);
+    }
+
     /// A request or notification `m` sent by `from`.
     fn request(
         &mut self,
@@ -278,7 +315,7 @@ impl Reader {
                     if let Some(o) = u.as_object_mut() {
                         o.insert("sessionUpdate".into(), "tool_call".into());
                     }
-                    self.calls.upsert(&u, self.time);
+                    self.calls.upsert(u, self.time);
                     self.call_ready(cid, origin, out);
                 }
                 let title = call.and_then(|c| c.get("title")).and_then(Value::as_str);
@@ -308,6 +345,22 @@ impl Reader {
         }
     }
 
+    /// A `tool_call` or `tool_call_update`, taken whole.
+    fn call_update(&mut self, u: Value, origin: Origin, out: &mut Out) {
+        self.flush_text(origin, out);
+        let id = u.get("toolCallId").and_then(Value::as_str).map(str::to_string);
+        let ready = self.calls.upsert(u, self.time);
+        if let Some(id) = ready {
+            self.call_ready(&id, origin, out);
+        }
+        if let Some(id) = id
+            && let Some((content, is_error, meta)) = self.calls.settled(&id)
+        {
+            self.call_ready(&id, origin, out);
+            self.result(&id, content, is_error, meta, origin, out);
+        }
+    }
+
     /// One `session/update`.
     fn update(&mut self, u: &Value, origin: Origin, out: &mut Out) {
         let kind = u.get("sessionUpdate").and_then(Value::as_str).unwrap_or_default();
@@ -327,19 +380,7 @@ impl Reader {
                 let into = if thought { &mut self.reasoning } else { &mut self.text };
                 into.push_str(text);
             }
-            "tool_call" | "tool_call_update" => {
-                self.flush_text(origin, out);
-                let ready = self.calls.upsert(u, self.time);
-                if let Some(id) = ready {
-                    self.call_ready(&id, origin, out);
-                }
-                if let Some(id) = u.get("toolCallId").and_then(Value::as_str)
-                    && let Some((content, is_error, meta)) = self.calls.settled(id)
-                {
-                    self.call_ready(id, origin, out);
-                    self.result(id, content, is_error, meta, origin, out);
-                }
-            }
+            "tool_call" | "tool_call_update" => self.call_update(u.clone(), origin, out),
             "plan" => {
                 self.flush_text(origin, out);
                 let todos: Vec<Option<TodoItem>> = u

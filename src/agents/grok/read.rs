@@ -25,7 +25,7 @@
 #[cfg(test)]
 mod tests;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::agents::acp::read::Reader as AcpReader;
 use crate::agents::read::{Foreign, Out, Translate};
@@ -156,7 +156,12 @@ impl Reader {
                 if let Some(u) = params.get_mut("update") {
                     name_the_tool(u);
                 }
-                self.feed("agent->client", json!({"method": ACP, "params": params}), origin, out);
+                // Built, not `json!`: that would copy the update (serialize it
+                // again) where it can move.
+                let mut msg = Map::new();
+                msg.insert("method".into(), ACP.into());
+                msg.insert("params".into(), params);
+                self.feed("agent->client", Value::Object(msg), origin, out);
             }
         }
     }
@@ -166,8 +171,12 @@ impl Reader {
         if let Some(m) = msg.as_object_mut() {
             m.insert("jsonrpc".into(), "2.0".into());
         }
-        let line = json!({"t": self.time, "dir": dir, "msg": msg});
-        self.acp.line(&line, origin, out);
+        let mut line = Map::new();
+        line.insert("t".into(), self.time.into());
+        line.insert("dir".into(), dir.into());
+        line.insert("msg".into(), msg);
+        let line = Value::Object(line);
+        self.acp.owned(line, origin, out);
     }
 
     /// The session, from its first line: its id, and the model a user

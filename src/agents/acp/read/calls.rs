@@ -70,33 +70,37 @@ pub(super) struct Calls {
 impl Calls {
     /// Merge a `tool_call` / `tool_call_update`; the call's id when its
     /// `tool/call` can go out now (it has its input).
-    pub(super) fn upsert(&mut self, u: &Value, now: i64) -> Option<String> {
+    pub(super) fn upsert(&mut self, u: Value, now: i64) -> Option<String> {
         let id = u.get("toolCallId").and_then(Value::as_str)?.to_string();
-        let fields = u.as_object()?;
+        let Value::Object(fields) = u else {
+            return None;
+        };
         let call = self.calls.entry(id.clone()).or_insert_with(|| Call {
             since: now,
             ..Call::default()
         });
-        call.announced |= u.get("sessionUpdate").and_then(Value::as_str) == Some("tool_call");
-        if let Some(items) = u.get("content").and_then(Value::as_array) {
+        call.announced |= fields.get("sessionUpdate").and_then(Value::as_str) == Some("tool_call");
+        if let Some(items) = fields.get("content").and_then(Value::as_array) {
             let named = items
                 .iter()
                 .filter(|i| i.get("type").and_then(Value::as_str) == Some("terminal"))
                 .filter_map(|i| i.get("terminalId").and_then(Value::as_str));
             self.tied.extend(named.map(str::to_string));
         }
+        // The update's fields move into the call's state (taken whole, not
+        // copied: a result's output is most of a log's bytes).
         for (k, v) in fields {
             if k == "sessionUpdate" {
                 continue;
             }
-            match (k.as_str(), call.state.get_mut(k), v) {
-                ("_meta", Some(Value::Object(old)), Value::Object(new)) => {
+            match (call.state.get_mut(&k), v) {
+                (Some(Value::Object(old)), Value::Object(new)) if k == "_meta" => {
                     for (mk, mv) in new {
-                        old.insert(mk.clone(), mv.clone());
+                        old.insert(mk, mv);
                     }
                 }
-                _ => {
-                    call.state.insert(k.clone(), v.clone());
+                (_, v) => {
+                    call.state.insert(k, v);
                 }
             }
         }
@@ -209,8 +213,22 @@ impl Calls {
             .iter()
             .filter_map(|p| Some((p.to_string(), Value::Object(self.files.get(*p)?.clone()))))
             .collect();
-        let meta = json!({"acp": {"toolCall": state, "terminals": terminals, "files": files}});
-        Some((text, is_error, meta))
+        // The call is done: its state goes into the result whole (not
+        // copied), and what is asked of it later (its name) stays.
+        let call = self.calls.get_mut(id)?;
+        let state = std::mem::take(&mut call.state);
+        for key in ["kind", "title", "status", "_meta"] {
+            if let Some(v) = state.get(key) {
+                call.state.insert(key.into(), v.clone());
+            }
+        }
+        let mut acp = Map::new();
+        acp.insert("toolCall".into(), Value::Object(state));
+        acp.insert("terminals".into(), Value::Array(terminals));
+        acp.insert("files".into(), Value::Object(files));
+        let mut meta = Map::new();
+        meta.insert("acp".into(), Value::Object(acp));
+        Some((text, is_error, Value::Object(meta)))
     }
 
     /// `terminal/create` answered: the command it runs, by its terminal id.
