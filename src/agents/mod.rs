@@ -172,6 +172,12 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// Whether it has a text reader ([`Agent::read_text`]): the loader then
+    /// tries it on each line before reading the line as a JSON tree.
+    fn reads_text(&self) -> bool {
+        false
+    }
+
     /// A reader of its lines into deck's records, for a file read whole or
     /// one followed as it grows. `None` for DSH, whose lines the loader
     /// reads itself.

@@ -57,10 +57,10 @@ pub struct Hint {
     /// The agent (its index in the registry) whose text reader read the
     /// line before.
     text_first: Option<usize>,
-    /// The line before was another agent's, read as a JSON tree, and no
-    /// text reader has read one: this one is parsed as a tree at once,
-    /// without trying the frame and text readers first (a line they would
-    /// have read is still read right from the tree, only slower).
+    /// The line before was the line of an agent without a text reader
+    /// ([`Agent::reads_text`]), read as a JSON tree, and no text reader has
+    /// read one: this one, when no frame, goes to the tree at once without
+    /// trying the agents' text readers first.
     value_first: bool,
 }
 
@@ -112,20 +112,6 @@ pub fn decode_line_hinted(
     {
         return (d, lossy);
     }
-    if hint.value_first {
-        return match serde_json::from_str::<Value>(&line) {
-            Ok(value) => {
-                let decoded = decode_value(value, &line, origin);
-                hint.value_first = matches!(decoded, Decoded::Foreign { .. });
-                (decoded, lossy)
-            }
-            // The slow path says how it is not JSON.
-            Err(_) => {
-                hint.value_first = false;
-                decode_line_hinted(raw, origin, truncated, hint)
-            }
-        };
-    }
     // Frames and events (nearly every line) without building a JSON tree.
     if let Some(frame) = Frame::decode_fast(&line)
         && let Frame::Event { event, .. } = &frame
@@ -137,7 +123,8 @@ pub fn decode_line_hinted(
         let records = vec![Record::from_frame(frame, origin)];
         return (Decoded::Records { session, records }, lossy);
     }
-    for i in (0..crate::agents::ALL.len()).filter(|&i| hint.text_first != Some(i)) {
+    let text_readers = if hint.value_first { 0 } else { crate::agents::ALL.len() };
+    for i in (0..text_readers).filter(|&i| hint.text_first != Some(i)) {
         if let Some(d) = read_text(i, &line) {
             hint.text_first = Some(i);
             return (d, lossy);
@@ -155,7 +142,10 @@ pub fn decode_line_hinted(
         }
     };
     let decoded = decode_value(value, &line, origin);
-    hint.value_first = hint.text_first.is_none() && matches!(decoded, Decoded::Foreign { .. });
+    // Lines of an agent without a text reader: the next is likely its too.
+    hint.value_first = hint.text_first.is_none()
+        && matches!(&decoded, Decoded::Foreign { line: Foreign::Value(v), .. }
+            if crate::agents::of_line(v).is_some_and(|a| !a.reads_text()));
     (decoded, lossy)
 }
 

@@ -49,6 +49,10 @@ impl Agent for ClaudeCode {
     /// A line read without a JSON tree ([`read::Line::parse`]), when it
     /// can be a Claude Code one: every such line names its session,
     /// message or leaf (judged without parsing it).
+    fn reads_text(&self) -> bool {
+        true
+    }
+
     fn read_text(&self, line: &str) -> Option<Box<dyn Parsed>> {
         let b = line.as_bytes();
         let might = ["\"sessionId\"", "\"uuid\"", "\"leafUuid\"", "\"messageId\""]
