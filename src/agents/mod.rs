@@ -172,6 +172,13 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// The session's working directory as a file the agent keeps beside
+    /// the session file says it, for a log that does not (Cline's manifest,
+    /// Grok Build's `summary.json`): the library's row and a resume use it.
+    fn side_cwd(&self, _session_file: &Path) -> Option<String> {
+        None
+    }
+
     /// Whether it has a text reader ([`Agent::read_text`]): the loader then
     /// tries it on each line before reading the line as a JSON tree.
     fn reads_text(&self) -> bool {

@@ -141,7 +141,9 @@ pub(crate) fn row(
             .and_then(|t| t.lines().next())
             .map(str::to_string)
             .or(outline_title),
-        cwd: t.cwd().map(str::to_string),
+        cwd: t.cwd().map(str::to_string).or_else(|| {
+            crate::agents::by_name(agent).and_then(|a| a.side_cwd(std::path::Path::new(path)))
+        }),
         path: path.to_string(),
         started: t.first_time(),
         ended: t.last_time(),

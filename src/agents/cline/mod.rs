@@ -115,6 +115,10 @@ impl Agent for Cline {
             .ok_or_else(|| format!("no Cline session for {} in {}", cwd.display(), dir.display()))
     }
 
+    fn side_cwd(&self, session_file: &Path) -> Option<String> {
+        manifest_cwd(session_file)
+    }
+
     fn resume(&self, id: &str, cwd: Option<&Path>) -> Option<Resume> {
         Some(Resume {
             program: "cline",

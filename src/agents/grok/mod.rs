@@ -107,6 +107,13 @@ impl Agent for Grok {
             .ok_or_else(|| format!("no Grok Build session for {} in {}", cwd.display(), dir.display()))
     }
 
+    /// `summary.json` beside `updates.jsonl`: `info.cwd`.
+    fn side_cwd(&self, session_file: &Path) -> Option<String> {
+        let text = std::fs::read_to_string(session_file.parent()?.join("summary.json")).ok()?;
+        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+        v.pointer("/info/cwd")?.as_str().map(str::to_string)
+    }
+
     fn resume(&self, id: &str, cwd: Option<&Path>) -> Option<Resume> {
         Some(Resume {
             program: "grok",

@@ -117,12 +117,8 @@ fn the_library_lists_it_where_cline_keeps_it() {
         let dir = home.path().join(root);
         let env: &[(&str, &std::path::Path)] = if moved { &[("CLINE_DIR", &dir)] } else { &[] };
         let row = home.listed_once(env, &[], &file, "cline");
-        // The directory is in the manifest beside, not in the messages:
-        // unknown, or the manifest's.
-        assert!(
-            row["cwd"].is_null() || row["cwd"] == manifest["cwd"],
-            "{row}"
-        );
+        // The directory is in the manifest beside, not in the messages.
+        assert_eq!(row["cwd"], manifest["cwd"], "{row}");
         assert_eq!(row["id"], ID, "{row}");
     }
 }

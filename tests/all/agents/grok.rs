@@ -111,11 +111,8 @@ fn the_library_lists_it_where_grok_keeps_it() {
         let row = home.listed_once(env, &[], &file, "grok");
         assert_eq!(row["id"], id.as_str(), "{row}");
         // The directory is in `summary.json` beside (and the folder's
-        // name), not in the log: unknown, or that one.
-        assert!(
-            row["cwd"].is_null() || row["cwd"] == "/workspace/demo",
-            "{row}"
-        );
+        // name), not in the log.
+        assert_eq!(row["cwd"], "/workspace/demo", "{row}");
     }
 }
 

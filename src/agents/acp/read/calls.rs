@@ -216,11 +216,16 @@ impl Calls {
         // The call is done: its state goes into the result whole (not
         // copied), and what is asked of it later (its name) stays.
         let call = self.calls.get_mut(id)?;
-        let state = std::mem::take(&mut call.state);
+        let mut state = std::mem::take(&mut call.state);
         for key in ["kind", "title", "status", "_meta"] {
             if let Some(v) = state.get(key) {
                 call.state.insert(key.into(), v.clone());
             }
+        }
+        // Its text blocks are the result's content (joined as above): not
+        // kept twice. The presenters read the text from the result.
+        if let Some(Value::Array(items)) = state.get_mut("content") {
+            items.retain(|i| i.get("type").and_then(Value::as_str) != Some("content") || i.pointer("/content/text").is_none());
         }
         let mut acp = Map::new();
         acp.insert("toolCall".into(), Value::Object(state));
