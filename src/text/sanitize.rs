@@ -142,18 +142,29 @@ pub fn json_text(s: &str) -> Cow<'_, str> {
     // Every such character's UTF-8 starts with one of four bytes
     // (`json_unsafe_characters_start_with_a_lead_byte_looked_for`): text
     // without them (most of it) is found safe by a vectorised search.
+    // Only the characters at those bytes are looked at: text with other
+    // characters starting with them (`…`, `—`) costs a search, not a walk
+    // through every character after the first.
     let b = s.as_bytes();
-    let first = match (
-        memchr::memchr3(0x7f, 0xc2, 0xe2, b),
-        memchr::memchr(0xd8, b),
-    ) {
-        (Some(x), Some(y)) => x.min(y),
-        (Some(x), None) | (None, Some(x)) => x,
-        (None, None) => return Cow::Borrowed(s),
+    let lead = |from: usize| {
+        let rest = &b[from..];
+        match (memchr::memchr3(0x7f, 0xc2, 0xe2, rest), memchr::memchr(0xd8, rest)) {
+            (Some(x), Some(y)) => Some(from + x.min(y)),
+            (Some(x), None) | (None, Some(x)) => Some(from + x),
+            (None, None) => None,
+        }
     };
-    // A lead byte or ASCII: a character boundary.
-    if !s[first..].chars().any(json_unsafe) {
-        return Cow::Borrowed(s);
+    let mut at = 0;
+    loop {
+        let Some(i) = lead(at) else {
+            return Cow::Borrowed(s);
+        };
+        // A lead byte or ASCII: a character boundary.
+        let c = s[i..].chars().next().unwrap_or_default();
+        if json_unsafe(c) {
+            break;
+        }
+        at = i + c.len_utf8().max(1);
     }
     let mut out = String::with_capacity(s.len() + 16);
     for c in s.chars() {
@@ -367,6 +378,10 @@ mod tests {
         // Text with other characters of those lead bytes stays as it is.
         assert!(matches!(json_text("{\"a\":\"→ … é ؛\"}"), Cow::Borrowed(_)));
         assert_eq!(json_text("{\"a\":\"→\u{2028}\"}"), "{\"a\":\"→\\u2028\"}");
+        // Safe characters sharing the lead bytes before, between and after
+        // the one escaped.
+        assert_eq!(json_text("… — ؛\u{202e}… é"), "… — ؛\\u202e… é");
+        assert!(matches!(json_text(&"… — ✓ é\n".repeat(1000)), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -40,10 +40,11 @@ impl Presenters for Atif {
 
 /// Text as it came, in a fence longer than any run of backticks in it.
 fn fenced(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
+    // The backticks found by a search, not by a walk through every char.
+    let (mut longest, mut run, mut next) = (0, 0, usize::MAX);
+    for i in memchr::memchr_iter(b'`', text.as_bytes()) {
+        run = if i == next { run + 1 } else { 1 };
+        next = i + 1;
         longest = longest.max(run);
     }
     let fence = "`".repeat(longest.max(2) + 1);
