@@ -143,7 +143,8 @@ pub enum Command {
         tui: TuiArgs,
     },
     /// Show a session log as it grows (like `tail -f`): a DSH frame log or
-    /// session.jsonl, or another agent's session log.
+    /// session.jsonl, another agent's session log, or a session of an
+    /// agent's database (shown again as it changes).
     Follow {
         /// The file (or `--latest AGENT`).
         #[arg(required_unless_present = "latest")]

@@ -207,6 +207,20 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// One session of its database at `path` ([`Agent::database`]'s), for
+    /// `deck follow`: the one `pick` names, its rows handed to `row` as
+    /// `database` hands them, in one short read transaction that never
+    /// waits long on a writer ([`DatabaseRead::Busy`]: look again later).
+    /// `None`: the database at `path` is not one of its.
+    fn database_session(
+        &self,
+        _path: &Path,
+        _pick: SessionPick<'_>,
+        _row: &mut dyn FnMut(Value),
+    ) -> Option<Result<DatabaseRead, String>> {
+        None
+    }
+
     /// Its presenters (its tools' names → views), for its sessions. `None`
     /// for DSH, whose are the stock ones every transcript starts with.
     fn presenters(&self) -> Option<SharedPresenters>;
@@ -318,6 +332,28 @@ pub enum Streaming {
     Fill(Fill),
     /// Only a whole read places what is beside it (why).
     Whole(String),
+}
+
+/// Which session of a database to read ([`Agent::database_session`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionPick<'a> {
+    /// The session with this id.
+    Id(&'a str),
+    /// The session changed last (a subagent's aside), of the directory
+    /// given if one is.
+    Newest(Option<&'a Path>),
+}
+
+/// What reading one session of a database came to
+/// ([`Agent::database_session`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DatabaseRead {
+    /// Its rows were handed on: the session's id.
+    Read(String),
+    /// No session is the one picked.
+    Missing,
+    /// A writer held the database past a short wait: nothing was read.
+    Busy,
 }
 
 /// Where an agent keeps its sessions: a folder an environment variable

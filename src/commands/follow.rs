@@ -1,8 +1,9 @@
 //! `deck follow PATH | --latest AGENT`: show a session log as it grows
-//! (like `tail -f`): a frame log, a plain session.jsonl, a Claude Code
-//! session or a Codex rollout; `--latest` asks the agent (the registry's,
-//! by its word: `claude`, `codex`) for its newest session for the current
-//! directory, or waits for its first one.
+//! (like `tail -f`): a frame log, a plain session.jsonl, another agent's
+//! session log, or a session of an agent's database (read again as it
+//! changes); `--latest` asks the agent (the registry's, by its word:
+//! `claude`, `codex`) for its newest session for the current directory,
+//! or waits for its first one.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -18,7 +19,14 @@ use crate::source::live;
 /// What to follow: a file, or the session of an agent that has none for
 /// this directory yet.
 pub enum Target {
+    /// A file given.
     File(PathBuf),
+    /// The agent's newest session for `cwd`, in the file `path` (a
+    /// database holds every directory's: `cwd` picks among them).
+    Found {
+        path: PathBuf,
+        cwd: PathBuf,
+    },
     Awaited(Latest),
 }
 
@@ -44,7 +52,7 @@ pub fn target(path: Option<PathBuf>, latest: Option<String>) -> anyhow::Result<T
     // (a second early, for file systems with coarse times).
     let since = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
     match agent.latest(&root, &cwd, std::time::SystemTime::UNIX_EPOCH) {
-        Ok(p) => Ok(Target::File(p)),
+        Ok(path) => Ok(Target::Found { path, cwd }),
         Err(e) if !std::io::stdout().is_terminal() => {
             anyhow::bail!("follow --latest: {e}")
         }
@@ -65,6 +73,13 @@ pub fn run(target: Target, session: Option<String>, tui: TuiArgs) -> anyhow::Res
         Target::File(path) => {
             tracing::info!(mode = "follow", path = %path.display(), session, "opening");
             (label(&path.to_string_lossy()), Follow::new(path))
+        }
+        Target::Found { path, cwd } => {
+            tracing::info!(mode = "follow", path = %path.display(), cwd = %cwd.display(), session, "opening");
+            let shown = label(&path.to_string_lossy());
+            let mut f = Follow::new(path);
+            f.dir = Some(cwd);
+            (shown, f)
         }
         Target::Awaited(latest) => {
             tracing::info!(mode = "follow", agent = latest.agent.name(), cwd = %latest.cwd.display(), session, "waiting");

@@ -11,7 +11,6 @@
 
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::time::UNIX_EPOCH;
 
 use crate::agents::find::{DEPTH, files_under, name};
 use crate::agents::{self, Agent};
@@ -104,27 +103,8 @@ pub fn discover(roots: &Roots) -> Vec<Found> {
     out
 }
 
-/// A session file's size and last change (ns since the epoch), `meta`
-/// being its metadata: a database's with its write-ahead log's (`-wal`
-/// beside it, where a running agent's writes wait to be copied in, leaving
-/// the database file as it was).
-pub fn stamp(path: &std::path::Path, meta: &std::fs::Metadata) -> (u64, i64) {
-    let (size, mtime) = (meta.len(), mtime_ns(meta));
-    let mut wal = path.as_os_str().to_owned();
-    wal.push("-wal");
-    match std::fs::metadata(wal) {
-        Ok(w) if w.is_file() => (size + w.len(), mtime.max(mtime_ns(&w))),
-        _ => (size, mtime),
-    }
-}
-
-/// Nanoseconds since the epoch of a file's last change (0 when unknown).
-pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
-}
+/// A file's stamp, as the follower of a database takes it too.
+pub use crate::source::follow::{mtime_ns, stamp};
 
 #[cfg(test)]
 mod tests {

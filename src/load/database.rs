@@ -18,7 +18,7 @@ use crate::wire::Origin;
 pub(super) const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
 /// Whether the file at `path` is a SQLite database (its first bytes).
-fn is_database(path: &Path) -> bool {
+pub(super) fn is_database(path: &Path) -> bool {
     let mut magic = [0u8; 16];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut magic))

@@ -5,7 +5,9 @@
 //! Code session's subagents' logs, nested under their calls, and the
 //! output it saved to `tool-results/`). `--latest AGENT` before the agent
 //! wrote a session for the directory: the newest one is looked for until
-//! it appears ([`Latest`]), then followed as a path is.
+//! it appears ([`Latest`]), then followed as a path is. A database (its
+//! first bytes SQLite's: OpenCode's) holds sessions, not lines: one session
+//! of it is followed by `follow_database`, read again as the file changes.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -13,6 +15,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::follow_database;
 use super::stream::{LineStream, Selection};
 use crate::agents::{self, Agent};
 use crate::source::feed::{MakeLines, StreamError};
@@ -28,6 +31,10 @@ pub struct Follow {
     pub poll: Duration,
     /// Set: `path` is not known yet; it is the newest session this finds.
     pub latest: Option<Latest>,
+    /// The directory whose newest session is wanted when `path` is a
+    /// database holding every directory's (`--latest`'s; `None` and no
+    /// `session`: the database's newest).
+    pub dir: Option<PathBuf>,
 }
 
 /// `deck follow --latest AGENT` when the agent has no session for the
@@ -51,6 +58,7 @@ impl Follow {
             session: None,
             poll: POLL,
             latest: None,
+            dir: None,
         }
     }
 
@@ -65,6 +73,7 @@ impl Follow {
     /// Follow until the consumer goes away (or the tap fails).
     pub async fn run(mut self, tap: Tap, tx: LiveTx) -> Result<(), StreamError> {
         if let Some(latest) = self.latest.take() {
+            self.dir = Some(latest.cwd.clone());
             let find: Find = Arc::new(move || {
                 let Latest {
                     agent,
@@ -78,6 +87,20 @@ impl Follow {
                 Some(path) => self.path = path,
                 None => return Ok(()),
             }
+        }
+        if super::database::is_database(&self.path) {
+            if tap.is_some() {
+                // (`deck record`: what it writes is lines, and a database
+                // has none.)
+                tx.diagnostic(format!(
+                    "{} is a database: it is not recorded (copy the file instead)",
+                    self.path.display()
+                ))
+                .await?;
+                tx.status(crate::source::live::LinkStatus::Ended).await?;
+                return Ok(());
+            }
+            return follow_database::follow(self.path, self.session, self.dir, self.poll, &tx).await;
         }
         let mut stream = LineStream::new(None, Selection::new(self.session.clone()), tap);
         let mut beside = Beside::new(&self.path);

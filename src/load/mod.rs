@@ -545,6 +545,7 @@ fn load_history(
 mod database;
 pub mod decode;
 pub mod follow;
+mod follow_database;
 mod group;
 pub mod listen;
 mod loaded;

@@ -11,6 +11,9 @@
 //! * A path that does not exist yet is waited for; a file not known yet is
 //!   looked for until it is found ([`wait_for`]: `deck follow --latest`).
 //!
+//! A file's [`stamp`] (size and time, a database's `-wal` folded in) is
+//! what the library and the follower of a database compare to see a change.
+//!
 //! Polling (not inotify) keeps it portable and simple; the interval is a
 //! parameter so tests can make it short. What is followed, and how, is the
 //! loader's `load::follow::Follow`.
@@ -203,8 +206,30 @@ pub async fn wait_for(find: Find, poll: Duration, tx: &LiveTx) -> Result<Option<
     }
 }
 
+/// A session file's size and last change (ns since the epoch), `meta`
+/// being its metadata: a database's with its write-ahead log's (`-wal`
+/// beside it, where a running agent's writes wait to be copied in, leaving
+/// the database file as it was).
+pub fn stamp(path: &std::path::Path, meta: &std::fs::Metadata) -> (u64, i64) {
+    let (size, mtime) = (meta.len(), mtime_ns(meta));
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    match std::fs::metadata(wal) {
+        Ok(w) if w.is_file() => (size + w.len(), mtime.max(mtime_ns(&w))),
+        _ => (size, mtime),
+    }
+}
+
+/// Nanoseconds since the epoch of a file's last change (0 when unknown).
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
 /// Sleep `d`; true when the consumer went away meanwhile.
-async fn wait(tx: &LiveTx, d: Duration) -> bool {
+pub(crate) async fn wait(tx: &LiveTx, d: Duration) -> bool {
     tokio::select! {
         () = tokio::time::sleep(d) => tx.is_closed(),
         () = tx.closed() => true,

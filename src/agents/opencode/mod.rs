@@ -5,17 +5,20 @@
 //! database, `opencode.db`, under its data folder
 //! (`$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`): a file
 //! deck reads from its path, each session in it a session of deck's. A
-//! session resumes with `opencode --session ID` in its directory.
+//! session resumes with `opencode --session ID` in its directory; `deck
+//! follow` reads one session again whenever the database changes, and
+//! `--latest opencode` picks the newest of a directory (`directory`).
 //! (Before the database, OpenCode wrote a `storage/` tree of JSON files:
 //! not read.)
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::time::SystemTime;
 
 use serde_json::Value;
 
 use super::read::Translate;
-use super::{Agent, Format, Home, Resume};
+use super::{Agent, DatabaseRead, Format, Home, Resume, SessionPick};
 use crate::session::SharedPresenters;
 
 pub mod present;
@@ -55,6 +58,15 @@ impl Agent for OpenCode {
         store::rows(path, row)
     }
 
+    fn database_session(
+        &self,
+        path: &Path,
+        pick: SessionPick<'_>,
+        row: &mut dyn FnMut(Value),
+    ) -> Option<Result<DatabaseRead, String>> {
+        store::session_rows(path, pick, row)
+    }
+
     fn presenters(&self) -> Option<SharedPresenters> {
         static P: OnceLock<SharedPresenters> = OnceLock::new();
         Some(super::shared(&P, || std::sync::Arc::new(present::OpenCode)))
@@ -75,6 +87,23 @@ impl Agent for OpenCode {
     fn sessions(&self, root: &Path) -> Vec<PathBuf> {
         let db = root.join("opencode.db");
         if db.is_file() { vec![db] } else { Vec::new() }
+    }
+
+    fn latest_word(&self) -> Option<&'static str> {
+        Some(NAME)
+    }
+
+    /// Its database, when a session of `cwd` is in it (every session is
+    /// in the one file: `since` spares nothing).
+    fn latest(&self, root: &Path, cwd: &Path, _since: SystemTime) -> Result<PathBuf, String> {
+        let db = root.join("opencode.db");
+        if !db.is_file() {
+            return Err(format!("no OpenCode database at {}", db.display()));
+        }
+        match store::has_session_of(&db, cwd)? {
+            true => Ok(db),
+            false => Err(format!("no OpenCode session for {} in {}", cwd.display(), db.display())),
+        }
     }
 
     fn resume(&self, id: &str, cwd: Option<&Path>) -> Option<Resume> {
