@@ -68,6 +68,7 @@ pub mod mini_swe_agent;
 pub mod qwen_code;
 pub mod read;
 pub mod turns;
+pub(crate) mod grep;
 pub mod unified;
 
 #[cfg(test)]

@@ -16,12 +16,12 @@
 
 use serde_json::{Map, Value};
 
-use crate::agents::Mapping;
+use crate::agents::{Mapping, grep};
 use crate::agents::unified::unified_hunks;
 use crate::session::arguments_object as parse;
 use crate::session::{Call, Presented, Presenters, Settled};
 use crate::wire::view::{
-    DiffView, FileDiff, GenericView, Location, ReadLine, ReadView, SearchBody, SearchFile, SearchMatch, SearchView,
+    DiffView, FileDiff, GenericView, Location, ReadLine, ReadView, SearchBody, SearchView,
     TerminalView, View, WebBody, WebView,
 };
 
@@ -105,7 +105,7 @@ impl Presenters for CopilotCli {
             }
             "view" => read_result(&args, &text, meta("detailedContent").and_then(Value::as_str))?,
             "edit" | "create" => edit_result(s.tool, &args, meta("detailedContent").and_then(Value::as_str))?,
-            "glob" => SearchView::new(None, SearchBody::Paths(paths(&text))).into(),
+            "glob" => SearchView::new(None, SearchBody::Paths(grep::paths(&text))).into(),
             "grep" => grep_result(&args, &text),
             "web_fetch" => WebView::new(
                 Some("Fetch".into()),
@@ -234,51 +234,17 @@ fn edit_result(tool: &str, args: &Args, detailed: Option<&str>) -> Option<View> 
     })
 }
 
-/// One path a line (none when it says nothing matched).
-fn paths(text: &str) -> Vec<String> {
-    if text.starts_with("No ") {
-        return Vec::new();
-    }
-    text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect()
-}
-
 /// Content lines `path:N:text` (with `-n`) by file; else the files found
 /// (`files_with_matches`, the default); counts on the generic card.
 fn grep_result(args: &Args, text: &str) -> View {
     match arg(args, "output_mode") {
-        Some("content") => {
-            let mut files: Vec<SearchFile> = Vec::new();
-            for line in text.lines() {
-                let Some((path, n, body)) = numbered(line) else {
-                    return GenericView::default().with_text(fenced(text)).into();
-                };
-                let m = SearchMatch::new(n, body);
-                match files.iter_mut().find(|f| f.path == path) {
-                    Some(f) => f.matches.push(m),
-                    None => files.push(SearchFile::new(path, vec![m])),
-                }
-            }
-            SearchView::new(None, SearchBody::Matches(files)).into()
-        }
+        Some("content") => match grep::matches(text) {
+            Some(files) => SearchView::new(None, SearchBody::Matches(files)).into(),
+            None => GenericView::default().with_text(fenced(text)).into(),
+        },
         Some("count") => GenericView::default().with_text(fenced(text)).into(),
-        _ => SearchView::new(None, SearchBody::Paths(paths(text))).into(),
+        _ => SearchView::new(None, SearchBody::Paths(grep::paths(text))).into(),
     }
-}
-
-/// `path:N:text`: the first `:N:` with N a line number splits it.
-fn numbered(line: &str) -> Option<(&str, u64, &str)> {
-    let mut from = 0;
-    while let Some(at) = line[from..].find(':').map(|i| i + from) {
-        let rest = &line[at + 1..];
-        if let Some((n, body)) = rest.split_once(':')
-            && let Ok(n) = n.parse::<u64>()
-            && at > 0
-        {
-            return Some((&line[..at], n, body));
-        }
-        from = at + 1;
-    }
-    None
 }
 
 #[cfg(test)]
