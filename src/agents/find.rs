@@ -87,6 +87,19 @@ pub fn modified(p: &Path) -> Option<SystemTime> {
     p.metadata().ok()?.modified().ok()
 }
 
+/// The newest of some paths modified at `since` or later: what `deck
+/// follow --latest` takes among an agent's sessions of a directory.
+pub trait NewestSince: Iterator<Item = PathBuf> + Sized {
+    fn newest_since(self, since: SystemTime) -> Option<PathBuf> {
+        self.filter_map(|p| Some((modified(&p)?, p)))
+            .filter(|(t, _)| *t >= since)
+            .max_by_key(|(t, _)| *t)
+            .map(|(_, p)| p)
+    }
+}
+
+impl<I: Iterator<Item = PathBuf>> NewestSince for I {}
+
 /// The most recently modified of `paths`.
 pub fn newest(paths: impl Iterator<Item = PathBuf>) -> Option<PathBuf> {
     paths

@@ -23,7 +23,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use super::find::modified;
+use super::find::NewestSince;
 use super::read::Translate;
 use super::{Agent, Format, Home, Resume};
 use crate::session::SharedPresenters;
@@ -108,10 +108,7 @@ impl Agent for Cline {
         self.sessions(root)
             .into_iter()
             .filter(|p| manifest_cwd(p).is_some_and(|c| Path::new(&c) == cwd))
-            .filter_map(|p| Some((modified(&p)?, p)))
-            .filter(|(t, _)| *t >= since)
-            .max_by_key(|(t, _)| *t)
-            .map(|(_, p)| p)
+            .newest_since(since)
             .ok_or_else(|| format!("no Cline session for {} in {}", cwd.display(), dir.display()))
     }
 

@@ -12,7 +12,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use super::find::{dirs, modified};
+use super::find::{NewestSince, dirs};
 use super::read::Translate;
 use super::{Agent, Format, Home, Resume};
 use crate::session::SharedPresenters;
@@ -84,10 +84,7 @@ impl Agent for CopilotCli {
         self.sessions(root)
             .into_iter()
             .filter(|log| log.parent().and_then(workspace_cwd).is_some_and(|c| Path::new(&c) == cwd))
-            .filter_map(|p| Some((modified(&p)?, p)))
-            .filter(|(t, _)| *t >= since)
-            .max_by_key(|(t, _)| *t)
-            .map(|(_, p)| p)
+            .newest_since(since)
             .ok_or_else(|| format!("no Copilot CLI session for {} in {}", cwd.display(), state.display()))
     }
 

@@ -17,7 +17,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use super::find::{dirs, modified, name};
+use super::find::{NewestSince, dirs, name};
 use super::read::Translate;
 use super::{Agent, Format, Home, Resume};
 use crate::session::SharedPresenters;
@@ -91,10 +91,7 @@ impl Agent for Cursor {
         let dir = root.join("projects").join(project(cwd)).join("agent-transcripts");
         transcripts(&dir)
             .into_iter()
-            .filter_map(|p| Some((modified(&p)?, p)))
-            .filter(|(t, _)| *t >= since)
-            .max_by_key(|(t, _)| *t)
-            .map(|(_, p)| p)
+            .newest_since(since)
             .ok_or_else(|| format!("no Cursor agent transcript for {} in {}", cwd.display(), dir.display()))
     }
 

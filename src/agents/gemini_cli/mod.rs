@@ -14,7 +14,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use super::find::{modified, name};
+use super::find::{NewestSince, name};
 use super::read::Translate;
 use super::{Agent, Format, Home, Resume};
 use crate::session::SharedPresenters;
@@ -94,10 +94,7 @@ impl Agent for GeminiCli {
             .into_iter()
             .filter(|p| project_root(p).is_some_and(|r| Path::new(&r) == cwd))
             .flat_map(|p| chats(&p))
-            .filter_map(|p| Some((modified(&p)?, p)))
-            .filter(|(t, _)| *t >= since)
-            .max_by_key(|(t, _)| *t)
-            .map(|(_, p)| p)
+            .newest_since(since)
             .ok_or_else(|| format!("no Gemini CLI session for {} in {}", cwd.display(), tmp.display()))
     }
 

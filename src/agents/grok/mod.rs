@@ -18,7 +18,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use super::find::{modified, name};
+use super::find::{NewestSince, name};
 use super::read::Translate;
 use super::{Agent, Format, Home, Resume};
 use crate::session::SharedPresenters;
@@ -100,10 +100,7 @@ impl Agent for Grok {
             .flatten()
             .map(|e| e.path().join(LOG))
             .filter(|p| name(p) == LOG)
-            .filter_map(|p| Some((modified(&p)?, p)))
-            .filter(|(t, _)| *t >= since)
-            .max_by_key(|(t, _)| *t)
-            .map(|(_, p)| p)
+            .newest_since(since)
             .ok_or_else(|| format!("no Grok Build session for {} in {}", cwd.display(), dir.display()))
     }
 

@@ -19,7 +19,7 @@ use std::time::SystemTime;
 use md5::{Digest, Md5};
 use serde_json::Value;
 
-use super::find::{dirs, modified};
+use super::find::{NewestSince, dirs};
 use super::read::Translate;
 use super::{Agent, Format, Home, Resume};
 use crate::session::SharedPresenters;
@@ -86,10 +86,7 @@ impl Agent for Kimi {
         let dir = root.join("sessions").join(work_dir(cwd));
         wires(&dir)
             .into_iter()
-            .filter_map(|p| Some((modified(&p)?, p)))
-            .filter(|(t, _)| *t >= since)
-            .max_by_key(|(t, _)| *t)
-            .map(|(_, p)| p)
+            .newest_since(since)
             .ok_or_else(|| format!("no Kimi Code session for {} in {}", cwd.display(), dir.display()))
     }
 

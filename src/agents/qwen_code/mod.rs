@@ -12,7 +12,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use super::find::{modified, name};
+use super::find::{NewestSince, name};
 use super::read::Translate;
 use super::{Agent, Format, Home, Resume};
 use crate::session::SharedPresenters;
@@ -91,10 +91,7 @@ impl Agent for QwenCode {
             .flatten()
             .map(|e| e.path())
             .filter(|p| name(p).ends_with(".jsonl"))
-            .filter_map(|p| Some((modified(&p)?, p)))
-            .filter(|(t, _)| *t >= since)
-            .max_by_key(|(t, _)| *t)
-            .map(|(_, p)| p)
+            .newest_since(since)
             .ok_or_else(|| format!("no Qwen Code session for {} in {}", cwd.display(), dir.display()))
     }
 
