@@ -180,6 +180,14 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
         None
     }
 
+    /// Whether its reader draws only once its input ends (pi's tree: the
+    /// path taken is known only from the last entry). `deck follow` then
+    /// reads the file again whole each time it changes, rather than its
+    /// new lines.
+    fn draws_at_end(&self) -> bool {
+        false
+    }
+
     /// Whether it has a text reader ([`Agent::read_text`]): the loader then
     /// tries it on each line before reading the line as a JSON tree.
     fn reads_text(&self) -> bool {
@@ -416,7 +424,6 @@ pub fn of_text(first: &str) -> Option<&'static dyn Agent> {
 /// The agent whose file starts with `head` ([`Agent::recognise`]), the
 /// first in order of detection. (The loader recognises a file line by
 /// line as it reads it: [`of_line`].)
-#[cfg(any(test, feature = "internals"))]
 pub fn of_head(head: &[u8]) -> Option<&'static dyn Agent> {
     ALL.iter().copied().find(|a| a.recognise(head))
 }

@@ -104,7 +104,7 @@ pub fn discover(roots: &Roots) -> Vec<Found> {
 }
 
 /// A file's stamp, as the follower of a database takes it too.
-pub use crate::source::follow::{mtime_ns, stamp};
+pub use crate::source::follow::stamp;
 
 #[cfg(test)]
 mod tests {

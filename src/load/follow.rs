@@ -16,6 +16,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::follow_database;
+use super::follow_whole;
 use super::stream::{LineStream, Selection};
 use crate::agents::{self, Agent};
 use crate::source::feed::{MakeLines, StreamError};
@@ -101,6 +102,9 @@ impl Follow {
                 return Ok(());
             }
             return follow_database::follow(self.path, self.session, self.dir, self.poll, &tx).await;
+        }
+        if tap.is_none() && follow_whole::drawn_at_end(&self.path) {
+            return follow_whole::follow(self.path, self.session, self.poll, &tx).await;
         }
         let mut stream = LineStream::new(None, Selection::new(self.session.clone()), tap);
         let mut beside = Beside::new(&self.path);

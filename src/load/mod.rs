@@ -546,6 +546,7 @@ mod database;
 pub mod decode;
 pub mod follow;
 mod follow_database;
+mod follow_whole;
 mod group;
 pub mod listen;
 mod loaded;

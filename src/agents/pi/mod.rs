@@ -34,6 +34,11 @@ impl Agent for Pi {
         NAME
     }
 
+    /// The path to the last entry is known at the end of the file.
+    fn draws_at_end(&self) -> bool {
+        true
+    }
+
     fn format(&self) -> Format {
         Format::Pi
     }

@@ -31,5 +31,6 @@ mod one_home;
 mod opencode;
 mod opencode_follow;
 mod pi;
+mod pi_follow;
 mod qwen_code;
 mod turns;
