@@ -107,8 +107,12 @@ pub fn discover(roots: &Roots) -> Vec<Found> {
 /// A session file's size and last change (ns since the epoch), `meta`
 /// being its metadata: a database's with its write-ahead log's (`-wal`
 /// beside it, where a running agent's writes wait to be copied in, leaving
-/// the database file as it was).
+/// the database file as it was); the root of an agent's tree of files
+/// with every file of the tree (`Agent::stamp`).
 pub fn stamp(path: &std::path::Path, meta: &std::fs::Metadata) -> (u64, i64) {
+    if let Some(tree) = agents::ALL.iter().find_map(|a| a.stamp(path)) {
+        return tree;
+    }
     let (size, mtime) = (meta.len(), mtime_ns(meta));
     let mut wal = path.as_os_str().to_owned();
     wal.push("-wal");

@@ -6,8 +6,9 @@
 //! (`$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`): a file
 //! deck reads from its path, each session in it a session of deck's. A
 //! session resumes with `opencode --session ID` in its directory.
-//! (Before the database, OpenCode wrote a `storage/` tree of JSON files:
-//! not read.)
+//! Before the database (up to 1.1.x) OpenCode kept each session as a tree
+//! of JSON files under `storage/` (`storage` reads it into the same rows,
+//! from the path of the session's info file).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -20,6 +21,7 @@ use crate::session::SharedPresenters;
 
 pub mod present;
 pub mod read;
+mod storage;
 mod store;
 
 /// Its name.
@@ -39,7 +41,7 @@ impl Agent for OpenCode {
     }
 
     fn title(&self) -> &'static str {
-        "OpenCode database"
+        "OpenCode session store"
     }
 
     /// Its sessions are in a database, never in a log's lines.
@@ -53,6 +55,14 @@ impl Agent for OpenCode {
 
     fn database(&self, path: &Path, row: &mut dyn FnMut(Value)) -> Option<Result<(), String>> {
         store::rows(path, row)
+    }
+
+    fn tree(&self, path: &Path, row: &mut dyn FnMut(Value)) -> Option<Result<(), String>> {
+        storage::rows(path, row)
+    }
+
+    fn stamp(&self, path: &Path) -> Option<(u64, i64)> {
+        storage::stamp(path)
     }
 
     fn presenters(&self) -> Option<SharedPresenters> {
@@ -74,7 +84,9 @@ impl Agent for OpenCode {
 
     fn sessions(&self, root: &Path) -> Vec<PathBuf> {
         let db = root.join("opencode.db");
-        if db.is_file() { vec![db] } else { Vec::new() }
+        let mut found = if db.is_file() { vec![db] } else { Vec::new() };
+        found.extend(storage::sessions(root));
+        found
     }
 
     fn resume(&self, id: &str, cwd: Option<&Path>) -> Option<Resume> {

@@ -2,9 +2,9 @@
 //! `tests/fixtures/agents/`: Claude Code (`claude*`: the tour, what it keeps
 //! beside its log, what a person and a subagent said, the truth of each
 //! card), Codex (`codex`), ACP recordings (`acp`, `acp_gemini`), Gemini CLI,
-//! Qwen Code, OpenCode, pi, Cline, aider, Copilot CLI, mini-swe-agent and
-//! SWE-agent, Cursor, Grok Build, Kimi Code and Harbor's ATIF (one file each, named
-//! for the agent), one home holding them all (`one_home`), and what every
+//! Qwen Code, OpenCode (its database; its older tree: `opencode_storage`),
+//! pi, Cline, aider, Copilot CLI, mini-swe-agent and SWE-agent, Cursor, Grok
+//! Build, Kimi Code and Harbor's ATIF (one file each, named for the agent), one home holding them all (`one_home`), and what every
 //! format says of its turns and context (`turns`) — detected, read, listed
 //! by `deck inspect`, drawn by `deck render`, exported, listed by `deck
 //! sessions`.
@@ -29,6 +29,7 @@ mod mapping;
 mod mini_swe_agent;
 mod one_home;
 mod opencode;
+mod opencode_storage;
 mod pi;
 mod qwen_code;
 mod turns;
