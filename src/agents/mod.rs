@@ -20,9 +20,9 @@
 //! its folder holds those formats' parts and its stock tools' presenters),
 //! and the others, each its own folder: `claude_code/`, `codex/`,
 //! `gemini_cli/`, `qwen_code/`, `opencode/` (a SQLite database:
-//! `Agent::database`), `copilot_cli/`, `cursor/`, `kimi/`, `pi/`, `cline/`,
-//! `grok/`, `atif/`, `mini_swe_agent/` (with SWE-agent's trajectories),
-//! `aider/` (markdown: text lines, `Agent::text_lines`) and `acp/` (any
+//! `Agent::database`; its older tree of JSON files: `Agent::tree`),
+//! `copilot_cli/`, `cursor/`, `kimi/`, `pi/`, `cline/`, `grok/`, `atif/`,
+//! `mini_swe_agent/` (with SWE-agent's trajectories), `aider/` (markdown: text lines, `Agent::text_lines`) and `acp/` (any
 //! agent spoken to over the Agent Client Protocol, as a recording holds
 //! it). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
@@ -227,6 +227,25 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
         _pick: SessionPick<'_>,
         _row: &mut dyn FnMut(Value),
     ) -> Option<Result<DatabaseRead, String>> {
+        None
+    }
+
+    /// A session of its kept as a tree of files rather than one log
+    /// (OpenCode's older `storage/`: an info file, a file per message, a
+    /// file per part), read from the path of the file that roots it: its
+    /// rows handed to `row` in order, as the lines its reader takes, a file
+    /// at a time (never the tree held), or why the tree could not be read.
+    /// `None`: the file roots no tree of its (judged from its content).
+    fn tree(&self, _path: &Path, _row: &mut dyn FnMut(Value)) -> Option<Result<(), String>> {
+        None
+    }
+
+    /// The size and last change (ns since the epoch) of the session whose
+    /// tree ([`Agent::tree`]) the file at `path` roots, every file of the
+    /// tree counted — so that the library reads the session again when a
+    /// file of it is added or written again; `None`: `path` roots no tree
+    /// of its. From names and metadata only.
+    fn stamp(&self, _path: &Path) -> Option<(u64, i64)> {
         None
     }
 
@@ -459,7 +478,9 @@ pub enum Format {
     GeminiCli,
     /// A Qwen Code session (`~/.qwen/projects/…/chats/<id>.jsonl`).
     QwenCode,
-    /// OpenCode's database (`~/.local/share/opencode/opencode.db`).
+    /// OpenCode's session store: its database
+    /// (`~/.local/share/opencode/opencode.db`), or a session of its older
+    /// tree of JSON files (`…/opencode/storage/session/<project>/<id>.json`).
     OpenCode,
     /// A GitHub Copilot CLI session
     /// (`~/.copilot/session-state/<id>/events.jsonl`).

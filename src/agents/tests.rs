@@ -104,6 +104,14 @@ fn each_agents_fixtures_are_recognised_as_its_own() {
         // ATIF, mini-swe-agent's and SWE-agent's trajectories, Gemini CLI's older chats): the agent whose
         // document it is.
         for file in files(&dir, &[".json", ".traj"]) {
+            // The root of a session's tree of files (OpenCode's older
+            // `storage/`: a session's info file): the agent whose tree it is.
+            let trees: Vec<&str> = ALL.iter().filter(|a| a.tree(&file, &mut |_| {}).is_some()).map(|a| a.name()).collect();
+            if !trees.is_empty() {
+                assert_eq!(trees, [name], "{}", file.display());
+                recognised += 1;
+                continue;
+            }
             let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&file).unwrap()) else {
                 continue;
             };

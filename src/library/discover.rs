@@ -103,8 +103,16 @@ pub fn discover(roots: &Roots) -> Vec<Found> {
     out
 }
 
-/// A file's stamp, as the follower of a database takes it too.
-pub use crate::source::follow::stamp;
+/// A session file's size and last change (ns since the epoch), `meta`
+/// being its metadata: the root of an agent's tree of files with every
+/// file of the tree (`Agent::stamp`); else the file's own, a database's
+/// with its write-ahead log's (as the follower of a database takes it).
+pub fn stamp(path: &std::path::Path, meta: &std::fs::Metadata) -> (u64, i64) {
+    if let Some(tree) = agents::ALL.iter().find_map(|a| a.stamp(path)) {
+        return tree;
+    }
+    crate::source::follow::stamp(path, meta)
+}
 
 #[cfg(test)]
 mod tests {

@@ -17,7 +17,10 @@
 //! 5. other agents' session files of text lines, not JSON (aider's
 //!    markdown): the first line that is not blank picks the agent
 //!    (`Agent::text_lines`), whose reader takes every line as a JSON
-//!    string (`text.rs`).
+//!    string (`text.rs`);
+//! 6. stores read from their path, not as logs (`database.rs`): an agent's
+//!    database (OpenCode's `opencode.db`), or the file that roots an
+//!    agent's tree of files (a session of OpenCode's older `storage/`).
 //!
 //! zstd input is recognised by its magic number, whatever the file name.
 //! Several sessions in one input are kept apart by `sessionId`.

@@ -8,8 +8,9 @@
 //! session resumes with `opencode --session ID` in its directory; `deck
 //! follow` reads one session again whenever the database changes, and
 //! `--latest opencode` picks the newest of a directory (`directory`).
-//! (Before the database, OpenCode wrote a `storage/` tree of JSON files:
-//! not read.)
+//! Before the database (up to 1.1.x) OpenCode kept each session as a tree
+//! of JSON files under `storage/` (`storage` reads it into the same rows,
+//! from the path of the session's info file).
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -23,6 +24,7 @@ use crate::session::SharedPresenters;
 
 pub mod present;
 pub mod read;
+mod storage;
 mod store;
 
 /// Its name.
@@ -42,7 +44,7 @@ impl Agent for OpenCode {
     }
 
     fn title(&self) -> &'static str {
-        "OpenCode database"
+        "OpenCode session store"
     }
 
     /// Its sessions are in a database, never in a log's lines.
@@ -67,6 +69,14 @@ impl Agent for OpenCode {
         store::session_rows(path, pick, row)
     }
 
+    fn tree(&self, path: &Path, row: &mut dyn FnMut(Value)) -> Option<Result<(), String>> {
+        storage::rows(path, row)
+    }
+
+    fn stamp(&self, path: &Path) -> Option<(u64, i64)> {
+        storage::stamp(path)
+    }
+
     fn presenters(&self) -> Option<SharedPresenters> {
         static P: OnceLock<SharedPresenters> = OnceLock::new();
         Some(super::shared(&P, || std::sync::Arc::new(present::OpenCode)))
@@ -86,7 +96,9 @@ impl Agent for OpenCode {
 
     fn sessions(&self, root: &Path) -> Vec<PathBuf> {
         let db = root.join("opencode.db");
-        if db.is_file() { vec![db] } else { Vec::new() }
+        let mut found = if db.is_file() { vec![db] } else { Vec::new() };
+        found.extend(storage::sessions(root));
+        found
     }
 
     fn latest_word(&self) -> Option<&'static str> {

@@ -133,30 +133,47 @@ fn search_title(tool: &str, args: &Args) -> String {
 }
 
 /// A file's lines as the tool returned them: between `<content>` and
-/// `</content>`, each `N: text` at the number the tool gave it; the file's
-/// length from the note after them (`(End of file - total 21 lines)`,
-/// `(Showing lines 8-10 of 21. …)`). `None`: not a file's content (a
-/// directory's listing).
+/// `</content>` (1.1: `<content>8: …` on the tag's line), each `N: text`
+/// at the number the tool gave it — or, before that, between `<file>` and
+/// `</file>`, each `00008| text` (later `00008 |text`); the file's length
+/// from the note after them (`(End of file - total 21 lines)`, `(Showing
+/// lines 8-10 of 21. …)`; `(File has more lines. …)` says none). `None`:
+/// not a file's content (a directory's listing).
 fn read_result(args: &Args, text: &str) -> Option<View> {
     let path = arg(args, "filePath")?;
-    let body = text.split_once("<content>\n")?.1;
-    let body = body.rsplit_once("</content>").map_or(body, |(b, _)| b);
+    let (body, close) = match text.split_once("<content>") {
+        Some((_, b)) => (b, "</content>"),
+        None => (text.split_once("<file>")?.1, "</file>"),
+    };
+    let body = body.strip_prefix('\n').unwrap_or(body);
+    let body = body.rsplit_once(close).map_or(body, |(b, _)| b);
     let mut lines = Vec::new();
     let mut rest = body.split('\n');
     for line in rest.by_ref() {
-        let Some((n, l)) = line.split_once(':') else {
+        let Some((n, l)) = numbered(line) else {
             break;
         };
-        let Ok(n) = n.parse::<u64>() else {
-            break;
-        };
-        lines.push(ReadLine::new(n, l.strip_prefix(' ').unwrap_or(l)));
+        lines.push(ReadLine::new(n, l));
     }
     let from = lines.first().map_or(1, |l| l.number);
     let mut view = ReadView::new(path, from, lines);
     let note: String = rest.collect::<Vec<_>>().join("\n");
     view.total_lines = total(&note).unwrap_or(0);
     Some(view.into())
+}
+
+/// A line of a read's output: its number and its text (`8: text`,
+/// `00008| text`, `00008 |text`).
+fn numbered(line: &str) -> Option<(u64, &str)> {
+    let digits = line.find(|c: char| !c.is_ascii_digit())?;
+    let n = line[..digits].parse().ok()?;
+    let after = &line[digits..];
+    let text = if let Some(t) = after.strip_prefix(':').or_else(|| after.strip_prefix('|')) {
+        t.strip_prefix(' ').unwrap_or(t)
+    } else {
+        after.strip_prefix(" |")?
+    };
+    Some((n, text))
 }
 
 /// The file's length a read's note says.

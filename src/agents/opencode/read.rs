@@ -1,5 +1,6 @@
-//! OpenCode's rows (`store.rs`: a session, then its messages each followed
-//! by its parts) read into DSH-shaped records.
+//! OpenCode's rows (`store.rs` from its database, `storage.rs` from its
+//! older tree of JSON files: a session, then its messages each followed by
+//! its parts) read into DSH-shaped records.
 //!
 //! * a `session` row: the session — its id, directory, version, title, when
 //!   it started; a database holds many, each its own session;
@@ -76,6 +77,14 @@ impl Translate for Reader {
                 self.message(o, origin, out);
             }
             Some("part") => self.part(v, o, origin, out),
+            // A file of the older tree (`storage.rs`) that cannot be read.
+            Some("unreadable") => {
+                if let Some(w) = self.w.as_mut() {
+                    let file = str_of(o, "file").unwrap_or_default();
+                    let reason = str_of(o, "reason").unwrap_or_default();
+                    w.diagnostic(format!("an OpenCode file that cannot be read: {file}: {reason}"), v, origin, out);
+                }
+            }
             _ => {}
         }
     }

@@ -1,6 +1,7 @@
 //! A file folded as it is read gives the rows and entries of the file read
 //! whole: every fixture of every agent (frame and session logs, zstd,
 //! Claude Code with subagents and saved output, Codex, ACP, histories,
+//! OpenCode's database and the root of its older tree,
 //! damaged and several-session files), with items let go of as early as
 //! can be and as the index does; the fold coming back to an item it let go
 //! of, or events out of order, read again whole; and a long session held a
@@ -80,7 +81,7 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
         } else if p
             .file_name()
             .and_then(|n| n.to_str())
-            .is_some_and(|n| n.ends_with(".jsonl") || n.ends_with(".json") || n.ends_with(".zstd"))
+            .is_some_and(|n| [".jsonl", ".json", ".zstd", ".db"].iter().any(|e| n.ends_with(e)))
         {
             out.push(p);
         }

@@ -2,9 +2,10 @@
 //! `tests/fixtures/agents/`: Claude Code (`claude*`: the tour, what it keeps
 //! beside its log, what a person and a subagent said, the truth of each
 //! card), Codex (`codex`), ACP recordings (`acp`, `acp_gemini`), Gemini CLI,
-//! Qwen Code, OpenCode (`opencode_follow`: its database followed), pi, Cline, aider, Copilot CLI, mini-swe-agent and
-//! SWE-agent, Cursor, Grok Build, Kimi Code and Harbor's ATIF (one file each, named
-//! for the agent), one home holding them all (`one_home`), and what every
+//! Qwen Code, OpenCode (its database; `opencode_follow`: followed; its older tree:
+//! `opencode_storage`), pi (`pi_follow`: followed), Cline, aider, Copilot CLI,
+//! mini-swe-agent and SWE-agent, Cursor, Grok Build, Kimi Code and Harbor's ATIF
+//! (one file each, named for the agent), one home holding them all (`one_home`), and what every
 //! format says of its turns and context (`turns`) — detected, read, listed
 //! by `deck inspect`, drawn by `deck render`, exported, listed by `deck
 //! sessions`.
@@ -30,6 +31,7 @@ mod mini_swe_agent;
 mod one_home;
 mod opencode;
 mod opencode_follow;
+mod opencode_storage;
 mod pi;
 mod pi_follow;
 mod qwen_code;

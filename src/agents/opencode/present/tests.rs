@@ -85,3 +85,26 @@ fn an_overwrite_is_not_drawn_as_a_new_file() {
     let Some(Presented::View(View::Diff(d))) = OpenCode.result_view(&s) else { panic!("a diff") };
     assert_eq!((d.title.as_deref(), d.diffs[0].start_line), (Some("Overwrite /w/a"), None));
 }
+
+#[test]
+fn reads_of_every_generation_at_their_numbers() {
+    let args = json!({"filePath": "/w/a.py"}).to_string();
+    let lines = |output: &str| {
+        let content = [json!({"type": "text", "text": output})];
+        let s = Settled::new("read", &args, &content, false, None);
+        let Some(Presented::View(View::Read(r))) = OpenCode.result_view(&s) else { panic!("a read: {output}") };
+        let got: Vec<(u64, String)> = r.lines.iter().map(|l| (l.number, l.text.clone())).collect();
+        (got, r.total_lines)
+    };
+    let want = vec![(8, "def f(x):".to_string()), (9, "    return x | 1".to_string()), (10, String::new())];
+    // 1.18: the tag on its own line; 1.1: the first line on the tag's.
+    let now = "<path>/w/a.py</path>\n<type>file</type>\n<content>\n8: def f(x):\n9:     return x | 1\n10: \n\n(Showing lines 8-10 of 21. Use offset=11 to continue.)\n</content>";
+    assert_eq!(lines(now), (want.clone(), 21));
+    let one = "<path>/w/a.py</path>\n<type>file</type>\n<content>8: def f(x):\n9:     return x | 1\n10: \n\n(File has more lines. Use 'offset' parameter to read beyond line 10)\n</content>";
+    assert_eq!(lines(one), (want.clone(), 0));
+    // Before: `<file>`, zero-padded numbers and a bar.
+    let old = "<file>\n00008| def f(x):\n00009|     return x | 1\n00010| \n\n(End of file - total 10 lines)\n</file>";
+    assert_eq!(lines(old), (want.clone(), 10));
+    let bar = "<file>\n00008 |def f(x):\n00009 |    return x | 1\n00010 |\n</file>";
+    assert_eq!(lines(bar), (want, 0));
+}

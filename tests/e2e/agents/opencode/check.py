@@ -6,9 +6,11 @@ usage: check.py DECK DIR
 DIR is a capture in the fixture's form (run.sh's OUT_DIR/tour, or
 tests/fixtures/agents/opencode/tour), or run.sh's OUT_DIR itself (then every
 sub-folder holding a SUMMARY.json is checked). For each session SUMMARY.json
-lists, `deck inspect DIR/opencode.db` must list the same calls, in the same
-order (the db holds one session here; when it holds several, deck is
-expected to list them session by session, in SUMMARY.json's order):
+lists, `deck inspect DIR/<its file>` must list the same calls, in the same
+order: the file is `opencode.db` (the db holds one session here; when it
+holds several, deck is expected to list them session by session, in
+SUMMARY.json's order), or for a JSON tree (OpenCode before 1.2, scenario
+`tree`) the session's info file, `storage/session/<project>/<id>.json`:
 
   callId     the part's own call id (part.data.callID)
   tool       the part's tool name (read, glob, grep, edit, write, bash, webfetch, …)
@@ -22,7 +24,7 @@ expected to list them session by session, in SUMMARY.json's order):
 
 The cards deck draws are printed here and checked by `cargo test` on the
 committed fixture (tests/all/agents/opencode.rs, against docs/agents.md's
-table). Exits 1 when a call differs or deck cannot read the db.
+table). Exits 1 when a call differs or deck cannot read the store.
 """
 import glob
 import json

