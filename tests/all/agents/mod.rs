@@ -2,7 +2,8 @@
 //! `tests/fixtures/agents/`: Claude Code (`claude*`: the tour, what it keeps
 //! beside its log, what a person and a subagent said, the truth of each
 //! card), Codex (`codex`), ACP recordings (`acp`, `acp_gemini`), Gemini CLI,
-//! Qwen Code, OpenCode, pi, Cline, aider, Copilot CLI, mini-swe-agent and
+//! Qwen Code, OpenCode, pi, Cline (its CLI; the VS Code extensions' task folders:
+//! `cline_tasks`), aider, Copilot CLI, mini-swe-agent and
 //! SWE-agent, Cursor, Grok Build, Kimi Code and Harbor's ATIF (one file each, named
 //! for the agent), one home holding them all (`one_home`), and what every
 //! format says of its turns and context (`turns`) — detected, read, listed
@@ -18,6 +19,7 @@ mod claude_extras;
 mod claude_said;
 mod claude_truth;
 mod cline;
+mod cline_tasks;
 mod codex;
 mod copilot_cli;
 mod cursor;
