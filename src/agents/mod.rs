@@ -21,8 +21,10 @@
 //! and the others, each its own folder: `claude_code/`, `codex/`,
 //! `gemini_cli/`, `qwen_code/`, `opencode/` (a SQLite database:
 //! `Agent::database`; its older tree of JSON files: `Agent::tree`),
-//! `copilot_cli/`, `cursor/`, `kimi/`, `pi/`, `cline/`, `grok/`, `atif/`,
-//! `mini_swe_agent/` (with SWE-agent's trajectories), `aider/` (markdown: text lines, `Agent::text_lines`) and `acp/` (any
+//! `copilot_cli/`, `cursor/`, `kimi/`, `pi/`, `cline/`, `cline_tasks/` (the
+//! VS Code extensions' task folders), `grok/`, `atif/`, `mini_swe_agent/`
+//! (with SWE-agent's trajectories), `aider/` (markdown: text lines,
+//! `Agent::text_lines`) and `acp/` (any
 //! agent spoken to over the Agent Client Protocol, as a recording holds
 //! it). A new agent is a folder
 //! here, a line in [`ALL`] and, the input formats being the library's
@@ -54,6 +56,7 @@ pub mod atif;
 pub mod aider;
 pub mod claude_code;
 pub mod cline;
+pub mod cline_tasks;
 pub mod codex;
 pub mod copilot_cli;
 pub mod cursor;
@@ -104,6 +107,9 @@ pub static ALL: &[&dyn Agent] = &[
     &pi::Pi,
     // One JSON document (`<id>.messages.json`), claimed by its shape.
     &cline::Cline,
+    // One JSON document (a VS Code task's `api_conversation_history.json`,
+    // a list of messages opening with the task): no line of a log.
+    &cline_tasks::ClineTasks,
     // A trajectory's root (`schema_version: "ATIF-v…"`): no other's line.
     &atif::Atif,
     // Claims no JSON line: its files are text lines (`Agent::text_lines`).
@@ -495,6 +501,9 @@ pub enum Format {
     Kimi,
     /// A Cline CLI session (`~/.cline/data/sessions/<id>/<id>.messages.json`).
     Cline,
+    /// A VS Code task of Cline's, Roo Code's or Kilo Code's
+    /// (`<user dir>/globalStorage/<extension>/tasks/<id>/api_conversation_history.json`).
+    ClineTasks,
     /// A Grok Build session (`~/.grok/sessions/<cwd>/<id>/updates.jsonl`).
     Grok,
     /// A Harbor ATIF trajectory (`trajectory.json`).

@@ -144,7 +144,7 @@ fn each_agents_folder_honours_its_environment_variable() {
     let names: Vec<&str> = homes.iter().map(|(a, _)| a.name()).collect();
     assert_eq!(
         names,
-        ["grok", "mini-swe-agent", "qwen-code", "claude-code", "codex", "gemini-cli", "opencode", "copilot-cli", "cursor", "kimi", "pi", "cline", "dsh"]
+        ["grok", "mini-swe-agent", "qwen-code", "claude-code", "codex", "gemini-cli", "opencode", "copilot-cli", "cursor", "kimi", "pi", "cline", "cline-tasks", "dsh"]
     );
     for (a, h) in homes {
         let set = |v: &'static str| move |var: &str| (var == h.var).then(|| OsString::from(v));

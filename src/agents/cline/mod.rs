@@ -15,7 +15,7 @@
 //!
 //! The VS Code extension's task folders (`tasks/<id>/{api_conversation_
 //! history,ui_messages,task_metadata}.json`, Roo Code's and Kilo Code's
-//! too) are another format, not read here.
+//! too) are another format, read by `../cline_tasks/`.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

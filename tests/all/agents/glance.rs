@@ -20,6 +20,7 @@ fn row_name(agent: &str) -> &'static str {
         "copilot-cli" => "GitHub Copilot CLI",
         "pi" => "pi",
         "cline" => "Cline CLI",
+        "cline-tasks" => "Cline, Roo Code, Kilo Code (VS Code)",
         "aider" => "aider",
         "mini-swe-agent" => "mini-swe-agent",
         "cursor" => "Cursor",
@@ -59,6 +60,7 @@ fn fixture_dir(row: &str) -> &'static str {
         "Grok Build" => "tests/fixtures/agents/grok/tour",
         "Harbor ATIF" => "tests/fixtures/agents/atif/tour",
         "Kimi Code" => "tests/fixtures/agents/kimi/tour",
+        "Cline, Roo Code, Kilo Code (VS Code)" => "tests/fixtures/agents/cline-tasks/tour",
         other => panic!("the table says {other} is read from its format: no fixtures are known"),
     }
 }

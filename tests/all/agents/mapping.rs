@@ -24,6 +24,7 @@ fn heading(agent: &str) -> &'static str {
         "kimi" => "## Kimi Code",
         "pi" => "## pi",
         "cline" => "## Cline",
+        "cline-tasks" => "## Cline, Roo Code and Kilo Code (VS Code)",
         "grok" => "## Grok Build",
         "aider" => "## aider",
         "mini-swe-agent" => "## mini-swe-agent",
@@ -106,7 +107,7 @@ fn the_docs_table_of_each_agent_is_its_folders_mapping() {
         checked += 1;
     }
     assert_eq!(
-        checked, 13,
+        checked, 14,
         "every agent whose cards are chosen by tool name (all but ACP recordings, ATIF and DSH)"
     );
 }
@@ -120,6 +121,8 @@ fn sessions_under(dir: &Path, out: &mut Vec<PathBuf>) {
             .extension()
             .is_some_and(|x| x == "jsonl" || x == "db" || x == "traj")
             || p.to_string_lossy().ends_with(".messages.json")
+            || p.file_name()
+                .is_some_and(|n| n == "api_conversation_history.json")
             || p.to_string_lossy().ends_with(".traj.json")
             || p.file_name().is_some_and(|n| n == ".aider.chat.history.md")
         {

@@ -3,9 +3,10 @@
 //! beside its log, what a person and a subagent said, the truth of each
 //! card), Codex (`codex`), ACP recordings (`acp`, `acp_gemini`), Gemini CLI,
 //! Qwen Code, OpenCode (its database; `opencode_follow`: followed; its older tree:
-//! `opencode_storage`), pi (`pi_follow`: followed), Cline, aider, Copilot CLI,
-//! mini-swe-agent and SWE-agent, Cursor, Grok Build, Kimi Code and Harbor's ATIF
-//! (one file each, named for the agent), one home holding them all (`one_home`), and what every
+//! `opencode_storage`), pi (`pi_follow`: followed), Cline (its CLI; the VS Code
+//! extensions' task folders: `cline_tasks`), aider, Copilot CLI, mini-swe-agent and
+//! SWE-agent, Cursor, Grok Build, Kimi Code and Harbor's ATIF (one file each, named
+//! for the agent), one home holding them all (`one_home`), and what every
 //! format says of its turns and context (`turns`) — detected, read, listed
 //! by `deck inspect`, drawn by `deck render`, exported, listed by `deck
 //! sessions`.
@@ -19,6 +20,7 @@ mod claude_extras;
 mod claude_said;
 mod claude_truth;
 mod cline;
+mod cline_tasks;
 mod codex;
 mod copilot_cli;
 mod cursor;
