@@ -92,7 +92,7 @@ if want diff; then
   gen diff gen_diff.py --bytes 5000000 --patch "$OUT/diff.patch" -o "$OUT/diff.jsonl"
 fi
 # The other agents' formats measured against the DSH frame log (goal ≤ 1.5×).
-AGENT_FORMATS=${AGENT_FORMATS:-codex gemini-cli qwen-code pi copilot-cli cursor grok kimi cline atif mini-swe-agent aider opencode}
+AGENT_FORMATS=${AGENT_FORMATS:-codex gemini-cli qwen-code pi copilot-cli cursor grok kimi cline cline-tasks atif mini-swe-agent aider opencode}
 if want agents; then
   # A Claude Code session of about the size of the DSH frame log below.
   gen claude gen_claude.py --mb 100 --output-lines 60 -o "$OUT/claude.jsonl"

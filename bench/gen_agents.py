@@ -45,6 +45,9 @@ FORMATS = {
     "grok": ("jsonl", "grok/tour/updates.jsonl", "call_06", None, None),
     "cline": ("json:messages", "cline/tour/1796379653114_ae203/1796379653114_ae203.messages.json",
               "call_1_0_0", None, None),
+    "cline-tasks": ("json:", "cline-tasks/tour/1750000000000/api_conversation_history.json",
+                    "<command>python -m pytest -q</command>",
+                    "[execute_command for 'python -m pytest -q'] Result", None),
     "atif": ("json:steps", "atif/tour/trajectory.json", "toolu_06", None, None),
     "mini-swe-agent": ("json:messages", "mini-swe-agent/tour/last_mini_run.traj.json",
                        "call_1_3_0", None, None),
@@ -204,22 +207,29 @@ def _jsonl(f, path, start, end, chain, copies, budget, want):
 
 
 def _json(f, path, key, start, end, copies, budget, want):
+    """A JSON document whose list `key` grows (the document itself when
+    `key` is empty: a list at the top)."""
     doc = json.load(open(path, encoding="utf-8"))
-    items = doc[key]
+    items = doc[key] if key else doc
     texts = [json.dumps(i) for i in items]
     a, b = _span(texts, start, end)
-    block = Block(items[:a], items[a:b], None, want, indent=4)
+    depth = 4 if key else 2
+    block = Block(items[:a], items[a:b], None, want, indent=depth)
     # The document around the list, pretty-printed as the agents write it,
     # the list written item by item.
-    doc = dict(doc)
-    doc[key] = "\x00LIST\x00"
-    outer = json.dumps(doc, indent=2, ensure_ascii=False)
-    before, after = outer.split('"\\u0000LIST\\u0000"')
+    if key:
+        doc = dict(doc)
+        doc[key] = "\x00LIST\x00"
+        outer = json.dumps(doc, indent=2, ensure_ascii=False)
+        before, after = outer.split('"\\u0000LIST\\u0000"')
+    else:
+        before, after = "", ""
+    close = "\n" + " " * (depth - 2) + "]"
     f.write(before + "[\n")
     written = len(before.encode()) + 2
     sep = ""
     for item in items[:a]:
-        text = dump(item, 4)
+        text = dump(item, depth)
         f.write(sep + text)
         written += len(text.encode()) + 2
         sep = ",\n"
@@ -230,7 +240,7 @@ def _json(f, path, key, start, end, copies, budget, want):
             written += len(text.encode()) + 2
             sep = ",\n"
         k += 1
-    f.write("\n  ]" + after + "\n")
+    f.write(close + after + "\n")
     return k
 
 

@@ -54,7 +54,7 @@ Cases (each names what grows):
 | claude-blocks | blocks of one Claude Code message, one a line | render (preview) |
 | claude-calls | shell calls and results of a Claude Code session | render (preview) |
 | codex-polls | polls (`write_stdin`) of one running Codex command | render --density full |
-| pi-calls, copilot-calls, cursor-turns, grok-calls, kimi-calls, cline-messages, atif-steps, mini-swe-messages, opencode-messages, aider-turns | blocks of the agent's fixture (a call and its result, or a turn) grown to ~7.7 KB a call, copied (`gen_agents.py`) | render (preview) |
+| pi-calls, copilot-calls, cursor-turns, grok-calls, kimi-calls, cline-messages, cline-tasks-turns, atif-steps, mini-swe-messages, opencode-messages, aider-turns | blocks of the agent's fixture (a call and its result, or a turn) grown to ~7.7 KB a call, copied (`gen_agents.py`) | render (preview) |
 | library-index | cards of a mixed session, one file | sessions --json (its index built) |
 | library-claude | calls of one Claude Code session (the most calls a byte) | sessions --json (its index built) |
 | library-files | sessions of ~0.5 MB, one a file (RSS held to a constant) | sessions --json (its index built) |
@@ -644,6 +644,7 @@ CASES = {
     "grok-calls": (agent("grok"), 250, PREVIEW, "calls", False),
     "kimi-calls": (agent("kimi"), 250, PREVIEW, "calls", False),
     "cline-messages": (agent("cline"), 125, PREVIEW, "blocks", False),
+    "cline-tasks-turns": (agent("cline-tasks"), 250, PREVIEW, "calls", False),
     "atif-steps": (agent("atif"), 250, PREVIEW, "steps", False),
     "mini-swe-messages": (agent("mini-swe-agent"), 125, PREVIEW, "blocks", False),
     "opencode-messages": (agent("opencode"), 250, PREVIEW, "messages", False),
