@@ -19,6 +19,8 @@ mod files;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::session::arguments_object as parse;
@@ -33,7 +35,9 @@ pub(crate) struct Acp;
 /// A tool call as the presenter reads it: the merged ACP tool call, and
 /// what the client said of it (`meta.acp`, on results).
 struct Call<'a> {
-    state: Map<String, Value>,
+    /// Borrowed from the result's meta where it is there (not copied for
+    /// each view drawn), else parsed from the arguments.
+    state: Cow<'a, Map<String, Value>>,
     acp: Option<&'a Value>,
 }
 
@@ -137,7 +141,7 @@ fn unfence(text: &str) -> &str {
 impl Presenters for Acp {
     fn call_view(&self, call: session::Call<'_>) -> Option<View> {
         let call = Call {
-            state: parse(call.arguments),
+            state: Cow::Owned(parse(call.arguments)),
             acp: None,
         };
         let title = call.title();
@@ -171,8 +175,8 @@ impl Presenters for Acp {
 fn result(s: &Settled<'_>) -> Option<View> {
     let acp = s.meta.and_then(|m| m.get("acp"));
     let state = match acp.and_then(|a| a.get("toolCall")) {
-        Some(Value::Object(state)) => state.clone(),
-        _ => parse(s.arguments),
+        Some(Value::Object(state)) => Cow::Borrowed(state),
+        _ => Cow::Owned(parse(s.arguments)),
     };
     let call = Call { state, acp };
     let text = {

@@ -30,7 +30,7 @@ fn a_hunk_gets_a_line_number_only_where_the_file_places_it_once() {
     let state = json!({"kind": "edit", "title": "Edit", "content": [
         {"type": "diff", "path": "/a", "oldText": "b\n", "newText": "B\n"},
     ]});
-    let call = |files| Call { state: state.as_object().unwrap().clone(), acp: Some(files) };
+    let call = |files| Call { state: std::borrow::Cow::Borrowed(state.as_object().unwrap()), acp: Some(files) };
     let served = json!({"files": {"/a": {"read": {"line": 10, "content": "a\nb\nc\n"}}}});
     assert_eq!(diff(&call(&served))["diffs"][0]["startLine"], 11);
     let twice = json!({"files": {"/a": {"read": {"line": 1, "content": "b\nb\n"}}}});
@@ -42,7 +42,7 @@ fn a_hunk_gets_a_line_number_only_where_the_file_places_it_once() {
 #[test]
 fn search_text_is_matches_or_paths_or_nothing() {
     let state = json!({"kind": "search", "title": "s"});
-    let call = Call { state: state.as_object().unwrap().clone(), acp: None };
+    let call = Call { state: std::borrow::Cow::Borrowed(state.as_object().unwrap()), acp: None };
     assert_eq!(search(&call, "a.rs:3:fn x\nb.rs:1:y").unwrap()["shape"], "matches");
     assert_eq!(search(&call, "src/a.rs\nsrc/b.rs").unwrap()["shape"], "paths");
     assert!(search(&call, "No files found").is_none());
@@ -53,7 +53,7 @@ fn a_read_with_nothing_to_show_is_not_an_empty_file() {
     // Gemini CLI reads files itself: no `fs/read_text_file`, no content.
     let state = json!({"kind": "read", "title": "src/stats.py", "content": [],
         "locations": [{"path": "/w/src/stats.py"}]});
-    let call = |acp| Call { state: state.as_object().unwrap().clone(), acp };
+    let call = |acp| Call { state: std::borrow::Cow::Borrowed(state.as_object().unwrap()), acp };
     let view = read(&call(None), "");
     assert_eq!(view["card"], "generic", "{view}");
     assert_eq!(view["kind"], "read");
@@ -71,7 +71,7 @@ fn a_read_with_nothing_to_show_is_not_an_empty_file() {
 fn a_terminals_output_and_exit_are_what_the_client_saw() {
     let state = json!({"kind": "execute", "title": "make", "rawOutput": "Exited with code 9.Final output:\n\nlies\n",
         "content": [{"type": "terminal", "terminalId": "t1"}]});
-    let call = |acp| Call { state: state.as_object().unwrap().clone(), acp };
+    let call = |acp| Call { state: std::borrow::Cow::Borrowed(state.as_object().unwrap()), acp };
     let seen = json!({"terminals": [{"terminalId": "t1", "command": "make", "output": "built\n", "exitStatus": {"exitCode": 0}}]});
     let view = terminal(&call(Some(&seen)), "the agent's text");
     assert_eq!((view["output"].as_str(), view["exitCode"].as_i64()), (Some("built\n"), Some(0)), "{view}");
