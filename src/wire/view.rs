@@ -175,7 +175,7 @@ pub struct FileDiff {
     /// The file's path.
     #[serde(deserialize_with = "strict::req_str")]
     pub path: String,
-    /// `None`: a new file (or an overwrite without prior content): all lines added.
+    /// `None`: a new file (unless `before` says otherwise): all lines added.
     #[serde(
         default,
         deserialize_with = "strict::opt_str",
@@ -205,6 +205,17 @@ pub struct FileDiff {
         skip_serializing_if = "Option::is_none"
     )]
     pub new_start_line: Option<u64>,
+    /// Without `oldText`, what the file held before when it is not known
+    /// to be new (deck's presenters of other agents' logs send it):
+    /// `overwritten` (it existed; what it held is not in the log) or
+    /// `unknown` (the log does not say whether it existed). Absent: a new
+    /// file, as DSH's views mean `oldText: null`.
+    #[serde(
+        default,
+        deserialize_with = "strict::opt_str",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub before: Option<String>,
 }
 
 /// `card: "diff"`: changes to files, one entry per hunk or file.

@@ -253,7 +253,7 @@ fn edit_view(tool: &str, args: &Args) -> Option<View> {
         let diff = match (arg(args, "old_text"), args.get("insert_line").and_then(Value::as_u64)) {
             (_, Some(line)) => FileDiff::new(path, Some(String::new()), new).at(line),
             (Some(old), None) => FileDiff::new(path, Some(old.into()), new),
-            (None, None) => FileDiff::new(path, None, new).at(1),
+            (None, None) => FileDiff::new(path, None, new).at(1).existed_unknown(),
         };
         vec![diff]
     };

@@ -182,7 +182,7 @@ fn search_view(text: &str) -> View {
 fn edit_view(tool: &str, args: &Args) -> Option<View> {
     let path = path(args)?;
     let diffs = if tool == "write_to_file" {
-        vec![FileDiff::new(path, None, arg(args, "content").unwrap_or_default()).at(1)]
+        vec![FileDiff::new(path, None, arg(args, "content").unwrap_or_default()).at(1).existed_unknown()]
     } else {
         blocks(arg(args, "diff")?)
             .into_iter()

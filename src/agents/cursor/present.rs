@@ -41,7 +41,7 @@ impl Presenters for Cursor {
                 let path = arg("path")?;
                 let (verb, diff) = match call.tool {
                     // The contents are the file whole: from its line 1.
-                    "Write" => ("Write", FileDiff::new(path, None, arg("contents").unwrap_or_default()).at(1)),
+                    "Write" => ("Write", FileDiff::new(path, None, arg("contents").unwrap_or_default()).at(1).existed_unknown()),
                     _ => (
                         "Edit",
                         FileDiff::new(path, Some(arg("old_string").unwrap_or_default().into()), arg("new_string").unwrap_or_default()),

@@ -234,7 +234,7 @@ fn shown(note: &str) -> Option<(u64, u64)> {
 fn edit_call(tool: &str, args: &Args) -> Option<View> {
     let path = arg(args, "file_path")?;
     let diff = match tool {
-        "write_file" => FileDiff::new(path, None, arg(args, "content").unwrap_or_default()),
+        "write_file" => FileDiff::new(path, None, arg(args, "content").unwrap_or_default()).existed_unknown(),
         _ => {
             let old = arg(args, "old_string").unwrap_or_default();
             FileDiff::new(path, Some(old.into()), arg(args, "new_string").unwrap_or_default())

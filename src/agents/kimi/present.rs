@@ -214,7 +214,7 @@ fn verb(tool: &str) -> &'static str {
 fn edit_call(tool: &str, args: &Args) -> Option<View> {
     let path = arg(args, "path")?;
     let diffs = match tool {
-        "WriteFile" => vec![FileDiff::new(path, None, arg(args, "content").unwrap_or_default())],
+        "WriteFile" => vec![FileDiff::new(path, None, arg(args, "content").unwrap_or_default()).existed_unknown()],
         _ => {
             let edits: Vec<&Value> = match args.get("edit") {
                 Some(Value::Array(a)) => a.iter().collect(),

@@ -189,7 +189,7 @@ fn total(note: &str) -> Option<u64> {
 fn edit_call(tool: &str, args: &Args) -> Option<View> {
     let path = arg(args, "filePath")?;
     let diff = match tool {
-        "write" => FileDiff::new(path, None, arg(args, "content").unwrap_or_default()),
+        "write" => FileDiff::new(path, None, arg(args, "content").unwrap_or_default()).existed_unknown(),
         _ => FileDiff::new(
             path,
             Some(arg(args, "oldString").unwrap_or_default().into()),
@@ -213,7 +213,7 @@ fn edit_result(tool: &str, args: &Args, meta: Option<&Map<String, Value>>) -> Op
         let content = arg(args, "content")?;
         match meta.and_then(|m| m.get("exists")).and_then(Value::as_bool) {
             Some(false) => ("Write", vec![FileDiff::new(path, None, content).at(1)]),
-            _ => ("Overwrite", vec![FileDiff::new(path, None, content)]),
+            _ => ("Overwrite", vec![FileDiff::new(path, None, content).overwritten()]),
         }
     } else {
         let diff = meta.and_then(|m| m.get("diff")).and_then(Value::as_str)?;

@@ -169,7 +169,7 @@ fn read_result(args: &Args, text: &str) -> Option<View> {
 fn edit_call(tool: &str, args: &Args) -> Option<View> {
     let path = arg(args, "path")?;
     let diffs: Vec<FileDiff> = match tool {
-        "write" => vec![FileDiff::new(path, None, arg(args, "content").unwrap_or_default())],
+        "write" => vec![FileDiff::new(path, None, arg(args, "content").unwrap_or_default()).existed_unknown()],
         _ => edits(args, path),
     };
     let verb = if tool == "write" { "Write" } else { "Edit" };
@@ -201,7 +201,7 @@ fn edits(args: &Args, path: &str) -> Vec<FileDiff> {
 fn edit_result(tool: &str, args: &Args, details: Option<&Value>) -> Option<View> {
     let path = arg(args, "path")?;
     let (verb, diffs) = match tool {
-        "write" => ("Write", vec![FileDiff::new(path, None, arg(args, "content")?).at(1)]),
+        "write" => ("Write", vec![FileDiff::new(path, None, arg(args, "content")?).at(1).existed_unknown()]),
         _ => {
             let listed = details.and_then(|d| d.get("diff")).and_then(Value::as_str).map(|d| listing(path, d));
             ("Edit", listed.filter(|l| !l.is_empty()).unwrap_or_else(|| edits(args, path)))

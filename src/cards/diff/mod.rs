@@ -278,13 +278,19 @@ fn file_lines(
     lines
 }
 
-/// The path line of a file (a new file says so; so do hunks whose place in
+/// The path line of a file (a new file says so, and a file written whole
+/// not known to be new says what is known; so do hunks whose place in
 /// the file is not known: `lines unknown`, and their rows have no numbers).
 fn file_header(d: &FileDiff, placed: bool, ctx: &Ctx) -> Vec<Line> {
     let theme = ctx.theme;
     let mut l = Line::styled(sanitize::inline(&ctx.path(&d.path)), theme.style(Role::DiffFile));
     if d.old_text.is_none() {
-        l.push_str(" (new file)", theme.style(Role::Muted));
+        let said = match d.before.as_deref() {
+            None => " (new file)",
+            Some("overwritten") => " (overwritten; old text unknown)",
+            Some(_) => " (whole file written; new: unknown)",
+        };
+        l.push_str(said, theme.style(Role::Muted));
     } else if !placed {
         l.push_str(" · lines unknown", theme.style(Role::Muted));
     }

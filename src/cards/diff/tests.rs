@@ -9,6 +9,7 @@ fn fd(path: &str, old: Option<&str>, new: &str) -> FileDiff {
         new_text: new.into(),
         start_line: None,
         new_start_line: None,
+        before: None,
     }
 }
 
@@ -172,6 +173,22 @@ fn new_files_are_all_added_from_line_one() {
     assert_eq!(t[2].trim_end(), "  2 +");
     assert_eq!(t[3].trim_end(), "  3 + TODO: fill this in");
     assert_eq!(t[4], "+3 −0 · 1 file");
+}
+
+#[test]
+fn a_file_written_whole_is_new_only_when_nothing_says_otherwise() {
+    let theme = Theme::dark();
+    let ctx = Ctx::new(80, &theme, Density::Full);
+    let header = |d: FileDiff| texts(&body(&view(vec![d]), &ctx))[0].clone();
+    assert_eq!(header(fd("a.md", None, "x\n")), "a.md (new file)");
+    assert_eq!(
+        header(fd("a.md", None, "x\n").existed_unknown()),
+        "a.md (whole file written; new: unknown)"
+    );
+    assert_eq!(
+        header(fd("a.md", None, "x\n").overwritten()),
+        "a.md (overwritten; old text unknown)"
+    );
 }
 
 #[test]

@@ -168,12 +168,27 @@ impl FileDiff {
             new_text: new_text.into(),
             start_line: None,
             new_start_line: None,
+            before: None,
         }
     }
 
     /// The change with both texts starting at `line` of the file.
     pub fn at(mut self, line: u64) -> FileDiff {
         self.start_line = Some(line);
+        self
+    }
+
+    /// A file written whole whose log does not say whether it existed
+    /// (`before: "unknown"`): not claimed to be new.
+    pub fn existed_unknown(mut self) -> FileDiff {
+        self.before = Some("unknown".into());
+        self
+    }
+
+    /// A file written whole over one that existed, what it held not in the
+    /// log (`before: "overwritten"`).
+    pub fn overwritten(mut self) -> FileDiff {
+        self.before = Some("overwritten".into());
         self
     }
 }

@@ -261,7 +261,7 @@ pub(super) fn edit_call(tool: &str, args: &Args) -> Option<View> {
     let path = arg(args, "file_path")?;
     if tool == "Write" {
         let content = arg(args, "content").unwrap_or_default();
-        return Some(diff(format!("Write {path}"), vec![FileDiff::new(path, None, content)]));
+        return Some(diff(format!("Write {path}"), vec![FileDiff::new(path, None, content).existed_unknown()]));
     }
     let diffs = edits(tool, args)
         .into_iter()
