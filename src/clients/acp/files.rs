@@ -79,7 +79,7 @@ impl Root {
 
     /// The refusal for an error opening, reading or writing `asked`.
     fn failed(&self, asked: &str, rel: &Path, access: Access, e: io::Error) -> Refused {
-        let verb = access.verb();
+        let method = access.method();
         if let Some(t) = kind_of(&e) {
             return not_regular(asked, t);
         }
@@ -87,7 +87,7 @@ impl Root {
             return self.outside(asked);
         }
         if e.kind() == io::ErrorKind::NotFound {
-            return Refused::new(NOT_FOUND, format!("cannot {verb} {asked}: {e}"));
+            return Refused::new(NOT_FOUND, format!("{method} {asked}: {e}"));
         }
         // ENXIO: a socket, or a FIFO no one reads; EEXIST: a link where a
         // folder is made; ELOOP, EISDIR …: say what is there (looked up
@@ -95,7 +95,7 @@ impl Root {
         match self.dir.metadata(rel) {
             Err(m) if escapes(&m) => self.outside(asked),
             Ok(m) if !m.is_file() => not_regular(asked, m.file_type()),
-            _ => Refused::new(INTERNAL, format!("cannot {verb} {asked}: {e}")),
+            _ => Refused::new(INTERNAL, format!("{method} {asked}: {e}")),
         }
     }
 }
@@ -224,8 +224,8 @@ fn read_at_most(root: &Root, rel: &Path, most: usize) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// What an agent asked of a file (`fs/read_text_file`, `fs/write_text_file`),
-/// as a refusal says it.
+/// What an agent asked of a file, named in a refusal by the request's
+/// method.
 #[derive(Debug, Clone, Copy)]
 enum Access {
     Read,
@@ -233,10 +233,10 @@ enum Access {
 }
 
 impl Access {
-    fn verb(self) -> &'static str {
+    fn method(self) -> &'static str {
         match self {
-            Access::Read => "read",
-            Access::Write => "write",
+            Access::Read => "fs/read_text_file",
+            Access::Write => "fs/write_text_file",
         }
     }
 }
