@@ -141,11 +141,9 @@ pub fn decode_line_hinted(
             return (bad(origin, reason, line.into_owned()), lossy);
         }
     };
-    let decoded = decode_value(value, &line, origin);
+    let (decoded, agent) = decode_value(value, &line, origin);
     // Lines of an agent without a text reader: the next is likely its too.
-    hint.value_first = hint.text_first.is_none()
-        && matches!(&decoded, Decoded::Foreign { line: Foreign::Value(v), .. }
-            if crate::agents::of_line(v).is_some_and(|a| !a.reads_text()));
+    hint.value_first = hint.text_first.is_none() && agent.is_some_and(|a| !a.reads_text());
     (decoded, lossy)
 }
 
@@ -157,8 +155,21 @@ fn bad(origin: Origin, reason: String, raw: String) -> Decoded {
     })
 }
 
-/// Decode one parsed line; `line` is its text (kept in diagnostics).
-pub fn decode_value(value: Value, line: &str, origin: Origin) -> Decoded {
+/// Decode one parsed line; `line` is its text (kept in diagnostics). With
+/// it, the agent whose line it is when it is another agent's (asked once:
+/// this is the loader's hot path).
+fn decode_value(value: Value, line: &str, origin: Origin) -> (Decoded, Option<&'static dyn crate::agents::Agent>) {
+    let mut agent = None;
+    let decoded = decode_tree(value, line, origin, &mut agent);
+    (decoded, agent)
+}
+
+fn decode_tree(
+    value: Value,
+    line: &str,
+    origin: Origin,
+    agent: &mut Option<&'static dyn crate::agents::Agent>,
+) -> Decoded {
     if looks_like_history(&value) {
         return Decoded::History { value, origin };
     }
@@ -197,7 +208,8 @@ pub fn decode_value(value: Value, line: &str, origin: Origin) -> Decoded {
     }
     // Another agent's line (never a DSH one: those were taken above or
     // carry what no agent's line has).
-    if crate::agents::of_line(&value).is_some() {
+    *agent = crate::agents::of_line(&value);
+    if agent.is_some() {
         return Decoded::Foreign {
             line: Foreign::Value(value),
             origin,
