@@ -1,5 +1,7 @@
 //! `deck follow` of a database (OpenCode's `opencode.db`): one session of
 //! it, read again whenever the database or its write-ahead log changes.
+//! The loop ([`follow_reads`]) also follows a log read again whole as it
+//! grows (`follow_whole`: pi's).
 //!
 //! The agent reads the session ([`Agent::database_session`]: read-only, one
 //! short transaction, never waiting long on the agent's writes); its rows
@@ -39,8 +41,8 @@ const BUSY_SAID: Duration = Duration::from_secs(5);
 /// writes never takes most of a core.
 const REST: u32 = 4;
 
-/// What a look at the database found.
-enum Look {
+/// What a look at the followed file found.
+pub(super) enum Look {
     /// The session, read: its id, its records, a hash of its rows.
     Session {
         id: String,
@@ -63,6 +65,20 @@ pub(super) async fn follow(
     dir: Option<PathBuf>,
     poll: Duration,
     tx: &LiveTx,
+) -> Result<(), StreamError> {
+    follow_reads(path, session, dir, poll, tx, look).await
+}
+
+/// Follow a file read again whole whenever its stamp changes: `look` reads
+/// session `want` (else the newest, of `dir`) of it; each change of the
+/// session's rows is sent as a reset and its records.
+pub(super) async fn follow_reads(
+    path: PathBuf,
+    session: Option<String>,
+    dir: Option<PathBuf>,
+    poll: Duration,
+    tx: &LiveTx,
+    look: fn(&Path, Option<&str>, Option<&Path>) -> Look,
 ) -> Result<(), StreamError> {
     let shown = path.display().to_string();
     let mut want = session;
@@ -109,15 +125,19 @@ pub(super) async fn follow(
                             }
                             tx.status(LinkStatus::Live).await?;
                         }
+                        // (A log may name no session: its id is then empty.)
+                        let id = (!id.is_empty()).then_some(id);
                         if sent != Some(hash) {
                             sent = Some(hash);
                             tx.send(LiveEvent::Reset {
-                                session_id: Some(id.clone()),
+                                session_id: id.clone(),
                             })
                             .await?;
                             tx.records(records).await?;
                         }
-                        want = Some(id);
+                        if id.is_some() {
+                            want = id;
+                        }
                     }
                     Look::Missing => match &want {
                         Some(id) => {

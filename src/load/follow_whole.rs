@@ -1,26 +1,22 @@
 //! `deck follow` of a log whose agent draws it only once it ends
 //! ([`Agent::draws_at_end`]: pi's tree, whose path is the one to its last
 //! entry): the file is read again whole each time it changes (its size or
-//! time), and what it makes is sent as a [`LiveEvent::Reset`] for the
-//! session followed by its records — the same cards `deck view` draws of
-//! the file as it is at that moment. Each read is followed by a rest
-//! [`REST`] times as long as it took (at least the poll), so a large file
-//! written to without pause never takes most of a core; what deck holds is
-//! one read's records at a time. A file not there (yet, or any more) is
-//! waited for, said once.
+//! time) — the loop a database is followed by ([`follow_reads`]) — and
+//! what it makes is sent as a [`LiveEvent::Reset`] for the session followed
+//! by its records: the cards `deck view` draws of the file as it is at that
+//! moment.
 //!
 //! [`Agent::draws_at_end`]: crate::agents::Agent::draws_at_end
+//! [`LiveEvent::Reset`]: crate::source::live::LiveEvent::Reset
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::follow_database::{Look, follow_reads};
 use crate::agents;
 use crate::source::feed::StreamError;
-use crate::source::follow::{self as tail};
-use crate::source::live::{LinkStatus, LiveEvent, LiveTx};
-
-/// Each read is followed by a rest this many times as long as it took.
-const REST: u32 = 4;
+use crate::source::live::LiveTx;
 
 /// How much of a file's start tells its agent.
 const HEAD: usize = 64 << 10;
@@ -46,64 +42,35 @@ pub(super) async fn follow(
     poll: Duration,
     tx: &LiveTx,
 ) -> Result<(), StreamError> {
-    let shown = path.display().to_string();
-    let mut seen: Option<(u64, i64)> = None;
-    let mut live = false;
-    let mut said_gone = false;
-    let mut failed: Option<String> = None;
-    tx.status(LinkStatus::Connecting { attempt: 1 }).await?;
-    loop {
-        let mut rest = poll;
-        match std::fs::metadata(&path) {
-            Err(e) => {
-                if !std::mem::replace(&mut said_gone, true) {
-                    tx.diagnostic(format!("{shown}: {e}; waiting for it to come back"))
-                        .await?;
-                }
-            }
-            Ok(meta) if Some(tail::stamp(&path, &meta)) != seen => {
-                said_gone = false;
-                seen = Some(tail::stamp(&path, &meta));
-                let started = Instant::now();
-                let (p, want) = (path.clone(), session.clone());
-                let read = tokio::task::spawn_blocking(move || {
-                    let loaded = super::load_path(&p.to_string_lossy()).map_err(|e| e.to_string())?;
-                    let found = match want.as_deref() {
-                        Some(id) => loaded.sessions.into_iter().find(|s| s.id.as_deref() == Some(id)),
-                        None => loaded.sessions.into_iter().next(),
-                    };
-                    let Some(s) = found else {
-                        return Err(match want {
-                            Some(id) => format!("no session {id} in it (yet)"),
-                            None => "no session in it (yet)".to_string(),
-                        });
-                    };
-                    Ok((s.id, s.records))
-                })
-                .await
-                .unwrap_or_else(|e| Err(e.to_string()));
-                rest = rest.max(started.elapsed() * REST);
-                match read {
-                    Ok((id, records)) => {
-                        failed = None;
-                        if !std::mem::replace(&mut live, true) {
-                            tx.status(LinkStatus::Live).await?;
-                        }
-                        tx.send(LiveEvent::Reset { session_id: id }).await?;
-                        tx.records(records).await?;
-                    }
-                    Err(why) => {
-                        if failed.as_ref() != Some(&why) {
-                            tx.diagnostic(format!("{shown}: {why}")).await?;
-                            failed = Some(why);
-                        }
-                    }
-                }
-            }
-            Ok(_) => {}
-        }
-        if tail::wait(tx, rest).await {
-            return Ok(());
-        }
+    follow_reads(path, session, None, poll, tx, look).await
+}
+
+/// The session `want` names (else the first) of the log, read whole.
+fn look(path: &Path, want: Option<&str>, _dir: Option<&Path>) -> Look {
+    let loaded = match super::load_path(&path.to_string_lossy()) {
+        Ok(l) => l,
+        Err(e) => return Look::Failed(e.to_string()),
+    };
+    let found = match want {
+        Some(id) => loaded.sessions.into_iter().find(|s| s.id.as_deref() == Some(id)),
+        None => loaded.sessions.into_iter().next(),
+    };
+    let Some(s) = found else {
+        return Look::Missing;
+    };
+    // Sent again whenever the file changed: its stamp was, so its rows are
+    // taken to have changed too.
+    let mut hash = DefaultHasher::new();
+    tail_stamp(path).hash(&mut hash);
+    Look::Session {
+        id: s.id.unwrap_or_default(),
+        records: s.records,
+        hash: hash.finish(),
     }
+}
+
+/// The file's stamp now (what made the loop read it).
+fn tail_stamp(path: &Path) -> Option<(u64, i64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some(crate::source::follow::stamp(path, &meta))
 }
