@@ -102,9 +102,13 @@ pub trait Translate: Send {
 /// (`wire::payload`: the same types, written), serialized once — or, for
 /// a payload written ahead (on the decoder's threads, borrowing the line),
 /// its JSON text — never built as a tree to be read back.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Emitter {
     seq: u64,
+    /// Where a payload is written before it is copied out at its size: a
+    /// text grown by doubling would be copied on each doubling, and once
+    /// more to be kept without its slack ([`RawJson::from_text`]).
+    scratch: Vec<u8>,
 }
 
 impl Emitter {
@@ -122,7 +126,15 @@ impl Emitter {
         origin: Origin,
     ) -> Record {
         // A tree or a payload of strings and numbers: it always writes.
-        let data = serde_json::to_string(payload).unwrap_or_else(|_| "null".into());
+        self.scratch.clear();
+        let data = match serde_json::to_writer(&mut self.scratch, payload) {
+            // serde_json writes UTF-8: the check is a fast pass over ASCII.
+            Ok(()) => String::from_utf8(self.scratch.clone()).unwrap_or_else(|_| "null".into()),
+            Err(_) => "null".into(),
+        };
+        if self.scratch.capacity() > SCRATCH_KEPT {
+            self.scratch = Vec::new();
+        }
         self.event_text(kind, time, data, origin)
     }
 
@@ -133,6 +145,10 @@ impl Emitter {
         event_json(kind, self.seq, time, data, origin)
     }
 }
+
+/// The most room an [`Emitter`] keeps for the next payload between
+/// events (one larger is written, and its room given back).
+const SCRATCH_KEPT: usize = 4 << 20;
 
 /// A session event record of `kind` with its data written as JSON text.
 pub fn event_json(kind: EventKind, seq: u64, time: i64, data: String, origin: Origin) -> Record {

@@ -112,8 +112,11 @@ pub fn decode_line_hinted(
     {
         return (d, lossy);
     }
-    // Frames and events (nearly every line) without building a JSON tree.
-    if let Some(frame) = Frame::decode_fast(&line)
+    // Frames and events (nearly every line) without building a JSON tree;
+    // not tried on a line of an agent whose lines come as trees (the one
+    // before was one: a frame among them still reads, as a tree).
+    if !hint.value_first
+        && let Some(frame) = Frame::decode_fast(&line)
         && let Frame::Event { event, .. } = &frame
         && !chunks::is_chunk_row(event.kind.as_str())
         && !event.kind.as_str().starts_with("host/")

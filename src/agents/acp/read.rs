@@ -142,6 +142,13 @@ impl Reader {
         }
     }
 
+    /// Its calls named, before any `_meta.*.toolName`, by the agent's own
+    /// `_meta[meta][field]` (Grok Build's `_meta["x.ai/tool"].name`).
+    pub fn tool_names_at(mut self, meta: &'static str, field: &'static str) -> Reader {
+        self.calls.name_at = Some((meta, field));
+        self
+    }
+
     /// The open turn's token usage, for its end (an ACP trace has none; an
     /// agent's own log may say it).
     pub fn usage(&mut self, usage: TokenUsage) {
@@ -286,7 +293,7 @@ impl Reader {
                     if let Some(o) = u.as_object_mut() {
                         o.insert("sessionUpdate".into(), "tool_call".into());
                     }
-                    self.calls.upsert(u, self.time);
+                    self.calls.upsert(u, None, self.time);
                     self.call_ready(cid, origin, out);
                 }
                 let title = call.and_then(|c| c.get("title")).and_then(Value::as_str);
@@ -335,7 +342,7 @@ impl Reader {
                 let into = if thought { &mut self.reasoning } else { &mut self.text };
                 into.push_str(text);
             }
-            "tool_call" | "tool_call_update" => self.call_update(u.clone(), origin, out),
+            "tool_call" | "tool_call_update" => self.call_update(u.clone(), None, origin, out),
             "plan" => {
                 self.flush_text(origin, out);
                 let todos: Vec<Option<TodoItem>> = u
@@ -438,10 +445,10 @@ impl Reader {
         }
     }
 
-    fn result(&mut self, id: &str, text: String, is_error: bool, meta: Value, origin: Origin, out: &mut Out) {
+    fn result(&mut self, id: &str, text: String, is_error: bool, meta: Json<'_>, origin: Origin, out: &mut Out) {
         let part = ResultPart::answering(id, PartContent::Text(text.into()), is_error);
         let mut data = ToolResult::of(self.turn, self.step, part);
-        data.meta = Some(Json::Tree(meta));
+        data.meta = Some(meta);
         self.emit(EventKind::ToolResult, data, origin, out);
     }
 

@@ -53,6 +53,15 @@ impl Agent for Grok {
         read::is_line(v)
     }
 
+    /// A line read with its calls' outputs kept as text ([`read::Line`]).
+    fn reads_text(&self) -> bool {
+        true
+    }
+
+    fn read_text(&self, line: &str) -> Option<Box<dyn super::read::Parsed>> {
+        read::Line::parse(line).map(|l| Box::new(l) as Box<dyn super::read::Parsed>)
+    }
+
     fn reader(&self) -> Option<Box<dyn Translate>> {
         Some(Box::new(read::Reader::default()))
     }

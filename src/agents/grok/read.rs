@@ -13,8 +13,8 @@
 //! * a turn's end: xAI's `turn_completed` (`stop_reason`, `agent_result`,
 //!   `usage`) as that request's answer — `error` and `rate_limit` as an
 //!   error whose message is `agent_result` — with the turn's tokens;
-//! * a call's name: Grok's tool name (`_meta["x.ai/tool"].name`) as the
-//!   `toolName` the ACP reader names calls by.
+//! * a call's name: Grok's tool name (`_meta["x.ai/tool"].name`), where
+//!   the ACP reader is told to look first.
 //!
 //! Times are the line's `params._meta.agentTimestampMs` (epoch ms), else its
 //! `timestamp` (seconds). What the file does not hold stays unknown: the
@@ -22,10 +22,14 @@
 //! and their answers (never written), and a rewind's effect (a
 //! `rewind_marker` is appended; the turns it undid stay and are shown).
 
+mod line;
 #[cfg(test)]
 mod tests;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
+
+pub use line::Line;
 
 use crate::agents::acp::read::Reader as AcpReader;
 use crate::agents::read::{Foreign, Out, Translate};
@@ -55,7 +59,7 @@ pub fn is_line(v: &Value) -> bool {
     };
     notification.is_some_and(|n| {
         n.get("sessionId").is_some_and(Value::is_string)
-            && n.pointer("/update/sessionUpdate").is_some_and(Value::is_string)
+            && n.get("update").and_then(|u| u.get("sessionUpdate")).is_some_and(Value::is_string)
     })
 }
 
@@ -83,7 +87,7 @@ pub struct Reader {
 impl Default for Reader {
     fn default() -> Reader {
         Reader {
-            acp: AcpReader::named(NAME),
+            acp: AcpReader::named(NAME).tool_names_at("x.ai/tool", "name"),
             opened: false,
             prompt: None,
             prompts: 0,
@@ -95,14 +99,20 @@ impl Default for Reader {
 
 impl Translate for Reader {
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
-        self.owned(v.clone(), origin, out);
+        self.owned(v.clone(), None, origin, out);
     }
 
     /// The decoder's line, taken as it is: its update goes on to the ACP
-    /// reader without a copy.
+    /// reader without a copy (a call's output as the line's text, when
+    /// the decoder read it so: [`Line`]).
     fn foreign(&mut self, line: Foreign, origin: Origin, out: &mut Out) {
-        if let Foreign::Value(v) = line {
-            self.owned(v, origin, out);
+        match line {
+            Foreign::Value(v) => self.owned(v, None, origin, out),
+            Foreign::Read { line, .. } => {
+                if let Some(l) = Foreign::take::<Line>(line) {
+                    self.owned(l.value, l.raw_output, origin, out);
+                }
+            }
         }
     }
 
@@ -114,8 +124,9 @@ impl Translate for Reader {
 
 impl Reader {
     /// One line of the file: an envelope `{timestamp, method, params}`, or
-    /// the notification's params alone.
-    fn owned(&mut self, mut v: Value, origin: Origin, out: &mut Out) {
+    /// the notification's params alone; its update's `rawOutput` apart as
+    /// text, when read so.
+    fn owned(&mut self, mut v: Value, raw_output: Option<Box<RawValue>>, origin: Origin, out: &mut Out) {
         let method = v.get("method").and_then(Value::as_str).map(str::to_owned);
         let secs = v.get("timestamp").and_then(Value::as_i64).map(|s| s * 1000);
         let mut taken = match method {
@@ -136,7 +147,7 @@ impl Reader {
             out.push((None, Record::Diagnostic(d)));
             return;
         };
-        let ms = params.pointer("/_meta/agentTimestampMs").and_then(Value::as_i64);
+        let ms = params.get("_meta").and_then(|m| m.get("agentTimestampMs")).and_then(Value::as_i64);
         if let Some(t) = ms.or(secs) {
             self.time = self.time.max(t);
         }
@@ -152,22 +163,24 @@ impl Reader {
             (XAI, "turn_completed") => self.turn_completed(update, origin, out),
             (XAI, _) => {}
             _ => {
-                let mut params = params.take();
-                if let Some(u) = params.get_mut("update") {
-                    name_the_tool(u);
-                }
+                let params = params.take();
                 // Built, not `json!`: that would copy the update (serialize it
                 // again) where it can move.
                 let mut msg = Map::new();
                 msg.insert("method".into(), ACP.into());
                 msg.insert("params".into(), params);
-                self.feed("agent->client", Value::Object(msg), origin, out);
+                self.feed_raw("agent->client", Value::Object(msg), raw_output, origin, out);
             }
         }
     }
 
     /// One JSON-RPC message to the ACP reader, at the latest time.
-    fn feed(&mut self, dir: &str, mut msg: Value, origin: Origin, out: &mut Out) {
+    fn feed(&mut self, dir: &str, msg: Value, origin: Origin, out: &mut Out) {
+        self.feed_raw(dir, msg, None, origin, out);
+    }
+
+    /// [`Reader::feed`], its update's `rawOutput` apart as text.
+    fn feed_raw(&mut self, dir: &str, mut msg: Value, raw_output: Option<Box<RawValue>>, origin: Origin, out: &mut Out) {
         if let Some(m) = msg.as_object_mut() {
             m.insert("jsonrpc".into(), "2.0".into());
         }
@@ -176,7 +189,7 @@ impl Reader {
         line.insert("dir".into(), dir.into());
         line.insert("msg".into(), msg);
         let line = Value::Object(line);
-        self.acp.owned(line, origin, out);
+        self.acp.owned_raw(line, raw_output, origin, out);
     }
 
     /// The session, from its first line: its id, and the model a user
@@ -187,7 +200,7 @@ impl Reader {
         if let Some(id) = params.get("sessionId").filter(|s| s.is_string()) {
             result["sessionId"] = id.clone();
         }
-        if let Some(m) = update.pointer("/_meta/modelId").filter(|m| m.is_string()) {
+        if let Some(m) = update.get("_meta").and_then(|m| m.get("modelId")).filter(|m| m.is_string()) {
             result["models"] = json!({"currentModelId": m});
         }
         let id = "grok-session";
@@ -198,7 +211,7 @@ impl Reader {
     /// A user chunk: part of the prompt being gathered, or a new one's
     /// first (its `promptIndex` changed).
     fn user_chunk(&mut self, update: &Value, origin: Origin, out: &mut Out) {
-        let index = update.pointer("/_meta/promptIndex").and_then(Value::as_i64);
+        let index = update.get("_meta").and_then(|m| m.get("promptIndex")).and_then(Value::as_i64);
         if self.prompt.as_ref().is_some_and(|p| p.index != index) {
             self.send_prompt(out);
         }
@@ -255,17 +268,6 @@ impl Reader {
             s => json!({"id": id, "result": {"stopReason": s}}),
         };
         self.feed("agent->client", answer, origin, out);
-    }
-}
-
-/// Grok's tool name (`_meta["x.ai/tool"].name`, on a `tool_call` and its
-/// updates) copied as `toolName`, the key the ACP reader names calls by.
-fn name_the_tool(update: &mut Value) {
-    let Some(tool) = update.pointer_mut("/_meta/x.ai~1tool").and_then(Value::as_object_mut) else {
-        return;
-    };
-    if let Some(name) = tool.get("name").filter(|n| n.is_string()).cloned() {
-        tool.insert("toolName".into(), name);
     }
 }
 

@@ -6,9 +6,15 @@
 //! asked). A terminal no call names (in a `terminal` content item) gets a
 //! call of its own, `terminal:<id>` ([`Calls::own_call`]).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use serde::Serialize;
+use serde::ser::SerializeMap;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
+
+use crate::wire::payload::Json;
 
 /// Who sent a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,13 +35,17 @@ impl Peer {
 /// Whether a `session/update`'s params announce a tool call (`tool_call`):
 /// announcements of one call come in a row, so they do not flush it.
 pub(super) fn is_announcement(params: &Value) -> bool {
-    params.pointer("/update/sessionUpdate").and_then(Value::as_str) == Some("tool_call")
+    params.get("update").and_then(|u| u.get("sessionUpdate")).and_then(Value::as_str) == Some("tool_call")
 }
 
 #[derive(Debug, Default)]
 struct Call {
     /// The merged ACP tool call (without `sessionUpdate`).
     state: Map<String, Value>,
+    /// Its `rawOutput` as the line's text, when its reader kept it so (a
+    /// large output not built as a tree to be written again: Grok
+    /// Build's); the state then has none.
+    raw_output: Option<Box<RawValue>>,
     /// Its `tool/call` went out.
     sent: bool,
     /// Its `tool/result` went out.
@@ -65,12 +75,16 @@ pub(super) struct Calls {
     owned: HashSet<String>,
     /// path → `{read: {line, limit, content}, written}`.
     files: HashMap<String, Map<String, Value>>,
+    /// Where in `_meta` the agent names its tool, first
+    /// ([`super::Reader::tool_names_at`]).
+    pub(super) name_at: Option<(&'static str, &'static str)>,
 }
 
 impl Calls {
-    /// Merge a `tool_call` / `tool_call_update`; the call's id when its
-    /// `tool/call` can go out now (it has its input).
-    pub(super) fn upsert(&mut self, u: Value, now: i64) -> Option<String> {
+    /// Merge a `tool_call` / `tool_call_update` (its `rawOutput` apart as
+    /// text, when `raw_output`); the call's id when its `tool/call` can go
+    /// out now (it has its input).
+    pub(super) fn upsert(&mut self, u: Value, raw_output: Option<Box<RawValue>>, now: i64) -> Option<String> {
         let id = u.get("toolCallId").and_then(Value::as_str)?.to_string();
         let Value::Object(fields) = u else {
             return None;
@@ -100,9 +114,16 @@ impl Calls {
                     }
                 }
                 (_, v) => {
+                    if k == "rawOutput" {
+                        call.raw_output = None;
+                    }
                     call.state.insert(k, v);
                 }
             }
+        }
+        if raw_output.is_some() {
+            call.state.shift_remove("rawOutput");
+            call.raw_output = raw_output;
         }
         if call.sent {
             return None;
@@ -135,9 +156,12 @@ impl Calls {
     /// one, else its kind.
     pub(super) fn name(&self, id: &str) -> Option<String> {
         let state = &self.calls.get(id)?.state;
-        let own = state.get("_meta").and_then(Value::as_object).and_then(|m| {
-            m.values()
-                .find_map(|v| v.get("toolName").and_then(Value::as_str))
+        let meta = state.get("_meta").and_then(Value::as_object);
+        let agents_own = self.name_at.and_then(|(key, field)| {
+            meta?.get(key)?.get(field)?.as_str()
+        });
+        let own = agents_own.or_else(|| {
+            meta?.values().find_map(|v| v.get("toolName").and_then(Value::as_str))
         });
         Some(
             own.or_else(|| state.get("kind").and_then(Value::as_str))
@@ -162,7 +186,7 @@ impl Calls {
         }
         call.sent = true;
         self.waiting.retain(|w| w != id);
-        let args = serde_json::to_string(&call.state).unwrap_or_default();
+        let args = serde_json::to_string(&WithRaw(&call.state, call.raw_output.as_deref())).unwrap_or_default();
         Some((name, args, call.since))
     }
 
@@ -170,7 +194,7 @@ impl Calls {
     /// content's text (else `rawOutput` when that is text), whether it
     /// failed, and the meta the presenters read (`{acp: {toolCall,
     /// terminals, files}}`).
-    pub(super) fn settled(&mut self, id: &str) -> Option<(String, bool, Value)> {
+    pub(super) fn settled(&mut self, id: &str) -> Option<(String, bool, Json<'static>)> {
         let call = self.calls.get_mut(id)?;
         let status = call.state.get("status").and_then(Value::as_str);
         if call.done || !matches!(status, Some("completed" | "failed")) {
@@ -183,13 +207,15 @@ impl Calls {
         let texts: Vec<&str> = items
             .iter()
             .filter(|i| i.get("type").and_then(Value::as_str) == Some("content"))
-            .filter_map(|i| i.pointer("/content/text").and_then(Value::as_str))
+            .filter_map(|i| i.get("content").and_then(|c| c.get("text")).and_then(Value::as_str))
             .collect();
         let mut text = texts.join("\n");
-        if text.is_empty()
-            && let Some(raw) = state.get("rawOutput").and_then(Value::as_str)
-        {
-            text = raw.to_string();
+        if text.is_empty() {
+            if let Some(raw) = state.get("rawOutput").and_then(Value::as_str) {
+                text = raw.to_string();
+            } else if let Some(raw) = call.raw_output.as_deref().filter(|r| r.get().starts_with('"')) {
+                text = serde_json::from_str(raw.get()).unwrap_or_default();
+            }
         }
         let terminals: Vec<Value> = items
             .iter()
@@ -225,15 +251,32 @@ impl Calls {
         // Its text blocks are the result's content (joined as above): not
         // kept twice. The presenters read the text from the result.
         if let Some(Value::Array(items)) = state.get_mut("content") {
-            items.retain(|i| i.get("type").and_then(Value::as_str) != Some("content") || i.pointer("/content/text").is_none());
+            items.retain(|i| i.get("type").and_then(Value::as_str) != Some("content") || i.get("content").and_then(|c| c.get("text")).is_none());
         }
-        let mut acp = Map::new();
-        acp.insert("toolCall".into(), Value::Object(state));
-        acp.insert("terminals".into(), Value::Array(terminals));
-        acp.insert("files".into(), Value::Object(files));
-        let mut meta = Map::new();
-        meta.insert("acp".into(), Value::Object(acp));
-        Some((text, is_error, Value::Object(meta)))
+        let meta = match call.raw_output.take() {
+            None => {
+                let mut acp = Map::new();
+                acp.insert("toolCall".into(), Value::Object(state));
+                acp.insert("terminals".into(), Value::Array(terminals));
+                acp.insert("files".into(), Value::Object(files));
+                let mut meta = Map::new();
+                meta.insert("acp".into(), Value::Object(acp));
+                Json::Tree(Value::Object(meta))
+            }
+            // The output written as it was read, not built and escaped again.
+            Some(raw) => {
+                let meta = Meta {
+                    acp: AcpMeta {
+                        tool_call: WithRaw(&state, Some(&raw)),
+                        terminals,
+                        files,
+                    },
+                };
+                // Written by serde_json: not checked again.
+                Json::Text(Cow::Owned(serde_json::value::to_raw_value(&meta).ok()?))
+            }
+        };
+        Some((text, is_error, meta))
     }
 
     /// `terminal/create` answered: the command it runs, by its terminal id.
@@ -364,4 +407,35 @@ impl Calls {
                 .insert("written".into(), content.clone());
         }
     }
+}
+
+/// A call's state with its `rawOutput` kept as text, written as one object.
+struct WithRaw<'a>(&'a Map<String, Value>, Option<&'a RawValue>);
+
+impl Serialize for WithRaw<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len() + usize::from(self.1.is_some())))?;
+        for (k, v) in self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        if let Some(raw) = self.1 {
+            m.serialize_entry("rawOutput", raw)?;
+        }
+        m.end()
+    }
+}
+
+/// A result's meta (`{acp: {toolCall, terminals, files}}`) whose call
+/// keeps its output as text.
+#[derive(Serialize)]
+struct Meta<'a> {
+    acp: AcpMeta<'a>,
+}
+
+#[derive(Serialize)]
+struct AcpMeta<'a> {
+    #[serde(rename = "toolCall")]
+    tool_call: WithRaw<'a>,
+    terminals: Vec<Value>,
+    files: Map<String, Value>,
 }

@@ -101,3 +101,97 @@ fn a_legacy_bare_line_an_error_turn_and_a_line_without_update() {
     assert_eq!(ends[0]["reason"]["message"], "model not found");
     assert_eq!(out.iter().filter(|(_, r)| matches!(r, Record::Diagnostic(_))).count(), 1);
 }
+
+/// `text` read as the loader reads it (each line from its text on the
+/// decoder's threads, outputs kept as text: [`Line`]), and how many
+/// outputs were kept so.
+fn read_from_text(text: &str) -> (Out, usize) {
+    let mut reader = Reader::default();
+    let mut out = Out::new();
+    let mut kept = 0;
+    for (i, text) in text.lines().enumerate() {
+        let line = Line::parse(text).unwrap_or_else(|| panic!("line {} read from its text", i + 1));
+        kept += usize::from(line.raw_output.is_some());
+        let line = Foreign::Read {
+            agent: &crate::agents::grok::Grok,
+            line: Box::new(line),
+        };
+        reader.foreign(line, Origin { line: i + 1, offset: 0 }, &mut out);
+    }
+    reader.finish(&mut out);
+    (out, kept)
+}
+
+/// The records as trees (a kept output is written last in its call: the
+/// same data, in another order).
+fn as_trees(out: &Out) -> Vec<Value> {
+    out.iter()
+        .map(|(_, r)| match r {
+            Record::Event { event, .. } => {
+                json!({"kind": event.kind.as_str(), "data": serde_json::from_str::<Value>(event.data.as_str()).unwrap()})
+            }
+            other => json!(format!("{other:?}")),
+        })
+        .collect()
+}
+
+/// Read from the text or as a tree, the same records, line for line: the
+/// tour, and a call whose output is text alone (the result's text).
+#[test]
+fn read_from_the_text_or_as_a_tree_the_same_records() {
+    let (out, kept) = read_from_text(TOUR);
+    assert!(kept >= 8, "outputs kept as text: {kept}");
+    assert_eq!(as_trees(&out), as_trees(&read(TOUR)));
+    let text_output = [
+        r#"{"timestamp":1,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"go"},"_meta":{"promptIndex":0}}}}"#,
+        r#"{"timestamp":2,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"run","kind":"execute","status":"pending","rawInput":{"command":"false"}}}}"#,
+        r#"{"timestamp":3,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"failed","rawOutput":"Exited with code 1\n\u00e9"}}}"#,
+    ]
+    .join("\n");
+    let (out, kept) = read_from_text(&text_output);
+    assert_eq!(kept, 1);
+    assert_eq!(as_trees(&out), as_trees(&read(&text_output)));
+    let results = events(&out, EventKind::ToolResult);
+    assert_eq!(results[0]["message"]["content"][0]["content"][0]["text"], "Exited with code 1\n\u{e9}", "{}", results[0]);
+}
+
+#[test]
+fn a_line_read_from_its_text_keeps_its_output_apart() {
+    let output = r#"{"type":"ReadFile","FileContent":{"content":"a\u00e9\n\"b\""}}"#;
+    let update = format!(r#"{{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"completed","rawOutput":{output}}}"#);
+    let enveloped = format!(r#"{{"timestamp":1,"method":"session/update","params":{{"sessionId":"s","update":{update}}}}}"#);
+    let bare = format!(r#"{{"sessionId":"s","update":{update}}}"#);
+    for text in [&enveloped, &bare] {
+        let line = Line::parse(text).expect(text);
+        assert_eq!(line.raw_output.as_ref().map(|r| r.get()), Some(output), "{text}");
+        let mut whole: Value = serde_json::from_str(text).unwrap();
+        let u = match whole.get("params").is_some() {
+            true => &mut whole["params"]["update"],
+            false => &mut whole["update"],
+        };
+        u.as_object_mut().unwrap().shift_remove("rawOutput");
+        assert_eq!(line.value, whole, "{text}");
+    }
+    // An envelope whose line also has an `update` of its own: that one's
+    // output stays in its tree; the params' is kept apart.
+    let odd = format!(r#"{{"method":"session/update","update":{{"rawOutput":[1]}},"params":{{"sessionId":"s","update":{update}}}}}"#);
+    let line = Line::parse(&odd).expect("odd");
+    assert_eq!(line.raw_output.as_ref().map(|r| r.get()), Some(output));
+    assert_eq!(line.value["update"]["rawOutput"], json!([1]));
+}
+
+#[test]
+fn other_lines_are_not_read_from_their_text() {
+    for text in [
+        // An ACP trace line (deck acp's recording), a DSH frame, a params
+        // that is not an object, an update that is not one, not JSON.
+        r#"{"t":1,"dir":"agent->client","msg":{"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","rawOutput":1}}}}"#,
+        r#"{"type":"event","seq":1,"sessionUpdate":"x"}"#,
+        r#"{"method":"session/update","params":"sessionUpdate"}"#,
+        r#"{"method":"session/update","params":{"sessionId":"s","update":"sessionUpdate"}}"#,
+        r#"{"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"x"}}"#,
+        r#"{"method":"other","params":{"sessionId":"s","update":{"sessionUpdate":"x"}}}"#,
+    ] {
+        assert!(Line::parse(text).is_none(), "{text}");
+    }
+}
