@@ -129,6 +129,15 @@ pub struct Mapping {
     pub card: &'static str,
 }
 
+/// Where a session document's entries are ([`Agent::document_entries`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entries {
+    /// The list under this member of the document's object.
+    Member(&'static str),
+    /// The document is the list.
+    Whole,
+}
+
 /// One producer of sessions, as deck knows it. Each agent's folder
 /// implements it once; the loader, the library, `deck follow --latest`
 /// and the presenters ask the registry ([`ALL`]) rather than naming one.
@@ -209,6 +218,17 @@ pub trait Agent: std::fmt::Debug + Send + Sync {
     /// Gemini CLI's older `session-*.json`) as the lines its reader takes;
     /// `None`: `doc` is not one of its.
     fn document(&self, _doc: &Value) -> Option<Vec<Value>> {
+        None
+    }
+
+    /// Where a session document of its keeps its entries, so that it is
+    /// read as a stream (`load/document.rs`), never held as one tree: the
+    /// reader takes the document's other members as a line (`Entries::
+    /// Member`: without that member), then each entry alone
+    /// ([`Translate::entry`]). `shape` is the document with its top-level
+    /// lists emptied (a document that is a list: its first element alone).
+    /// `None`: not one of its, or one read whole ([`Agent::document`]).
+    fn document_entries(&self, _shape: &Value) -> Option<Entries> {
         None
     }
 

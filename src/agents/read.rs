@@ -92,6 +92,11 @@ pub trait Translate: Send {
             self.line(&v, origin, out);
         }
     }
+    /// One entry of a session document read as a stream (after its other
+    /// members, as a line: [`crate::agents::Agent::document_entries`]).
+    fn entry(&mut self, v: Value, origin: Origin, out: &mut Out) {
+        self.line(&v, origin, out);
+    }
     /// The input ended: records held back until now, if any.
     fn finish(&mut self, out: &mut Out);
 }

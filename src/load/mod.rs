@@ -74,9 +74,10 @@ pub fn load_path_counted(
         let input = Counted(std::io::stdin(), read.clone());
         load_reader(path, input).map_err(io).and_then(|r| r)
     } else {
-        std::fs::File::open(path)
-            .map_err(io)
-            .and_then(|file| load_file(path, Counted(file, read.clone())))
+        std::fs::File::open(path).map_err(io).and_then(|file| {
+            let size = file.metadata().ok().map(|m| m.len());
+            load_file(path, Counted(file, read.clone()), size)
+        })
     };
     log::loaded(path, &loaded, started.elapsed());
     loaded
@@ -89,7 +90,7 @@ pub fn load_path_counted(
 pub fn load_file_upto(path: &str, file: std::fs::File, upto: u64) -> Result<Loaded, LoadError> {
     let started = std::time::Instant::now();
     tracing::info!(input = path, bytes = upto, "loading");
-    let loaded = database::load(path).unwrap_or_else(|| load_file(path, file.take(upto)));
+    let loaded = database::load(path).unwrap_or_else(|| load_file(path, file.take(upto), Some(upto)));
     log::loaded(path, &loaded, started.elapsed());
     loaded
 }
@@ -108,7 +109,7 @@ pub(crate) fn stream_file_upto(
     tracing::info!(input = path, bytes = upto, "streaming");
     let read = match database::read(path, store) {
         Some(read) => read,
-        None => read_input(path, file.take(upto), store)
+        None => read_input(path, file.take(upto), Some(upto), store)
             .map_err(|source| LoadError::Io {
                 path: path.to_string(),
                 source,
@@ -132,8 +133,8 @@ pub(crate) fn stream_file_upto(
 /// A file's content, and what its agent keeps beside each session
 /// (`Agent::beside`: a Claude Code session's subagents' logs, output too
 /// large for the log).
-fn load_file(path: &str, input: impl Read + Send) -> Result<Loaded, LoadError> {
-    let mut loaded = load_reader(path, input)
+fn load_file(path: &str, input: impl Read + Send, size: Option<u64>) -> Result<Loaded, LoadError> {
+    let mut loaded = load_sized(path, input, size)
         .map_err(|source| LoadError::Io {
             path: path.to_string(),
             source,
@@ -157,7 +158,8 @@ fn load_file(path: &str, input: impl Read + Send) -> Result<Loaded, LoadError> {
 /// messages calling it `name`).
 fn read_log(name: &str, path: &std::path::Path) -> Result<Vec<Record>, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let loaded = load_reader(name, file)
+    let size = file.metadata().ok().map(|m| m.len());
+    let loaded = load_sized(name, file, size)
         .map_err(|e| e.to_string())?
         .map_err(|e| e.to_string())?;
     Ok(loaded.sessions.into_iter().flat_map(|s| s.records).collect())
@@ -181,8 +183,19 @@ pub fn load_reader(
     name: &str,
     input: impl Read + Send,
 ) -> std::io::Result<Result<Loaded, LoadError>> {
+    load_sized(name, input, None)
+}
+
+/// [`load_reader`] of an input of about `size` bytes (a file's length):
+/// a document read whole is read into room of its size at once, not into
+/// room doubled again and again (each left behind to the allocator).
+fn load_sized(
+    name: &str,
+    input: impl Read + Send,
+    size: Option<u64>,
+) -> std::io::Result<Result<Loaded, LoadError>> {
     let mut held = Collected::default();
-    let read = read_input(name, input, &mut held)?;
+    let read = read_input(name, input, size, &mut held)?;
     Ok(read.map(|s| Loaded {
         name: name.to_string(),
         format: s.format,
@@ -205,6 +218,7 @@ pub(crate) struct Summary {
 fn read_input(
     name: &str,
     mut input: impl Read + Send,
+    size: Option<u64>,
     store: &mut dyn Store,
 ) -> std::io::Result<Result<Summary, LoadError>> {
     let mut magic = Vec::with_capacity(4);
@@ -213,10 +227,10 @@ fn read_input(
     if magic == ZSTD_MAGIC {
         let chained = std::io::Cursor::new(magic).chain(input);
         let dec = zstd::stream::read::Decoder::new(chained)?;
-        return Ok(load_text(name, true, dec, &mut sessions));
+        return Ok(load_text(name, true, dec, None, &mut sessions));
     }
     let plain = std::io::Cursor::new(magic).chain(input);
-    Ok(load_text(name, false, plain, &mut sessions))
+    Ok(load_text(name, false, plain, size, &mut sessions))
 }
 
 /// Load bytes already in memory. `name` is used in messages.
@@ -237,11 +251,16 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, LoadError> {
 /// is decoded, against the line limit), never read whole to decide.
 const DETECT: usize = 1 << 20;
 
+/// The most room reserved at once for a document by its size (a bigger
+/// one grows from there: a size may be wrong).
+const MOST_RESERVED: usize = 1 << 32;
+
 /// Decompressed text in: one JSON document (a history), or lines.
 fn load_text(
     name: &str,
     compressed: bool,
     mut text: impl Read + Send,
+    size: Option<u64>,
     sessions: &mut Sessions<'_>,
 ) -> Result<Summary, LoadError> {
     // The first line decides: a whole JSON value on it means lines (frames,
@@ -288,6 +307,10 @@ fn load_text(
         && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_err();
     if ended || document || trimmed.is_empty() {
         // Small or not line-shaped: read whole and let the document path try.
+        if let Some(size) = size {
+            let size = usize::try_from(size).unwrap_or(usize::MAX);
+            head.reserve_exact(size.saturating_sub(head.len()).min(MOST_RESERVED));
+        }
         if !ended && let Err(e) = text.read_to_end(&mut head) {
             pre.push(damaged(compressed, head.len() as u64, &e));
         }
@@ -328,6 +351,12 @@ fn load_whole(
         .iter()
         .position(|b| !b.is_ascii_whitespace())
         .unwrap_or(0);
+    // An agent's session written as one document, read as a stream.
+    if matches!(text[first], b'{' | b'[')
+        && let Some(read) = document::load(text, compressed, &mut pre, sessions)
+    {
+        return Ok(read);
+    }
     if matches!(text[first], b'{' | b'[')
         && let Ok(doc) = serde_json::from_slice::<Value>(text)
     {
@@ -547,6 +576,7 @@ fn load_history(
 
 mod database;
 pub mod decode;
+mod document;
 pub mod follow;
 mod follow_database;
 mod follow_whole;

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::read::Translate;
-use super::{Agent, Format};
+use super::{Agent, Entries, Format};
 use crate::session::SharedPresenters;
 
 pub mod present;
@@ -51,8 +51,9 @@ impl Agent for Atif {
         Some(Box::new(read::Reader::default()))
     }
 
-    fn document(&self, doc: &Value) -> Option<Vec<Value>> {
-        read::lines(doc)
+    /// The root (its steps apart), then each step.
+    fn document_entries(&self, shape: &Value) -> Option<Entries> {
+        read::is_root(shape).then_some(Entries::Member("steps"))
     }
 
     fn presenters(&self) -> Option<SharedPresenters> {

@@ -23,7 +23,7 @@
 #[cfg(test)]
 mod tests;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::agents::read::{Out, Translate, epoch_ms};
 use crate::agents::turns::{self, Turns};
@@ -192,13 +192,14 @@ fn content_text(v: &Value) -> String {
     }
 }
 
-/// The trajectory `doc` as the lines its reader takes: the root without
-/// its steps, then each step.
+/// The trajectory `doc` as the lines its reader takes, as the loader hands
+/// them (`load/document.rs`): the root without its steps, then each step.
+#[cfg(test)]
 pub fn lines(doc: &Value) -> Option<Vec<Value>> {
     if !is_root(doc) {
         return None;
     }
-    let mut root: Map<String, Value> = doc.as_object()?.clone();
+    let mut root = doc.as_object()?.clone();
     let steps = match root.remove("steps") {
         Some(Value::Array(s)) => s,
         _ => Vec::new(),

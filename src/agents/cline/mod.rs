@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use super::find::NewestSince;
 use super::read::Translate;
-use super::{Agent, Format, Home, Resume};
+use super::{Agent, Entries, Format, Home, Resume};
 use crate::session::SharedPresenters;
 
 pub mod present;
@@ -66,8 +66,9 @@ impl Agent for Cline {
         Some(Box::new(read::Reader::default()))
     }
 
-    fn document(&self, doc: &Value) -> Option<Vec<Value>> {
-        read::is_document(doc).then(|| vec![doc.clone()])
+    /// The session (its messages apart), then each message.
+    fn document_entries(&self, shape: &Value) -> Option<Entries> {
+        read::is_document(shape).then_some(Entries::Member("messages"))
     }
 
     fn presenters(&self) -> Option<SharedPresenters> {

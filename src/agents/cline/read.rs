@@ -125,6 +125,15 @@ impl Translate for Reader {
         }
     }
 
+    /// A message of a session read as a stream (its other members came
+    /// first, as a line).
+    fn entry(&mut self, m: Value, origin: Origin, out: &mut Out) {
+        match m.as_object() {
+            Some(o) => self.message(o, origin, out),
+            None => self.w.diagnostic("a message that is not an object".into(), &m, origin, out),
+        }
+    }
+
     fn finish(&mut self, out: &mut Out) {
         if self.w.turn_open && self.calls.values().all(|(_, settled)| *settled) {
             self.w.end_turn(Origin::default(), out);

@@ -29,7 +29,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::read::Translate;
-use super::{Agent, Format, Home};
+use super::{Agent, Entries, Format, Home};
 use crate::session::SharedPresenters;
 
 pub mod present;
@@ -80,8 +80,9 @@ impl Agent for ClineTasks {
         Some(Box::new(read::Reader::default()))
     }
 
-    fn document(&self, doc: &Value) -> Option<Vec<Value>> {
-        read::is_history(doc).then(|| vec![doc.clone()])
+    /// The history is the list of messages.
+    fn document_entries(&self, shape: &Value) -> Option<Entries> {
+        read::is_history(shape).then_some(Entries::Whole)
     }
 
     fn presenters(&self) -> Option<SharedPresenters> {

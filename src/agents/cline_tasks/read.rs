@@ -161,6 +161,14 @@ impl Translate for Reader {
         }
     }
 
+    /// A message of the history read as a stream.
+    fn entry(&mut self, m: Value, origin: Origin, out: &mut Out) {
+        match m.as_object() {
+            Some(o) => self.message(o, origin, out),
+            None => self.w.diagnostic("a message that is not an object".into(), &m, origin, out),
+        }
+    }
+
     fn finish(&mut self, out: &mut Out) {
         self.close(Origin::default(), out);
         if self.w.turn_open && self.pending.iter().all(|p| !self.drawn.contains(&p.id)) {

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::find::{NewestSince, name};
 use super::read::Translate;
-use super::{Agent, Format, Home, Resume};
+use super::{Agent, Entries, Format, Home, Resume};
 use crate::session::SharedPresenters;
 
 pub mod present;
@@ -57,13 +57,12 @@ impl Agent for GeminiCli {
         Some(Box::new(read::Reader::default()))
     }
 
-    fn document(&self, doc: &Value) -> Option<Vec<Value>> {
-        let o = doc.as_object()?;
-        let messages = o.get("messages")?.as_array()?;
-        let mut header = o.clone();
-        header.remove("messages");
-        let header = Value::Object(header);
-        read::is_line(&header).then(|| std::iter::once(header).chain(messages.iter().cloned()).collect())
+    /// An older one-file chat: its header (the document but its
+    /// messages), then each message.
+    fn document_entries(&self, shape: &Value) -> Option<Entries> {
+        let mut header = shape.as_object()?.clone();
+        header.remove("messages")?;
+        read::is_line(&Value::Object(header)).then_some(Entries::Member("messages"))
     }
 
     fn presenters(&self) -> Option<SharedPresenters> {

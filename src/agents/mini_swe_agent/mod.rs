@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use super::find::name;
 use super::read::Translate;
-use super::{Agent, Format, Home};
+use super::{Agent, Entries, Format, Home};
 use crate::session::SharedPresenters;
 
 pub mod present;
@@ -63,8 +63,16 @@ impl Agent for MiniSweAgent {
         Some(Box::new(read::Reader::default()))
     }
 
+    /// A SWE-agent trajectory, handed whole (its steps and history are
+    /// read side by side).
     fn document(&self, doc: &Value) -> Option<Vec<Value>> {
         read::is_trajectory(doc).then(|| vec![doc.clone()])
+    }
+
+    /// A mini-swe-agent trajectory: its members (its messages apart), then
+    /// each message.
+    fn document_entries(&self, shape: &Value) -> Option<Entries> {
+        read::is_mini(shape).then_some(Entries::Member("messages"))
     }
 
     fn presenters(&self) -> Option<SharedPresenters> {

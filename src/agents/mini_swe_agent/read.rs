@@ -1,6 +1,9 @@
 //! mini-swe-agent's trajectories and SWE-agent's `.traj` files read into
-//! DSH-shaped records. Each is one JSON document (the loader hands it whole:
-//! [`super::MiniSweAgent`]'s `document`), read here in one go.
+//! DSH-shaped records. Each is one JSON document: a mini-swe-agent one is
+//! read as a stream (the loader hands its other members, then each message:
+//! [`super::MiniSweAgent`]'s `document_entries`), the results of a batch
+//! held until the message after them says how the batch ended; a SWE-agent
+//! one is handed whole (its `document`).
 //!
 //! mini-swe-agent 2.x (`trajectory_format: "mini-swe-agent-1.1"`, `{info,
 //! messages}`), message by message:
@@ -62,14 +65,19 @@ pub fn is_trajectory(v: &Value) -> bool {
 
 /// mini-swe-agent's: `messages`, and its `trajectory_format` or
 /// `info.mini_version`.
-fn is_mini(v: &Value) -> bool {
+pub fn is_mini(v: &Value) -> bool {
+    v.get("messages").is_some_and(Value::is_array) && is_mini_root(v)
+}
+
+/// A mini-swe-agent trajectory's members (its messages maybe apart): its
+/// `trajectory_format` or `info.mini_version`.
+fn is_mini_root(v: &Value) -> bool {
     let Some(o) = v.as_object() else {
         return false;
     };
     let format = o.get("trajectory_format").and_then(Value::as_str);
     let version = o.get("info").and_then(|i| i.get("mini_version")).and_then(Value::as_str);
-    o.get("messages").is_some_and(Value::is_array)
-        && (format.is_some_and(|f| f.starts_with("mini-swe-agent")) || version.is_some())
+    format.is_some_and(|f| f.starts_with("mini-swe-agent")) || version.is_some()
 }
 
 /// SWE-agent's: `trajectory` and `history` lists, an `info` object.
@@ -86,12 +94,30 @@ fn is_swe_agent(v: &Value) -> bool {
 #[derive(Debug)]
 pub struct Reader {
     w: Turns,
+    /// Where a mini-swe-agent trajectory's messages are.
+    m: Messages,
+}
+
+/// Where a mini-swe-agent trajectory's messages are.
+#[derive(Debug, Default)]
+struct Messages {
+    /// The next message's index.
+    next: usize,
+    /// Calls without an id (a text-based model's, a human command's),
+    /// answered in order by `user` results.
+    unnamed: std::collections::VecDeque<String>,
+    /// Whether the batch had an action that did not run yet.
+    batch_not_run: bool,
+    /// Results (with their index) not read yet: how their batch ended is
+    /// known from the first message after them that is no result.
+    results: Vec<(usize, Value)>,
 }
 
 impl Default for Reader {
     fn default() -> Reader {
         Reader {
             w: Turns::new(super::NAME),
+            m: Messages::default(),
         }
     }
 }
@@ -100,6 +126,9 @@ impl Translate for Reader {
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
         if is_mini(v) {
             self.mini(v, origin, out);
+        } else if is_mini_root(v) {
+            // A trajectory read as a stream: its messages come next.
+            self.mini_root(v);
         } else if is_swe_agent(v) {
             self.swe_agent(v, origin, out);
         } else {
@@ -108,7 +137,13 @@ impl Translate for Reader {
         }
     }
 
+    /// A message of a mini-swe-agent trajectory read as a stream.
+    fn entry(&mut self, m: Value, origin: Origin, out: &mut Out) {
+        self.message(m, origin, out);
+    }
+
     fn finish(&mut self, out: &mut Out) {
+        self.results(After::Other, Origin::default(), out);
         self.w.finish(out);
     }
 }
@@ -213,107 +248,132 @@ impl Reader {
 
     // ---- mini-swe-agent ----
 
+    /// A whole trajectory: its members, then each message.
     fn mini(&mut self, doc: &Value, origin: Origin, out: &mut Out) {
+        self.mini_root(doc);
+        for m in doc.get("messages").and_then(Value::as_array).map_or(&[][..], Vec::as_slice) {
+            self.message(m.clone(), origin, out);
+        }
+        self.results(After::Other, origin, out);
+    }
+
+    /// What a trajectory's members say: the version, model and directory.
+    fn mini_root(&mut self, doc: &Value) {
         let info = doc.get("info");
         let config = info.and_then(|i| i.get("config"));
         let at = |v: Option<&Value>, k: &str| v.and_then(|v| v.get(k)).and_then(Value::as_str).map(str::to_string);
         self.learn("version", at(info, "mini_version").as_deref());
         self.learn("model", at(config.and_then(|c| c.get("model")), "model_name").as_deref());
         self.learn("cwd", at(config.and_then(|c| c.get("environment")), "cwd").as_deref());
-        let msgs = doc.get("messages").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-        // Calls without an id (a text-based model's, a human command's),
-        // answered in order by `user` results.
-        let mut unnamed: std::collections::VecDeque<String> = Default::default();
-        // Whether the batch had an action that did not run yet.
-        let mut batch_not_run = false;
+    }
+
+    /// One message: a result is held until the message after its batch;
+    /// any other reads the results held (it says how their batch ended),
+    /// then itself.
+    fn message(&mut self, m: Value, origin: Origin, out: &mut Out) {
+        let i = self.m.next;
+        self.m.next += 1;
+        if is_result(&m) {
+            self.m.results.push((i, m));
+            return;
+        }
+        self.results(after(&m), origin, out);
+        let Some(o) = m.as_object() else {
+            self.w.diagnostic(format!("message {i} is not an object"), &m, origin, out);
+            return;
+        };
         let empty = Map::new();
-        for (i, m) in msgs.iter().enumerate() {
+        let extra = o.get("extra").and_then(Value::as_object).unwrap_or(&empty);
+        if let Some(t) = extra.get("timestamp").and_then(Value::as_f64) {
+            self.w.saw((t * 1000.0) as i64);
+        }
+        let actions = extra.get("actions").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        match str_at(o, "role") {
+            Some("system") => {}
+            Some("assistant") => {
+                if !self.w.turn_open {
+                    self.w.start_turn(origin, out);
+                }
+                self.w.step += 1;
+                if let Some(u) = extra.get("response").and_then(|r| r.get("usage")) {
+                    self.count(u);
+                }
+                let mut blocks = Vec::new();
+                if let Some(r) = str_at(o, "reasoning_content").filter(|r| !r.is_empty()) {
+                    blocks.push(Some(turns::block("reasoning", r.to_string())));
+                }
+                let text = text_of(o.get("content"));
+                if !text.is_empty() {
+                    blocks.push(Some(turns::block("text", text)));
+                }
+                self.answer(blocks, origin, out);
+                self.m.batch_not_run = false;
+                self.actions(i, actions, origin, out);
+            }
+            Some("user") => {
+                let text = text_of(o.get("content"));
+                match str_at(extra, "interrupt_type") {
+                    None if self.w.turn == 0 => self.w.prompt(text, origin, out),
+                    Some("UserNewTask") => self.w.prompt(text, origin, out),
+                    Some("FormatError") => self.said(text, Some("format error"), origin, out),
+                    _ => self.said(text, None, origin, out),
+                }
+                if !actions.is_empty() {
+                    self.m.batch_not_run = false;
+                    self.actions(i, actions, origin, out);
+                }
+            }
+            Some("exit") => {
+                let status = str_at(extra, "exit_status").unwrap_or_default();
+                let submission = str_at(extra, "submission").map_or_else(|| text_of(o.get("content")), str::to_string);
+                self.exit(status, &submission, status == "Submitted", origin, out);
+            }
+            _ => self.w.diagnostic(format!("message {i} has no role deck knows"), &m, origin, out),
+        }
+    }
+
+    /// The results held, their batch ended as `after` says.
+    fn results(&mut self, after: After, origin: Origin, out: &mut Out) {
+        for (i, m) in std::mem::take(&mut self.m.results) {
             let Some(o) = m.as_object() else {
-                self.w.diagnostic(format!("message {i} is not an object"), m, origin, out);
                 continue;
             };
+            let empty = Map::new();
             let extra = o.get("extra").and_then(Value::as_object).unwrap_or(&empty);
             if let Some(t) = extra.get("timestamp").and_then(Value::as_f64) {
                 self.w.saw((t * 1000.0) as i64);
             }
-            let actions = extra.get("actions").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-            match str_at(o, "role") {
-                Some("system") => {}
-                Some("assistant") => {
-                    if !self.w.turn_open {
-                        self.w.start_turn(origin, out);
-                    }
-                    self.w.step += 1;
-                    if let Some(u) = extra.get("response").and_then(|r| r.get("usage")) {
-                        self.count(u);
-                    }
-                    let mut blocks = Vec::new();
-                    if let Some(r) = str_at(o, "reasoning_content").filter(|r| !r.is_empty()) {
-                        blocks.push(Some(turns::block("reasoning", r.to_string())));
-                    }
-                    let text = text_of(o.get("content"));
-                    if !text.is_empty() {
-                        blocks.push(Some(turns::block("text", text)));
-                    }
-                    self.answer(blocks, origin, out);
-                    batch_not_run = false;
-                    self.actions(i, actions, &mut unnamed, origin, out);
-                }
-                Some("tool") => {
-                    let Some(id) = str_at(o, "tool_call_id") else {
-                        self.w.diagnostic(format!("tool message {i} names no call"), m, origin, out);
+            let id = match str_at(o, "role") {
+                Some("tool") => match str_at(o, "tool_call_id") {
+                    Some(id) => id.to_string(),
+                    None => {
+                        self.w.diagnostic(format!("tool message {i} names no call"), &m, origin, out);
                         continue;
-                    };
-                    let after = after(msgs, i);
-                    self.result(id, o, extra, after, &mut batch_not_run, origin, out);
-                }
-                Some("user") if extra.contains_key("returncode") => {
-                    let Some(id) = unnamed.pop_front() else {
-                        self.w.diagnostic(format!("result {i} answers no action"), m, origin, out);
+                    }
+                },
+                _ => match self.m.unnamed.pop_front() {
+                    Some(id) => id,
+                    None => {
+                        self.w.diagnostic(format!("result {i} answers no action"), &m, origin, out);
                         continue;
-                    };
-                    let after = after(msgs, i);
-                    self.result(&id, o, extra, after, &mut batch_not_run, origin, out);
-                }
-                Some("user") => {
-                    let text = text_of(o.get("content"));
-                    match str_at(extra, "interrupt_type") {
-                        None if self.w.turn == 0 => self.w.prompt(text, origin, out),
-                        Some("UserNewTask") => self.w.prompt(text, origin, out),
-                        Some("FormatError") => self.said(text, Some("format error"), origin, out),
-                        _ => self.said(text, None, origin, out),
                     }
-                    if !actions.is_empty() {
-                        batch_not_run = false;
-                        self.actions(i, actions, &mut unnamed, origin, out);
-                    }
-                }
-                Some("exit") => {
-                    let status = str_at(extra, "exit_status").unwrap_or_default();
-                    let submission = str_at(extra, "submission").map_or_else(|| text_of(o.get("content")), str::to_string);
-                    self.exit(status, &submission, status == "Submitted", origin, out);
-                }
-                _ => self.w.diagnostic(format!("message {i} has no role deck knows"), m, origin, out),
-            }
+                },
+            };
+            let mut batch_not_run = self.m.batch_not_run;
+            self.result(&id, o, extra, after, &mut batch_not_run, origin, out);
+            self.m.batch_not_run = batch_not_run;
         }
     }
 
     /// A message's actions, as `bash` calls.
-    fn actions(
-        &mut self,
-        i: usize,
-        actions: &[Value],
-        unnamed: &mut std::collections::VecDeque<String>,
-        origin: Origin,
-        out: &mut Out,
-    ) {
+    fn actions(&mut self, i: usize, actions: &[Value], origin: Origin, out: &mut Out) {
         for (j, a) in actions.iter().enumerate() {
             let command = a.get("command").and_then(Value::as_str).unwrap_or_default();
             let id = match a.get("tool_call_id").and_then(Value::as_str) {
                 Some(id) => id.to_string(),
                 None => {
                     let id = format!("m{i}.{j}");
-                    unnamed.push_back(id.clone());
+                    self.m.unnamed.push_back(id.clone());
                     id
                 }
             };
@@ -453,28 +513,28 @@ impl Reader {
     }
 }
 
-/// What follows the batch of the result at `i`: the first message after it
-/// that is no result.
-fn after(msgs: &[Value], i: usize) -> After {
-    for m in &msgs[i + 1..] {
-        let role = m.get("role").and_then(Value::as_str);
-        let extra = m.get("extra");
-        let is_result = role == Some("tool")
-            || role == Some("user") && extra.is_some_and(|e| e.get("returncode").is_some());
-        if is_result {
-            continue;
+/// Whether a message is an action's result (`tool`, or a text-based
+/// model's `user` result with its `returncode`).
+fn is_result(m: &Value) -> bool {
+    let role = m.get("role").and_then(Value::as_str);
+    let extra = m.get("extra");
+    role == Some("tool") || role == Some("user") && extra.is_some_and(|e| e.get("returncode").is_some())
+}
+
+/// How the batch before `m` (the first message after it that is no result)
+/// ended, as `m` says.
+fn after(m: &Value) -> After {
+    let role = m.get("role").and_then(Value::as_str);
+    let extra = m.get("extra");
+    match (role, extra.and_then(|e| e.get("interrupt_type")).and_then(Value::as_str)) {
+        (Some("user"), Some("UserRejection")) => After::Rejection,
+        (Some("user"), Some("UserInterruption")) => After::Interruption,
+        (Some("user"), Some("UserNewTask")) => After::Submitted,
+        (Some("exit"), _) if extra.and_then(|e| e.get("exit_status")).and_then(Value::as_str) == Some("Submitted") => {
+            After::Submitted
         }
-        return match (role, extra.and_then(|e| e.get("interrupt_type")).and_then(Value::as_str)) {
-            (Some("user"), Some("UserRejection")) => After::Rejection,
-            (Some("user"), Some("UserInterruption")) => After::Interruption,
-            (Some("user"), Some("UserNewTask")) => After::Submitted,
-            (Some("exit"), _) if extra.and_then(|e| e.get("exit_status")).and_then(Value::as_str) == Some("Submitted") => {
-                After::Submitted
-            }
-            _ => After::Other,
-        };
+        _ => After::Other,
     }
-    After::Other
 }
 
 #[cfg(test)]
