@@ -7,7 +7,7 @@
 //! carries no lines. File text is sanitized by the highlighter.
 
 use super::{Ctx, Rows, blocks_text};
-use crate::text::highlight::{Checkpoint, highlight_lines_from, lang_for_path};
+use crate::text::highlight::{self, Checkpoint, highlight_lines_from, lang_for_path};
 use crate::text::{Line, Span, sanitize, wrap};
 use crate::theme::Role;
 use crate::wire::view::{ReadLine, ReadView};
@@ -113,10 +113,11 @@ pub fn rows_titled(v: &ReadView, title: &str, ctx: &Ctx, out: &mut Rows) {
     let mut may_count = ctx.width > digits + 1;
     let inner = ctx.width.saturating_sub(digits + 1);
     let mut done = 0;
-    for window in v.lines.chunks(WINDOW) {
+    let texts: Vec<&str> = v.lines.iter().map(|l| l.text.as_str()).collect();
+    for range in highlight::windows(&texts, WINDOW) {
+        let window = &v.lines[range.clone()];
         let mut coded = if colour > 0 {
-            let texts: Vec<&str> = window.iter().map(|l| l.text.as_str()).collect();
-            highlight_lines_from(&texts, lang.as_deref(), theme, text, colour, &mut at)
+            highlight_lines_from(&texts[range], lang.as_deref(), theme, text, colour, &mut at)
         } else {
             Vec::new()
         }

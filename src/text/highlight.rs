@@ -266,17 +266,7 @@ pub fn highlight_lines_from(
     let mut starts = vec![0];
     for k in 1..threads {
         let target = (k * n / threads).max(starts[starts.len() - 1] + 1);
-        let window = target..(target + 2_000).min(n);
-        // A line at the left margin after a blank one, not closing anything:
-        // in most languages the start of a new top-level item.
-        if let Some(i) = window.into_iter().find(|&i| {
-            i > 0
-                && lines[i - 1].trim().is_empty()
-                && lines[i]
-                    .chars()
-                    .next()
-                    .is_some_and(|c| !c.is_whitespace() && !matches!(c, '}' | ')' | ']'))
-        }) {
+        if let Some(i) = (target..(target + 2_000).min(n)).find(|&i| top_level(lines, i)) {
             starts.push(i);
         }
     }
@@ -382,6 +372,42 @@ pub fn highlight_lines_from(
         Carry::EndOf(k) => run(Some(top_here.clone()), &lines[starts[k]..starts[k + 1]]).1,
     }));
     out.extend(lines[n..].iter().map(plain));
+    out
+}
+
+/// Whether line `i` of `lines` is likely the start of a top-level item: at
+/// the left margin after a blank line, not closing anything (in most
+/// languages the parser is back at its top level there).
+fn top_level(lines: &[&str], i: usize) -> bool {
+    i > 0
+        && lines[i - 1].trim().is_empty()
+        && lines[i]
+            .chars()
+            .next()
+            .is_some_and(|c| !c.is_whitespace() && !matches!(c, '}' | ')' | ']'))
+}
+
+/// `lines` cut into windows of about `size` lines to highlight one after
+/// the other ([`highlight_lines_from`]), each cut at a likely top-level line
+/// when one comes within a quarter of `size` (else at `size`): where a
+/// window ends the parser is then most often back at its top level, so
+/// the end of the window's last piece, run from there on another core,
+/// is known without running it again.
+pub fn windows(lines: &[&str], size: usize) -> Vec<std::ops::Range<usize>> {
+    let size = size.max(1);
+    let mut out = Vec::with_capacity(lines.len() / size + 1);
+    let mut start = 0;
+    while start < lines.len() {
+        let target = start + size;
+        if target >= lines.len() {
+            out.push(start..lines.len());
+            break;
+        }
+        let reach = (target + size / 4).min(lines.len());
+        let end = (target..reach).find(|&i| top_level(lines, i)).unwrap_or(target);
+        out.push(start..end);
+        start = end;
+    }
     out
 }
 

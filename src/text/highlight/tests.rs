@@ -134,3 +134,29 @@ fn lang_from_paths() {
     assert!(find_syntax("sh").is_some());
     assert!(find_syntax("json").is_some());
 }
+
+#[test]
+fn windows_cover_every_line_and_end_at_top_level_lines_when_near() {
+    // Items of 7 lines: a blank line, then one at the left margin.
+    let mut src = Vec::new();
+    for i in 0..3_000 {
+        src.push(String::new());
+        src.push(format!("fn f{i}() {{"));
+        src.extend(std::iter::repeat_n("    body();".to_string(), 4));
+        src.push("}".to_string());
+    }
+    let lines: Vec<&str> = src.iter().map(String::as_str).collect();
+    let ws = windows(&lines, 1_000);
+    assert_eq!(ws.first().map(|r| r.start), Some(0));
+    assert_eq!(ws.last().map(|r| r.end), Some(lines.len()));
+    for pair in ws.windows(2) {
+        assert_eq!(pair[0].end, pair[1].start, "contiguous");
+        let len = pair[0].len();
+        assert!((1_000..=1_250).contains(&len), "{len}");
+        assert!(lines[pair[0].end].starts_with("fn "), "cut before an item: {:?}", pair[0]);
+    }
+    // No top-level line in reach: cut at the size itself.
+    let flat: Vec<&str> = std::iter::repeat_n("    x", 2_500).collect();
+    assert_eq!(windows(&flat, 1_000), vec![0..1_000, 1_000..2_000, 2_000..2_500]);
+    assert!(windows(&[], 10).is_empty());
+}

@@ -7,7 +7,7 @@ use pulldown_cmark::{Event, HeadingLevel};
 use ratatui::style::Style;
 
 use super::{CODE_INDENT, CODE_WINDOW, measure_tables, table};
-use crate::text::highlight::{Checkpoint, highlight_lines_from};
+use crate::text::highlight::{Checkpoint, highlight_lines_from, windows};
 use crate::text::rows::Rows;
 use crate::text::{self, Line, Span, sanitize, wrap};
 use crate::theme::{Role, Theme};
@@ -443,10 +443,10 @@ impl<'t, 'o, 'r> Writer<'t, 'o, 'r> {
         // A window of lines at a time, each on every core (the same colours
         // as line by line); plain once a preview shows no more.
         let mut at = Checkpoint::default();
-        for window in lines.chunks(CODE_WINDOW) {
+        for range in windows(&lines, CODE_WINDOW) {
             let colour = if self.showing() { usize::MAX } else { 0 };
             let coded = highlight_lines_from(
-                window,
+                &lines[range],
                 code.lang.as_deref(),
                 self.theme,
                 base,
