@@ -25,6 +25,10 @@ pub(super) struct CacheKey {
 /// session scrolled end to end does not keep every layout.
 pub(super) const CACHE_ROWS: usize = 100_000;
 
+/// Layouts used in this many last looks are kept whatever the cache holds
+/// (more than a screen's items, and the ones a scroll looks at around it).
+const IN_USE: u64 = 512;
+
 /// Per-item laid-out lines, keyed by item index.
 #[derive(Default)]
 pub struct LineCache {
@@ -55,8 +59,12 @@ impl LineCache {
         self.used.insert(item, self.clock);
     }
 
-    /// Keep an item's layout; past [`CACHE_ROWS`], drop the older half of
-    /// the layouts (by last use; never the one just kept).
+    /// Keep an item's layout; past [`CACHE_ROWS`], drop the layouts used
+    /// longest ago until half of that is left — never one used in the last
+    /// [`IN_USE`] looks (the screen's: a frame takes its items' layouts
+    /// one after another, and an item bigger than the cache must not push
+    /// out, nor be pushed out by, the ones drawn beside it: each frame
+    /// would lay it out again).
     pub(super) fn insert(&mut self, item: usize, entry: (CacheKey, Arc<Laid>, bool)) {
         self.rows += entry.1.len();
         if let Some(old) = self.map.insert(item, entry) {
@@ -66,11 +74,17 @@ impl LineCache {
         if self.rows <= CACHE_ROWS {
             return;
         }
-        let mut by_age: Vec<(u64, usize)> = self.used.iter().map(|(&i, &t)| (t, i)).collect();
+        let recent = self.clock.saturating_sub(IN_USE);
+        let mut by_age: Vec<(u64, usize)> = self
+            .used
+            .iter()
+            .filter(|&(&i, &t)| i != item && t <= recent)
+            .map(|(&i, &t)| (t, i))
+            .collect();
         by_age.sort_unstable();
-        for &(_, i) in &by_age[..by_age.len() / 2] {
-            if i == item {
-                continue;
+        for (_, i) in by_age {
+            if self.rows <= CACHE_ROWS / 2 {
+                break;
             }
             self.used.remove(&i);
             if let Some(old) = self.map.remove(&i) {
@@ -90,3 +104,51 @@ impl LineCache {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::Line;
+
+    fn laid(rows: usize) -> Arc<Laid> {
+        Arc::new(Laid::from(vec![Line::from("x"); rows]))
+    }
+
+    fn key() -> CacheKey {
+        CacheKey {
+            rev: 0,
+            width: 80,
+            theme: "dark".into(),
+            density: Density::Preview,
+            reasoning: false,
+            tick: 0,
+        }
+    }
+
+    /// An item bigger than the cache, drawn with others frame after frame,
+    /// stays laid out (it was pushed out by the next item drawn, and laid
+    /// out again every frame); what no frame looks at goes.
+    #[test]
+    fn an_item_bigger_than_the_cache_stays_while_it_is_drawn() {
+        let mut cache = LineCache::default();
+        for i in 0..40 {
+            cache.insert(100 + i, (key(), laid(3_000), false));
+        }
+        cache.insert(0, (key(), laid(2 * CACHE_ROWS), false));
+        for frame in 0..300 {
+            // A frame: the big item looked up, its neighbours laid out
+            // (one of them new each frame).
+            assert!(cache.map.contains_key(&0), "frame {frame}: the big item is still laid out");
+            cache.touch(0);
+            for i in 1..4 {
+                cache.touch(i);
+            }
+            cache.insert(1_000 + frame, (key(), laid(10), false));
+            assert!(cache.map.contains_key(&0), "frame {frame}: the big item stays");
+        }
+        // The layouts no frame looked at for long went; the recent ones stay.
+        assert!((100..140).all(|i| !cache.map.contains_key(&i)), "old layouts went");
+        assert!(cache.map.contains_key(&1_299), "the last frame's layout stays");
+        assert_eq!(cache.rows, cache.map.values().map(|e| e.1.len()).sum::<usize>());
+    }
+}
