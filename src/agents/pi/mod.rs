@@ -51,6 +51,15 @@ impl Agent for Pi {
         read::is_line(v)
     }
 
+    /// A `message` entry read from its text and held so ([`read::Line`]).
+    fn reads_text(&self) -> bool {
+        true
+    }
+
+    fn read_text(&self, line: &str) -> Option<Box<dyn super::read::Parsed>> {
+        read::Line::parse(line).map(|l| Box::new(l) as Box<dyn super::read::Parsed>)
+    }
+
     fn reader(&self) -> Option<Box<dyn Translate>> {
         Some(Box::new(read::Reader::default()))
     }

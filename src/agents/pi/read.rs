@@ -19,7 +19,9 @@
 //! the root to the last entry, and every other branch is said in a
 //! diagnostic (where it starts, how many entries and calls it holds), not
 //! drawn. The path is known only at the end, so the lines are held until
-//! the input ends. An entry without `id`/`parentId` (version 1 files)
+//! the input ends — as their text (a `message` entry is read from its text
+//! on the decoder's threads, its id and parent alone: [`Line`]), each
+//! parsed when it is drawn, not held as trees. An entry without `id`/`parentId` (version 1 files)
 //! follows the one before it. A bash result's exit code is its text's
 //! last line `Command exited with code N`; pi writes none when a command
 //! succeeded (it resolves alike on 0 and on a death by signal), so it is
@@ -29,7 +31,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::agents::read::{Out, Translate, epoch_ms};
+use crate::agents::read::{Foreign, Out, Translate, epoch_ms};
 use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
     AssistantMessage, ContentBlock, Json, MessageContent, PartContent, ResultError, ResultPart, ToolCall, ToolResult,
@@ -54,13 +56,69 @@ pub fn is_line(v: &Value) -> bool {
         && o.get("parentId").is_some_and(|p| p.is_null() || p.is_string())
 }
 
-/// One line held until the input ends.
+/// One line held until the input ends: its text.
 #[derive(Debug)]
 struct Held {
-    v: Value,
+    text: Box<str>,
     origin: Origin,
     id: String,
     parent: Option<String>,
+}
+
+impl Held {
+    /// The entry as a tree (`null` for text that is none: never, it was read).
+    fn tree(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or_default()
+    }
+}
+
+/// A `message` entry read from its text on the decoder's threads (its
+/// `type`, `id`, `parentId` and `timestamp` checked as [`is_line`] checks
+/// them, the rest skipped): held as that text until it is drawn.
+#[derive(Debug, PartialEq)]
+pub struct Line {
+    text: Box<str>,
+    id: String,
+    parent: Option<String>,
+}
+
+impl Line {
+    /// The line, when it is a pi `message` entry; `None` for any other
+    /// (then read as a tree: the header, other entries, other agents').
+    pub fn parse(text: &str) -> Option<Line> {
+        #[derive(serde::Deserialize)]
+        struct Head<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: Option<std::borrow::Cow<'a, str>>,
+            id: Option<String>,
+            #[serde(rename = "parentId", default)]
+            parent: Present,
+            #[serde(borrow)]
+            timestamp: Option<std::borrow::Cow<'a, str>>,
+        }
+        /// A member that may be `null`, told from one that is missing.
+        #[derive(Default)]
+        struct Present(Option<Value>);
+        impl<'de> serde::Deserialize<'de> for Present {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Present, D::Error> {
+                Value::deserialize(d).map(|v| Present(Some(v)))
+            }
+        }
+        // Every entry names its parent; cheap to look for first.
+        memchr::memmem::find(text.as_bytes(), b"\"parentId\"")?;
+        let head: Head = serde_json::from_str(text).ok()?;
+        let parent = match head.parent.0? {
+            Value::Null => None,
+            Value::String(p) => Some(p),
+            _ => return None,
+        };
+        let id = head.id?;
+        (head.kind.as_deref() == Some("message") && head.timestamp.is_some()).then(|| Line {
+            text: text.into(),
+            id,
+            parent,
+        })
+    }
 }
 
 /// Reads one session file's lines into records, at the end of the input.
@@ -106,22 +164,41 @@ impl Translate for Reader {
             None => prev,
         };
         self.held.push(Held {
-            v: v.clone(),
+            text: v.to_string().into(),
             origin,
             id,
             parent,
         });
     }
 
+    /// A line as the decoder read it: a `message` entry held as its text.
+    fn foreign(&mut self, line: Foreign, origin: Origin, out: &mut Out) {
+        match line {
+            Foreign::Read { line, .. } => {
+                if let Some(l) = Foreign::take::<Line>(line) {
+                    self.held.push(Held {
+                        text: l.text,
+                        origin,
+                        id: l.id,
+                        parent: l.parent,
+                    });
+                }
+            }
+            Foreign::Value(v) => self.line(&v, origin, out),
+        }
+    }
+
     fn finish(&mut self, out: &mut Out) {
         if let Some((v, _)) = self.header.take() {
             self.learn_header(&v);
         }
-        let held = std::mem::take(&mut self.held);
+        let mut held = std::mem::take(&mut self.held);
         let path = self.path(&held, out);
         for &i in &path {
-            let h = &held[i];
-            self.entry(&h.v, h.origin, out);
+            // Parsed as it is drawn; its text let go of then.
+            let v = held[i].tree();
+            held[i].text = Box::default();
+            self.entry(&v, held[i].origin, out);
         }
         self.branches(&held, &path, out);
         if self.w.turn_open && self.calls.values().all(|settled| *settled) {
@@ -158,7 +235,7 @@ impl Reader {
         let mut cur = held.len().checked_sub(1);
         while let Some(i) = cur {
             if !seen.insert(i) {
-                self.w.diagnostic("the entries' parentIds go round in a loop".into(), &held[i].v, held[i].origin, out);
+                self.w.diagnostic("the entries' parentIds go round in a loop".into(), &held[i].tree(), held[i].origin, out);
                 break;
             }
             path.push(i);
@@ -168,7 +245,7 @@ impl Reader {
                     Some(&j) => Some(j),
                     None => {
                         let why = format!("its parentId {p:?} names no entry of the file: the path drawn starts here");
-                        self.w.diagnostic(why, &held[i].v, held[i].origin, out);
+                        self.w.diagnostic(why, &held[i].tree(), held[i].origin, out);
                         None
                     }
                 },
@@ -211,7 +288,8 @@ impl Reader {
             };
             let (mut prompts, mut calls) = (0, 0);
             for &m in &members {
-                let msg = held[m].v.get("message");
+                let v = held[m].tree();
+                let msg = v.get("message");
                 match msg.and_then(|m| m.get("role")).and_then(Value::as_str) {
                     Some("user") => prompts += 1,
                     Some("assistant") => calls += parts(msg).iter().filter(|p| kind(p) == Some("toolCall")).count(),
@@ -228,7 +306,7 @@ impl Reader {
                 count(prompts, "prompt"),
                 count(calls, "tool call")
             );
-            self.w.diagnostic(why, &h.v, h.origin, out);
+            self.w.diagnostic(why, &h.tree(), h.origin, out);
         }
     }
 

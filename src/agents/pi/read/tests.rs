@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use super::*;
+use crate::agents::read::Foreign;
 use crate::wire::Record;
 
 const TOUR: &str = include_str!("../../../../tests/fixtures/agents/pi/tour/2026-12-04T10-19-52-759Z_01a24091-4836-74ba-9643-b89fe1f6b26a.jsonl");
@@ -126,5 +127,61 @@ fn other_agents_lines_are_not_claimed() {
         json!({"t": 1, "dir": "in", "msg": {}}),
     ] {
         assert!(!is_line(&v), "{v}");
+    }
+}
+
+/// Read as the loader reads it (each `message` entry from its text on the
+/// decoder's threads and held as text: [`Line`]) or each line as a tree:
+/// the same records, the branch said the same.
+#[test]
+fn held_as_text_or_as_trees_the_same_records() {
+    let mut reader = Reader::default();
+    let mut out = Out::new();
+    let mut as_text = 0;
+    for (i, text) in TOUR.lines().enumerate() {
+        let origin = Origin { line: i + 1, offset: 0 };
+        let line = match Line::parse(text) {
+            Some(l) => {
+                as_text += 1;
+                Foreign::Read {
+                    agent: &crate::agents::pi::Pi,
+                    line: Box::new(l),
+                }
+            }
+            None => Foreign::Value(serde_json::from_str(text).unwrap()),
+        };
+        reader.foreign(line, origin, &mut out);
+    }
+    reader.finish(&mut out);
+    assert!(as_text >= 20, "message entries read from their text: {as_text}");
+    let described = |out: &Out| -> Vec<String> {
+        out.iter()
+            .map(|(_, r)| match r {
+                Record::Event { event, .. } => format!("{} {}", event.kind.as_str(), event.data.as_str()),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    };
+    assert_eq!(described(&out), described(&read(TOUR)));
+}
+
+#[test]
+fn only_message_entries_are_read_from_their_text() {
+    let entry = r#"{"type":"message","id":"a","parentId":null,"timestamp":"2026-12-04T10:00:00Z","message":{"role":"user","content":"hi"}}"#;
+    let line = Line::parse(entry).expect("a message entry");
+    assert_eq!((line.id.as_str(), line.parent.as_deref()), ("a", None));
+    let child = entry.replace(r#""parentId":null"#, r#""parentId":"a""#);
+    assert_eq!(Line::parse(&child).unwrap().parent.as_deref(), Some("a"));
+    for other in [
+        // Not a message, no parentId key, a parent that is no id, no
+        // timestamp, a duplicate key, Copilot CLI's event.
+        entry.replace(r#""type":"message""#, r#""type":"model_change""#),
+        entry.replace(r#""parentId":null,"#, ""),
+        entry.replace(r#""parentId":null"#, r#""parentId":3"#),
+        entry.replace(r#""timestamp":"2026-12-04T10:00:00Z","#, ""),
+        entry.replace(r#""id":"a","#, r#""id":"a","id":"b","#),
+        r#"{"type":"user.message","id":"a","parentId":null,"timestamp":"t","data":{}}"#.to_string(),
+    ] {
+        assert!(Line::parse(&other).is_none(), "{other}");
     }
 }
