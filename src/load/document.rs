@@ -79,6 +79,24 @@ fn tree(v: &RawValue) -> Option<Value> {
     serde_json::from_str(v.get()).ok()
 }
 
+/// A list read element by element, each handed on as it is parsed.
+struct Each<'f, F: FnMut(Value)>(&'f mut F);
+
+impl<'de, F: FnMut(Value)> Visitor<'de> for Each<'_, F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON list")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(v) = seq.next_element::<Value>()? {
+            (self.0)(v);
+        }
+        Ok(())
+    }
+}
+
 /// The document `text`, when an agent reads it as a stream: its members
 /// then each entry to that agent's reader, the records to `sessions`.
 /// `None`: no agent does (nothing was taken; `pre` is left).
@@ -101,8 +119,8 @@ pub(super) fn load(
     }
     let origin = Origin::default();
     let mut out = Out::new();
-    let items: Vec<&RawValue> = match (doc, entries) {
-        (Doc::List(items), _) => items,
+    let (root, list, items) = match (doc, entries) {
+        (Doc::List(items), _) => (None, None, items),
         (Doc::Object(members), entries) => {
             // Its other members as one line (the last of a name stands, as
             // in a tree), then the list's entries.
@@ -119,16 +137,31 @@ pub(super) fn load(
                     root.insert(k, v);
                 }
             }
-            reader.line(&Value::Object(root), origin, &mut out);
-            push_out(sessions, &mut out);
-            list.and_then(|l| serde_json::from_str(l.get()).ok()).unwrap_or_default()
+            (Some(root), list, Vec::new())
         }
     };
-    for item in items {
-        if let Some(v) = tree(item) {
-            reader.entry(v, origin, &mut out);
-            push_out(sessions, &mut out);
+    if let Some(root) = root {
+        reader.line(&Value::Object(root), origin, &mut out);
+        push_out(sessions, &mut out);
+    }
+    let mut each = |v: Value| {
+        reader.entry(v, origin, &mut out);
+        push_out(sessions, &mut out);
+    };
+    items.into_iter().filter_map(tree).for_each(&mut each);
+    // A member's entries parsed as its list is read, in one pass (the text
+    // was checked once already).
+    let mut broken = None;
+    if let Some(list) = list.filter(|l| l.get().starts_with('[')) {
+        let mut de = serde_json::Deserializer::from_str(list.get());
+        if let Err(e) = serde::Deserializer::deserialize_seq(&mut de, Each(&mut each)) {
+            broken = Some(e);
         }
+    }
+    // Not for want of checking: a tree deeper than serde's limit, say.
+    if let Some(e) = broken {
+        let reason = format!("an entry of the {} document could not be read, nor those after it: {e}", agent.name());
+        sessions.push(None, Record::Diagnostic(Diagnostic::new(origin, reason, String::new())));
     }
     reader.finish(&mut out);
     push_out(sessions, &mut out);
