@@ -1,11 +1,14 @@
 //! An agent's session written as one JSON document (Cline's, a Cline task's
 //! history, an ATIF trajectory, a mini-swe-agent trajectory, Gemini CLI's
-//! older chats) read as a stream: the text is checked once, its members
-//! but the entries' list are parsed (its shape: the lists emptied), the
-//! agent whose document it is says where the entries are
-//! ([`Agent::document_entries`]), and each entry is parsed and handed to
-//! the reader alone. The document is never one tree (about four times its
-//! text): memory stays near the text's size.
+//! older chats) read as a stream: the whole text is checked first (a broken
+//! document is not half read), its members but the entries' list are
+//! parsed (its shape: the lists emptied), the agent whose document it is
+//! says where the entries are ([`Agent::document_entries`]), and each entry
+//! is parsed as the list is read and handed to the reader alone. The
+//! document is never one tree (about four times its text): what is held is
+//! its text and the records made so far.
+//!
+//! [`Agent::document_entries`]: crate::agents::Agent::document_entries
 
 use serde::de::{MapAccess, Visitor};
 use serde_json::value::RawValue;
