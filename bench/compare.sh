@@ -107,6 +107,10 @@ if want load || want rss || want first || want agents || want redact; then
   # 60 output lines) and assistant texts streamed as 30 chunks each.
   gen session gen_session.py --cards 13000 --output-lines 60 --chunks 30 -o "$OUT/session.jsonl"
 fi
+if want first; then
+  # The same mix ten times over: ≈ 1 GB, for the first card at any size.
+  gen session1g gen_session.py --cards 130000 --output-lines 60 --chunks 30 -o "$OUT/session1g.jsonl"
+fi
 if want pager; then
   gen read20 gen_read.py --bytes 20000000 --rust "$OUT/big20.rs" -o "$OUT/read20.jsonl"
 fi
@@ -293,8 +297,9 @@ if want first; then
   # The first screen of `deck view` / `deck replay` of the 100 MB log (its
   # loading screen), and `q` answered while it loads, under tmux.
   busy first
-  log "measuring the first screen: bench/first_screen.py (tmux, median of $FRAME_RUNS runs)"
-  python3 "$HERE/first_screen.py" --deck "$DECK" --log "$OUT/session.jsonl" --runs "$FRAME_RUNS" | tee -a "$RESULTS"
+  log "measuring the first screen and the first card: bench/first_screen.py at 100 MB and 1 GB (tmux, median of $FRAME_RUNS runs)"
+  python3 "$HERE/first_screen.py" --deck "$DECK" --log "$OUT/session.jsonl" --log "$OUT/session1g.jsonl" \
+    --runs "$FRAME_RUNS" | tee -a "$RESULTS"
 fi
 
 if want frames; then
