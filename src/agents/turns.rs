@@ -85,6 +85,16 @@ impl Turns {
         out.push((self.session.clone(), Record::Diagnostic(d)));
     }
 
+    /// `v` as an object, or a diagnostic that the `what` it should be is
+    /// not one.
+    pub fn object<'v>(&mut self, v: &'v Value, what: &str, origin: Origin, out: &mut Out) -> Option<&'v Map<String, Value>> {
+        let o = v.as_object();
+        if o.is_none() {
+            self.diagnostic(format!("a {what} that is not an object"), v, origin, out);
+        }
+        o
+    }
+
     /// A prompt: the open turn ends, a new one starts with it.
     pub fn prompt(&mut self, text: String, origin: Origin, out: &mut Out) {
         if self.turn_open {

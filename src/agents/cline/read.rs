@@ -118,9 +118,8 @@ impl Translate for Reader {
         self.learn_from(o);
         let messages = o.get("messages").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
         for m in messages {
-            match m.as_object() {
-                Some(m) => self.message(m, origin, out),
-                None => self.w.diagnostic("a message that is not an object".into(), m, origin, out),
+            if let Some(m) = self.w.object(m, "message", origin, out) {
+                self.message(m, origin, out);
             }
         }
     }
@@ -128,9 +127,8 @@ impl Translate for Reader {
     /// A message of a session read as a stream (its other members came
     /// first, as a line).
     fn entry(&mut self, m: Value, origin: Origin, out: &mut Out) {
-        match m.as_object() {
-            Some(o) => self.message(o, origin, out),
-            None => self.w.diagnostic("a message that is not an object".into(), &m, origin, out),
+        if let Some(o) = self.w.object(&m, "message", origin, out) {
+            self.message(o, origin, out);
         }
     }
 

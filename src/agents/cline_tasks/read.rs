@@ -154,18 +154,16 @@ impl Translate for Reader {
     fn line(&mut self, v: &Value, origin: Origin, out: &mut Out) {
         let messages = v.as_array().map_or(&[][..], Vec::as_slice);
         for m in messages {
-            match m.as_object() {
-                Some(m) => self.message(m, origin, out),
-                None => self.w.diagnostic("a message that is not an object".into(), m, origin, out),
+            if let Some(m) = self.w.object(m, "message", origin, out) {
+                self.message(m, origin, out);
             }
         }
     }
 
     /// A message of the history read as a stream.
     fn entry(&mut self, m: Value, origin: Origin, out: &mut Out) {
-        match m.as_object() {
-            Some(o) => self.message(o, origin, out),
-            None => self.w.diagnostic("a message that is not an object".into(), &m, origin, out),
+        if let Some(o) = self.w.object(&m, "message", origin, out) {
+            self.message(o, origin, out);
         }
     }
 
