@@ -4,28 +4,20 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use serde_json::Value;
 
 use super::Cline;
 use crate::agents::cline::read::Reader;
-use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
-use crate::agents::card_dump::styled;
+use crate::agents::card_dump::{fold_document, styled};
 use crate::session::{Status, Transcript};
 use crate::theme::Theme;
-use crate::wire::Origin;
 use crate::wire::view::View;
 
 const TOUR: &str =
     include_str!("../../../../tests/fixtures/agents/cline/tour/1796379653114_ae203/1796379653114_ae203.messages.json");
 
 fn fold() -> Transcript {
-    let doc: Value = serde_json::from_str(TOUR).unwrap();
-    let mut reader = Reader::default();
-    let mut out = Out::new();
-    reader.line(&doc, Origin::default(), &mut out);
-    reader.finish(&mut out);
-    Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(Cline))
+    fold_document(Reader::default(), Arc::new(Cline), TOUR)
 }
 
 #[test]

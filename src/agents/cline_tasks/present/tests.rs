@@ -4,28 +4,20 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use serde_json::Value;
 
 use super::{ClineTasks, blocks};
-use crate::agents::card_dump::styled;
+use crate::agents::card_dump::{fold_document, styled};
 use crate::agents::cline_tasks::read::Reader;
-use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
 use crate::session::{Status, Transcript};
 use crate::theme::Theme;
-use crate::wire::Origin;
 use crate::wire::view::View;
 
 const TOUR: &str =
     include_str!("../../../../tests/fixtures/agents/cline-tasks/tour/1750000000000/api_conversation_history.json");
 
 fn fold() -> Transcript {
-    let doc: Value = serde_json::from_str(TOUR).unwrap();
-    let mut reader = Reader::default();
-    let mut out = Out::new();
-    reader.line(&doc, Origin::default(), &mut out);
-    reader.finish(&mut out);
-    Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(ClineTasks))
+    fold_document(Reader::default(), Arc::new(ClineTasks), TOUR)
 }
 
 #[test]

@@ -13,12 +13,10 @@ use serde_json::{Value, json};
 use super::Codex;
 use crate::session::{Call, Settled};
 use crate::cards::{Ctx, Density, render};
-use crate::agents::card_dump::styled;
+use crate::agents::card_dump::{fold_lines, styled};
 use crate::session::{Presenters, ToolCard, Transcript};
 use crate::agents::codex::read::Reader;
-use crate::agents::read::{Out, Translate};
 use crate::theme::Theme;
-use crate::wire::Origin;
 
 const TOUR: &str = include_str!("../../../../tests/fixtures/agents/codex/tour.rollout.jsonl");
 const GEN2: &str = include_str!("../../../../tests/fixtures/agents/codex/gen2.rollout.jsonl");
@@ -29,14 +27,7 @@ const DESKTOP: &str = include_str!("../../../../tests/fixtures/agents/codex/desk
 
 /// A rollout's text read and folded with the Codex presenters.
 fn fold(text: &str) -> Transcript {
-    let mut reader = Reader::default();
-    let mut out = Out::new();
-    for (i, line) in text.lines().enumerate() {
-        let v: Value = serde_json::from_str(line).expect("fixture lines are JSON");
-        reader.line(&v, Origin { line: i + 1, offset: 0 }, &mut out);
-    }
-    reader.finish(&mut out);
-    Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(Codex))
+    fold_lines(Reader::default(), Arc::new(Codex), text)
 }
 
 /// Snapshot a card at every width in both themes (one snapshot per theme).

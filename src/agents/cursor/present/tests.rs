@@ -6,29 +6,19 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use serde_json::Value;
 
 use super::Cursor;
 use crate::agents::cursor::read::Reader;
-use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
-use crate::agents::card_dump::styled;
+use crate::agents::card_dump::{fold_lines, styled};
 use crate::session::{Status, ToolCard, Transcript};
 use crate::theme::Theme;
-use crate::wire::Origin;
 use crate::wire::view::View;
 
 const TOUR: &str = include_str!("../../../../tests/fixtures/agents/cursor/tour/5f0c2a8e-3b1d-4c7a-9e62-0d8b7a41c9f3.jsonl");
 
 fn fold(text: &str) -> Transcript {
-    let mut reader = Reader::default();
-    let mut out = Out::new();
-    for (i, line) in text.lines().enumerate() {
-        let v: Value = serde_json::from_str(line).expect("JSON lines");
-        reader.line(&v, Origin { line: i + 1, offset: 0 }, &mut out);
-    }
-    reader.finish(&mut out);
-    Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(Cursor))
+    fold_lines(Reader::default(), Arc::new(Cursor), text)
 }
 
 #[test]

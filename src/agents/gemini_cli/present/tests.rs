@@ -3,28 +3,20 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
 
 use super::GeminiCli;
+use crate::agents::card_dump::fold_lines;
 use crate::agents::gemini_cli::read::Reader;
-use crate::agents::read::{Out, Translate};
 use crate::session::{Status, Transcript};
 use crate::wire::view::{SearchBody, View};
-use crate::wire::{Origin, WireError};
+use crate::wire::WireError;
 
 const TOUR: &str = include_str!(
     "../../../../tests/fixtures/agents/gemini-cli/tour/session-2026-12-04T07-51-b8660323.jsonl"
 );
 
 fn fold(text: &str) -> Transcript {
-    let mut reader = Reader::default();
-    let mut out = Out::new();
-    for (i, line) in text.lines().enumerate() {
-        let v: Value = serde_json::from_str(line).expect("JSON lines");
-        reader.line(&v, Origin { line: i + 1, offset: 0 }, &mut out);
-    }
-    reader.finish(&mut out);
-    Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(GeminiCli))
+    fold_lines(Reader::default(), Arc::new(GeminiCli), text)
 }
 
 fn views(t: &Transcript, tool: &str) -> Vec<(Result<View, WireError>, Status)> {

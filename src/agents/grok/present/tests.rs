@@ -5,28 +5,19 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use serde_json::Value;
 
 use super::Grok;
 use crate::agents::grok::read::Reader;
-use crate::agents::read::{Out, Translate};
+use crate::agents::card_dump::fold_lines;
 use crate::cards::{Ctx, Density, render};
 use crate::session::{Status, Transcript};
 use crate::theme::Theme;
-use crate::wire::Origin;
 use crate::wire::view::{SearchBody, View};
 
 const TOUR: &str = include_str!("../../../../tests/fixtures/agents/grok/tour/updates.jsonl");
 
 fn fold(text: &str) -> Transcript {
-    let mut reader = Reader::default();
-    let mut out = Out::new();
-    for (i, line) in text.lines().enumerate() {
-        let v: Value = serde_json::from_str(line).expect("JSON lines");
-        reader.line(&v, Origin { line: i + 1, offset: 0 }, &mut out);
-    }
-    reader.finish(&mut out);
-    Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(Grok))
+    fold_lines(Reader::default(), Arc::new(Grok), text)
 }
 
 fn view(t: &Transcript, id: &str) -> View {

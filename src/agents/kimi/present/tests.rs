@@ -6,16 +6,13 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use serde_json::Value;
 
 use super::Kimi;
-use crate::agents::card_dump::styled;
+use crate::agents::card_dump::{fold_lines, styled};
 use crate::agents::kimi::read::Reader;
-use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
 use crate::session::{Status, ToolCard, Transcript};
 use crate::theme::Theme;
-use crate::wire::Origin;
 use crate::wire::view::View;
 
 const TOUR: &str = include_str!(
@@ -23,14 +20,7 @@ const TOUR: &str = include_str!(
 );
 
 fn fold(text: &str) -> Transcript {
-    let mut reader = Reader::default();
-    let mut out = Out::new();
-    for (i, line) in text.lines().enumerate() {
-        let v: Value = serde_json::from_str(line).expect("JSON lines");
-        reader.line(&v, Origin { line: i + 1, offset: 0 }, &mut out);
-    }
-    reader.finish(&mut out);
-    Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(Kimi))
+    fold_lines(Reader::default(), Arc::new(Kimi), text)
 }
 
 #[test]

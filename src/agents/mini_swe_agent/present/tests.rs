@@ -7,28 +7,20 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use serde_json::Value;
 
 use super::MiniSweAgent;
 use crate::agents::mini_swe_agent::read::Reader;
-use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
-use crate::agents::card_dump::styled;
+use crate::agents::card_dump::{fold_document, styled};
 use crate::session::{Status, ToolCard, Transcript};
 use crate::theme::Theme;
-use crate::wire::Origin;
 use crate::wire::view::{SearchBody, View};
 
 const TOUR: &str = include_str!("../../../../tests/fixtures/agents/mini-swe-agent/tour/last_mini_run.traj.json");
 const SWE: &str = include_str!("../../../../tests/fixtures/agents/mini-swe-agent/swe-agent/demo__demo-1.traj");
 
 fn fold(text: &str) -> Transcript {
-    let doc: Value = serde_json::from_str(text).expect("a JSON document");
-    let mut reader = Reader::default();
-    let mut out = Out::new();
-    reader.line(&doc, Origin::default(), &mut out);
-    reader.finish(&mut out);
-    Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(MiniSweAgent))
+    fold_document(Reader::default(), Arc::new(MiniSweAgent), text)
 }
 
 fn cards(t: &Transcript) -> Vec<ToolCard> {

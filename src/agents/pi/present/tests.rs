@@ -6,29 +6,20 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use serde_json::Value;
 
 use super::Pi;
 use crate::agents::pi::read::Reader;
-use crate::agents::read::{Out, Translate};
 use crate::cards::{Ctx, Density, render};
-use crate::agents::card_dump::styled;
+use crate::agents::card_dump::{fold_lines, styled};
 use crate::session::{Status, ToolCard, Transcript};
 use crate::theme::Theme;
 use crate::wire::view::{SearchBody, View};
-use crate::wire::{Origin, WireError};
+use crate::wire::WireError;
 
 const TOUR: &str = include_str!("../../../../tests/fixtures/agents/pi/tour/2026-12-04T10-19-52-759Z_01a24091-4836-74ba-9643-b89fe1f6b26a.jsonl");
 
 fn fold(text: &str) -> Transcript {
-    let mut reader = Reader::default();
-    let mut out = Out::new();
-    for (i, line) in text.lines().enumerate() {
-        let v: Value = serde_json::from_str(line).expect("JSON lines");
-        reader.line(&v, Origin { line: i + 1, offset: 0 }, &mut out);
-    }
-    reader.finish(&mut out);
-    Transcript::from_records(None, out.iter().map(|(_, r)| r), Arc::new(Pi))
+    fold_lines(Reader::default(), Arc::new(Pi), text)
 }
 
 fn views(t: &Transcript, tool: &str) -> Vec<(Result<View, WireError>, Status)> {
