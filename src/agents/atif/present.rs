@@ -3,6 +3,7 @@
 //! status: every call is a generic card — its name, its arguments, the
 //! result's text — whose outcome is unknown. No tool is named here.
 
+use crate::text::markdown::fenced;
 use crate::session::arguments_object as parse;
 use crate::session::{Call, Presented, Presenters, Settled};
 use crate::wire::view::{GenericView, View};
@@ -38,18 +39,6 @@ impl Presenters for Atif {
     }
 }
 
-/// Text as it came, in a fence longer than any run of backticks in it.
-fn fenced(text: &str) -> String {
-    // The backticks found by a search, not by a walk through every char.
-    let (mut longest, mut run, mut next) = (0, 0, usize::MAX);
-    for i in memchr::memchr_iter(b'`', text.as_bytes()) {
-        run = if i == next { run + 1 } else { 1 };
-        next = i + 1;
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest.max(2) + 1);
-    format!("{fence}text\n{}\n{fence}", text.trim_end_matches('\n'))
-}
 
 #[cfg(test)]
 mod tests;

@@ -14,6 +14,7 @@
 use serde_json::{Map, Value};
 
 use super::read::{COMMANDS, entry_exit, entry_text, exit_code, failed};
+use crate::text::markdown::fenced;
 use crate::agents::Mapping;
 use crate::session::arguments_object as parse;
 use crate::session::{Call, Presented, Presenters, Settled};
@@ -312,18 +313,6 @@ fn patch(input: &str) -> Vec<FileDiff> {
     diffs
 }
 
-/// A tool's text as it came, in a fence longer than any run of backticks
-/// in it (the generic card draws markdown; a listing is not).
-fn fenced(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest.max(2) + 1);
-    format!("{fence}text\n{}\n{fence}", text.trim_end_matches('\n'))
-}
 
 #[cfg(test)]
 mod tests;

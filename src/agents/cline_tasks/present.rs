@@ -16,6 +16,7 @@
 use serde_json::{Map, Value};
 
 use super::read::COMMAND;
+use crate::text::markdown::fenced;
 use crate::agents::Mapping;
 use crate::session::arguments_object as parse;
 use crate::session::{Call, Presented, Presenters, Settled};
@@ -247,18 +248,6 @@ fn blocks(diff: &str) -> Vec<(Option<u64>, String, String)> {
     out
 }
 
-/// A tool's text as it came, in a fence longer than any run of backticks
-/// in it (the generic card draws markdown).
-fn fenced(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest.max(2) + 1);
-    format!("{fence}text\n{}\n{fence}", text.trim_end_matches('\n'))
-}
 
 #[cfg(test)]
 mod tests;

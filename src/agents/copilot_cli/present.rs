@@ -16,6 +16,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::text::markdown::fenced;
 use crate::agents::{Mapping, grep};
 use crate::agents::unified::unified_hunks;
 use crate::session::arguments_object as parse;
@@ -138,18 +139,6 @@ fn search_title(tool: &str, args: &Args) -> String {
     title
 }
 
-/// A tool's text as it came, in a fence longer than any run of backticks
-/// in it (the generic card draws markdown; a listing is not).
-fn fenced(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest.max(2) + 1);
-    format!("{fence}text\n{}\n{fence}", text.trim_end_matches('\n'))
-}
 
 /// The output, and the `<shellId: N completed with exit code M>` line it
 /// ends with when the command ended (M, unless `shellExecution` says).

@@ -15,6 +15,7 @@
 use serde_json::{Map, Value};
 
 use super::read::{shell_exit, shell_sections};
+use crate::text::markdown::fenced;
 use crate::agents::Mapping;
 use crate::agents::unified::unified_hunks;
 use crate::session::arguments_object as parse;
@@ -148,18 +149,6 @@ fn search_title(tool: &str, args: &Args) -> String {
     title
 }
 
-/// A tool's text as it came, in a fence longer than any run of backticks
-/// in it (the generic card draws markdown; a listing is not).
-pub(crate) fn fenced(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest.max(2) + 1);
-    format!("{fence}text\n{}\n{fence}", text.trim_end_matches('\n'))
-}
 
 fn shell_result(args: &Args, text: &str) -> View {
     let mut view = TerminalView {

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::read::said_exit_code;
 use crate::agents::{Mapping, grep};
-use crate::agents::gemini_cli::present::fenced;
+use crate::text::markdown::fenced;
 use crate::session::arguments_object as parse;
 use crate::session::{Call, CallRole, Presented, Presenters, Settled};
 use crate::wire::view::{

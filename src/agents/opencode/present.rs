@@ -15,7 +15,7 @@
 use serde_json::{Map, Value};
 
 use crate::agents::Mapping;
-use crate::agents::gemini_cli::present::fenced;
+use crate::text::markdown::fenced;
 use crate::agents::unified::unified_hunks;
 use crate::session::arguments_object as parse;
 use crate::session::{Call, Presented, Presenters, Settled};

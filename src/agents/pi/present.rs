@@ -12,6 +12,7 @@
 use serde_json::{Map, Value};
 
 use super::read::exit_code;
+use crate::text::markdown::fenced;
 use crate::agents::Mapping;
 use crate::session::arguments_object as parse;
 use crate::session::{Call, Presented, Presenters, Settled};
@@ -111,18 +112,6 @@ fn search_title(tool: &str, args: &Args) -> String {
     title
 }
 
-/// A tool's text as it came, in a fence longer than any run of backticks
-/// in it (the generic card draws markdown; a listing is not).
-fn fenced(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest.max(2) + 1);
-    format!("{fence}text\n{}\n{fence}", text.trim_end_matches('\n'))
-}
 
 /// The command, its output (pi's status line after it taken off), the
 /// exit code the text says.

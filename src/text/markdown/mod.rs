@@ -40,6 +40,21 @@ const CODE_WINDOW: usize = 8 * 1024;
 /// Indent of fenced and indented code blocks.
 const CODE_INDENT: &str = "  ";
 
+/// `text` as it came, in a fenced code block (info `text`) whose fence is
+/// longer than any run of backticks in it: markdown that draws the text
+/// as it is. The backticks are found by a search, not a walk through
+/// every character.
+pub fn fenced(text: &str) -> String {
+    let (mut longest, mut run, mut next) = (0, 0, usize::MAX);
+    for i in memchr::memchr_iter(b'`', text.as_bytes()) {
+        run = if i == next { run + 1 } else { 1 };
+        next = i + 1;
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}text\n{}\n{fence}", text.trim_end_matches('\n'))
+}
+
 #[cfg(any(test, feature = "internals"))]
 /// Render markdown `md` into lines at most `width` columns wide, in `base`
 /// style (patched by the theme's markdown roles).

@@ -290,3 +290,15 @@ fn a_block_too_long_to_parse_is_plain_text_said_so() {
     assert_eq!(lines[1].text(), "| a | b | c |");
     assert_eq!(lines.len(), 1 + 2 + MAX_BLOCK / row.len() + 1);
 }
+
+#[test]
+fn fenced_text_has_a_fence_longer_than_any_run_of_backticks_in_it() {
+    assert_eq!(fenced("plain\n"), "```text\nplain\n```");
+    assert_eq!(fenced("a ``` b"), "````text\na ``` b\n````");
+    assert_eq!(fenced("`x` ````` é`"), "``````text\n`x` ````` é`\n``````");
+    // Drawn as the text it holds, whatever markdown it looks like.
+    let lines = render(&fenced("# not a heading\n```\nstill text"), 40, &Theme::dark(), Style::default());
+    let text: Vec<String> = lines.iter().map(|l| l.text()).collect();
+    assert!(text.iter().any(|t| t.contains("# not a heading")), "{text:?}");
+    assert!(text.iter().any(|t| t.contains("```")), "{text:?}");
+}
