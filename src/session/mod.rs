@@ -51,7 +51,7 @@ pub use keys::Keys;
 pub use nested::Nested;
 pub use outline::{Outline, Outlining};
 pub use presenter::{
-    Call, CallRole, Presented, Presenters, Settled, SharedPresenters, arguments_object,
+    Args, Call, CallRole, Presented, Presenters, Settled, SharedPresenters, arg, arguments_object,
 };
 pub use prompts::{
     Answer, Ask, Choice, MAX_OPTIONS, PermissionOption, Pick, Prompt, Question, answer_to,

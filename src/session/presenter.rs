@@ -211,6 +211,14 @@ pub(super) fn follow_header(
     }
 }
 
+/// A call's arguments as a presenter reads them ([`arguments_object`]).
+pub type Args = serde_json::Map<String, Value>;
+
+/// The string argument `key`, when it is one.
+pub fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
+    args.get(key).and_then(Value::as_str)
+}
+
 /// A call's arguments as the JSON object a presenter reads (arguments
 /// that are not one: none).
 pub fn arguments_object(arguments: &str) -> serde_json::Map<String, Value> {

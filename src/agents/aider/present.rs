@@ -6,8 +6,9 @@
 //! | edit | diff: a SEARCH/REPLACE block, the text searched for and its replacement, its lines unknown (the block has no line numbers); a file aider created (`meta.created`) whole from line 1 |
 //! | run, test | terminal: the command (`/run`, `!`, `/test`); its output and exit code are not in the file, and the card says so (with the lines of output aider added to the chat, `meta.outputLines`) |
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::session::{Args, arg};
 use crate::agents::Mapping;
 use crate::session::arguments_object as parse;
 use crate::session::{Call, Presented, Presenters, Settled};
@@ -24,11 +25,7 @@ pub(super) const MAPPING: &[Mapping] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Aider;
 
-type Args = Map<String, Value>;
 
-fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
 
 impl Presenters for Aider {
     fn call_view(&self, call: Call<'_>) -> Option<View> {

@@ -32,6 +32,7 @@ mod tests;
 
 use serde_json::{Map, Value};
 
+use crate::session::{Args, arg};
 use crate::agents::Mapping;
 use crate::session::arguments_object as parse;
 use crate::session::{Answer, Call, CallRole, Presented, Presenters, Settled};
@@ -51,9 +52,6 @@ pub(super) const MAPPING: &[Mapping] = &[
     Mapping { tools: &["ExitPlanMode"], card: "generic" },
     Mapping { tools: &["Agent", "Task"], card: "generic" },
 ];
-
-/// Arguments as a JSON object (anything else: no arguments).
-type Args = Map<String, Value>;
 
 /// A settled call as a result presenter sees it.
 struct Outcome<'a> {
@@ -146,10 +144,6 @@ impl Presenters for ClaudeCode {
             _ => CallRole::Tool,
         }
     }
-}
-
-fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
 }
 
 /// `mcp__server__tool`: the server and the tool.

@@ -11,9 +11,10 @@
 //! | fetch_web_content | web: the URLs, what came back, the requests that failed |
 //! | anything else (ask_question, spawn_agent, team_*) | generic with the raw input and the output |
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::read::{COMMANDS, entry_exit, entry_text, exit_code, failed};
+use crate::session::{Args, arg};
 use crate::text::markdown::fenced;
 use crate::agents::Mapping;
 use crate::session::arguments_object as parse;
@@ -37,11 +38,7 @@ pub(super) const MAPPING: &[Mapping] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Cline;
 
-type Args = Map<String, Value>;
 
-fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
 
 /// The strings of an array argument (`commands`, `queries`).
 fn strings<'a>(args: &'a Args, key: &str) -> Vec<&'a str> {

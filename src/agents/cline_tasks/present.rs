@@ -13,9 +13,10 @@
 //! | web_fetch | web: the URL fetched |
 //! | anything else | generic with the raw input and the output |
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::read::COMMAND;
+use crate::session::{Args, arg};
 use crate::text::markdown::fenced;
 use crate::agents::Mapping;
 use crate::session::arguments_object as parse;
@@ -39,11 +40,7 @@ pub(super) const MAPPING: &[Mapping] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct ClineTasks;
 
-type Args = Map<String, Value>;
 
-fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
 
 /// The file a call names: its `path`, or the first `<path>` of Roo Code's
 /// `args` (several files read at once).

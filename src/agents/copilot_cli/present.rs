@@ -14,8 +14,9 @@
 //! | web_fetch | web |
 //! | anything else | generic with the raw input and the output (as it came: fenced) |
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::session::{Args, arg};
 use crate::text::markdown::fenced;
 use crate::agents::{Mapping, grep};
 use crate::agents::unified::unified_hunks;
@@ -40,11 +41,7 @@ pub(super) const MAPPING: &[Mapping] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct CopilotCli;
 
-type Args = Map<String, Value>;
 
-fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
 
 /// The first line a view asks for (`view_range: [start, end]`, 1-based).
 fn range_start(args: &Args) -> Option<u64> {

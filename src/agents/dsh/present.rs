@@ -35,13 +35,11 @@ mod tests;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::session::Args;
 use crate::session::{Call, CallRole, Settled};
 use crate::wire::View;
 
 use schema::Param;
-
-/// Arguments after `JSON.parse` and schema validation: always a JSON object.
-type Args = Map<String, Value>;
 
 /// A settled call as a result presenter sees it (DSH's `ToolResult`).
 struct Outcome<'a> {

@@ -12,9 +12,10 @@
 //! | web_fetch, google_web_search | web (a fetch's URLs are in its prompt) |
 //! | anything else | generic with the raw input and the output (as it came: fenced) |
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::read::{shell_exit, shell_sections};
+use crate::session::{Args, arg};
 use crate::text::markdown::fenced;
 use crate::agents::Mapping;
 use crate::agents::unified::unified_hunks;
@@ -39,11 +40,7 @@ pub(super) const MAPPING: &[Mapping] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct GeminiCli;
 
-type Args = Map<String, Value>;
 
-fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
 
 impl Presenters for GeminiCli {
     fn call_view(&self, call: Call<'_>) -> Option<View> {

@@ -13,9 +13,10 @@
 //! | SetTodoList | the plan checklist (the reader writes its `todo` block as the plan) |
 //! | anything else (Agent, Task, AskUserQuestion, ReadMediaFile, …) | generic with the raw input and the output (as it came: fenced) |
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::read::said_exit_code;
+use crate::session::{Args, arg};
 use crate::agents::{Mapping, grep};
 use crate::text::markdown::fenced;
 use crate::session::arguments_object as parse;
@@ -40,11 +41,7 @@ pub(super) const MAPPING: &[Mapping] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Kimi;
 
-type Args = Map<String, Value>;
 
-fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
 
 impl Presenters for Kimi {
     fn call_view(&self, call: Call<'_>) -> Option<View> {

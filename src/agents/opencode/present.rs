@@ -14,6 +14,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::session::{Args, arg};
 use crate::agents::Mapping;
 use crate::text::markdown::fenced;
 use crate::agents::unified::unified_hunks;
@@ -38,11 +39,7 @@ pub(super) const MAPPING: &[Mapping] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct OpenCode;
 
-type Args = Map<String, Value>;
 
-fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
 
 impl Presenters for OpenCode {
     fn call_view(&self, call: Call<'_>) -> Option<View> {

@@ -9,9 +9,10 @@
 //! | grep, find | search: the matches by file with their line numbers; the paths found |
 //! | anything else (ls, extensions' tools) | generic with the raw input and the output |
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::read::exit_code;
+use crate::session::{Args, arg};
 use crate::text::markdown::fenced;
 use crate::agents::Mapping;
 use crate::session::arguments_object as parse;
@@ -34,11 +35,7 @@ pub(super) const MAPPING: &[Mapping] = &[
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Pi;
 
-type Args = Map<String, Value>;
 
-fn arg<'a>(args: &'a Args, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
 
 impl Presenters for Pi {
     fn call_view(&self, call: Call<'_>) -> Option<View> {
