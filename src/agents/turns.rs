@@ -8,7 +8,8 @@ use serde_json::{Map, Value};
 
 use super::read::{Emitter, Out, header};
 use crate::wire::payload::{
-    ContentBlock, TextOrObjects, TokenUsage, TurnEnd, TurnEndReason, TurnStart, UserMessage,
+    AssistantMessage, ContentBlock, MessageContent, TextOrObjects, TokenUsage, TurnEnd, TurnEndReason, TurnStart,
+    UserMessage,
 };
 use crate::wire::{Diagnostic, EventKind, Origin, Record};
 
@@ -93,6 +94,24 @@ impl Turns {
             self.diagnostic(format!("a {what} that is not an object"), v, origin, out);
         }
         o
+    }
+
+    /// The model's words at the open step, as one assistant message (none
+    /// when there are none).
+    pub fn answer(&mut self, blocks: Vec<Option<ContentBlock>>, origin: Origin, out: &mut Out) {
+        if blocks.is_empty() {
+            return;
+        }
+        let data = AssistantMessage {
+            turn: Some(self.turn),
+            step: Some(self.step),
+            message: Some(MessageContent {
+                content: Some(blocks),
+                ..MessageContent::default()
+            }),
+            ..AssistantMessage::default()
+        };
+        self.emit(EventKind::AssistantMessage, data, origin, out);
     }
 
     /// A prompt: the open turn ends, a new one starts with it.

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use crate::agents::read::{Out, Translate, epoch_ms};
 use crate::agents::turns::{self, Turns};
-use crate::wire::payload::{AssistantMessage, MessageContent, PartContent, ResultPart, ToolCall, ToolResult};
+use crate::wire::payload::{PartContent, ResultPart, ToolCall, ToolResult};
 use crate::wire::{EventKind, Origin};
 
 use super::NAME;
@@ -131,18 +131,7 @@ impl Reader {
         if !text.trim().is_empty() {
             blocks.push(Some(turns::block("text", text)));
         }
-        if !blocks.is_empty() {
-            let data = AssistantMessage {
-                turn: Some(self.w.turn),
-                step: Some(self.w.step),
-                message: Some(MessageContent {
-                    content: Some(blocks),
-                    ..MessageContent::default()
-                }),
-                ..AssistantMessage::default()
-            };
-            self.w.emit(EventKind::AssistantMessage, data, origin, out);
-        }
+        self.w.answer(blocks, origin, out);
         let results: Vec<&Value> =
             s.pointer("/observation/results").and_then(Value::as_array).map(|r| r.iter().collect()).unwrap_or_default();
         for call in s.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {

@@ -29,7 +29,7 @@ use serde_json::{Map, Value};
 use crate::agents::read::{Out, Translate};
 use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
-    AssistantMessage, ContentBlock, Json, MessageContent, PartContent, ResultPart, ToolCall, ToolResult,
+    ContentBlock, Json, PartContent, ResultPart, ToolCall, ToolResult,
 };
 use crate::wire::{EventKind, Origin};
 
@@ -209,18 +209,7 @@ impl Reader {
                 Some(Some(turns::block(kind, text.to_string())))
             })
             .collect();
-        if !said.is_empty() {
-            let data = AssistantMessage {
-                turn: Some(self.w.turn),
-                step: Some(self.w.step),
-                message: Some(MessageContent {
-                    content: Some(said),
-                    ..MessageContent::default()
-                }),
-                ..AssistantMessage::default()
-            };
-            self.w.emit(EventKind::AssistantMessage, data, origin, out);
-        }
+        self.w.answer(said, origin, out);
         for b in blocks.iter().filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use")) {
             let (Some(id), Some(name)) = (b.get("id").and_then(Value::as_str), b.get("name").and_then(Value::as_str))
             else {

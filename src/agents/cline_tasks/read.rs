@@ -50,7 +50,7 @@ use serde_json::{Map, Value};
 use crate::agents::read::{Out, Translate};
 use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
-    AssistantMessage, ContentBlock, Json, MessageContent, PartContent, ResultError, ResultPart, ToolCall, ToolResult,
+    ContentBlock, Json, PartContent, ResultError, ResultPart, ToolCall, ToolResult,
 };
 use crate::wire::{EventKind, Origin};
 
@@ -401,18 +401,7 @@ impl Reader {
                 said.push(Some(turns::block("text", r.trim().to_string())));
             }
         }
-        if !said.is_empty() {
-            let data = AssistantMessage {
-                turn: Some(self.w.turn),
-                step: Some(self.w.step),
-                message: Some(MessageContent {
-                    content: Some(said),
-                    ..MessageContent::default()
-                }),
-                ..AssistantMessage::default()
-            };
-            self.w.emit(EventKind::AssistantMessage, data, origin, out);
-        }
+        self.w.answer(said, origin, out);
         for (id, tool, input) in calls {
             self.pending.push(Pending {
                 id: id.clone(),

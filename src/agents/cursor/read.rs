@@ -26,7 +26,7 @@ use serde_json::Value;
 use crate::agents::read::{Out, Translate};
 use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
-    AssistantMessage, ContentBlock, Failure, MessageContent, PartContent, ResultPart, ToolCall, ToolResult, TurnEnd,
+    ContentBlock, Failure, PartContent, ResultPart, ToolCall, ToolResult, TurnEnd,
     TurnEndReason,
 };
 use crate::wire::{EventKind, Origin};
@@ -127,18 +127,7 @@ impl Reader {
                 (!t.trim().is_empty()).then(|| Some(turns::block(k, t.to_string())))
             })
             .collect();
-        if !said.is_empty() {
-            let data = AssistantMessage {
-                turn: Some(self.w.turn),
-                step: Some(self.w.step),
-                message: Some(MessageContent {
-                    content: Some(said),
-                    ..MessageContent::default()
-                }),
-                ..AssistantMessage::default()
-            };
-            self.w.emit(EventKind::AssistantMessage, data, origin, out);
-        }
+        self.w.answer(said, origin, out);
         for (i, b) in blocks.iter().enumerate().filter(|(_, b)| kind(b) == Some("tool_use")) {
             let id = match b.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()) {
                 Some(id) => id.to_string(),

@@ -34,7 +34,7 @@ use serde_json::{Map, Value};
 use crate::agents::read::{Out, Translate, epoch_ms};
 use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
-    AssistantMessage, Json, MessageContent, MessageSource, PartContent,
+    Json, MessageSource, PartContent,
     ResultError, ResultPart, TextOrObjects, ToolCall, ToolResult, UserMessage,
 };
 use crate::wire::{EventKind, Origin};
@@ -233,18 +233,7 @@ impl Reader {
             blocks.push(Some(turns::block("text", text.to_string())));
         }
         self.said.insert(id.to_string(), text_out || !text.is_empty());
-        if !blocks.is_empty() {
-            let data = AssistantMessage {
-                turn: Some(self.w.turn),
-                step: Some(self.w.step),
-                message: Some(MessageContent {
-                    content: Some(blocks),
-                    ..MessageContent::default()
-                }),
-                ..AssistantMessage::default()
-            };
-            self.w.emit(EventKind::AssistantMessage, data, origin, out);
-        }
+        self.w.answer(blocks, origin, out);
         // A call is made when its message was (the model's answer ended).
         let made = o.get("timestamp").and_then(Value::as_str).and_then(epoch_ms).unwrap_or(0);
         for call in o.get("toolCalls").and_then(Value::as_array).into_iter().flatten() {

@@ -44,7 +44,7 @@ use serde_json::{Map, Value};
 use crate::agents::read::{Out, Translate};
 use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
-    AssistantMessage, ContentBlock, Json, MessageContent, MessageSource, PartContent, ResultError, ResultPart,
+    Json, MessageSource, PartContent, ResultError, ResultPart,
     TextOrObjects, ToolCall, ToolResult, TurnEndReason, UserMessage,
 };
 use crate::wire::{EventKind, Origin};
@@ -198,23 +198,6 @@ impl Reader {
         self.w.emit(EventKind::UserMessage, data, origin, out);
     }
 
-    /// The model's words, as blocks of `kind`.
-    fn answer(&mut self, blocks: Vec<Option<ContentBlock>>, origin: Origin, out: &mut Out) {
-        if blocks.is_empty() {
-            return;
-        }
-        let data = AssistantMessage {
-            turn: Some(self.w.turn),
-            step: Some(self.w.step),
-            message: Some(MessageContent {
-                content: Some(blocks),
-                ..MessageContent::default()
-            }),
-            ..AssistantMessage::default()
-        };
-        self.w.emit(EventKind::AssistantMessage, data, origin, out);
-    }
-
     fn call(&mut self, id: &str, tool: &str, command: &str, origin: Origin, out: &mut Out) {
         let data = ToolCall {
             turn: Some(self.w.turn),
@@ -306,7 +289,7 @@ impl Reader {
                 if !text.is_empty() {
                     blocks.push(Some(turns::block("text", text)));
                 }
-                self.answer(blocks, origin, out);
+                self.w.answer(blocks, origin, out);
                 self.m.batch_not_run = false;
                 self.actions(i, actions, origin, out);
             }
@@ -491,7 +474,7 @@ impl Reader {
             let get = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or_default();
             let thought = if get("thought").is_empty() { get("response") } else { get("thought") };
             if !thought.is_empty() {
-                self.answer(vec![Some(turns::block("text", thought.to_string()))], origin, out);
+                self.w.answer(vec![Some(turns::block("text", thought.to_string()))], origin, out);
             }
             let id = format!("step-{}", n + 1);
             self.call(&id, ACTION, get("action"), origin, out);

@@ -34,7 +34,7 @@ use serde_json::{Map, Value};
 use crate::agents::read::{Foreign, Out, Translate, epoch_ms};
 use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
-    AssistantMessage, ContentBlock, Json, MessageContent, PartContent, ResultError, ResultPart, ToolCall, ToolResult,
+    ContentBlock, Json, PartContent, ResultError, ResultPart, ToolCall, ToolResult,
 };
 use crate::wire::{EventKind, Origin};
 
@@ -379,18 +379,7 @@ impl Reader {
         ) {
             blocks.push(Some(turns::block("text", format!("*{e}*"))));
         }
-        if !blocks.is_empty() {
-            let data = AssistantMessage {
-                turn: Some(self.w.turn),
-                step: Some(self.w.step),
-                message: Some(MessageContent {
-                    content: Some(blocks),
-                    ..MessageContent::default()
-                }),
-                ..AssistantMessage::default()
-            };
-            self.w.emit(EventKind::AssistantMessage, data, origin, out);
-        }
+        self.w.answer(blocks, origin, out);
         for call in parts.iter().filter(|p| kind(p) == Some("toolCall")) {
             let Some(id) = call.get("id").and_then(Value::as_str) else {
                 continue;

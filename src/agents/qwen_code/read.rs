@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use crate::agents::read::{Out, Translate, epoch_ms};
 use crate::agents::turns::{self, Turns};
 use crate::wire::payload::{
-    AssistantMessage, ContentBlock, Json, MessageContent, PartContent, ResultError, ResultPart, ToolCall, ToolResult,
+    ContentBlock, Json, PartContent, ResultError, ResultPart, ToolCall, ToolResult,
 };
 use crate::wire::{EventKind, Origin};
 
@@ -135,18 +135,7 @@ impl Reader {
                 Some(Some(turns::block(kind, text.to_string())))
             })
             .collect();
-        if !blocks.is_empty() {
-            let data = AssistantMessage {
-                turn: Some(self.w.turn),
-                step: Some(self.w.step),
-                message: Some(MessageContent {
-                    content: Some(blocks),
-                    ..MessageContent::default()
-                }),
-                ..AssistantMessage::default()
-            };
-            self.w.emit(EventKind::AssistantMessage, data, origin, out);
-        }
+        self.w.answer(blocks, origin, out);
         for call in parts.iter().filter_map(|p| p.get("functionCall")) {
             let Some(id) = call.get("id").and_then(Value::as_str) else {
                 continue;
