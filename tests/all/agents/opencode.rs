@@ -21,13 +21,12 @@ fn fixture(rel: &str) -> String {
     )
 }
 
-#[test]
-fn every_call_is_listed_with_the_status_its_summary_says() {
-    let summary: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture("tour/SUMMARY.json")).unwrap())
-            .unwrap();
+/// `deck inspect`'s lines are the calls of `summary` (the kit's, computed
+/// from OpenCode's own rows or files), in order: the same id, tool and
+/// duration, drawn by OpenCode's presenters, with the status and exit code
+/// its state and `metadata.exit` say.
+pub(super) fn listed_as_summary_says(got: &[Value], summary: &Value) {
     let want = summary[0]["calls"].as_array().unwrap();
-    let got = inspect_lines(&fixture(DB));
     assert_eq!(got.len(), want.len(), "{got:#?}");
     for (g, w) in got.iter().zip(want) {
         assert_eq!(g["callId"], w["callId"]);
@@ -43,6 +42,15 @@ fn every_call_is_listed_with_the_status_its_summary_says() {
         assert_eq!(g["status"], status, "{g}");
         assert_eq!(g["exitCode"].as_i64(), w["exitCode"].as_i64(), "{g}");
     }
+}
+
+#[test]
+fn every_call_is_listed_with_the_status_its_summary_says() {
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("tour/SUMMARY.json")).unwrap())
+            .unwrap();
+    let got = inspect_lines(&fixture(DB));
+    listed_as_summary_says(&got, &summary);
     let cards: Vec<String> = got.iter().map(card_of).collect();
     assert_eq!(
         cards,
