@@ -87,6 +87,16 @@ impl FileSessions {
             .collect()
     }
 
+    /// Session `i` is the one shown, with `records` (those its view was
+    /// folded from).
+    pub(super) fn showing(&mut self, i: usize, records: Arc<Vec<Record>>) {
+        if let Some(s) = self.sessions.get_mut(i) {
+            s.outline = Outline::of(&records);
+            s.records = records;
+            self.shown = Some(i);
+        }
+    }
+
     /// The session shown, by index.
     pub fn shown(&self) -> Option<usize> {
         self.shown

@@ -1,8 +1,12 @@
 //! The loading screen shown while a big input loads on its thread: what is
-//! loaded, how far (a bar when the size is known), and how to leave.
+//! loaded, how far (a bar when the size is known), and how to leave; and
+//! for a file shown while it is read (`opening.rs`), how far the read is
+//! ([`Loading`]) and how it ended ([`LoadEnd`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::load::{Loaded, LoadedSession};
 use std::time::Instant;
 
 use crossterm::event;
@@ -80,3 +84,43 @@ pub fn draw_loading(
         }
     }
 }
+
+/// How far the file shown is read.
+#[derive(Debug, Clone)]
+pub struct Loading {
+    /// Input bytes read so far.
+    pub bytes: Arc<AtomicU64>,
+    /// The input's size (0: not known, stdin).
+    pub total: u64,
+}
+
+impl Loading {
+    /// What the status bar says: `loading 34%`, or `loading 12 MB` when
+    /// the size is not known.
+    pub(super) fn said(&self) -> String {
+        let done = self.bytes.load(Ordering::Relaxed);
+        if self.total > 0 {
+            let pct = (done as f64 * 100.0 / self.total as f64).clamp(0.0, 99.0);
+            format!("loading {pct:.0}%")
+        } else {
+            format!("loading {:.0} MB", done as f64 / 1e6)
+        }
+    }
+}
+
+/// How the read of the file shown ended.
+#[derive(Debug, Clone)]
+pub struct LoadEnd {
+    /// The shown session's place among the file's, and its id.
+    pub shown: usize,
+    pub id: Option<String>,
+    /// Every session of the file in file order, the shown one's records
+    /// left out (the app holds them); empty when it holds only that one.
+    pub sessions: Vec<LoadedSession>,
+    /// The file read again whole, when the records as they came may
+    /// differ from a whole read's, and why.
+    pub whole: Option<(Loaded, String)>,
+    /// Why the read stopped before the end, if it did.
+    pub failed: Option<String>,
+}
+

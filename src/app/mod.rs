@@ -35,6 +35,7 @@ mod looks;
 pub mod loading;
 pub mod modal;
 pub mod msg;
+mod opening;
 pub mod pager;
 mod paint;
 mod redaction;

@@ -20,8 +20,11 @@ pub enum Msg {
         real_ms: f64,
         now_ms: i64,
     },
-    /// Records that arrived from a live source.
+    /// Records that arrived from a live source (or from the file still
+    /// being read, `opening.rs`).
     Records(Vec<Record>),
+    /// The file shown as it was read is read to its end.
+    Loaded(Box<super::loading::LoadEnd>),
     /// The live link's state, for the status bar (`● live`, `disconnected …`)
     /// and, in `deck connect`, the notices while the host is out of reach.
     Link(LinkStatus),

@@ -49,11 +49,15 @@ impl Redaction {
 
     /// Records for a player or a fold: as they came, or redacted.
     pub(super) fn shown_records(&self, records: &Arc<Vec<Record>>) -> Arc<Vec<Record>> {
-        match (self.on, Redactor::stock()) {
-            (false, _) => records.clone(),
-            (true, Ok(r)) => Arc::new(redact::records_or_withheld(r, records)),
+        // The rules are compiled only when they are used (a fifth of a
+        // second: not on the way to the first screen).
+        if !self.on {
+            return records.clone();
+        }
+        match Redactor::stock() {
+            Ok(r) => Arc::new(redact::records_or_withheld(r, records)),
             // Not reached: `R` turns on only with a redactor.
-            (true, Err(_)) => Arc::new(Vec::new()),
+            Err(_) => Arc::new(Vec::new()),
         }
     }
 
@@ -65,10 +69,11 @@ impl Redaction {
 
     /// Records from a live source: kept as they came, applied to `own` as
     /// shown.
-    pub(super) fn apply_live(&mut self, own: &mut Transcript, records: &[Record]) {
-        self.live.extend(records.iter().cloned());
+    pub(super) fn apply_live(&mut self, own: &mut Transcript, records: Vec<Record>) {
+        let from = self.live.len();
+        self.live.extend(records);
         let redactor = self.on.then(Redactor::stock);
-        for r in records {
+        for r in &self.live[from..] {
             match &redactor {
                 None => own.apply(r),
                 Some(Ok(red)) => {
@@ -80,6 +85,17 @@ impl Redaction {
                 Some(Err(_)) => {}
             }
         }
+    }
+
+    /// The records kept, as they came (those the view was folded from,
+    /// then those a source sent after), as one list from now on.
+    pub(super) fn kept_records(&mut self) -> Arc<Vec<Record>> {
+        if !self.live.is_empty() {
+            let mut all = Arc::try_unwrap(std::mem::take(&mut self.base)).unwrap_or_else(|b| (*b).clone());
+            all.append(&mut self.live);
+            self.base = Arc::new(all);
+        }
+        self.base.clone()
     }
 
     /// A live source switched sessions: nothing kept of the one before.
@@ -112,7 +128,7 @@ impl Redaction {
             let base = self.base.clone();
             let live = std::mem::take(&mut self.live);
             *own = self.fold_kept(session, base);
-            self.apply_live(own, &live);
+            self.apply_live(own, live);
         }
         Ok(on)
     }

@@ -9,12 +9,14 @@
 //! [`run_loading`] drives the phases, files of their own under `run/`:
 //! `console.rs` takes the terminal (signals, the input thread, a live feed
 //! relayed: `feed.rs`), `load.rs` shows the loading screen while the app
-//! is built, and `event_loop.rs` runs it a turn at a time.
+//! is built (`opening.rs`: a file for `deck view`, shown while it is
+//! read), and `event_loop.rs` runs it a turn at a time.
 
 mod console;
 mod event_loop;
 mod feed;
 mod load;
+mod opening;
 
 use std::sync::mpsc::Receiver;
 
@@ -22,6 +24,7 @@ use console::Console;
 use event_loop::{Drawn, EventLoop};
 pub use event_loop::Switcher;
 pub use feed::Feed;
+pub use opening::open_streamed;
 
 use super::loading::Progress;
 use super::state::App;

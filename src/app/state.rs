@@ -108,6 +108,8 @@ pub struct App {
     pub(super) behind: Option<Box<LibraryPart>>,
     /// `R`: shown redacted, and the records to fold again.
     pub(super) redaction: Redaction,
+    /// The file shown is still being read (`opening.rs`): how far.
+    pub(super) loading: Option<super::loading::Loading>,
 }
 
 impl App {
@@ -143,6 +145,7 @@ impl App {
             link: Link::default(),
             behind: None,
             redaction: Redaction::default(),
+            loading: None,
         }
     }
 
@@ -530,7 +533,9 @@ impl App {
                 status::speed(p.speed())
             )
         });
-        let position = position.or_else(|| self.link.label());
+        let position = position
+            .or_else(|| self.link.label())
+            .or_else(|| self.loading.as_ref().map(super::loading::Loading::said));
         let message = self
             .message
             .clone()
@@ -549,6 +554,7 @@ impl App {
             agent: status::agent(t.mode(), t.commands().map(<[String]>::len)),
             recording: self.recording,
             redacted: self.redaction.on,
+            partial: self.loading.is_some(),
         }
     }
 }

@@ -39,9 +39,17 @@ impl App {
             }
             Msg::Tick { real_ms, now_ms } => self.on_tick(real_ms, now_ms),
             Msg::Records(records) => {
-                self.redaction.apply_live(&mut self.shown.own, &records);
+                self.redaction.apply_live(&mut self.shown.own, records);
                 self.sync();
+                if self.loading.is_some() {
+                    // The file still being read, not news.
+                    self.unseen = 0;
+                }
                 self.track_prompts();
+                vec![Effect::Redraw]
+            }
+            Msg::Loaded(end) => {
+                self.loaded(*end);
                 vec![Effect::Redraw]
             }
             Msg::Paste(text) => {
@@ -74,7 +82,7 @@ impl App {
                         payload: serde_json::json!({ "cwd": cwd }),
                         origin: crate::wire::Origin::default(),
                     };
-                    self.redaction.apply_live(&mut self.shown.own, &[frame]);
+                    self.redaction.apply_live(&mut self.shown.own, vec![frame]);
                 }
                 if let Some(d) = self.drive.as_mut() {
                     d.reset();

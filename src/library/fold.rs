@@ -22,8 +22,8 @@
 use super::entries::{Entry, SessionRow, agent_of, docs, no_session, row};
 use crate::session::{Folding, Item, Outlining};
 use crate::agents::{self, Format, Streaming};
-use crate::load::{LoadError, Store, Summary, stream_file_upto};
-use crate::wire::{EventKind, Record};
+use crate::load::{LoadError, Store, Summary, is_result, stream_file_upto};
+use crate::wire::Record;
 
 /// Bytes of records (their data and views) folded between two sweeps.
 pub(crate) const SWEEP: usize = 4 << 20;
@@ -61,19 +61,9 @@ pub(crate) struct Streamed {
 pub(crate) struct Again(pub String);
 
 /// Why the file at `path` must be read whole before anything of it is
-/// read, if it must: an agent keeps beside it what only a whole read
-/// places (a Claude Code session whose subagents' logs are beside it:
-/// `<id>.jsonl` and `<id>/subagents/`).
+/// read, if it must (`load::whole_needed`).
 pub(crate) fn whole_needed(path: &std::path::Path) -> Option<Again> {
-    // `<id>.jsonl`, `<id>.jsonl.zst` …
-    let id = path.file_name()?.to_str()?.split(".jsonl").next()?;
-    agents::ALL
-        .iter()
-        .filter_map(|a| a.beside())
-        .find_map(|b| match b.streaming(path, id) {
-            Streaming::Whole(why) => Some(Again(why)),
-            _ => None,
-        })
+    crate::load::whole_needed(path).map(Again)
 }
 
 /// Fold the file at `path` (opened as `file`) up to `size` bytes as it is
@@ -371,10 +361,6 @@ fn sweep_bin(bin: &mut Bin, keep: usize, agent: &str, out: &mut dyn FnMut(Entry)
 }
 
 /// A `tool/result` event (Claude Code's saved output goes into one).
-fn is_result(r: &Record) -> bool {
-    matches!(r, Record::Event { event, .. } if event.kind == EventKind::ToolResult)
-}
-
 /// About what a record costs held: its data and view text.
 fn weight(r: &Record) -> usize {
     match r {

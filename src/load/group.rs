@@ -136,6 +136,20 @@ impl Store for Collected {
 }
 
 impl Collected {
+    /// The records held of session `i` (`None`: those before any session
+    /// was named), taken out.
+    pub(super) fn take(&mut self, i: Option<usize>) -> Vec<Record> {
+        match i.and_then(|i| self.list.get_mut(i)) {
+            Some(s) => std::mem::take(&mut s.records),
+            None => std::mem::take(&mut self.orphans),
+        }
+    }
+
+    /// The ids of the sessions named so far, in order.
+    pub(super) fn ids(&self) -> impl Iterator<Item = Option<&str>> {
+        self.list.iter().map(|s| s.id.as_deref())
+    }
+
     /// The sessions, orphans as a session of no name when none was named;
     /// each one's events in seq order (unless taken as they are).
     pub(super) fn finish(mut self) -> Vec<LoadedSession> {

@@ -13,13 +13,14 @@ const FIRST_DIAGNOSTICS: usize = 5;
 
 /// Log the outcome of loading `name`.
 pub(crate) fn loaded(name: &str, result: &Result<Loaded, LoadError>, took: Duration) {
-    let loaded = match result {
-        Ok(l) => l,
-        Err(e) => {
-            tracing::warn!(input = name, error = %e, "load failed");
-            return;
-        }
-    };
+    match result {
+        Ok(l) => read(name, l, took),
+        Err(e) => tracing::warn!(input = name, error = %e, "load failed"),
+    }
+}
+
+/// Log what loading `name` found.
+pub(crate) fn read(name: &str, loaded: &Loaded, took: Duration) {
     tracing::info!(
         input = name,
         format = loaded.format.name(),

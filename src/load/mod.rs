@@ -95,41 +95,6 @@ pub fn load_file_upto(path: &str, file: std::fs::File, upto: u64) -> Result<Load
     loaded
 }
 
-/// [`load_file_upto`], each session's records handed to `store` as they
-/// are read rather than held (see [`Store`]): what the library's index
-/// folds a large file with. What an agent keeps beside a session is not
-/// attached: the store does that for itself, or reads the file again.
-pub(crate) fn stream_file_upto(
-    path: &str,
-    file: &std::fs::File,
-    upto: u64,
-    store: &mut dyn Store,
-) -> Result<Summary, LoadError> {
-    let started = std::time::Instant::now();
-    tracing::info!(input = path, bytes = upto, "streaming");
-    let read = match database::read(path, store) {
-        Some(read) => read,
-        None => read_input(path, file.take(upto), Some(upto), store)
-            .map_err(|source| LoadError::Io {
-                path: path.to_string(),
-                source,
-            })
-            .and_then(|r| r),
-    };
-    match &read {
-        Ok(s) => tracing::info!(
-            input = path,
-            format = s.format.name(),
-            compressed = s.compressed,
-            lines = s.lines,
-            ms = started.elapsed().as_secs_f64() * 1000.0,
-            "streamed"
-        ),
-        Err(e) => tracing::warn!(input = path, error = %e, "load failed"),
-    }
-    read
-}
-
 /// A file's content, and what its agent keeps beside each session
 /// (`Agent::beside`: a Claude Code session's subagents' logs, output too
 /// large for the log).
@@ -586,13 +551,15 @@ mod loaded;
 mod log;
 mod sniff;
 pub mod stream;
+mod streamed;
 mod text;
 
 use sniff::{any_json_object_line, looks_binary};
 
 pub(crate) use group::Store;
+pub(crate) use streamed::{Gathered, Piece, is_result, stream_file_upto, stream_path, whole_needed};
 use group::{Collected, Sessions};
 pub use group::{in_seq_order, order_by_seq};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

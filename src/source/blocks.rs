@@ -17,6 +17,10 @@ use crate::wire::Origin;
 
 /// Bytes read per block (a longer line makes a longer block).
 const BLOCK: usize = 4 << 20;
+/// The first block's: the first lines are decoded (and shown) at once,
+/// not after a whole block is read; each block after is 4× the one before,
+/// up to [`BLOCK`].
+const FIRST_BLOCK: usize = 64 << 10;
 
 /// What turns the lines of a block into what they stand for, on the
 /// pool's threads.
@@ -206,7 +210,8 @@ fn read_blocks(
     let (mut index, mut line, mut offset) = (0, 0, 0u64);
     let mut error = None;
     let mut scan_from = 0;
-    let mut want = BLOCK;
+    let mut block = FIRST_BLOCK;
+    let mut want = block;
     loop {
         let eof = fill(&mut input, &mut buf, want, offset, &mut error);
         let newline = memchr::memrchr(b'\n', &buf[scan_from..]).map(|i| scan_from + i + 1);
@@ -276,7 +281,8 @@ fn read_blocks(
             return Outcome { lines: line, error };
         }
         scan_from = buf.len();
-        want = BLOCK.max(buf.len() + (64 << 10));
+        block = (block * 4).min(BLOCK);
+        want = block.max(buf.len() + (64 << 10));
     }
 }
 

@@ -28,6 +28,9 @@ pub struct StatusInfo {
     pub recording: bool,
     /// Shown redacted (`R`): said for as long as it is on.
     pub redacted: bool,
+    /// The counts are of what is read so far (the file is still being
+    /// read): said `12… cards` until they are known.
+    pub partial: bool,
 }
 
 /// `mm:ss` (or `h:mm:ss`).
@@ -133,6 +136,14 @@ pub fn status_line(info: &StatusInfo, theme: &Theme, width: usize) -> Line {
     if let Some(a) = &info.activity {
         parts.push(part(a.clone(), bar, 2));
     }
+    let count = |n: usize, one: &str| {
+        if info.partial {
+            // Not known yet: at least this many.
+            format!("{n}… {one}s")
+        } else {
+            count(n, one)
+        }
+    };
     parts.push(part(count(info.cards, "card"), bar, 4));
     if info.errors > 0 {
         let style = if theme.monochrome { bar } else { bad };
@@ -345,6 +356,7 @@ mod tests {
             agent: Some("mode: plan · 3 commands".into()),
             recording: false,
             redacted: false,
+            partial: false,
         };
         let theme = Theme::dark();
         for w in 0..200 {
@@ -364,6 +376,14 @@ mod tests {
             "{l}"
         );
         assert!(l.ends_with("dark · ? help "));
+        // The file still being read: counts so far, and how far.
+        let reading = StatusInfo {
+            partial: true,
+            position: Some("loading 34%".into()),
+            ..info.clone()
+        };
+        let l = status_line(&reading, &theme, 170).text();
+        assert!(l.contains("31… cards · 9… errors · 1… diagnostics · loading 34%"), "{l}");
     }
 
     #[test]
@@ -381,6 +401,7 @@ mod tests {
             agent: None,
             recording: false,
             redacted: false,
+            partial: false,
         };
         let theme = Theme::dark();
         let at = |w| status_line(&info, &theme, w).text();

@@ -106,3 +106,39 @@ pub(crate) fn open_file(
         None,
     )
 }
+
+/// `deck view PATH`: the session file opened as it is read (its first
+/// cards at once, the rest behind them: `app::run::open_streamed`), the
+/// config file and the options applied.
+pub(crate) fn view_file(path: &str, session: Option<&str>, tui: TuiArgs) -> anyhow::Result<()> {
+    crate::app::run::ensure_terminal()?;
+    tracing::info!(mode = "view", path, session, "opening");
+    let cfg = config::load()?;
+    let themes = themes(&tui, &cfg)?;
+    let (path, session) = (path.to_string(), session.map(str::to_string));
+    let (feed, rx) = std::sync::mpsc::sync_channel(crate::source::live::CHANNEL_BATCHES);
+    crate::app::run::run_loading(
+        label(&path),
+        move |progress| {
+            let started = std::time::Instant::now();
+            let mut app = crate::app::run::open_streamed(
+                label(&path),
+                &path,
+                session.as_deref(),
+                crate::app::file_sessions::FileMode::View,
+                progress,
+                feed,
+            )?;
+            tracing::debug!(
+                cards = app.transcript().cards().len(),
+                loading = app.is_loading(),
+                ms = started.elapsed().as_secs_f64() * 1000.0,
+                "opened"
+            );
+            base_app(&mut app, themes, &tui, &cfg)?;
+            Ok(app)
+        },
+        Some(crate::app::run::Feed::Msgs(rx)),
+        None,
+    )
+}

@@ -70,31 +70,10 @@ fn same_every_way(path: &Path) -> bool {
     near_again
 }
 
-/// Every file under `dir` (recursively) that a session may be.
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
-    entries.sort_by_key(|e| e.path());
-    for e in entries {
-        let p = e.path();
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if p
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| [".jsonl", ".json", ".zstd", ".db"].iter().any(|e| n.ends_with(e)))
-        {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_fixture_reads_the_same_folded_as_read_as_whole() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    files_under(&root.join("tests/fixtures"), &mut files);
-    files_under(&root.join("demo-sessions"), &mut files);
-    assert!(files.len() > 30, "{files:?}");
+    let files = crate::load::tests::fixture_files();
     let mut again = Vec::new();
     for f in &files {
         if same_every_way(f) {

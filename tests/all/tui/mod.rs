@@ -15,6 +15,7 @@ mod file_sessions;
 mod keys;
 mod keys_pager_search_player;
 mod link;
+mod opening;
 mod player;
 pub(crate) mod pty;
 mod pty_connect;

@@ -574,7 +574,8 @@ fn big_log(dir: &std::path::Path, mb: usize) -> String {
 fn a_big_log_opens_on_a_loading_screen_that_q_leaves() {
     let dir = tempfile::tempdir().unwrap();
     let path = big_log(dir.path(), 60);
-    let mut tui = Tui::spawn(&["view", &path]);
+    // A replay is made of the whole file: the loading screen first.
+    let mut tui = Tui::spawn(&["replay", &path]);
     let s = tui.wait_for("the loading screen", |s| {
         s.contains("loading big.frames.jsonl") && s.contains("% ") && s.contains("q quits")
     });
@@ -582,6 +583,27 @@ fn a_big_log_opens_on_a_loading_screen_that_q_leaves() {
         s.contains(" of "),
         "a known size shows a bar and a fraction: {s}"
     );
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
+}
+
+#[test]
+fn a_big_log_in_view_shows_its_first_cards_while_it_is_read_and_q_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = big_log(dir.path(), 60);
+    let mut tui = Tui::spawn(&["view", &path]);
+    // The first cards at once, the read going on behind them, its counts
+    // not final yet.
+    let s = tui.wait_for("the first cards", |s| {
+        s.contains("• bash") && s.contains("line 0 of a long output")
+    });
+    let status = s.lines().last().unwrap_or_default();
+    assert!(
+        status.contains("loading ") && status.contains("% ") && status.contains("… cards"),
+        "{s}"
+    );
+    assert!(!s.contains("q quits"), "no loading screen: {s}");
     tui.send("q");
     assert!(tui.wait_exit().success());
     tui.assert_restored();

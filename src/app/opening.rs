@@ -1,0 +1,98 @@
+//! A session file shown while it is still being read (`deck view` of a big
+//! log: `run/opening.rs` reads it): the app opens on the records read so
+//! far, the rest comes as [`Msg::Records`](super::Msg::Records), and the
+//! status bar says how far the read is (`loading 34%`) and that its counts
+//! are of what is read so far (`1204… cards`). Scrolling, search, `G` work
+//! on what is there. At the end (`loading::LoadEnd`) the counts are known; a file
+//! that turned out to hold several sessions gets its picker (`S`), said on
+//! the status line; and a read whose records may differ from a whole
+//! read's (events out of seq order) is shown as the whole read has them,
+//! the focus kept.
+
+use std::sync::Arc;
+
+use super::file_sessions::{FileMode, FileSessions};
+use super::loading::{LoadEnd, Loading};
+use super::picker::Sessions;
+use super::state::App;
+use crate::load::LoadedSession;
+use crate::session::Transcript;
+use crate::wire::Record;
+
+impl App {
+    /// A session of a file still being read: its `records` so far shown
+    /// from the start, the rest to come as [`Msg::Records`](super::Msg::Records)
+    /// and then [`Msg::Loaded`](super::Msg::Loaded).
+    pub fn opening(label: String, id: Option<String>, records: Vec<Record>, loading: Loading) -> App {
+        let mut app = App::viewer(label, Transcript::new(None, crate::agents::stock()), Vec::new());
+        app.shown.own = app.redaction.fold_kept(id, Arc::new(records));
+        app.loading = Some(loading);
+        app.sync();
+        app.unseen = 0;
+        app
+    }
+
+    /// Whether the file shown is still being read.
+    pub fn is_loading(&self) -> bool {
+        self.loading.is_some()
+    }
+
+    /// The file shown is read to its end.
+    pub(super) fn loaded(&mut self, end: LoadEnd) {
+        self.loading = None;
+        self.unseen = 0;
+        if let Some(why) = &end.failed {
+            self.message = Some(crate::text::sanitize::inline(&format!(
+                "the read stopped: {why} (shown: what was read before)"
+            )));
+        }
+        if let Some((whole, why)) = end.whole {
+            tracing::info!(why, "shown as read whole");
+            let at = whole
+                .sessions
+                .iter()
+                .position(|s| s.id == end.id)
+                .unwrap_or(0);
+            self.install(whole.sessions, at, true);
+            return;
+        }
+        if self.shown.own.session_id().is_none() && end.id.is_some() {
+            self.shown.own.set_session_id(end.id.clone());
+        }
+        if end.sessions.len() > 1 {
+            let n = end.sessions.len();
+            self.install(end.sessions, end.shown, false);
+            self.message = Some(format!("this file holds {n} sessions · S picks one"));
+        }
+    }
+
+    /// The file's `sessions` known whole, session `at` the one shown:
+    /// folded again from them when `refold` (the focus kept on the item it
+    /// was on), else only their picker set up.
+    fn install(&mut self, sessions: Vec<LoadedSession>, at: usize, refold: bool) {
+        let several = sessions.len() > 1;
+        let mut file = FileSessions::new(sessions, FileMode::View);
+        if refold {
+            let focus = self.focused_item();
+            self.file = Some(file);
+            self.show_file_session(at);
+            if let Some(item) = focus {
+                let entries = &self.list.entries;
+                self.list.focus = entries
+                    .partition_point(|&x| x < item)
+                    .min(entries.len().saturating_sub(1));
+                self.reveal();
+            }
+        } else {
+            // The shown one's records are those the app holds.
+            file.showing(at, self.redaction.kept_records());
+            self.file = Some(file);
+        }
+        if let Some(file) = self.file.as_ref().filter(|_| several) {
+            self.sessions = Sessions::in_order(file.rows());
+        } else {
+            self.file = None;
+            self.sessions = Sessions::default();
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! A file shown while it is still read (`deck view` of a big log,
+//! `app::opening`): the records read so far on screen, the rest folded in
+//! as they come, the status bar saying how far the read is and that its
+//! counts are not final (`12… cards`); at the end the same app a whole load
+//! makes — the same cards, the counts known, a second session found late
+//! given its picker, a read out of order shown as read whole, a read that
+//! stopped said. Through the real binary: `pty_opening` below.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+use crossterm::event::KeyCode;
+use deck::app::file_sessions::FileMode;
+use deck::app::loading::{LoadEnd, Loading};
+use deck::app::{App, Msg};
+use deck::wire::Record;
+
+use crate::common::build::two_sessions;
+use crate::common::tui::*;
+use crate::tui::pty::Tui;
+
+/// An app of `records` so far, read 3 of 10 bytes, 100×40.
+fn opening(id: Option<String>, records: Vec<Record>) -> (App, Arc<AtomicU64>) {
+    let bytes = Arc::new(AtomicU64::new(3));
+    let loading = Loading {
+        bytes: bytes.clone(),
+        total: 10,
+    };
+    let mut app = App::opening("f".into(), id, records, loading);
+    app.set_themes(themes(), 0);
+    app.lay_out_synchronously();
+    app.update(Msg::Resize(100, 40));
+    app.update(Msg::Tick {
+        real_ms: 0.0,
+        now_ms: NOW_MS,
+    });
+    (app, bytes)
+}
+
+fn whole(path: &str) -> App {
+    let loaded = deck::source::load_path(path).unwrap();
+    let mut app = App::from_file("f".into(), loaded, None, FileMode::View).unwrap();
+    app.set_themes(themes(), 0);
+    app.lay_out_synchronously();
+    app.update(Msg::Resize(100, 40));
+    app.update(Msg::Tick {
+        real_ms: 0.0,
+        now_ms: NOW_MS,
+    });
+    app
+}
+
+fn end(id: Option<String>) -> LoadEnd {
+    LoadEnd {
+        shown: 0,
+        id,
+        sessions: Vec::new(),
+        whole: None,
+        failed: None,
+    }
+}
+
+fn status(app: &mut App) -> String {
+    screen(app).lines().last().unwrap().to_string()
+}
+
+#[test]
+fn a_file_shown_as_it_is_read_ends_as_the_whole_load_shows_it() {
+    let path = SHOWCASE;
+    let loaded = deck::source::load_path(path).unwrap();
+    let session = loaded.sessions.into_iter().next().unwrap();
+    let mut records = session.records;
+    let rest = records.split_off(5);
+    let (mut app, bytes) = opening(None, records);
+    let s = status(&mut app);
+    assert!(s.contains("loading 30%"), "{s}");
+    assert!(s.contains("… cards"), "{s}");
+    // What is read comes in batches; the screen stays at the start.
+    let first = screen(&mut app).lines().next().unwrap().to_string();
+    for batch in rest.chunks(7) {
+        app.update(Msg::Records(batch.to_vec()));
+        bytes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    assert_eq!(
+        screen(&mut app).lines().next().unwrap(),
+        first,
+        "not moved, no news badge"
+    );
+    assert!(!screen(&mut app).contains(" new"), "{}", screen(&mut app));
+    app.update(Msg::Loaded(Box::new(end(session.id.clone()))));
+    let mut want = whole(path);
+    assert_eq!(
+        app.transcript().cards().len(),
+        want.transcript().cards().len()
+    );
+    assert_eq!(
+        app.transcript().session_id(),
+        want.transcript().session_id()
+    );
+    let s = status(&mut app);
+    assert!(!s.contains("… cards") && !s.contains("loading"), "{s}");
+    assert_eq!(screen(&mut app), screen(&mut want));
+    // And at the end (`G`), the same.
+    app.update(ch('G'));
+    want.update(ch('G'));
+    assert_eq!(screen(&mut app), screen(&mut want));
+}
+
+#[test]
+fn a_second_session_found_late_is_offered_by_its_picker() {
+    let loaded = deck::source::load_bytes("two", two_sessions().as_bytes()).unwrap();
+    assert_eq!(loaded.sessions.len(), 2);
+    let mut sessions = loaded.sessions;
+    let first = std::mem::take(&mut sessions[0].records);
+    let id = sessions[0].id.clone();
+    let (mut app, _) = opening(id.clone(), first);
+    let cards = app.transcript().cards().len();
+    app.update(Msg::Loaded(Box::new(LoadEnd {
+        sessions,
+        ..end(id.clone())
+    })));
+    let s = screen(&mut app);
+    assert!(
+        s.contains("this file holds 2 sessions · S picks one"),
+        "{s}"
+    );
+    app.update(ch('S'));
+    assert_eq!(app.modal().picker(), Some(0), "on the session shown");
+    app.update(ch('j'));
+    app.update(key(KeyCode::Enter));
+    assert!(screen(&mut app).contains("beta output 1"));
+    // Back to the first: its records are those the app held.
+    app.update(ch('S'));
+    app.update(ch('k'));
+    app.update(key(KeyCode::Enter));
+    assert_eq!(app.transcript().session_id(), id.as_deref());
+    assert_eq!(app.transcript().cards().len(), cards);
+    assert!(screen(&mut app).contains("alpha output"));
+}
+
+#[test]
+fn a_read_that_may_differ_is_shown_as_read_whole_and_one_that_stopped_says_so() {
+    let path = SHOWCASE;
+    let loaded = deck::source::load_path(path).unwrap();
+    let mut records = loaded.sessions[0].records.clone();
+    // As if it came out of order: the end first.
+    records.reverse();
+    let (mut app, _) = opening(None, records);
+    app.update(Msg::Loaded(Box::new(LoadEnd {
+        whole: Some((loaded, "events out of seq order".into())),
+        ..end(None)
+    })));
+    let mut want = whole(path);
+    assert_eq!(screen(&mut app), screen(&mut want));
+
+    let loaded = deck::source::load_path(path).unwrap();
+    let mut records = loaded.sessions[0].records.clone();
+    records.truncate(9);
+    let (mut app, _) = opening(None, records);
+    app.update(Msg::Loaded(Box::new(LoadEnd {
+        failed: Some("disk gone".into()),
+        ..end(None)
+    })));
+    let s = status(&mut app);
+    assert!(s.contains("the read stopped: disk gone"), "{s}");
+    assert!(s.contains(" 0 cards ·") && !s.contains("loading"), "{s}");
+}
+
+/// The file opened through the binary as a big one is (shown at once, the
+/// rest read behind it) ends on the screen a whole load draws.
+#[test]
+fn pty_opening_ends_on_the_screen_of_a_whole_load() {
+    let path = SHOWCASE;
+    let at = |after: &str| {
+        let mut tui = Tui::spawn_with(
+            &["view", path, "--theme", "dark"],
+            &[("DECK_OPEN_AFTER_MS", after)],
+        );
+        let s = tui.wait_for("the cards, counted", |s| {
+            s.lines()
+                .last()
+                .is_some_and(|l| l.contains(" cards ·") && !l.contains("… cards"))
+        });
+        tui.send("q");
+        assert!(tui.wait_exit().success());
+        tui.assert_restored();
+        s
+    };
+    assert_eq!(at("0"), at("60000"));
+}
