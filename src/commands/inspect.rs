@@ -30,7 +30,7 @@ pub enum List {
 
 /// Run `deck inspect`.
 pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> {
-    let loaded = source::load_path(path)?;
+    let mut loaded = source::load_path(path)?;
     if list == List::Sessions {
         let mut out = String::new();
         for s in &loaded.sessions {
@@ -40,9 +40,18 @@ pub fn run(path: &str, session: Option<&str>, list: List) -> anyhow::Result<()> 
         }
         return write_stdout(out.as_bytes());
     }
-    let s = loaded.session(session)?;
+    let id = loaded.session(session)?.id.clone();
     report_other_sessions(&loaded, session);
-    let t = Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock());
+    // The records are let go of as they are folded: the text is held once,
+    // by the transcript, not by both.
+    let records = loaded
+        .sessions
+        .iter_mut()
+        .find(|s| s.id == id)
+        .map(|s| std::mem::take(&mut s.records))
+        .unwrap_or_default();
+    drop(loaded);
+    let t = Transcript::from_records(id, records, crate::agents::stock());
     if list == List::Turns {
         let mut out = String::new();
         for line in t.items().iter().filter_map(turn_line) {
