@@ -53,8 +53,16 @@ def run_once(cmd, press_q):
     # deck starts; remain-on-exit keeps the pane to see that deck ended.
     go = f"/tmp/{name}.go"
     script = f"while [ ! -e {go} ]; do sleep 0.005; done; exec env XDG_CONFIG_HOME=/nonexistent TERM=xterm-256color {cmd}"
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", str(a.width), "-y", str(a.height),
-                    "sh", "-c", script], check=True)
+    new = ["tmux", "new-session", "-d", "-s", name, "-x", str(a.width), "-y", str(a.height),
+           "sh", "-c", script]
+    # The tmux server of the run before may be exiting as this one asks
+    # (its last session gone): ask again.
+    for attempt in range(5):
+        if subprocess.run(new, stderr=subprocess.DEVNULL).returncode == 0:
+            break
+        time.sleep(0.2)
+    else:
+        subprocess.run(new, check=True)
     subprocess.run(["tmux", "set-option", "-t", name, "remain-on-exit", "on"], check=True)
     ctl = Control(name)
     try:

@@ -14,8 +14,10 @@ use super::console::Console;
 use crate::app::loading::{Progress, draw_loading, loading_quits};
 use crate::app::state::App;
 
-/// A load shorter than this shows no loading screen.
-const LOADING_SCREEN_AFTER: Duration = Duration::from_millis(40);
+/// A load shorter than this shows no loading screen: a file shown while
+/// it is read (`opening.rs`) is ready in ~40 ms, and shows its cards
+/// without a loading screen flashing first.
+const LOADING_SCREEN_AFTER: Duration = Duration::from_millis(60);
 
 /// Build the app with `make` on a thread, showing how far it got. `None`:
 /// left before it was built (then nothing is said: the user asked, or the
