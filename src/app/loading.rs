@@ -92,6 +92,8 @@ pub struct Loading {
     pub bytes: Arc<AtomicU64>,
     /// The input's size (0: not known, stdin).
     pub total: u64,
+    /// How it is shown: read (`deck view`) or played (`deck replay`).
+    pub mode: crate::app::file_sessions::FileMode,
 }
 
 impl Loading {

@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use super::file_sessions::{FileMode, FileSessions};
+use super::player::Player;
 use super::loading::{LoadEnd, Loading};
 use super::picker::Sessions;
 use super::state::App;
@@ -24,12 +25,36 @@ impl App {
     /// from the start, the rest to come as [`Msg::Records`](super::Msg::Records)
     /// and then [`Msg::Loaded`](super::Msg::Loaded).
     pub fn opening(label: String, id: Option<String>, records: Vec<Record>, loading: Loading) -> App {
-        let mut app = App::viewer(label, Transcript::new(None, crate::agents::stock()), Vec::new());
-        app.shown.own = app.redaction.fold_kept(id, Arc::new(records));
+        let mut app = match loading.mode {
+            FileMode::View => {
+                let mut app = App::viewer(label, Transcript::new(None, crate::agents::stock()), Vec::new());
+                app.shown.own = app.redaction.fold_kept(id, Arc::default());
+                // Folded here, not on the pool: it is busy decoding the
+                // rest of the file, and the first screen must not wait.
+                app.redaction.apply_live(&mut app.shown.own, records);
+                app
+            }
+            FileMode::Replay(opts) => {
+                let mut p = Player::growing(Arc::new(records), id, opts.idle_ms, opts.speed);
+                p.playing = !opts.paused;
+                let mut app = App::replayer(label, p, Vec::new());
+                app.list.follow = true;
+                app
+            }
+        };
         app.loading = Some(loading);
         app.sync();
         app.unseen = 0;
         app
+    }
+
+    /// More records of the file shown, still being read: folded in, or
+    /// given to its player.
+    pub(super) fn loaded_more(&mut self, records: Vec<Record>) {
+        match &mut self.shown.player {
+            Some(p) if p.is_growing() => p.grow(records),
+            _ => self.redaction.apply_live(&mut self.shown.own, records),
+        }
     }
 
     /// Whether the file shown is still being read.
@@ -39,8 +64,11 @@ impl App {
 
     /// The file shown is read to its end.
     pub(super) fn loaded(&mut self, end: LoadEnd) {
-        self.loading = None;
+        let mode = self.loading.take().map_or(FileMode::View, |l| l.mode);
         self.unseen = 0;
+        if let Some(p) = &mut self.shown.player {
+            p.grown();
+        }
         if let Some(why) = &end.failed {
             self.message = Some(crate::text::sanitize::inline(&format!(
                 "the read stopped: {why} (shown: what was read before)"
@@ -53,7 +81,7 @@ impl App {
                 .iter()
                 .position(|s| s.id == end.id)
                 .unwrap_or(0);
-            self.install(whole.sessions, at, true);
+            self.install(whole.sessions, at, mode, true);
             return;
         }
         if self.shown.own.session_id().is_none() && end.id.is_some() {
@@ -61,7 +89,7 @@ impl App {
         }
         if end.sessions.len() > 1 {
             let n = end.sessions.len();
-            self.install(end.sessions, end.shown, false);
+            self.install(end.sessions, end.shown, mode, false);
             self.message = Some(format!("this file holds {n} sessions · S picks one"));
         }
     }
@@ -69,9 +97,9 @@ impl App {
     /// The file's `sessions` known whole, session `at` the one shown:
     /// folded again from them when `refold` (the focus kept on the item it
     /// was on), else only their picker set up.
-    fn install(&mut self, sessions: Vec<LoadedSession>, at: usize, refold: bool) {
+    fn install(&mut self, sessions: Vec<LoadedSession>, at: usize, mode: FileMode, refold: bool) {
         let several = sessions.len() > 1;
-        let mut file = FileSessions::new(sessions, FileMode::View);
+        let mut file = FileSessions::new(sessions, mode);
         if refold {
             let focus = self.focused_item();
             self.file = Some(file);
@@ -84,8 +112,12 @@ impl App {
                 self.reveal();
             }
         } else {
-            // The shown one's records are those the app holds.
-            file.showing(at, self.redaction.kept_records());
+            // The shown one's records are those the app (or its player) holds.
+            let records = match &self.shown.player {
+                Some(p) => p.records(),
+                None => self.redaction.kept_records(),
+            };
+            file.showing(at, records);
             self.file = Some(file);
         }
         if let Some(file) = self.file.as_ref().filter(|_| several) {

@@ -66,26 +66,39 @@ pub struct Player {
     /// Snapshots are kept for seeking (off for a replay played once
     /// through, as an export does: it holds one transcript, not hundreds).
     seekable: bool,
+    /// The idle cap its times were made with, and the last timed event's
+    /// own time (for the times of records that come after: [`Player::grow`]).
+    idle_limit_ms: Option<u64>,
+    last_real: Option<i64>,
+    /// Records are still coming (the file is still being read): reaching
+    /// the last one waits for more rather than ending the play.
+    growing: bool,
 }
 
 /// Effective times: original gaps, negative gaps as zero, capped at `idle_limit_ms`.
+#[cfg(any(test, feature = "internals"))]
 pub fn effective_times(records: &[Record], idle_limit_ms: Option<u64>) -> Vec<u64> {
     let mut out = Vec::with_capacity(records.len());
-    let mut last_real: Option<i64> = None;
-    let mut t = 0u64;
+    times_on(&mut out, records, idle_limit_ms, &mut None);
+    out
+}
+
+/// [`effective_times`] of `records` put after `out`'s, `last_real` the
+/// last timed event's own time before them (kept for the next call).
+fn times_on(out: &mut Vec<u64>, records: &[Record], idle_limit_ms: Option<u64>, last_real: &mut Option<i64>) {
+    let mut t = out.last().copied().unwrap_or(0);
     for r in records {
         if let Record::Event { event, .. } = r
             && event.time > 0
         {
-            if let Some(prev) = last_real {
+            if let Some(prev) = *last_real {
                 let gap = (event.time - prev).max(0) as u64;
                 t += idle_limit_ms.map_or(gap, |l| gap.min(l));
             }
-            last_real = Some(event.time);
+            *last_real = Some(event.time);
         }
         out.push(t);
     }
-    out
 }
 
 impl Player {
@@ -109,6 +122,20 @@ impl Player {
         Player::with_seeking(records, session_id, idle_limit_ms, speed, false)
     }
 
+    /// A player over the records of a file still being read, more to come
+    /// ([`Player::grow`]) until [`Player::grown`].
+    pub fn growing(
+        records: Arc<Vec<Record>>,
+        session_id: Option<String>,
+        idle_limit_ms: Option<u64>,
+        speed: f64,
+    ) -> Player {
+        let mut p = Player::with_seeking(records, session_id, idle_limit_ms, speed, false);
+        p.seekable = true;
+        p.growing = true;
+        p
+    }
+
     fn with_seeking(
         records: Arc<Vec<Record>>,
         session_id: Option<String>,
@@ -116,57 +143,68 @@ impl Player {
         speed: f64,
         seekable: bool,
     ) -> Player {
-        let times = effective_times(&records, idle_limit_ms);
-        let incoming = (seekable && records.len() > INTERVAL).then(|| {
-            let (tx, rx) = std::sync::mpsc::channel();
-            let all = records.clone();
-            let sid = session_id.clone();
-            // If the thread cannot start, seeks simply fold from further back.
-            let _ = std::thread::Builder::new()
-                .name("deck-snapshots".into())
-                .spawn(move || {
-                    let mut t = Transcript::new(sid, crate::agents::stock());
-                    for (i, r) in all.iter().enumerate() {
-                        t.apply(r);
-                        if (i + 1).is_multiple_of(INTERVAL) && tx.send((i + 1, t.clone())).is_err()
-                        {
-                            return;
-                        }
-                    }
-                });
-            rx
-        });
-        let mut turn_marks: Vec<u64> = records
-            .iter()
-            .zip(&times)
-            .filter(|(r, _)| matches!(r, Record::Event { event, .. } if event.kind == EventKind::TurnStart))
-            .map(|(_, t)| *t)
-            .collect();
-        // The timeline looks marks up by time.
-        turn_marks.sort_unstable();
-        let speed_index = speed_index(speed);
+        let mut times = Vec::with_capacity(records.len());
+        let mut last_real = None;
+        times_on(&mut times, &records, idle_limit_ms, &mut last_real);
+        let incoming = seekable.then(|| snapshots_of(&records, &session_id)).flatten();
         let transcript = Transcript::new(session_id.clone(), crate::agents::stock());
-        let mut events_upto = Vec::with_capacity(records.len() + 1);
-        events_upto.push(0);
-        for r in records.iter() {
-            let last = *events_upto.last().unwrap_or(&0);
-            events_upto.push(last + usize::from(matches!(r, Record::Event { .. })));
-        }
-        Player {
-            events_upto,
-            records,
+        let mut p = Player {
+            events_upto: vec![0],
+            records: Arc::default(),
             session_id,
             times,
             pos: 0,
             clock: 0.0,
             playing: true,
-            speed_index,
+            speed_index: speed_index(speed),
             incoming,
             snapshots: vec![(0, transcript.clone())],
             transcript,
-            turn_marks,
+            turn_marks: Vec::new(),
             seekable,
+            idle_limit_ms,
+            last_real,
+            growing: false,
+        };
+        p.mark(&records, 0);
+        p.records = records;
+        // The timeline looks marks up by time.
+        p.turn_marks.sort_unstable();
+        p
+    }
+
+    /// Turn marks and event counts of `records`, the first of them at `from`.
+    fn mark(&mut self, records: &[Record], from: usize) {
+        self.events_upto.reserve(records.len());
+        for (r, t) in records.iter().zip(&self.times[from..]) {
+            let last = *self.events_upto.last().unwrap_or(&0);
+            self.events_upto.push(last + usize::from(matches!(r, Record::Event { .. })));
+            if matches!(r, Record::Event { event, .. } if event.kind == EventKind::TurnStart) {
+                self.turn_marks.push(*t);
+            }
         }
+    }
+
+    /// More records of the file still being read, after the others.
+    pub fn grow(&mut self, more: Vec<Record>) {
+        let from = self.records.len();
+        // Not shared while it grows (no snapshot thread yet): no copy.
+        Arc::make_mut(&mut self.records).extend(more);
+        let records = self.records.clone();
+        times_on(&mut self.times, &records[from..], self.idle_limit_ms, &mut self.last_real);
+        self.mark(&records[from..], from);
+    }
+
+    /// The file is read: its end ends the play, and seeks anywhere are
+    /// helped by the snapshot thread from now on.
+    pub fn grown(&mut self) {
+        self.growing = false;
+        self.incoming = snapshots_of(&self.records, &self.session_id);
+    }
+
+    /// Whether more records are to come.
+    pub fn is_growing(&self) -> bool {
+        self.growing
     }
 
     pub fn transcript(&self) -> &Transcript {
@@ -269,7 +307,7 @@ impl Player {
         self.clock = (self.clock + real_ms * self.speed()).min(self.duration_ms() as f64);
         let before = self.pos;
         self.apply_until_clock();
-        if self.at_end() {
+        if self.at_end() && !self.growing {
             self.playing = false;
         }
         self.pos != before
@@ -440,6 +478,33 @@ impl Player {
 
 #[cfg(test)]
 mod tests;
+
+/// Fold `records` on a thread of its own, a snapshot of the transcript
+/// sent back every [`INTERVAL`] records (none for fewer).
+fn snapshots_of(
+    records: &Arc<Vec<Record>>,
+    session_id: &Option<String>,
+) -> Option<std::sync::mpsc::Receiver<(usize, Transcript)>> {
+    if records.len() <= INTERVAL {
+        return None;
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let all = records.clone();
+    let sid = session_id.clone();
+    // If the thread cannot start, seeks simply fold from further back.
+    let _ = std::thread::Builder::new()
+        .name("deck-snapshots".into())
+        .spawn(move || {
+            let mut t = Transcript::new(sid, crate::agents::stock());
+            for (i, r) in all.iter().enumerate() {
+                t.apply(r);
+                if (i + 1).is_multiple_of(INTERVAL) && tx.send((i + 1, t.clone())).is_err() {
+                    return;
+                }
+            }
+        });
+    Some(rx)
+}
 
 /// The live activity a status bar shows: queued and steering messages,
 /// jobs.

@@ -533,9 +533,13 @@ impl App {
                 status::speed(p.speed())
             )
         });
-        let position = position
-            .or_else(|| self.link.label())
-            .or_else(|| self.loading.as_ref().map(super::loading::Loading::said));
+        let loading = self.loading.as_ref().map(super::loading::Loading::said);
+        let position = match (position, loading) {
+            // A replay of a file still being read: where it plays, and how
+            // far the read is.
+            (Some(p), Some(l)) => Some(format!("{p} · {l}")),
+            (p, l) => p.or_else(|| self.link.label()).or(l),
+        };
         let message = self
             .message
             .clone()

@@ -362,6 +362,11 @@ impl App {
 
     /// `R`: show the session redacted, or as it came.
     pub(super) fn toggle_redaction(&mut self) {
+        if self.shown.player.as_ref().is_some_and(super::player::Player::is_growing) {
+            // Its records are still coming: a redacted copy would be cut.
+            self.message = Some("R: the file is still being read, press it again when it is".into());
+            return;
+        }
         let on = match self.redaction.toggle(&mut self.shown.own, &mut self.shown.player) {
             Ok(on) => on,
             Err(why) => {

@@ -39,11 +39,14 @@ impl App {
             }
             Msg::Tick { real_ms, now_ms } => self.on_tick(real_ms, now_ms),
             Msg::Records(records) => {
-                self.redaction.apply_live(&mut self.shown.own, records);
-                self.sync();
                 if self.loading.is_some() {
+                    self.loaded_more(records);
+                    self.sync();
                     // The file still being read, not news.
                     self.unseen = 0;
+                } else {
+                    self.redaction.apply_live(&mut self.shown.own, records);
+                    self.sync();
                 }
                 self.track_prompts();
                 vec![Effect::Redraw]

@@ -2,7 +2,7 @@
 //! a loading screen; the player starts where `--at` says, at `--speed` (a
 //! file of several sessions: the session picker first).
 
-use super::shared::tui::open_file;
+use super::shared::tui::open_read;
 use crate::app::App;
 use crate::app::file_sessions::{FileMode, ReplayOpts};
 use crate::app::player::snapped_speed;
@@ -60,6 +60,17 @@ fn replay_loaded(
     player: &PlayerArgs,
     cfg: &Config,
 ) -> anyhow::Result<App> {
+    let (opts, note) = replay_opts(player, cfg)?;
+    let mut app = App::from_file(label, loaded, session, FileMode::Replay(opts))?;
+    if let Some(note) = note {
+        app.say(&note);
+    }
+    Ok(app)
+}
+
+/// The player's options from the flags and the config file, and what to
+/// say of them (a speed that is not one of the player's).
+fn replay_opts(player: &PlayerArgs, cfg: &Config) -> anyhow::Result<(ReplayOpts, Option<String>)> {
     let idle = player
         .idle_limit
         .or(cfg.idle_limit)
@@ -85,31 +96,25 @@ fn replay_loaded(
         at,
         paused: player.paused,
     };
-    let mut app = App::from_file(label, loaded, session, FileMode::Replay(opts))?;
     // The player plays at fixed speeds; say when the one asked for is not one.
     let snapped = snapped_speed(speed);
-    if snapped != speed {
-        app.say(&format!(
-            "--speed {speed}: playing at {snapped}× (speeds go 0.25× … 64×)"
-        ));
-    }
-    Ok(app)
+    let note = (snapped != speed)
+        .then(|| format!("--speed {speed}: playing at {snapped}× (speeds go 0.25× … 64×)"));
+    Ok((opts, note))
 }
 
-/// `deck replay PATH`: loaded behind a loading screen.
+/// `deck replay PATH`: played from its start as soon as its first records
+/// are read, the rest read behind them (started further in with `--at`:
+/// loaded first, behind a loading screen).
 pub fn run(
     path: &str,
     session: Option<&str>,
     tui: TuiArgs,
     player: PlayerArgs,
 ) -> anyhow::Result<()> {
-    open_file(
-        "replay",
-        path,
-        session,
-        tui,
-        move |label, loaded, session, cfg| replay_loaded(label, loaded, session, &player, cfg),
-    )
+    open_read("replay", path, session, tui, move |cfg| {
+        replay_opts(&player, cfg).map(|(opts, note)| (FileMode::Replay(opts), note))
+    })
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ const OPEN_AFTER: Duration = Duration::from_millis(30);
 const PIECES: usize = 16;
 
 /// Records folded before the first screen at most (the rest follow).
-const FIRST_RECORDS: usize = 512;
+const FIRST_RECORDS: usize = 128;
 
 fn open_after() -> Duration {
     std::env::var("DECK_OPEN_AFTER_MS")
@@ -64,7 +64,8 @@ pub fn open_streamed(
         progress.folding.store(true, Ordering::Relaxed);
         Ok(App::from_file(label.clone(), loaded, want, mode)?)
     };
-    if mode != FileMode::View {
+    if matches!(mode, FileMode::Replay(o) if o.at.is_some()) {
+        // A replay started further in: at a place not read yet.
         return whole(progress);
     }
     if path != "-"
@@ -132,6 +133,7 @@ pub fn open_streamed(
         let loading = Loading {
             bytes: progress.bytes.clone(),
             total,
+            mode,
         };
         let app = App::opening(label, id, records, loading);
         let path = path.to_string();

@@ -1,13 +1,13 @@
 //! What the interactive commands share: the config file and the
-//! command-line options applied to a new app, and inputs loaded behind the
-//! loading screen.
+//! command-line options applied to a new app, and a session file opened as
+//! it is read (`deck view`, `deck replay`).
 
 use crate::app::App;
 use crate::app::backdrop::Colours;
+use crate::app::file_sessions::FileMode;
 use crate::cards::Density;
 use crate::cli::TuiArgs;
 use crate::settings::config::{self, Config};
-use crate::source::{self, Loaded};
 
 /// `--density`, else the config file's, else the default.
 fn density(arg: Option<Density>, cfg: &Config) -> Density {
@@ -53,22 +53,6 @@ pub(crate) fn base_app(
     Ok(())
 }
 
-/// Load a path, telling `progress` how far it got.
-pub(crate) fn load(path: &str, progress: &crate::app::loading::Progress) -> anyhow::Result<Loaded> {
-    if path != "-"
-        && let Ok(m) = std::fs::metadata(path)
-    {
-        progress
-            .total
-            .store(m.len(), std::sync::atomic::Ordering::Relaxed);
-    }
-    let loaded = source::load_path_counted(path, &progress.bytes)?;
-    progress
-        .folding
-        .store(true, std::sync::atomic::Ordering::Relaxed);
-    Ok(loaded)
-}
-
 /// The file name, for the status bar.
 pub fn label(path: &str) -> String {
     if path == "-" {
@@ -79,42 +63,23 @@ pub fn label(path: &str) -> String {
         .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// Open the session file at `path` behind the loading screen: loaded with
-/// its progress shown, then `make` builds the app from it, and the config
-/// file and the options are applied (`deck view`, `deck replay`).
-pub(crate) fn open_file(
-    mode: &str,
+/// `deck view` / `deck replay` of the file at `path`: opened as it is read
+/// (its first cards at once, the rest behind them:
+/// `app::run::open_streamed`), shown as `mode` says (made from the config
+/// file, with a note for the status line), the config file and the options
+/// applied.
+pub(crate) fn open_read(
+    name: &str,
     path: &str,
     session: Option<&str>,
     tui: TuiArgs,
-    make: impl FnOnce(String, Loaded, Option<&str>, &Config) -> anyhow::Result<App> + Send + 'static,
+    mode: impl FnOnce(&Config) -> anyhow::Result<(FileMode, Option<String>)>,
 ) -> anyhow::Result<()> {
     crate::app::run::ensure_terminal()?;
-    tracing::info!(mode, path, session, "opening");
+    tracing::info!(mode = name, path, session, "opening");
     let cfg = config::load()?;
     let themes = themes(&tui, &cfg)?;
-    let (path, session) = (path.to_string(), session.map(str::to_string));
-    crate::app::run::run_loading(
-        label(&path),
-        move |progress| {
-            let loaded = load(&path, progress)?;
-            let mut app = make(label(&path), loaded, session.as_deref(), &cfg)?;
-            base_app(&mut app, themes, &tui, &cfg)?;
-            Ok(app)
-        },
-        None,
-        None,
-    )
-}
-
-/// `deck view PATH`: the session file opened as it is read (its first
-/// cards at once, the rest behind them: `app::run::open_streamed`), the
-/// config file and the options applied.
-pub(crate) fn view_file(path: &str, session: Option<&str>, tui: TuiArgs) -> anyhow::Result<()> {
-    crate::app::run::ensure_terminal()?;
-    tracing::info!(mode = "view", path, session, "opening");
-    let cfg = config::load()?;
-    let themes = themes(&tui, &cfg)?;
+    let (mode, note) = mode(&cfg)?;
     let (path, session) = (path.to_string(), session.map(str::to_string));
     let (feed, rx) = std::sync::mpsc::sync_channel(crate::source::live::CHANNEL_BATCHES);
     crate::app::run::run_loading(
@@ -125,7 +90,7 @@ pub(crate) fn view_file(path: &str, session: Option<&str>, tui: TuiArgs) -> anyh
                 label(&path),
                 &path,
                 session.as_deref(),
-                crate::app::file_sessions::FileMode::View,
+                mode,
                 progress,
                 feed,
             )?;
@@ -135,6 +100,9 @@ pub(crate) fn view_file(path: &str, session: Option<&str>, tui: TuiArgs) -> anyh
                 ms = started.elapsed().as_secs_f64() * 1000.0,
                 "opened"
             );
+            if let Some(note) = note {
+                app.say(&note);
+            }
             base_app(&mut app, themes, &tui, &cfg)?;
             Ok(app)
         },

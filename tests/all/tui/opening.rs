@@ -25,6 +25,7 @@ fn opening(id: Option<String>, records: Vec<Record>) -> (App, Arc<AtomicU64>) {
     let loading = Loading {
         bytes: bytes.clone(),
         total: 10,
+        mode: FileMode::View,
     };
     let mut app = App::opening("f".into(), id, records, loading);
     app.set_themes(themes(), 0);
@@ -187,4 +188,105 @@ fn pty_opening_ends_on_the_screen_of_a_whole_load() {
         s
     };
     assert_eq!(at("0"), at("60000"));
+}
+
+#[test]
+fn a_replay_of_a_file_still_read_plays_on_as_it_comes_and_ends_as_a_whole_one() {
+    use deck::app::file_sessions::ReplayOpts;
+    let opts = ReplayOpts {
+        idle_ms: Some(3000),
+        speed: 64.0,
+        at: None,
+        paused: false,
+    };
+    let loaded = deck::source::load_path(SHOWCASE).unwrap();
+    let mut records = loaded.sessions[0].records.clone();
+    let rest = records.split_off(5);
+    let loading = Loading {
+        bytes: Arc::new(AtomicU64::new(3)),
+        total: 10,
+        mode: FileMode::Replay(opts),
+    };
+    let mut app = App::opening("f".into(), None, records, loading);
+    app.set_themes(themes(), 0);
+    app.lay_out_synchronously();
+    app.update(Msg::Resize(100, 40));
+    let tick = |app: &mut App| {
+        app.update(Msg::Tick {
+            real_ms: 1e9,
+            now_ms: NOW_MS,
+        });
+    };
+    // Played past what is read: it waits for more, it does not end.
+    tick(&mut app);
+    let p = app.player().unwrap();
+    assert!(p.playing && p.at_end() && p.is_growing());
+    let s = status(&mut app);
+    assert!(
+        s.contains("event 4/4") && s.contains("· loading 30%"),
+        "{s}"
+    );
+    for batch in rest.chunks(9) {
+        app.update(Msg::Records(batch.to_vec()));
+        tick(&mut app);
+    }
+    app.update(Msg::Loaded(Box::new(end(None))));
+    tick(&mut app);
+    assert!(
+        !app.player().unwrap().playing,
+        "the end of the file ends the play"
+    );
+
+    let mut want = App::from_file("f".into(), loaded, None, FileMode::Replay(opts)).unwrap();
+    want.set_themes(themes(), 0);
+    want.lay_out_synchronously();
+    want.update(Msg::Resize(100, 40));
+    tick(&mut want);
+    assert_eq!(
+        app.player().unwrap().events(),
+        want.player().unwrap().events()
+    );
+    assert_eq!(
+        app.player().unwrap().duration_ms(),
+        want.player().unwrap().duration_ms()
+    );
+    assert_eq!(
+        app.player().unwrap().turn_marks(),
+        want.player().unwrap().turn_marks()
+    );
+    // (Running cards' spinners turn with the ticks each was given.)
+    let calm = |s: String| s.replace(|c: char| ('\u{2800}'..='\u{28ff}').contains(&c), "*");
+    assert_eq!(calm(screen(&mut app)), calm(screen(&mut want)));
+    // And a seek back plays the same.
+    app.update(ch('0'));
+    want.update(ch('0'));
+    assert_eq!(calm(screen(&mut app)), calm(screen(&mut want)));
+}
+
+#[test]
+fn redaction_in_a_replay_waits_for_the_end_of_the_read() {
+    use deck::app::file_sessions::ReplayOpts;
+    let opts = ReplayOpts {
+        idle_ms: None,
+        speed: 1.0,
+        at: None,
+        paused: true,
+    };
+    let loaded = deck::source::load_path(SHOWCASE).unwrap();
+    let records = loaded.sessions[0].records[..20].to_vec();
+    let loading = Loading {
+        bytes: Arc::new(AtomicU64::new(3)),
+        total: 10,
+        mode: FileMode::Replay(opts),
+    };
+    let mut app = App::opening("f".into(), None, records, loading);
+    app.set_themes(themes(), 0);
+    app.update(Msg::Resize(100, 40));
+    app.update(ch('R'));
+    let s = status(&mut app);
+    assert!(s.contains("R: the file is still being read"), "{s}");
+    app.update(Msg::Loaded(Box::new(end(None))));
+    app.update(ch('R'));
+    let s = status(&mut app);
+    assert!(s.contains("redacted"), "{s}");
 }

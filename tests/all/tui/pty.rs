@@ -574,8 +574,9 @@ fn big_log(dir: &std::path::Path, mb: usize) -> String {
 fn a_big_log_opens_on_a_loading_screen_that_q_leaves() {
     let dir = tempfile::tempdir().unwrap();
     let path = big_log(dir.path(), 60);
-    // A replay is made of the whole file: the loading screen first.
-    let mut tui = Tui::spawn(&["replay", &path]);
+    // A replay started further in is made of the whole file: the loading
+    // screen first.
+    let mut tui = Tui::spawn(&["replay", &path, "--at", "1000"]);
     let s = tui.wait_for("the loading screen", |s| {
         s.contains("loading big.frames.jsonl") && s.contains("% ") && s.contains("q quits")
     });
