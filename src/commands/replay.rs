@@ -1,6 +1,8 @@
-//! `deck replay PATH`: play a saved session with its original timing, behind
-//! a loading screen; the player starts where `--at` says, at `--speed` (a
-//! file of several sessions: the session picker first).
+//! `deck replay PATH`: play a saved session with its original timing, from
+//! its first records read (the rest read behind them; started further in
+//! with `--at`: behind a loading screen); the player starts where `--at`
+//! says, at `--speed` (a file of several sessions: the session picker
+//! first).
 
 use super::shared::tui::open_read;
 use crate::app::App;
