@@ -30,7 +30,9 @@ pub(super) struct Redaction {
     /// it was handed in whole, and cannot be folded again).
     kept: bool,
     base: Arc<Vec<Record>>,
-    live: Vec<Record>,
+    /// (In the batches they came in: a big file read behind its first
+    /// screen comes in thousands, and one list would be moved as it grows.)
+    live: Vec<Vec<Record>>,
     /// A player's records as they came, while it plays redacted ones.
     played: Option<Arc<Vec<Record>>>,
 }
@@ -70,10 +72,12 @@ impl Redaction {
     /// Records from a live source: kept as they came, applied to `own` as
     /// shown.
     pub(super) fn apply_live(&mut self, own: &mut Transcript, records: Vec<Record>) {
-        let from = self.live.len();
-        self.live.extend(records);
+        if records.is_empty() {
+            return;
+        }
+        self.live.push(records);
         let redactor = self.on.then(Redactor::stock);
-        for r in &self.live[from..] {
+        for r in self.live.last().into_iter().flatten() {
             match &redactor {
                 None => own.apply(r),
                 Some(Ok(red)) => {
@@ -92,7 +96,10 @@ impl Redaction {
     pub(super) fn kept_records(&mut self) -> Arc<Vec<Record>> {
         if !self.live.is_empty() {
             let mut all = Arc::try_unwrap(std::mem::take(&mut self.base)).unwrap_or_else(|b| (*b).clone());
-            all.append(&mut self.live);
+            all.reserve(self.live.iter().map(Vec::len).sum());
+            for mut batch in self.live.drain(..) {
+                all.append(&mut batch);
+            }
             self.base = Arc::new(all);
         }
         self.base.clone()
@@ -128,7 +135,9 @@ impl Redaction {
             let base = self.base.clone();
             let live = std::mem::take(&mut self.live);
             *own = self.fold_kept(session, base);
-            self.apply_live(own, live);
+            for batch in live {
+                self.apply_live(own, batch);
+            }
         }
         Ok(on)
     }
