@@ -60,6 +60,12 @@ impl LibraryPart {
         true
     }
 
+    /// Whether a session is being opened (the driver looks for it often,
+    /// not at the idle pace: it must show as soon as it is loaded).
+    pub fn is_opening(&self) -> bool {
+        self.opening.is_some()
+    }
+
     /// The session being opened, once it is loaded.
     pub(in crate::app) fn poll_opening(&mut self) -> Opened {
         let Some(o) = &self.opening else {
