@@ -238,8 +238,14 @@ impl App {
     /// there (its first match is in that entry when the text is).
     pub fn open_at(&mut self, item: usize, needle: Option<&str>) {
         let e = self.list.entries.partition_point(|&x| x < item);
-        self.set_focus(e);
+        // At the top first: focusing it then lays out only what is there,
+        // not every entry from the start down to it.
         self.list.anchor = Anchor { entry: e, row: 0 };
+        self.set_focus(e);
+        self.list.anchor = Anchor {
+            entry: self.list.focus,
+            row: 0,
+        };
         if let Some(n) = needle.filter(|n| !n.is_empty()) {
             self.found.query = n.to_string();
             let (found, mut cx) = self.finding();

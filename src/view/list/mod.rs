@@ -420,6 +420,17 @@ impl TranscriptList {
             self.anchor = Anchor { entry: f, row: 0 };
             return;
         }
+        if f - self.anchor.entry > rows {
+            // Far below (every entry is a row at least): its end at the
+            // bottom, found from it upwards — what lies between is not
+            // laid out.
+            let fh = self.lines(t, theme, opts, f).len();
+            self.anchor = Anchor { entry: f, row: 0 };
+            if fh < rows {
+                self.scroll(t, theme, opts, rows, -((rows - fh) as isize));
+            }
+            return;
+        }
         // Rows from the anchor top to the end of the focused entry.
         let mut used = 0usize;
         for e in self.anchor.entry..f {

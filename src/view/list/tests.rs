@@ -158,3 +158,40 @@ fn an_item_merged_away_rebuilds_the_entries_and_keeps_the_view_where_it_was() {
     assert_eq!(list.entries[list.anchor.entry], anchor_item);
     assert_eq!(list.anchor.row, 2);
 }
+
+#[test]
+fn a_focus_far_below_ends_where_stepping_down_to_it_ends_and_lays_out_only_near_it() {
+    let t = showcase();
+    let theme = Theme::dark();
+    let rows = 12;
+    for opts in [options(), ListOptions::new(40, Density::Full)] {
+        let fresh = || {
+            let mut l = TranscriptList::new();
+            l.follow = false;
+            l.sync(&t, &opts);
+            l
+        };
+        let last = fresh().entries.len() - 1;
+        assert!(last > rows, "the showcase is longer than a screen");
+        for target in [rows + 1, last / 2, last] {
+            // One entry at a time: each reveal walks the entries it passes.
+            let mut s = fresh();
+            for f in 1..=target {
+                s.focus = f;
+                s.reveal_focus(&t, &theme, &opts, rows);
+            }
+            // At once, from the top.
+            let mut jumped = fresh();
+            jumped.focus = target;
+            jumped.reveal_focus(&t, &theme, &opts, rows);
+            assert_eq!(
+                (jumped.anchor.entry, jumped.anchor.row),
+                (s.anchor.entry, s.anchor.row),
+                "focus {target}, width {}",
+                opts.width
+            );
+            // Only the entries on the screen were laid out.
+            assert!(jumped.cache.len() <= rows + 1, "{}", jumped.cache.len());
+        }
+    }
+}
