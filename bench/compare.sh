@@ -294,11 +294,16 @@ if want rss; then
 fi
 
 if want first; then
-  # The first screen of `deck view` / `deck replay` of the 100 MB log (its
-  # loading screen), and `q` answered while it loads, under tmux.
+  # The first screen and the first card of `deck view` / `deck replay` of
+  # the 100 MB and the 1 GB log, and `q` answered while it loads, under tmux.
   busy first
   log "measuring the first screen and the first card: bench/first_screen.py at 100 MB and 1 GB (tmux, median of $FRAME_RUNS runs)"
   python3 "$HERE/first_screen.py" --deck "$DECK" --log "$OUT/session.jsonl" --log "$OUT/session1g.jsonl" \
+    --runs "$FRAME_RUNS" | tee -a "$RESULTS"
+  # A search hit at the end of a 10 MB and of the 100 MB session, opened
+  # from `deck sessions`: until its card is on screen.
+  log "measuring a hit opened from deck sessions: bench/open_hit.py (tmux, median of $FRAME_RUNS runs)"
+  python3 "$HERE/open_hit.py" --deck "$DECK" --big "$OUT/session.jsonl" --out "$OUT" \
     --runs "$FRAME_RUNS" | tee -a "$RESULTS"
 fi
 
