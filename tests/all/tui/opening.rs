@@ -19,28 +19,34 @@ use crate::common::build::two_sessions;
 use crate::common::tui::*;
 use crate::tui::pty::Tui;
 
-/// An app of `records` so far, read 3 of 10 bytes, 100×40.
-fn opening(id: Option<String>, records: Vec<Record>) -> (App, Arc<AtomicU64>) {
+/// An app of `records` so far shown as `mode` says, read 3 of 10 bytes,
+/// 100×40.
+fn opening_as(mode: FileMode, id: Option<String>, records: Vec<Record>) -> (App, Arc<AtomicU64>) {
     let bytes = Arc::new(AtomicU64::new(3));
     let loading = Loading {
         bytes: bytes.clone(),
         total: 10,
-        mode: FileMode::View,
+        mode,
     };
-    let mut app = App::opening("f".into(), id, records, loading);
-    app.set_themes(themes(), 0);
-    app.lay_out_synchronously();
-    app.update(Msg::Resize(100, 40));
-    app.update(Msg::Tick {
-        real_ms: 0.0,
-        now_ms: NOW_MS,
-    });
-    (app, bytes)
+    (ready(App::opening("f".into(), id, records, loading)), bytes)
+}
+
+fn opening(id: Option<String>, records: Vec<Record>) -> (App, Arc<AtomicU64>) {
+    opening_as(FileMode::View, id, records)
+}
+
+/// `path` loaded whole and shown as `mode` says, 100×40.
+fn whole_as(mode: FileMode, path: &str) -> App {
+    let loaded = deck::source::load_path(path).unwrap();
+    ready(App::from_file("f".into(), loaded, None, mode).unwrap())
 }
 
 fn whole(path: &str) -> App {
-    let loaded = deck::source::load_path(path).unwrap();
-    let mut app = App::from_file("f".into(), loaded, None, FileMode::View).unwrap();
+    whole_as(FileMode::View, path)
+}
+
+/// Themes, every layout done at once, 100×40, the test clock.
+fn ready(mut app: App) -> App {
     app.set_themes(themes(), 0);
     app.lay_out_synchronously();
     app.update(Msg::Resize(100, 40));
@@ -202,15 +208,7 @@ fn a_replay_of_a_file_still_read_plays_on_as_it_comes_and_ends_as_a_whole_one() 
     let loaded = deck::source::load_path(SHOWCASE).unwrap();
     let mut records = loaded.sessions[0].records.clone();
     let rest = records.split_off(5);
-    let loading = Loading {
-        bytes: Arc::new(AtomicU64::new(3)),
-        total: 10,
-        mode: FileMode::Replay(opts),
-    };
-    let mut app = App::opening("f".into(), None, records, loading);
-    app.set_themes(themes(), 0);
-    app.lay_out_synchronously();
-    app.update(Msg::Resize(100, 40));
+    let (mut app, _) = opening_as(FileMode::Replay(opts), None, records);
     let tick = |app: &mut App| {
         app.update(Msg::Tick {
             real_ms: 1e9,
@@ -237,10 +235,7 @@ fn a_replay_of_a_file_still_read_plays_on_as_it_comes_and_ends_as_a_whole_one() 
         "the end of the file ends the play"
     );
 
-    let mut want = App::from_file("f".into(), loaded, None, FileMode::Replay(opts)).unwrap();
-    want.set_themes(themes(), 0);
-    want.lay_out_synchronously();
-    want.update(Msg::Resize(100, 40));
+    let mut want = whole_as(FileMode::Replay(opts), SHOWCASE);
     tick(&mut want);
     assert_eq!(
         app.player().unwrap().events(),
@@ -274,14 +269,7 @@ fn redaction_in_a_replay_waits_for_the_end_of_the_read() {
     };
     let loaded = deck::source::load_path(SHOWCASE).unwrap();
     let records = loaded.sessions[0].records[..20].to_vec();
-    let loading = Loading {
-        bytes: Arc::new(AtomicU64::new(3)),
-        total: 10,
-        mode: FileMode::Replay(opts),
-    };
-    let mut app = App::opening("f".into(), None, records, loading);
-    app.set_themes(themes(), 0);
-    app.update(Msg::Resize(100, 40));
+    let (mut app, _) = opening_as(FileMode::Replay(opts), None, records);
     app.update(ch('R'));
     let s = status(&mut app);
     assert!(s.contains("R: the file is still being read"), "{s}");
