@@ -69,6 +69,17 @@ impl App {
         if let Some(p) = &mut self.shown.player {
             p.grown();
         }
+        // A search made while it was read: found again in all of it (what
+        // the status line said of its matches counted part of it).
+        let searching = !self.found.query.is_empty()
+            && (!self.found.matches.is_empty() || self.found.running.is_some());
+        self.refresh_matches();
+        if searching {
+            self.message = Some(crate::text::sanitize::inline(&format!(
+                "read to the end: {:?} found again in all of it (n N)",
+                self.found.query
+            )));
+        }
         if let Some(why) = &end.failed {
             self.message = Some(crate::text::sanitize::inline(&format!(
                 "the read stopped: {why} (shown: what was read before)"

@@ -355,7 +355,7 @@ impl App {
 
     /// Matches are list positions: find them again after the list was
     /// rebuilt by a filter (tool cards or reasoning hidden or shown).
-    fn refresh_matches(&mut self) {
+    pub(super) fn refresh_matches(&mut self) {
         let (found, mut cx) = self.finding();
         found.refresh(&mut cx);
     }

@@ -67,6 +67,14 @@ fn end(id: Option<String>) -> LoadEnd {
     }
 }
 
+fn loaded_records(path: &str) -> Vec<Record> {
+    deck::source::load_path(path)
+        .unwrap()
+        .sessions
+        .remove(0)
+        .records
+}
+
 fn status(app: &mut App) -> String {
     screen(app).lines().last().unwrap().to_string()
 }
@@ -94,6 +102,37 @@ fn a_file_shown_as_it_is_read_ends_as_the_whole_load_shows_it() {
         "not moved, no news badge"
     );
     assert!(!screen(&mut app).contains(" new"), "{}", screen(&mut app));
+    // A search while it is read finds what is read; at the end, all of it.
+    let all_records = loaded_records(path);
+    let (mut part, _) = opening(None, all_records[..40].to_vec());
+    typed(&mut part, "/test");
+    part.update(key(KeyCode::Enter));
+    let some = status(&mut part);
+    part.update(Msg::Records(all_records[40..].to_vec()));
+    part.update(Msg::Loaded(Box::new(end(None))));
+    let all = status(&mut part);
+    let mut want = whole(path);
+    typed(&mut want, "/test");
+    want.update(key(KeyCode::Enter));
+    let of = |s: &str| -> usize {
+        let m = s.split(" for ").next().unwrap();
+        m.rsplit('/')
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{s}"))
+    };
+    assert!(some.contains("match 1/46 for \"test\""), "{some}");
+    assert!(
+        all.contains("read to the end: \"test\" found again"),
+        "{all}"
+    );
+    part.update(ch('n'));
+    want.update(ch('n'));
+    let (got, wanted) = (status(&mut part), status(&mut want));
+    assert_eq!(of(&got), of(&wanted), "{got} / {wanted}");
+    assert!(of(&wanted) > 46, "{wanted}");
     app.update(Msg::Loaded(Box::new(end(session.id.clone()))));
     let mut want = whole(path);
     assert_eq!(
