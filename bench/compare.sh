@@ -291,6 +291,12 @@ if want rss; then
     name=$(basename "$f" | sed -e 's/^agent-//' -e 's/\.log$//' -e 's/\.jsonl$//')
     verdict "peak RSS deck inspect 100 MB $name (vs 2× file size + 64 MB)" "$mb" "$ref" 1.0 MB
   done
+  # `deck view` itself (it keeps the records too, for `R`): each log read
+  # to its end under tmux, its high-water mark then.
+  log "measuring peak RSS of deck view (bench/view_rss.py, tmux, median of 3)"
+  views=("$OUT/session.jsonl" "$OUT/claude.jsonl")
+  for fmt in $AGENT_FORMATS; do views+=("$OUT/agent-$fmt.log"); done
+  python3 "$HERE/view_rss.py" --deck "$DECK" $(printf -- '--log %s ' "${views[@]}") --runs 3 | tee -a "$RESULTS"
 fi
 
 if want first; then
