@@ -94,6 +94,9 @@ pub struct Loading {
     pub total: u64,
     /// How it is shown: read (`deck view`) or played (`deck replay`).
     pub mode: crate::app::file_sessions::FileMode,
+    /// The item to focus at the end (the one focused when `R` read the
+    /// file again).
+    pub refocus: Option<usize>,
 }
 
 impl Loading {

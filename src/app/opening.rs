@@ -57,6 +57,45 @@ impl App {
         }
     }
 
+    /// The records of the file shown are not kept: `again` reads it again
+    /// for `R` (the transcript is their only copy).
+    pub fn read_again_with(&mut self, again: super::redaction::ReadAgain) {
+        self.redaction.read_again_with(again);
+    }
+
+    /// `R` over a file whose records are not kept: it is read again, shown
+    /// redacted (or not) as it comes, back on the item focused at the end.
+    /// False when the records are kept (`R` folds them again).
+    pub(super) fn redact_by_reading_again(&mut self) -> bool {
+        let Some(again) = self.redaction.read_again().cloned() else {
+            return false;
+        };
+        if self.loading.is_some() {
+            self.message = Some("R: the file is still being read, press it again when it is".into());
+            return true;
+        }
+        let on = !self.redaction.on;
+        if on && let Err(e) = crate::text::redact::Redactor::stock() {
+            self.message = Some(format!("cannot redact: {e}"));
+            return true;
+        }
+        self.redaction.on = on;
+        let focus = self.focused_item();
+        let id = self.shown.own.session_id().map(str::to_string);
+        self.shown.own = Transcript::new(id, crate::agents::stock());
+        self.list.reset();
+        let mut loading = again();
+        loading.refocus = focus;
+        self.loading = Some(loading);
+        self.sync();
+        self.message = Some(if on {
+            "redacted: secrets and the home folder hidden (R shows them) · reading the file again".into()
+        } else {
+            "redaction off: the session as it came · reading the file again".into()
+        });
+        true
+    }
+
     /// Whether the file shown is still being read.
     pub fn is_loading(&self) -> bool {
         self.loading.is_some()
@@ -64,7 +103,10 @@ impl App {
 
     /// The file shown is read to its end.
     pub(super) fn loaded(&mut self, end: LoadEnd) {
-        let mode = self.loading.take().map_or(FileMode::View, |l| l.mode);
+        let (mode, refocus) = self
+            .loading
+            .take()
+            .map_or((FileMode::View, None), |l| (l.mode, l.refocus));
         self.unseen = 0;
         if let Some(p) = &mut self.shown.player {
             p.grown();
@@ -85,6 +127,16 @@ impl App {
                 "the read stopped: {why} (shown: what was read before)"
             )));
         }
+        if let Some(item) = refocus {
+            // Read again for `R`: back on the item it was on.
+            let entries = &self.list.entries;
+            let e = entries.partition_point(|&x| x < item);
+            self.set_focus(e);
+            self.list.anchor = crate::view::list::Anchor {
+                entry: self.list.focus,
+                row: 0,
+            };
+        }
         if let Some((whole, why)) = end.whole {
             tracing::info!(why, "shown as read whole");
             let at = whole
@@ -92,7 +144,11 @@ impl App {
                 .iter()
                 .position(|s| s.id == end.id)
                 .unwrap_or(0);
+            let n = whole.sessions.len();
             self.install(whole.sessions, at, mode, true);
+            if n > 1 {
+                self.message = Some(format!("this file holds {n} sessions · S picks one"));
+            }
             return;
         }
         if self.shown.own.session_id().is_none() && end.id.is_some() {

@@ -11,6 +11,10 @@
 //! diagnostic says so), and a view built without its records (a
 //! transcript handed in whole) cannot turn it on.
 //!
+//! A big file shown while it was read (`opening.rs`) keeps no records once
+//! it is read: the transcript is its only copy, and `R` reads the file
+//! again ([`ReadAgain`]), redacted as it comes.
+//!
 //! This file owns [`Redaction`]: whether it is on, and the records kept;
 //! the app hands it the transcript or the player it folds into.
 
@@ -35,7 +39,13 @@ pub(super) struct Redaction {
     live: Vec<Vec<Record>>,
     /// A player's records as they came, while it plays redacted ones.
     played: Option<Arc<Vec<Record>>>,
+    /// Records are not kept: the file is read again for `R`.
+    again: Option<ReadAgain>,
 }
+
+/// Reads the file shown again, its records sent to the app as when it was
+/// first read (`Msg::Records`, then `Msg::Loaded`): how far the read is.
+pub type ReadAgain = Arc<dyn Fn() -> super::loading::Loading + Send + Sync>;
 
 impl Redaction {
     /// The app's own transcript is (from now on) the fold of `records`, as
@@ -43,6 +53,7 @@ impl Redaction {
     /// what to fold (redacted when `R` is on).
     pub(super) fn fold_kept(&mut self, session: Option<String>, records: Arc<Vec<Record>>) -> Transcript {
         self.kept = true;
+        self.again = None;
         self.live.clear();
         self.base = records;
         let shown = self.shown_records(&self.base);
@@ -75,9 +86,20 @@ impl Redaction {
         if records.is_empty() {
             return;
         }
+        if self.again.is_some() {
+            // Not kept: `R` reads the file again.
+            return self.apply(own, &records);
+        }
         self.live.push(records);
+        let live = std::mem::take(&mut self.live);
+        self.apply(own, live.last().map_or(&[][..], Vec::as_slice));
+        self.live = live;
+    }
+
+    /// `records` applied to `own` as shown (redacted when `R` is on).
+    fn apply(&self, own: &mut Transcript, records: &[Record]) {
         let redactor = self.on.then(Redactor::stock);
-        for r in self.live.last().into_iter().flatten() {
+        for r in records {
             match &redactor {
                 None => own.apply(r),
                 Some(Ok(red)) => {
@@ -105,9 +127,23 @@ impl Redaction {
         self.base.clone()
     }
 
+    /// The records are not kept (those kept so far let go of): `R` reads
+    /// the file again with `again` — the transcript is their only copy.
+    pub(super) fn read_again_with(&mut self, again: ReadAgain) {
+        self.base = Arc::default();
+        self.live = Vec::new();
+        self.again = Some(again);
+    }
+
+    /// How `R` gets the records again, when they are not kept.
+    pub(super) fn read_again(&self) -> Option<&ReadAgain> {
+        self.again.as_ref()
+    }
+
     /// A live source switched sessions: nothing kept of the one before.
     pub(super) fn forget_kept(&mut self) {
         self.kept = true;
+        self.again = None;
         self.base = Arc::default();
         self.live.clear();
     }

@@ -362,6 +362,9 @@ impl App {
 
     /// `R`: show the session redacted, or as it came.
     pub(super) fn toggle_redaction(&mut self) {
+        if self.shown.player.is_none() && self.redact_by_reading_again() {
+            return;
+        }
         if self.shown.player.as_ref().is_some_and(super::player::Player::is_growing) {
             // Its records are still coming: a redacted copy would be cut.
             self.message = Some("R: the file is still being read, press it again when it is".into());

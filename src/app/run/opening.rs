@@ -134,8 +134,16 @@ pub fn open_streamed(
             bytes: progress.bytes.clone(),
             total,
             mode,
+            refocus: None,
         };
-        let app = App::opening(label, id, records, loading);
+        let mut app = App::opening(label, id, records, loading);
+        // A view of a file keeps no records: `R` reads it again (stdin
+        // cannot be; a replay's player plays them).
+        let again = mode == FileMode::View && path != "-";
+        if again {
+            let (path, feed) = (path.to_string(), feed.clone());
+            app.read_again_with(std::sync::Arc::new(move || read_again(&path, at, total, feed.clone())));
+        }
         let path = path.to_string();
         std::thread::Builder::new()
             .name("deck-read-on".into())
@@ -150,20 +158,59 @@ pub fn open_streamed(
                         return;
                     }
                 }
-                read_on(&path, rx, held, at, feed, started)
+                read_on(&path, rx, held, at, again, feed, started)
             })
             .context("cannot start the reading thread")?;
         return Ok(app);
     }
 }
 
+/// Read `path` again for `R` (its session `at`, `total` bytes), its
+/// records sent to `feed` as when it was first read: how far the read is.
+fn read_again(path: &str, at: usize, total: u64, feed: SyncSender<Msg>) -> Loading {
+    let bytes = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let loading = Loading {
+        bytes: bytes.clone(),
+        total,
+        mode: FileMode::View,
+        refocus: None,
+    };
+    let (tx, rx) = sync_channel(PIECES);
+    let (name, said) = (path.to_string(), feed.clone());
+    let path = path.to_string();
+    // The one that says the end first: without it the read would wait.
+    let on = std::thread::Builder::new()
+        .name("deck-read-on".into())
+        .spawn(move || read_on(&path, rx, Gathered::default(), at, true, feed, Instant::now()));
+    if let Err(e) = on {
+        let end = LoadEnd {
+            shown: at,
+            id: None,
+            sessions: Vec::new(),
+            whole: None,
+            failed: Some(format!("cannot read the file again: {e}")),
+        };
+        let _ = said.try_send(Msg::Loaded(Box::new(end)));
+        return loading;
+    }
+    // Without it the end comes at once: `read_on` sees the channel gone.
+    let _ = std::thread::Builder::new()
+        .name("deck-read".into())
+        .spawn(move || stream_path(&name, &bytes, tx));
+    loading
+}
+
 /// After the app is made: session `at`'s records go to the app as they
 /// come, the others' are held for the picker, and the end is said.
+/// `unkept`: the app keeps no records of its own (a view that reads the
+/// file again for `R`), so a file found to hold several sessions is read
+/// again whole for the picker.
 fn read_on(
     path: &str,
     rx: Receiver<Piece>,
     mut held: Gathered,
     at: usize,
+    unkept: bool,
     feed: SyncSender<Msg>,
     started: Instant,
 ) {
@@ -196,7 +243,13 @@ fn read_on(
         Some((Err(e), _)) => said.failed = Some(e.to_string()),
         Some((Ok(summary), None)) => {
             let sessions = held.loaded(path, summary, started.elapsed()).sessions;
-            if sessions.len() > 1 {
+            if sessions.len() > 1 && unkept {
+                drop(sessions);
+                match crate::source::load_path(path) {
+                    Ok(loaded) => said.whole = Some((loaded, "a second session named after the first screen".into())),
+                    Err(e) => said.failed = Some(e.to_string()),
+                }
+            } else if sessions.len() > 1 {
                 said.sessions = sessions;
             }
         }

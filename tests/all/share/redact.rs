@@ -456,6 +456,99 @@ fn r_redacts_the_screen_and_back() {
     assert_eq!(secrets_in(&off), secrets_in(&before));
 }
 
+/// `R` over a file shown while it is read (`deck view` of a big log): its
+/// records are not kept, so `R` reads it again — the transcript emptied,
+/// refilled redacted as the records come, back on the item focused; a
+/// second `R` reads it again as it came. `R` while it is read waits.
+#[test]
+fn r_over_a_file_read_behind_its_first_screen_reads_it_again() {
+    use deck::app::Msg;
+    use deck::app::loading::{LoadEnd, Loading};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    let text = fixture(&planted());
+    let loaded = deck::source::load_bytes("fixture", text.as_bytes()).unwrap();
+    let records = loaded.sessions[0].records.clone();
+    let id = loaded.sessions[0].id.clone();
+    let loading = || Loading {
+        bytes: Arc::new(AtomicU64::new(5)),
+        total: 10,
+        mode: FileMode::View,
+        refocus: None,
+    };
+    let end = || {
+        Msg::Loaded(Box::new(LoadEnd {
+            shown: 0,
+            id: id.clone(),
+            sessions: Vec::new(),
+            whole: None,
+            failed: None,
+        }))
+    };
+    let mut app = App::opening(
+        "fixture".into(),
+        id.clone(),
+        records[..3].to_vec(),
+        loading(),
+    );
+    app.set_themes(themes(), 0);
+    app.set_density(Density::Full);
+    app.update(Msg::Resize(160, 400));
+    let reads = Arc::new(AtomicUsize::new(0));
+    let counted = reads.clone();
+    app.read_again_with(Arc::new(move || {
+        counted.fetch_add(1, Ordering::Relaxed);
+        loading()
+    }));
+    app.update(ch('R'));
+    assert!(screen(&mut app).contains("R: the file is still being read"));
+    assert_eq!(reads.load(Ordering::Relaxed), 0);
+    app.update(Msg::Records(records[3..].to_vec()));
+    app.update(end());
+    app.update(key(KeyCode::Home));
+    app.update(ch('j'));
+    app.update(ch('j'));
+    assert_eq!(app.focused_item(), Some(2));
+    let before = screen(&mut app);
+    assert!(secrets_in(&before).len() >= secret_count() / 2, "{before}");
+    let read_again = |app: &mut App, n: usize| {
+        let focused = app.focused_item();
+        app.update(ch('R'));
+        assert_eq!(reads.load(Ordering::Relaxed), n);
+        assert_eq!(
+            app.transcript().items().len(),
+            0,
+            "emptied, to be read again"
+        );
+        let s = screen(app);
+        assert!(
+            s.contains("reading the file again") && s.contains("loading 50%"),
+            "{s}"
+        );
+        // Again while it is read: it waits.
+        app.update(ch('R'));
+        assert!(screen(app).contains("R: the file is still being read"));
+        assert_eq!(reads.load(Ordering::Relaxed), n);
+        for batch in records.chunks(5) {
+            app.update(Msg::Records(batch.to_vec()));
+        }
+        app.update(end());
+        assert_eq!(app.focused_item(), focused, "back on the item it was on");
+    };
+    read_again(&mut app, 1);
+    assert_eq!(app.focused_item(), Some(2));
+    app.update(key(KeyCode::Home));
+    let on = screen(&mut app);
+    assert!(app.redacted());
+    assert_eq!(secrets_in(&on), Vec::<&str>::new(), "{on}");
+    assert!(on.contains("‹redacted:github-pat›"), "{on}");
+    read_again(&mut app, 2);
+    app.update(key(KeyCode::Home));
+    let off = screen(&mut app);
+    assert!(!app.redacted());
+    assert_eq!(secrets_in(&off), secrets_in(&before));
+}
+
 /// `R` in the player: the same position, redacted records.
 #[test]
 fn r_redacts_a_replay_where_it_is() {

@@ -27,6 +27,7 @@ fn opening_as(mode: FileMode, id: Option<String>, records: Vec<Record>) -> (App,
         bytes: bytes.clone(),
         total: 10,
         mode,
+        refocus: None,
     };
     (ready(App::opening("f".into(), id, records, loading)), bytes)
 }
@@ -316,4 +317,29 @@ fn redaction_in_a_replay_waits_for_the_end_of_the_read() {
     app.update(ch('R'));
     let s = status(&mut app);
     assert!(s.contains("redacted"), "{s}");
+}
+
+/// A file found to hold a second session after its first screen, through
+/// the binary: read again whole at the end (the view kept no records), its
+/// picker offered, the other session shown from it.
+#[test]
+fn pty_a_second_session_found_late_is_offered_by_its_picker() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.frames.jsonl");
+    std::fs::write(&path, two_sessions()).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let mut tui = Tui::spawn_with(
+        &["view", &path, "--theme", "dark"],
+        &[("DECK_OPEN_AFTER_MS", "0")],
+    );
+    tui.wait_for("the picker offered", |s| {
+        s.contains("this file holds 2 sessions · S picks one")
+    });
+    tui.send("S");
+    tui.wait_for("the picker", |s| s.contains("Esc close"));
+    tui.send("j\r");
+    tui.wait_for("the second session", |s| s.contains("beta output 1"));
+    tui.send("q");
+    assert!(tui.wait_exit().success());
+    tui.assert_restored();
 }
