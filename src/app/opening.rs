@@ -128,7 +128,13 @@ impl App {
             )));
         }
         if let Some(item) = refocus {
-            // Read again for `R`: back on the item it was on.
+            // Read again for `R`: back on the item it was on, and the read
+            // is over.
+            self.message = Some(if self.redaction.on {
+                "redacted: secrets and the home folder hidden (R shows them)".into()
+            } else {
+                "redaction off: the session as it came".into()
+            });
             let entries = &self.list.entries;
             let e = entries.partition_point(|&x| x < item);
             self.set_focus(e);

@@ -534,6 +534,10 @@ fn r_over_a_file_read_behind_its_first_screen_reads_it_again() {
         }
         app.update(end());
         assert_eq!(app.focused_item(), focused, "back on the item it was on");
+        assert!(
+            !screen(app).contains("reading the file again"),
+            "the read is over"
+        );
     };
     read_again(&mut app, 1);
     assert_eq!(app.focused_item(), Some(2));
