@@ -5,11 +5,11 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-use crate::load::{Loaded, LoadedSession};
 use std::time::Instant;
 
 use crossterm::event;
+
+use crate::load::{Loaded, LoadedSession};
 
 use crate::text::sanitize;
 

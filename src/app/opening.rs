@@ -3,11 +3,13 @@
 //! far, the rest comes as [`Msg::Records`](super::Msg::Records), and the
 //! status bar says how far the read is (`loading 34%`) and that its counts
 //! are of what is read so far (`1204… cards`). Scrolling, search, `G` work
-//! on what is there. At the end (`loading::LoadEnd`) the counts are known; a file
-//! that turned out to hold several sessions gets its picker (`S`), said on
-//! the status line; and a read whose records may differ from a whole
-//! read's (events out of seq order) is shown as the whole read has them,
-//! the focus kept.
+//! on what is there. At the end (`loading::LoadEnd`) the counts are known,
+//! a search made meanwhile is found again in all of it, a file that turned
+//! out to hold several sessions gets its picker (`S`), said on the status
+//! line, and a read whose records may differ from a whole read's (events
+//! out of seq order) is shown as the whole read has them, the focus kept.
+//! A view keeps no records beside its cards: `R` reads the file again
+//! (`redaction.rs`), back on the item focused when it ends.
 
 use std::sync::Arc;
 

@@ -11,9 +11,9 @@
 //! diagnostic says so), and a view built without its records (a
 //! transcript handed in whole) cannot turn it on.
 //!
-//! A big file shown while it was read (`opening.rs`) keeps no records once
-//! it is read: the transcript is its only copy, and `R` reads the file
-//! again ([`ReadAgain`]), redacted as it comes.
+//! A big file shown while it is read (`opening.rs`) keeps no records: the
+//! transcript is their only copy, and `R` reads the file again
+//! ([`ReadAgain`]), redacted as it comes.
 //!
 //! This file owns [`Redaction`]: whether it is on, and the records kept;
 //! the app hands it the transcript or the player it folds into.

@@ -1,6 +1,6 @@
-//! `deck view` of a file, read on a thread of its own as it is decoded
-//! (`load::stream_path`): the first cards on screen at once, whatever the
-//! file's size. A read that ends within [`OPEN_AFTER`] is shown as a whole
+//! `deck view` / `deck replay` of a file, read on a thread of its own as
+//! it is decoded (`load::stream_path`): the first cards on screen at once,
+//! whatever the file's size. A read that ends within [`OPEN_AFTER`] is shown as a whole
 //! load is (`App::from_file`: a file of several sessions opens on its
 //! picker). A longer one opens then on the session to show, its records
 //! read so far (`App::opening`), and the rest follows through the app's
@@ -8,7 +8,8 @@
 //! screen shows) while there is no one session to show yet: several named
 //! and no `--session`, or the one asked for not named yet — and when
 //! what the agent keeps beside the log can only be placed by a whole read
-//! (`load::whole_needed`).
+//! (`load::whole_needed`), or a replay starts further in (`--at`). A view
+//! keeps no records of its own: `R` reads the file again ([`read_again`]).
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
@@ -17,9 +18,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::app::file_sessions::FileMode;
-use crate::app::loading::Progress;
+use crate::app::loading::{LoadEnd, Loading, Progress};
 use crate::app::msg::Msg;
-use crate::app::loading::{LoadEnd, Loading};
 use crate::app::state::App;
 use crate::load::{Gathered, Piece, stream_path, whole_needed};
 
@@ -42,9 +42,9 @@ fn open_after() -> Duration {
         .map_or(OPEN_AFTER, Duration::from_millis)
 }
 
-/// Open `path` for `deck view` (`mode`), session `want` or the file's one,
-/// telling `progress` how far the read is; what is read after the app is
-/// made goes to `feed`. Runs on the loading thread.
+/// Open `path` to be shown as `mode` says (read or played), session `want`
+/// or the file's one, telling `progress` how far the read is; what is read
+/// after the app is made goes to `feed`. Runs on the loading thread.
 pub fn open_streamed(
     label: String,
     path: &str,
