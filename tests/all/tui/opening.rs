@@ -233,7 +233,9 @@ fn pty_opening_ends_on_the_screen_of_a_whole_load() {
         tui.assert_restored();
         s
     };
-    assert_eq!(at("0"), at("60000"));
+    // (A running card's spinner turns with the clock: not compared.)
+    let calm = |s: String| s.replace(|c: char| ('\u{2800}'..='\u{28ff}').contains(&c), "*");
+    assert_eq!(calm(at("0")), calm(at("60000")));
 }
 
 #[test]
