@@ -1,8 +1,8 @@
 //! `deck view` / `deck replay` of a file, read on a thread of its own as
 //! it is decoded (`load::stream_path`): the first cards on screen at once,
-//! whatever the file's size. A read that ends within [`OPEN_AFTER`] is shown as a whole
-//! load is (`App::from_file`: a file of several sessions opens on its
-//! picker). A longer one opens then on the session to show, its records
+//! whatever the file's size. A file under [`SMALL`], or a read that ends
+//! within [`OPEN_AFTER`], is shown as a whole load is (`App::from_file`: a
+//! file of several sessions opens on its picker). A longer one opens then on the session to show, its records
 //! read so far (`App::opening`), and the rest follows through the app's
 //! feed ([`Msg::Records`], then [`Msg::Loaded`]). It waits (the loading
 //! screen shows) while there is no one session to show yet: several named
@@ -27,6 +27,10 @@ use crate::load::{Gathered, Piece, stream_path, whole_needed};
 /// first cards are shown and the rest follows. `DECK_OPEN_AFTER_MS`
 /// changes it (the tests open any file as a big one is, with 0).
 const OPEN_AFTER: Duration = Duration::from_millis(30);
+
+/// A file smaller than this is read whole before it is shown (unless
+/// `DECK_OPEN_AFTER_MS` is set): its read takes a few ms.
+const SMALL: u64 = 4 << 20;
 
 /// Pieces in flight between the reading thread and the app (each a batch
 /// of records, `load::streamed`): the read waits when the app lags.
@@ -64,6 +68,12 @@ pub fn open_streamed(
         progress.folding.store(true, Ordering::Relaxed);
         Ok(App::from_file(label.clone(), loaded, want, mode)?)
     };
+    let forced = std::env::var_os("DECK_OPEN_AFTER_MS").is_some();
+    if !forced && total > 0 && total < SMALL {
+        // Read whole in a blink: shown as it always was, whatever the
+        // machine's load (a file of several sessions opens on its picker).
+        return whole(progress);
+    }
     if matches!(mode, FileMode::Replay(o) if o.at.is_some()) {
         // A replay started further in: at a place not read yet.
         return whole(progress);
