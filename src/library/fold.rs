@@ -17,12 +17,13 @@
 //! keeps beside a session can only be placed in a whole read (a Claude
 //! Code session's subagents, placed among its records by time) —
 //! the stream stops with the reason ([`Again`]), and the caller reads the
-//! file again whole.
+//! file again whole. What is beside a session and the seq order are
+//! `load::Exact`'s, shared with `deck view`'s read as it goes.
 
 use super::entries::{Entry, SessionRow, agent_of, docs, no_session, row};
 use crate::session::{Folding, Item, Outlining};
-use crate::agents::{self, Format, Streaming};
-use crate::load::{LoadError, Store, Summary, is_result, stream_file_upto};
+use crate::agents::{self, Format};
+use crate::load::{Exact, LoadError, Store, Summary, stream_file_upto};
 use crate::wire::Record;
 
 /// Bytes of records (their data and views) folded between two sweeps.
@@ -85,7 +86,7 @@ pub(crate) fn stream(
         format: Format::FrameLog,
         records_agent: None,
         given_agent: None,
-        as_is: false,
+        exact: Exact::default(),
         since: 0,
         most_held: 0,
         again: None,
@@ -98,14 +99,6 @@ pub(crate) fn stream(
 struct Bin {
     fold: Folding<Record>,
     outline: Outlining,
-    last_seq: Option<u64>,
-    /// What its agent puts back into its records as they come (a Claude
-    /// Code session's saved output), and whether that was looked for.
-    results: Option<agents::Fill>,
-    beside_read: bool,
-    /// A result was folded before the session had a name (so before its
-    /// saved output could be looked for).
-    early_result: bool,
     /// Items from `next` on are not retired yet (but those `waiting`);
     /// `mark`: the items there were at the last sweep.
     next: usize,
@@ -120,10 +113,6 @@ impl Bin {
         Bin {
             fold: Folding::new(id, agents::stock()),
             outline: Outlining::default(),
-            last_seq: None,
-            results: None,
-            beside_read: false,
-            early_result: false,
             next: 0,
             mark: 0,
             waiting: Vec::new(),
@@ -144,8 +133,8 @@ struct FileFold<'a> {
     /// the entries given.
     records_agent: Option<&'static str>,
     given_agent: Option<&'static str>,
-    /// Records taken in the order given (a history document).
-    as_is: bool,
+    /// What keeps the fold what a whole read gives (and why not).
+    exact: Exact,
     /// Bytes of records folded since the last sweep.
     since: usize,
     most_held: usize,
@@ -157,7 +146,7 @@ impl Store for FileFold<'_> {
         if self.again.is_some() {
             return;
         }
-        let mut bin = match (i, self.orphans.take()) {
+        let bin = match (i, self.orphans.take()) {
             (0, Some(mut b)) => {
                 if b.gave {
                     // Entries were given without the session's name.
@@ -171,16 +160,8 @@ impl Store for FileFold<'_> {
                 Bin::new(Some(id.to_string()))
             }
         };
-        if let Some(beside) = self.format.agent().beside() {
-            bin.beside_read = true;
-            match beside.streaming(std::path::Path::new(self.path), id) {
-                Streaming::Whole(why) => return self.stop(&why),
-                Streaming::Fill(_) if bin.early_result => {
-                    return self.stop("a result folded before its saved output was looked for");
-                }
-                Streaming::Fill(f) => bin.results = Some(f),
-                Streaming::Nothing => {}
-            }
+        if let Err(why) = self.exact.open(self.format, std::path::Path::new(self.path), i, id) {
+            return self.stop(&why);
         }
         self.bins.push(bin);
     }
@@ -203,17 +184,8 @@ impl Store for FileFold<'_> {
             },
             None => self.orphans.get_or_insert_with(|| Bin::new(None)),
         };
-        if let Some(fill) = &bin.results {
-            fill(std::slice::from_mut(&mut record));
-        } else if is_result(&record) {
-            bin.early_result = true;
-        }
-        if let Some(seq) = record.seq() {
-            let back = bin.last_seq.is_some_and(|l| seq < l);
-            bin.last_seq = Some(seq);
-            if back && !self.as_is {
-                return self.stop("events out of seq order (put in order when read whole)");
-            }
+        if let Err(why) = self.exact.push(i, &mut record) {
+            return self.stop(why);
         }
         self.since += weight(&record);
         bin.outline.add(&record);
@@ -229,7 +201,7 @@ impl Store for FileFold<'_> {
     }
 
     fn as_is(&mut self) {
-        self.as_is = true;
+        self.exact.as_is();
     }
 }
 
@@ -291,10 +263,7 @@ impl FileFold<'_> {
                 || self.records_agent.is_some_and(|a| a != agent)
             {
                 self.stop("the file's format changed midway");
-            } else if summary.format.agent().beside().is_some()
-                && self.bins.iter().any(|b| !b.beside_read)
-            {
-                let why = format!("a {} named before its format was known", summary.format.name());
+            } else if let Err(why) = self.exact.end(summary.format) {
                 self.stop(&why);
             }
         }

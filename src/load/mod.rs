@@ -557,7 +557,7 @@ mod text;
 use sniff::{any_json_object_line, looks_binary};
 
 pub(crate) use group::Store;
-pub(crate) use streamed::{Gathered, Piece, is_result, stream_file_upto, stream_path, whole_needed};
+pub(crate) use streamed::{Exact, Gathered, Piece, stream_file_upto, stream_path, whole_needed};
 use group::{Collected, Sessions};
 pub use group::{in_seq_order, order_by_seq};
 

@@ -121,10 +121,7 @@ pub(crate) fn stream_path(path: &str, read: &Arc<AtomicU64>, out: SyncSender<Pie
         batch: (None, Vec::new()),
         sent_at: Instant::now(),
         format: Format::FrameLog,
-        as_is: false,
-        fills: Vec::new(),
-        early_result: false,
-        last_seq: Vec::new(),
+        exact: Exact::default(),
         inexact: None,
         gone: false,
     };
@@ -149,6 +146,11 @@ pub(crate) fn stream_path(path: &str, read: &Arc<AtomicU64>, out: SyncSender<Pie
     };
     said(path, &result, started);
     sender.flush();
+    if let Ok(s) = &result
+        && let Err(why) = sender.exact.end(s.format)
+    {
+        sender.inexact(&why);
+    }
     let inexact = sender.inexact.take();
     let _ = sender.out.send(Piece::Done {
         read: result,
@@ -164,14 +166,7 @@ struct Sender<'a> {
     batch: (Option<usize>, Vec<Record>),
     sent_at: Instant,
     format: Format,
-    as_is: bool,
-    /// Per session: what its agent puts back into its results as they come.
-    fills: Vec<Option<agents::Fill>>,
-    /// A result came before any session was named (so before its saved
-    /// output could be looked for).
-    early_result: bool,
-    /// Per session (the last for records before any name): its last seq.
-    last_seq: Vec<Option<u64>>,
+    exact: Exact,
     inexact: Option<String>,
     /// The receiver is gone: nothing more is sent.
     gone: bool,
@@ -204,22 +199,9 @@ impl Sender<'_> {
 impl Store for Sender<'_> {
     fn open(&mut self, i: usize, id: &str) {
         self.flush();
-        let fill = match self.format.agent().beside().map(|b| b.streaming(self.path, id)) {
-            Some(Streaming::Whole(why)) => {
-                self.inexact(&why);
-                None
-            }
-            Some(Streaming::Fill(_)) if self.early_result => {
-                self.inexact("a result read before its saved output was looked for");
-                None
-            }
-            Some(Streaming::Fill(f)) => Some(f),
-            Some(Streaming::Nothing) | None => None,
-        };
-        if self.fills.len() <= i {
-            self.fills.resize_with(i + 1, || None);
+        if let Err(why) = self.exact.open(self.format, self.path, i, id) {
+            self.inexact(&why);
         }
-        self.fills[i] = fill;
         self.send(Piece::Open(i, id.to_string()));
     }
 
@@ -227,22 +209,8 @@ impl Store for Sender<'_> {
         if self.gone {
             return;
         }
-        match i.and_then(|i| self.fills.get(i)).and_then(Option::as_ref) {
-            Some(fill) => fill(std::slice::from_mut(&mut record)),
-            None if i.is_none() && is_result(&record) => self.early_result = true,
-            None => {}
-        }
-        if let Some(seq) = record.seq() {
-            // Records before any name are the first named session's.
-            let slot = i.unwrap_or(0);
-            if self.last_seq.len() <= slot {
-                self.last_seq.resize(slot + 1, None);
-            }
-            let back = self.last_seq[slot].is_some_and(|l| seq < l);
-            self.last_seq[slot] = Some(seq);
-            if back && !self.as_is {
-                self.inexact("events out of seq order (put in order when read whole)");
-            }
+        if let Err(why) = self.exact.push(i, &mut record) {
+            self.inexact(why);
         }
         if self.batch.0 != i {
             self.flush();
@@ -267,9 +235,92 @@ impl Store for Sender<'_> {
     }
 
     fn as_is(&mut self) {
-        self.as_is = true;
+        self.exact.as_is();
         self.flush();
         self.send(Piece::AsIs);
+    }
+}
+
+/// What keeps records taken as they are read the same as a whole read's
+/// (the library's index folding a file, `deck view` showing it): what an
+/// agent keeps beside a session put back into its records as they come,
+/// and why they may differ when they may — a session's events out of seq
+/// order (a whole read sorts them), what only a whole read places beside
+/// it (a Claude Code session's subagents), a result before its saved
+/// output could be looked for, a session named before its format (and so
+/// its agent's side files) was known.
+#[derive(Default)]
+pub(crate) struct Exact {
+    /// Per session: what its agent puts back into its records, and whether
+    /// that was looked for.
+    fills: Vec<Option<agents::Fill>>,
+    looked: Vec<bool>,
+    /// A result came before any session was named.
+    early_result: bool,
+    /// Per session (the first for records before any name): its last seq.
+    last_seq: Vec<Option<u64>>,
+    /// The records are taken in the order given (a history document).
+    as_is: bool,
+}
+
+impl Exact {
+    /// Session `i` named `id`, in a log at `path` read as `format` so far.
+    pub(crate) fn open(&mut self, format: Format, path: &Path, i: usize, id: &str) -> Result<(), String> {
+        if self.fills.len() <= i {
+            self.fills.resize_with(i + 1, || None);
+            self.looked.resize(i + 1, false);
+        }
+        // Records before any name are the first named session's.
+        let early = i == 0 && std::mem::take(&mut self.early_result);
+        let Some(beside) = format.agent().beside() else {
+            return Ok(());
+        };
+        self.looked[i] = true;
+        match beside.streaming(path, id) {
+            Streaming::Whole(why) => Err(why),
+            Streaming::Fill(_) if early => Err("a result read before its saved output was looked for".into()),
+            Streaming::Fill(f) => {
+                self.fills[i] = Some(f);
+                Ok(())
+            }
+            Streaming::Nothing => Ok(()),
+        }
+    }
+
+    /// A record of session `i` (`None`: before any session was named),
+    /// with what is beside it put back.
+    pub(crate) fn push(&mut self, i: Option<usize>, record: &mut Record) -> Result<(), &'static str> {
+        match i.and_then(|i| self.fills.get(i)).and_then(Option::as_ref) {
+            Some(fill) => fill(std::slice::from_mut(record)),
+            None if i.is_none() && is_result(record) => self.early_result = true,
+            None => {}
+        }
+        let Some(seq) = record.seq() else {
+            return Ok(());
+        };
+        let slot = i.unwrap_or(0);
+        if self.last_seq.len() <= slot {
+            self.last_seq.resize(slot + 1, None);
+        }
+        let back = self.last_seq[slot].is_some_and(|l| seq < l);
+        self.last_seq[slot] = Some(seq);
+        if back && !self.as_is {
+            return Err("events out of seq order (put in order when read whole)");
+        }
+        Ok(())
+    }
+
+    /// The records are taken in the order given ([`Store::as_is`]).
+    pub(crate) fn as_is(&mut self) {
+        self.as_is = true;
+    }
+
+    /// The read ended, the input read as `format`.
+    pub(crate) fn end(&self, format: Format) -> Result<(), String> {
+        if format.agent().beside().is_some() && self.looked.iter().any(|l| !l) {
+            return Err(format!("a {} named before its format was known", format.name()));
+        }
+        Ok(())
     }
 }
 
