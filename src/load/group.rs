@@ -150,6 +150,18 @@ impl Collected {
         self.list.iter().map(|s| s.id.as_deref())
     }
 
+    /// What a load of `name` returns: the sessions held, and what reading
+    /// it found.
+    pub(super) fn loaded(self, name: &str, s: super::Summary) -> super::Loaded {
+        super::Loaded {
+            name: name.to_string(),
+            format: s.format,
+            compressed: s.compressed,
+            sessions: self.finish(),
+            lines: s.lines,
+        }
+    }
+
     /// The sessions, orphans as a session of no name when none was named;
     /// each one's events in seq order (unless taken as they are).
     pub(super) fn finish(mut self) -> Vec<LoadedSession> {

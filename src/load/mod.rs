@@ -63,22 +63,17 @@ pub fn load_path_counted(
 ) -> Result<Loaded, LoadError> {
     let started = std::time::Instant::now();
     tracing::info!(input = path, "loading");
-    let io = |source| LoadError::Io {
-        path: path.to_string(),
-        source,
-    };
     let database = (path != "-").then(|| database::load(path)).flatten();
-    let loaded = if let Some(loaded) = database {
+    let loaded = database.unwrap_or_else(|| {
+        let mut held = Collected::default();
+        let mut loaded = read_path(path, read, &mut held).map(|s| held.loaded(path, s));
+        if let Ok(l) = &mut loaded
+            && path != "-"
+        {
+            attach_beside(path, l);
+        }
         loaded
-    } else if path == "-" {
-        let input = Counted(std::io::stdin(), read.clone());
-        load_reader(path, input).map_err(io).and_then(|r| r)
-    } else {
-        std::fs::File::open(path).map_err(io).and_then(|file| {
-            let size = file.metadata().ok().map(|m| m.len());
-            load_file(path, Counted(file, read.clone()), size)
-        })
-    };
+    });
     log::loaded(path, &loaded, started.elapsed());
     loaded
 }
@@ -105,17 +100,45 @@ fn load_file(path: &str, input: impl Read + Send, size: Option<u64>) -> Result<L
             source,
         })
         .and_then(|r| r);
-    if let Ok(l) = &mut loaded
-        && let Some(beside) = l.format.agent().beside()
-    {
+    if let Ok(l) = &mut loaded {
+        attach_beside(path, l);
+    }
+    loaded
+}
+
+/// What its agent keeps beside each session of the log at `path`, put in.
+fn attach_beside(path: &str, loaded: &mut Loaded) {
+    if let Some(beside) = loaded.format.agent().beside() {
         let log = std::path::Path::new(path);
-        for s in &mut l.sessions {
+        for s in &mut loaded.sessions {
             if let Some(id) = s.id.clone() {
                 beside.attach(log, &id, &mut s.records, &read_log);
             }
         }
     }
-    loaded
+}
+
+/// Open `path` (`-`: stdin) and read it (zstd or not, any format) into
+/// `store`, the input bytes read added to `read` as it goes.
+fn read_path(
+    path: &str,
+    read: &std::sync::Arc<std::sync::atomic::AtomicU64>,
+    store: &mut dyn Store,
+) -> Result<Summary, LoadError> {
+    let io = |source| LoadError::Io {
+        path: path.to_string(),
+        source,
+    };
+    if path == "-" {
+        let input = Counted(std::io::stdin(), read.clone());
+        return read_input(path, input, None, store).map_err(io).and_then(|r| r);
+    }
+    std::fs::File::open(path).map_err(io).and_then(|file| {
+        let size = file.metadata().ok().map(|m| m.len());
+        read_input(path, Counted(file, read.clone()), size, store)
+            .map_err(io)
+            .and_then(|r| r)
+    })
 }
 
 /// Another log read whole for an agent's side-file hook (a subagent's):
@@ -161,13 +184,7 @@ fn load_sized(
 ) -> std::io::Result<Result<Loaded, LoadError>> {
     let mut held = Collected::default();
     let read = read_input(name, input, size, &mut held)?;
-    Ok(read.map(|s| Loaded {
-        name: name.to_string(),
-        format: s.format,
-        compressed: s.compressed,
-        sessions: held.finish(),
-        lines: s.lines,
-    }))
+    Ok(read.map(|s| held.loaded(name, s)))
 }
 
 /// What reading an input found, beside the records its store was given.

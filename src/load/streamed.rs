@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::group::Collected;
-use super::{Counted, Format, LoadError, Loaded, Store, Summary, database, read_input};
+use super::{Format, LoadError, Loaded, Store, Summary, database, read_input, read_path};
 use crate::agents::{self, Streaming};
 use crate::wire::Record;
 
@@ -125,25 +125,8 @@ pub(crate) fn stream_path(path: &str, read: &Arc<AtomicU64>, out: SyncSender<Pie
         inexact: None,
         gone: false,
     };
-    let io = |source| LoadError::Io {
-        path: path.to_string(),
-        source,
-    };
-    let result = if path == "-" {
-        let input = Counted(std::io::stdin(), read.clone());
-        read_input(path, input, None, &mut sender)
-            .map_err(io)
-            .and_then(|r| r)
-    } else if let Some(r) = database::read(path, &mut sender) {
-        r
-    } else {
-        std::fs::File::open(path).map_err(io).and_then(|file| {
-            let size = file.metadata().ok().map(|m| m.len());
-            read_input(path, Counted(file, read.clone()), size, &mut sender)
-                .map_err(io)
-                .and_then(|r| r)
-        })
-    };
+    let database = (path != "-").then(|| database::read(path, &mut sender)).flatten();
+    let result = database.unwrap_or_else(|| read_path(path, read, &mut sender));
     said(path, &result, started);
     sender.flush();
     if let Ok(s) = &result
@@ -374,13 +357,7 @@ impl Gathered {
     /// What a whole load of `name` returns, from the pieces and the read's
     /// `summary` (told to the log as a whole load is).
     pub(crate) fn loaded(self, name: &str, summary: Summary, took: Duration) -> Loaded {
-        let loaded = Loaded {
-            name: name.to_string(),
-            format: summary.format,
-            compressed: summary.compressed,
-            sessions: self.held.finish(),
-            lines: summary.lines,
-        };
+        let loaded = self.held.loaded(name, summary);
         super::log::read(name, &loaded, took);
         loaded
     }
