@@ -27,7 +27,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tmuxctl import Control  # noqa: E402
+from tmuxctl import Control, new_session  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("--deck", required=True)
@@ -53,16 +53,7 @@ def run_once(cmd, press_q):
     # deck starts; remain-on-exit keeps the pane to see that deck ended.
     go = f"/tmp/{name}.go"
     script = f"while [ ! -e {go} ]; do sleep 0.005; done; exec env XDG_CONFIG_HOME=/nonexistent TERM=xterm-256color {cmd}"
-    new = ["tmux", "new-session", "-d", "-s", name, "-x", str(a.width), "-y", str(a.height),
-           "sh", "-c", script]
-    # The tmux server of the run before may be exiting as this one asks
-    # (its last session gone): ask again.
-    for attempt in range(5):
-        if subprocess.run(new, stderr=subprocess.DEVNULL).returncode == 0:
-            break
-        time.sleep(0.2)
-    else:
-        subprocess.run(new, check=True)
+    new_session(name, a.width, a.height, ["sh", "-c", script])
     subprocess.run(["tmux", "set-option", "-t", name, "remain-on-exit", "on"], check=True)
     ctl = Control(name)
     try:

@@ -25,7 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from tmuxctl import Control  # noqa: E402
+from tmuxctl import Control, new_session  # noqa: E402
 
 GOAL_MS = 200.0
 
@@ -75,23 +75,15 @@ def main():
         times = []
         for _ in range(a.runs):
             name = f"deck-hit-{os.getpid()}-{time.monotonic_ns()}"
-            cmd = ["tmux", "new-session", "-d", "-s", name, "-x", "200", "-y", "60",
-                   "env"] + [f"{k}={v}" for k, v in env.items() if k.startswith(("HOME", "XDG_", "TERM"))] + \
-                  [a.deck, "sessions", "--dir", lib]
-            for _ in range(5):
-                if subprocess.run(cmd, stderr=subprocess.DEVNULL).returncode == 0:
-                    break
-                time.sleep(0.2)
+            argv = ["env"] + [f"{k}={v}" for k, v in env.items() if k.startswith(("HOME", "XDG_", "TERM"))] + \
+                [a.deck, "sessions", "--dir", lib]
+            new_session(name, 200, 60, argv)
             ctl = Control(name)
             try:
-                def wait(what, test, limit=30.0):
-                    t0 = time.perf_counter()
-                    while time.perf_counter() - t0 < limit:
-                        s = ctl.screen()
-                        if test(s):
-                            return time.perf_counter()
-                        time.sleep(0.002)
-                    sys.exit(f"[open-hit] timed out waiting for {what}:\n{ctl.screen()}")
+                def wait(what, test):
+                    if ctl.wait_for(test) is None:
+                        sys.exit(f"[open-hit] timed out waiting for {what}:\n{ctl.screen()}")
+                    return time.perf_counter()
                 wait("the list", lambda s: "deck sessions" in s and "2 sessions" in s)
                 ctl.press("/")
                 ctl.command(f"send-keys -t {name} -l {word}")

@@ -5,6 +5,19 @@ be measured as deck's latency). It neither receives pane output nor changes
 the window's size."""
 import os
 import subprocess
+import time
+
+
+def new_session(name, width, height, argv):
+    """Start `argv` in a detached tmux session `name` of width×height. The
+    tmux server of the run before may be exiting as this one asks (its
+    last session gone): it is asked again, a few times."""
+    new = ["tmux", "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height)] + list(argv)
+    for _ in range(5):
+        if subprocess.run(new, stderr=subprocess.DEVNULL).returncode == 0:
+            return
+        time.sleep(0.2)
+    subprocess.run(new, check=True)
 
 
 class Control:
@@ -40,6 +53,17 @@ class Control:
     def screen(self):
         out = self.command(f"capture-pane -p -t {self.target}")
         return "\n".join(l.decode("utf-8", "replace") for l in out)
+
+    def wait_for(self, test, limit=30.0, poll=0.002):
+        """The first screen `test` accepts, polled for at most `limit` s;
+        None when none did."""
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < limit:
+            s = self.screen()
+            if test(s):
+                return s
+            time.sleep(poll)
+        return None
 
     def press(self, key):
         self.command(f"send-keys -t {self.target} {key}")

@@ -19,7 +19,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from tmuxctl import Control  # noqa: E402
+from tmuxctl import Control, new_session  # noqa: E402
 
 
 def log(*m):
@@ -30,20 +30,13 @@ def once(deck, path):
     name = f"deck-rss-{os.getpid()}-{time.monotonic_ns()}"
     pidfile = f"/tmp/{name}.pid"
     script = f"echo $$ > {pidfile}; exec env XDG_CONFIG_HOME=/nonexistent TERM=xterm-256color {deck} view {path}"
-    new = ["tmux", "new-session", "-d", "-s", name, "-x", "200", "-y", "60", "sh", "-c", script]
-    for _ in range(5):
-        if subprocess.run(new, stderr=subprocess.DEVNULL).returncode == 0:
-            break
-        time.sleep(0.2)
+    new_session(name, 200, 60, ["sh", "-c", script])
     ctl = Control(name)
     try:
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < 120:
-            last = ctl.screen().rstrip("\n").split("\n")[-1]
-            if " card" in last and "loading" not in last and "… card" not in last:
-                break
-            time.sleep(0.05)
-        else:
+        def read(s):
+            last = s.rstrip("\n").split("\n")[-1]
+            return " card" in last and "loading" not in last and "… card" not in last
+        if ctl.wait_for(read, limit=120, poll=0.05) is None:
             sys.exit(f"[view-rss] {path}: not read to its end in 120 s")
         pid = open(pidfile).read().strip()
         hwm = next(l for l in open(f"/proc/{pid}/status") if l.startswith("VmHWM:"))
