@@ -38,6 +38,19 @@ pub fn viewer_sized(path: &str, w: u16, h: u16) -> App {
     app
 }
 
+/// `app` made ready to be looked at: the themes, every layout done at
+/// once, `w`×`h`, the test clock.
+pub fn ready(mut app: App, w: u16, h: u16) -> App {
+    app.set_themes(themes(), 0);
+    app.lay_out_synchronously();
+    app.update(Msg::Resize(w, h));
+    app.update(Msg::Tick {
+        real_ms: 0.0,
+        now_ms: NOW_MS,
+    });
+    app
+}
+
 /// The tour in a viewer at 80×24.
 pub fn tour_viewer() -> App {
     viewer_sized(&tour_path(), 80, 24)

@@ -21,15 +21,11 @@ fn loaded() -> deck::source::Loaded {
 
 /// An app over the two sessions as `mode` shows them, 100×30.
 fn file_app(session: Option<&str>, mode: FileMode) -> App {
-    let mut app = App::from_file(NAME.into(), loaded(), session, mode).unwrap();
-    app.set_themes(themes(), 0);
-    app.lay_out_synchronously();
-    app.update(Msg::Resize(100, 30));
-    app.update(Msg::Tick {
-        real_ms: 0.0,
-        now_ms: NOW_MS,
-    });
-    app
+    ready(
+        App::from_file(NAME.into(), loaded(), session, mode).unwrap(),
+        100,
+        30,
+    )
 }
 
 /// A paused replay of the two sessions (through `deck replay`'s builder).

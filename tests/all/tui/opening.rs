@@ -29,7 +29,10 @@ fn opening_as(mode: FileMode, id: Option<String>, records: Vec<Record>) -> (App,
         mode,
         refocus: None,
     };
-    (ready(App::opening("f".into(), id, records, loading)), bytes)
+    (
+        ready(App::opening("f".into(), id, records, loading), 100, 40),
+        bytes,
+    )
 }
 
 fn opening(id: Option<String>, records: Vec<Record>) -> (App, Arc<AtomicU64>) {
@@ -39,23 +42,15 @@ fn opening(id: Option<String>, records: Vec<Record>) -> (App, Arc<AtomicU64>) {
 /// `path` loaded whole and shown as `mode` says, 100×40.
 fn whole_as(mode: FileMode, path: &str) -> App {
     let loaded = deck::source::load_path(path).unwrap();
-    ready(App::from_file("f".into(), loaded, None, mode).unwrap())
+    ready(
+        App::from_file("f".into(), loaded, None, mode).unwrap(),
+        100,
+        40,
+    )
 }
 
 fn whole(path: &str) -> App {
     whole_as(FileMode::View, path)
-}
-
-/// Themes, every layout done at once, 100×40, the test clock.
-fn ready(mut app: App) -> App {
-    app.set_themes(themes(), 0);
-    app.lay_out_synchronously();
-    app.update(Msg::Resize(100, 40));
-    app.update(Msg::Tick {
-        real_ms: 0.0,
-        now_ms: NOW_MS,
-    });
-    app
 }
 
 fn end(id: Option<String>) -> LoadEnd {
