@@ -26,6 +26,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from tmuxctl import Control, new_session  # noqa: E402
+from verdict import verdict  # noqa: E402
 
 GOAL_MS = 200.0
 
@@ -97,11 +98,8 @@ def main():
                 ctl.close()
                 subprocess.run(["tmux", "kill-session", "-t", name], stderr=subprocess.DEVNULL)
             log(f"{mb:.0f} MB: the hit's card after {times[-1]:.0f} ms")
-        ms = statistics.median(times)
-        ratio = ms / GOAL_MS
-        ok = "PASS" if ratio <= 1.0 else "FAIL"
-        print(f"open hit deck sessions {mb:.0f} MB (the hit at the end, median of {a.runs}): "
-              f"deck {ms:.0f} ms vs ref {GOAL_MS:.0f} ms = ratio {ratio:.2f} (goal ≤ 1.0) {ok}", flush=True)
+        verdict(f"open hit deck sessions {mb:.0f} MB (the hit at the end, median of {a.runs})",
+                statistics.median(times), GOAL_MS, "ms")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from tmuxctl import Control, new_session  # noqa: E402
+from verdict import verdict  # noqa: E402
 
 
 def log(*m):
@@ -63,10 +64,7 @@ def main():
         ref = 2 * size / 1e6 + 64
         name = os.path.basename(path).removeprefix("agent-").removesuffix(".log").removesuffix(".jsonl")
         log(f"{name}: {', '.join(f'{r:.0f}' for r in runs)} MB")
-        ratio = mb / ref
-        ok = "PASS" if ratio <= 1.0 else "FAIL"
-        print(f"peak RSS deck view {size / 1e6:.0f} MB {name} (vs 2× file size + 64 MB): "
-              f"deck {mb:.1f} MB vs ref {ref:.1f} MB = ratio {ratio:.2f} (goal ≤ 1.0) {ok}", flush=True)
+        verdict(f"peak RSS deck view {size / 1e6:.0f} MB {name} (vs 2× file size + 64 MB)", mb, ref, "MB", digits=1)
 
 
 if __name__ == "__main__":
