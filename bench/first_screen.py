@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """First screen and first card: how soon `deck view` / `deck replay` of a
 big log shows something, how soon it shows the session's first card, and
-whether it answers keys while it loads.
+whether it answers keys while it loads; and how soon `deck follow` of it
+shows its end (its last cards: the end read first while the file is read
+from its start, or the whole read to its end, its card count reached).
 
     bench/first_screen.py --deck PATH --log session.jsonl [--log big.jsonl] [--runs 3]
 
@@ -18,6 +20,7 @@ bench/compare.sh does:
     first screen deck view 105 MB: deck X ms vs ref 200 ms = ratio R (goal ≤ 1.0) PASS|FAIL
     first card deck view 105 MB: deck X ms vs ref 100 ms = ratio R (goal ≤ 1.0) PASS|FAIL
     q while loading deck view 105 MB: deck X ms vs ref 200 ms = ratio R (goal ≤ 1.0) PASS|FAIL
+    the end deck follow 105 MB: deck X ms vs ref 100 ms = ratio R (goal ≤ 1.0) PASS|FAIL
 """
 import argparse
 import os
@@ -35,6 +38,7 @@ p.add_argument("--log", required=True, action="append", help="a log to open (aga
 p.add_argument("--runs", type=int, default=3)
 p.add_argument("--width", type=int, default=200)
 p.add_argument("--height", type=int, default=60)
+p.add_argument("--only", default="view,replay,follow", help="which of view, replay, follow")
 a = p.parse_args()
 
 GOAL_MS = 200.0
@@ -47,7 +51,7 @@ def log(*m):
     print("[first]", *m, file=sys.stderr, flush=True)
 
 
-def run_once(cmd, press_q):
+def run_once(cmd, press_q, end=None):
     name = f"deck-first-{os.getpid()}-{time.monotonic_ns()}"
     # A shell that waits first, so the control client is attached before
     # deck starts; remain-on-exit keeps the pane to see that deck ended.
@@ -64,6 +68,15 @@ def run_once(cmd, press_q):
         while time.perf_counter() - t0 < 60:
             s = ctl.screen()
             now = (time.perf_counter() - t0) * 1000
+            if end is not None:
+                # `deck follow`: its end on screen — shown first, or the
+                # whole read, its count of cards reached.
+                status = s.rstrip("\n").rsplit("\n", 1)[-1]
+                if ("the end first" in status and "✓" in s) or (
+                        f" {end} cards" in status and "…" not in status):
+                    return None, now, False
+                time.sleep(0.002)
+                continue
             if first is None and ("loading" in s or "── turn" in s or "cards" in s):
                 first = now
                 loading = "loading" in s
@@ -96,11 +109,25 @@ def verdict(name, ms, goal=GOAL_MS):
     print(f"{name}: deck {shown} ms vs ref {goal:.0f} ms = ratio {ratio} (goal ≤ 1.0) {'PASS' if ok else 'FAIL'}")
 
 
+def cards_of(path):
+    """The log's tool cards, as `deck inspect` lists them (one line each)."""
+    out = subprocess.run([a.deck, "inspect", path], capture_output=True, check=True)
+    return out.stdout.count(b"\n")
+
+
 def main():
     for path in a.log:
         size = os.path.getsize(path) / 1e6
         shown = f"{size / 1e3:.1f} GB" if size >= 1e3 else f"{size:.0f} MB"
-        for sub in ("view", "replay"):
+        if "follow" in a.only:
+            n = cards_of(path)
+            ends = []
+            for _ in range(a.runs):
+                _, e, _ = run_once(f"{a.deck} follow {path}", press_q=False, end=n)
+                log(f"follow {shown}: its end ({n} cards) on screen after {e} ms")
+                ends.append(e if e is not None else float("inf"))
+            verdict(f"the end deck follow {shown}", statistics.median(ends), CARD_GOAL_MS)
+        for sub in [s for s in ("view", "replay") if s in a.only]:
             cmd = f"{a.deck} {sub} {path}"
             firsts, cards, quits = [], [], []
             for _ in range(a.runs):

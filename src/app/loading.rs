@@ -1,7 +1,8 @@
 //! The loading screen shown while a big input loads on its thread: what is
 //! loaded, how far (a bar when the size is known), and how to leave; and
 //! for a file shown while it is read (`opening.rs`), how far the read is
-//! ([`Loading`]) and how it ended ([`LoadEnd`]).
+//! ([`Loading`]) and how it ended ([`LoadEnd`]); and for a big followed
+//! file whose end is shown first, the whole read behind it ([`Ahead`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -129,3 +130,23 @@ pub struct LoadEnd {
     pub failed: Option<String>,
 }
 
+/// The whole of a followed file, folded from its start behind its end
+/// while the end is shown (`ahead.rs`).
+pub struct Ahead {
+    /// Folded from the file's start as it is read (kept for `R` as live
+    /// records are), shown once caught up.
+    pub(super) whole: crate::session::Transcript,
+    /// Bytes read from the start, and the file's size when its end was
+    /// read.
+    pub(super) read: Arc<AtomicU64>,
+    pub(super) size: u64,
+}
+
+impl Ahead {
+    /// What the status bar says: `the end first · reading the start 34%`.
+    pub(super) fn said(&self) -> String {
+        let done = self.read.load(Ordering::Relaxed);
+        let pct = (done as f64 * 100.0 / self.size.max(1) as f64).clamp(0.0, 99.0);
+        format!("the end first · reading from the start {pct:.0}%")
+    }
+}

@@ -17,6 +17,7 @@
 //! background where it has one and the terminal shows it ([`backdrop`]);
 //! the terminal driver ([`run`]) does all the I/O — reading keys, writing
 //! OSC 52, restoring the terminal on every way out.
+mod ahead;
 mod answer;
 pub mod backdrop;
 pub mod backend;

@@ -38,6 +38,11 @@ pub enum Msg {
     Session(SessionChange),
     /// What came of an action on the host, for the status line.
     Notice(String),
+    /// A big followed file's end, shown while it is read from its start
+    /// (`ahead.rs`).
+    Ahead(crate::source::live::Ahead),
+    /// The followed file's read from its start is at its end.
+    CaughtUp,
     /// Text pasted into the terminal (bracketed paste).
     Paste(String),
 }

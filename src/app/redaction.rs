@@ -96,6 +96,12 @@ impl Redaction {
         self.live = live;
     }
 
+    /// `records` applied to `own` as shown (redacted when `R` is on), not
+    /// kept (a followed file's end shown first: its whole is).
+    pub(super) fn apply_unkept(&self, own: &mut Transcript, records: &[Record]) {
+        self.apply(own, records);
+    }
+
     /// `records` applied to `own` as shown (redacted when `R` is on).
     fn apply(&self, own: &mut Transcript, records: &[Record]) {
         let redactor = self.on.then(Redactor::stock);

@@ -110,6 +110,8 @@ pub struct App {
     pub(super) redaction: Redaction,
     /// The file shown is still being read (`opening.rs`): how far.
     pub(super) loading: Option<super::loading::Loading>,
+    /// A followed file's end shown while its whole is read (`ahead.rs`).
+    pub(super) ahead: Option<super::loading::Ahead>,
 }
 
 impl App {
@@ -146,6 +148,7 @@ impl App {
             behind: None,
             redaction: Redaction::default(),
             loading: None,
+            ahead: None,
         }
     }
 
@@ -533,11 +536,17 @@ impl App {
                 status::speed(p.speed())
             )
         });
-        let loading = self.loading.as_ref().map(super::loading::Loading::said);
+        let loading = (self.loading.as_ref().map(super::loading::Loading::said))
+            .or_else(|| self.ahead.as_ref().map(super::loading::Ahead::said));
         let position = match (position, loading) {
             // A replay of a file still being read: where it plays, and how
             // far the read is.
             (Some(p), Some(l)) => Some(format!("{p} · {l}")),
+            // The end of a followed file shown first: the link, and how far
+            // the read from the start is.
+            (None, Some(l)) if self.ahead.is_some() => {
+                Some(self.link.label().map_or(l.clone(), |k| format!("{k} · {l}")))
+            }
             (p, l) => p.or_else(|| self.link.label()).or(l),
         };
         let message = self
@@ -558,7 +567,7 @@ impl App {
             agent: status::agent(t.mode(), t.commands().map(<[String]>::len)),
             recording: self.recording,
             redacted: self.redaction.on,
-            partial: self.loading.is_some(),
+            partial: self.loading.is_some() || self.ahead.is_some(),
         }
     }
 }

@@ -44,7 +44,7 @@ impl App {
                     self.sync();
                     // The file still being read, not news.
                     self.unseen = 0;
-                } else {
+                } else if let Some(records) = self.fold_behind(records) {
                     self.redaction.apply_live(&mut self.shown.own, records);
                     self.sync();
                 }
@@ -63,6 +63,14 @@ impl App {
                 self.link.set(status);
                 vec![Effect::Redraw]
             }
+            Msg::Ahead(end) => {
+                self.ahead(end);
+                vec![Effect::Redraw]
+            }
+            Msg::CaughtUp => {
+                self.caught_up();
+                vec![Effect::Redraw]
+            }
             Msg::Notice(text) => {
                 self.message = Some(crate::text::sanitize::inline(&text));
                 vec![Effect::Redraw]
@@ -75,6 +83,7 @@ impl App {
                     .and_then(|id| self.sessions.cwd_of(id))
                     .map(str::to_string);
                 self.shown.own = Transcript::new(session_id, crate::agents::stock());
+                self.ahead = None;
                 self.redaction.forget_kept();
                 // Where the host says the session runs: paths in it are
                 // shown relative to it, as for a session log.

@@ -254,7 +254,7 @@ pub fn turn(t: &TurnMarker, ctx: &Ctx) -> Vec<Line> {
     let theme = ctx.theme;
     let rule_style = theme.style(Role::TurnRule);
     let Some(end) = &t.end else {
-        return vec![rule(Line::styled(format!("turn {}", t.turn), rule_style), ctx)];
+        return vec![rule(Line::styled(t.label(), rule_style), ctx)];
     };
     let usage = end
         .usage
@@ -272,7 +272,7 @@ pub fn turn(t: &TurnMarker, ctx: &Ctx) -> Vec<Line> {
         "aborted" => ("⊘ ", super::status_style(theme, Status::Interrupted)),
         _ => ("⚠ ", theme.style(Role::Warning)),
     };
-    let mut text = format!("turn {} · {}", t.turn, end.reason);
+    let mut text = format!("{} · {}", t.label(), end.reason);
     match (&end.code, &end.message) {
         (Some(code), Some(msg)) => text.push_str(&format!(" · {code}: {msg}")),
         (Some(code), None) => text.push_str(&format!(" · {code}")),

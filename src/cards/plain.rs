@@ -317,10 +317,10 @@ pub fn item_text(t: &Transcript, item: &Item) -> String {
                 .join("\n\n"),
         ),
         Item::Turn(m) => match &m.end {
-            None => format!("turn {}", m.turn),
+            None => m.label(),
             Some(e) => strip_controls(&format!(
-                "turn {} {}{}{}",
-                m.turn,
+                "{} {}{}{}",
+                m.label(),
                 e.reason,
                 e.message
                     .as_ref()

@@ -11,6 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -21,7 +22,7 @@ use super::stream::{LineStream, Selection};
 use crate::agents::{self, Agent};
 use crate::source::feed::{MakeLines, StreamError};
 use crate::source::follow::{self as tail, Aside, Find, POLL};
-use crate::source::live::{LiveTx, Tap};
+use crate::source::live::{Ahead, LiveEvent, LiveTx, Tap};
 use crate::wire::Record;
 
 /// Options of one `follow`.
@@ -36,7 +37,14 @@ pub struct Follow {
     /// database holding every directory's (`--latest`'s; `None` and no
     /// `session`: the database's newest).
     pub dir: Option<PathBuf>,
+    /// A log this big or bigger has its end shown first, while it is read
+    /// from its start ([`super::window`]); `None`: never.
+    pub ahead_from: Option<u64>,
 }
+
+/// The size from which a followed log's end is shown first: its read from
+/// the start takes more than a blink.
+pub const AHEAD_FROM: u64 = 4 << 20;
 
 /// `deck follow --latest AGENT` when the agent has no session for the
 /// directory yet: the session to follow is the first that appears.
@@ -60,6 +68,7 @@ impl Follow {
             poll: POLL,
             latest: None,
             dir: None,
+            ahead_from: Some(AHEAD_FROM),
         }
     }
 
@@ -106,6 +115,10 @@ impl Follow {
         if tap.is_none() && follow_whole::drawn_at_end(&self.path) {
             return follow_whole::follow(self.path, self.session, self.poll, &tx).await;
         }
+        let ahead = match self.ahead_from.filter(|_| tap.is_none()) {
+            Some(at_least) => end_first(&self.path, self.session.clone(), at_least, &tx).await?,
+            None => None,
+        };
         let mut stream = LineStream::new(None, Selection::new(self.session.clone()), tap);
         let mut beside = Beside::new(&self.path);
         let session = self.session.clone();
@@ -116,9 +129,48 @@ impl Follow {
             &mut stream,
             &mut beside,
             &tx,
+            ahead,
         )
         .await
     }
+}
+
+/// The end of the log at `path` sent first when it is `at_least` bytes
+/// ([`LiveEvent::Ahead`]): the counter of the read from its start that
+/// follows, or `None` (nothing sent: a small, compressed or unreadable
+/// file is read from its start only).
+async fn end_first(
+    path: &Path,
+    session: Option<String>,
+    at_least: u64,
+    tx: &LiveTx,
+) -> Result<Option<Arc<AtomicU64>>, StreamError> {
+    let path = path.to_path_buf();
+    let started = std::time::Instant::now();
+    let window =
+        tokio::task::spawn_blocking(move || super::window::read_end(&path, session.as_deref(), at_least))
+            .await
+            .ok()
+            .flatten();
+    let Some(window) = window else {
+        return Ok(None);
+    };
+    tracing::info!(
+        from = window.from,
+        size = window.size,
+        records = window.records.len(),
+        ms = started.elapsed().as_secs_f64() * 1000.0,
+        "the end shown first"
+    );
+    let read = Arc::new(AtomicU64::new(0));
+    tx.send(LiveEvent::Ahead(Ahead {
+        records: window.records,
+        read: read.clone(),
+        size: window.size,
+        numbered: window.numbered,
+    }))
+    .await?;
+    Ok(Some(read))
 }
 
 /// What is beside a followed log: its agent's (once a `session` header

@@ -570,6 +570,7 @@ mod sniff;
 pub mod stream;
 mod streamed;
 mod text;
+pub mod window;
 
 use sniff::{any_json_object_line, looks_binary};
 

@@ -116,6 +116,13 @@ impl LineStream {
         self.began = false;
     }
 
+    /// Whether its lines are another agent's, translated by its reader (which
+    /// counts turns itself: from where the stream began, not the session's
+    /// start).
+    pub fn translated(&self) -> bool {
+        self.agent.is_some() || self.text_lines
+    }
+
     /// Bytes of an incomplete last line held back.
     #[cfg(any(test, feature = "internals"))]
     pub fn pending(&self) -> usize {

@@ -346,6 +346,9 @@ pub struct TurnMarker {
     pub time: i64,
     /// `None` for a turn start.
     pub end: Option<TurnEnd>,
+    /// Whether `turn` is the session's number (false: its reader counted
+    /// from a point after the session's start, the number is not known).
+    pub numbered: bool,
 }
 
 impl TurnMarker {
@@ -356,6 +359,16 @@ impl TurnMarker {
             seq,
             time,
             end: None,
+            numbered: true,
+        }
+    }
+
+    /// `turn 3`, or `turn …` when its number is not known.
+    pub fn label(&self) -> String {
+        if self.numbered {
+            format!("turn {}", self.turn)
+        } else {
+            "turn …".to_string()
         }
     }
 

@@ -48,9 +48,9 @@ impl Transcript {
     pub(super) fn turn_start(&mut self, ev: &Ev<'_>, p: payload::TurnStart) {
         let turn = p.turn.unwrap_or(0);
         self.running = Some(turn);
-        self.items.push_back(Item::Turn(Arc::new(TurnMarker::start(
-            turn, ev.seq, ev.time,
-        ))));
+        let mut marker = TurnMarker::start(turn, ev.seq, ev.time);
+        marker.numbered = !self.unnumbered;
+        self.items.push_back(Item::Turn(Arc::new(marker)));
     }
 
     pub(super) fn turn_end(&mut self, ev: &Ev<'_>, p: payload::TurnEnd) {
@@ -112,9 +112,9 @@ impl Transcript {
             _ => steps.and_then(|s| TokenUsage::sum(s.values().copied())),
         };
         let end = TurnEnd::new(kind.to_string(), message, code).with_usage(usage);
-        self.items.push_back(Item::Turn(Arc::new(TurnMarker::end(
-            turn, ev.seq, ev.time, end,
-        ))));
+        let mut marker = TurnMarker::end(turn, ev.seq, ev.time, end);
+        marker.numbered = !self.unnumbered;
+        self.items.push_back(Item::Turn(Arc::new(marker)));
     }
 
     pub(super) fn user_message(&mut self, ev: &Ev<'_>, p: payload::UserMessage) {

@@ -109,6 +109,9 @@ pub struct Transcript {
     jobs: (usize, usize),
     /// The turn started and not ended yet (a prompt sent now steers it).
     running: Option<u64>,
+    /// The turns' numbers are not the session's: its reader counted them
+    /// from a point after the start (a big file's end read first).
+    unnumbered: bool,
     /// The session's working directory, when the input says (a session
     /// log's header): paths inside it are drawn relative to it.
     cwd: Option<String>,
@@ -128,6 +131,13 @@ pub struct Transcript {
 }
 
 impl Transcript {
+    /// The turn numbers its records give are not the session's (its reader
+    /// counted from a point after the start): its turns are drawn without
+    /// them (`turn …`).
+    pub fn unnumbered_turns(&mut self) {
+        self.unnumbered = true;
+    }
+
     /// An empty transcript whose cards get their missing views from
     /// `presenters`.
     pub fn new(session_id: Option<String>, presenters: SharedPresenters) -> Transcript {
@@ -149,6 +159,7 @@ impl Transcript {
             steering: 0,
             jobs: (0, 0),
             running: None,
+            unnumbered: false,
             state: state::State::default(),
             presenters,
             ahead: Arc::default(),

@@ -21,6 +21,7 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
@@ -67,7 +68,9 @@ async fn open(path: &Path) -> std::io::Result<Open> {
 
 /// Follow the file at `path` until the consumer goes away (or the tap
 /// fails): its lines through `lines`, what is beside it through `aside`;
-/// a truncation resets session `session`'s view.
+/// a truncation resets session `session`'s view. `ahead`: its end was
+/// shown first ([`LiveEvent::Ahead`]): how far the read from the start is
+/// goes there, and [`LiveEvent::CaughtUp`] when it is at the end.
 pub async fn tail(
     path: &Path,
     session: Option<String>,
@@ -75,6 +78,7 @@ pub async fn tail(
     lines: &mut dyn Lines,
     aside: &mut dyn Aside,
     tx: &LiveTx,
+    mut ahead: Option<Arc<AtomicU64>>,
 ) -> Result<(), StreamError> {
     let shown = path.display().to_string();
     let mut attempt = 0;
@@ -116,8 +120,14 @@ pub async fn tail(
             lines.feed(&buf[..n], &mut out)?;
             aside.records(&mut out.records);
             send(tx, out).await?;
+            if let Some(read) = &ahead {
+                read.store(cur.pos, Ordering::Relaxed);
+            }
         }
         tx.records(aside.poll()).await?;
+        if ahead.take().is_some() {
+            tx.send(LiveEvent::CaughtUp).await?;
+        }
         if wait(tx, poll).await {
             return Ok(());
         }

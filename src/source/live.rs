@@ -51,6 +51,33 @@ pub enum LiveEvent {
     /// What came of an action asked of the source (a prompt sent, an
     /// approval answered, or why not), for the status line.
     Said(String),
+    /// A big file followed: the records of its end (`load::window`), to be
+    /// shown while the file is read from its start; the `Records` after
+    /// this are of the whole, from its start, until [`LiveEvent::CaughtUp`].
+    Ahead(Ahead),
+    /// The read from the start has come to where the end shown was read:
+    /// the whole is shown from now on.
+    CaughtUp,
+}
+
+/// The end of a file shown ahead of its whole ([`LiveEvent::Ahead`]).
+#[derive(Debug, Clone)]
+pub struct Ahead {
+    pub records: Vec<Record>,
+    /// Bytes of the file read from its start so far (how far the whole
+    /// is), and its size when the end was read.
+    pub read: Arc<std::sync::atomic::AtomicU64>,
+    pub size: u64,
+    /// Whether the records' turn numbers are the session's (else they are
+    /// counted from the end's start and not shown).
+    pub numbered: bool,
+}
+
+impl PartialEq for Ahead {
+    fn eq(&self, other: &Ahead) -> bool {
+        self.records == other.records && Arc::ptr_eq(&self.read, &other.read)
+            && (self.size, self.numbered) == (other.size, other.numbered)
+    }
 }
 
 /// The state of a live link.

@@ -112,6 +112,7 @@ fn turns_are_rules_with_reasons() {
         seq: 1,
         time: 0,
         end: None,
+        numbered: true,
     };
     assert_eq!(
         texts(&turn(&start, &ctx)),
@@ -127,6 +128,7 @@ fn turns_are_rules_with_reasons() {
             code: Some("INVALID_REQUEST".into()),
             usage: None,
         }),
+        numbered: true,
     };
     let lines = turn(&end, &ctx);
     assert_eq!(
@@ -311,6 +313,7 @@ fn every_item_fits_tiny_widths() {
             seq: 1,
             time: 0,
             end: None,
+            numbered: true,
         };
         let all = [
             user(&user_msg("hello there", None), &ctx),

@@ -41,6 +41,8 @@ pub fn to_msg(ev: LiveEvent) -> Option<Msg> {
         LiveEvent::Sessions(list) => Some(Msg::Sessions(list)),
         LiveEvent::Session(change) => Some(Msg::Session(change)),
         LiveEvent::Said(text) => Some(Msg::Notice(text)),
+        LiveEvent::Ahead(end) => Some(Msg::Ahead(end)),
+        LiveEvent::CaughtUp => Some(Msg::CaughtUp),
     }
 }
 

@@ -217,3 +217,124 @@ async fn follow_latest_waits_for_the_agents_first_session_of_the_directory() {
         .expect("stops")
         .unwrap();
 }
+
+/// A big file followed: its end comes first (the last lines' records,
+/// decoded as the whole read decodes them), then the whole from its start,
+/// then `CaughtUp` once the read is at the end, then what is appended.
+#[tokio::test]
+async fn a_big_file_shows_its_end_first_then_the_whole_from_its_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("frames.jsonl");
+    // ~2.5 MB: more than the first window read from the end (1 MiB).
+    let n = 40_000u64;
+    std::fs::write(
+        &path,
+        (0..n).map(|s| line(s, s / 10 + 1)).collect::<String>(),
+    )
+    .unwrap();
+    let mut f = Follow::new(&path);
+    f.poll = Duration::from_millis(10);
+    f.ahead_from = Some(1 << 20);
+    let (tx, mut rx) = live::channel();
+    let h = tokio::spawn(async move {
+        f.run(None, tx).await.unwrap();
+    });
+    let (mut end, mut whole, mut caught) = (Vec::new(), Vec::new(), None);
+    let run = async {
+        loop {
+            match rx.recv().await.expect("follow stopped") {
+                LiveEvent::Ahead(a) => {
+                    assert!(
+                        whole.is_empty() && end.is_empty(),
+                        "the end comes first, once"
+                    );
+                    assert_eq!(a.size, std::fs::metadata(&path).unwrap().len());
+                    end.extend(a.records.iter().filter_map(Record::seq));
+                }
+                LiveEvent::Records(rs) => whole.extend(rs.iter().filter_map(Record::seq)),
+                LiveEvent::CaughtUp => {
+                    caught = Some(whole.len());
+                    append(&path, &line(n, n / 10 + 1));
+                }
+                _ => {}
+            }
+            if caught.is_some() && whole.last() == Some(&n) {
+                break;
+            }
+        }
+    };
+    tokio::time::timeout(LIMIT, run).await.expect("in time");
+    assert!(
+        end.len() >= 200,
+        "a screen of records from the end: {}",
+        end.len()
+    );
+    let first = n - end.len() as u64;
+    assert_eq!(
+        end,
+        (first..n).collect::<Vec<_>>(),
+        "the end is the file's last lines"
+    );
+    assert_eq!(
+        caught,
+        Some(n as usize),
+        "caught up when the whole was read"
+    );
+    assert_eq!(
+        whole,
+        (0..=n).collect::<Vec<_>>(),
+        "then the whole from its start"
+    );
+    drop(rx);
+    tokio::time::timeout(LIMIT, h)
+        .await
+        .expect("stops")
+        .unwrap();
+}
+
+/// A file under the size, or compressed: read from its start only.
+#[tokio::test]
+async fn a_small_or_compressed_file_has_no_end_first() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in [
+        (
+            "small.jsonl",
+            (0..100u64)
+                .map(|s| line(s, 1))
+                .collect::<String>()
+                .into_bytes(),
+        ),
+        ("big.jsonl.zst", {
+            let text: String = (0..40_000u64).map(|s| line(s, 1)).collect();
+            // Stored, not compressed: as long as the text, still zstd's.
+            let mut z = zstd::bulk::compress(text.as_bytes(), 1).unwrap();
+            z.resize(text.len(), 0);
+            z
+        }),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let mut f = Follow::new(&path);
+        f.poll = Duration::from_millis(10);
+        f.ahead_from = Some(0);
+        let (tx, mut rx) = live::channel();
+        let h = tokio::spawn(async move {
+            let _ = f.run(None, tx).await;
+        });
+        let first = tokio::time::timeout(LIMIT, async {
+            loop {
+                match rx.recv().await {
+                    Some(LiveEvent::Ahead(_)) => return "ahead",
+                    Some(LiveEvent::CaughtUp) => return "caught up",
+                    Some(LiveEvent::Records(_) | LiveEvent::Diagnostic(_)) | None => return "read",
+                    Some(_) => {}
+                }
+            }
+        })
+        .await
+        .expect("in time");
+        assert_eq!(first, "read", "{name}");
+        drop(rx);
+        let _ = tokio::time::timeout(LIMIT, h).await;
+    }
+}

@@ -77,6 +77,9 @@ impl Seen {
             }
             LiveEvent::Diagnostic(d) => self.diagnostics.push(d.reason),
             LiveEvent::Said(text) => self.said.push(text),
+            LiveEvent::Ahead(_) | LiveEvent::CaughtUp => {
+                panic!("a host's session has no end read first")
+            }
         }
     }
 

@@ -10,6 +10,7 @@
 //! `library/tui.rs`.
 
 mod acp;
+mod ahead;
 mod drive;
 mod file_sessions;
 mod keys;
