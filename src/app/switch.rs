@@ -7,12 +7,14 @@
 //! [`LibraryPart`]'s; this is what the app does with them.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use crossterm::event::KeyEvent;
 
 use super::file_sessions::{FileMode, FileSessions, ReplayOpts};
 use super::keys::Action;
-use super::library::{LibraryPart, LibraryView, Open, Opening};
+use super::library::{LibraryPart, LibraryView, Open, Opening, Target};
+use super::loading::Loading;
 use super::modal::Modal;
 use super::msg::Effect;
 use super::outcome::Outcome;
@@ -20,6 +22,7 @@ use super::picker::{Picker, Sessions};
 use super::player::{Player, StartAt};
 use super::state::App;
 use crate::library::Library;
+use crate::load::window::Window;
 use crate::session::Transcript;
 use crate::source::{LoadError, Loaded};
 use crate::view::list::{Anchor, TranscriptList};
@@ -202,11 +205,8 @@ impl App {
         } else {
             FileMode::View
         };
-        let label = t
-            .path
-            .file_name()
-            .map_or_else(|| t.path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let mut new = match App::from_file(label, loaded, t.session.as_deref(), mode) {
+        let label = label_of(&t.path);
+        let new = match App::from_file(label, loaded, t.session.as_deref(), mode) {
             Ok(app) => app,
             Err(e) => {
                 if let Some(lib) = self.library_mut() {
@@ -215,7 +215,50 @@ impl App {
                 return;
             }
         };
-        // The looks in use, and the screen.
+        let redacted = self.redaction.on;
+        self.become_shown(new);
+        if redacted {
+            self.toggle_redaction();
+        }
+        if let (false, Some((item, needle))) = (o.replay, t.at) {
+            self.open_at(item, needle.as_deref());
+        }
+    }
+
+    /// A search hit's session being opened: its end, read first. When the
+    /// hit is in it, that end is shown on the hit at once (the status bar
+    /// saying how far the whole is loaded, its counts `…`); the whole
+    /// replaces it when it is loaded ([`show_opened`](Self::show_opened)).
+    pub(super) fn show_end(&mut self, end: Window, t: Target, bytes: Arc<AtomicU64>, total: u64) {
+        let (Some(hit), Some((_, needle))) = (&t.hit, &t.at) else {
+            return;
+        };
+        let mut shown = Transcript::new(t.session.clone(), crate::agents::stock());
+        if !end.numbered {
+            shown.unnumbered_turns();
+        }
+        // Folded as the whole will be shown: redacted when the library is.
+        self.redaction.apply_unkept(&mut shown, &end.records);
+        let Some(item) = hit.find(&shown) else {
+            tracing::info!(from = end.from, "the hit is not in the session's end: the whole is waited for");
+            return;
+        };
+        let mut new = App::viewer(label_of(&t.path), shown, Vec::new());
+        new.redaction.on = self.redaction.on;
+        new.loading = Some(Loading {
+            bytes,
+            total,
+            mode: FileMode::View,
+            refocus: None,
+        });
+        self.become_shown(new);
+        // The status bar says `loading N%` and its counts `…`.
+        self.open_at(item, needle.as_deref());
+    }
+
+    /// `new` shown instead, with the looks in use, the screen, and the
+    /// library to come back to.
+    fn become_shown(&mut self, mut new: App) {
         std::mem::swap(&mut new.looks, &mut self.looks);
         new.density = self.density;
         new.show_reasoning = self.show_reasoning;
@@ -224,14 +267,7 @@ impl App {
         new.list.progressive = self.list.progressive;
         new.found.background = self.found.background;
         new.behind = self.take_library();
-        let redacted = self.redaction.on;
         *self = new;
-        if redacted {
-            self.toggle_redaction();
-        }
-        if let (false, Some((item, needle))) = (o.replay, t.at) {
-            self.open_at(item, needle.as_deref());
-        }
     }
 
     /// Focus entry `item` of the transcript, and search for `needle` from
@@ -266,10 +302,34 @@ impl App {
     /// Leaving a session opened from the library: back to the list
     /// (false: there is no library, quit).
     pub(super) fn back_to_library(&mut self) -> bool {
-        let Some(lib) = self.take_library() else {
+        let Some(mut lib) = self.take_library() else {
             return false;
         };
+        // A session's end left before its whole was loaded: not shown when
+        // it is.
+        lib.forget_opening();
         self.modal = Modal::Library(lib);
         true
     }
+
+    /// Whether a session is being opened from the library (the driver looks
+    /// for it often, not at the idle pace).
+    pub fn is_opening_a_session(&self) -> bool {
+        self.library_part().is_some_and(LibraryPart::is_opening)
+    }
+
+    /// A hit in a session of `bytes` or more is looked for in the
+    /// session's end first, shown while the whole loads (by default, 4 MiB:
+    /// the tests' sessions are smaller).
+    pub fn read_hits_in_ends_from(&mut self, bytes: u64) {
+        if let Some(lib) = self.library_mut() {
+            lib.read_ends_from(bytes);
+        }
+    }
+}
+
+/// A session file's name, for the status bar.
+fn label_of(path: &std::path::Path) -> String {
+    path.file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
 }

@@ -365,7 +365,10 @@ impl App {
         if self.shown.player.is_none() && self.redact_by_reading_again() {
             return;
         }
-        if self.shown.player.as_ref().is_some_and(super::player::Player::is_growing) || self.ahead.is_some() {
+        if self.shown.player.as_ref().is_some_and(super::player::Player::is_growing)
+            || self.ahead.is_some()
+            || self.loading.is_some()
+        {
             // Its records are still coming: a redacted copy would be cut.
             self.message = Some("R: the file is still being read, press it again when it is".into());
             return;

@@ -147,6 +147,11 @@ impl App {
             match lib.poll_opening() {
                 Opened::Nothing => {}
                 Opened::Failed => changed = true,
+                Opened::End(end) => {
+                    let (window, target, bytes, total) = *end;
+                    self.show_end(window, target, bytes, total);
+                    changed = true;
+                }
                 Opened::Loaded(opened) => {
                     let (loaded, o) = *opened;
                     self.show_opened(loaded, o);

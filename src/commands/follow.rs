@@ -91,13 +91,6 @@ pub fn run(target: Target, session: Option<String>, tui: TuiArgs) -> anyhow::Res
     };
     let (tx, rx) = live::channel();
     f.session.clone_from(&session);
-    if let Some(at) = std::env::var("DECK_AHEAD_FROM")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        // The size from which the end is shown first (the tests use a small one).
-        f.ahead_from = Some(at);
-    }
     spawn_source(&rt, tx, move |tx| f.run(None, tx));
     run_tui(label, session, &tui, rt, rx)
 }

@@ -42,10 +42,6 @@ pub struct Follow {
     pub ahead_from: Option<u64>,
 }
 
-/// The size from which a followed log's end is shown first: its read from
-/// the start takes more than a blink.
-pub const AHEAD_FROM: u64 = 4 << 20;
-
 /// `deck follow --latest AGENT` when the agent has no session for the
 /// directory yet: the session to follow is the first that appears.
 #[derive(Debug, Clone)]
@@ -68,7 +64,7 @@ impl Follow {
             poll: POLL,
             latest: None,
             dir: None,
-            ahead_from: Some(AHEAD_FROM),
+            ahead_from: Some(super::window::ahead_from()),
         }
     }
 

@@ -18,6 +18,19 @@ use super::stream::{LineStream, Selection};
 use crate::source::feed::Output;
 use crate::wire::Record;
 
+/// The size from which a log's end is read first: its whole read takes more
+/// than a blink. `DECK_AHEAD_FROM` (bytes) changes it (the tests' files are
+/// small).
+pub const AHEAD_FROM: u64 = 4 << 20;
+
+/// [`AHEAD_FROM`], or what `DECK_AHEAD_FROM` says.
+pub fn ahead_from() -> u64 {
+    std::env::var("DECK_AHEAD_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(AHEAD_FROM)
+}
+
 /// The first window read from the end.
 const FIRST: u64 = 1 << 20;
 /// The largest (after it, the end shows what it holds).

@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use crossterm::event::KeyEvent;
 
 pub use draw::LibraryView;
-pub use open::{Opened, Opening};
+pub use open::{Opened, Opening, Target};
 
 use super::keys::{self, Action, Part};
 use super::outcome::Outcome;
@@ -139,6 +139,9 @@ pub struct LibraryPart {
     pub(super) note: Option<String>,
     /// A session being loaded to open.
     pub(super) opening: Option<Opening>,
+    /// A hit in a session this big or bigger is looked for in its end
+    /// first (`open.rs`).
+    pub(super) ends_from: u64,
     /// When the list was opened (epoch ms), for "today".
     now_ms: i64,
 }
@@ -164,6 +167,7 @@ impl LibraryPart {
             updating: None,
             note: lib.rebuilt().map(|why| format!("the index was built anew ({why})")),
             opening: None,
+            ends_from: crate::load::window::ahead_from(),
             now_ms,
             lib,
         };
@@ -418,6 +422,11 @@ impl LibraryPart {
                 title: h.row.title.clone(),
                 at: Some((h.item as usize, r.needle.clone())),
                 time: h.time.zip(h.row.started).map(|(t, s)| t - s),
+                hit: Some(open::HitPlace {
+                    call: h.call.clone(),
+                    kind: h.kind.clone(),
+                    time: h.time,
+                }),
             }),
             None => self.selected().map(|r| open::Target {
                 path: PathBuf::from(&r.path),
@@ -425,6 +434,7 @@ impl LibraryPart {
                 title: r.title.clone(),
                 at: None,
                 time: None,
+                hit: None,
             }),
         }
     }

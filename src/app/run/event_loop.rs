@@ -152,7 +152,7 @@ impl EventLoop {
             .map(|ms| Duration::from_secs_f64(ms / 1000.0));
         let laying_out = app.list().layouts_pending()
             || app.modal().pager().is_some_and(|p| p.is_laying_out())
-            || app.modal().library().is_some_and(|l| l.is_opening());
+            || app.is_opening_a_session();
         let anim = Duration::from_millis(if laying_out { 8 } else { 100 });
         due.map_or(anim, |d| d.min(anim))
             .max(Duration::from_millis(1))

@@ -314,3 +314,133 @@ fn s_sorts_by_the_next_column_and_the_heading_says_which() {
     assert!(!s.lines().next().unwrap_or("").contains("· by"), "{s}");
     assert_eq!(agents_listed(&s), ["claude-code", "codex", "dsh"], "{s}");
 }
+
+/// A DSH session of `turns` turns, each a prompt (`prompt N`), the last
+/// one's `find WORD please`: ~250 bytes a turn.
+fn long_session(turns: u64, word: &str) -> String {
+    let mut s = String::new();
+    for n in 0..turns {
+        let text = if n + 1 == turns {
+            format!("find {word} please")
+        } else {
+            format!("prompt {n}")
+        };
+        for (i, (kind, data)) in [
+            ("turn/start", format!("{{\"turn\":{}}}", n + 1)),
+            (
+                "user/message",
+                format!(
+                    "{{\"content\":[{{\"type\":\"text\",\"text\":\"{text}\"}}],\"role\":\"user\"}}"
+                ),
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let seq = n * 2 + i as u64;
+            s.push_str(&format!(
+                "{{\"type\":\"server-request\",\"rpcId\":\"r{seq}\",\"method\":\"session/event\",\"payload\":{{\"type\":\"session/event\",\"sessionId\":\"s-long\",\"event\":{{\"type\":\"{kind}\",\"seq\":{seq},\"time\":{},\"data\":{data}}}}}}}\n",
+                1_796_000_000_000 + seq * 1000
+            ));
+        }
+    }
+    s
+}
+
+#[test]
+fn a_hit_at_the_end_of_a_big_session_shows_its_end_at_once_then_the_whole() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("logs");
+    std::fs::create_dir(&dir).unwrap();
+    // ~4 MB: more than the first window read from the end (1 MiB).
+    let turns = 16_000;
+    std::fs::write(dir.join("long.jsonl"), long_session(turns, "zanzibar")).unwrap();
+    let mut app = library_app(
+        Roots::at(home.path(), vec![dir]),
+        home.path(),
+        None,
+        100,
+        20,
+    );
+    app.read_hits_in_ends_from(0);
+    app.update(ch('/'));
+    typed(&mut app, "zanzibar");
+    app.update(key(KeyCode::Enter));
+    assert!(screen(&mut app).contains("1 hit"), "{}", screen(&mut app));
+    app.update(key(KeyCode::Enter));
+    // Ticks until something is shown: the end comes first.
+    for _ in 0..3000 {
+        app.update(Msg::Tick {
+            real_ms: 10.0,
+            now_ms: NOW_MS,
+        });
+        if !app.library_shown() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(app.is_loading(), "the end shown while the whole loads");
+    let s = screen(&mut app);
+    let status = s.lines().last().unwrap();
+    assert!(s.contains("› find zanzibar please"), "on the hit: {s}");
+    assert!(
+        status.contains("loading") && status.contains('…'),
+        "{status}"
+    );
+    let end_items = app.transcript().items().len();
+    assert!(
+        end_items < (turns * 2) as usize,
+        "only the end: {end_items}"
+    );
+    // Then the whole, on the same hit.
+    settle(&mut app);
+    assert!(!app.is_loading());
+    let t = app.transcript();
+    assert_eq!(t.items().len(), (turns * 2) as usize);
+    assert_eq!(
+        focused(&app),
+        t.items().len() - 1,
+        "the hit, the last entry"
+    );
+    let s = screen(&mut app);
+    assert!(s.contains("› find zanzibar please"), "{s}");
+    assert!(!s.lines().last().unwrap().contains('…'), "{s}");
+    // q: back to the hits.
+    app.update(ch('q'));
+    assert!(screen(&mut app).contains("1 hit"));
+}
+
+#[test]
+fn leaving_a_sessions_end_before_its_whole_is_loaded_does_not_open_it_again() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("logs");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("long.jsonl"), long_session(16_000, "zanzibar")).unwrap();
+    let mut app = library_app(
+        Roots::at(home.path(), vec![dir]),
+        home.path(),
+        None,
+        100,
+        20,
+    );
+    app.read_hits_in_ends_from(0);
+    app.update(ch('/'));
+    typed(&mut app, "zanzibar");
+    app.update(key(KeyCode::Enter));
+    app.update(key(KeyCode::Enter));
+    for _ in 0..3000 {
+        app.update(Msg::Tick {
+            real_ms: 10.0,
+            now_ms: NOW_MS,
+        });
+        if !app.library_shown() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(app.is_loading());
+    app.update(ch('q'));
+    assert!(app.library_shown());
+    settle(&mut app);
+    assert!(app.library_shown(), "the whole loaded after q is not shown");
+}
