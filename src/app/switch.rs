@@ -206,6 +206,11 @@ impl App {
             FileMode::View
         };
         let label = label_of(&t.path);
+        // Its start shown while it loaded: the entry focused there is
+        // focused in the whole (its first entries are the start's).
+        let kept = (self.loading.is_some() && t.at.is_none() && self.list.focus > 0)
+            .then(|| self.focused_item())
+            .flatten();
         let new = match App::from_file(label, loaded, t.session.as_deref(), mode) {
             Ok(app) => app,
             Err(e) => {
@@ -222,26 +227,31 @@ impl App {
         }
         if let (false, Some((item, needle))) = (o.replay, t.at) {
             self.open_at(item, needle.as_deref());
+        } else if let Some(item) = kept {
+            self.open_at(item, None);
         }
     }
 
-    /// A search hit's session being opened: its end, read first. When the
-    /// hit is in it, that end is shown on the hit at once (the status bar
-    /// saying how far the whole is loaded, its counts `…`); the whole
+    /// A session being opened: its start, or a search hit's end, read
+    /// first — shown at once (on the hit, when it is in the end), the status
+    /// bar saying how far the whole is loaded and its counts `…`; the whole
     /// replaces it when it is loaded ([`show_opened`](Self::show_opened)).
-    pub(super) fn show_end(&mut self, end: Window, t: Target, bytes: Arc<AtomicU64>, total: u64) {
-        let (Some(hit), Some((_, needle))) = (&t.hit, &t.at) else {
-            return;
-        };
+    pub(super) fn show_ahead(&mut self, first: Window, t: Target, bytes: Arc<AtomicU64>, total: u64) {
         let mut shown = Transcript::new(t.session.clone(), crate::agents::stock());
-        if !end.numbered {
+        if !first.numbered {
             shown.unnumbered_turns();
         }
         // Folded as the whole will be shown: redacted when the library is.
-        self.redaction.apply_unkept(&mut shown, &end.records);
-        let Some(item) = hit.find(&shown) else {
-            tracing::info!(from = end.from, "the hit is not in the session's end: the whole is waited for");
-            return;
+        self.redaction.apply_unkept(&mut shown, &first.records);
+        let at = match (&t.hit, &t.at) {
+            (Some(hit), Some((_, needle))) => match hit.find(&shown) {
+                Some(item) => Some((item, needle.clone())),
+                None => {
+                    tracing::info!(from = first.from, "the hit is not in the session's end: the whole is waited for");
+                    return;
+                }
+            },
+            _ => None,
         };
         let mut new = App::viewer(label_of(&t.path), shown, Vec::new());
         new.redaction.on = self.redaction.on;
@@ -253,7 +263,9 @@ impl App {
         });
         self.become_shown(new);
         // The status bar says `loading N%` and its counts `…`.
-        self.open_at(item, needle.as_deref());
+        if let Some((item, needle)) = at {
+            self.open_at(item, needle.as_deref());
+        }
     }
 
     /// `new` shown instead, with the looks in use, the screen, and the

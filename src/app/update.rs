@@ -147,9 +147,9 @@ impl App {
             match lib.poll_opening() {
                 Opened::Nothing => {}
                 Opened::Failed => changed = true,
-                Opened::End(end) => {
-                    let (window, target, bytes, total) = *end;
-                    self.show_end(window, target, bytes, total);
+                Opened::Ahead(first) => {
+                    let (window, target, bytes, total) = *first;
+                    self.show_ahead(window, target, bytes, total);
                     changed = true;
                 }
                 Opened::Loaded(opened) => {

@@ -1,8 +1,9 @@
-//! The end of a big log read first (`deck follow`): its last bytes, from a
-//! line's start, decoded as the log's own reader decodes them — primed with
-//! the file's first line, which names the session and its agent, and whose
-//! own records are left out — so the last cards are on screen at once while
-//! the file is read from its start behind them ([`LiveEvent::Ahead`]).
+//! A big log's end read first (`deck follow`, a search hit opened from the
+//! library) — its last bytes, from a line's start, decoded as the log's own
+//! reader decodes them, primed with the file's first line (which names the
+//! session and its agent; its own records left out) — or its start (a
+//! session opened from the library), so the cards are on screen at once
+//! while the whole is read behind them ([`LiveEvent::Ahead`]).
 //!
 //! What the end shows is what its lines say: a call whose start is before
 //! the window is a card without its name (unknown, not guessed) until the
@@ -62,6 +63,40 @@ pub struct Window {
 /// than 1 MiB, or one the window would hold whole.
 pub fn read_end(path: &Path, want: Option<&str>, at_least: u64) -> Option<Window> {
     read_end_from(path, want, at_least, FIRST, ENOUGH)
+}
+
+/// The start of a big log (session `want`, else the first named): its
+/// first lines, as many as fill a screen, decoded as a follow of it would —
+/// the first of the whole's records, shown while the whole loads (a
+/// session opened from the library). `None` as for [`read_end`].
+pub fn read_start(path: &Path, want: Option<&str>, at_least: u64) -> Option<Window> {
+    let mut file = std::fs::File::open(path).ok()?;
+    let size = file.metadata().ok()?.len();
+    if size < at_least.max(1) {
+        return None;
+    }
+    let mut span = FIRST;
+    loop {
+        if span >= size {
+            return None;
+        }
+        let bytes = read_from(&mut file, 0, span)?;
+        if bytes.starts_with(&ZSTD_MAGIC) {
+            return None;
+        }
+        let mut stream = LineStream::new(None, Selection::new(want.map(str::to_string)), None);
+        let mut out = Output::default();
+        stream.feed(&bytes, &mut out).ok()?;
+        if out.records.len() >= ENOUGH || span >= MOST {
+            return (!out.records.is_empty()).then_some(Window {
+                records: out.records,
+                from: 0,
+                size,
+                numbered: true,
+            });
+        }
+        span *= 4;
+    }
 }
 
 /// [`read_end`], its first window `span` bytes, grown until it holds

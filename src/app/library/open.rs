@@ -1,10 +1,10 @@
 //! Opening a library session: the file loaded on a thread while the list
 //! keeps its keys, then handed to the app (which shows it as `deck view` or
 //! `deck replay` of it would, and comes back to the list when it is left).
-//! A search hit in a big session is looked for in the session's end first
-//! (`load::window`, read in a few ms): found there, that end is shown on
-//! the hit at once while the whole loads ([`Opened::End`]), then the whole
-//! on the same hit.
+//! A big session is shown before it is loaded whole ([`Opened::Ahead`]):
+//! its start, read in a few ms (`load::window`) — or for a search hit, its
+//! end, when the hit is found there — shown at once while the whole loads,
+//! then the whole, on the same entry.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -68,8 +68,8 @@ impl HitPlace {
 
 /// What the loading thread sends.
 enum Part {
-    /// The session's end, read first.
-    End(Window),
+    /// The session's start, or its end (a hit's), read first.
+    Ahead(Window),
     Whole(Result<Loaded, LoadError>),
 }
 
@@ -90,9 +90,9 @@ pub enum Opened {
     Nothing,
     /// It failed: the list's top line says why.
     Failed,
-    /// The session's end, read first (its whole still loading): for the
-    /// app to show when the hit is in it.
-    End(Box<(Window, Target, Arc<AtomicU64>, u64)>),
+    /// The session's start, or a hit's end, read first (its whole still
+    /// loading): for the app to show (the end when the hit is in it).
+    Ahead(Box<(Window, Target, Arc<AtomicU64>, u64)>),
     /// Loaded: for the app to show.
     Loaded(Box<(Loaded, Opening)>),
 }
@@ -110,18 +110,25 @@ impl LibraryPart {
         let total = std::fs::metadata(&path).map_or(0, |m| m.len());
         let bytes = Arc::new(AtomicU64::new(0));
         let counted = bytes.clone();
-        // A hit is looked for in the end first (a replay starts from the
-        // start: it waits for the whole).
-        let end = (!replay && target.hit.is_some()).then(|| target.session.clone());
+        // The start shown first, or a hit looked for in the end (a replay
+        // waits for the whole: its player plays it).
+        let first = (!replay).then(|| (target.session.clone(), target.hit.is_some()));
         let ends_from = self.ends_from;
         let spawned = std::thread::Builder::new()
             .name("deck-open".into())
             .spawn(move || {
-                if let Some(session) = end
-                    && let Some(w) = window::read_end(std::path::Path::new(&path), session.as_deref(), ends_from)
-                    && tx.send(Part::End(w)).is_err()
-                {
-                    return;
+                if let Some((session, hit)) = first {
+                    let file = std::path::Path::new(&path);
+                    let w = if hit {
+                        window::read_end(file, session.as_deref(), ends_from)
+                    } else {
+                        window::read_start(file, session.as_deref(), ends_from)
+                    };
+                    if let Some(w) = w
+                        && tx.send(Part::Ahead(w)).is_err()
+                    {
+                        return;
+                    }
                 }
                 let _ = tx.send(Part::Whole(crate::source::load_path_counted(&path, &counted)));
             });
@@ -140,8 +147,8 @@ impl LibraryPart {
         true
     }
 
-    /// A hit in a session of `bytes` or more is looked for in its end
-    /// first (the tests' sessions are small).
+    /// A session of `bytes` or more is shown before it is loaded whole:
+    /// its start, or a hit's end (the tests' sessions are small).
     pub fn read_ends_from(&mut self, bytes: u64) {
         self.ends_from = bytes;
     }
@@ -166,8 +173,8 @@ impl LibraryPart {
         let loaded = match o.rx.try_recv() {
             Err(TryRecvError::Empty) => return Opened::Nothing,
             Err(TryRecvError::Disconnected) => Err("the loading thread stopped".to_string()),
-            Ok(Part::End(w)) => {
-                return Opened::End(Box::new((w, o.target.clone(), o.bytes.clone(), o.total)));
+            Ok(Part::Ahead(w)) => {
+                return Opened::Ahead(Box::new((w, o.target.clone(), o.bytes.clone(), o.total)));
             }
             Ok(Part::Whole(r)) => r.map_err(|e| e.to_string()),
         };

@@ -444,3 +444,47 @@ fn leaving_a_sessions_end_before_its_whole_is_loaded_does_not_open_it_again() {
     settle(&mut app);
     assert!(app.library_shown(), "the whole loaded after q is not shown");
 }
+
+#[test]
+fn a_big_session_opened_shows_its_start_at_once_then_the_whole_on_the_same_entry() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("logs");
+    std::fs::create_dir(&dir).unwrap();
+    let turns = 16_000;
+    std::fs::write(dir.join("long.jsonl"), long_session(turns, "zanzibar")).unwrap();
+    let mut app = library_app(
+        Roots::at(home.path(), vec![dir]),
+        home.path(),
+        None,
+        100,
+        20,
+    );
+    app.read_hits_in_ends_from(0);
+    app.update(key(KeyCode::Enter));
+    for _ in 0..3000 {
+        app.update(Msg::Tick {
+            real_ms: 10.0,
+            now_ms: NOW_MS,
+        });
+        if !app.library_shown() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(app.is_loading(), "the start shown while the whole loads");
+    let s = screen(&mut app);
+    assert!(s.contains("── turn 1 ") && s.contains("› prompt 0"), "{s}");
+    assert!(s.lines().last().unwrap().contains("loading"), "{s}");
+    let start = app.transcript().items().len();
+    assert!(start < (turns * 2) as usize, "only the start: {start}");
+    // An entry focused in the start is focused in the whole.
+    app.update(ch('j'));
+    app.update(ch('j'));
+    app.update(ch('j'));
+    let item = focused(&app);
+    assert!(item > 0);
+    settle(&mut app);
+    assert!(!app.is_loading());
+    assert_eq!(app.transcript().items().len(), (turns * 2) as usize);
+    assert_eq!(focused(&app), item);
+}
