@@ -296,7 +296,7 @@ pub fn view_problems(card: &ToolCard) -> Vec<crate::wire::Diagnostic> {
             Some(crate::wire::Diagnostic {
                 origin: v.origin,
                 reason: format!("{} of call {:?}: {reason}", v.place(slot), card.call_id),
-                raw: v.raw.as_str().to_string(),
+                raw: v.raw().as_str().to_string(),
             })
         })
         .collect()
@@ -311,7 +311,7 @@ pub fn quick_title(card: &ToolCard) -> String {
     }
     card.call_view
         .as_ref()
-        .filter(|v| v.raw.len() <= 64 * 1024)
+        .filter(|v| v.size() <= 64 * 1024)
         .and_then(|v| v.typed().ok())
         .and_then(|v| v.title().map(str::to_string))
         .unwrap_or_else(|| card.tool_name().to_string())

@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 use super::shared::output::{finish, write_stdout};
 use super::shared::report::{nested_diagnostics, report_diagnostics, report_other_sessions};
 use crate::cards::{self, Resolution};
-use crate::session::{Answer, Ask, Item, Prompt, TokenUsage, ToolCard, Transcript, answer_to};
+use crate::session::{
+    Answer, Ask, AttachedView, Item, Prompt, TokenUsage, ToolCard, Transcript, answer_to,
+};
 use crate::source;
 use crate::text::sanitize::json_text;
 use crate::wire::{Diagnostic, RawJson};
@@ -207,9 +209,9 @@ struct InspectLine<'a> {
     #[serde(rename = "durationMs", skip_serializing_if = "Option::is_none")]
     duration_ms: Option<i64>,
     #[serde(rename = "callView")]
-    call_view: Option<&'a RawJson>,
+    call_view: Option<RawJson>,
     #[serde(rename = "resultView")]
-    result_view: Option<&'a RawJson>,
+    result_view: Option<RawJson>,
     #[serde(rename = "viewSource")]
     view_source: std::borrow::Cow<'static, str>,
     #[serde(rename = "fallbackReason", skip_serializing_if = "Option::is_none")]
@@ -295,8 +297,8 @@ fn inspect_line<'a>(card: &'a ToolCard, agent: Option<&str>) -> InspectLine<'a> 
         status: card.status.name(),
         exit_code: exit_code(card),
         duration_ms: card.duration_ms(),
-        call_view: card.call_view.as_ref().map(|a| &a.raw),
-        result_view: card.result_view.as_ref().map(|a| &a.raw),
+        call_view: card.call_view.as_ref().map(AttachedView::raw),
+        result_view: card.result_view.as_ref().map(AttachedView::raw),
         view_source,
         fallback_reason: resolved.fallback,
         error: card

@@ -77,7 +77,7 @@ pub fn lint_loaded(loaded: &Loaded) -> Vec<Finding> {
                 let Some(v) = view.as_ref().filter(|v| v.source == ViewSource::Wire) else {
                     continue;
                 };
-                used.add(&v.raw, v.origin);
+                used.add(&v.raw(), v.origin);
                 let at = Place {
                     line: v.origin.line,
                     session: s.id.clone(),
@@ -85,7 +85,7 @@ pub fn lint_loaded(loaded: &Loaded) -> Vec<Finding> {
                     tool: card.tool.clone(),
                     slot,
                 };
-                out.extend(lint_text(v.raw.as_str(), &at));
+                out.extend(lint_text(v.raw().as_str(), &at));
             }
         }
         for r in &s.records {

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::attached::AttachedView;
 use super::{Prompt, Todo};
-use crate::wire::{RawJson, View, WireError};
+use crate::wire::RawJson;
 
 /// A tool card's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,194 +53,6 @@ impl Status {
     /// Error-like: what `e`/`E` jump between and the status line counts.
     pub fn is_bad(self) -> bool {
         matches!(self, Status::Error | Status::Failed)
-    }
-}
-
-/// Where a card's view came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ViewSource {
-    /// Sent by the host with the frame.
-    Wire,
-    /// Derived by deck's built-in presenters (logs, old hosts).
-    Presenter,
-}
-
-/// A view attached to a card slot, as JSON text. It is typed when a card
-/// is drawn (and the drawing cached), not kept typed: a session's views
-/// would otherwise be held twice. Equal views are equal wherever they
-/// were read (`origin` and the cache are not compared).
-#[derive(Debug, Clone)]
-pub struct AttachedView {
-    /// Who made it: the host, or deck's presenters.
-    pub source: ViewSource,
-    /// The view's JSON text.
-    pub raw: RawJson,
-    /// Where the record that brought the view was read (line 0: not from a file).
-    pub origin: crate::wire::Origin,
-    /// What a look at the view found (shared by clones, so the layout
-    /// thread's or the loader's look serves the next reader).
-    memo: std::sync::Arc<Memo>,
-}
-
-impl PartialEq for AttachedView {
-    fn eq(&self, other: &AttachedView) -> bool {
-        self.source == other.source && self.raw == other.raw
-    }
-}
-
-/// What is learnt of a view on first use.
-#[derive(Debug, Default)]
-struct Memo {
-    /// See [`AttachedView::typed_head`]; `None` inside: not a read view
-    /// with lines.
-    shape: std::sync::OnceLock<Option<crate::wire::read_prefix::Shape>>,
-    /// The `card` tag.
-    tag: std::sync::OnceLock<Option<String>>,
-    /// A terminal view whose command failed (see [`AttachedView::failed`]).
-    failed: std::sync::OnceLock<bool>,
-}
-
-impl AttachedView {
-    /// A view from `source`, given as a tree.
-    pub fn new(source: ViewSource, raw: Value) -> AttachedView {
-        // Its tag is known from the tree: no scan of its text for it.
-        let memo = Memo::default();
-        if raw.is_object() {
-            let tag = raw.get("card").and_then(Value::as_str).map(str::to_string);
-            let _ = memo.tag.set(tag);
-        }
-        AttachedView {
-            source,
-            raw: RawJson::from_value(&raw),
-            origin: crate::wire::Origin::default(),
-            memo: std::sync::Arc::new(memo),
-        }
-    }
-
-    /// A view one of deck's presenters drew, typed: its tag, and for a
-    /// terminal view whether its command failed, are read off the type, not
-    /// found again in its text. (Tested on every fixture by
-    /// `presented_views_know_what_their_text_says`.)
-    pub fn presented(view: &View) -> AttachedView {
-        let attached = AttachedView::presented_text(RawJson::from_text(view.to_json()), view.tag());
-        if let View::Terminal(t) = view {
-            let failed = t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some();
-            let _ = attached.memo.failed.set(failed);
-        }
-        attached
-    }
-
-    /// A view a presenter wrote straight as JSON text, of card `tag`.
-    pub fn presented_text(raw: RawJson, tag: &str) -> AttachedView {
-        let view = AttachedView::from_text(ViewSource::Presenter, raw);
-        let _ = view.memo.tag.set(Some(tag.to_string()));
-        view
-    }
-
-    /// A view as JSON text (a presenter's, written straight as text).
-    pub fn from_text(source: ViewSource, raw: RawJson) -> AttachedView {
-        AttachedView {
-            source,
-            raw,
-            origin: crate::wire::Origin::default(),
-            memo: std::sync::Arc::default(),
-        }
-    }
-
-    /// A view sent by the host (shares the record's text).
-    pub fn from_wire(env: &crate::wire::ViewEnvelope) -> AttachedView {
-        AttachedView {
-            source: ViewSource::Wire,
-            raw: env.view.clone(),
-            origin: crate::wire::Origin::default(),
-            memo: std::sync::Arc::default(),
-        }
-    }
-
-    /// The same view, read at `origin`.
-    pub fn at(self, origin: crate::wire::Origin) -> AttachedView {
-        AttachedView { origin, ..self }
-    }
-
-    /// `call view` / `result view` and where it was read, for messages.
-    pub fn place(&self, slot: &str) -> String {
-        if self.origin.line == 0 {
-            format!("{slot} view")
-        } else {
-            format!(
-                "{slot} view (line {}, byte {})",
-                self.origin.line, self.origin.offset
-            )
-        }
-    }
-
-    /// The typed view, or why it did not type.
-    pub fn typed(&self) -> Result<View, WireError> {
-        View::from_json(self.raw.as_str())
-    }
-
-    /// The view typed only as far as `lines` lines of a `read` view (see
-    /// [`crate::wire::read_prefix`]); other views are typed whole. The
-    /// view's shape is found once (one pass over the text); after that a
-    /// scan stops after its lines.
-    pub fn typed_head(&self, lines: usize) -> Result<View, WireError> {
-        use crate::wire::read_prefix::read_prefix;
-        let head = self
-            .shape()
-            .and_then(|s| read_prefix(self.raw.as_str(), lines, Some(s)));
-        match head {
-            Some((v, _)) => Ok(View::Read(v)),
-            None => self.typed(),
-        }
-    }
-
-    /// Find a read view's shape now, so that a later
-    /// [`typed_head`](Self::typed_head) reads only its head: for the layout
-    /// thread, ahead of the pager.
-    pub fn warm_head(&self) {
-        self.shape();
-    }
-
-    /// The read view's shape, found on first use; `None`: not a read view
-    /// with lines.
-    fn shape(&self) -> Option<&crate::wire::read_prefix::Shape> {
-        self.memo
-            .shape
-            .get_or_init(|| {
-                // A view known to be of another card has no read shape: no
-                // scan of its text for one.
-                if matches!(self.memo.tag.get(), Some(Some(t)) if t != "read") {
-                    return None;
-                }
-                crate::wire::read_prefix::read_prefix(self.raw.as_str(), 1, None).map(|(_, s)| s)
-            })
-            .as_ref()
-    }
-
-    /// The view's `card` tag, read without typing the view (once).
-    pub fn tag(&self) -> Option<String> {
-        self.memo
-            .tag
-            .get_or_init(|| View::tag_of(self.raw.as_str()))
-            .clone()
-    }
-
-    /// A terminal view of a command that failed: a non-zero exit code or
-    /// a signal (typed once).
-    pub fn failed(&self) -> bool {
-        *self.memo.failed.get_or_init(|| {
-            self.tag().as_deref() == Some("terminal")
-                && matches!(self.typed(), Ok(View::Terminal(t))
-                    if t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some())
-        })
-    }
-
-    /// Take every look the fold will take (tag, shape, outcome) now: for
-    /// the loader's threads, ahead of the fold.
-    pub fn warm(&self) {
-        self.tag();
-        self.shape();
-        self.failed();
     }
 }
 
@@ -361,6 +174,11 @@ impl ToolResult {
     /// The event's data, parsed.
     pub fn data(&self) -> Value {
         self.data.parse()
+    }
+
+    /// The `tool/result` event's data as its JSON text.
+    pub fn raw_data(&self) -> &RawJson {
+        &self.data
     }
 
     /// Bytes of JSON the result carries.
@@ -565,30 +383,6 @@ impl ToolCard {
         match (self.started, self.ended) {
             (Some(start), Some(end)) => Some(end - start).filter(|d| *d >= 0),
             _ => self.result.as_ref()?.recorded.duration_ms,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    /// A view made from a tree knows its tag from the tree: the tag its
-    /// text would give, whatever `card` holds.
-    #[test]
-    fn a_tree_view_tags_as_its_text_would() {
-        for v in [
-            json!({"card": "terminal", "output": "x"}),
-            json!({"output": "x", "card": "read"}),
-            json!({"card": 5}),
-            json!({"card": null}),
-            json!({"title": "no card"}),
-            json!([1, 2]),
-            json!("text"),
-        ] {
-            let from_tree = AttachedView::new(ViewSource::Presenter, v.clone());
-            assert_eq!(from_tree.tag(), View::tag_of(&v.to_string()), "{v}");
         }
     }
 }

@@ -47,7 +47,7 @@ fn drawn<'a>(card: &'a ToolCard, tag: &str) -> Option<&'a AttachedView> {
 /// (as hosts and presenters write views: no scan of a big view), else
 /// from a scan of its keys.
 fn tag_of(v: &AttachedView) -> Option<std::borrow::Cow<'_, str>> {
-    match first_key_tag(v.raw.as_str()) {
+    match v.kept_text().and_then(|t| first_key_tag(t.as_str())) {
         Some(t) => Some(std::borrow::Cow::Borrowed(t)),
         None => v.tag().map(std::borrow::Cow::Owned),
     }

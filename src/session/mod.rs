@@ -15,6 +15,7 @@
 //! session at a glance without a fold; `redact` turns records into their
 //! redacted copies before a fold (secrets replaced, for sharing).
 
+mod attached;
 mod card;
 mod compaction;
 mod file_models;
@@ -38,9 +39,10 @@ mod slots;
 mod state;
 mod tools;
 
+pub use attached::{Again, AttachedView, ViewSource};
 pub use card::{
-    AttachedView, Recorded, RecordedOutcome, Status, TaskEnd, ToolCard, ToolError, ToolResult,
-    ViewSource, content_of, meta_of, text_of,
+    Recorded, RecordedOutcome, Status, TaskEnd, ToolCard, ToolError, ToolResult, content_of,
+    meta_of, text_of,
 };
 pub use folding::Folding;
 pub use items::{

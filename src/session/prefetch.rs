@@ -16,8 +16,8 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::presenter::{Call, Presented, arguments_text, follow_header, settled};
-use super::{AttachedView, SharedPresenters};
+use super::presenter::{Call, arguments_text, follow_header, settled};
+use super::{Again, AttachedView, SharedPresenters};
 use crate::wire::payload::{self, read};
 use crate::wire::{EventKind, RawJson, Record, ViewFor};
 
@@ -281,13 +281,21 @@ pub(super) struct Plan {
 fn draw(
     job: &Job,
     tool: &str,
-    arguments: &str,
+    arguments: &Arc<str>,
     is_error: bool,
     data: &mut Value,
 ) -> Option<AttachedView> {
-    settled(tool, arguments, is_error, data, |s| {
-        job.presenters.result_view(s).map(Presented::attach)
-    })
+    let view = settled(tool, arguments, is_error, data, |s| {
+        job.presenters.result_view(s)
+    })?;
+    let again = Again::new(
+        job.presenters.clone(),
+        tool,
+        arguments.clone(),
+        job.data.clone(),
+        is_error,
+    );
+    Some(AttachedView::presented_again(view, again))
 }
 
 #[cfg(test)]
@@ -319,8 +327,8 @@ mod tests {
                 t.cards()
                     .iter()
                     .map(|c| {
-                        let v = c.result_view.as_ref().map(|v| v.raw.as_str());
-                        let call = c.call_view.as_ref().map(|v| v.raw.as_str());
+                        let v = c.result_view.as_ref().map(|v| v.raw().as_str().to_string());
+                        let call = c.call_view.as_ref().map(|v| v.raw().as_str().to_string());
                         format!("{:?} {:?} {call:?} {v:?}", c.status, c.tool)
                     })
                     .collect()
@@ -359,13 +367,13 @@ mod tests {
                 let t = Transcript::from_records(None, &session.records, crate::agents::stock());
                 for card in t.cards() {
                     for v in [&card.call_view, &card.result_view].into_iter().flatten() {
-                        let fresh = AttachedView::from_text(ViewSource::Presenter, v.raw.clone());
+                        let fresh = AttachedView::from_text(ViewSource::Presenter, v.raw());
                         assert_eq!(v.tag(), fresh.tag(), "{file} {}", card.call_id);
                         assert!(
                             v.typed().is_ok(),
                             "{file} {}: {}",
                             card.call_id,
-                            v.raw.as_str()
+                            v.raw().as_str()
                         );
                         assert_eq!(v.failed(), fresh.failed(), "{file} {}", card.call_id);
                         // Its typed form writes what reads back the same.
@@ -413,8 +421,8 @@ mod tests {
         let t = Transcript::from_records(None, &records, crate::agents::stock());
         let card = &t.cards()[0];
         let view = card.result_view.as_ref().expect("a view");
-        assert!(view.raw.as_str().contains("first"), "{:?}", view.raw);
-        assert!(!view.raw.as_str().contains("second"));
+        assert!(view.raw().as_str().contains("first"), "{:?}", view.raw());
+        assert!(!view.raw().as_str().contains("second"));
         assert_eq!(card.result.as_ref().map(|r| r.text()), Some("first".into()));
     }
 }

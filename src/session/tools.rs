@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use super::card::{Recorded, RecordedOutcome};
-use super::presenter::{Call, Presented, arguments_text, settled};
+use super::presenter::{Call, arguments_text, settled};
 use super::{
-    AttachedView, Ev, Item, Presenters, Status, ToolCard, ToolError, ToolResult, Transcript,
-    ViewSource,
+    Again, AttachedView, Ev, Item, SharedPresenters, Status, ToolCard, ToolError, ToolResult,
+    Transcript, ViewSource,
 };
 use crate::wire::payload;
 use crate::wire::{Origin, ViewEnvelope, ViewFor};
@@ -99,7 +99,7 @@ impl Transcript {
                 .as_ref()
                 .is_none_or(|v| v.source == ViewSource::Presenter)
         {
-            card.result_view = presented_result(&*self.presenters, card);
+            card.result_view = presented_result(&self.presenters, card);
             card.status = settle_status(card);
         }
         card.rev += 1;
@@ -171,7 +171,7 @@ impl Transcript {
                 {
                     d.view.clone()
                 }
-                _ => presented_result(&*self.presenters, card),
+                _ => presented_result(&self.presenters, card),
             },
         }
         .map(|v| v.at(origin));
@@ -192,16 +192,24 @@ impl Transcript {
 /// The presenter's view of a card's result (its data read now: only
 /// results without a view from the host are). A call refused has none: it
 /// did not run, its result says only that ([`refusal`]).
-fn presented_result(presenters: &dyn Presenters, card: &ToolCard) -> Option<AttachedView> {
+fn presented_result(presenters: &SharedPresenters, card: &ToolCard) -> Option<AttachedView> {
     let result = card.result.as_ref()?;
     if refusal(result) == Some(Status::Rejected) {
         return None;
     }
     let tool = card.tool.as_deref()?;
     let mut data = result.data();
-    settled(tool, &card.arguments, result.is_error, &mut data, |s| {
-        presenters.result_view(s).map(Presented::attach)
-    })
+    let view = settled(tool, &card.arguments, result.is_error, &mut data, |s| {
+        presenters.result_view(s)
+    })?;
+    let again = Again::new(
+        presenters.clone(),
+        tool,
+        Arc::from(card.arguments.as_str()),
+        result.raw_data().clone(),
+        result.is_error,
+    );
+    Some(AttachedView::presented_again(view, again))
 }
 
 /// A result that says the person refused the call (`error.code`

@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
 use crate::cards::{self, Ctx, Density};
-use crate::session::ToolCard;
+use crate::session::{AttachedView, ToolCard};
 use crate::text::Line;
 use crate::theme::Theme;
 
@@ -40,8 +40,8 @@ pub fn heavy(card: &ToolCard) -> bool {
 pub fn weight(card: &ToolCard) -> usize {
     card.arguments.len()
         + card.result.as_ref().map_or(0, |r| r.size())
-        + card.call_view.as_ref().map_or(0, |v| v.raw.len())
-        + card.result_view.as_ref().map_or(0, |v| v.raw.len())
+        + card.call_view.as_ref().map_or(0, AttachedView::size)
+        + card.result_view.as_ref().map_or(0, AttachedView::size)
 }
 
 /// What a job is for: the cache key it fills.

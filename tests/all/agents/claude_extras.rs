@@ -82,7 +82,7 @@ fn saved_output_is_read_from_beside_the_session_or_said_missing() {
         .result_view
         .as_ref()
         .expect("view")
-        .raw
+        .raw()
         .as_str()
         .to_string();
     assert!(view.contains("which is not beside this session"), "{view}");

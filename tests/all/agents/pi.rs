@@ -151,3 +151,51 @@ fn the_html_export_holds_the_prompts() {
         ],
     );
 }
+
+/// A big result's view is not kept beside the result (its text would be
+/// held twice): it is drawn again from the result when looked at, and
+/// draws what it holds — the whole output, the same as a small one's.
+#[test]
+fn a_big_results_view_is_drawn_again_from_the_result_not_kept() {
+    let path = "tests/fixtures/agents/pi/tour/2026-12-04T10-19-52-759Z_01a24091-4836-74ba-9643-b89fe1f6b26a.jsonl";
+    let pad: String = (0..2000).map(|i| format!("padding line {i}\n")).collect();
+    let mut big = None;
+    let text: String = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+            if big.is_none()
+                && v.pointer("/message/role")
+                    .is_some_and(|r| r == "toolResult")
+            {
+                big = v
+                    .pointer("/message/toolCallId")
+                    .and_then(|c| c.as_str())
+                    .map(str::to_string);
+                if let Some(text) = v.pointer_mut("/message/content/0/text") {
+                    *text = format!("{}{pad}", text.as_str().unwrap()).into();
+                }
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    let big = big.expect("a result to grow");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    std::fs::write(&file, text).unwrap();
+    let loaded = deck::source::load_path(file.to_str().unwrap()).unwrap();
+    let t =
+        deck::session::Transcript::from_records(None, &loaded.sessions[0].records, deck::stock());
+    let card = t.card(&big).expect("the card");
+    let view = card.result_view.as_ref().expect("its view");
+    assert!(view.is_drawn_again() && view.kept_text().is_none());
+    assert!(view.raw().as_str().contains("padding line 1999"));
+    let small = t
+        .cards()
+        .iter()
+        .filter_map(|c| c.result_view.as_ref())
+        .filter(|v| !v.is_drawn_again())
+        .count();
+    assert!(small > 5, "small views are kept: {small}");
+}
