@@ -99,7 +99,7 @@ impl Again {
 #[cfg(not(test))]
 const KEEP: usize = 4 << 10;
 #[cfg(test)]
-const KEEP: usize = 0;
+const KEEP: usize = 2;
 
 /// What is learnt of a view on first use.
 #[derive(Debug, Default)]
@@ -350,7 +350,7 @@ mod again_tests {
     use crate::wire::View;
 
     /// Every agent fixture folded (here every presented result view that
-    /// can be is drawn again: `KEEP` is 0): a view drawn again keeps no
+    /// can be is drawn again: `KEEP` is 2 bytes): a view drawn again keeps no
     /// text, types as its text reads, and what was noted of it when it was
     /// first drawn (its tag, a terminal command's failure) is what it says.
     #[test]
