@@ -106,6 +106,10 @@ pub(crate) enum Piece {
 /// Records sent together at most; a batch is sent sooner when it waited
 /// [`BATCH_WAIT`] (the first cards must not wait for a full batch).
 const BATCH_RECORDS: usize = 2048;
+/// Bytes of records sent together at most: what waits between the read and
+/// the app (the pieces in flight, the app's feed) is bounded by bytes, not
+/// by records of any size.
+const BATCH_BYTES: usize = 256 << 10;
 const BATCH_WAIT: Duration = Duration::from_millis(5);
 
 /// Read `path` (`-`: stdin; a database; zstd or not, any format), its
@@ -119,6 +123,7 @@ pub(crate) fn stream_path(path: &str, read: &Arc<AtomicU64>, out: SyncSender<Pie
         path: Path::new(path),
         out,
         batch: (None, Vec::new()),
+        batch_bytes: 0,
         sent_at: Instant::now(),
         format: Format::FrameLog,
         exact: Exact::default(),
@@ -147,6 +152,8 @@ struct Sender<'a> {
     path: &'a Path,
     out: SyncSender<Piece>,
     batch: (Option<usize>, Vec<Record>),
+    /// What the batch weighs ([`Record::weight`]).
+    batch_bytes: usize,
     sent_at: Instant,
     format: Format,
     exact: Exact,
@@ -164,6 +171,7 @@ impl Sender<'_> {
 
     fn flush(&mut self) {
         self.sent_at = Instant::now();
+        self.batch_bytes = 0;
         if self.batch.1.is_empty() {
             return;
         }
@@ -199,9 +207,13 @@ impl Store for Sender<'_> {
             self.flush();
             self.batch.0 = i;
         }
+        self.batch_bytes += record.weight();
         self.batch.1.push(record);
         let n = self.batch.1.len();
-        if n >= BATCH_RECORDS || (n.is_multiple_of(32) && self.sent_at.elapsed() >= BATCH_WAIT) {
+        if n >= BATCH_RECORDS
+            || self.batch_bytes >= BATCH_BYTES
+            || (n.is_multiple_of(32) && self.sent_at.elapsed() >= BATCH_WAIT)
+        {
             self.flush();
         }
     }

@@ -155,19 +155,48 @@ impl AttachedView {
     /// kept only when small or when drawing it again would keep more (the
     /// call's arguments bigger than the view).
     pub fn presented_again(view: Presented, again: Again) -> AttachedView {
-        let attached = view.attach();
-        let Body::Text(text) = &attached.body else {
-            return attached;
+        let len = match &view {
+            Presented::View(v) => v.json_len(),
+            Presented::Text(t, _) => t.len(),
         };
-        if text.len() <= KEEP || again.arguments.len() * 4 > text.len() {
-            return attached;
+        if len <= KEEP || again.arguments.len() * 4 > len {
+            return view.attach();
         }
-        // Learnt now, not by drawing it again: a read view's shape too.
-        attached.warm();
-        AttachedView {
+        let (memo, text) = match view {
+            // What it is, read off its type: its text is not written.
+            Presented::View(v) => {
+                let memo = Memo::default();
+                let _ = memo.tag.set(Some(v.tag().to_string()));
+                if let View::Terminal(t) = &v {
+                    let _ = memo
+                        .failed
+                        .set(t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some());
+                }
+                if !matches!(v, View::Read(_)) {
+                    let _ = memo.shape.set(None);
+                }
+                (memo, None)
+            }
+            Presented::Text(t, tag) => {
+                let memo = Memo::default();
+                let _ = memo.tag.set(Some(tag.to_string()));
+                (memo, Some(t))
+            }
+        };
+        let attached = AttachedView {
+            source: ViewSource::Presenter,
             body: Body::Again(Arc::new(again)),
-            ..attached
+            origin: crate::wire::Origin::default(),
+            memo: Arc::new(memo),
+        };
+        // A read view's shape, learnt now from its text (not by drawing it
+        // again); a typed read view's when it is first looked at.
+        if let Some(t) = text {
+            let shape = crate::wire::read_prefix::read_prefix(t.as_str(), 1, None).map(|(_, s)| s);
+            let _ = attached.memo.shape.set(shape);
         }
+        attached.warm();
+        attached
     }
 
     /// The view's JSON text: kept, or drawn again.

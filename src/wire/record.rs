@@ -77,6 +77,19 @@ pub enum Record {
 }
 
 impl Record {
+    /// About how many bytes it holds (its event's data and view, a
+    /// diagnostic's text): what batches of records are bounded by.
+    pub fn weight(&self) -> usize {
+        match self {
+            Record::Event { event, view, .. } => {
+                64 + event.data.len() + view.as_ref().map_or(0, |v| v.view.len())
+            }
+            Record::Frame { .. } => 256,
+            Record::Diagnostic(d) => 64 + d.raw.len() + d.reason.len(),
+            Record::Nested { record, .. } => record.weight(),
+        }
+    }
+
     /// Turn a decoded frame into a record.
     pub fn from_frame(frame: Frame, origin: Origin) -> Record {
         match frame {

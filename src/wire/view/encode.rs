@@ -128,6 +128,24 @@ impl View {
         serde_json::to_string(self).unwrap_or_else(|_| "null".into())
     }
 
+    /// Bytes of [`View::to_json`]'s text, counted as it is written (none
+    /// kept).
+    pub fn json_len(&self) -> usize {
+        struct Count(usize);
+        impl std::io::Write for Count {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0 += b.len();
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut n = Count(0);
+        let _ = serde_json::to_writer(&mut n, self);
+        n.0
+    }
+
     /// The view as a JSON tree (as [`View::to_json`] writes it).
     pub fn to_tree(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or_default()
