@@ -294,7 +294,20 @@ if want rss; then
   # `deck view` itself (it keeps the records too, for `R`): each log read
   # to its end under tmux, its high-water mark then.
   log "measuring peak RSS of deck view (bench/view_rss.py, tmux, median of 3)"
-  views=("$OUT/session.jsonl" "$OUT/claude.jsonl")
+  # Hostile shapes too (issue 32): a Claude Code session of many tiny calls
+  # (50 MB), and one answer that is an 8 MB markdown list.
+  gen claude-tiny gen_claude.py --mb 50 --output-lines 1 -o "$OUT/claude-tiny.jsonl"
+  [ -s "$OUT/mdlist.jsonl" ] || python3 - "$OUT/mdlist.jsonl" <<'EOF'
+import json, sys
+text = "".join(f"- item number {i} with a few words of text\n" for i in range(200_000))
+with open(sys.argv[1], "w") as f:
+    f.write(json.dumps({"type": "session", "id": "s", "version": 1}) + "\n")
+    f.write(json.dumps({"type": "turn/start", "seq": 1, "time": 1, "data": {"turn": 1}}) + "\n")
+    f.write(json.dumps({"type": "assistant/message", "seq": 2, "time": 2, "data": {
+        "turn": 1, "message": {"content": [{"type": "text", "text": text}]}}}) + "\n")
+    f.write(json.dumps({"type": "turn/end", "seq": 3, "time": 3, "data": {"turn": 1, "reason": "completed"}}) + "\n")
+EOF
+  views=("$OUT/session.jsonl" "$OUT/claude.jsonl" "$OUT/claude-tiny.jsonl" "$OUT/mdlist.jsonl")
   for fmt in $AGENT_FORMATS; do views+=("$OUT/agent-$fmt.log"); done
   python3 "$HERE/view_rss.py" --deck "$DECK" $(printf -- '--log %s ' "${views[@]}") --runs 3 | tee -a "$RESULTS"
 fi
