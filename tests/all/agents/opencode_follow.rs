@@ -6,6 +6,7 @@
 //! a reset and the session again; `--latest opencode` finding the session
 //! of a directory in a home's database, or waiting for the first.
 
+use crate::common::follow::stop;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -94,14 +95,6 @@ fn start(mut f: Follow) -> (Receiver<LiveEvent>, tokio::task::JoinHandle<()>) {
     let (tx, rx) = live::channel();
     let h = tokio::spawn(async move { f.run(None, tx).await.unwrap() });
     (rx, h)
-}
-
-async fn stop(rx: Receiver<LiveEvent>, h: tokio::task::JoinHandle<()>) {
-    drop(rx);
-    tokio::time::timeout(LIMIT, h)
-        .await
-        .expect("stops")
-        .unwrap();
 }
 
 const T: i64 = 1_796_373_800_000;

@@ -47,3 +47,12 @@ pub async fn follow_half_then_rest(path: &str, want: usize) -> Vec<u64> {
     let _ = tokio::time::timeout(Duration::from_secs(30), h).await;
     seqs
 }
+
+/// The consumer of a follow gone: it stops (within 30 s, without an error).
+pub async fn stop(rx: tokio::sync::mpsc::Receiver<LiveEvent>, h: tokio::task::JoinHandle<()>) {
+    drop(rx);
+    tokio::time::timeout(Duration::from_secs(30), h)
+        .await
+        .expect("stops")
+        .unwrap();
+}

@@ -347,13 +347,13 @@ fn long_session(turns: u64, word: &str) -> String {
     s
 }
 
-#[test]
-fn a_hit_at_the_end_of_a_big_session_shows_its_end_at_once_then_the_whole() {
+/// The library over a home holding one long session (`long_session` of
+/// `turns`, ~250 bytes a turn) whose start or end is shown first whatever
+/// its size; the home is kept while the app is.
+fn long_library(turns: u64) -> (tempfile::TempDir, App) {
     let home = tempfile::tempdir().unwrap();
     let dir = home.path().join("logs");
     std::fs::create_dir(&dir).unwrap();
-    // ~4 MB: more than the first window read from the end (1 MiB).
-    let turns = 16_000;
     std::fs::write(dir.join("long.jsonl"), long_session(turns, "zanzibar")).unwrap();
     let mut app = library_app(
         Roots::at(home.path(), vec![dir]),
@@ -363,22 +363,35 @@ fn a_hit_at_the_end_of_a_big_session_shows_its_end_at_once_then_the_whole() {
         20,
     );
     app.read_hits_in_ends_from(0);
-    app.update(ch('/'));
-    typed(&mut app, "zanzibar");
-    app.update(key(KeyCode::Enter));
-    assert!(screen(&mut app).contains("1 hit"), "{}", screen(&mut app));
-    app.update(key(KeyCode::Enter));
-    // Ticks until something is shown: the end comes first.
+    (home, app)
+}
+
+/// Tick until the session being opened is shown (its start or end first).
+fn until_shown(app: &mut App) {
     for _ in 0..3000 {
         app.update(Msg::Tick {
             real_ms: 10.0,
             now_ms: NOW_MS,
         });
         if !app.library_shown() {
-            break;
+            return;
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
+    panic!("the session was not shown");
+}
+
+#[test]
+fn a_hit_at_the_end_of_a_big_session_shows_its_end_at_once_then_the_whole() {
+    let turns = 16_000;
+    let (_home, mut app) = long_library(turns);
+    app.update(ch('/'));
+    typed(&mut app, "zanzibar");
+    app.update(key(KeyCode::Enter));
+    assert!(screen(&mut app).contains("1 hit"), "{}", screen(&mut app));
+    app.update(key(KeyCode::Enter));
+    // Ticks until something is shown: the end comes first.
+    until_shown(&mut app);
     assert!(app.is_loading(), "the end shown while the whole loads");
     let s = screen(&mut app);
     let status = s.lines().last().unwrap();
@@ -412,32 +425,13 @@ fn a_hit_at_the_end_of_a_big_session_shows_its_end_at_once_then_the_whole() {
 
 #[test]
 fn leaving_a_sessions_end_before_its_whole_is_loaded_does_not_open_it_again() {
-    let home = tempfile::tempdir().unwrap();
-    let dir = home.path().join("logs");
-    std::fs::create_dir(&dir).unwrap();
-    std::fs::write(dir.join("long.jsonl"), long_session(16_000, "zanzibar")).unwrap();
-    let mut app = library_app(
-        Roots::at(home.path(), vec![dir]),
-        home.path(),
-        None,
-        100,
-        20,
-    );
-    app.read_hits_in_ends_from(0);
+    let turns = 16_000;
+    let (_home, mut app) = long_library(turns);
     app.update(ch('/'));
     typed(&mut app, "zanzibar");
     app.update(key(KeyCode::Enter));
     app.update(key(KeyCode::Enter));
-    for _ in 0..3000 {
-        app.update(Msg::Tick {
-            real_ms: 10.0,
-            now_ms: NOW_MS,
-        });
-        if !app.library_shown() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    until_shown(&mut app);
     assert!(app.is_loading());
     app.update(ch('q'));
     assert!(app.library_shown());
@@ -447,30 +441,10 @@ fn leaving_a_sessions_end_before_its_whole_is_loaded_does_not_open_it_again() {
 
 #[test]
 fn a_big_session_opened_shows_its_start_at_once_then_the_whole_on_the_same_entry() {
-    let home = tempfile::tempdir().unwrap();
-    let dir = home.path().join("logs");
-    std::fs::create_dir(&dir).unwrap();
     let turns = 16_000;
-    std::fs::write(dir.join("long.jsonl"), long_session(turns, "zanzibar")).unwrap();
-    let mut app = library_app(
-        Roots::at(home.path(), vec![dir]),
-        home.path(),
-        None,
-        100,
-        20,
-    );
-    app.read_hits_in_ends_from(0);
+    let (_home, mut app) = long_library(turns);
     app.update(key(KeyCode::Enter));
-    for _ in 0..3000 {
-        app.update(Msg::Tick {
-            real_ms: 10.0,
-            now_ms: NOW_MS,
-        });
-        if !app.library_shown() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    until_shown(&mut app);
     assert!(app.is_loading(), "the start shown while the whole loads");
     let s = screen(&mut app);
     assert!(s.contains("── turn 1 ") && s.contains("› prompt 0"), "{s}");

@@ -2,6 +2,7 @@
 //! truncation (read again from the start, with a reset), rotation (the new
 //! file read from its start). Polls every 10 ms; every wait is bounded.
 
+use crate::common::follow::stop;
 use std::io::Write;
 use std::time::Duration;
 
@@ -88,11 +89,7 @@ async fn appends_and_partial_lines() {
         "no diagnostic for a line written in two pieces: {:?}",
         log.0
     );
-    drop(rx);
-    tokio::time::timeout(LIMIT, h)
-        .await
-        .expect("stops")
-        .unwrap();
+    stop(rx, h).await;
 }
 
 #[tokio::test]
@@ -113,11 +110,7 @@ async fn truncation_reads_again_from_the_start() {
         .expect("a diagnostic");
     assert_eq!(log.0[i + 1], "reset");
     assert_eq!(log.0[i + 2], "0");
-    drop(rx);
-    tokio::time::timeout(LIMIT, h)
-        .await
-        .expect("stops")
-        .unwrap();
+    stop(rx, h).await;
 }
 
 #[tokio::test]
@@ -139,11 +132,7 @@ async fn rotation_reads_the_new_file_from_its_start() {
         "{:?}",
         log.0
     );
-    drop(rx);
-    tokio::time::timeout(LIMIT, h)
-        .await
-        .expect("stops")
-        .unwrap();
+    stop(rx, h).await;
 }
 
 #[tokio::test]
@@ -155,11 +144,7 @@ async fn a_missing_file_is_waited_for() {
     until(&mut rx, &mut log, |l| l.has("!")).await;
     std::fs::write(&path, line(0, 1)).unwrap();
     until(&mut rx, &mut log, |l| l.seqs() == [0]).await;
-    drop(rx);
-    tokio::time::timeout(LIMIT, h)
-        .await
-        .expect("stops")
-        .unwrap();
+    stop(rx, h).await;
 }
 
 #[tokio::test]
@@ -211,11 +196,7 @@ async fn follow_latest_waits_for_the_agents_first_session_of_the_directory() {
         l.0.iter().any(|s| !s.starts_with('!'))
     })
     .await;
-    drop(rx);
-    tokio::time::timeout(LIMIT, h)
-        .await
-        .expect("stops")
-        .unwrap();
+    stop(rx, h).await;
 }
 
 /// A big file followed: its end comes first (the last lines' records,
@@ -285,11 +266,7 @@ async fn a_big_file_shows_its_end_first_then_the_whole_from_its_start() {
         (0..=n).collect::<Vec<_>>(),
         "then the whole from its start"
     );
-    drop(rx);
-    tokio::time::timeout(LIMIT, h)
-        .await
-        .expect("stops")
-        .unwrap();
+    stop(rx, h).await;
 }
 
 /// A file under the size, or compressed: read from its start only.
