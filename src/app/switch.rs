@@ -330,9 +330,9 @@ impl App {
         self.library_part().is_some_and(LibraryPart::is_opening)
     }
 
-    /// A hit in a session of `bytes` or more is looked for in the
-    /// session's end first, shown while the whole loads (by default, 4 MiB:
-    /// the tests' sessions are smaller).
+    /// A session of `bytes` or more opened from the library is shown before
+    /// it is loaded whole: its start, or a search hit's end (by default
+    /// 4 MiB: the tests' sessions are smaller).
     pub fn read_hits_in_ends_from(&mut self, bytes: u64) {
         if let Some(lib) = self.library_mut() {
             lib.read_ends_from(bytes);
