@@ -150,18 +150,25 @@ impl AttachedView {
         view
     }
 
-    /// A view a presenter drew of a result, which `again` draws again: what
-    /// it is (its tag, a terminal command's failure) noted now, its text
-    /// kept only when small or when drawing it again would keep more (the
-    /// call's arguments bigger than the view).
-    pub fn presented_again(view: Presented, again: Again) -> AttachedView {
+    /// A view a presenter drew of a result of a call whose arguments are
+    /// `arguments` bytes, which `again` draws again: what it is (its tag, a
+    /// terminal command's failure) noted now, its text kept only when small
+    /// or when drawing it again would keep more (the arguments bigger than
+    /// the view) — then `again` is not made (no copy of the arguments for
+    /// the views kept, most of them).
+    pub fn presented_again(
+        view: Presented,
+        arguments: usize,
+        again: impl FnOnce() -> Again,
+    ) -> AttachedView {
         let len = match &view {
             Presented::View(v) => v.json_len(),
             Presented::Text(t, _) => t.len(),
         };
-        if len <= KEEP || again.arguments.len() * 4 > len {
+        if len <= KEEP || arguments * 4 > len {
             return view.attach();
         }
+        let again = again();
         let (memo, text) = match view {
             // What it is, read off its type: its text is not written.
             Presented::View(v) => {

@@ -288,14 +288,16 @@ fn draw(
     let view = settled(tool, arguments, is_error, data, |s| {
         job.presenters.result_view(s)
     })?;
-    let again = Again::new(
-        job.presenters.clone(),
-        tool,
-        arguments.clone(),
-        job.data.clone(),
-        is_error,
-    );
-    Some(AttachedView::presented_again(view, again))
+    let again = || {
+        Again::new(
+            job.presenters.clone(),
+            tool,
+            arguments.clone(),
+            job.data.clone(),
+            is_error,
+        )
+    };
+    Some(AttachedView::presented_again(view, arguments.len(), again))
 }
 
 #[cfg(test)]

@@ -202,14 +202,20 @@ fn presented_result(presenters: &SharedPresenters, card: &ToolCard) -> Option<At
     let view = settled(tool, &card.arguments, result.is_error, &mut data, |s| {
         presenters.result_view(s)
     })?;
-    let again = Again::new(
-        presenters.clone(),
-        tool,
-        Arc::from(card.arguments.as_str()),
-        result.raw_data().clone(),
-        result.is_error,
-    );
-    Some(AttachedView::presented_again(view, again))
+    let again = || {
+        Again::new(
+            presenters.clone(),
+            tool,
+            Arc::from(card.arguments.as_str()),
+            result.raw_data().clone(),
+            result.is_error,
+        )
+    };
+    Some(AttachedView::presented_again(
+        view,
+        card.arguments.len(),
+        again,
+    ))
 }
 
 /// A result that says the person refused the call (`error.code`
