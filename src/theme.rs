@@ -130,7 +130,7 @@ roles! {
 }
 
 /// A loaded theme: one style per role plus the syntax theme to highlight with.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Theme {
     /// Its name: the file's `name`, else where it came from (a built-in's

@@ -18,7 +18,7 @@ use super::pager::{PagerPart, PagerView};
 use super::paint::put;
 use super::picker::PickerView;
 use super::state::{App, ScreenRow};
-use crate::text::{Line, Span, wrap};
+use crate::text::{Line, wrap};
 use crate::theme::{Role, Theme};
 use crate::view::list::MARGIN;
 use crate::view::search::highlight;
@@ -304,28 +304,23 @@ pub struct TranscriptView<'a> {
 impl Widget for TranscriptView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let bar = Span::new("▌ ", theme.style(Role::Focus));
-        let blank = Span::new(" ".repeat(MARGIN), Style::default());
+        let bar = Line::styled("▌ ", theme.style(Role::Focus));
         let hl = theme.style(Role::Match);
-        for (i, (entry, _, line)) in self.rows.iter().take(area.height as usize).enumerate() {
-            let Some(line) = line else { continue };
-            let line = if self.query.is_empty() {
-                line.clone()
+        // The margin, then the line beside it: painted where they are,
+        // not copied into one line.
+        let margin = MARGIN.min(usize::from(area.width)) as u16;
+        for (i, shown) in self.rows.iter().take(area.height as usize).enumerate() {
+            let Some(line) = shown.line() else { continue };
+            let y = area.y + i as u16;
+            if Some(shown.entry) == self.focus {
+                put(buf, area.x, y, margin, &bar);
+            }
+            let (x, width) = (area.x + margin, area.width - margin);
+            if self.query.is_empty() {
+                put(buf, x, y, width, line);
             } else {
-                highlight(line, self.query, hl)
-            };
-            let margin = if Some(*entry) == self.focus {
-                &bar
-            } else {
-                &blank
-            };
-            put(
-                buf,
-                area.x,
-                area.y + i as u16,
-                area.width,
-                &line.prefixed(std::slice::from_ref(margin)),
-            );
+                put(buf, x, y, width, &highlight(line, self.query, hl));
+            }
         }
     }
 }

@@ -62,9 +62,8 @@ impl Shown {
     }
 }
 
-/// One row of the transcript as last laid out for the screen: (entry, row
-/// in the entry, its line; `None` for the gap between entries).
-pub type ScreenRow = (usize, usize, Option<Line>);
+/// One row of the transcript as last laid out for the screen.
+pub type ScreenRow = crate::view::list::Shown;
 
 pub struct App {
     /// Shown first in the status bar: the file, `demo`, or the live source.
@@ -380,7 +379,7 @@ impl App {
 
     /// The entry drawn on each row of the transcript, as last laid out.
     pub fn row_map(&self) -> Vec<Option<usize>> {
-        self.screen.iter().map(|(e, _, _)| Some(*e)).collect()
+        self.screen.iter().map(|s| Some(s.entry)).collect()
     }
 
     pub fn driving(&self) -> Option<&Driving> {

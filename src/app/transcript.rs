@@ -99,16 +99,16 @@ impl App {
         let (Some(first), Some(last)) = (visible.first(), visible.last()) else {
             return;
         };
-        if (first.0..=last.0).contains(&focus) {
+        if (first.entry..=last.entry).contains(&focus) {
             return;
         }
-        let mut tops = visible.iter().filter(|(_, r, _)| *r == 0).map(|v| v.0);
-        let to = if focus < first.0 {
+        let mut tops = visible.iter().filter(|s| s.row == 0).map(|s| s.entry);
+        let to = if focus < first.entry {
             tops.next()
         } else {
             tops.next_back()
         };
-        self.list.focus = to.unwrap_or(first.0);
+        self.list.focus = to.unwrap_or(first.entry);
     }
 
     /// Focus list entry `entry` (clamped), leaving follow mode.
@@ -473,7 +473,7 @@ impl App {
         let mut rows: Vec<crate::text::Line> = self
             .screen
             .iter()
-            .map(|(_, _, l)| l.clone().unwrap_or_default())
+            .map(|s| s.line().cloned().unwrap_or_default())
             .collect();
         // Blank rows at the end look like no rows.
         while rows.last().is_some_and(|l| l.text().trim().is_empty()) {
@@ -515,7 +515,7 @@ impl App {
         if m.kind != MouseEventKind::Down(MouseButton::Left) {
             return Vec::new();
         }
-        let Some(entry) = self.screen.get(m.row as usize).map(|(e, _, _)| *e) else {
+        let Some(entry) = self.screen.get(m.row as usize).map(|s| s.entry) else {
             return Vec::new();
         };
         if entry == self.list.focus && !self.list.follow {

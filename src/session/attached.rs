@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::presenter::{Presented, SharedPresenters, settled};
+use crate::wire::view::Kind;
 use crate::wire::{RawJson, View, WireError};
 
 /// Where a card's view came from.
@@ -107,8 +108,8 @@ struct Memo {
     /// See [`AttachedView::typed_head`]; `None` inside: not a read view
     /// with lines.
     shape: std::sync::OnceLock<Option<crate::wire::read_prefix::Shape>>,
-    /// The `card` tag.
-    tag: std::sync::OnceLock<Option<String>>,
+    /// The `card` tag and the struct the text decodes into.
+    kind: std::sync::OnceLock<Kind>,
     /// A terminal view whose command failed (see [`AttachedView::failed`]).
     failed: std::sync::OnceLock<bool>,
 }
@@ -120,7 +121,7 @@ impl AttachedView {
         let memo = Memo::default();
         if raw.is_object() {
             let tag = raw.get("card").and_then(Value::as_str).map(str::to_string);
-            let _ = memo.tag.set(tag);
+            let _ = memo.kind.set(Kind::card_only(tag));
         }
         AttachedView {
             source,
@@ -135,7 +136,9 @@ impl AttachedView {
     /// found again in its text. (Tested on every fixture by
     /// `presented_views_know_what_their_text_says`.)
     pub fn presented(view: &View) -> AttachedView {
-        let attached = AttachedView::presented_text(RawJson::from_text(view.to_json()), view.tag());
+        let attached =
+            AttachedView::from_text(ViewSource::Presenter, RawJson::from_text(view.to_json()));
+        let _ = attached.memo.kind.set(Kind::of_view(view));
         if let View::Terminal(t) = view {
             let failed = t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some();
             let _ = attached.memo.failed.set(failed);
@@ -146,7 +149,7 @@ impl AttachedView {
     /// A view a presenter wrote straight as JSON text, of card `tag`.
     pub fn presented_text(raw: RawJson, tag: &str) -> AttachedView {
         let view = AttachedView::from_text(ViewSource::Presenter, raw);
-        let _ = view.memo.tag.set(Some(tag.to_string()));
+        let _ = view.memo.kind.set(Kind::card_only(Some(tag.to_string())));
         view
     }
 
@@ -173,7 +176,7 @@ impl AttachedView {
             // What it is, read off its type: its text is not written.
             Presented::View(v) => {
                 let memo = Memo::default();
-                let _ = memo.tag.set(Some(v.tag().to_string()));
+                let _ = memo.kind.set(Kind::of_view(&v));
                 if let View::Terminal(t) = &v {
                     let _ = memo
                         .failed
@@ -186,7 +189,7 @@ impl AttachedView {
             }
             Presented::Text(t, tag) => {
                 let memo = Memo::default();
-                let _ = memo.tag.set(Some(tag.to_string()));
+                let _ = memo.kind.set(Kind::card_only(Some(tag.to_string())));
                 (memo, Some(t))
             }
         };
@@ -279,7 +282,7 @@ impl AttachedView {
     /// The typed view, or why it did not type.
     pub fn typed(&self) -> Result<View, WireError> {
         match &self.body {
-            Body::Text(t) => View::from_json(t.as_str()),
+            Body::Text(t) => View::from_json_as(t.as_str(), self.kind()),
             Body::Again(a) => match a.draw() {
                 Some(Presented::View(v)) => Ok(v),
                 Some(Presented::Text(t, _)) => View::from_json(t.as_str()),
@@ -321,7 +324,13 @@ impl AttachedView {
             .get_or_init(|| {
                 // A view known to be of another card has no read shape: no
                 // scan of its text for one.
-                if matches!(self.memo.tag.get(), Some(Some(t)) if t != "read") {
+                if self
+                    .memo
+                    .kind
+                    .get()
+                    .and_then(Kind::card)
+                    .is_some_and(|t| t != "read")
+                {
                     return None;
                 }
                 crate::wire::read_prefix::read_prefix(self.raw().as_str(), 1, None).map(|(_, s)| s)
@@ -331,10 +340,14 @@ impl AttachedView {
 
     /// The view's `card` tag, read without typing the view (once).
     pub fn tag(&self) -> Option<String> {
+        self.kind().card().map(str::to_string)
+    }
+
+    /// What the view is switched on, read once.
+    fn kind(&self) -> &Kind {
         self.memo
-            .tag
-            .get_or_init(|| View::tag_of(self.raw().as_str()))
-            .clone()
+            .kind
+            .get_or_init(|| View::kind_of(self.raw().as_str()))
     }
 
     /// A terminal view of a command that failed: a non-zero exit code or

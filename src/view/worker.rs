@@ -4,6 +4,7 @@
 //! and the UI keeps answering keys.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
@@ -29,11 +30,32 @@ pub fn heavy(card: &ToolCard) -> bool {
     [&card.result_view, &card.call_view]
         .into_iter()
         .flatten()
-        .filter(|v| v.tag().as_deref() == Some("diff"))
+        .filter(|v| v.tag().as_deref() == Some("diff") && !surely_light(v))
         .any(|v| match v.typed() {
             Ok(crate::wire::View::Diff(d)) => cards::diff::cost(&d) > HEAVY_DIFF_STEPS,
             _ => false,
         })
+}
+
+/// A diff view whose text is too short to hold diffs of more than
+/// [`HEAVY_DIFF_STEPS`] steps, known without typing it: a diff costs at
+/// most the square of its texts' lines, each line past a text's first
+/// ends in a newline (written with a backslash in JSON), and each text is
+/// a string (two quotes).
+fn surely_light(v: &AttachedView) -> bool {
+    let Some(text) = v.kept_text() else {
+        return false;
+    };
+    let lines = lines_at_most(text.as_str());
+    lines.saturating_mul(lines) <= HEAVY_DIFF_STEPS
+}
+
+/// At least as many as the lines of every string of a JSON text together.
+fn lines_at_most(json: &str) -> u64 {
+    let bytes = json.as_bytes();
+    let escapes = bytes.iter().filter(|&&b| b == b'\\').count();
+    let strings = bytes.iter().filter(|&&b| b == b'"').count() / 2;
+    (escapes + strings) as u64
 }
 
 /// Bytes of text a card carries (arguments, result, views).
@@ -58,8 +80,8 @@ pub struct JobKey {
 
 struct Job {
     key: JobKey,
-    card: ToolCard,
-    theme: Theme,
+    card: Arc<ToolCard>,
+    theme: Arc<Theme>,
     now_ms: Option<i64>,
     /// The session's directory, for paths relative to it (`None`: full).
     cwd: Option<String>,
@@ -80,6 +102,9 @@ pub struct Worker {
     /// Laid out here, for want of a thread.
     inline: Vec<Done>,
     queued: HashSet<JobKey>,
+    /// The theme the last job was sent with (shared with it, not copied
+    /// for each).
+    theme: Option<Arc<Theme>>,
 }
 
 impl Default for Worker {
@@ -130,6 +155,7 @@ impl Worker {
             done,
             inline: Vec::new(),
             queued: HashSet::new(),
+            theme: None,
         }
     }
 
@@ -139,7 +165,7 @@ impl Worker {
     pub fn request(
         &mut self,
         key: JobKey,
-        card: &ToolCard,
+        card: &Arc<ToolCard>,
         theme: &Theme,
         now_ms: Option<i64>,
         cwd: Option<&str>,
@@ -148,10 +174,14 @@ impl Worker {
             return;
         }
         self.queued.insert(key.clone());
+        let theme = match &self.theme {
+            Some(t) if **t == *theme => t.clone(),
+            _ => self.theme.insert(Arc::new(theme.clone())).clone(),
+        };
         let job = Job {
             key,
             card: card.clone(),
-            theme: theme.clone(),
+            theme,
             now_ms,
             cwd: cwd.map(str::to_string),
         };
@@ -252,9 +282,53 @@ mod tests {
         }
     }
 
+    /// The bound a diff view is known light by is never below the lines
+    /// its diffs are costed by, however its newlines are written.
+    #[test]
+    fn a_diff_views_lines_are_never_more_than_its_bound() {
+        let pieces = ["a", "\n", "\r\n", "\"", "é", "\u{2028}", "\\", "", "x\ny"];
+        let mut seed = 7u64;
+        let mut pick = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..500 {
+            let mut diffs = Vec::new();
+            for i in 0..1 + pick(4) {
+                let mut text = || -> String {
+                    let n = pick(40);
+                    (0..n).map(|_| pieces[pick(pieces.len())]).collect()
+                };
+                let (new, old) = (text(), text());
+                diffs.push(if old.len() % 2 == 0 {
+                    json!({"path": format!("f{i}"), "oldText": old, "newText": new})
+                } else {
+                    json!({"path": format!("f{i}"), "newText": new})
+                });
+            }
+            let view = json!({"card": "diff", "title": "Edit \"x\"", "diffs": diffs});
+            let written = [view.to_string(), serde_json::to_string(&view).unwrap().replace("\\n", "\\u000a")];
+            for json in written {
+                let Ok(crate::wire::View::Diff(d)) = crate::wire::View::from_json(&json) else {
+                    panic!("{json}");
+                };
+                let lines: u64 = d
+                    .diffs
+                    .iter()
+                    .map(|f| {
+                        let count = |s: &str| s.matches('\n').count() as u64 + 1;
+                        f.old_text.as_deref().map_or(0, count) + count(&f.new_text)
+                    })
+                    .sum();
+                assert!(lines <= lines_at_most(&json), "{lines} > bound: {json}");
+                assert!(cards::diff::cost(&d) <= lines * lines);
+            }
+        }
+    }
+
     #[test]
     fn heavy_cards_are_laid_out_off_thread() {
-        let card = big_card();
+        let card = Arc::new(big_card());
         assert!(weight(&card) > HEAVY_BYTES);
         let theme = Theme::dark();
         let mut w = Worker::new();

@@ -453,6 +453,72 @@ impl View {
     pub fn tag_of(text: &str) -> Option<String> {
         Tags::from_text(text)?.card?.ok()
     }
+
+    /// What a view's text is switched on (one pass over it, nothing typed):
+    /// kept, it spares [`View::from_json_as`] that pass.
+    pub fn kind_of(text: &str) -> Kind {
+        let Some(tags) = Tags::from_text(text) else {
+            return Kind::default();
+        };
+        let card = tags.card.clone().and_then(Result::ok);
+        Kind {
+            card,
+            tag: Tag::of(tags).ok(),
+        }
+    }
+
+    /// [`View::from_json`] of a text whose kind is known: the same view,
+    /// its tags not read again.
+    pub fn from_json_as(text: &str, kind: &Kind) -> Result<View, WireError> {
+        if let Some(view) = kind.tag.and_then(|tag| tag.decode(text).ok()) {
+            return Ok(view);
+        }
+        View::from_json(text)
+    }
+}
+
+/// What a view is switched on: its `card` tag and the struct its text
+/// decodes into, learnt once ([`View::kind_of`], or from the typed view a
+/// text was written from).
+#[derive(Debug, Clone, Default)]
+pub struct Kind {
+    card: Option<String>,
+    /// `None`: not known (typing reads the tags again) or none fits.
+    tag: Option<Tag>,
+}
+
+impl Kind {
+    /// The `card` tag, when it is a string.
+    pub fn card(&self) -> Option<&str> {
+        self.card.as_deref()
+    }
+
+    /// A view's text known only by its `card` tag.
+    pub fn card_only(card: Option<String>) -> Kind {
+        Kind { card, tag: None }
+    }
+
+    /// The kind of the text `view` is written as.
+    pub fn of_view(view: &View) -> Kind {
+        let tag = match view {
+            View::Generic(_) => Tag::Generic,
+            View::Terminal(_) => Tag::Terminal,
+            View::Diff(_) => Tag::Diff,
+            View::Read(_) => Tag::Read,
+            View::Search(s) => match s.body {
+                SearchBody::Matches(_) => Tag::SearchMatches,
+                SearchBody::Paths(_) => Tag::SearchPaths,
+            },
+            View::Web(w) => match w.body {
+                WebBody::Search { .. } => Tag::WebSearch,
+                WebBody::Fetch { .. } => Tag::WebFetch,
+            },
+        };
+        Kind {
+            card: Some(view.tag().to_string()),
+            tag: Some(tag),
+        }
+    }
 }
 
 /// A content block: an object with a `type`; a `text` block's `text` is a

@@ -62,6 +62,23 @@ impl ListOptions {
     }
 }
 
+/// One row on screen: its entry, its row in the entry, and the entry's
+/// laid-out lines it is read from (shared with the cache, not copied); a
+/// row past them is the blank after the entry.
+#[derive(Clone)]
+pub struct Shown {
+    pub entry: usize,
+    pub row: usize,
+    laid: Arc<Laid>,
+}
+
+impl Shown {
+    /// The row's line; `None` for the blank between entries.
+    pub fn line(&self) -> Option<&Line> {
+        self.laid.get(self.row)
+    }
+}
+
 /// Scroll position: the entry at the top and how many of its rows are above the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Anchor {
@@ -458,7 +475,7 @@ impl TranscriptList {
         theme: &Theme,
         opts: &ListOptions,
         rows: usize,
-    ) -> Vec<(usize, usize, Option<Line>)> {
+    ) -> Vec<Shown> {
         if self.follow {
             self.anchor = self.tail_anchor(t, theme, opts, rows);
         }
@@ -469,7 +486,11 @@ impl TranscriptList {
             let lines = self.lines(t, theme, opts, e);
             let h = lines.len() + usize::from(self.gap_after(t, opts, e));
             while r < h && out.len() < rows {
-                out.push((e, r, lines.get(r).cloned()));
+                out.push(Shown {
+                    entry: e,
+                    row: r,
+                    laid: lines.clone(),
+                });
                 r += 1;
             }
             e += 1;

@@ -188,11 +188,11 @@ proptest! {
                     r = 0;
                 }
             }
-            let got: Vec<(usize, usize)> = drawn.iter().map(|(e, r, _)| (*e, *r)).collect();
+            let got: Vec<(usize, usize)> = drawn.iter().map(|s| (s.entry, s.row)).collect();
             prop_assert_eq!(&got, &expect);
-            for (e, r, line) in &drawn {
-                let lines = list.lines(&t, theme, &opts, *e);
-                prop_assert_eq!(line.as_ref(), lines.get(*r), "entry {} row {}", e, r);
+            for s in &drawn {
+                let lines = list.lines(&t, theme, &opts, s.entry);
+                prop_assert_eq!(s.line(), lines.get(s.row), "entry {} row {}", s.entry, s.row);
             }
         }
         // Scrolling to the end lands where the tail anchor says, and the tail
