@@ -154,7 +154,8 @@ impl Line {
 
     /// Prepend spans (a gutter, an indent) to the line.
     pub fn prefixed(mut self, prefix: &[Span]) -> Self {
-        let mut spans = prefix.to_vec();
+        let mut spans = Vec::with_capacity(prefix.len() + self.spans.len());
+        spans.extend_from_slice(prefix);
         spans.append(&mut self.spans);
         self.spans = spans;
         self

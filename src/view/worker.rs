@@ -93,11 +93,18 @@ pub struct Done {
     pub lines: Vec<Line>,
 }
 
+/// What the worker thread is sent: a layout to make, or layouts to drop
+/// (freeing a screen's worth of rows is not the frame's work).
+enum Order {
+    Lay(Job),
+    Drop(Vec<Arc<crate::text::Laid>>),
+}
+
 /// The worker thread and its queues. When no thread can be started, jobs
 /// are laid out as they are asked for (slower, never lost).
 pub struct Worker {
     /// `None`: no thread.
-    jobs: Option<Sender<Job>>,
+    jobs: Option<Sender<Order>>,
     done: Receiver<Done>,
     /// Laid out here, for want of a thread.
     inline: Vec<Done>,
@@ -135,15 +142,20 @@ fn lay_out(job: Job) -> Done {
 
 impl Worker {
     pub fn new() -> Worker {
-        let (jobs, rx) = channel::<Job>();
+        let (jobs, rx) = channel::<Order>();
         let (tx, done) = channel::<Done>();
         let spawned = thread::Builder::new()
             .name("deck-layout".into())
             .spawn(move || {
                 lower_priority();
-                while let Ok(job) = rx.recv() {
-                    if tx.send(lay_out(job)).is_err() {
-                        break;
+                while let Ok(order) = rx.recv() {
+                    match order {
+                        Order::Lay(job) => {
+                            if tx.send(lay_out(job)).is_err() {
+                                break;
+                            }
+                        }
+                        Order::Drop(layouts) => drop(layouts),
                     }
                 }
             });
@@ -188,9 +200,17 @@ impl Worker {
         match &self.jobs {
             // A dead worker only means heavy cards stay as placeholders.
             Some(jobs) => {
-                let _ = jobs.send(job);
+                let _ = jobs.send(Order::Lay(job));
             }
             None => self.inline.push(lay_out(job)),
+        }
+    }
+
+    /// Drop `layouts` on the worker thread (here when there is none).
+    pub fn discard(&self, layouts: Vec<Arc<crate::text::Laid>>) {
+        if let Some(jobs) = &self.jobs {
+            // A dead worker gives them back in the error: dropped here.
+            let _ = jobs.send(Order::Drop(layouts));
         }
     }
 

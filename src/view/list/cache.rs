@@ -29,6 +29,10 @@ pub(super) const CACHE_ROWS: usize = 100_000;
 /// (more than a screen's items, and the ones a scroll looks at around it).
 const IN_USE: u64 = 512;
 
+/// Layouts let go of that are sent to be dropped together (the list lets
+/// go of the rest once a frame, when it trims the cache).
+const GONE_AT_ONCE: usize = 64;
+
 /// Per-item laid-out lines, keyed by item index.
 #[derive(Default)]
 pub struct LineCache {
@@ -43,6 +47,8 @@ pub struct LineCache {
     /// Heavy cards being laid out off-thread: job → the cache key it fills.
     pub(super) waiting: HashMap<JobKey, CacheKey>,
     pub(super) worker: Option<Worker>,
+    /// Layouts let go of, to be dropped on the worker thread.
+    pub(super) gone: Vec<Arc<Laid>>,
 }
 
 impl LineCache {
@@ -69,6 +75,10 @@ impl LineCache {
         self.rows += entry.1.len();
         if let Some(old) = self.map.insert(item, entry) {
             self.rows -= old.1.len();
+            self.gone.push(old.1);
+        }
+        if self.gone.len() >= GONE_AT_ONCE {
+            self.let_go();
         }
         self.touch(item);
         if self.rows <= CACHE_ROWS {
@@ -89,7 +99,20 @@ impl LineCache {
             self.used.remove(&i);
             if let Some(old) = self.map.remove(&i) {
                 self.rows -= old.1.len();
+                self.gone.push(old.1);
             }
+        }
+        self.let_go();
+    }
+
+    /// Drop the layouts let go of: on the worker thread when there is
+    /// one (freeing thousands of rows would hold the frame up), else here.
+    pub(super) fn let_go(&mut self) {
+        let gone = std::mem::take(&mut self.gone);
+        if let Some(w) = &self.worker
+            && !gone.is_empty()
+        {
+            w.discard(gone);
         }
     }
 

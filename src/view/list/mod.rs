@@ -516,15 +516,18 @@ impl TranscriptList {
             .unwrap_or(usize::MAX);
         let keep = |k: &usize| *k >= lo && *k <= hi;
         let mut dropped = 0;
+        let gone = &mut self.cache.gone;
         self.cache.map.retain(|k, v| {
             let kept = keep(k);
             if !kept {
                 dropped += v.1.len();
+                gone.push(v.1.clone());
             }
             kept
         });
         self.cache.rows -= dropped;
         self.cache.used.retain(|k, _| keep(k));
+        self.cache.let_go();
     }
 }
 
