@@ -379,7 +379,12 @@ mod tests {
                         );
                         assert_eq!(v.failed(), fresh.failed(), "{file} {}", card.call_id);
                         // Typed by the kind noted when it was made, as by its text's tags.
-                        assert_eq!(v.typed().ok(), fresh.typed().ok(), "{file} {}", card.call_id);
+                        assert_eq!(
+                            v.typed().ok(),
+                            fresh.typed().ok(),
+                            "{file} {}",
+                            card.call_id
+                        );
                         // Its typed form writes what reads back the same.
                         let typed = v.typed().ok();
                         let again = typed.as_ref().map(|t| View::from_json(&t.to_json()).ok());

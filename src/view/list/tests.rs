@@ -195,3 +195,42 @@ fn a_focus_far_below_ends_where_stepping_down_to_it_ends_and_lays_out_only_near_
         }
     }
 }
+
+/// Layouts the list lets go of (trimmed away, a stand-in replaced) are
+/// sent to the layout thread to be dropped, and dropped: none is kept.
+#[test]
+fn layouts_let_go_of_are_dropped_on_the_layout_thread() {
+    let t = showcase();
+    let theme = Theme::dark();
+    let opts = options();
+    let mut list = TranscriptList::new();
+    list.progressive = true;
+    list.follow = false;
+    list.sync(&t, &opts);
+    let n = list.entries.len();
+    let held: Vec<Arc<Laid>> = (0..n).map(|e| list.lines(&t, &theme, &opts, e)).collect();
+    assert!(list.cache.worker.is_some(), "cards went to the layout thread");
+    // Coloured layouts replace the plain ones; then everything but the
+    // first entry is trimmed away.
+    let start = std::time::Instant::now();
+    while list.layouts_pending() {
+        list.poll_layouts();
+        assert!(start.elapsed().as_secs() < 30, "the layouts never came");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    list.anchor = Anchor::default();
+    list.trim_cache(0);
+    assert!(list.cache.gone.is_empty(), "sent to be dropped");
+    assert!(list.cache.len() < n);
+    // Only this test holds what the cache let go of, once the thread has
+    // dropped its share.
+    let kept: std::collections::HashSet<*const Laid> =
+        list.cache.map.values().map(|v| Arc::as_ptr(&v.1)).collect();
+    let start = std::time::Instant::now();
+    for laid in held.iter().filter(|l| !kept.contains(&Arc::as_ptr(l))) {
+        while Arc::strong_count(laid) > 1 {
+            assert!(start.elapsed().as_secs() < 30, "a layout let go of was never dropped");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+}
