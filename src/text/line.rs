@@ -152,6 +152,22 @@ impl Line {
         self.spans.iter().map(|s| s.text.as_str()).collect()
     }
 
+    /// Hold no more than the line has: its spans, and each span's text, in
+    /// allocations of their size (a row kept laid out is kept long; what
+    /// it grew into while it was made is let go).
+    pub fn fit(&mut self) {
+        if self.spans.capacity() > self.spans.len() {
+            let mut spans = Vec::with_capacity(self.spans.len());
+            spans.append(&mut self.spans);
+            self.spans = spans;
+        }
+        for span in &mut self.spans {
+            if span.text.capacity() > span.text.len() {
+                span.text = span.text.as_str().to_owned();
+            }
+        }
+    }
+
     /// Prepend spans (a gutter, an indent) to the line.
     pub fn prefixed(mut self, prefix: &[Span]) -> Self {
         let mut spans = Vec::with_capacity(prefix.len() + self.spans.len());

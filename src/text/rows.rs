@@ -267,7 +267,8 @@ pub struct Laid {
 }
 
 impl Laid {
-    fn push(&mut self, line: Line) {
+    fn push(&mut self, mut line: Line) {
+        line.fit();
         self.own.push(line);
     }
 

@@ -104,3 +104,23 @@ fn a_million_rows_in_preview_hold_only_what_shows() {
     assert_eq!(out.len(), 12);
     assert_eq!(out[0].text(), "… 999989 more lines");
 }
+
+/// A row kept laid out holds no more than it has: its spans and their
+/// texts in allocations of their size, whatever they grew into.
+#[test]
+fn kept_rows_hold_only_what_they_have() {
+    let mut grown = Line::new();
+    for i in 0..5 {
+        grown.push_str(format!("part {i}"), Style::default());
+    }
+    grown.spans[0].text.reserve(1000);
+    let want = grown.clone();
+    assert!(grown.spans.capacity() > grown.spans.len());
+    let mut r = Rows::all();
+    r.push(grown);
+    let laid = r.finish_laid(Style::default());
+    let kept = laid.get(0).unwrap();
+    assert_eq!(kept, &want);
+    assert_eq!(kept.spans.capacity(), kept.spans.len());
+    assert!(kept.spans.iter().all(|s| s.text.capacity() == s.text.len()));
+}
