@@ -1,7 +1,8 @@
 //! Off-thread card layout. A card heavy enough to stall a frame (a huge
 //! output, a big diff or file) is laid out on a worker thread; until it is
 //! done the list shows the card's one-line header and a `laying out …` line,
-//! and the UI keeps answering keys.
+//! and the UI keeps answering keys. The layouts the list lets go of are
+//! dropped there too (freeing a screen of rows is not a frame's work).
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! The list's cache of laid-out items: each item's lines by the key they
 //! were laid out for (revision, width, theme, density, reasoning, tick),
-//! bounded in rows (the layouts used longest ago go first), and the heavy
-//! cards waiting for the layout worker.
+//! bounded in rows (the layouts used longest ago go first, dropped on the
+//! layout worker), and the heavy cards waiting for the layout worker.
 
 use std::collections::HashMap;
 use std::sync::Arc;
