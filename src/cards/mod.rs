@@ -580,10 +580,17 @@ impl Tagged<'_> {
             },
             View::Read(v) => read::rows_titled(v, &resolved.title, inner, out),
             View::Search(v) => {
-                let raw = resolved
-                    .raw_result
-                    .clone()
-                    .or_else(|| self.card.result.as_ref().map(|r| r.text()));
+                // The raw result is read only where the card shows it: the
+                // spill lines of a truncated search.
+                let raw = v
+                    .truncated
+                    .then(|| {
+                        resolved
+                            .raw_result
+                            .clone()
+                            .or_else(|| self.card.result.as_ref().map(|r| r.text()))
+                    })
+                    .flatten();
                 search::rows(v, &resolved.title, raw.as_deref(), inner, out)
             }
             View::Web(v) => web::rows(v, inner, out),
