@@ -3,6 +3,8 @@
 //! card is laid out unwrapped (`text::UNBOUNDED`): every line on one row,
 //! scrolled sideways.
 
+use std::sync::Arc;
+
 use crate::cards::Density;
 use crate::session::Transcript;
 use crate::text::{self, Line, wrap};
@@ -97,7 +99,7 @@ impl Pager {
                 item: self.item,
                 rev,
                 width: w,
-                theme: theme.name.clone(),
+                theme: Arc::from(theme.name.as_str()),
                 density: Density::Full,
                 plain: false,
             };
@@ -168,7 +170,7 @@ impl Pager {
         for done in w.poll() {
             if done.key == want {
                 self.lines = done.lines;
-                self.built = Some((want.width, want.rev, want.theme.clone(), self.wrap));
+                self.built = Some((want.width, want.rev, want.theme.to_string(), self.wrap));
                 self.waiting = None;
                 self.partial = false;
             } else if done.key.plain

@@ -73,7 +73,8 @@ pub struct JobKey {
     pub item: usize,
     pub rev: u64,
     pub width: usize,
-    pub theme: String,
+    /// The theme's name (shared by every key of the theme, not copied).
+    pub theme: Arc<str>,
     pub density: Density,
     /// Code laid out without syntax colours (a fast first layout).
     pub plain: bool,
@@ -97,7 +98,7 @@ pub struct Done {
 /// What the worker thread is sent: a layout to make, or layouts to drop
 /// (freeing a screen's worth of rows is not the frame's work).
 enum Order {
-    Lay(Job),
+    Lay(Vec<Job>),
     Drop(Vec<Arc<crate::text::Laid>>),
 }
 
@@ -110,6 +111,10 @@ pub struct Worker {
     /// Laid out here, for want of a thread.
     inline: Vec<Done>,
     queued: HashSet<JobKey>,
+    /// Jobs asked for since the last [`flush`](Worker::flush): sent
+    /// together once a frame is laid out, so the thread does not take the
+    /// machine from the frame's own layouts.
+    pending: Vec<Job>,
     /// The theme the last job was sent with (shared with it, not copied
     /// for each).
     theme: Option<Arc<Theme>>,
@@ -151,8 +156,8 @@ impl Worker {
                 lower_priority();
                 while let Ok(order) = rx.recv() {
                     match order {
-                        Order::Lay(job) => {
-                            if tx.send(lay_out(job)).is_err() {
+                        Order::Lay(jobs) => {
+                            if jobs.into_iter().any(|job| tx.send(lay_out(job)).is_err()) {
                                 break;
                             }
                         }
@@ -168,6 +173,7 @@ impl Worker {
             done,
             inline: Vec::new(),
             queued: HashSet::new(),
+            pending: Vec::new(),
             theme: None,
         }
     }
@@ -199,11 +205,18 @@ impl Worker {
             cwd: cwd.map(str::to_string),
         };
         match &self.jobs {
-            // A dead worker only means heavy cards stay as placeholders.
-            Some(jobs) => {
-                let _ = jobs.send(Order::Lay(job));
-            }
+            Some(_) => self.pending.push(job),
             None => self.inline.push(lay_out(job)),
+        }
+    }
+
+    /// Send the jobs asked for to the thread.
+    pub fn flush(&mut self) {
+        if let Some(jobs) = &self.jobs
+            && !self.pending.is_empty()
+        {
+            // A dead worker only means heavy cards stay as placeholders.
+            let _ = jobs.send(Order::Lay(std::mem::take(&mut self.pending)));
         }
     }
 
@@ -217,6 +230,7 @@ impl Worker {
 
     /// Finished layouts since the last call.
     pub fn poll(&mut self) -> Vec<Done> {
+        self.flush();
         let mut out = std::mem::take(&mut self.inline);
         while let Ok(d) = self.done.try_recv() {
             out.push(d);
@@ -357,7 +371,7 @@ mod tests {
             item: 3,
             rev: 1,
             width: 80,
-            theme: "dark".into(),
+            theme: Arc::from("dark"),
             density: Density::Full,
             plain: false,
         };

@@ -14,7 +14,7 @@ use crate::view::worker::{JobKey, Worker};
 pub(super) struct CacheKey {
     pub(super) rev: u64,
     pub(super) width: usize,
-    pub(super) theme: String,
+    pub(super) theme: Arc<str>,
     pub(super) density: Density,
     pub(super) reasoning: bool,
     pub(super) tick: usize,
@@ -141,7 +141,7 @@ mod tests {
         CacheKey {
             rev: 0,
             width: 80,
-            theme: "dark".into(),
+            theme: Arc::from("dark"),
             density: Density::Preview,
             reasoning: false,
             tick: 0,

@@ -109,6 +109,8 @@ pub struct TranscriptList {
     /// Every layout done here, heavy cards too, nothing on the layout
     /// thread: for exports, which must draw the same frames every time.
     pub synchronous: bool,
+    /// The name of the theme last laid out in, shared by the keys.
+    theme_name: Option<Arc<str>>,
 }
 
 impl TranscriptList {
@@ -188,6 +190,17 @@ impl TranscriptList {
         self.cache.clear();
     }
 
+    /// `theme`'s name, as the cache keys share it.
+    fn theme_name(&mut self, theme: &Theme) -> Arc<str> {
+        match &self.theme_name {
+            Some(name) if **name == *theme.name => name.clone(),
+            _ => self
+                .theme_name
+                .insert(Arc::from(theme.name.as_str()))
+                .clone(),
+        }
+    }
+
     pub fn density_of(&self, item: usize, global: Density) -> Density {
         self.overrides.get(&item).copied().unwrap_or(global)
     }
@@ -217,7 +230,7 @@ impl TranscriptList {
         let key = CacheKey {
             rev: item_rev(t, item),
             width: opts.width,
-            theme: theme.name.clone(),
+            theme: self.theme_name(theme),
             density,
             reasoning: opts.show_reasoning,
             // Pending cards animate; everything else ignores the tick.
@@ -265,7 +278,7 @@ impl TranscriptList {
                     item: item_idx,
                     rev: key.rev,
                     width: layout.width,
-                    theme: theme.name.clone(),
+                    theme: key.theme.clone(),
                     density,
                     plain: false,
                 };
@@ -495,6 +508,10 @@ impl TranscriptList {
             }
             e += 1;
             r = 0;
+        }
+        // The screen is laid out: the layout thread may start on its cards.
+        if let Some(w) = self.cache.worker.as_mut() {
+            w.flush();
         }
         out
     }
