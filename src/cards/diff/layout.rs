@@ -309,15 +309,15 @@ impl<'a> Painter<'a> {
             };
             let left = side(true, &row.old, left_w);
             let right = side(false, &row.new, right_w);
-            for i in 0..left.len().max(right.len()) {
-                let l = left
-                    .get(i)
-                    .cloned()
+            let n = left.len().max(right.len());
+            let (mut left, mut right) = (left.into_iter(), right.into_iter());
+            for _ in 0..n {
+                let mut line = left
+                    .next()
                     .unwrap_or_else(|| Line::plain(" ".repeat(left_w)));
-                let mut line = l;
                 line.push(sep.clone());
-                if let Some(r) = right.get(i) {
-                    line.spans.extend(r.spans.iter().cloned());
+                if let Some(mut r) = right.next() {
+                    line.spans.append(&mut r.spans);
                 }
                 out.push(wrap::fit(line, width));
             }
