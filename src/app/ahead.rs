@@ -19,11 +19,7 @@ impl App {
     /// behind into the whole.
     pub(super) fn ahead(&mut self, end: live::Ahead) {
         let id = self.shown.own.session_id().map(str::to_string);
-        let mut shown = Transcript::new(id, crate::agents::stock());
-        if !end.numbered {
-            shown.unnumbered_turns();
-        }
-        self.redaction.apply_unkept(&mut shown, &end.records);
+        let shown = self.fold_part(id, &end.records, end.numbered);
         let whole = std::mem::replace(&mut self.shown.own, shown);
         self.ahead = Some(Ahead {
             whole,
@@ -35,6 +31,23 @@ impl App {
         self.list.follow = true;
         self.sync();
         self.unseen = 0;
+    }
+
+    /// Part of a log read ahead of its whole (its end, or its start):
+    /// folded as the whole will be — redacted when the screen is — its
+    /// turns numbered only when its lines number them (`numbered`).
+    pub(super) fn fold_part(
+        &self,
+        session: Option<String>,
+        records: &[Record],
+        numbered: bool,
+    ) -> Transcript {
+        let mut part = Transcript::new(session, crate::agents::stock());
+        if !numbered {
+            part.unnumbered_turns();
+        }
+        self.redaction.apply_unkept(&mut part, records);
+        part
     }
 
     /// Records of the whole while its end is shown: folded behind

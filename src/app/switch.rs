@@ -237,12 +237,8 @@ impl App {
     /// bar saying how far the whole is loaded and its counts `…`; the whole
     /// replaces it when it is loaded ([`show_opened`](Self::show_opened)).
     pub(super) fn show_ahead(&mut self, first: Window, t: Target, bytes: Arc<AtomicU64>, total: u64) {
-        let mut shown = Transcript::new(t.session.clone(), crate::agents::stock());
-        if !first.numbered {
-            shown.unnumbered_turns();
-        }
-        // Folded as the whole will be shown: redacted when the library is.
-        self.redaction.apply_unkept(&mut shown, &first.records);
+        // Redacted when the library is.
+        let shown = self.fold_part(t.session.clone(), &first.records, first.numbered);
         let at = match (&t.hit, &t.at) {
             (Some(hit), Some((_, needle))) => match hit.find(&shown) {
                 Some(item) => Some((item, needle.clone())),
