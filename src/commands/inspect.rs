@@ -242,7 +242,7 @@ fn exit_code(card: &ToolCard) -> Option<i64> {
     let terminal = card
         .result_view
         .as_ref()
-        .filter(|v| v.tag().as_deref() == Some("terminal"))
+        .filter(|v| v.is("terminal"))
         .and_then(|v| match v.typed() {
             Ok(crate::wire::View::Terminal(t)) => t.exit_code,
             _ => None,

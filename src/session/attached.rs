@@ -338,6 +338,11 @@ impl AttachedView {
             .as_ref()
     }
 
+    /// Whether the view's `card` tag is `card` (no copy of the tag made).
+    pub fn is(&self, card: &str) -> bool {
+        self.kind().card() == Some(card)
+    }
+
     /// The view's `card` tag, read without typing the view (once).
     pub fn tag(&self) -> Option<String> {
         self.kind().card().map(str::to_string)
@@ -354,7 +359,7 @@ impl AttachedView {
     /// a signal (typed once).
     pub fn failed(&self) -> bool {
         *self.memo.failed.get_or_init(|| {
-            self.tag().as_deref() == Some("terminal")
+            self.is("terminal")
                 && matches!(self.typed(), Ok(View::Terminal(t))
                     if t.exit_code.is_some_and(|c| c != 0) || t.signal.is_some())
         })
@@ -389,6 +394,14 @@ mod tests {
         ] {
             let from_tree = AttachedView::new(ViewSource::Presenter, v.clone());
             assert_eq!(from_tree.tag(), View::tag_of(&v.to_string()), "{v}");
+            // `is` says what `tag` says.
+            for card in ["terminal", "read", "5", ""] {
+                assert_eq!(
+                    from_tree.is(card),
+                    from_tree.tag().as_deref() == Some(card),
+                    "{v}"
+                );
+            }
         }
     }
 }

@@ -31,7 +31,7 @@ pub fn heavy(card: &ToolCard) -> bool {
     [&card.result_view, &card.call_view]
         .into_iter()
         .flatten()
-        .filter(|v| v.tag().as_deref() == Some("diff") && !surely_light(v))
+        .filter(|v| v.is("diff") && !surely_light(v))
         .any(|v| match v.typed() {
             Ok(crate::wire::View::Diff(d)) => cards::diff::cost(&d) > HEAVY_DIFF_STEPS,
             _ => false,
