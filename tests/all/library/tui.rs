@@ -366,6 +366,17 @@ fn long_library(turns: u64) -> (tempfile::TempDir, App) {
     (home, app)
 }
 
+/// Search the long library for the word at its session's end, open its
+/// one hit, and tick until something of the session is shown.
+fn open_the_hit(app: &mut App) {
+    app.update(ch('/'));
+    typed(app, "zanzibar");
+    app.update(key(KeyCode::Enter));
+    assert!(screen(app).contains("1 hit"), "{}", screen(app));
+    app.update(key(KeyCode::Enter));
+    until_shown(app);
+}
+
 /// Tick until the session being opened is shown (its start or end first).
 fn until_shown(app: &mut App) {
     for _ in 0..3000 {
@@ -385,13 +396,8 @@ fn until_shown(app: &mut App) {
 fn a_hit_at_the_end_of_a_big_session_shows_its_end_at_once_then_the_whole() {
     let turns = 16_000;
     let (_home, mut app) = long_library(turns);
-    app.update(ch('/'));
-    typed(&mut app, "zanzibar");
-    app.update(key(KeyCode::Enter));
-    assert!(screen(&mut app).contains("1 hit"), "{}", screen(&mut app));
-    app.update(key(KeyCode::Enter));
     // Ticks until something is shown: the end comes first.
-    until_shown(&mut app);
+    open_the_hit(&mut app);
     assert!(app.is_loading(), "the end shown while the whole loads");
     let s = screen(&mut app);
     let status = s.lines().last().unwrap();
@@ -427,11 +433,7 @@ fn a_hit_at_the_end_of_a_big_session_shows_its_end_at_once_then_the_whole() {
 fn leaving_a_sessions_end_before_its_whole_is_loaded_does_not_open_it_again() {
     let turns = 16_000;
     let (_home, mut app) = long_library(turns);
-    app.update(ch('/'));
-    typed(&mut app, "zanzibar");
-    app.update(key(KeyCode::Enter));
-    app.update(key(KeyCode::Enter));
-    until_shown(&mut app);
+    open_the_hit(&mut app);
     assert!(app.is_loading());
     app.update(ch('q'));
     assert!(app.library_shown());
