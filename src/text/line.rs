@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use compact_str::CompactString;
 use ratatui::style::{Color, Modifier, Style};
 use unicode_width::UnicodeWidthStr;
 
@@ -29,8 +30,9 @@ pub fn str_width(s: &str) -> usize {
 /// A run of text with one style and, optionally, a link target.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Span {
-    /// Its text: sanitized, no control characters.
-    pub text: String,
+    /// Its text: sanitized, no control characters; up to 24 bytes held
+    /// inline.
+    pub text: CompactString,
     /// Its style.
     pub style: Style,
     /// Where it links to (an allowed target only), drawn as OSC 8.
@@ -40,16 +42,16 @@ pub struct Span {
 impl Span {
     /// Another text with this span's style and link (without copying this
     /// span's text, which may be megabytes).
-    pub fn restyled(&self, text: String) -> Span {
+    pub fn restyled(&self, text: impl Into<CompactString>) -> Span {
         Span {
-            text,
+            text: text.into(),
             style: self.style,
             link: self.link.clone(),
         }
     }
 
     /// `text` in `style`, unlinked.
-    pub fn new(text: impl Into<String>, style: Style) -> Self {
+    pub fn new(text: impl Into<CompactString>, style: Style) -> Self {
         Span {
             text: text.into(),
             style,
@@ -58,13 +60,13 @@ impl Span {
     }
 
     /// `text` unstyled.
-    pub fn plain(text: impl Into<String>) -> Self {
+    pub fn plain(text: impl Into<CompactString>) -> Self {
         Span::new(text, Style::default())
     }
 
     /// A span linked to `url` when `link_allowed` allows it (`http`,
     /// `https`, `mailto`); any other target leaves the text unlinked.
-    pub fn linked(text: impl Into<String>, style: Style, url: &str) -> Self {
+    pub fn linked(text: impl Into<CompactString>, style: Style, url: &str) -> Self {
         Span {
             text: text.into(),
             style,
@@ -108,7 +110,7 @@ impl Line {
     }
 
     /// A row of `text` in `style`.
-    pub fn styled(text: impl Into<String>, style: Style) -> Self {
+    pub fn styled(text: impl Into<CompactString>, style: Style) -> Self {
         Line::from_spans(vec![Span::new(text, style)])
     }
 
@@ -119,7 +121,7 @@ impl Line {
     }
 
     /// A row of `text`, unstyled.
-    pub fn plain(text: impl Into<String>) -> Self {
+    pub fn plain(text: impl Into<CompactString>) -> Self {
         Line::styled(text, Style::default())
     }
 
@@ -132,12 +134,12 @@ impl Line {
     }
 
     /// Add `text` in `style` at the end.
-    pub fn push_str(&mut self, text: impl Into<String>, style: Style) {
+    pub fn push_str(&mut self, text: impl Into<CompactString>, style: Style) {
         self.push(Span::new(text, style));
     }
 
     /// Builder form of [`Line::push_str`].
-    pub fn with(mut self, text: impl Into<String>, style: Style) -> Self {
+    pub fn with(mut self, text: impl Into<CompactString>, style: Style) -> Self {
         self.push_str(text, style);
         self
     }
@@ -162,9 +164,7 @@ impl Line {
             self.spans = spans;
         }
         for span in &mut self.spans {
-            if span.text.capacity() > span.text.len() {
-                span.text = span.text.as_str().to_owned();
-            }
+            span.text.shrink_to_fit();
         }
     }
 

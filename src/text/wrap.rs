@@ -256,7 +256,7 @@ pub fn fit(line: Line, width: usize) -> Line {
             col += w;
         }
         if !buf.is_empty() {
-            out.spans.push(Span { text: buf, ..span });
+            out.spans.push(Span { text: buf.into(), ..span });
         }
         if col >= width {
             break;

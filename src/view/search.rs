@@ -270,7 +270,7 @@ pub fn highlight(line: &Line, query: &str, style: Style) -> Line {
         for (a, b, hit) in pieces {
             let piece = &span.text[a - start..b - start];
             out.spans.push(Span {
-                text: piece.to_string(),
+                text: piece.into(),
                 style: if hit {
                     span.style.patch(style)
                 } else {
@@ -301,7 +301,7 @@ mod tests {
             .spans
             .into_iter()
             .filter(|s| s.style.bg.is_some())
-            .map(|s| s.text)
+            .map(|s| s.text.into())
             .collect()
     }
 

@@ -113,7 +113,9 @@ fn kept_rows_hold_only_what_they_have() {
     for i in 0..5 {
         grown.push_str(format!("part {i}"), Style::default());
     }
+    grown.push_str("a long part ".repeat(10), Style::default());
     grown.spans[0].text.reserve(1000);
+    grown.spans[5].text.reserve(1000);
     let want = grown.clone();
     assert!(grown.spans.capacity() > grown.spans.len());
     let mut r = Rows::all();
@@ -122,5 +124,13 @@ fn kept_rows_hold_only_what_they_have() {
     let kept = laid.get(0).unwrap();
     assert_eq!(kept, &want);
     assert_eq!(kept.spans.capacity(), kept.spans.len());
-    assert!(kept.spans.iter().all(|s| s.text.capacity() == s.text.len()));
+    // A short text is held in the span itself, a long one in an
+    // allocation of its size.
+    assert!(
+        kept.spans
+            .iter()
+            .all(|s| !s.text.is_heap_allocated() || s.text.capacity() == s.text.len())
+    );
+    assert!(kept.spans[0].text.capacity() < 100);
+    assert!(kept.spans[5].text.is_heap_allocated());
 }
