@@ -19,7 +19,7 @@ pub mod wrap;
 
 pub use line::{Line, Span};
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]
-pub use rows::{Keep, Laid, Rows};
+pub use rows::{Keep, Laid, Rows, Window};
 
 /// A width that never wraps: the pager with wrap off and the HTML page
 /// (whose browser wraps to its window) lay cards out at it. Nothing pads

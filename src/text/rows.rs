@@ -3,6 +3,10 @@
 //! and an exact count of the rest), or handed on one by one (`deck render`
 //! writes a card as it is drawn and never holds it whole).
 //!
+//! A window ([`Rows::window`]) keeps only the rows of one stretch and
+//! counts the others: the list's layout of a giant item (an answer of
+//! megabytes) holds the rows near the screen, not all of them.
+//!
 //! Owns the preview's capping rule, so a card drawn in preview keeps only
 //! the rows it shows whatever its size, and tells producers when the rows
 //! they make next cannot be shown ([`Rows::showing`]): those can be made
@@ -41,6 +45,16 @@ enum Out<'a> {
     All(Laid),
     Each(&'a mut dyn FnMut(Line)),
     Capped(Box<Capped>),
+    Window(Laid, Window),
+}
+
+/// The rows a window keeps (see [`Rows::window`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// Rows `from..to`.
+    Range(usize, usize),
+    /// The last rows, this many.
+    Last(usize),
 }
 
 /// The preview's state: see [`Rows::capped`].
@@ -93,6 +107,19 @@ impl Rows<'static> {
     }
 }
 
+impl Rows<'static> {
+    /// Keep the rows `window` names, count the others: the result's
+    /// [`Laid::len`] is every row, [`Laid::get`] has only those kept.
+    pub fn window(window: Window) -> Rows<'static> {
+        Rows {
+            out: Out::Window(Laid::default(), window),
+            pushed: 0,
+            pinned: 0,
+            gap: false,
+        }
+    }
+}
+
 impl<'a> Rows<'a> {
     /// Hand every row to `f` as it is made.
     pub fn each(f: &'a mut dyn FnMut(Line)) -> Rows<'a> {
@@ -116,6 +143,7 @@ impl<'a> Rows<'a> {
             Out::All(v) => v.push(line),
             Out::Each(f) => f(line),
             Out::Capped(c) => c.pinned.push(line),
+            Out::Window(laid, w) => laid.keep(line, self.pushed - 1, *w),
         }
     }
 
@@ -147,6 +175,7 @@ impl<'a> Rows<'a> {
             Out::All(v) => v.push(line),
             Out::Each(f) => f(line),
             Out::Capped(c) => c.push(line),
+            Out::Window(laid, w) => laid.keep(line, self.pushed - 1, *w),
         }
     }
 
@@ -182,6 +211,26 @@ impl<'a> Rows<'a> {
         if !lines.is_empty() && std::mem::take(&mut self.gap) {
             self.push(Line::new());
         }
+        if let Out::Window(laid, w) = &mut self.out {
+            // Only the rows the window can keep are copied.
+            let (start, len) = (self.pushed, lines.len());
+            let (lo, hi) = match *w {
+                Window::Range(from, to) => (
+                    from.saturating_sub(start).min(len),
+                    to.saturating_sub(start).min(len),
+                ),
+                Window::Last(n) => {
+                    let lo = len.saturating_sub(n);
+                    laid.before += lo;
+                    (lo, len)
+                }
+            };
+            for (i, l) in lines[lo..hi].iter().enumerate() {
+                laid.keep(l.clone(), start + lo + i, *w);
+            }
+            self.pushed += len;
+            return;
+        }
         for (i, l) in lines.iter().enumerate() {
             if !self.showing() {
                 let rest = &lines[i..];
@@ -205,10 +254,14 @@ impl<'a> Rows<'a> {
     /// false.
     pub fn skip(&mut self, n: usize, lines: usize) {
         debug_assert!(!self.showing(), "skip only rows that cannot be shown");
-        if let Out::Capped(c) = &mut self.out {
-            self.pushed += n;
-            c.rest += n;
-            c.rest_lines += lines;
+        match &mut self.out {
+            Out::Capped(c) => {
+                self.pushed += n;
+                c.rest += n;
+                c.rest_lines += lines;
+            }
+            Out::Window(..) => self.pushed += n,
+            _ => {}
         }
     }
 
@@ -233,6 +286,8 @@ impl<'a> Rows<'a> {
     pub fn showing(&self) -> bool {
         match &self.out {
             Out::Capped(c) => c.keep == Keep::Tail || c.budget.is_none_or(|b| c.head.len() < b),
+            // Rows before the window are made all the same: later ones show.
+            Out::Window(_, Window::Range(_, to)) => self.pushed < *to,
             _ => true,
         }
     }
@@ -244,6 +299,8 @@ impl<'a> Rows<'a> {
             Out::All(v) => v.into_vec(),
             Out::Each(_) => Vec::new(),
             Out::Capped(c) => c.finish(marker_style),
+            // The rows kept.
+            out @ Out::Window(..) => Rows { out, ..self }.finish_laid(marker_style).into_vec(),
         }
     }
 
@@ -251,25 +308,78 @@ impl<'a> Rows<'a> {
     pub fn finish_laid(self, marker_style: Style) -> Laid {
         match self.out {
             Out::All(v) => v,
+            Out::Window(mut laid, w) => {
+                match w {
+                    Window::Range(from, _) => laid.before = self.pushed.min(from),
+                    Window::Last(n) => laid.trim_to_last(n),
+                }
+                laid.after = self.pushed - laid.before - laid.own.len();
+                laid
+            }
             out => Laid::from(Rows { out, ..self }.finish(marker_style)),
         }
     }
 }
 
 /// Laid-out rows, in pieces that may be shared with whoever made them (a
-/// streaming answer's settled part is not copied for every frame).
+/// streaming answer's settled part is not copied for every frame) — or,
+/// from a [`Rows::window`], one stretch of them held and the rest only
+/// counted.
 #[derive(Debug, Clone, Default)]
 pub struct Laid {
     /// Settled pieces, and the cumulative row count at the end of each.
     pieces: Vec<(Arc<Vec<Line>>, usize)>,
     /// Rows after the pieces.
     own: Vec<Line>,
+    /// A window's rows not held, before and after those held.
+    before: usize,
+    after: usize,
 }
 
 impl Laid {
     fn push(&mut self, mut line: Line) {
         line.fit();
         self.own.push(line);
+    }
+
+    /// Row `at` of a window: held if the window keeps it.
+    fn keep(&mut self, line: Line, at: usize, window: Window) {
+        match window {
+            Window::Range(from, to) => {
+                if (from..to).contains(&at) {
+                    self.push(line);
+                }
+            }
+            Window::Last(n) => {
+                self.push(line);
+                // Let go of the older half now and then: linear, bounded.
+                if self.own.len() >= 2 * n.max(1) {
+                    self.trim_to_last(n);
+                }
+            }
+        }
+    }
+
+    fn trim_to_last(&mut self, n: usize) {
+        let drop = self.own.len().saturating_sub(n);
+        self.own.drain(..drop);
+        self.before += drop;
+    }
+
+    /// Rows held (every row, unless this is a window's).
+    pub fn held(&self) -> usize {
+        self.pieces_len() + self.own.len()
+    }
+
+    /// Whether rows `from..to` (cut at the end) are all held.
+    pub fn holds(&self, from: usize, to: usize) -> bool {
+        let to = to.min(self.len());
+        from >= to || (from >= self.before && to <= self.before + self.held())
+    }
+
+    /// The first row held, when rows before it are not.
+    pub fn window_start(&self) -> Option<usize> {
+        (self.before + self.after > 0).then_some(self.before)
     }
 
     fn share(&mut self, rows: &Arc<Vec<Line>>) {
@@ -289,17 +399,18 @@ impl Laid {
         self.pieces.last().map_or(0, |p| p.1)
     }
 
-    /// Number of rows.
+    /// Number of rows (held or not).
     pub fn len(&self) -> usize {
-        self.pieces_len() + self.own.len()
+        self.before + self.held() + self.after
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Row `i`.
+    /// Row `i`, if held.
     pub fn get(&self, i: usize) -> Option<&Line> {
+        let i = i.checked_sub(self.before)?;
         let before = self.pieces_len();
         if i >= before {
             return self.own.get(i - before);
@@ -309,7 +420,7 @@ impl Laid {
         self.pieces.get(k).and_then(|p| p.0.get(i - start))
     }
 
-    /// Every row, in order.
+    /// Every row held, in order.
     pub fn iter(&self) -> impl Iterator<Item = &Line> {
         self.pieces
             .iter()
@@ -317,7 +428,7 @@ impl Laid {
             .chain(self.own.iter())
     }
 
-    /// The rows as one vector (shared pieces copied).
+    /// The rows held as one vector (shared pieces copied).
     pub fn into_vec(self) -> Vec<Line> {
         if self.pieces.is_empty() {
             return self.own;
@@ -334,15 +445,15 @@ impl Laid {
 impl From<Vec<Line>> for Laid {
     fn from(own: Vec<Line>) -> Laid {
         Laid {
-            pieces: Vec::new(),
             own,
+            ..Laid::default()
         }
     }
 }
 
 impl PartialEq for Laid {
     fn eq(&self, other: &Laid) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
+        self.len() == other.len() && self.before == other.before && self.iter().eq(other.iter())
     }
 }
 

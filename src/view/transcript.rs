@@ -4,7 +4,7 @@
 
 use crate::cards::{self, Ctx, Density};
 use crate::session::{Item, Transcript};
-use crate::text::{Laid, Line, Rows};
+use crate::text::{Laid, Line, Rows, Window};
 use crate::theme::Theme;
 
 /// What to show and how.
@@ -71,15 +71,17 @@ pub fn render_item_tick(
 }
 
 /// [`render_item_tick`] for the list's cache: rows an item's maker keeps
-/// (a streaming answer's settled part) are shared, not copied.
+/// (a streaming answer's settled part) are shared, not copied; with a
+/// `window`, only the rows it names are held (a giant item's).
 pub fn render_item_laid(
     t: &Transcript,
     item: &Item,
     theme: &Theme,
     opts: &LayoutOptions,
     tick: usize,
+    window: Option<Window>,
 ) -> Laid {
-    let mut rows = Rows::all();
+    let mut rows = window.map_or_else(Rows::all, Rows::window);
     render_item_into(t, item, theme, opts, tick, &mut rows);
     rows.finish_laid(ratatui::style::Style::default())
 }

@@ -134,3 +134,59 @@ fn kept_rows_hold_only_what_they_have() {
     assert!(kept.spans[0].text.capacity() < 100);
     assert!(kept.spans[5].text.is_heap_allocated());
 }
+
+#[test]
+fn a_window_holds_its_rows_and_counts_the_others() {
+    let mut r = Rows::window(Window::Range(5, 8));
+    r.extend(numbered(20));
+    let laid = r.finish_laid(Style::default());
+    assert_eq!((laid.len(), laid.held()), (20, 3));
+    assert_eq!(laid.get(4), None);
+    assert_eq!(laid.get(5).map(Line::text).as_deref(), Some("5"));
+    assert_eq!(laid.get(7).map(Line::text).as_deref(), Some("7"));
+    assert_eq!(laid.get(8), None);
+    assert!(laid.holds(5, 8) && laid.holds(6, 7) && laid.holds(30, 40));
+    assert!(!laid.holds(4, 8) && !laid.holds(5, 9));
+    assert_eq!(laid.window_start(), Some(5));
+    // A window past the end holds what there is; a whole layout has no start.
+    let mut r = Rows::window(Window::Range(15, 30));
+    r.extend(numbered(20));
+    let laid = r.finish_laid(Style::default());
+    assert_eq!((laid.len(), laid.held()), (20, 5));
+    assert!(laid.holds(15, 40));
+    let mut r = Rows::window(Window::Range(0, 30));
+    r.extend(numbered(20));
+    assert_eq!(r.finish_laid(Style::default()).window_start(), None);
+}
+
+#[test]
+fn a_window_of_the_last_rows_is_bounded_as_it_goes() {
+    let mut r = Rows::window(Window::Last(3));
+    r.extend(numbered(1000));
+    let laid = r.finish_laid(Style::default());
+    assert_eq!((laid.len(), laid.held()), (1000, 3));
+    assert_eq!(texts(&laid.into_vec()), ["997", "998", "999"]);
+}
+
+#[test]
+fn a_window_copies_only_its_rows_of_shared_pieces_and_counts_skipped_ones() {
+    let piece = Arc::new(numbered(10).collect::<Vec<_>>());
+    let mut r = Rows::window(Window::Range(8, 13));
+    r.share(&piece); // rows 0..10: 8 and 9 held
+    r.share(&piece); // rows 10..20: 10, 11 and 12 held
+    assert!(!r.showing(), "nothing past the window shows");
+    r.skip(7, 7);
+    let laid = r.finish_laid(Style::default());
+    assert_eq!((laid.len(), laid.held()), (27, 5));
+    assert_eq!(
+        texts(&laid.into_vec()),
+        ["8", "9", "0", "1", "2"],
+        "rows 8..13"
+    );
+    let mut r = Rows::window(Window::Last(4));
+    r.push(Line::plain("a"));
+    r.share(&piece);
+    let laid = r.finish_laid(Style::default());
+    assert_eq!((laid.len(), laid.held()), (11, 4));
+    assert_eq!(texts(&laid.into_vec()), ["6", "7", "8", "9"]);
+}

@@ -72,9 +72,9 @@ impl LineCache {
     /// out, nor be pushed out by, the ones drawn beside it: each frame
     /// would lay it out again).
     pub(super) fn insert(&mut self, item: usize, entry: (CacheKey, Arc<Laid>, bool)) {
-        self.rows += entry.1.len();
+        self.rows += entry.1.held();
         if let Some(old) = self.map.insert(item, entry) {
-            self.rows -= old.1.len();
+            self.rows -= old.1.held();
             self.gone.push(old.1);
         }
         if self.gone.len() >= GONE_AT_ONCE {
@@ -98,7 +98,7 @@ impl LineCache {
             }
             self.used.remove(&i);
             if let Some(old) = self.map.remove(&i) {
-                self.rows -= old.1.len();
+                self.rows -= old.1.held();
                 self.gone.push(old.1);
             }
         }
@@ -172,6 +172,6 @@ mod tests {
         // The layouts no frame looked at for long went; the recent ones stay.
         assert!((100..140).all(|i| !cache.map.contains_key(&i)), "old layouts went");
         assert!(cache.map.contains_key(&1_299), "the last frame's layout stays");
-        assert_eq!(cache.rows, cache.map.values().map(|e| e.1.len()).sum::<usize>());
+        assert_eq!(cache.rows, cache.map.values().map(|e| e.1.held()).sum::<usize>());
     }
 }

@@ -15,6 +15,7 @@ use crate::view::transcript::{LayoutOptions, render_item_laid, render_item_tick}
 use crate::view::worker::{self, JobKey, Worker};
 
 mod cache;
+mod window;
 
 use cache::CacheKey;
 pub use cache::LineCache;
@@ -206,12 +207,29 @@ impl TranscriptList {
     }
 
     /// Lines of one entry (cached), at the list width minus the focus margin.
+    /// A giant item's rows are held a window at a time: its `len` is every
+    /// row, its rows those near where it was last drawn
+    /// ([`lines_holding`](Self::lines_holding) to draw).
     pub fn lines(
         &mut self,
         t: &Transcript,
         theme: &Theme,
         opts: &ListOptions,
         entry: usize,
+    ) -> Arc<Laid> {
+        self.lines_holding(t, theme, opts, entry, None)
+    }
+
+    /// [`lines`](Self::lines), holding rows `need` (`from..to`, cut at the
+    /// entry's end): a giant item is laid out again around them if its
+    /// window does not hold them.
+    pub fn lines_holding(
+        &mut self,
+        t: &Transcript,
+        theme: &Theme,
+        opts: &ListOptions,
+        entry: usize,
+        need: Option<(usize, usize)>,
     ) -> Arc<Laid> {
         let Some(&item_idx) = self.entries.get(entry) else {
             return Arc::default();
@@ -238,6 +256,7 @@ impl TranscriptList {
         };
         if let Some((k, lines, _)) = self.cache.map.get(&item_idx)
             && *k == key
+            && need.is_none_or(|(from, to)| lines.holds(from, to))
         {
             let lines = lines.clone();
             self.cache.touch(item_idx);
@@ -297,7 +316,8 @@ impl TranscriptList {
                 return lines;
             }
         }
-        let lines = Arc::new(render_item_laid(t, item, theme, &layout, opts.tick));
+        let window = self.window_for(t, item, item_idx, need);
+        let lines = Arc::new(render_item_laid(t, item, theme, &layout, opts.tick, window));
         self.cache.insert(item_idx, (key, lines.clone(), false));
         lines
     }
@@ -496,7 +516,7 @@ impl TranscriptList {
         let mut e = self.anchor.entry;
         let mut r = self.anchor.row;
         while out.len() < rows && e < self.entries.len() {
-            let lines = self.lines(t, theme, opts, e);
+            let lines = self.lines_holding(t, theme, opts, e, Some((r, r + rows - out.len())));
             let h = lines.len() + usize::from(self.gap_after(t, opts, e));
             while r < h && out.len() < rows {
                 out.push(Shown {
@@ -537,7 +557,7 @@ impl TranscriptList {
         self.cache.map.retain(|k, v| {
             let kept = keep(k);
             if !kept {
-                dropped += v.1.len();
+                dropped += v.1.held();
                 gone.push(v.1.clone());
             }
             kept

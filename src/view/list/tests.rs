@@ -234,3 +234,80 @@ fn layouts_let_go_of_are_dropped_on_the_layout_thread() {
         }
     }
 }
+
+/// A session whose one answer is a markdown list of `items` items.
+fn giant_answer(items: usize) -> Transcript {
+    let text: String = (0..items)
+        .map(|i| format!("- item number {i} with a few words of text\n"))
+        .collect();
+    let lines = [
+        serde_json::json!({"type": "session", "id": "s", "version": 1}),
+        serde_json::json!({"type": "turn/start", "seq": 1, "time": 1, "data": {"turn": 1}}),
+        serde_json::json!({"type": "assistant/message", "seq": 2, "time": 2, "data": {
+            "turn": 1, "message": {"content": [{"type": "text", "text": text}]}}}),
+        serde_json::json!({"type": "turn/end", "seq": 3, "time": 3, "data": {"turn": 1, "reason": "completed"}}),
+    ];
+    let bytes: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let l = load_bytes("giant", bytes.as_bytes()).unwrap();
+    let s = &l.sessions[0];
+    Transcript::from_records(s.id.clone(), &s.records, crate::agents::stock())
+}
+
+/// A giant answer's rows are held a window at a time: anywhere the screen
+/// goes (start, middle, end; from the top or following the end) it shows
+/// the rows a whole layout has, and the list never holds more than a
+/// window of them.
+#[test]
+fn a_giant_answer_is_held_a_window_at_a_time_and_drawn_as_a_whole() {
+    let t = giant_answer(15_000);
+    let theme = Theme::dark();
+    let opts = options();
+    let (item, answer) = t
+        .items()
+        .iter()
+        .enumerate()
+        .find(|(_, i)| matches!(i, Item::Assistant(_)))
+        .unwrap();
+    assert!(crate::view::transcript::item_weight(&t, answer) >= window::GIANT);
+    let layout = LayoutOptions {
+        width: opts.width - MARGIN,
+        density: opts.density,
+        show_reasoning: opts.show_reasoning,
+        hide_tools: false,
+        now_ms: opts.now_ms,
+        plain_code: false,
+        full_paths: false,
+        open_nested: false,
+    };
+    let whole = render_item_laid(&t, answer, &theme, &layout, 0, None);
+    assert!(whole.len() > 3 * window::WINDOW, "{} rows", whole.len());
+    let text_of = |rows: &[Shown]| -> Vec<String> {
+        rows.iter().map(|r| r.line().map(Line::text).unwrap_or_default()).collect()
+    };
+    let mut list = TranscriptList::new();
+    list.follow = false;
+    list.sync(&t, &opts);
+    let entry = list.entries.iter().position(|&i| i == item).unwrap();
+    let held = |list: &TranscriptList| list.cache.map.get(&item).map(|e| e.1.held());
+    for at in [0, 5_000, whole.len() / 2, 1_000, whole.len() - 20] {
+        list.anchor = Anchor { entry, row: at };
+        let shown = list.visible(&t, &theme, &opts, 40);
+        let want: Vec<String> = (at..at + 40)
+            .map_while(|r| whole.get(r).map(Line::text))
+            .collect();
+        assert_eq!(text_of(&shown[..want.len()]), want, "rows from {at}");
+        assert!(held(&list).unwrap() <= window::WINDOW, "held {:?}", held(&list));
+        assert_eq!(list.lines(&t, &theme, &opts, entry).len(), whole.len());
+    }
+    // Following the end: its last rows, held a window at a time.
+    let mut list = TranscriptList::new();
+    list.sync(&t, &opts);
+    assert!(list.follow);
+    let shown = list.visible(&t, &theme, &opts, 40);
+    let on_answer: Vec<&Shown> = shown.iter().filter(|r| r.entry == entry).collect();
+    assert!(!on_answer.is_empty());
+    for r in on_answer {
+        assert_eq!(r.line().map(Line::text), whole.get(r.row).map(Line::text));
+    }
+    assert!(held(&list).unwrap() <= window::WINDOW);
+}
