@@ -46,6 +46,7 @@ Cases (each names what grows):
 | read-long-line | the same | render --density full |
 | read-lines | lines of a read card | render --density full |
 | md-table | bytes of a markdown table in a message | render --density full |
+| md-list-view | items of a markdown list in an answer | bench frames (the list, as `deck view` draws it) |
 | md-links | bytes of a run of links in a message | render --density full |
 | search-matches | matches of a search card | render --density full |
 | web-sources | sources of a web card | render --density full |
@@ -256,6 +257,11 @@ def message(log, text):
 def gen_md_code(f, n):
     body = "".join(f"    let value_{i} = compute({i}, &config); // step {i}\n" for i in range(n))
     message(FrameLog(f), "Here is the code:\n\n```rust\n" + body + "```\n\nDone.")
+
+
+def gen_md_list(f, n):
+    body = "".join(f"- item number {i} with a few words of text\n" for i in range(n))
+    message(FrameLog(f), body)
 
 
 def gen_read_long_line(f, n):
@@ -544,6 +550,12 @@ def render(*extra):
     return lambda deck, path: [deck, "render", path, "--width", "100", "--theme", "dark", *extra]
 
 
+def frames(deck, path):
+    """The interactive list (as `deck view` draws it): loaded, then screens
+    drawn after scrolls and jumps."""
+    return [deck, "bench", "frames", path, "--width", "100", "--height", "40", "--iterations", "200"]
+
+
 def inspect_sessions(deck, path):
     return [deck, "inspect", "--sessions", path]
 
@@ -625,6 +637,7 @@ CASES = {
     "read-long-line": (gen_read_long_line, 512 << 10, FULL, "bytes", False),
     "read-lines": (gen_read_lines, 12500, FULL, "lines", False),
     "md-table": (gen_md_table, 512 << 10, FULL, "bytes", False),
+    "md-list-view": (gen_md_list, 25000, frames, "items", False),
     "md-links": (gen_md_links, 512 << 10, FULL, "bytes", False),
     "search-matches": (gen_search_matches, 5000, FULL, "matches", False),
     "web-sources": (gen_web_sources, 2500, FULL, "sources", False),
