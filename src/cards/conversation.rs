@@ -31,7 +31,7 @@ fn hanging(text: &str, style: Style, first: &[Span], cont: &[Span], width: usize
     for (i, l) in sanitize::lines(text).into_iter().enumerate() {
         let line = Line::styled(l, style);
         let p = if i == 0 { first } else { cont };
-        out.extend(wrap::with_gutter(&line, width, p, cont, false));
+        out.extend(wrap::with_gutter(line, width, p, cont, false));
     }
     out
 }
@@ -86,7 +86,7 @@ pub fn user_into(m: &UserMessage, ctx: &Ctx, out: &mut Rows) {
         for (i, l) in m.text.trim_end().split('\n').enumerate() {
             let line = Line::styled(sanitize::line(l.strip_suffix('\r').unwrap_or(l)), style);
             let p: &[Span] = if i == 0 { &first } else { &cont };
-            for row in wrap::with_gutter(&line, ctx.width, p, &cont, false) {
+            for row in wrap::with_gutter(line, ctx.width, p, &cont, false) {
                 out.push(wrap::fit(row, ctx.width));
             }
         }

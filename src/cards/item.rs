@@ -49,11 +49,39 @@ pub fn approval_call<'a>(t: &'a Transcript, p: &Prompt) -> Option<&'a ToolCard> 
 /// tool cards at `line` density, one row each, read as a list; a command
 /// and its output.
 pub fn joined(prev: &Item, prev_density: Density, next: &Item, next_density: Density) -> bool {
-    // A command and its output are one exchange.
-    if let (Item::User(a), Item::User(b)) = (prev, next) {
-        return a.source.as_deref() == Some("command") && b.source.as_deref() == Some("output");
+    joined_as(joins(prev), prev_density, joins(next), next_density)
+}
+
+/// What of an item [`joined`] looks at: noted once per item by a list
+/// that asks on every frame (an item never changes its kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Joins {
+    Tool,
+    /// A user message that is a command, or its output.
+    Command,
+    Output,
+    Other,
+}
+
+/// How [`joined`] sees `item`.
+pub fn joins(item: &Item) -> Joins {
+    match item {
+        Item::Tool(_) => Joins::Tool,
+        Item::User(m) => match m.source.as_deref() {
+            Some("command") => Joins::Command,
+            Some("output") => Joins::Output,
+            _ => Joins::Other,
+        },
+        _ => Joins::Other,
     }
-    matches!((prev, next), (Item::Tool(_), Item::Tool(_)))
-        && prev_density == Density::Line
-        && next_density == Density::Line
+}
+
+/// [`joined`], of items seen as [`joins`] sees them.
+pub fn joined_as(prev: Joins, prev_density: Density, next: Joins, next_density: Density) -> bool {
+    match (prev, next) {
+        // A command and its output are one exchange.
+        (Joins::Command, Joins::Output) => true,
+        (Joins::Tool, Joins::Tool) => prev_density == Density::Line && next_density == Density::Line,
+        _ => false,
+    }
 }

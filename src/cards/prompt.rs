@@ -182,7 +182,7 @@ fn question_body(
             l.push_str(sanitize::inline(&o.description), theme.style(Role::Muted));
         }
         let first = [Span::new(mark, mark_style)];
-        out.extend(wrap::with_gutter(&l, ctx.width, &first, &indent, false));
+        out.extend(wrap::with_gutter(l, ctx.width, &first, &indent, false));
     }
     // Answers that are not one of the options (typed text, or options the
     // question did not list).
@@ -196,7 +196,7 @@ fn question_body(
         for s in extra {
             let l = Line::styled(sanitize::inline(&s), theme.style(Role::Title));
             let first = [Span::new("  → ", theme.style(Role::StatusOk))];
-            out.extend(wrap::with_gutter(&l, ctx.width, &first, &indent, false));
+            out.extend(wrap::with_gutter(l, ctx.width, &first, &indent, false));
         }
     }
     out
@@ -255,7 +255,7 @@ pub fn option_rows(p: &Prompt, ctx: &Ctx) -> Vec<Line> {
             l.push_str(sanitize::inline(&o.kind).replace('_', " "), theme.style(role));
         }
         let first = [Span::new(number, theme.style(Role::Focus))];
-        out.extend(wrap::with_gutter(&l, ctx.width, &first, &indent, false));
+        out.extend(wrap::with_gutter(l, ctx.width, &first, &indent, false));
     }
     out
 }

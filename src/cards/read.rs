@@ -141,7 +141,7 @@ pub fn rows_titled(v: &ReadView, title: &str, ctx: &Ctx, out: &mut Rows) {
                 .next()
                 .unwrap_or_else(|| Line::styled(sanitize::line(&l.text).into_owned(), text));
             let first = [Span::new(format!("{:>digits$} ", l.number), gutter)];
-            out.extend(wrap::with_gutter(&code, ctx.width, &first, &cont, true));
+            out.extend(wrap::with_gutter(code, ctx.width, &first, &cont, true));
         }
         done += window.len();
     }

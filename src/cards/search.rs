@@ -161,7 +161,7 @@ pub fn rows(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx, lines: &m
                 for m in &f.matches {
                     let first = [Span::new(format!("  {:>digits$}: ", m.line_number), gutter)];
                     let text = emphasised(&m.line, term.as_deref(), ctx);
-                    lines.extend(wrap::with_gutter(&text, ctx.width, &first, &cont, true));
+                    lines.extend(wrap::with_gutter(text, ctx.width, &first, &cont, true));
                 }
             }
             if files.is_empty() {

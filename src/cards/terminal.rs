@@ -132,7 +132,7 @@ fn command_lines(cmd: &str, ctx: &Ctx) -> Vec<Line> {
     for (i, raw) in src.split('\n').enumerate() {
         let line = h.line(raw.strip_suffix('\r').unwrap_or(raw));
         let first: &[Span] = if i == 0 { &prompt } else { &indent };
-        out.extend(wrap::with_gutter(&line, ctx.width, first, &indent, true));
+        out.extend(wrap::with_gutter(line, ctx.width, first, &indent, true));
     }
     out
 }

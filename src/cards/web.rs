@@ -50,7 +50,7 @@ fn url_lines(url: &str, indent: &[Span], ctx: &Ctx) -> Vec<Line> {
         ctx.theme.style(Role::Link),
         &clean,
     )]);
-    wrap::with_gutter(&link, ctx.width, indent, indent, true)
+    wrap::with_gutter(link, ctx.width, indent, indent, true)
 }
 
 fn source(i: usize, s: &WebSource, digits: usize, ctx: &Ctx) -> Vec<Line> {
@@ -71,7 +71,7 @@ fn source(i: usize, s: &WebSource, digits: usize, ctx: &Ctx) -> Vec<Line> {
                 head.push_str("  ", theme.style(Role::Muted));
                 head.push_str(d, theme.style(Role::Muted));
             }
-            out.extend(wrap::with_gutter(&head, ctx.width, &first, &indent, false));
+            out.extend(wrap::with_gutter(head, ctx.width, &first, &indent, false));
             out.extend(url_lines(&s.url, &indent, ctx));
         }
         None => {
@@ -89,7 +89,7 @@ fn source(i: usize, s: &WebSource, digits: usize, ctx: &Ctx) -> Vec<Line> {
     if let Some(snippet) = s.snippet.as_deref() {
         for l in sanitize::lines(snippet.trim()) {
             let line = Line::styled(l, theme.style(Role::Text));
-            out.extend(wrap::with_gutter(&line, ctx.width, &indent, &indent, false));
+            out.extend(wrap::with_gutter(line, ctx.width, &indent, &indent, false));
         }
     }
     out.into_iter().map(|l| wrap::fit(l, ctx.width)).collect()
@@ -133,7 +133,7 @@ pub fn rows(v: &WebView, ctx: &Ctx, lines: &mut Rows) {
                 }
                 let first = [Span::new("⚠ ", theme.style(Role::Warning))];
                 let indent = [Span::plain("  ")];
-                lines.extend(wrap::with_gutter(&l, ctx.width, &first, &indent, false));
+                lines.extend(wrap::with_gutter(l, ctx.width, &first, &indent, false));
             }
             if sources.is_empty() && failures.is_empty() && answer.is_none() {
                 lines.push(Line::styled("no sources", theme.style(Role::Muted)));

@@ -12,11 +12,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::sanitize::link_allowed;
 
-/// True for text of printable ASCII only: a byte a column, a byte a
-/// grapheme (the common case, checked far faster than it is measured).
-pub fn printable_ascii(s: &str) -> bool {
-    s.bytes().all(|b| (0x20..0x7f).contains(&b))
-}
+pub use super::sanitize::printable_ascii;
 
 /// Display width in terminal columns (printable ASCII counted by bytes).
 pub fn str_width(s: &str) -> usize {

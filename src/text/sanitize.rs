@@ -26,6 +26,32 @@ use std::borrow::Cow;
 /// Tab stop width used when expanding tabs.
 pub const TAB_WIDTH: usize = 4;
 
+/// True for text of printable ASCII only: a byte a column, a byte a
+/// grapheme, nothing to sanitize (the common case, checked far faster than
+/// it is measured: eight bytes at a time).
+pub fn printable_ascii(s: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = s.as_bytes().chunks_exact(8);
+    for c in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(c);
+        let x = u64::from_le_bytes(word);
+        // With no high bit set (non-ASCII), a byte below 0x20 borrows into
+        // its own high bit, and a DEL (0x7f) is a zero byte of `x ^ 0x7f…`.
+        let below = x.wrapping_sub(ONES * 0x20) & !x;
+        let del = x ^ (ONES * 0x7f);
+        let del = del.wrapping_sub(ONES) & !del;
+        if (x | below | del) & HIGH != 0 {
+            return false;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .all(|&b| b.wrapping_sub(0x20) < 0x5f)
+}
+
 fn needs_work(c: char) -> bool {
     let u = c as u32;
     u < 0x20 || (0x7f..=0x9f).contains(&u) || is_bidi_control(c)
@@ -72,7 +98,7 @@ fn push_visible(out: &mut String, c: char, col: &mut usize) {
 
 /// Sanitize one line of text (no newline handling: a `\n` becomes `␊`).
 pub fn line(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(needs_work) {
+    if printable_ascii(s) || !s.chars().any(needs_work) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -263,6 +289,36 @@ pub fn is_clean(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    /// The chunked check agrees with the plain one at every length around
+    /// its chunks and for every byte that borders printable ASCII, wherever
+    /// in the text it is.
+    #[test]
+    fn printable_ascii_agrees_with_the_plain_check() {
+        let plain = |s: &str| s.bytes().all(|b| (0x20..0x7f).contains(&b));
+        for len in 0..40 {
+            let base = "a".repeat(len);
+            assert!(super::printable_ascii(&base));
+            for at in 0..len {
+                for odd in ["\u{1f}", " ", "~", "\u{7f}", "\t", "é", "\u{202e}"] {
+                    let s = format!("{}{odd}{}", &base[..at], &base[at + 1..]);
+                    assert_eq!(super::printable_ascii(&s), plain(&s), "{s:?}");
+                }
+            }
+        }
+        // Every ASCII byte at every place of a chunk, beside every other.
+        for a in 0u8..0x80 {
+            for b in [0u8, 0x1f, 0x20, 0x21, 0x7e, 0x7f] {
+                for at in 0..9 {
+                    let mut bytes = vec![b'x'; 9];
+                    bytes[at] = a;
+                    bytes[(at + 1) % 9] = b;
+                    let s = String::from_utf8(bytes).unwrap();
+                    assert_eq!(super::printable_ascii(&s), plain(&s), "{s:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn only_http_https_and_mailto_may_be_links() {

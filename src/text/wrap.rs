@@ -305,7 +305,7 @@ pub fn truncate_str(s: &str, width: usize) -> String {
 /// `cont` (both must have the same width). Content is hard-wrapped (`code`) or
 /// word-wrapped.
 pub fn with_gutter(
-    line: &Line,
+    line: Line,
     width: usize,
     first: &[Span],
     cont: &[Span],
@@ -313,13 +313,17 @@ pub fn with_gutter(
 ) -> Vec<Line> {
     let gw: usize = first.iter().map(Span::width).sum();
     if width <= gw {
-        return vec![fit(line.clone().prefixed(first), width)];
+        return vec![fit(line.prefixed(first), width)];
     }
     let inner = width - gw;
+    // One row (most lines): the line itself, not a copy.
+    if line.width() <= inner {
+        return vec![line.prefixed(first)];
+    }
     let rows = if code {
-        chars(line, inner)
+        chars(&line, inner)
     } else {
-        words(line, inner)
+        words(&line, inner)
     };
     rows.into_iter()
         .enumerate()
@@ -393,12 +397,17 @@ mod tests {
     #[test]
     fn gutter_on_every_row() {
         let rows = with_gutter(
-            &Line::plain("abcdefgh"),
+            Line::plain("abcdefgh"),
             6,
             &[Span::plain("1 ")],
             &[Span::plain("↪ ")],
             true,
         );
         assert_eq!(texts(&rows), vec!["1 abcd", "↪ efgh"]);
+        // A line that fits is one row, words or code alike.
+        for code in [true, false] {
+            let rows = with_gutter(Line::plain("abcd"), 6, &[Span::plain("1 ")], &[], code);
+            assert_eq!(texts(&rows), vec!["1 abcd"]);
+        }
     }
 }

@@ -123,7 +123,7 @@ pub fn item_weight(t: &Transcript, item: &Item) -> usize {
     }
 }
 
-pub use crate::cards::item::{approval_call, joined};
+pub use crate::cards::item::{Joins, approval_call, joined, joined_as, joins};
 pub use crate::cards::plain::item_text;
 
 /// Lay out the whole transcript.

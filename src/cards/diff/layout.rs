@@ -226,10 +226,10 @@ impl<'a> Painter<'a> {
                 ),
                 marker,
             ];
-            wrap::with_gutter(&content, width, &first, &cont, true)
+            wrap::with_gutter(content, width, &first, &cont, true)
         } else if width > MARKER_WIDTH {
             let cont = [Span::new(format!("{CONTINUATION} "), band)];
-            wrap::with_gutter(&content, width, &[marker], &cont, true)
+            wrap::with_gutter(content, width, &[marker], &cont, true)
         } else {
             wrap::chars(&content, width)
         };

@@ -3,7 +3,7 @@
 //! bounded in rows (the layouts used longest ago go first, dropped on the
 //! layout worker), and the heavy cards waiting for the layout worker.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::cards::Density;

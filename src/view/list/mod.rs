@@ -4,7 +4,7 @@
 //! session of 100k cards scrolls as fast as one of ten: no total height is
 //! ever computed.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::cards::Density;
@@ -93,6 +93,8 @@ pub struct Anchor {
 pub struct TranscriptList {
     /// Item indices shown, in order.
     pub entries: Vec<usize>,
+    /// How each entry's item joins its neighbours (beside `entries`).
+    joins: Vec<crate::view::transcript::Joins>,
     /// Per-item density (overrides the global one).
     pub overrides: HashMap<usize, Density>,
     pub focus: usize,
@@ -147,12 +149,15 @@ impl TranscriptList {
         };
         if !appendable {
             self.entries.clear();
+            self.joins.clear();
         }
         // Only the new items (indexing a persistent vector is O(log n); an
         // iterator skipped to `start` would walk every earlier item).
         for i in start..t.items().len() {
-            if is_shown(t, &t.items()[i], opts) {
+            let item = &t.items()[i];
+            if is_shown(t, item, opts) {
                 self.entries.push(i);
+                self.joins.push(crate::view::transcript::joins(item));
             }
         }
         self.built_for = Some(key);
@@ -187,6 +192,7 @@ impl TranscriptList {
     /// Forget everything (a new transcript, e.g. after a seek re-fold).
     pub fn reset(&mut self) {
         self.entries.clear();
+        self.joins.clear();
         self.built_for = None;
         self.cache.clear();
     }
@@ -203,6 +209,9 @@ impl TranscriptList {
     }
 
     pub fn density_of(&self, item: usize, global: Density) -> Density {
+        if self.overrides.is_empty() {
+            return global;
+        }
         self.overrides.get(&item).copied().unwrap_or(global)
     }
 
@@ -239,14 +248,22 @@ impl TranscriptList {
         };
         let density = self.density_of(item_idx, opts.density);
         let is_pending = |c: &crate::session::ToolCard| c.status == crate::session::Status::Pending;
+        // A card looked up once (a tree walk each time).
+        let card = match item {
+            Item::Tool(i) => t.cards().get(*i),
+            _ => None,
+        };
         let pending = match item {
-            Item::Tool(i) => t.cards().get(*i).is_some_and(|c| is_pending(c)),
+            Item::Tool(_) => card.is_some_and(|c| is_pending(c)),
             // A waiting approval draws its running call.
             Item::Prompt(p) => crate::view::transcript::approval_call(t, p).is_some_and(is_pending),
             _ => false,
         };
         let key = CacheKey {
-            rev: item_rev(t, item),
+            rev: match item {
+                Item::Tool(_) => card.map_or(0, |c| c.rev),
+                _ => item_rev(t, item),
+            },
             width: opts.width,
             theme: self.theme_name(theme),
             density,
@@ -276,10 +293,9 @@ impl TranscriptList {
         // A settled card is laid out on the layout thread when it is heavy
         // (a placeholder meanwhile) or when first layouts are progressive
         // (plain code meanwhile); everything else right here.
-        if let Item::Tool(ci) = item
+        if let Some(card) = card
             && !pending
             && !self.synchronous
-            && let Some(card) = t.cards().get(*ci)
         {
             let interim = if worker::heavy(card) {
                 Some(worker::placeholder(card, theme, layout.width))
@@ -357,23 +373,24 @@ impl TranscriptList {
         entry: usize,
     ) -> usize {
         let n = self.lines(t, theme, opts, entry).len();
-        n + usize::from(self.gap_after(t, opts, entry))
+        n + usize::from(self.gap_after(opts, entry))
     }
 
     /// A blank row after `entry`: between every two entries but one-line
     /// cards (tool cards at `line` density, read as a list).
-    fn gap_after(&self, t: &Transcript, opts: &ListOptions, entry: usize) -> bool {
+    fn gap_after(&self, opts: &ListOptions, entry: usize) -> bool {
         let (Some(&a), Some(&b)) = (self.entries.get(entry), self.entries.get(entry + 1)) else {
             return false;
         };
-        let items = t.items();
-        let (Some(ia), Some(ib)) = (items.get(a), items.get(b)) else {
+        // The items' kinds as noted when they were listed (an item looked
+        // up in the transcript on every frame costs a tree walk).
+        let (Some(&ja), Some(&jb)) = (self.joins.get(entry), self.joins.get(entry + 1)) else {
             return true;
         };
-        !crate::view::transcript::joined(
-            ia,
+        !crate::view::transcript::joined_as(
+            ja,
             self.density_of(a, opts.density),
-            ib,
+            jb,
             self.density_of(b, opts.density),
         )
     }
@@ -517,7 +534,7 @@ impl TranscriptList {
         let mut r = self.anchor.row;
         while out.len() < rows && e < self.entries.len() {
             let lines = self.lines_holding(t, theme, opts, e, Some((r, r + rows - out.len())));
-            let h = lines.len() + usize::from(self.gap_after(t, opts, e));
+            let h = lines.len() + usize::from(self.gap_after(opts, e));
             while r < h && out.len() < rows {
                 out.push(Shown {
                     entry: e,
