@@ -105,9 +105,7 @@ impl Rows<'static> {
             gap: false,
         }
     }
-}
 
-impl Rows<'static> {
     /// Keep the rows `window` names, count the others: the result's
     /// [`Laid::len`] is every row, [`Laid::get`] has only those kept.
     pub fn window(window: Window) -> Rows<'static> {
