@@ -107,7 +107,7 @@ impl Rows<'static> {
     }
 
     /// Keep the rows `window` names, count the others: the result's
-    /// [`Laid::len`] is every row, [`Laid::get`] has only those kept.
+    /// `Laid::len` is every row, `Laid::get` has only those kept.
     pub fn window(window: Window) -> Rows<'static> {
         Rows {
             out: Out::Window(Laid::default(), window),

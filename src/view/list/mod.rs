@@ -15,10 +15,12 @@ use crate::view::transcript::{LayoutOptions, render_item_laid, render_item_tick}
 use crate::view::worker::{self, JobKey, Worker};
 
 mod cache;
+mod options;
 mod window;
 
 use cache::CacheKey;
 pub use cache::LineCache;
+pub use options::ListOptions;
 
 /// Columns of the focus margin at the left of every row.
 pub const MARGIN: usize = 2;
@@ -35,31 +37,6 @@ pub fn item_rev(t: &Transcript, item: &Item) -> u64 {
                 | crate::view::transcript::approval_call(t, p).map_or(0, |c| c.rev & 0xffff_ffff)
         }
         _ => 0,
-    }
-}
-
-/// Display options shared by every entry.
-#[derive(Debug, Clone)]
-pub struct ListOptions {
-    pub width: usize,
-    pub density: Density,
-    pub show_reasoning: bool,
-    pub hide_tools: bool,
-    pub now_ms: Option<i64>,
-    pub tick: usize,
-}
-
-impl ListOptions {
-    /// `width` columns at `density`: reasoning and tools shown, no clock.
-    pub fn new(width: usize, density: Density) -> ListOptions {
-        ListOptions {
-            width,
-            density,
-            show_reasoning: true,
-            hide_tools: false,
-            now_ms: None,
-            tick: 0,
-        }
     }
 }
 
@@ -279,17 +256,7 @@ impl TranscriptList {
             self.cache.touch(item_idx);
             return lines;
         }
-        let layout = LayoutOptions {
-            width: opts.width.saturating_sub(MARGIN).max(1),
-            density,
-            show_reasoning: opts.show_reasoning,
-            hide_tools: false,
-            now_ms: opts.now_ms,
-            plain_code: false,
-            full_paths: false,
-            // Closed until the card is opened to full density (Enter).
-            open_nested: false,
-        };
+        let layout = opts.layout(density);
         // A settled card is laid out on the layout thread when it is heavy
         // (a placeholder meanwhile) or when first layouts are progressive
         // (plain code meanwhile); everything else right here.

@@ -269,17 +269,7 @@ fn a_giant_answer_is_held_a_window_at_a_time_and_drawn_as_a_whole() {
         .find(|(_, i)| matches!(i, Item::Assistant(_)))
         .unwrap();
     assert!(crate::view::transcript::item_weight(&t, answer) >= window::GIANT);
-    let layout = LayoutOptions {
-        width: opts.width - MARGIN,
-        density: opts.density,
-        show_reasoning: opts.show_reasoning,
-        hide_tools: false,
-        now_ms: opts.now_ms,
-        plain_code: false,
-        full_paths: false,
-        open_nested: false,
-    };
-    let whole = render_item_laid(&t, answer, &theme, &layout, 0, None);
+    let whole = render_item_laid(&t, answer, &theme, &opts.layout(opts.density), 0, None);
     assert!(whole.len() > 3 * window::WINDOW, "{} rows", whole.len());
     let text_of = |rows: &[Shown]| -> Vec<String> {
         rows.iter().map(|r| r.line().map(Line::text).unwrap_or_default()).collect()
