@@ -155,10 +155,21 @@ pub fn rows(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx, lines: &m
                 .unwrap_or(1);
             let gutter = theme.style(Role::Gutter);
             let cont = [Span::new(" ".repeat(digits + 4), gutter)];
+            // Once a preview shows no more, the rest is counted, not made:
+            // a path or a match is a line (its wrapped rows continue it).
+            let mut left: usize = files.iter().map(|f| 1 + f.matches.len()).sum();
             for f in files {
+                if !lines.showing() {
+                    return lines.skip(left, left);
+                }
+                left -= 1;
                 let path = Line::styled(sanitize::inline(&ctx.path(&f.path)), theme.style(Role::Path));
                 lines.extend(wrap::chars(&path, ctx.width));
                 for m in &f.matches {
+                    if !lines.showing() {
+                        return lines.skip(left, left);
+                    }
+                    left -= 1;
                     let first = [Span::new(format!("  {:>digits$}: ", m.line_number), gutter)];
                     let text = emphasised(&m.line, term.as_deref(), ctx);
                     lines.extend(wrap::with_gutter(text, ctx.width, &first, &cont, true));
@@ -169,7 +180,11 @@ pub fn rows(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx, lines: &m
             }
         }
         SearchBody::Paths(paths) => {
-            for p in paths {
+            for (i, p) in paths.iter().enumerate() {
+                if !lines.showing() {
+                    let left = paths.len() - i;
+                    return lines.skip(left, left);
+                }
                 let path = Line::styled(sanitize::inline(&ctx.path(p)), theme.style(Role::Path));
                 lines.extend(wrap::chars(&path, ctx.width));
             }
@@ -184,8 +199,10 @@ pub fn rows(v: &SearchView, title: &str, raw: Option<&str>, ctx: &Ctx, lines: &m
 mod tests {
     use super::*;
     use crate::cards::Density;
+    use crate::text::Keep;
     use crate::theme::Theme;
     use crate::wire::View;
+    use ratatui::style::Style;
 
     fn view(json: serde_json::Value) -> SearchView {
         match View::parse(&json).unwrap() {
@@ -225,6 +242,43 @@ mod tests {
             ]
         );
         assert_eq!(b.lines[0].spans[0].style, theme.style(Role::Path));
+    }
+
+    /// A preview counts what it does not show without making it: the same
+    /// rows and the same `… N more lines` as every row made, then capped —
+    /// lines that wrap, paths, matches, a cut in the middle of a file.
+    #[test]
+    fn a_preview_counts_the_hidden_matches_and_paths_exactly() {
+        let theme = Theme::dark();
+        let long = "TODO ".repeat(30);
+        let files: Vec<serde_json::Value> = (0..6)
+            .map(|f| {
+                let matches: Vec<serde_json::Value> = (0..f + 1)
+                    .map(|m| serde_json::json!({"lineNumber": m * 7 + 1, "line": if m % 2 == 0 { long.as_str() } else { "TODO" }}))
+                    .collect();
+                serde_json::json!({"path": format!("src/dir{f}/a/rather/long/path/file{f}.rs"), "matches": matches})
+            })
+            .collect();
+        let paths: Vec<String> = (0..40).map(|i| format!("src/dir/a/long/path/{i}.rs")).collect();
+        for v in [
+            view(serde_json::json!({"card": "search", "shape": "matches", "files": files, "truncated": false, "total": 21})),
+            view(serde_json::json!({"card": "search", "shape": "paths", "paths": paths, "truncated": false, "total": 40})),
+        ] {
+            for (width, budget) in [(30, 4), (30, 10), (80, 7), (80, 60)] {
+                let ctx = Ctx::new(width, &theme, Density::Full);
+                let mut all = Rows::all();
+                rows(&v, "Grep TODO", None, &ctx, &mut all);
+                let want = crate::cards::chrome::cap(
+                    all.finish(Style::default()),
+                    budget,
+                    Keep::Head,
+                    Style::default(),
+                );
+                let mut capped = Rows::capped(budget, Keep::Head);
+                rows(&v, "Grep TODO", None, &ctx, &mut capped);
+                assert_eq!(capped.finish(Style::default()), want, "width {width}, {budget} rows");
+            }
+        }
     }
 
     #[test]
