@@ -10,9 +10,7 @@ use compact_str::CompactString;
 use ratatui::style::{Color, Modifier, Style};
 use unicode_width::UnicodeWidthStr;
 
-use super::sanitize::link_allowed;
-
-pub use super::sanitize::printable_ascii;
+use super::sanitize::{link_allowed, printable_ascii};
 
 /// Display width in terminal columns (printable ASCII counted by bytes).
 pub fn str_width(s: &str) -> usize {

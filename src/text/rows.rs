@@ -247,9 +247,11 @@ impl<'a> Rows<'a> {
     }
 
     /// `n` more rows, `lines` of them starting a source line, that cannot
-    /// be shown, only counted: for producers that know how many rows the
+    /// be shown, only counted: for producers that know how many lines the
     /// rest makes without making them, once [`showing`](Self::showing) is
-    /// false.
+    /// false. `lines` must be exact (the preview's `… N more lines`); `n`
+    /// may be any count from `lines` up (past the preview, only whether
+    /// rows are hidden matters).
     pub fn skip(&mut self, n: usize, lines: usize) {
         debug_assert!(!self.showing(), "skip only rows that cannot be shown");
         match &mut self.out {

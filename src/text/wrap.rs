@@ -11,7 +11,7 @@ use super::line::{Line, Span};
 /// Split one span into (grapheme, width) pieces.
 /// Printable ASCII (the common case) is a byte a grapheme a column.
 fn graphemes(s: &str) -> impl Iterator<Item = (&str, usize)> {
-    let ascii = super::line::printable_ascii(s);
+    let ascii = super::sanitize::printable_ascii(s);
     let bytes = ascii.then(|| (0..s.len()).map(move |i| (&s[i..i + 1], 1)));
     let unicode = (!ascii).then(|| s.graphemes(true).map(|g| (g, g.width())));
     bytes

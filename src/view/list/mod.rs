@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::cards::Density;
-use crate::session::{Item, Transcript};
+use crate::session::{Item, ToolCard, Transcript};
 use crate::text::{Laid, Line};
 use crate::theme::Theme;
 use crate::view::transcript::{LayoutOptions, render_item_laid, render_item_tick};
@@ -27,15 +27,28 @@ pub const MARGIN: usize = 2;
 
 /// A change counter for an item (cards and assistant messages grow).
 pub fn item_rev(t: &Transcript, item: &Item) -> u64 {
+    rev_with(item, drawn_card(t, item))
+}
+
+/// The card an item draws: a tool item's, a waiting approval's running
+/// call (a lookup is a walk of the transcript's tree: done once).
+fn drawn_card<'a>(t: &'a Transcript, item: &Item) -> Option<&'a ToolCard> {
     match item {
-        Item::Tool(i) => t.cards().get(*i).map_or(0, |c| c.rev),
+        Item::Tool(i) => t.cards().get(*i).map(|c| &**c),
+        Item::Prompt(p) => crate::view::transcript::approval_call(t, p),
+        _ => None,
+    }
+}
+
+/// [`item_rev`] of an item whose drawn card was looked up.
+fn rev_with(item: &Item, card: Option<&ToolCard>) -> u64 {
+    let card_rev = card.map_or(0, |c| c.rev);
+    match item {
+        Item::Tool(_) => card_rev,
         Item::Assistant(m) => m.rev,
         Item::Compaction(c) => c.rev,
         // A waiting approval draws its call's card: either changing redraws it.
-        Item::Prompt(p) => {
-            (p.rev << 32)
-                | crate::view::transcript::approval_call(t, p).map_or(0, |c| c.rev & 0xffff_ffff)
-        }
+        Item::Prompt(p) => (p.rev << 32) | (card_rev & 0xffff_ffff),
         _ => 0,
     }
 }
@@ -224,23 +237,11 @@ impl TranscriptList {
             return Arc::default();
         };
         let density = self.density_of(item_idx, opts.density);
-        let is_pending = |c: &crate::session::ToolCard| c.status == crate::session::Status::Pending;
-        // A card looked up once (a tree walk each time).
-        let card = match item {
-            Item::Tool(i) => t.cards().get(*i),
-            _ => None,
-        };
-        let pending = match item {
-            Item::Tool(_) => card.is_some_and(|c| is_pending(c)),
-            // A waiting approval draws its running call.
-            Item::Prompt(p) => crate::view::transcript::approval_call(t, p).is_some_and(is_pending),
-            _ => false,
-        };
+        // A waiting approval draws its running call.
+        let drawn = drawn_card(t, item);
+        let pending = drawn.is_some_and(|c| c.status == crate::session::Status::Pending);
         let key = CacheKey {
-            rev: match item {
-                Item::Tool(_) => card.map_or(0, |c| c.rev),
-                _ => item_rev(t, item),
-            },
+            rev: rev_with(item, drawn),
             width: opts.width,
             theme: self.theme_name(theme),
             density,
@@ -260,9 +261,10 @@ impl TranscriptList {
         // A settled card is laid out on the layout thread when it is heavy
         // (a placeholder meanwhile) or when first layouts are progressive
         // (plain code meanwhile); everything else right here.
-        if let Some(card) = card
+        if let Item::Tool(ci) = item
             && !pending
             && !self.synchronous
+            && let Some(card) = t.cards().get(*ci)
         {
             let interim = if worker::heavy(card) {
                 Some(worker::placeholder(card, theme, layout.width))
